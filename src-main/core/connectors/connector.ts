@@ -1,0 +1,74 @@
+import type { Platform } from '../../../src-shared/models';
+
+/** One document as a platform lists it, before any content is fetched. */
+export interface DocumentRef {
+  /** The platform's id, unique within a connection. */
+  externalId: string;
+  title: string;
+  /** Knowledge base / space / repo / folder name the document lives in. */
+  knowledgeBase: string;
+  /** The original link, or a file path for local folders. */
+  url: string | null;
+  /** ISO 8601 time of the last remote edit, where the platform gives it. */
+  remoteUpdatedAt: string | null;
+  /**
+   * A cheap change marker (revision id, version id, mtime+size). Equal to the stored one means
+   * "unchanged" without fetching; null means the engine must fetch and compare hashes.
+   */
+  revision: string | null;
+}
+
+export interface FetchedDocument {
+  /** Full text as Markdown. */
+  markdown: string;
+  /** A better title learned while fetching (e.g. the first heading of a local file). */
+  title?: string;
+}
+
+/** One hit of a platform's own search (direct mode). */
+export interface DirectHit {
+  externalId: string;
+  title: string;
+  snippet: string;
+  url: string | null;
+  knowledgeBase: string;
+}
+
+export interface ConnectorCapabilities {
+  /** False when the platform cannot give full text; the connection then offers direct search only. */
+  fullText: boolean;
+  search: boolean;
+  experimental: boolean;
+  /** A plain sentence shown on the connection when something is limited. */
+  limitation: string | null;
+}
+
+/**
+ * A knowledge source. One platform, one file, one implementation (STYLE.md §4).
+ * Methods throw CairnError with a precise code (AUTH_INVALID, AUTH_EXPIRED, PERMISSION_DENIED,
+ * RATE_LIMITED, SOURCE_UNREACHABLE, NOT_FOUND, …) and honour the AbortSignal.
+ */
+export interface Connector {
+  readonly platform: Platform;
+  readonly capabilities: ConnectorCapabilities;
+  /** "Test connection": checks credentials, permission and reachability. Returns a human message. */
+  validate(signal?: AbortSignal): Promise<string>;
+  /** Every document of the connection, paging through the platform's lists. */
+  list(signal?: AbortSignal): AsyncIterable<DocumentRef>;
+  /** Full text of one listed document. */
+  fetch(ref: DocumentRef, signal?: AbortSignal): Promise<FetchedDocument>;
+  /** The platform's own search (direct mode). */
+  search(query: string, options: { limit: number; signal?: AbortSignal }): Promise<DirectHit[]>;
+  dispose?(): Promise<void> | void;
+}
+
+/** What a connector is built from: non-secret config plus secrets read from the secret store. */
+export interface ConnectorInit {
+  config: Record<string, string | number | boolean>;
+  secrets: Record<string, string>;
+  /** Lets connectors persist rotated tokens (e.g. OAuth refresh-token rotation). */
+  saveSecrets?: (secrets: Record<string, string>) => Promise<void>;
+  logger: import('../logging/logger').Logger;
+}
+
+export type ConnectorFactory = (init: ConnectorInit) => Connector;

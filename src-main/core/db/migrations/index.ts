@@ -1,0 +1,10 @@
+import { sql as core } from './001-core';
+
+export interface Migration {
+  version: number;
+  name: string;
+  sql: string;
+}
+
+/** Applied in order, each once, each in its own transaction. Append only. */
+export const MIGRATIONS: Migration[] = [{ version: 1, name: 'core', sql: core }];

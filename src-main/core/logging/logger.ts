@@ -1,0 +1,72 @@
+/**
+ * A small structured logger whose every line passes through redaction: registered secret values
+ * and well-known credential shapes are replaced before anything is written.
+ */
+export type LogLevel = 'debug' | 'info' | 'warn' | 'error';
+
+export interface Logger {
+  debug(message: string, fields?: Record<string, unknown>): void;
+  info(message: string, fields?: Record<string, unknown>): void;
+  warn(message: string, fields?: Record<string, unknown>): void;
+  error(message: string, fields?: Record<string, unknown>): void;
+  child(scope: string): Logger;
+}
+
+export type LogSink = (line: string) => void;
+
+const LEVEL_ORDER: Record<LogLevel, number> = { debug: 10, info: 20, warn: 30, error: 40 };
+
+/** Credential shapes redacted even when the value was never registered. */
+const CREDENTIAL_PATTERNS: RegExp[] = [
+  /(Bearer\s+)[A-Za-z0-9._~+/=-]{8,}/gi,
+  /((?:app_secret|appSecret|client_secret|api[_-]?key|apikey|access_token|accessToken|refresh_token|refreshToken|tenant_access_token|token|password|secret)["']?\s*[:=]\s*["']?)[^\s"'&,}]{4,}/gi,
+  /\bsk-[A-Za-z0-9_-]{8,}/g,
+];
+
+export class SecretRedactor {
+  private readonly secrets = new Set<string>();
+
+  /** Registers values that must never be written anywhere. Short values are ignored to avoid shredding logs. */
+  register(...values: (string | undefined | null)[]): void {
+    for (const value of values) if (value && value.length >= 6) this.secrets.add(value);
+  }
+
+  redact(text: string): string {
+    let out = text;
+    for (const secret of this.secrets) if (out.includes(secret)) out = out.split(secret).join('[redacted]');
+    for (const pattern of CREDENTIAL_PATTERNS) out = out.replace(pattern, (match, prefix?: string) => (typeof prefix === 'string' && match.startsWith(prefix) ? `${prefix}[redacted]` : '[redacted]'));
+    return out;
+  }
+}
+
+function serialise(fields: Record<string, unknown> | undefined): string {
+  if (!fields) return '';
+  try {
+    return ' ' + JSON.stringify(fields, (_key, value: unknown) => (value instanceof Error ? { name: value.name, message: value.message, stack: value.stack } : value));
+  } catch {
+    return ' [unserialisable fields]';
+  }
+}
+
+export function createLogger(options: { sink?: LogSink; level?: LogLevel; redactor?: SecretRedactor; scope?: string } = {}): Logger {
+  const sink = options.sink ?? ((line: string) => process.stderr.write(line + '\n'));
+  const minimum = LEVEL_ORDER[options.level ?? 'info'];
+  const redactor = options.redactor ?? new SecretRedactor();
+  const scope = options.scope ?? 'cairn';
+  const write = (level: LogLevel, message: string, fields?: Record<string, unknown>) => {
+    if (LEVEL_ORDER[level] < minimum) return;
+    sink(redactor.redact(`${new Date().toISOString()} ${level.toUpperCase()} [${scope}] ${message}${serialise(fields)}`));
+  };
+  return {
+    debug: (m, f) => write('debug', m, f),
+    info: (m, f) => write('info', m, f),
+    warn: (m, f) => write('warn', m, f),
+    error: (m, f) => write('error', m, f),
+    child: (child) => createLogger({ sink, level: options.level, redactor, scope: `${scope}:${child}` }),
+  };
+}
+
+/** A logger that drops everything (tests that do not inspect logs). */
+export function silentLogger(): Logger {
+  return createLogger({ sink: () => {}, level: 'error' });
+}

@@ -1,0 +1,110 @@
+/**
+ * The one typed contract between the UI and Cairn's core (STYLE.md §1).
+ * Main implements it, the preload exposes it as `window.api`, the headless host serves it over
+ * HTTP + server-sent events, and the renderer calls it through one adapter. Every method returns
+ * a Promise of a Result: errors are data with a closed set of codes.
+ */
+import type { Result } from './errors';
+import type {
+  ChatAnswer,
+  ChatMessageView,
+  ConnectionMode,
+  ConnectionView,
+  ConversationView,
+  NewConnection,
+  ReindexStatus,
+  SearchRequest,
+  SearchResponse,
+  SettingsPatch,
+  SettingsView,
+  StatusSnapshot,
+  SyncProgress,
+  SyncRunView,
+} from './models';
+
+export interface CairnApi {
+  app: {
+    /** Everything the UI needs at start; later changes arrive as events. */
+    status(): Promise<Result<StatusSnapshot>>;
+    /** Opens an original document link (http(s), or a file that belongs to a folder connection). */
+    openExternal(input: { url: string }): Promise<Result<void>>;
+  };
+  connections: {
+    list(): Promise<Result<ConnectionView[]>>;
+    add(input: NewConnection): Promise<Result<ConnectionView>>;
+    /** Checks credentials and reachability without syncing. */
+    test(input: { id: string }): Promise<Result<{ message: string }>>;
+    /** Checks credentials before a connection is saved (the Add dialog's "Test connection"). */
+    testNew(input: NewConnection): Promise<Result<{ message: string }>>;
+    setMode(input: { id: string; mode: ConnectionMode }): Promise<Result<ConnectionView>>;
+    rename(input: { id: string; name: string }): Promise<Result<ConnectionView>>;
+    /** Removes the connection, its index and its stored secrets. */
+    remove(input: { id: string }): Promise<Result<void>>;
+  };
+  sync: {
+    /** Starts a sync in the background; ALREADY_SYNCING when one runs for this connection. */
+    start(input: { connectionId: string }): Promise<Result<{ runId: number }>>;
+    startAll(): Promise<Result<{ started: string[] }>>;
+    cancel(input: { connectionId: string }): Promise<Result<void>>;
+    runs(input: { connectionId: string; limit?: number }): Promise<Result<SyncRunView[]>>;
+  };
+  search: {
+    query(input: SearchRequest): Promise<Result<SearchResponse>>;
+  };
+  chat: {
+    /** Starts an answer; tokens arrive as `chat.token` events and the result as `chat.done`. */
+    ask(input: { question: string; conversationId?: string; k?: number }): Promise<Result<{ conversationId: string; messageId: string }>>;
+    cancel(input: { messageId: string }): Promise<Result<void>>;
+    conversations(): Promise<Result<ConversationView[]>>;
+    messages(input: { conversationId: string }): Promise<Result<ChatMessageView[]>>;
+    removeConversation(input: { conversationId: string }): Promise<Result<void>>;
+  };
+  settings: {
+    get(): Promise<Result<SettingsView>>;
+    /** Changing the embedding provider/model/dimensions starts a background re-index. */
+    update(input: SettingsPatch): Promise<Result<SettingsView>>;
+    /** How many documents/chunks a change of embedding model would re-embed. */
+    reindexCost(): Promise<Result<{ documents: number; chunks: number }>>;
+  };
+}
+
+/** Events pushed from main to the UI. The renderer applies them in one place (STYLE.md §8). */
+export interface CairnEvents {
+  'sync.progress': SyncProgress;
+  'sync.finished': SyncRunView;
+  'connections.changed': ConnectionView[];
+  'reindex.progress': ReindexStatus;
+  'chat.token': { conversationId: string; messageId: string; delta: string };
+  'chat.done': ChatAnswer;
+}
+
+export type CairnEventName = keyof CairnEvents;
+
+/** Runtime list of the contract's methods, for transports that build proxies. */
+export const API_METHODS = {
+  app: ['status', 'openExternal'],
+  connections: ['list', 'add', 'test', 'testNew', 'setMode', 'rename', 'remove'],
+  sync: ['start', 'startAll', 'cancel', 'runs'],
+  search: ['query'],
+  chat: ['ask', 'cancel', 'conversations', 'messages', 'removeConversation'],
+  settings: ['get', 'update', 'reindexCost'],
+} as const satisfies { [D in keyof CairnApi]: readonly (keyof CairnApi[D])[] };
+
+// A method missing from API_METHODS is a compile error too.
+type Listed = { [D in keyof typeof API_METHODS]: (typeof API_METHODS)[D][number] };
+type Exhaustive = { [D in keyof CairnApi]: Exclude<keyof CairnApi[D], Listed[D]> extends never ? true : never };
+export const API_METHODS_EXHAUSTIVE: Exhaustive = { app: true, connections: true, sync: true, search: true, chat: true, settings: true };
+
+export const EVENT_NAMES: readonly CairnEventName[] = [
+  'sync.progress',
+  'sync.finished',
+  'connections.changed',
+  'reindex.progress',
+  'chat.token',
+  'chat.done',
+];
+
+export type ApiDomain = keyof CairnApi;
+export type ApiMethodName<D extends ApiDomain> = keyof CairnApi[D] & string;
+/** The wire name of a method, e.g. "sync.start". */
+export type ApiChannel = { [D in ApiDomain]: `${D}.${ApiMethodName<D>}` }[ApiDomain];

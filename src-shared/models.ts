@@ -1,0 +1,227 @@
+/** Plain data shapes shared by main, preload, renderer and the headless host. No behaviour here. */
+import type { AppErrorData } from './errors';
+
+export const PLATFORMS = ['folder', 'feishu', 'lark', 'yuque', 'dingtalk', 'ima'] as const;
+export type Platform = (typeof PLATFORMS)[number];
+
+export type ConnectionMode = 'rag' | 'direct';
+export type SyncStatus = 'idle' | 'syncing' | 'synced' | 'failed';
+
+/** What the UI and CLI see of a connection. Never carries a secret. */
+export interface ConnectionView {
+  id: string;
+  platform: Platform;
+  name: string;
+  mode: ConnectionMode;
+  /** Non-secret settings, e.g. `{ path }` for a folder or `{ baseUrl }` for a platform. */
+  config: Record<string, string | number | boolean>;
+  /** Names of the secret fields that are stored (values never leave main). */
+  secretFields: string[];
+  syncStatus: SyncStatus;
+  syncError: string | null;
+  lastSyncAt: string | null;
+  nextSyncAt: string | null;
+  documentCount: number;
+  chunkCount: number;
+  /** A plain statement of what this connection cannot do, e.g. "full text unavailable: direct search only". */
+  limitation: string | null;
+  experimental: boolean;
+}
+
+export interface NewConnection {
+  platform: Platform;
+  name: string;
+  mode: ConnectionMode;
+  config: Record<string, string | number | boolean>;
+  /** Secret credential fields (app secret, token, API key). Stored in the secret store only. */
+  secrets: Record<string, string>;
+}
+
+export type SyncPhase = 'listing' | 'detecting' | 'fetching' | 'embedding' | 'writing' | 'deleting' | 'done';
+
+export interface SyncCounters {
+  seen: number;
+  added: number;
+  updated: number;
+  unchanged: number;
+  deleted: number;
+  failed: number;
+  chunksEmbedded: number;
+  embedderCalls: number;
+  embeddingTokens: number;
+}
+
+export interface DocumentError {
+  externalId: string;
+  title: string;
+  code: string;
+  message: string;
+}
+
+export interface SyncProgress {
+  connectionId: string;
+  runId: number;
+  phase: SyncPhase;
+  documentsDone: number;
+  documentsTotal: number;
+  chunksWritten: number;
+  errors: number;
+}
+
+export type SyncRunStatus = 'running' | 'succeeded' | 'partial' | 'failed' | 'cancelled';
+
+export interface SyncRunView {
+  id: number;
+  connectionId: string;
+  status: SyncRunStatus;
+  startedAt: string;
+  finishedAt: string | null;
+  counters: SyncCounters;
+  errors: DocumentError[];
+  error: AppErrorData | null;
+}
+
+export interface SearchRequest {
+  query: string;
+  /** @default 10 */
+  k?: number;
+  /** Restrict to these connections; all when absent. */
+  connectionIds?: string[];
+}
+
+export interface SearchHit {
+  /** Stable key: `chunk:<id>` for local hits, `direct:<connectionId>:<externalId>` for live ones. */
+  key: string;
+  source: 'index' | 'direct';
+  connectionId: string;
+  platform: Platform;
+  documentId: number | null;
+  externalId: string;
+  title: string;
+  knowledgeBase: string;
+  url: string | null;
+  headingPath: string;
+  text: string;
+  charStart: number | null;
+  charEnd: number | null;
+  score: number;
+  /** 1-based rank in each channel that found it, for "why did this rank". */
+  ranks: { vector?: number; keyword?: number; direct?: number };
+}
+
+export interface SearchResponse {
+  hits: SearchHit[];
+  /** Direct-mode connections that failed or timed out; the local results still stand. */
+  warnings: { connectionId: string; error: AppErrorData }[];
+  tookMs: number;
+}
+
+export interface SourceCard {
+  /** The [n] the answer uses. */
+  n: number;
+  title: string;
+  platform: Platform;
+  knowledgeBase: string;
+  connectionId: string;
+  documentId: number | null;
+  externalId: string;
+  url: string | null;
+  headingPath: string;
+  /** The paragraph shown on the card. */
+  paragraph: string;
+  charStart: number | null;
+  charEnd: number | null;
+}
+
+export interface TokenUsage {
+  promptTokens: number;
+  completionTokens: number;
+  totalTokens: number;
+}
+
+export interface ChatAnswer {
+  conversationId: string;
+  messageId: string;
+  text: string;
+  /** Sources actually cited by a valid [n] in the text. */
+  citations: SourceCard[];
+  /** All sources given to the model (or used by the extractive answer). */
+  sources: SourceCard[];
+  /** Markers that pointed to no source and were removed. */
+  droppedMarkers: number[];
+  mode: 'model' | 'extractive';
+  incomplete: boolean;
+  error: AppErrorData | null;
+  usage: TokenUsage | null;
+}
+
+export interface ChatMessageView {
+  id: string;
+  role: 'user' | 'assistant';
+  text: string;
+  createdAt: string;
+  answer: ChatAnswer | null;
+}
+
+export interface ConversationView {
+  id: string;
+  title: string;
+  createdAt: string;
+  updatedAt: string;
+}
+
+export type EmbeddingProviderKind = 'builtin' | 'dashscope' | 'openai' | 'ollama' | 'custom';
+export type ChatProviderKind = 'none' | 'dashscope' | 'openai' | 'deepseek' | 'ollama' | 'lmstudio' | 'custom';
+
+export interface EmbeddingSettingsView {
+  provider: EmbeddingProviderKind;
+  baseUrl: string;
+  model: string;
+  dimensions: number;
+  hasApiKey: boolean;
+}
+
+export interface ChatSettingsView {
+  provider: ChatProviderKind;
+  baseUrl: string;
+  model: string;
+  hasApiKey: boolean;
+  /** @default 10 */
+  topK: number;
+}
+
+export interface SettingsView {
+  embedding: EmbeddingSettingsView;
+  chat: ChatSettingsView;
+  /** @default 24 */
+  syncIntervalHours: number;
+  scheduledSyncPaused: boolean;
+  language: 'system' | 'zh' | 'en';
+}
+
+export interface SettingsPatch {
+  embedding?: Partial<Omit<EmbeddingSettingsView, 'hasApiKey'>> & { apiKey?: string };
+  chat?: Partial<Omit<ChatSettingsView, 'hasApiKey'>> & { apiKey?: string };
+  syncIntervalHours?: number;
+  scheduledSyncPaused?: boolean;
+  language?: 'system' | 'zh' | 'en';
+}
+
+export interface ReindexStatus {
+  running: boolean;
+  done: number;
+  total: number;
+  /** The embedding space that serves search now, e.g. "builtin/cairn-hash-v1/1024". */
+  activeSpace: string;
+  pendingSpace: string | null;
+}
+
+export interface StatusSnapshot {
+  version: string;
+  dataDir: string;
+  connections: ConnectionView[];
+  settings: SettingsView;
+  reindex: ReindexStatus;
+  /** Running syncs' latest progress, keyed by connection id. */
+  syncing: Record<string, SyncProgress>;
+}
