@@ -1,0 +1,12 @@
+import type { CairnApi } from '../../../src-shared/contract';
+import type { EventBus } from './event-bus';
+
+/** What the composition root builds: the contract implementation plus its event stream. */
+export interface Cairn {
+  api: CairnApi;
+  events: EventBus;
+  /** The on-disk data directory, or null for an in-memory instance. */
+  dataDir: string | null;
+  /** Stops timers, cancels running work, closes the database last. */
+  dispose(): Promise<void>;
+}

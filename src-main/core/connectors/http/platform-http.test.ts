@@ -1,0 +1,93 @@
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { afterEach, describe, expect, it } from 'vitest';
+import { CairnError } from '../../errors';
+import { silentLogger } from '../../logging/logger';
+import { PlatformHttp, resetHeaderMs, type Interpretation, type RawResponse } from './platform-http';
+
+let server: Server | undefined;
+afterEach(() => new Promise<void>((resolve) => (server ? server.close(() => resolve()) : resolve())));
+
+async function serve(handler: Parameters<typeof createServer>[1]): Promise<string> {
+  server = createServer(handler);
+  await new Promise<void>((resolve) => server!.listen(0, '127.0.0.1', resolve));
+  return `http://127.0.0.1:${(server!.address() as AddressInfo).port}`;
+}
+
+function interpret(res: RawResponse): Interpretation<unknown> {
+  if (res.status === 429) return { kind: 'retry', code: 'RATE_LIMITED', message: 'limited', afterMs: resetHeaderMs(res.headers, 'x-reset') };
+  if (res.status === 401) return { kind: 'refresh-auth', code: 'AUTH_EXPIRED', message: 'expired' };
+  if (res.status >= 500) return { kind: 'retry', code: 'SOURCE_ERROR', message: 'server error' };
+  if (res.json === undefined) return { kind: 'error', error: new CairnError('SOURCE_ERROR', 'malformed JSON') };
+  return { kind: 'ok', value: res.json };
+}
+
+describe('PlatformHttp', () => {
+  it('waits for the reset header on 429, then succeeds', async () => {
+    let calls = 0;
+    const base = await serve((_req, res) => {
+      calls++;
+      if (calls === 1) {
+        res.writeHead(429, { 'x-reset': '0.05' }).end('{}');
+        return;
+      }
+      res.end(JSON.stringify({ n: calls }));
+    });
+    const http = new PlatformHttp({ baseUrl: base, logger: silentLogger(), backoffBaseMs: 5000 });
+    const started = Date.now();
+    expect(await http.request({ path: '/x' }, interpret)).toEqual({ n: 2 });
+    // The 50 ms hint was used instead of the 5 s backoff.
+    expect(Date.now() - started).toBeLessThan(2000);
+  });
+
+  it('refreshes credentials exactly once on expiry and sends the new token', async () => {
+    const seen: string[] = [];
+    const base = await serve((req, res) => {
+      seen.push(String(req.headers.authorization));
+      if (req.headers.authorization !== 'Bearer fresh') res.writeHead(401).end('{}');
+      else res.end('{"ok":true}');
+    });
+    let token = 'stale';
+    let refreshes = 0;
+    const http = new PlatformHttp({
+      baseUrl: base,
+      logger: silentLogger(),
+      authHeaders: async () => ({ authorization: `Bearer ${token}` }),
+      refreshAuth: async () => {
+        refreshes++;
+        token = 'fresh';
+      },
+    });
+    expect(await http.request({ path: '/' }, interpret)).toEqual({ ok: true });
+    expect({ seen, refreshes }).toEqual({ seen: ['Bearer stale', 'Bearer fresh'], refreshes: 1 });
+  });
+
+  it('gives up after bounded retries with the platform code', async () => {
+    let calls = 0;
+    const base = await serve((_req, res) => {
+      calls++;
+      res.writeHead(500).end('oops');
+    });
+    const http = new PlatformHttp({ baseUrl: base, logger: silentLogger(), maxRetries: 2, backoffBaseMs: 1 });
+    await expect(http.request({ path: '/' }, interpret)).rejects.toMatchObject({ code: 'SOURCE_ERROR' });
+    expect(calls).toBe(3);
+  });
+
+  it('reports an unreachable host and a timeout with distinct codes', async () => {
+    const http = new PlatformHttp({ baseUrl: 'http://127.0.0.1:9', logger: silentLogger() });
+    await expect(http.request({ path: '/' }, interpret)).rejects.toMatchObject({ code: 'SOURCE_UNREACHABLE' });
+    const base = await serve(() => {
+      /* never answers */
+    });
+    const slow = new PlatformHttp({ baseUrl: base, logger: silentLogger(), timeoutMs: 100 });
+    await expect(slow.request({ path: '/' }, interpret)).rejects.toMatchObject({ code: 'TIMEOUT' });
+  });
+
+  it('stops waiting when cancelled', async () => {
+    const base = await serve((_req, res) => res.writeHead(429, { 'x-reset': '30' }).end('{}'));
+    const http = new PlatformHttp({ baseUrl: base, logger: silentLogger() });
+    const controller = new AbortController();
+    setTimeout(() => controller.abort(), 100);
+    await expect(http.request({ path: '/', signal: controller.signal }, interpret)).rejects.toMatchObject({ code: 'CANCELLED' });
+  });
+});

@@ -1,0 +1,47 @@
+/**
+ * The seam between the sync engine and the index. The sync engine decides what changed; the
+ * store writes each document atomically (one transaction: upsert document, delete its old
+ * chunks, insert the new chunks with their vectors) so a crash mid-write leaves the last good state.
+ */
+import type { Chunk } from '../chunking/chunker';
+import type { DocumentRef } from '../connectors/connector';
+import type { EmbeddingSpace } from '../embedding/embedder';
+
+export interface StoredDocumentState {
+  id: number;
+  externalId: string;
+  title: string;
+  knowledgeBase: string;
+  url: string | null;
+  revision: string | null;
+  remoteUpdatedAt: string | null;
+  contentHash: string;
+  chunkCount: number;
+}
+
+export interface DocumentToWrite {
+  connectionId: string;
+  ref: DocumentRef;
+  /** Title after fetching (may improve on the listed one). */
+  title: string;
+  /** SHA-256 hex of the normalised text. */
+  contentHash: string;
+  /** The normalised Markdown the chunk offsets point into. */
+  content: string;
+  chunks: Chunk[];
+  /** One vector per chunk, in the given space. */
+  vectors: Float32Array[];
+  space: EmbeddingSpace;
+}
+
+export interface DocumentStore {
+  /** What the index holds for a connection, keyed by external id. */
+  listStates(connectionId: string): Promise<Map<string, StoredDocumentState>>;
+  /** Atomic replace of one document and its chunks. Throws if the space is not the active or pending one. */
+  writeDocument(doc: DocumentToWrite): Promise<{ documentId: number }>;
+  /** Content unchanged (same hash): refresh metadata only, no re-chunk, no re-embed. */
+  touchDocument(connectionId: string, ref: DocumentRef, title: string): Promise<void>;
+  /** Removes documents gone upstream, with their chunks and vectors. Returns how many were removed. */
+  deleteDocuments(connectionId: string, externalIds: string[]): Promise<number>;
+  counts(connectionId: string): Promise<{ documents: number; chunks: number }>;
+}

@@ -1,0 +1,6 @@
+import type { SearchRequest, SearchResponse } from '../../../src-shared/models';
+
+/** Hybrid retrieval over the local index plus live direct-mode connections. */
+export interface SearchService {
+  search(request: SearchRequest, signal?: AbortSignal): Promise<SearchResponse>;
+}

@@ -1,0 +1,101 @@
+/** What the Add-connection form asks for, per platform. Pure data shared by UI, CLI and core. */
+import type { Platform } from './models';
+
+export interface CredentialField {
+  key: string;
+  /** Stored in the secret store (never in config, logs, the renderer or the index). */
+  secret: boolean;
+  required: boolean;
+  label: { en: string; zh: string };
+  placeholder?: string;
+  /** CLI flag, e.g. "--app-secret". */
+  flag: string;
+}
+
+export interface PlatformInfo {
+  platform: Platform;
+  label: { en: string; zh: string };
+  experimental: boolean;
+  /** Default API base URL; `baseUrl` overrides it (private deployments, team hosts, fakes). */
+  defaultBaseUrl: string | null;
+  fields: CredentialField[];
+  note?: { en: string; zh: string };
+}
+
+const baseUrl: CredentialField = {
+  key: 'baseUrl',
+  secret: false,
+  required: false,
+  flag: '--base-url',
+  label: { en: 'API base URL (optional)', zh: 'API 地址（可选）' },
+};
+
+export const PLATFORM_INFO: Record<Platform, PlatformInfo> = {
+  folder: {
+    platform: 'folder',
+    label: { en: 'Local folder', zh: '本地文件夹' },
+    experimental: false,
+    defaultBaseUrl: null,
+    fields: [{ key: 'path', secret: false, required: true, flag: '--path', label: { en: 'Folder path', zh: '文件夹路径' }, placeholder: '/home/me/notes' }],
+  },
+  feishu: {
+    platform: 'feishu',
+    label: { en: 'Feishu', zh: '飞书' },
+    experimental: false,
+    defaultBaseUrl: 'https://open.feishu.cn',
+    fields: [
+      baseUrl,
+      { key: 'appId', secret: false, required: true, flag: '--app-id', label: { en: 'App ID', zh: 'App ID' }, placeholder: 'cli_…' },
+      { key: 'appSecret', secret: true, required: true, flag: '--app-secret', label: { en: 'App secret', zh: 'App Secret' } },
+      { key: 'userRefreshToken', secret: true, required: false, flag: '--user-refresh-token', label: { en: 'User refresh token (for search and My Library)', zh: '用户 refresh token（搜索与我的文档库需要）' } },
+    ],
+    note: { en: 'Add the app to each knowledge space you want indexed; search needs user authorisation.', zh: '请把应用添加为各知识空间成员；搜索需要用户授权。' },
+  },
+  lark: {
+    platform: 'lark',
+    label: { en: 'Lark', zh: 'Lark' },
+    experimental: false,
+    defaultBaseUrl: 'https://open.larksuite.com',
+    fields: [
+      baseUrl,
+      { key: 'appId', secret: false, required: true, flag: '--app-id', label: { en: 'App ID', zh: 'App ID' }, placeholder: 'cli_…' },
+      { key: 'appSecret', secret: true, required: true, flag: '--app-secret', label: { en: 'App secret', zh: 'App Secret' } },
+      { key: 'userRefreshToken', secret: true, required: false, flag: '--user-refresh-token', label: { en: 'User refresh token (for search and My Library)', zh: '用户 refresh token（搜索与我的文档库需要）' } },
+    ],
+  },
+  yuque: {
+    platform: 'yuque',
+    label: { en: 'Yuque', zh: '语雀' },
+    experimental: false,
+    defaultBaseUrl: 'https://www.yuque.com/api/v2',
+    fields: [
+      { ...baseUrl, label: { en: 'API base URL (team tokens need the space host)', zh: 'API 地址（团队 Token 需使用空间域名）' }, placeholder: 'https://<space>.yuque.com/api/v2' },
+      { key: 'token', secret: true, required: true, flag: '--token', label: { en: 'Personal or team token', zh: '个人或团队 Token' } },
+    ],
+    note: { en: 'Yuque API tokens need a paid membership.', zh: '语雀 API Token 需要付费会员。' },
+  },
+  dingtalk: {
+    platform: 'dingtalk',
+    label: { en: 'DingTalk', zh: '钉钉' },
+    experimental: false,
+    defaultBaseUrl: 'https://api.dingtalk.com',
+    fields: [
+      baseUrl,
+      { key: 'appKey', secret: false, required: true, flag: '--app-key', label: { en: 'App key', zh: 'AppKey' } },
+      { key: 'appSecret', secret: true, required: true, flag: '--app-secret', label: { en: 'App secret', zh: 'AppSecret' } },
+      { key: 'operatorId', secret: false, required: true, flag: '--operator-id', label: { en: 'Your unionId (operatorId)', zh: '您的 unionId（operatorId）' } },
+    ],
+  },
+  ima: {
+    platform: 'ima',
+    label: { en: 'Tencent IMA', zh: '腾讯 IMA' },
+    experimental: true,
+    defaultBaseUrl: 'https://ima.qq.com',
+    fields: [
+      baseUrl,
+      { key: 'clientId', secret: false, required: true, flag: '--client-id', label: { en: 'Client ID', zh: 'Client ID' } },
+      { key: 'apiKey', secret: true, required: true, flag: '--api-key', label: { en: 'API key', zh: 'API Key' } },
+    ],
+    note: { en: 'Experimental: IMA’s agent OpenAPI is documented only inside the ima skill package.', zh: '实验性：IMA 的 OpenAPI 仅在 ima skill 包内有说明。' },
+  },
+};
