@@ -1,0 +1,45 @@
+#!/usr/bin/env node
+// `npm test`: type-check, lint, unit/integration tests (vitest) and the e2e suite (Playwright in
+// Debian's Chromium), then ONE closing line that counts every test: "tests: N passed, N failed, N skipped".
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
+import { join } from 'node:path';
+
+const root = new URL('..', import.meta.url).pathname;
+const reports = join(root, 'test-results', 'reports');
+rmSync(reports, { recursive: true, force: true });
+mkdirSync(reports, { recursive: true });
+
+const only = process.argv.slice(2);
+const steps = [
+  { name: 'typecheck', cmd: ['npx', 'tsc', '-b'] },
+  { name: 'lint', cmd: ['npx', 'eslint', '.'] },
+  { name: 'unit', cmd: ['npx', 'vitest', 'run', '--reporter=default', '--reporter=json', `--outputFile.json=${join(reports, 'vitest.json')}`] },
+  { name: 'e2e', cmd: ['npx', 'playwright', 'test'], env: { PLAYWRIGHT_JSON_OUTPUT_NAME: join(reports, 'playwright.json') } },
+].filter((step) => only.length === 0 || only.includes(step.name));
+
+let failedSteps = [];
+for (const step of steps) {
+  process.stdout.write(`\n=== ${step.name}: ${step.cmd.join(' ')}\n`);
+  const result = spawnSync(step.cmd[0], step.cmd.slice(1), { cwd: root, stdio: 'inherit', env: { ...process.env, ...step.env } });
+  if (result.status !== 0) failedSteps.push(step.name);
+}
+
+const counts = { passed: 0, failed: 0, skipped: 0 };
+const vitestReport = join(reports, 'vitest.json');
+if (existsSync(vitestReport)) {
+  const report = JSON.parse(readFileSync(vitestReport, 'utf8'));
+  counts.passed += report.numPassedTests ?? 0;
+  counts.failed += report.numFailedTests ?? 0;
+  counts.skipped += (report.numPendingTests ?? 0) + (report.numTodoTests ?? 0);
+}
+const playwrightReport = join(reports, 'playwright.json');
+if (existsSync(playwrightReport)) {
+  const stats = JSON.parse(readFileSync(playwrightReport, 'utf8')).stats ?? {};
+  counts.passed += (stats.expected ?? 0) + (stats.flaky ?? 0);
+  counts.failed += stats.unexpected ?? 0;
+  counts.skipped += stats.skipped ?? 0;
+}
+if (failedSteps.length) process.stdout.write(`\nFailed steps: ${failedSteps.join(', ')}\n`);
+process.stdout.write(`\ntests: ${counts.passed} passed, ${counts.failed} failed, ${counts.skipped} skipped\n`);
+process.exit(failedSteps.length ? 1 : 0);
