@@ -1,0 +1,25 @@
+import { describe, expect, it } from 'vitest';
+import { resolveOpenTarget } from './open-external';
+
+const roots = ['/home/me/notes'];
+
+describe('resolveOpenTarget', () => {
+  it('allows web links and files inside a folder connection', () => {
+    expect([
+      resolveOpenTarget('https://www.yuque.com/team/book/doc', roots),
+      resolveOpenTarget('/home/me/notes/a/报销.md', roots),
+      resolveOpenTarget('file:///home/me/notes/b.md', roots),
+    ]).toEqual([
+      { kind: 'url', url: 'https://www.yuque.com/team/book/doc' },
+      { kind: 'path', path: '/home/me/notes/a/报销.md' },
+      { kind: 'path', path: '/home/me/notes/b.md' },
+    ]);
+  });
+
+  it('refuses other schemes and paths outside the roots', () => {
+    const refused = ['javascript:alert(1)', 'smb://host/share', '/etc/passwd', '/home/me/notes/../secrets.txt', '/home/me/notes', 'file:///home/me/notes-evil/x.md', 'relative/path.md'];
+    expect(refused.map((link) => { try { resolveOpenTarget(link, roots); return 'opened'; } catch (error) { return (error as { code: string }).code; } })).toEqual([
+      'INVALID_ARGUMENT', 'INVALID_ARGUMENT', 'PERMISSION_DENIED', 'PERMISSION_DENIED', 'PERMISSION_DENIED', 'PERMISSION_DENIED', 'INVALID_ARGUMENT',
+    ]);
+  });
+});
