@@ -211,6 +211,35 @@ describe('DingTalkConnector: injected faults', () => {
   });
 });
 
+describe('DingTalkConnector: scale', () => {
+  it('fetches 300 documents with 5% deleted after listing: the others arrive intact, each failure is NOT_FOUND', async () => {
+    const target = await startDingTalkFake({ documents: 300, spaces: 3, maxPageSize: 50 });
+    try {
+      const connector = connect(target);
+      const refs = await listAll(connector);
+      const docs = target.control.documents();
+      const doomed = docs.filter((_doc, i) => i % 20 === 7);
+      for (const doc of doomed) target.control.vanish(doc.key);
+      const text = new Map(docs.map((doc) => [doc.externalId, doc.markdown]));
+      const outcomes = await Promise.all(
+        refs.map((ref) =>
+          connector.fetch(ref).then(
+            (fetched) => (fetched.markdown === text.get(ref.externalId) ? 'intact' : 'garbled'),
+            (error: { code: string }) => `${error.code} ${ref.externalId}`,
+          ),
+        ),
+      );
+      expect({ listed: refs.length, intact: outcomes.filter((o) => o === 'intact').length, failed: outcomes.filter((o) => o !== 'intact').sort() }).toEqual({
+        listed: 300,
+        intact: 285,
+        failed: doomed.map((doc) => `NOT_FOUND ${doc.externalId}`).sort(),
+      });
+    } finally {
+      await target.close();
+    }
+  });
+});
+
 describe('DingTalkConnector: secrets', () => {
   it('never writes the app secret, an access token or a download signature to the log', async () => {
     const lines: string[] = [];
