@@ -2,9 +2,14 @@
 import type { Platform } from '../../../src-shared/models';
 import { CairnError } from '../errors';
 import type { Connector, ConnectorFactory, ConnectorInit } from './connector';
+import { DingTalkConnector } from './dingtalk-connector';
+import { ImaConnector } from './ima-connector';
 
 // Each platform's connector registers here, one line each, as it lands.
-const FACTORIES: Partial<Record<Platform, ConnectorFactory>> = {};
+const FACTORIES: Partial<Record<Platform, ConnectorFactory>> = {
+  dingtalk: (init) => new DingTalkConnector(init),
+  ima: (init) => new ImaConnector(init),
+};
 
 export type ConnectorFactories = Partial<Record<Platform, ConnectorFactory>>;
 

@@ -1,0 +1,263 @@
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { createLogger, silentLogger, type Logger } from '../logging/logger';
+import type { DocumentRef } from './connector';
+import { DingTalkConnector, type DingTalkConnectorOptions } from './dingtalk-connector';
+import { startDingTalkFake, type DingTalkFake } from './fakes/dingtalk-fake';
+
+let fake: DingTalkFake;
+beforeAll(async () => {
+  // 3 knowledge bases, nested folders, pages of 2: every list call pages.
+  fake = await startDingTalkFake({ documents: 30, spaces: 3, maxPageSize: 2 });
+});
+afterAll(() => fake.close());
+afterEach(() => {
+  fake.control.clearFaults();
+  fake.control.autoExport = true;
+});
+
+function connect(target: DingTalkFake, options: DingTalkConnectorOptions & { logger?: Logger; config?: Record<string, string>; secrets?: Record<string, string> } = {}): DingTalkConnector {
+  const { logger, config, secrets, ...rest } = options;
+  const { appKey, appSecret, operatorId } = target.credentials;
+  return new DingTalkConnector(
+    { config: { baseUrl: target.baseUrl, appKey: appKey!, operatorId: operatorId!, ...config }, secrets: { appSecret: appSecret!, ...secrets }, logger: logger ?? silentLogger() },
+    { exportEvents: target.control.events, rateLimitWaitMs: 5, exportTimeoutMs: 3000, ...rest, http: { backoffBaseMs: 5, rate: { intervalMs: 1000, intervalCap: 10_000 }, ...rest.http } },
+  );
+}
+
+async function listAll(connector: DingTalkConnector): Promise<DocumentRef[]> {
+  const refs: DocumentRef[] = [];
+  for await (const ref of connector.list()) refs.push(ref);
+  return refs;
+}
+
+function byId<T extends { externalId: string }>(items: T[]): T[] {
+  return [...items].sort((a, b) => a.externalId.localeCompare(b.externalId));
+}
+
+function expectedRefs(target: DingTalkFake): DocumentRef[] {
+  return byId(
+    target.control.documents().map((doc) => ({ externalId: doc.externalId, title: doc.title, knowledgeBase: doc.knowledgeBase, url: doc.url, remoteUpdatedAt: doc.modifiedTime, revision: doc.modifiedTime })),
+  );
+}
+
+describe('DingTalkConnector: auth and validation', () => {
+  it('validates good credentials and names the failure precisely otherwise', async () => {
+    expect(await connect(fake).validate()).toMatch(/^Connected to DingTalk; knowledge bases are visible/);
+    await expect(connect(fake, { secrets: { appSecret: 'wrong-secret-value' } }).validate()).rejects.toMatchObject({ code: 'AUTH_INVALID' });
+    await expect(connect(fake, { config: { operatorId: 'someoneElse' } }).validate()).rejects.toMatchObject({ code: 'PERMISSION_DENIED' });
+    await expect(connect(fake, { config: { baseUrl: 'http://127.0.0.1:9' } }).validate()).rejects.toMatchObject({ code: 'SOURCE_UNREACHABLE' });
+  });
+
+  it('refuses to call without operatorId, with a config error and no request', async () => {
+    const before = fake.control.requests.length;
+    await expect(connect(fake, { config: { operatorId: '' } }).validate()).rejects.toMatchObject({ code: 'INVALID_ARGUMENT', message: expect.stringMatching(/operatorId/) });
+    await expect(connect(fake, { config: { operatorId: '' } }).search('要点', { limit: 5 })).rejects.toMatchObject({ code: 'INVALID_ARGUMENT' });
+    expect(fake.control.requests.length).toBe(before);
+  });
+
+  it('refreshes the token before it expires, without a rejected call', async () => {
+    let clock = Date.now();
+    const connector = connect(fake, { now: () => clock });
+    const tokensBefore = fake.control.issuedTokens().length;
+    await connector.validate();
+    await connector.validate();
+    clock += 7200 * 1000 - 200_000; // inside the 5-minute refresh margin
+    await connector.validate();
+    expect(fake.control.issuedTokens().length - tokensBefore).toBe(2);
+  });
+
+  it('refreshes once when the token expires mid-sync and lists everything', async () => {
+    const connector = connect(fake);
+    const refs: DocumentRef[] = [];
+    const tokensBefore = fake.control.issuedTokens().length;
+    for await (const ref of connector.list()) {
+      refs.push(ref);
+      if (refs.length === 3) fake.control.expireTokens();
+    }
+    expect({ refs: byId(refs), tokens: fake.control.issuedTokens().length - tokensBefore }).toEqual({ refs: expectedRefs(fake), tokens: 2 });
+  });
+});
+
+describe('DingTalkConnector: listing, content and search', () => {
+  it('lists every online document of every workspace across pages and folders, skipping PDFs and sheets', async () => {
+    const start = fake.control.requests.length;
+    const refs = await listAll(connect(fake));
+    expect(byId(refs)).toEqual(expectedRefs(fake));
+    const calls = fake.control.requests.slice(start);
+    expect(calls.filter((call) => call === 'GET /v2.0/wiki/workspaces').length).toBe(2);
+    expect(new Set(refs.map((ref) => ref.knowledgeBase))).toEqual(new Set(['产品手册', 'Engineering Wiki', '运营知识库']));
+  });
+
+  it('fetches Markdown through the export event and the signed download', async () => {
+    const connector = connect(fake);
+    const docs = fake.control.documents();
+    const long = docs.find((doc) => doc.markdown.length > 5000)!;
+    const chinese = docs.find((doc) => /第 1 篇/.test(doc.title))!;
+    for (const doc of [long, chinese]) {
+      const fetched = await connector.fetch({ externalId: doc.externalId, title: doc.title, knowledgeBase: doc.knowledgeBase, url: doc.url, remoteUpdatedAt: null, revision: null });
+      expect(fetched.markdown).toBe(doc.markdown);
+    }
+    expect(chinese.markdown).toMatch(/```ts[\s\S]*\| 项目 \| 说明 \| 负责人 \|/);
+  });
+
+  it('waits for the event the test hook emits, and reports failed or missing exports', async () => {
+    fake.control.autoExport = false;
+    const doc = fake.control.documents()[4]!;
+    const ref = { externalId: doc.externalId, title: doc.title, knowledgeBase: doc.knowledgeBase, url: doc.url, remoteUpdatedAt: null, revision: null };
+    const connector = connect(fake, { exportTimeoutMs: 300 });
+    const pending = connector.fetch(ref);
+    await expect.poll(() => fake.control.pendingExports().length).toBe(1);
+    fake.control.emitExport(fake.control.pendingExports()[0]!);
+    expect((await pending).markdown).toBe(doc.markdown);
+
+    const failing = connector.fetch(ref);
+    await expect.poll(() => fake.control.pendingExports().length).toBe(1);
+    fake.control.emitExport(fake.control.pendingExports()[0]!, { success: false });
+    await expect(failing).rejects.toMatchObject({ code: 'DOCUMENT_FAILED' });
+
+    await expect(connector.fetch(ref)).rejects.toMatchObject({ code: 'TIMEOUT' });
+    const controller = new AbortController();
+    const cancelled = connector.fetch(ref, controller.signal);
+    setTimeout(() => controller.abort(), 20);
+    await expect(cancelled).rejects.toMatchObject({ code: 'CANCELLED' });
+  });
+
+  it('without an event source offers direct search only and refuses to fetch', async () => {
+    const connector = new DingTalkConnector({ config: { baseUrl: fake.baseUrl, ...fake.credentials }, secrets: {}, logger: silentLogger() });
+    expect(connector.capabilities).toMatchObject({ fullText: false, search: true, limitation: expect.stringMatching(/^full text unavailable: direct search only/) });
+    const before = fake.control.requests.length;
+    const doc = fake.control.documents()[0]!;
+    await expect(connector.fetch({ externalId: doc.externalId, title: doc.title, knowledgeBase: '', url: null, remoteUpdatedAt: null, revision: null })).rejects.toMatchObject({ code: 'UNSUPPORTED' });
+    expect(fake.control.requests.length).toBe(before);
+    expect(connect(fake).capabilities).toMatchObject({ fullText: true, limitation: expect.stringMatching(/Stream event subscription/) });
+  });
+
+  it('searches with the platform search, paging up to the limit, naming knowledge bases', async () => {
+    const connector = connect(fake);
+    const expected = fake.control.documents().filter((doc) => doc.title.includes('向量检索') || doc.markdown.includes('向量检索'));
+    const hits = await connector.search('向量检索', { limit: 50 });
+    expect(byId(hits).map((hit) => ({ externalId: hit.externalId, title: hit.title, url: hit.url, knowledgeBase: hit.knowledgeBase }))).toEqual(
+      byId(expected).map((doc) => ({ externalId: doc.externalId, title: doc.title, url: doc.url, knowledgeBase: doc.knowledgeBase })),
+    );
+    expect(hits.every((hit) => hit.snippet.includes('向量检索'))).toBe(true);
+    const start = fake.control.requests.length;
+    expect(await connector.search('section', { limit: 3 })).toHaveLength(3);
+    expect(fake.control.requests.slice(start).filter((call) => call === 'POST /v2.0/doc/search')).toHaveLength(2);
+  });
+});
+
+describe('DingTalkConnector: injected faults', () => {
+  it('waits and retries on both QPS-limit codes, and gives up with RATE_LIMITED', async () => {
+    fake.control.inject({ kind: 'rate-limit', times: 2, match: '/wiki/nodes' });
+    fake.control.inject({ kind: 'rate-limit', code: 'Forbidden.AccessDenied.QpsLimitForApi', match: '/wiki/nodes' });
+    expect(byId(await listAll(connect(fake)))).toEqual(expectedRefs(fake));
+    fake.control.inject({ kind: 'rate-limit', times: 10 });
+    await expect(connect(fake, { http: { maxRetries: 2 } }).validate()).rejects.toMatchObject({ code: 'RATE_LIMITED' });
+  });
+
+  it('retries 500s and malformed JSON, and gives up with SOURCE_ERROR when they persist', async () => {
+    fake.control.inject({ kind: 'server-error', times: 2, match: '/wiki/nodes' });
+    fake.control.inject({ kind: 'malformed-json', times: 2, match: '/wiki/workspaces' });
+    expect(byId(await listAll(connect(fake)))).toEqual(expectedRefs(fake));
+    fake.control.inject({ kind: 'server-error', times: 10 });
+    await expect(connect(fake, { http: { maxRetries: 1 } }).validate()).rejects.toMatchObject({ code: 'SOURCE_ERROR' });
+    fake.control.clearFaults();
+    fake.control.inject({ kind: 'malformed-json', times: 10 });
+    await expect(connect(fake, { http: { maxRetries: 1 } }).search('要点', { limit: 3 })).rejects.toMatchObject({ code: 'SOURCE_ERROR' });
+  });
+
+  it('tolerates a slow answer within the timeout and reports TIMEOUT beyond it', async () => {
+    fake.control.inject({ kind: 'slow', delayMs: 150, match: '/doc/search' });
+    expect((await connect(fake).search('要点', { limit: 2 })).length).toBe(2);
+    fake.control.inject({ kind: 'slow', delayMs: 2000, match: '/doc/search' });
+    await expect(connect(fake, { http: { timeoutMs: 200 } }).search('要点', { limit: 2 })).rejects.toMatchObject({ code: 'TIMEOUT' });
+  });
+
+  it('reports NOT_FOUND for a document deleted after listing, and other documents still fetch', async () => {
+    const target = await startDingTalkFake({ documents: 4, spaces: 1 });
+    try {
+      const connector = connect(target);
+      const refs = await listAll(connector);
+      const [gone, kept] = byId(refs);
+      target.control.vanish(target.control.documents().find((doc) => doc.externalId === gone!.externalId)!.key);
+      await expect(connector.fetch(gone!)).rejects.toMatchObject({ code: 'NOT_FOUND' });
+      expect((await connector.fetch(kept!)).markdown.length).toBeGreaterThan(100);
+    } finally {
+      await target.close();
+    }
+  });
+
+  it('sees changed, deleted and added documents on the next listing', async () => {
+    const target = await startDingTalkFake({ documents: 6, spaces: 2 });
+    try {
+      const connector = connect(target);
+      const before = new Map((await listAll(connector)).map((ref) => [ref.externalId, ref]));
+      const [changeKey, deleteKey] = ['doc-0002', 'doc-0003'];
+      const changed = target.control.changeDocument(changeKey, '# 已修改\n\nNew text.\n');
+      target.control.deleteDocument(deleteKey);
+      const added = target.control.addDocument({ title: '新文档 New doc', space: 1, folder: ['设计 Design'] });
+      const after = new Map((await listAll(connector)).map((ref) => [ref.externalId, ref]));
+      const changedRef = after.get(target.control.nodeIdOf(changeKey))!;
+      expect({
+        changedRevisionMoved: changedRef.revision !== before.get(changedRef.externalId)!.revision,
+        deletedGone: !after.has(target.control.nodeIdOf(deleteKey)),
+        addedTitle: after.get(target.control.nodeIdOf(added.key))?.title,
+        count: after.size,
+      }).toEqual({ changedRevisionMoved: true, deletedGone: true, addedTitle: '新文档 New doc', count: 6 });
+      expect((await connector.fetch(changedRef)).markdown).toBe(changed.markdown);
+    } finally {
+      await target.close();
+    }
+  });
+});
+
+describe('DingTalkConnector: scale', () => {
+  it('fetches 300 documents with 5% deleted after listing: the others arrive intact, each failure is NOT_FOUND', async () => {
+    const target = await startDingTalkFake({ documents: 300, spaces: 3, maxPageSize: 50 });
+    try {
+      const connector = connect(target);
+      const refs = await listAll(connector);
+      const docs = target.control.documents();
+      const doomed = docs.filter((_doc, i) => i % 20 === 7);
+      for (const doc of doomed) target.control.vanish(doc.key);
+      const text = new Map(docs.map((doc) => [doc.externalId, doc.markdown]));
+      const outcomes = await Promise.all(
+        refs.map((ref) =>
+          connector.fetch(ref).then(
+            (fetched) => (fetched.markdown === text.get(ref.externalId) ? 'intact' : 'garbled'),
+            (error: { code: string }) => `${error.code} ${ref.externalId}`,
+          ),
+        ),
+      );
+      expect({ listed: refs.length, intact: outcomes.filter((o) => o === 'intact').length, failed: outcomes.filter((o) => o !== 'intact').sort() }).toEqual({
+        listed: 300,
+        intact: 285,
+        failed: doomed.map((doc) => `NOT_FOUND ${doc.externalId}`).sort(),
+      });
+    } finally {
+      await target.close();
+    }
+  });
+});
+
+describe('DingTalkConnector: secrets', () => {
+  it('never writes the app secret, an access token or a download signature to the log', async () => {
+    const lines: string[] = [];
+    const logger = createLogger({ sink: (line) => lines.push(line), level: 'debug' });
+    const connector = connect(fake, { logger });
+    const errors: string[] = [];
+    fake.control.inject({ kind: 'rate-limit', times: 2 });
+    fake.control.inject({ kind: 'server-error', times: 2, match: '/oss/' });
+    await connector.validate();
+    fake.control.expireTokens();
+    const refs = await listAll(connector);
+    for (const ref of refs.slice(0, 3)) await connector.fetch(ref);
+    await connector.search('要点', { limit: 5 });
+    await connect(fake, { logger, secrets: { appSecret: 'not-the-secret-123' } }).validate().catch((error: Error) => errors.push(error.message));
+    const secrets = [fake.credentials.appSecret!, ...fake.control.issuedTokens()];
+    expect(lines.length).toBeGreaterThan(2); // the retries and the refresh were logged
+    const written = [...lines, ...errors].join('\n');
+    expect(secrets.filter((secret) => written.includes(secret))).toEqual([]);
+    expect(written).not.toMatch(/Signature=/);
+  });
+});

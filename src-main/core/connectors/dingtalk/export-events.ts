@@ -1,0 +1,110 @@
+/**
+ * DingTalk's only official route to a document's Markdown is asynchronous: GET
+ * /v2.0/doc/query/{dentryUuid}/contents returns a `taskId`, and the result arrives later as the event
+ * `doc_content_export_result` (older name `dingdoc_export_finish`) whose bizData carries a download
+ * URL for the .md (connectors.md §3.3). Events reach an app over DingTalk Stream mode, an outbound
+ * long connection (https://open.dingtalk.com/document/orgapp/stream). There is no polling route in the
+ * official SDK, so this module waits for the event instead of inventing one.
+ */
+import { CairnError } from '../../errors';
+
+export const EXPORT_EVENT_TYPES = ['doc_content_export_result', 'dingdoc_export_finish'] as const;
+
+/** One event as a Stream client delivers it, reduced to what Cairn reads. */
+export interface DingTalkStreamEvent {
+  eventType: string;
+  /** The event payload: a JSON string or an object, holding `bizData` (itself possibly a JSON string) or the fields directly. */
+  data: unknown;
+}
+
+/**
+ * Where export-finished events come from. In production this would be a DingTalk Stream client
+ * subscribed to the document events; that client is not wired yet. The fake server implements it.
+ */
+export interface ExportEventSource {
+  /** Registers a listener; returns the function that removes it. */
+  subscribe(listener: (event: DingTalkStreamEvent) => void): () => void;
+}
+
+export interface ExportResult {
+  taskId: string;
+  dentryUuid: string | null;
+  success: boolean;
+  /** Download link for the .md (signed, short-lived). */
+  url: string | null;
+  format: string | null;
+}
+
+function asObject(value: unknown): Record<string, unknown> | null {
+  if (typeof value === 'string') {
+    try {
+      return asObject(JSON.parse(value));
+    } catch {
+      return null;
+    }
+  }
+  return value !== null && typeof value === 'object' ? (value as Record<string, unknown>) : null;
+}
+
+/** The export result carried by an event, or null when the event is something else. */
+export function parseExportEvent(event: DingTalkStreamEvent): ExportResult | null {
+  if (!(EXPORT_EVENT_TYPES as readonly string[]).includes(event.eventType)) return null;
+  const outer = asObject(event.data);
+  const biz = asObject(outer?.bizData) ?? outer;
+  const taskId = biz?.taskId;
+  if (typeof taskId !== 'string' && typeof taskId !== 'number') return null;
+  const text = (value: unknown) => (typeof value === 'string' && value ? value : null);
+  return {
+    taskId: String(taskId),
+    dentryUuid: text(biz!.dentryUuid),
+    success: biz!.success !== false && biz!.success !== 'false',
+    url: text(biz!.url),
+    format: text(biz!.format),
+  };
+}
+
+/**
+ * Listens before the export is requested (the event may beat the HTTP answer), then waits for the
+ * result of one task, bounded by a timeout and an AbortSignal.
+ */
+export class ExportWaiter {
+  private readonly seen = new Map<string, ExportResult>();
+  private readonly waiting = new Map<string, (result: ExportResult) => void>();
+  private readonly unsubscribe: () => void;
+
+  constructor(source: ExportEventSource) {
+    this.unsubscribe = source.subscribe((event) => {
+      const result = parseExportEvent(event);
+      if (!result) return;
+      const resolve = this.waiting.get(result.taskId);
+      if (resolve) resolve(result);
+      else this.seen.set(result.taskId, result);
+    });
+  }
+
+  wait(taskId: string, timeoutMs: number, signal?: AbortSignal): Promise<ExportResult> {
+    const early = this.seen.get(taskId);
+    if (early) return Promise.resolve(early);
+    return new Promise<ExportResult>((resolve, reject) => {
+      const finish = (settle: () => void) => {
+        clearTimeout(timer);
+        signal?.removeEventListener('abort', onAbort);
+        this.waiting.delete(taskId);
+        settle();
+      };
+      const onAbort = () => finish(() => reject(new CairnError('CANCELLED', 'Cancelled.')));
+      const timer = setTimeout(
+        () => finish(() => reject(new CairnError('TIMEOUT', `DingTalk did not deliver the Markdown export within ${Math.round(timeoutMs / 1000)} s (no ${EXPORT_EVENT_TYPES[0]} event).`))),
+        timeoutMs,
+      );
+      if (signal?.aborted) return onAbort();
+      signal?.addEventListener('abort', onAbort, { once: true });
+      this.waiting.set(taskId, (result) => finish(() => resolve(result)));
+    });
+  }
+
+  close(): void {
+    this.unsubscribe();
+    this.seen.clear();
+  }
+}

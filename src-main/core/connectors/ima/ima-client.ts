@@ -1,0 +1,115 @@
+/**
+ * HTTP access to Tencent IMA's agent OpenAPI: POST-only JSON actions under /openapi/wiki/v1 and
+ * /openapi/note/v1, header auth, the `{code, msg, data}` envelope (some clients read
+ * `retcode`/`errmsg`), and IMA's uncertain error codes mapped to Cairn codes (connectors.md §4).
+ * Every fact here is [S]/[U]: no vendor page documents the API outside the ima skill package.
+ */
+import { CairnError } from '../../errors';
+import type { Logger } from '../../logging/logger';
+import { PlatformHttp, type Interpretation, type PlatformHttpOptions, type RawResponse } from '../http/platform-http';
+
+export type ImaHttpTuning = Partial<Pick<PlatformHttpOptions, 'rate' | 'concurrency' | 'timeoutMs' | 'maxRetries' | 'backoffBaseMs' | 'backoffMaxMs'>>;
+
+/** Codes two independent clients report; neither list is confirmed (connectors.md §4.3). */
+const RATE_LIMIT_CODES = new Set([110021, 200001]);
+const QUOTA_CODES = new Set([220021, 200005]);
+const PERMISSION_CODES = new Set([110030]);
+/** 51: a KB search limit above 20; 110001: bad parameters. */
+const BAD_ARGUMENT_CODES = new Set([51, 110001]);
+/** Returned when the skill version header is too old ("please upgrade the skill"). */
+const UPGRADE_CODE = -200;
+const AUTH_MESSAGE = /auth|api ?key|client ?id|unauthori[sz]ed|鉴权|认证|授权/i;
+const NOT_FOUND_MESSAGE = /not (?:found|exist)|不存在|已删除|deleted/i;
+
+export interface ImaClientOptions {
+  baseUrl: string;
+  clientId: string;
+  apiKey: string;
+  logger: Logger;
+  /** Requests per second; IMA publishes no limit, so stay conservative. @default 1 */
+  requestsPerSecond?: number;
+  /** Sent as `ima-openapi-ctx: skill_version=…`; old versions are refused. @default '1.1.2' */
+  skillVersion?: string;
+  http?: ImaHttpTuning;
+}
+
+interface Envelope {
+  code?: number | string;
+  retcode?: number | string;
+  msg?: string;
+  errmsg?: string;
+  data?: unknown;
+}
+
+/** Turns an IMA answer into ok / retry / error. IMA keeps HTTP 200 and signals in the body. Exported for tests. */
+export function interpretIma(response: RawResponse): Interpretation<unknown> {
+  if (response.status === 429) return { kind: 'retry', code: 'RATE_LIMITED', message: 'IMA rate limit reached (HTTP 429).' };
+  if (response.status >= 500) return { kind: 'retry', code: 'SOURCE_ERROR', message: `IMA server error (HTTP ${response.status}).` };
+  if (response.status === 404 || response.status === 405) return { kind: 'error', error: new CairnError('UNSUPPORTED', `IMA does not offer this action here (HTTP ${response.status}); check the base URL.`) };
+  if (response.status !== 200) return { kind: 'error', error: new CairnError('SOURCE_ERROR', `IMA refused the request (HTTP ${response.status}).`) };
+  if (response.json === undefined || response.json === null || typeof response.json !== 'object') {
+    return { kind: 'retry', code: 'SOURCE_ERROR', message: 'IMA returned a response that is not valid JSON.' };
+  }
+  const body = response.json as Envelope;
+  const rawCode = body.code ?? body.retcode ?? 0;
+  const code = Number(rawCode);
+  const msg = body.msg ?? body.errmsg ?? '';
+  if (code === 0) return { kind: 'ok', value: body.data ?? {} };
+  const detail = `IMA code ${String(rawCode)}${msg ? `: ${msg}` : ''}`;
+  const fail = (errorCode: ConstructorParameters<typeof CairnError>[0], message: string): Interpretation<unknown> => ({ kind: 'error', error: new CairnError(errorCode, message, { details: { imaCode: code } }) });
+  if (RATE_LIMIT_CODES.has(code)) return { kind: 'retry', code: 'RATE_LIMITED', message: `IMA rate limit reached (${detail}).` };
+  if (QUOTA_CODES.has(code)) return fail('QUOTA_EXCEEDED', `IMA's daily quota is used up (${detail}); the sync stops here and can resume tomorrow.`);
+  if (PERMISSION_CODES.has(code)) return fail('PERMISSION_DENIED', `IMA denied access (${detail}).`);
+  if (code === UPGRADE_CODE) return fail('UNSUPPORTED', `IMA refused this client version (${detail}); Cairn needs an update for IMA.`);
+  if (BAD_ARGUMENT_CODES.has(code)) return fail('INVALID_ARGUMENT', `IMA rejected the request parameters (${detail}).`);
+  if (AUTH_MESSAGE.test(msg)) {
+    return fail('AUTH_INVALID', `IMA rejected the client ID or API key (${detail}). If they are right, authorise the key again at https://ima.qq.com/agent-interface.`);
+  }
+  if (NOT_FOUND_MESSAGE.test(msg)) return fail('NOT_FOUND', `IMA says it does not exist (${detail}).`);
+  return fail('SOURCE_ERROR', `IMA reported an error (${detail}).`);
+}
+
+export class ImaClient {
+  private readonly api: PlatformHttp;
+  /** Signed download links get only the headers IMA echoed, never our API key. */
+  private readonly plain: PlatformHttp;
+  /** Once the daily quota is hit, every later call fails at once instead of hammering IMA. */
+  private quotaError: CairnError | null = null;
+
+  constructor(options: ImaClientOptions) {
+    const perSecond = options.requestsPerSecond ?? 1;
+    const common = { baseUrl: options.baseUrl, logger: options.logger, rate: { intervalMs: 1000, intervalCap: perSecond }, concurrency: Math.max(1, Math.min(4, perSecond)), ...options.http };
+    const headers = { 'ima-openapi-clientid': options.clientId, 'ima-openapi-apikey': options.apiKey, 'ima-openapi-ctx': `skill_version=${options.skillVersion ?? '1.1.2'}` };
+    this.api = new PlatformHttp({ ...common, authHeaders: async () => headers });
+    this.plain = new PlatformHttp(common);
+  }
+
+  /** Calls one action, e.g. `wiki/v1/search_knowledge_base`; returns the envelope's `data`. */
+  async call(action: string, body: Record<string, unknown>, signal?: AbortSignal): Promise<unknown> {
+    if (this.quotaError) throw this.quotaError;
+    try {
+      return await this.api.request({ method: 'POST', path: `/openapi/${action}`, body, signal }, interpretIma);
+    } catch (error) {
+      if (error instanceof CairnError && error.code === 'QUOTA_EXCEEDED') this.quotaError = error;
+      throw error;
+    }
+  }
+
+  /** Downloads a signed file link with the headers IMA returned for it. */
+  async download(link: string, headers: Record<string, string>, signal?: AbortSignal): Promise<{ text: string; contentType: string }> {
+    const url = new URL(link);
+    // The query (signature) goes separately, so retry logs name only the host and path.
+    const request = { path: `${url.origin}${url.pathname}`, query: Object.fromEntries(url.searchParams), headers: { accept: '*/*', ...headers }, signal };
+    return this.plain.request(request, (res) => {
+      if (res.status >= 200 && res.status < 300) return { kind: 'ok', value: { text: res.text, contentType: res.headers.get('content-type') ?? '' } };
+      if (res.status === 404) return { kind: 'error', error: new CairnError('NOT_FOUND', 'The IMA file is gone.') };
+      if (res.status === 401 || res.status === 403) return { kind: 'error', error: new CairnError('SOURCE_ERROR', `The IMA download link was refused (HTTP ${res.status}); it may have expired.`) };
+      return { kind: 'retry', code: 'SOURCE_ERROR', message: `Downloading the IMA file failed (HTTP ${res.status}).` };
+    });
+  }
+
+  clear(): void {
+    this.api.clear();
+    this.plain.clear();
+  }
+}
