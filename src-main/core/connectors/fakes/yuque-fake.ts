@@ -180,10 +180,11 @@ export async function startYuqueFake(options: YuqueFakeOptions = {}): Promise<Yu
   const server = await startFakeServer({
     faults,
     handle,
-    renderFault: (fault) =>
-      fault.kind === 'rate-limit'
-        ? { status: 429, headers: fault.resetSeconds === undefined ? {} : { 'retry-after': String(fault.resetSeconds) }, body: { message: 'Too Many Requests' } }
-        : { status: 500, body: { message: 'Internal Server Error' } },
+    renderFault: (fault): FakeResponse => {
+      if (fault.kind === 'server-error') return { status: 500, body: { message: 'Internal Server Error' } };
+      const headers: Record<string, string> = fault.resetSeconds === undefined ? {} : { 'retry-after': String(fault.resetSeconds) };
+      return { status: 429, headers, body: { message: 'Too Many Requests' } };
+    },
   });
 
   const control: YuqueFakeControl = {
