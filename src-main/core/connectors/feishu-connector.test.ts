@@ -24,7 +24,7 @@ function connect(fake: FeishuFake, setup: Setup = {}): FeishuConnector {
   const secrets: Record<string, string> = { appSecret: setup.appSecret ?? fake.credentials.appSecret };
   if (setup.refreshToken !== null) secrets.userRefreshToken = setup.refreshToken ?? fake.control.latestRefreshToken;
   const config: Record<string, string> = { baseUrl: setup.baseUrl ?? fake.baseUrl, appId: fake.credentials.appId };
-  if (setup.drive) config.driveFolderTokens = fake.credentials.driveFolderToken;
+  if (setup.drive) config.driveFolderTokens = fake.credentials.driveFolderTokens;
   return new FeishuConnector(setup.platform ?? 'feishu', { config, secrets, logger: setup.logger ?? silentLogger(), saveSecrets: async (s) => void setup.saved?.push(s) }, setup.options ?? FAST);
 }
 

@@ -2,9 +2,15 @@
 import type { Platform } from '../../../src-shared/models';
 import { CairnError } from '../errors';
 import type { Connector, ConnectorFactory, ConnectorInit } from './connector';
+import { createFeishuConnector } from './feishu-connector';
+import { createYuqueConnector } from './yuque-connector';
 
 // Each platform's connector registers here, one line each, as it lands.
-const FACTORIES: Partial<Record<Platform, ConnectorFactory>> = {};
+const FACTORIES: Partial<Record<Platform, ConnectorFactory>> = {
+  feishu: createFeishuConnector('feishu'),
+  lark: createFeishuConnector('lark'),
+  yuque: createYuqueConnector,
+};
 
 export type ConnectorFactories = Partial<Record<Platform, ConnectorFactory>>;
 

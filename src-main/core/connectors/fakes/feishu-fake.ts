@@ -67,7 +67,7 @@ export interface FeishuFakeControl {
 
 export interface FeishuFake {
   baseUrl: string;
-  credentials: { appId: string; appSecret: string; userRefreshToken: string; driveFolderToken: string };
+  credentials: { appId: string; appSecret: string; userRefreshToken: string; driveFolderTokens: string };
   control: FeishuFakeControl;
   close(): Promise<void>;
 }
@@ -94,7 +94,7 @@ function paged<T>(items: T[], url: URL, max: number, fallback: number): { items:
 export async function startFeishuFake(options: FeishuFakeOptions = {}): Promise<FeishuFake> {
   const platform = options.platform ?? 'feishu';
   const host = platform === 'lark' ? 'https://cairn-demo.larksuite.com' : 'https://cairn-demo.feishu.cn';
-  const credentials = { appId: options.appId ?? 'cli_cairnfake0001', appSecret: options.appSecret ?? 'fake-app-secret-0123456789abcdef', userRefreshToken: options.userRefreshToken ?? 'ur-fake-initial-refresh-token-0001', driveFolderToken: DRIVE_ROOT };
+  const credentials = { appId: options.appId ?? 'cli_cairnfake0001', appSecret: options.appSecret ?? 'fake-app-secret-0123456789abcdef', userRefreshToken: options.userRefreshToken ?? 'ur-fake-initial-refresh-token-0001', driveFolderTokens: DRIVE_ROOT };
   const auth = new FeishuAuthFake({ ...credentials, tokenTtlSeconds: options.tokenTtlSeconds ?? 7200 });
   const store = new FixtureStore(options);
   for (const [kb, count, seed] of [[DRIVE_KB, options.driveDocuments ?? 4, 2], [MY_LIBRARY_KB, options.myLibraryDocuments ?? 2, 3]] as const) {

@@ -40,15 +40,18 @@ function inline(elements: DocxTextElement[] | undefined, raw = false): string {
   return (elements ?? [])
     .map((element) => {
       if (element.text_run) {
-        let text = element.text_run.content ?? '';
-        if (raw || !text.trim()) return text;
+        const content = element.text_run.content ?? '';
+        if (raw || !content.trim()) return content;
+        // Markers must hug the text ("**a** b", not "**a **b"), so surrounding spaces stay outside.
+        const [, before, core, after] = /^(\s*)([\s\S]*?)(\s*)$/.exec(content)!;
+        let text = core!;
         const style = element.text_run.text_element_style ?? {};
         if (style.inline_code) text = `\`${text}\``;
         if (style.bold) text = `**${text}**`;
         if (style.italic) text = `*${text}*`;
         if (style.strikethrough) text = `~~${text}~~`;
         if (style.link?.url) text = `[${text}](${decodeURIComponent(style.link.url)})`;
-        return text;
+        return `${before}${text}${after}`;
       }
       if (element.mention_doc) return element.mention_doc.url ? `[${element.mention_doc.title ?? 'document'}](${element.mention_doc.url})` : (element.mention_doc.title ?? '');
       if (element.mention_user) return '@user';
@@ -70,6 +73,7 @@ export function docxBlocksToMarkdown(blocks: DocxBlock[]): string {
     const chunks: string[] = [];
     let list: string[] = [];
     let ordinal = 0;
+    let listFamily: 'ordered' | 'bullet' | undefined;
     const flush = () => {
       if (list.length) chunks.push(list.join('\n'));
       list = [];
@@ -79,11 +83,18 @@ export function docxBlocksToMarkdown(blocks: DocxBlock[]): string {
       if (!isList) {
         flush();
         ordinal = 0;
+        listFamily = undefined;
         const rendered = renderBlock(block, depth);
         if (rendered) chunks.push(rendered);
         continue;
       }
-      ordinal = block.block_type === TYPE.ordered ? ordinal + 1 : 0;
+      const family = block.block_type === TYPE.ordered ? 'ordered' : 'bullet';
+      if (family !== listFamily) {
+        flush(); // a bullet list and a numbered list are separate lists
+        ordinal = 0;
+      }
+      listFamily = family;
+      ordinal = family === 'ordered' ? ordinal + 1 : 0;
       const indent = '  '.repeat(depth);
       const text = inline(bodyOf(block)?.elements);
       const marker = block.block_type === TYPE.ordered ? `${ordinal}.` : block.block_type === TYPE.todo ? (bodyOf(block)?.style?.done ? '- [x]' : '- [ ]') : '-';
