@@ -43,7 +43,8 @@ async function failure(work: Promise<unknown>): Promise<CairnError> {
 describe('FeishuConnector against the fake', () => {
   let fake: FeishuFake;
   beforeAll(async () => {
-    fake = await startFeishuFake({ documents: 120, knowledgeBases: 3 });
+    // 300 documents put 50 root docx (plus 3 other nodes) in each space: more than one 50-node page.
+    fake = await startFeishuFake({ documents: 300, knowledgeBases: 3 });
   });
   afterAll(() => fake.close());
 
@@ -76,6 +77,8 @@ describe('FeishuConnector against the fake', () => {
     // The first space answers an empty first page with has_more:true; the walk kept paging.
     expect(nodeCalls.some((r) => r.status === 200 && r.query.page_token && !r.query.parent_node_token)).toBe(true);
     expect(nodeCalls.filter((r) => r.query.parent_node_token).length).toBeGreaterThan(10);
+    const rootPages = nodeCalls.filter((r) => !r.query.parent_node_token && r.path.includes(encodeURIComponent('7300000000000000001')));
+    expect(rootPages.map((r) => Boolean(r.query.page_token))).toEqual([false, true]);
     expect(fake.control.requests.filter((r) => r.path === '/open-apis/drive/v1/files' && r.query.page_token).length).toBeGreaterThan(0);
     const first = fake.control.store.list(0)[0]!;
     expect(refs.find((r) => r.externalId === fake.control.externalIdOf(first.id))).toEqual({
