@@ -3,10 +3,15 @@ import type { Platform } from '../../../src-shared/models';
 import { CairnError } from '../errors';
 import type { Connector, ConnectorFactory, ConnectorInit } from './connector';
 import { DingTalkConnector } from './dingtalk-connector';
+import { createFeishuConnector } from './feishu-connector';
 import { ImaConnector } from './ima-connector';
+import { createYuqueConnector } from './yuque-connector';
 
 // Each platform's connector registers here, one line each, as it lands.
 const FACTORIES: Partial<Record<Platform, ConnectorFactory>> = {
+  feishu: createFeishuConnector('feishu'),
+  lark: createFeishuConnector('lark'),
+  yuque: createYuqueConnector,
   dingtalk: (init) => new DingTalkConnector(init),
   ima: (init) => new ImaConnector(init),
 };

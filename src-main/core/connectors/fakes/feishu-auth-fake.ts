@@ -1,0 +1,96 @@
+/**
+ * Token issuing and checking for the Feishu/Lark fake: tenant_access_token from app id/secret
+ * (same token while ≥ 30 min remain), user tokens from single-use rotating refresh tokens, and the
+ * error codes of connectors.md §1.2 and §1.6. Split from feishu-fake.ts to keep one concern per file.
+ */
+import { randomBytes } from 'node:crypto';
+import type { FakeRequest, FakeResponse } from './fake-server';
+
+export interface FeishuAuthOptions {
+  appId: string;
+  appSecret: string;
+  userRefreshToken: string;
+  tokenTtlSeconds: number;
+}
+
+export type Caller = { kind: 'tenant' } | { kind: 'user' };
+
+const REUSE_WINDOW_MS = 30 * 60_000;
+
+function envelope(status: number, code: number, msg: string, extra: Record<string, unknown> = {}): FakeResponse {
+  return { status, body: { code, msg, ...extra } };
+}
+
+export class FeishuAuthFake {
+  private readonly tenantTokens = new Map<string, number>(); // token → expiry ms
+  private readonly userTokens = new Map<string, number>();
+  private readonly refreshTokens = new Map<string, 'fresh' | 'used'>();
+  private refreshExpired = false;
+  private currentRefresh: string;
+
+  constructor(private readonly options: FeishuAuthOptions) {
+    this.currentRefresh = options.userRefreshToken;
+    this.refreshTokens.set(options.userRefreshToken, 'fresh');
+  }
+
+  /** The refresh token a well-behaved client must hold now (after rotation). */
+  get latestRefreshToken(): string {
+    return this.currentRefresh;
+  }
+
+  /** Every issued access token stops working (the "token expiry mid-sync" fault). */
+  expireAccessTokens(): void {
+    for (const map of [this.tenantTokens, this.userTokens]) for (const token of map.keys()) map.set(token, 0);
+  }
+
+  expireRefreshTokens(): void {
+    this.refreshExpired = true;
+  }
+
+  tenantToken(request: FakeRequest): FakeResponse {
+    const body = (request.body ?? {}) as { app_id?: string; app_secret?: string };
+    if (body.app_id !== this.options.appId || body.app_secret !== this.options.appSecret) return envelope(400, 99991543, 'app_id or app_secret is invalid');
+    const now = Date.now();
+    const reusable = [...this.tenantTokens].find(([, expiry]) => expiry - now >= REUSE_WINDOW_MS);
+    if (reusable) return envelope(200, 0, 'ok', { tenant_access_token: reusable[0], expire: Math.floor((reusable[1] - now) / 1000) });
+    const token = `t-${randomBytes(16).toString('hex')}`;
+    this.tenantTokens.set(token, now + this.options.tokenTtlSeconds * 1000);
+    return envelope(200, 0, 'ok', { tenant_access_token: token, expire: this.options.tokenTtlSeconds });
+  }
+
+  /** OAuth token endpoint, grant_type=refresh_token: rotates the single-use refresh token. */
+  userToken(request: FakeRequest): FakeResponse {
+    const body = (request.body ?? {}) as Record<string, string | undefined>;
+    const oauthError = (code: number, error: string, description: string) => ({ status: 400, body: { code, error, error_description: description } });
+    if (request.headers.authorization?.startsWith('Basic ') && body.client_secret) return oauthError(20070, 'invalid_request', 'client authentication must use one method, not both');
+    if (body.grant_type !== 'refresh_token') return oauthError(20050, 'unsupported_grant_type', 'only refresh_token is imitated');
+    if (body.client_id !== this.options.appId || body.client_secret !== this.options.appSecret) return oauthError(20002, 'invalid_client', 'client_id or client_secret is invalid');
+    const state = body.refresh_token ? this.refreshTokens.get(body.refresh_token) : undefined;
+    if (!state) return oauthError(20026, 'invalid_grant', 'refresh token is invalid');
+    if (state === 'used') return oauthError(20073, 'invalid_grant', 'refresh token has already been used');
+    if (this.refreshExpired) return oauthError(20037, 'invalid_grant', 'refresh token has expired');
+    this.refreshTokens.set(body.refresh_token!, 'used');
+    this.currentRefresh = `ur-${randomBytes(16).toString('hex')}`;
+    this.refreshTokens.set(this.currentRefresh, 'fresh');
+    const access = `u-${randomBytes(16).toString('hex')}`;
+    this.userTokens.set(access, Date.now() + this.options.tokenTtlSeconds * 1000);
+    return {
+      status: 200,
+      body: { code: 0, access_token: access, expires_in: this.options.tokenTtlSeconds, refresh_token: this.currentRefresh, refresh_token_expires_in: 2_592_000, token_type: 'Bearer', scope: 'wiki:wiki:readonly docs:document.content:read search:docs:read' },
+    };
+  }
+
+  /** Checks the Bearer token; returns who is calling or the platform's error envelope. */
+  authenticate(request: FakeRequest): Caller | FakeResponse {
+    const header = request.headers.authorization ?? '';
+    if (!header.startsWith('Bearer ')) return envelope(400, 99991661, 'Missing access token for Authorization. Please make a request with token attached.');
+    const token = header.slice('Bearer '.length);
+    const now = Date.now();
+    const tenant = this.tenantTokens.get(token);
+    if (tenant !== undefined) return tenant > now ? { kind: 'tenant' } : envelope(400, 99991663, 'Invalid access token for authorization. Please make a request with token attached.');
+    const user = this.userTokens.get(token);
+    if (user !== undefined) return user > now ? { kind: 'user' } : envelope(400, 99991677, 'user access token expired, please refresh it');
+    if (token.startsWith('u-')) return envelope(400, 99991668, 'user access token is invalid');
+    return envelope(400, 99991663, 'Invalid access token for authorization. Please make a request with token attached.');
+  }
+}

@@ -1,0 +1,264 @@
+/**
+ * A fake Feishu / Lark open platform on 127.0.0.1, imitating connectors.md §1.7 (same paths on both
+ * platforms; `platform` only changes the document URL host).
+ *
+ * Imitated: POST /open-apis/auth/v3/tenant_access_token/internal (same token while ≥ 30 min remain,
+ * 99991543 on a wrong secret); POST /oauth/v3/token and /open-apis/authen/v2/oauth/token with
+ * grant_type=refresh_token (single-use rotating refresh tokens, 20026/20037/20070/20073); Bearer
+ * checks on every call (99991661/99991663/99991668/99991677); the {code,msg,data} envelope;
+ * wiki spaces, nodes (page_size ≤ 50, page_token/has_more, an empty first page with has_more:true,
+ * has_child/parent_node_token, sheet/file/mindnote nodes, a shortcut node), get_node, My Library
+ * (space_id=my_library, user token only); drive/v1/files (next_page_token); docs/v1/content
+ * (doc_type=docx&content_type=markdown only, 5/s enforced); docx documents, blocks (paged),
+ * raw_content; search v2 doc_wiki (user token only, query ≤ 30 chars, page_size ≤ 20, <h> tags);
+ * rate limiting as HTTP 429 (or 400 in legacy mode) with x-ogw-ratelimit-* and code 99991400.
+ *
+ * Not imitated: the OAuth authorize/code flow (only refresh), OAuth v3 client_credentials, JWT
+ * user tokens, per-API QPM limits other than docs/v1/content, space/node permissions beyond "the app
+ * sees every fixture space", legacy `doc` documents, search v1, metas batch_query, search filters
+ * (accepted, ignored), block kinds beyond headings/text/lists/code/tables, and which HTTP status
+ * real auth errors use ([U] in connectors.md; here 400). Not-found codes (1770002 docx, 131005 wiki)
+ * and 131006 for My Library with a tenant token are unconfirmed ([U]).
+ */
+import { FaultInjector, highlightSnippet, startFakeServer, type Fault, type FakeRequest, type FakeResponse, type FaultOptions, type RecordedRequest } from './fake-server';
+import { FeishuAuthFake } from './feishu-auth-fake';
+import { createCorpus, type CorpusOptions, type FixtureDocument } from './fixtures/corpus';
+import { DRIVE_KB, docNode, docToken, extraNodes, layOutTree, MY_LIBRARY_KB, seconds, spaceId, toDocxBlocks, type WikiNode } from './fixtures/feishu-shapes';
+import { FixtureStore, type DocumentChange, type NewFixtureDocument } from './fixtures/fixture-store';
+import { blocksToMarkdown, blocksToPlainText, blocksToSearchText } from './fixtures/markup';
+
+export interface FeishuFakeOptions extends CorpusOptions {
+  /** Only changes the host of document URLs. @default 'feishu' */
+  platform?: 'feishu' | 'lark';
+  appId?: string;
+  appSecret?: string;
+  userRefreshToken?: string;
+  /** @default 7200 */
+  tokenTtlSeconds?: number;
+  /** Documents in the drive folder tree. @default 4 */
+  driveDocuments?: number;
+  /** Documents in the user's My Library. @default 2 */
+  myLibraryDocuments?: number;
+  /** Non-docx nodes and a shortcut in the spaces. @default true */
+  extraNodes?: boolean;
+  /** Serve the blocks endpoint in pages of at most this many. @default 500 */
+  blockPageSize?: number;
+}
+
+export interface FeishuFakeControl {
+  store: FixtureStore;
+  requests: RecordedRequest[];
+  inject(fault: Fault, options?: FaultOptions): void;
+  /** Rate-limit faults answer HTTP 400 instead of 429, like some older Feishu APIs. */
+  useLegacyRateLimitStatus(legacy: boolean): void;
+  expireTokens(): void;
+  expireRefreshTokens(): void;
+  /** Wiki/docs calls answer 99991672 (the app lacks the scope). */
+  revokeScope(revoked: boolean): void;
+  /** docs/v1/content refuses this document; with `blocks`, the blocks endpoint too. */
+  breakExport(fixtureId: number, options?: { blocks?: boolean }): void;
+  readonly latestRefreshToken: string;
+  changeDocument(fixtureId: number, change: DocumentChange): void;
+  deleteDocument(fixtureId: number): void;
+  addDocument(input?: NewFixtureDocument): number;
+  vanishAfterListing(fixtureId: number): void;
+  externalIdOf(fixtureId: number): string;
+}
+
+export interface FeishuFake {
+  baseUrl: string;
+  credentials: { appId: string; appSecret: string; userRefreshToken: string; driveFolderTokens: string };
+  control: FeishuFakeControl;
+  close(): Promise<void>;
+}
+
+export const DRIVE_ROOT = 'fldcnCairnDriveRoot000000001';
+const DRIVE_SUB = 'fldcnCairnDriveSub0000000002';
+const CONTENT_RATE_PER_SECOND = 5;
+const ok = (data: unknown): FakeResponse => ({ status: 200, body: { code: 0, msg: 'success', data } });
+const fail = (status: number, code: number, msg: string): FakeResponse => ({ status, body: { code, msg } });
+const invalidField = (msg: string) => fail(400, 99992402, `field validation failed: ${msg}`);
+const encodeToken = (offset: number) => Buffer.from(`offset:${offset}`).toString('base64url');
+const decodeToken = (token: string | null) => (token ? Number(Buffer.from(token, 'base64url').toString().split(':')[1]) : 0);
+
+function paged<T>(items: T[], url: URL, max: number, fallback: number): { items: T[]; has_more: boolean; page_token?: string } | FakeResponse {
+  const size = Number(url.searchParams.get('page_size') ?? fallback);
+  if (!Number.isInteger(size) || size < 1 || size > max) return invalidField(`page_size must be 1..${max}`);
+  const offset = decodeToken(url.searchParams.get('page_token'));
+  if (!Number.isInteger(offset) || offset < 0) return invalidField('page_token is invalid');
+  const slice = items.slice(offset, offset + size);
+  const more = offset + size < items.length;
+  return more ? { items: slice, has_more: true, page_token: encodeToken(offset + size) } : { items: slice, has_more: false };
+}
+
+export async function startFeishuFake(options: FeishuFakeOptions = {}): Promise<FeishuFake> {
+  const platform = options.platform ?? 'feishu';
+  const host = platform === 'lark' ? 'https://cairn-demo.larksuite.com' : 'https://cairn-demo.feishu.cn';
+  const credentials = { appId: options.appId ?? 'cli_cairnfake0001', appSecret: options.appSecret ?? 'fake-app-secret-0123456789abcdef', userRefreshToken: options.userRefreshToken ?? 'ur-fake-initial-refresh-token-0001', driveFolderTokens: DRIVE_ROOT };
+  const auth = new FeishuAuthFake({ ...credentials, tokenTtlSeconds: options.tokenTtlSeconds ?? 7200 });
+  const store = new FixtureStore(options);
+  for (const [kb, count, seed] of [[DRIVE_KB, options.driveDocuments ?? 4, 2], [MY_LIBRARY_KB, options.myLibraryDocuments ?? 2, 3]] as const) {
+    for (const extra of createCorpus({ documents: count, seed }).documents) store.add({ knowledgeBase: kb, title: `${extra.title} (${kb === DRIVE_KB ? '云盘' : '我的文档库'})`, blocks: extra.blocks });
+  }
+  const faults = new FaultInjector();
+  const brokenExports = new Map<string, { blocks: boolean }>();
+  const contentCalls: number[] = [];
+  let legacyRateLimit = false;
+  let scopeRevoked = false;
+  const now = Date.now();
+
+  function spaceNodes(kb: number): WikiNode[] {
+    const space = kb === MY_LIBRARY_KB ? 'my_library' : spaceId(kb);
+    const nodes = layOutTree(store.list(kb), space, host);
+    if (options.extraNodes === false || kb >= DRIVE_KB) return nodes;
+    const firstOfSpace0 = store.list(0)[0];
+    const shortcut = kb === Math.min(1, store.knowledgeBases.length - 1) && firstOfSpace0 ? docNode(firstOfSpace0, spaceId(0), '', host) : undefined;
+    return nodes.concat(extraNodes(space, host, now, 80_000 + kb * 10, kb === 0 ? undefined : shortcut));
+  }
+
+  function findDoc(token: string): FixtureDocument | undefined {
+    const id = Number(token.replace(/^doxcnCairn/, ''));
+    return token.startsWith('doxcnCairn') ? store.get(id) : undefined;
+  }
+
+  function nodesResponse(space: string, url: URL, caller: 'tenant' | 'user'): FakeResponse {
+    const kb = space === 'my_library' ? MY_LIBRARY_KB : store.knowledgeBases.findIndex((_, i) => spaceId(i) === space);
+    if (kb < 0) return fail(400, 131005, 'space not found');
+    if (kb === MY_LIBRARY_KB && caller !== 'user') return fail(400, 131006, 'permission denied: My Library needs a user access token');
+    const parent = url.searchParams.get('parent_node_token') ?? '';
+    const children = spaceNodes(kb).filter((n) => n.parent_node_token === parent);
+    // Real lists are permission-filtered, so an empty page with has_more:true is valid (§1.5).
+    if (kb === 0 && parent === '' && !url.searchParams.get('page_token')) return ok({ items: [], has_more: true, page_token: encodeToken(0) });
+    const page = paged(children, url, 50, 20);
+    return 'status' in page ? page : ok(page);
+  }
+
+  function driveResponse(url: URL): FakeResponse {
+    const folder = url.searchParams.get('folder_token') ?? '';
+    const docs = store.list(DRIVE_KB);
+    const file = (d: FixtureDocument, parent: string) => ({ token: docToken(d.id), name: d.title, type: 'docx', parent_token: parent, url: `${host}/docx/${docToken(d.id)}`, created_time: seconds(d.createdAt), modified_time: seconds(d.updatedAt), owner_id: 'ou_cairn_demo_owner' });
+    let files: Record<string, unknown>[];
+    if (folder === DRIVE_ROOT) {
+      files = docs.slice(0, 2).map((d) => file(d, DRIVE_ROOT));
+      files.push({ token: DRIVE_SUB, name: '子文件夹 Subfolder', type: 'folder', parent_token: DRIVE_ROOT, url: `${host}/drive/folder/${DRIVE_SUB}`, created_time: seconds(now), modified_time: seconds(now), owner_id: 'ou_cairn_demo_owner' });
+      files.push({ token: 'shtcnCairnSheet01', name: 'numbers.xlsx', type: 'sheet', parent_token: DRIVE_ROOT, url: `${host}/sheets/shtcnCairnSheet01`, created_time: seconds(now), modified_time: seconds(now), owner_id: 'ou_cairn_demo_owner' });
+    } else if (folder === DRIVE_SUB) files = docs.slice(2).map((d) => file(d, DRIVE_SUB));
+    else return fail(404, 1061007, 'folder not found');
+    // Serves at most 2 files per page (a server may return fewer than asked) so clients must follow next_page_token.
+    const capped = new URL(url);
+    capped.searchParams.set('page_size', String(Math.min(Number(url.searchParams.get('page_size') ?? 2), 2)));
+    const page = paged(files, capped, 200, 2);
+    if ('status' in page) return page;
+    return ok(page.has_more ? { files: page.items, next_page_token: page.page_token, has_more: true } : { files: page.items, has_more: false });
+  }
+
+  function contentResponse(url: URL): FakeResponse {
+    const t = Date.now();
+    // 5/s per connectors.md §1.3; a 900 ms window tolerates timer jitter in a client that paces at 5 per second.
+    while (contentCalls.length && t - contentCalls[0]! > 900) contentCalls.shift();
+    if (contentCalls.length >= CONTENT_RATE_PER_SECOND) return rateLimited(1);
+    contentCalls.push(t);
+    if (url.searchParams.get('doc_type') !== 'docx') return invalidField('doc_type must be docx');
+    if (url.searchParams.get('content_type') !== 'markdown') return invalidField('content_type must be markdown');
+    const token = url.searchParams.get('doc_token') ?? '';
+    const document = findDoc(token);
+    if (!document) return fail(404, 1770002, 'not found');
+    if (brokenExports.has(token)) return fail(400, 2889925, 'content size exceeds the limit, cannot export');
+    return ok({ content: blocksToMarkdown(document.blocks) });
+  }
+
+  function docxResponse(request: FakeRequest, segments: string[]): FakeResponse {
+    const document = findDoc(segments[0] ?? '');
+    if (!document) return fail(404, 1770002, 'not found');
+    if (segments.length === 1) return ok({ document: { document_id: docToken(document.id), revision_id: document.version, title: document.title } });
+    if (segments[1] === 'raw_content') return ok({ content: `${document.title}\n${blocksToPlainText(document.blocks)}` });
+    if (segments[1] !== 'blocks') return fail(404, 1770002, 'not found');
+    if (brokenExports.get(docToken(document.id))?.blocks) return fail(400, 1770032, 'forbidden: blocks cannot be read');
+    const requested = Number(request.url.searchParams.get('page_size') ?? 500);
+    const url = new URL(request.url);
+    url.searchParams.set('page_size', String(Math.min(requested, options.blockPageSize ?? 500)));
+    const page = paged(toDocxBlocks(document), url, 500, 500);
+    return 'status' in page ? page : ok(page);
+  }
+
+  function searchResponse(request: FakeRequest): FakeResponse {
+    const body = (request.body ?? {}) as { query?: string; page_size?: number; page_token?: string };
+    const query = (body.query ?? '').trim();
+    if (!query) return invalidField('query is required');
+    if ([...query].length > 30) return invalidField('query must be at most 30 characters');
+    const url = new URL('http://x/');
+    url.searchParams.set('page_size', String(body.page_size ?? 15));
+    if (body.page_token) url.searchParams.set('page_token', body.page_token);
+    const units = store.list().filter((d) => d.knowledgeBase !== MY_LIBRARY_KB).flatMap((d) => {
+      const summary = highlightSnippet(blocksToSearchText(d.title, d.blocks), query, '<h>', '</h>');
+      if (!summary) return [];
+      const wiki = d.knowledgeBase !== DRIVE_KB;
+      const token = wiki ? docNode(d, '', '', host).node_token : docToken(d.id);
+      const title = highlightSnippet(d.title, query, '<h>', '</h>', 1000) ?? d.title;
+      const url = wiki ? `${host}/wiki/${token}` : `${host}/docx/${token}`;
+      return [{ title_highlighted: title, summary_highlighted: summary, entity_type: wiki ? 'WIKI' : 'DOC', result_meta: { doc_types: 'DOCX', token, url, update_time: Number(seconds(d.updatedAt)), create_time: Number(seconds(d.createdAt)), last_open_time: Number(seconds(d.updatedAt)), owner_id: 'ou_cairn_demo_owner', owner_name: '演示用户', edit_user_id: 'ou_cairn_demo_owner', edit_user_name: '演示用户', file_type: 'docx', is_cross_tenant: false } }];
+    });
+    const page = paged(units, url, 20, 15);
+    if ('status' in page) return page;
+    return ok({ total: units.length, has_more: page.has_more, page_token: page.page_token ?? '', res_units: page.items });
+  }
+
+  function rateLimited(resetSeconds: number): FakeResponse {
+    return { status: legacyRateLimit ? 400 : 429, headers: { 'x-ogw-ratelimit-limit': String(CONTENT_RATE_PER_SECOND), 'x-ogw-ratelimit-reset': String(resetSeconds) }, body: { code: 99991400, msg: 'request trigger frequency limit' } };
+  }
+
+  function handle(request: FakeRequest): FakeResponse {
+    const { path, url } = request;
+    if (request.method === 'POST' && path === '/open-apis/auth/v3/tenant_access_token/internal') return auth.tenantToken(request);
+    if (request.method === 'POST' && (path === '/oauth/v3/token' || path === '/open-apis/authen/v2/oauth/token')) return auth.userToken(request);
+    const caller = auth.authenticate(request);
+    if ('status' in caller) return caller;
+    if (request.method === 'POST' && path === '/open-apis/search/v2/doc_wiki/search') {
+      return caller.kind === 'user' ? searchResponse(request) : fail(400, 99991668, 'this API only accepts a user access token');
+    }
+    if (scopeRevoked) return fail(400, 99991672, 'Access denied. One of the following scopes is required: [wiki:wiki:readonly, docs:document.content:read]');
+    const segments = path.split('/').filter(Boolean).slice(1); // drop "open-apis"
+    const route = segments.slice(0, 3).join('/');
+    if (route === 'wiki/v2/spaces' && segments.length === 3) {
+      const spaces = store.knowledgeBases.map((kb) => ({ space_id: spaceId(kb.index), name: kb.name, description: kb.description, space_type: 'team', visibility: 'private', open_sharing: 'closed' }));
+      const page = paged(spaces, url, 50, 20);
+      return 'status' in page ? page : ok(page);
+    }
+    if (route === 'wiki/v2/spaces' && segments[3] === 'get_node') {
+      const token = url.searchParams.get('token') ?? '';
+      const node = [...store.knowledgeBases.map((kb) => kb.index), MY_LIBRARY_KB].flatMap(spaceNodes).find((n) => n.node_token === token || (n.obj_token === token && n.node_type === 'origin'));
+      return node ? ok({ node }) : fail(400, 131005, 'node not found');
+    }
+    if (route === 'wiki/v2/spaces' && segments[4] === 'nodes') return nodesResponse(segments[3]!, url, caller.kind);
+    if (route === 'drive/v1/files' && segments.length === 3) return driveResponse(url);
+    if (route === 'docs/v1/content') return contentResponse(url);
+    if (route === 'docx/v1/documents') return docxResponse(request, segments.slice(3));
+    return fail(404, 404, 'not found');
+  }
+
+  const server = await startFakeServer({
+    faults,
+    handle,
+    renderFault: (fault) => (fault.kind === 'rate-limit' ? rateLimited(fault.resetSeconds ?? 1) : fail(500, 1, 'internal error')),
+  });
+
+  const control: FeishuFakeControl = {
+    store,
+    requests: server.requests,
+    inject: (fault, faultOptions) => faults.inject(fault, faultOptions),
+    useLegacyRateLimitStatus: (legacy) => void (legacyRateLimit = legacy),
+    expireTokens: () => auth.expireAccessTokens(),
+    expireRefreshTokens: () => auth.expireRefreshTokens(),
+    revokeScope: (revoked) => void (scopeRevoked = revoked),
+    breakExport: (id, breakOptions) => void brokenExports.set(docToken(id), { blocks: breakOptions?.blocks ?? false }),
+    get latestRefreshToken() {
+      return auth.latestRefreshToken;
+    },
+    changeDocument: (id, change) => void store.change(id, change),
+    deleteDocument: (id) => store.delete(id),
+    addDocument: (input) => store.add(input).id,
+    vanishAfterListing: (id) => store.vanishAfterListing(id),
+    externalIdOf: (id) => docToken(id),
+  };
+  return { baseUrl: server.origin, credentials, control, close: server.close };
+}
