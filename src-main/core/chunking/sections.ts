@@ -26,9 +26,12 @@ export function buildSections(blocks: readonly MarkdownBlock[]): Section[] {
       current = { headingPath: open.map((heading) => heading.title), start: block.start, end: block.end, hasBody: false };
       continue;
     }
-    if (!current) current = { headingPath: [], start: block.start, end: block.end, hasBody: true };
+    // Front matter is metadata, not citable text: a note's "title: x" header should not keep the
+    // chunk below it from carrying the note's heading path.
+    const isBody = block.kind !== 'front-matter';
+    if (!current) current = { headingPath: [], start: block.start, end: block.end, hasBody: isBody };
     current.end = block.end;
-    current.hasBody = true;
+    current.hasBody ||= isBody;
   }
   if (current) sections.push(current);
   return sections;

@@ -25,45 +25,54 @@ export function splitLongRange(source: string, start: number, end: number, optio
   const { chunkSize } = options;
   const pieces: PieceRange[] = [];
   let pieceStart = skipSpace(source, start, end);
-  let previousEnd = pieceStart;
+  // First character no piece holds yet: every piece must take at least one, or ends would not advance.
+  let unclaimed = pieceStart;
   while (end - pieceStart > chunkSize) {
-    let cut = chooseCut(scorer, pieceStart, previousEnd, end, options);
-    if (cut === undefined && pieceStart < previousEnd) {
-      // The overlap left no room to get past the previous piece (a protected block follows): drop it.
-      pieceStart = skipSpace(source, previousEnd, end);
-      cut = chooseCut(scorer, pieceStart, pieceStart, end, options);
+    const cut = chooseCut(scorer, pieceStart, unclaimed, end, options);
+    if (pieceStart < unclaimed && (cut === undefined || cut.early)) {
+      // The overlap leaves no room for a clean cut (e.g. a code block follows): drop the overlap.
+      pieceStart = unclaimed;
+      continue;
     }
-    cut ??= hardCut(source, pieceStart, chunkSize);
-    pieces.push({ start: pieceStart, end: cut });
-    previousEnd = cut;
-    pieceStart = skipSpace(source, overlapStart(scorer, pieceStart, cut, options.overlap), end);
+    const cutAt = cut?.pos ?? hardCut(source, pieceStart, chunkSize);
+    pieces.push({ start: pieceStart, end: cutAt });
+    unclaimed = skipSpace(source, cutAt, end);
+    pieceStart = skipSpace(source, overlapStart(scorer, pieceStart, cutAt, options.overlap), end);
   }
   if (pieceStart < end) pieces.push({ start: pieceStart, end });
   return pieces;
 }
 
 /**
- * The cut for a piece starting at `pieceStart` that must end after `floor`. Near the end the
- * window is centred on half of what remains, so the last two pieces come out balanced rather
- * than one full piece and a crumb.
+ * The cut for a piece starting at `pieceStart` that must take the character at `unclaimed`:
+ * the best edge in the preferred window (the back half of the piece), else the best clean (line
+ * or better) edge anywhere in reach, marked `early` when it leaves the piece short. Near the end
+ * the window is centred on half of what remains, so the last two pieces come out balanced
+ * rather than one full piece and a crumb.
  */
-function chooseCut(scorer: BoundaryScorer, pieceStart: number, floor: number, end: number, options: SplitOptions): number | undefined {
+function chooseCut(scorer: BoundaryScorer, pieceStart: number, unclaimed: number, end: number, options: SplitOptions): { pos: number; early: boolean } | undefined {
   const { chunkSize, overlap } = options;
   const remaining = end - pieceStart;
+  const limit = pieceStart + chunkSize;
   let low = pieceStart + Math.ceil(chunkSize / 2);
-  let high = pieceStart + chunkSize;
-  let target = high;
+  let high = limit;
+  let target = limit;
   if (remaining + overlap < 2 * chunkSize) {
     target = pieceStart + Math.ceil((remaining + overlap) / 2);
     low = target - Math.floor(chunkSize / 4);
-    high = Math.min(high, target + Math.floor(chunkSize / 4));
+    high = Math.min(limit, target + Math.floor(chunkSize / 4));
   }
-  low = Math.max(low, floor + 1);
-  const back = bestIn(scorer, low, high, Boundary.char, target);
-  if (back && back.level >= Boundary.line) return back.pos;
-  // A clean line or block edge earlier in the window beats cutting mid-line (e.g. inside a table row).
-  const front = bestIn(scorer, floor + 1, low - 1, Boundary.line, low - 1);
-  return (front ?? back ?? bestIn(scorer, floor + 1, low - 1, Boundary.char, low - 1))?.pos;
+  const floor = unclaimed + 1;
+  low = Math.max(low, floor);
+  const preferred = bestIn(scorer, low, high, Boundary.char, target);
+  if (preferred && preferred.level >= Boundary.line) return { pos: preferred.pos, early: false };
+  // A clean line or block edge elsewhere beats cutting mid-line (e.g. inside a table row),
+  // unless it would leave a crumb of a piece while a word edge was on offer.
+  const clean = bestIn(scorer, floor, limit, Boundary.line, target);
+  if (clean && (!preferred || clean.pos - pieceStart >= chunkSize / 4)) return { pos: clean.pos, early: clean.pos < low };
+  if (preferred) return { pos: preferred.pos, early: false };
+  const any = bestIn(scorer, floor, limit, Boundary.char, target);
+  return any && { pos: any.pos, early: any.pos < low };
 }
 
 /** The position in [from, to] with the highest level of at least `minLevel`, nearest `target` among equals. */
@@ -79,16 +88,17 @@ function bestIn(scorer: BoundaryScorer, from: number, to: number, minLevel: Boun
   return best;
 }
 
-/** Last resort when every position is forbidden: cut at the size limit, never inside a surrogate pair. */
+/**
+ * Last resort when every position in reach is forbidden (e.g. a code block that fits but sits
+ * across the window): cut at the size limit, moved back so that no character is split.
+ */
 function hardCut(source: string, pieceStart: number, chunkSize: number): number {
-  const cut = pieceStart + chunkSize;
-  if (!splitsCharacter(source, cut)) return cut;
-  const isPairMiddle = (pos: number) => {
-    const code = source.charCodeAt(pos);
-    return code >= 0xdc00 && code <= 0xdfff && pos > 0 && source.charCodeAt(pos - 1) >= 0xd800 && source.charCodeAt(pos - 1) <= 0xdbff;
-  };
-  if (!isPairMiddle(cut)) return cut;
-  return cut - 1 > pieceStart ? cut - 1 : cut + 1;
+  const limit = pieceStart + chunkSize;
+  for (let pos = limit; pos > pieceStart; pos--) if (!splitsCharacter(source, pos)) return pos;
+  // One "character" longer than a chunk (e.g. thousands of stacked combining marks): keep only
+  // surrogate pairs whole, so the chunk size still holds.
+  const code = source.charCodeAt(limit);
+  return code >= 0xdc00 && code <= 0xdfff ? limit - 1 : limit;
 }
 
 /**
