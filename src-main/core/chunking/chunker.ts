@@ -28,7 +28,7 @@ export interface ChunkOptions {
   /**
    * Characters repeated between consecutive pieces of one section that is longer than `chunkSize`
    * (moved by up to a quarter of itself to start on a word). Must be smaller than `chunkSize`.
-   * @default 100
+   * @default 100, or a quarter of `chunkSize` when that is smaller
    */
   overlap?: number;
 }
@@ -99,7 +99,7 @@ export function chunkMarkdown(markdown: string, options: ChunkOptions = {}): Chu
 
 function resolveOptions(options: ChunkOptions): { chunkSize: number; overlap: number } {
   const chunkSize = options.chunkSize ?? 1500;
-  const overlap = options.overlap ?? 100;
+  const overlap = options.overlap ?? Math.min(100, Math.floor(chunkSize / 4));
   if (!Number.isInteger(chunkSize) || chunkSize < 2) {
     throw new CairnError('INVALID_ARGUMENT', `chunkSize must be an integer of at least 2, got ${chunkSize}.`);
   }
