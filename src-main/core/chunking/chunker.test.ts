@@ -93,7 +93,7 @@ describe('chunkMarkdown: long sections', () => {
     expect(problems).toEqual([]);
     expect(new Set(chunks.map((chunk) => chunk.headingPath))).toEqual(new Set(['Long']));
     expect(chunks.length).toBeGreaterThanOrEqual(5);
-    for (const overlap of overlaps(chunks)) expect(overlap).toBeGreaterThanOrEqual(75), expect(overlap).toBeLessThanOrEqual(125);
+    expect(overlaps(chunks).filter((overlap) => overlap < 75 || overlap > 125)).toEqual([]);
   });
 
   it('cuts Chinese text with no spaces or newlines at 。！？； and starts each overlap on a sentence', () => {
@@ -103,7 +103,7 @@ describe('chunkMarkdown: long sections', () => {
     expect(chunks.length).toBeGreaterThanOrEqual(5);
     expect(chunks.filter((chunk) => !enders.has(chunk.text.at(-1)!) || chunk.text.length > 1500)).toEqual([]);
     expect(chunks.slice(1).filter((chunk) => !enders.has(source[chunk.charStart - 1]!))).toEqual([]);
-    for (const overlap of overlaps(chunks)) expect(overlap).toBeGreaterThanOrEqual(75), expect(overlap).toBeLessThanOrEqual(125);
+    expect(overlaps(chunks).filter((overlap) => overlap < 75 || overlap > 125)).toEqual([]);
   });
 
   it('does not overlap when overlap is 0', () => {
