@@ -98,9 +98,8 @@ export class BoundaryScorer {
     const next = source.charCodeAt(pos);
     if (!isSpace(next) && this.endsSentence(pos)) return Boundary.sentence;
     if (prev === 10) return Boundary.line;
-    const prevChar = source[pos - 1]!;
-    if (CJK_CLAUSE_END.has(prevChar) || (LATIN_CLAUSE_END.has(prevChar) && isSpace(next))) return Boundary.clause;
-    if (isSpace(prev) && !isSpace(next)) return Boundary.word;
+    if (CJK_CLAUSE_END.has(source[pos - 1]!)) return Boundary.clause;
+    if (isSpace(prev) && !isSpace(next)) return pos >= 2 && LATIN_CLAUSE_END.has(source[pos - 2]!) ? Boundary.clause : Boundary.word;
     if (isCjk(prev) || isCjk(next)) return Boundary.word;
     return Boundary.char;
   }
