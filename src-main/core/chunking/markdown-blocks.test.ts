@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { scanMarkdownBlocks } from './markdown-blocks';
+import { MAX_HEADING_TITLE, scanMarkdownBlocks } from './markdown-blocks';
 
 function describeBlocks(source: string) {
   return scanMarkdownBlocks(source).map((block) => ({
@@ -80,6 +80,12 @@ describe('scanMarkdownBlocks', () => {
       { kind: 'heading', text: '#', level: 1, title: '' },
       { kind: 'paragraph', text: 'body' },
     ]);
+  });
+
+  it('shortens a huge heading title for the heading path, without splitting an emoji', () => {
+    const [block] = scanMarkdownBlocks(`# ${'a'.repeat(MAX_HEADING_TITLE - 2)}😀${'b'.repeat(200_000)}`);
+    expect(block!.headingTitle).toBe(`${'a'.repeat(MAX_HEADING_TITLE - 2)}…`);
+    expect(block!.end).toBe(2 + MAX_HEADING_TITLE + 200_000);
   });
 
   it('returns no blocks for empty or blank input', () => {

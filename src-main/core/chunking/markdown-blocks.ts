@@ -96,8 +96,15 @@ function parseAtxHeading(content: string): { level: number; title: string } | un
   return { level: open[1]!.length, title: headingTitle(title) };
 }
 
+/** Longest heading title kept in a heading path; every chunk of the section repeats the path. */
+export const MAX_HEADING_TITLE = 200;
+
 function headingTitle(lines: string): string {
-  return lines.replace(/\s+/g, ' ').trim();
+  const title = lines.replace(/\s+/g, ' ').trim();
+  if (title.length <= MAX_HEADING_TITLE) return title;
+  const code = title.charCodeAt(MAX_HEADING_TITLE - 2);
+  const keep = code >= 0xd800 && code <= 0xdbff ? MAX_HEADING_TITLE - 2 : MAX_HEADING_TITLE - 1;
+  return `${title.slice(0, keep)}…`;
 }
 
 /** Splits Markdown into blocks in source order; blank lines belong to no block. Linear time. */

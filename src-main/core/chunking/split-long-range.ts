@@ -18,8 +18,8 @@ interface Candidate {
 /**
  * Splits source[start, end) into pieces of at most `chunkSize` characters, each cut at the best
  * boundary in the back half of the window (block > sentence > line > clause > word > character),
- * with consecutive pieces sharing about `overlap` characters. Each window is scanned once, so the
- * whole split is linear in the range's length.
+ * with consecutive pieces sharing about `overlap` characters. Each piece scans at most a few
+ * chunk-sized windows, so the whole split is linear in the range's length.
  */
 export function splitLongRange(source: string, start: number, end: number, options: SplitOptions, scorer: BoundaryScorer): PieceRange[] {
   const { chunkSize } = options;
@@ -68,11 +68,18 @@ function chooseCut(scorer: BoundaryScorer, pieceStart: number, unclaimed: number
   if (preferred && preferred.level >= Boundary.line) return { pos: preferred.pos, early: false };
   // A clean line or block edge elsewhere beats cutting mid-line (e.g. inside a table row),
   // unless it would leave a crumb of a piece while a word edge was on offer.
-  const clean = bestIn(scorer, floor, limit, Boundary.line, target);
+  // The preferred window holds no clean edge, so only what lies around it needs a look.
+  const clean = better(bestIn(scorer, floor, low - 1, Boundary.line, target), bestIn(scorer, high + 1, limit, Boundary.line, target), target);
   if (clean && (!preferred || clean.pos - pieceStart >= chunkSize / 4)) return { pos: clean.pos, early: clean.pos < low };
   if (preferred) return { pos: preferred.pos, early: false };
   const any = bestIn(scorer, floor, limit, Boundary.char, target);
   return any && { pos: any.pos, early: any.pos < low };
+}
+
+function better(a: Candidate | undefined, b: Candidate | undefined, target: number): Candidate | undefined {
+  if (!a || !b) return a ?? b;
+  if (a.level !== b.level) return a.level > b.level ? a : b;
+  return Math.abs(a.pos - target) <= Math.abs(b.pos - target) ? a : b;
 }
 
 /** The position in [from, to] with the highest level of at least `minLevel`, nearest `target` among equals. */
