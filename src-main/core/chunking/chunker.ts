@@ -1,4 +1,13 @@
-// PLACEHOLDER until the chunker lands (issue #2): splits on blank lines only. Interface is final.
+// Hand-written rather than @langchain/textsplitters 1.0.2 (MarkdownTextSplitter, evaluated): it returns
+// neither character offsets (only line ranges, and it trims text) nor heading paths, splits on "\n## " even
+// inside code fences, knows no CJK sentence ends, emits heading-only crumbs, and needs @langchain/core.
+// mdast-util-from-markdown gives offsets but took ~10 s on 5 MB here and lacks tables: see markdown-blocks.ts.
+import { CairnError } from '../errors';
+import { BoundaryScorer } from './boundaries';
+import { scanMarkdownBlocks } from './markdown-blocks';
+import { attachBodilessHeadings, buildSections, commonHeadingPath, joinHeadingPath } from './sections';
+import { splitLongRange } from './split-long-range';
+
 export interface Chunk {
   /** 0-based position of the chunk in its document. */
   ord: number;
@@ -11,19 +20,99 @@ export interface Chunk {
 }
 
 export interface ChunkOptions {
-  /** @default 1500 */
+  /**
+   * Largest chunk, in UTF-16 code units (JavaScript string length).
+   * @default 1500
+   */
   chunkSize?: number;
-  /** @default 100 */
+  /**
+   * Characters repeated between consecutive pieces of one section that is longer than `chunkSize`
+   * (moved by up to a quarter of itself to start on a word). Must be smaller than `chunkSize`.
+   * @default 100, or a quarter of `chunkSize` when that is smaller
+   */
   overlap?: number;
 }
 
+interface PendingGroup {
+  start: number;
+  end: number;
+  firstPath: string[];
+  bodyPaths: string[][];
+}
+
+/**
+ * Splits Markdown into chunks for indexing and citation. Sections (heading to next heading) that
+ * fit stay whole; adjacent small sections are merged while they fit; a section longer than
+ * `chunkSize` is cut at block, sentence (incl. 。！？；), line, clause or word edges with overlap.
+ * Fenced code and tables that fit in a chunk are never cut. Pure and linear in the input length.
+ *
+ * A merged chunk's heading path is the part shared by all its sections' paths ("Guide > Install"
+ * for "Install > Linux" + "Install > macOS"): it stays true for every character of the chunk,
+ * whereas the first section's path would mislabel the rest of it.
+ *
+ * @example chunkMarkdown('# Guide\n\n## Install\n\nRun it.')
+ * // [{ ord: 0, headingPath: 'Guide > Install', text: '# Guide\n\n## Install\n\nRun it.', charStart: 0, charEnd: 28 }]
+ */
 export function chunkMarkdown(markdown: string, options: ChunkOptions = {}): Chunk[] {
-  const size = options.chunkSize ?? 1500;
+  const { chunkSize, overlap } = resolveOptions(options);
+  const blocks = scanMarkdownBlocks(markdown);
+  const sections = attachBodilessHeadings(buildSections(blocks));
+  const scorer = new BoundaryScorer(markdown, blocks, chunkSize);
   const chunks: Chunk[] = [];
-  for (let start = 0; start < markdown.length; start += size) {
-    const end = Math.min(markdown.length, start + size);
-    const text = markdown.slice(start, end);
-    if (text.trim()) chunks.push({ ord: chunks.length, headingPath: '', text, charStart: start, charEnd: end });
+
+  const emit = (start: number, end: number, path: string[]): void => {
+    const [trimmedStart, trimmedEnd] = trimRange(markdown, start, end);
+    if (trimmedStart >= trimmedEnd) return;
+    chunks.push({
+      ord: chunks.length,
+      headingPath: joinHeadingPath(path),
+      text: markdown.slice(trimmedStart, trimmedEnd),
+      charStart: trimmedStart,
+      charEnd: trimmedEnd,
+    });
+  };
+
+  let group: PendingGroup | undefined;
+  const flush = (): void => {
+    if (group) emit(group.start, group.end, group.bodyPaths.length > 0 ? commonHeadingPath(group.bodyPaths) : group.firstPath);
+    group = undefined;
+  };
+
+  for (const section of sections) {
+    const [start, end] = trimRange(markdown, section.start, section.end);
+    if (start >= end) continue;
+    const bodyPaths = section.hasBody ? [section.headingPath] : [];
+    if (end - start > chunkSize) {
+      flush();
+      for (const piece of splitLongRange(markdown, start, end, { chunkSize, overlap }, scorer)) emit(piece.start, piece.end, section.headingPath);
+    } else if (group && end - group.start <= chunkSize) {
+      group.end = end;
+      group.bodyPaths.push(...bodyPaths);
+    } else {
+      flush();
+      group = { start, end, firstPath: section.headingPath, bodyPaths };
+    }
   }
+  flush();
   return chunks;
+}
+
+function resolveOptions(options: ChunkOptions): { chunkSize: number; overlap: number } {
+  const chunkSize = options.chunkSize ?? 1500;
+  const overlap = options.overlap ?? Math.min(100, Math.floor(chunkSize / 4));
+  if (!Number.isInteger(chunkSize) || chunkSize < 2) {
+    throw new CairnError('INVALID_ARGUMENT', `chunkSize must be an integer of at least 2, got ${chunkSize}.`);
+  }
+  if (!Number.isInteger(overlap) || overlap < 0 || overlap >= chunkSize) {
+    throw new CairnError('INVALID_ARGUMENT', `overlap must be an integer from 0 to chunkSize - 1, got ${overlap}.`);
+  }
+  return { chunkSize, overlap };
+}
+
+function trimRange(source: string, start: number, end: number): [number, number] {
+  let from = start;
+  let to = end;
+  while (from < to && /\s/.test(source[from]!)) from++;
+  while (to > from && /\s/.test(source[to - 1]!)) to--;
+  return [from, to];
 }
