@@ -172,8 +172,9 @@ export class ChatService implements Pick<CairnApi, 'chat'> {
     signal: AbortSignal,
   ): Promise<Outcome> {
     // One retry with half the sources when the provider counts more tokens than our estimate did.
-    for (const scale of [1, 0.5]) {
-      const prompt = buildChatPrompt({ question, history, hits, contextWindow: model.contextWindow, options: { ...this.options.promptBudget, sourceBudgetScale: scale } });
+    let candidates = hits;
+    for (let attempt = 1; ; attempt++) {
+      const prompt = buildChatPrompt({ question, history, hits: candidates, contextWindow: model.contextWindow, options: this.options.promptBudget });
       const messages: ChatMessage[] = prompt.messages.map((m) => ({ ...m, content: scrub(m.content, secrets) }));
       let partial = '';
       try {
@@ -186,13 +187,15 @@ export class ChatService implements Pick<CairnApi, 'chat'> {
         return { text: result.text, sources: prompt.sources, mode: 'model', incomplete: result.finishReason === 'length', error: null, usage, model: model.model };
       } catch (thrown) {
         const error = toErrorData(thrown);
-        if (error.code === 'CONTEXT_TOO_LONG' && !partial && scale === 1) continue;
+        if (error.code === 'CONTEXT_TOO_LONG' && !partial && attempt === 1 && prompt.sources.length > 1) {
+          candidates = hits.slice(0, Math.floor(prompt.sources.length / 2));
+          continue;
+        }
         if (error.code === 'SOURCE_UNREACHABLE' && !partial) return extractive(question, hits, 'unreachable', error);
         this.logger.warn('chat answer failed', { code: error.code, received: partial.length });
         return { text: partial, sources: prompt.sources, mode: 'model', incomplete: true, error, usage: partial ? estimateUsage(prompt.estimatedTokens, partial) : null, model: model.model };
       }
     }
-    throw new CairnError('INTERNAL', 'unreachable: the retry loop always returns');
   }
 
   private async finish(conversationId: string, messageId: string, outcome: Outcome, retrievalQuery: string | null, secrets: string[]): Promise<void> {

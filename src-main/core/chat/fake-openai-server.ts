@@ -146,8 +146,9 @@ export async function startFakeOpenAiServer(options: FakeOpenAiOptions = {}): Pr
     const pieces = splitIntoPieces(answer);
     for (const [index, piece] of pieces.entries()) {
       if (behaviour.kind === 'cut' && index === behaviour.afterChunks) {
+        // Written pieces are flushed first, so the client really holds a partial answer.
         if (behaviour.how === 'end') res.end();
-        else res.socket?.destroy();
+        else await new Promise<void>((resolve) => res.write('', () => resolve())).then(() => res.socket?.destroy());
         return;
       }
       if (behaviour.kind === 'stall' && index === behaviour.afterChunks) return;

@@ -43,8 +43,6 @@ export interface PromptBudgetOptions {
   minSourceTokens?: number;
   /** Fraction of the budget that earlier turns may use. @default 0.25 */
   historyShare?: number;
-  /** Scales the source budget, e.g. 0.5 on a retry after CONTEXT_TOO_LONG. @default 1 */
-  sourceBudgetScale?: number;
 }
 
 export interface BuildPromptInput {
@@ -80,7 +78,7 @@ export function buildChatPrompt(input: BuildPromptInput): BuiltPrompt {
   const history = packHistory(input.history, Math.floor(Math.max(0, available) * (options.historyShare ?? 0.25)));
   available -= history.tokens;
 
-  const sourceBudget = Math.floor(Math.min(available, options.maxTotalSourceTokens ?? 12_000) * (options.sourceBudgetScale ?? 1));
+  const sourceBudget = Math.min(available, options.maxTotalSourceTokens ?? 12_000);
   const terms = queryTerms(input.question);
   const sources: PromptSource[] = [];
   const blocks: string[] = [];
