@@ -125,7 +125,10 @@ describe('ChatService with a model', () => {
     const followUp = await ask({ question: 'How often does it expire?', conversationId: first.conversationId });
 
     expect(followUp.conversationId).toBe(first.conversationId);
-    expect(search.requests.at(-1)).toEqual({ query: 'How do I renew the VPN certificate? How often does it expire?', k: 10 });
+    expect(search.requests.slice(-2)).toEqual([
+      { query: 'How do I renew the VPN certificate? How often does it expire?', k: 10 },
+      { query: 'How often does it expire?', k: 10 },
+    ]);
     const messages = fake.requests.at(-1)!.body!.messages!;
     expect(messages.slice(1, 3)).toEqual([
       { role: 'user', content: 'How do I renew the VPN certificate?' },

@@ -151,7 +151,7 @@ export class ChatService implements Pick<CairnApi, 'chat'> {
       const rewriter: QuestionRewriter = resolved && this.options.rewrite === 'model' ? new ModelQuestionRewriter(resolved.model) : new HeuristicQuestionRewriter();
       retrievalQuery = await rewriter.rewrite(question, history, signal);
       const topK = k ?? (await this.deps.topK?.()) ?? this.options.defaultTopK ?? 10;
-      const hits = await retrieve(this.deps.search, retrievalQuery, topK, signal, this.logger);
+      const hits = await retrieve(this.deps.search, [retrievalQuery, question], topK, signal, this.logger);
       outcome = resolved
         ? await this.modelAnswer(question, history, hits, resolved.model, secrets, conversationId, messageId, signal)
         : extractive(question, hits, 'no-model', configError);

@@ -22,7 +22,10 @@ const SHORT_QUESTION_TERMS = 4;
 /** True when the question leans on earlier turns (a pronoun, an elliptical start, or very short). */
 export function looksLikeFollowUp(question: string): boolean {
   if (ANAPHORA_EN.test(question) || FOLLOW_UP_START_EN.test(question) || ANAPHORA_ZH.test(question)) return true;
-  return queryTerms(question).size < SHORT_QUESTION_TERMS;
+  // Han text counts as one word per two characters, whatever the analyzer's segmentation.
+  const han = (question.match(/\p{Script=Han}/gu) ?? []).length;
+  const latin = queryTerms(question.replace(/\p{Script=Han}+/gu, ' ')).size;
+  return latin + Math.ceil(han / 2) < SHORT_QUESTION_TERMS;
 }
 
 /**

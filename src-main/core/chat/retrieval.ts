@@ -7,10 +7,33 @@ import type { SearchHit } from '../../../src-shared/models';
 import type { Logger } from '../logging/logger';
 import type { SearchService } from '../search/search-service';
 
-export async function retrieve(search: SearchService, query: string, k: number, signal: AbortSignal, logger?: Logger): Promise<SearchHit[]> {
-  const response = await search.search({ query, k }, signal);
-  for (const warning of response.warnings) logger?.warn('direct search failed; answering from the rest', { connectionId: warning.connectionId, code: warning.error.code });
-  return dedupeHits(response.hits);
+/**
+ * Searches with each query (a follow-up's rewrite, then the question itself) and fuses the
+ * rankings. Fusing instead of searching with the rewrite alone keeps a follow-up's own words in
+ * charge when it has some: in question-rewriter.test.ts a rewrite alone pulled retrieval back to
+ * the previous turn's passages. Earlier queries win ties.
+ */
+export async function retrieve(search: SearchService, queries: string[], k: number, signal: AbortSignal, logger?: Logger): Promise<SearchHit[]> {
+  const unique = [...new Set(queries.map((q) => q.trim()).filter(Boolean))];
+  const responses = await Promise.all(unique.map((query) => search.search({ query, k }, signal)));
+  for (const warning of responses.flatMap((r) => r.warnings)) {
+    logger?.warn('direct search failed; answering from the rest', { connectionId: warning.connectionId, code: warning.error.code });
+  }
+  const ranked = responses.length === 1 ? responses[0]!.hits : fuseRankings(responses.map((r) => r.hits)).slice(0, k);
+  return dedupeHits(ranked);
+}
+
+/** Reciprocal rank fusion (Cormack et al. 2009, k=60, as the hybrid search uses); earlier lists win ties. */
+export function fuseRankings(lists: SearchHit[][], rrfK = 60): SearchHit[] {
+  const fused = new Map<string, { hit: SearchHit; score: number; first: number }>();
+  lists.forEach((hits, listIndex) => {
+    hits.forEach((hit, rank) => {
+      const entry = fused.get(hit.key) ?? { hit, score: 0, first: listIndex * 1000 + rank };
+      entry.score += 1 / (rrfK + rank + 1);
+      fused.set(hit.key, entry);
+    });
+  });
+  return [...fused.values()].sort((a, b) => b.score - a.score || a.first - b.first).map((entry) => entry.hit);
 }
 
 /**
