@@ -6,7 +6,6 @@ import type { ChatAnswer, ChatSettingsView } from '../../../src-shared/models';
 import type { Result } from '../../../src-shared/errors';
 import { EventBus } from '../app/event-bus';
 import type { Db } from '../db/database';
-import type { SearchService } from '../search/search-service';
 import type { ResolvedChatModel } from './chat-model';
 import { ChatService, type ChatServiceOptions } from './chat-service';
 import { ConversationRepository } from './conversation-repository';
@@ -57,7 +56,7 @@ export interface KitOptions {
   /** null: no chat model configured. */
   chat?: { baseUrl: string; apiKey: string; model: string; provider?: ChatSettingsView['provider'] } | null;
   timeouts?: ChatTimeouts;
-  search?: SearchService;
+  search?: InMemorySearchService;
   options?: ChatServiceOptions;
 }
 
