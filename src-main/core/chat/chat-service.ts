@@ -98,7 +98,8 @@ export class ChatService implements Pick<CairnApi, 'chat'> {
     const controller = new AbortController();
     const run: Run = { conversationId: exchange.conversationId, controller, settled: Promise.resolve() };
     this.runs.set(exchange.answerMessageId, run);
-    run.settled = this.answer(question, exchange.conversationId, exchange.answerMessageId, input.k, controller.signal).catch((error: unknown) => this.logger.error('chat answer crashed', { error }))
+    run.settled = this.answer(question, exchange.conversationId, exchange.answerMessageId, input.k, controller.signal)
+      .catch((error: unknown) => this.logger.error('chat answer crashed', { error }))
       .finally(() => this.runs.delete(exchange.answerMessageId));
     return { conversationId: exchange.conversationId, messageId: exchange.answerMessageId };
   }
@@ -131,7 +132,7 @@ export class ChatService implements Pick<CairnApi, 'chat'> {
   async dispose(): Promise<void> {
     const running = [...this.runs.values()];
     for (const run of running) run.controller.abort();
-    await Promise.all(running.map((run) => run.settled));
+    await Promise.all([this.ready, ...running.map((run) => run.settled)]);
   }
 
   private async answer(question: string, conversationId: string, messageId: string, k: number | undefined, signal: AbortSignal): Promise<void> {
