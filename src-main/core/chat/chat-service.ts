@@ -1,0 +1,242 @@
+/**
+ * The `chat` domain of the contract. ask() stores the question and returns at once; the answer is
+ * produced in the background: retrieve (with the question rewritten for follow-ups) → numbered
+ * sources → streamed model answer (`chat.token` events) → validated citations → stored and sent
+ * as `chat.done`. Without a usable model the answer is extractive.
+ */
+import type { CairnApi } from '../../../src-shared/contract';
+import type { AppErrorData } from '../../../src-shared/errors';
+import type { ChatAnswer, ChatMessageView, ConversationView, SearchHit, TokenUsage } from '../../../src-shared/models';
+import type { EventBus } from '../app/event-bus';
+import { CairnError, toErrorData, toResult } from '../errors';
+import { silentLogger, type Logger } from '../logging/logger';
+import type { SearchService } from '../search/search-service';
+import type { ChatMessage, ChatModel, ResolvedChatModel } from './chat-model';
+import { citedCards, toSourceCard, validateCitations } from './citations';
+import type { ConversationRepository } from './conversation-repository';
+import { buildExtractiveAnswer, type ExtractiveReason } from './extractive-answer';
+import { buildChatPrompt, type HistoryTurn, type PromptBudgetOptions, type PromptSource } from './prompt-builder';
+import { HeuristicQuestionRewriter, ModelQuestionRewriter, type QuestionRewriter } from './question-rewriter';
+import { retrieve } from './retrieval';
+import { countTokens } from './tokens';
+
+export interface ChatServiceOptions {
+  /** Passages retrieved per question when the request and settings give none. @default 10 */
+  defaultTopK?: number;
+  /** How follow-ups are rewritten for retrieval. 'model' costs one extra model call. @default 'heuristic' */
+  rewrite?: 'heuristic' | 'model';
+  promptBudget?: PromptBudgetOptions;
+  /** @default 4000 */
+  maxQuestionChars?: number;
+}
+
+export interface ChatServiceDeps {
+  search: SearchService;
+  conversations: ConversationRepository;
+  events: EventBus;
+  /**
+   * The chat model for the next question (settings may change between questions); null when none
+   * is configured. May throw a CairnError for a broken configuration (e.g. a missing key).
+   */
+  resolveModel: () => Promise<ResolvedChatModel | null>;
+  /** The top-K from settings, if any; a per-question k wins. */
+  topK?: () => Promise<number | undefined>;
+  logger?: Logger;
+  options?: ChatServiceOptions;
+}
+
+interface Run {
+  conversationId: string;
+  controller: AbortController;
+  settled: Promise<void>;
+}
+
+interface Outcome {
+  text: string;
+  sources: PromptSource[];
+  mode: ChatAnswer['mode'];
+  incomplete: boolean;
+  error: AppErrorData | null;
+  usage: TokenUsage | null;
+  model: string | null;
+}
+
+const MAX_TOP_K = 50;
+
+export class ChatService implements Pick<CairnApi, 'chat'> {
+  readonly chat: CairnApi['chat'];
+  private readonly runs = new Map<string, Run>();
+  private readonly logger: Logger;
+  private readonly options: ChatServiceOptions;
+  /** Answers left pending by the previous process are closed before anything is read. */
+  private readonly ready: Promise<unknown>;
+
+  constructor(private readonly deps: ChatServiceDeps) {
+    this.logger = deps.logger ?? silentLogger();
+    this.options = deps.options ?? {};
+    this.ready = deps.conversations.closeInterrupted().catch((error: unknown) => this.logger.error('closing interrupted answers failed', { error }));
+    this.chat = {
+      ask: (input) => toResult(() => this.ask(input)),
+      cancel: (input) => toResult(async () => this.cancel(input.messageId)),
+      conversations: () => toResult(() => this.conversations()),
+      messages: (input) => toResult(() => this.messages(input.conversationId)),
+      removeConversation: (input) => toResult(() => this.removeConversation(input.conversationId)),
+    };
+  }
+
+  async ask(input: { question: string; conversationId?: string; k?: number }): Promise<{ conversationId: string; messageId: string }> {
+    const question = typeof input.question === 'string' ? input.question.trim() : '';
+    if (!question) throw new CairnError('INVALID_ARGUMENT', 'The question is empty.');
+    const maxChars = this.options.maxQuestionChars ?? 4000;
+    if (question.length > maxChars) throw new CairnError('INVALID_ARGUMENT', `The question is longer than ${maxChars} characters.`);
+    if (input.k !== undefined && (!Number.isInteger(input.k) || input.k < 1 || input.k > MAX_TOP_K)) {
+      throw new CairnError('INVALID_ARGUMENT', `k must be a whole number from 1 to ${MAX_TOP_K}.`);
+    }
+    await this.ready;
+    const exchange = await this.deps.conversations.startExchange(question, input.conversationId);
+    if (!exchange) throw new CairnError('NOT_FOUND', `No conversation ${input.conversationId}.`);
+    const controller = new AbortController();
+    const run: Run = { conversationId: exchange.conversationId, controller, settled: Promise.resolve() };
+    this.runs.set(exchange.answerMessageId, run);
+    run.settled = this.answer(question, exchange.conversationId, exchange.answerMessageId, input.k, controller.signal)
+      .catch((error: unknown) => this.logger.error('chat answer crashed', { error }))
+      .finally(() => this.runs.delete(exchange.answerMessageId));
+    return { conversationId: exchange.conversationId, messageId: exchange.answerMessageId };
+  }
+
+  /** Stops a running answer; what was streamed so far is kept and marked incomplete. */
+  cancel(messageId: string): void {
+    this.runs.get(messageId)?.controller.abort();
+  }
+
+  async conversations(): Promise<ConversationView[]> {
+    await this.ready;
+    return this.deps.conversations.listConversations();
+  }
+
+  async messages(conversationId: string): Promise<ChatMessageView[]> {
+    await this.ready;
+    if (!(await this.deps.conversations.getConversation(conversationId))) throw new CairnError('NOT_FOUND', `No conversation ${conversationId}.`);
+    return this.deps.conversations.listMessages(conversationId);
+  }
+
+  async removeConversation(conversationId: string): Promise<void> {
+    await this.ready;
+    const running = [...this.runs.values()].filter((run) => run.conversationId === conversationId);
+    for (const run of running) run.controller.abort();
+    await Promise.all(running.map((run) => run.settled));
+    if (!(await this.deps.conversations.removeConversation(conversationId))) throw new CairnError('NOT_FOUND', `No conversation ${conversationId}.`);
+  }
+
+  /** Cancels running answers and waits until they are stored (call before closing the database). */
+  async dispose(): Promise<void> {
+    const running = [...this.runs.values()];
+    for (const run of running) run.controller.abort();
+    await Promise.all([this.ready, ...running.map((run) => run.settled)]);
+  }
+
+  private async answer(question: string, conversationId: string, messageId: string, k: number | undefined, signal: AbortSignal): Promise<void> {
+    let outcome: Outcome;
+    let retrievalQuery: string | null = null;
+    let secrets: string[] = [];
+    try {
+      const history = await this.deps.conversations.history(conversationId, messageId);
+      let resolved: ResolvedChatModel | null = null;
+      let configError: AppErrorData | null = null;
+      try {
+        resolved = await this.deps.resolveModel();
+      } catch (error) {
+        configError = toErrorData(error);
+      }
+      secrets = resolved?.secrets.filter((s) => s.length >= 6) ?? [];
+      const rewriter: QuestionRewriter = resolved && this.options.rewrite === 'model' ? new ModelQuestionRewriter(resolved.model) : new HeuristicQuestionRewriter();
+      retrievalQuery = await rewriter.rewrite(question, history, signal);
+      const topK = k ?? (await this.deps.topK?.()) ?? this.options.defaultTopK ?? 10;
+      const hits = await retrieve(this.deps.search, [retrievalQuery, question], topK, signal, this.logger);
+      outcome = resolved
+        ? await this.modelAnswer(question, history, hits, resolved.model, secrets, conversationId, messageId, signal)
+        : extractive(question, hits, 'no-model', configError);
+    } catch (error) {
+      outcome = { text: '', sources: [], mode: 'model', incomplete: true, error: toErrorData(error), usage: null, model: null };
+    }
+    await this.finish(conversationId, messageId, outcome, retrievalQuery, secrets);
+  }
+
+  private async modelAnswer(
+    question: string,
+    history: HistoryTurn[],
+    hits: SearchHit[],
+    model: ChatModel,
+    secrets: string[],
+    conversationId: string,
+    messageId: string,
+    signal: AbortSignal,
+  ): Promise<Outcome> {
+    // One retry with half the sources when the provider counts more tokens than our estimate did.
+    let candidates = hits;
+    for (let attempt = 1; ; attempt++) {
+      const prompt = buildChatPrompt({ question, history, hits: candidates, contextWindow: model.contextWindow, options: this.options.promptBudget });
+      const messages: ChatMessage[] = prompt.messages.map((m) => ({ ...m, content: scrub(m.content, secrets) }));
+      let partial = '';
+      try {
+        const result = await model.stream({ messages, maxTokens: prompt.answerReserveTokens }, (delta) => {
+          partial += delta;
+          this.deps.events.emit('chat.token', { conversationId, messageId, delta: scrub(delta, secrets) });
+        }, signal);
+        // Some OpenAI-compatible servers send no usage; then it is estimated with the same tokenizer.
+        const usage = result.usage ?? estimateUsage(prompt.estimatedTokens, result.text);
+        return { text: result.text, sources: prompt.sources, mode: 'model', incomplete: result.finishReason === 'length', error: null, usage, model: model.model };
+      } catch (thrown) {
+        const error = toErrorData(thrown);
+        if (error.code === 'CONTEXT_TOO_LONG' && !partial && attempt === 1 && prompt.sources.length > 1) {
+          candidates = hits.slice(0, Math.floor(prompt.sources.length / 2));
+          continue;
+        }
+        if (error.code === 'SOURCE_UNREACHABLE' && !partial) return extractive(question, hits, 'unreachable', error);
+        this.logger.warn('chat answer failed', { code: error.code, received: partial.length });
+        return { text: partial, sources: prompt.sources, mode: 'model', incomplete: true, error, usage: partial ? estimateUsage(prompt.estimatedTokens, partial) : null, model: model.model };
+      }
+    }
+  }
+
+  private async finish(conversationId: string, messageId: string, outcome: Outcome, retrievalQuery: string | null, secrets: string[]): Promise<void> {
+    const checked = validateCitations(scrub(outcome.text, secrets), outcome.sources.length);
+    const sources = outcome.sources.map(toSourceCard);
+    const answer: ChatAnswer = {
+      conversationId,
+      messageId,
+      text: checked.text,
+      citations: citedCards(sources, checked.cited),
+      sources,
+      droppedMarkers: checked.dropped,
+      mode: outcome.mode,
+      incomplete: outcome.incomplete,
+      error: outcome.error,
+      usage: outcome.usage,
+    };
+    try {
+      await this.deps.conversations.completeAnswer(messageId, { answer, retrievalQuery, model: outcome.model });
+    } catch (error) {
+      // The conversation may have been removed meanwhile; the answer is still delivered.
+      this.logger.error('storing a chat answer failed', { error, messageId });
+    }
+    this.deps.events.emit('chat.done', answer);
+  }
+}
+
+function extractive(question: string, hits: SearchHit[], reason: ExtractiveReason, error: AppErrorData | null): Outcome {
+  const { text, sources } = buildExtractiveAnswer(question, hits, reason);
+  return { text, sources, mode: 'extractive', incomplete: false, error, usage: null, model: null };
+}
+
+function estimateUsage(promptTokens: number, answer: string): TokenUsage {
+  const completionTokens = countTokens(answer);
+  return { promptTokens, completionTokens, totalTokens: promptTokens + completionTokens };
+}
+
+/** Belt and braces: a secret value never leaves in a prompt or an answer, whatever a document says. */
+function scrub(text: string, secrets: string[]): string {
+  let out = text;
+  for (const secret of secrets) if (out.includes(secret)) out = out.split(secret).join('[redacted]');
+  return out;
+}

@@ -1,0 +1,59 @@
+import { describe, expect, it } from 'vitest';
+import type { SearchHit } from '../../../src-shared/models';
+import { citedCards, toSourceCard, validateCitations } from './citations';
+import { queryTerms, bestParagraph } from './text-match';
+
+describe('validateCitations', () => {
+  it('normalises every marker form and keeps first-use order', () => {
+    const text = 'A[2][1]. B [1, 3]. C [1-3]. D ［4］. E 【２】. F [source 1]. G [1，4]. H [2–3].';
+    expect(validateCitations(text, 4)).toEqual({
+      text: 'A[2][1]. B [1][3]. C [1][2][3]. D [4]. E [2]. F [1]. G [1][4]. H [2][3].',
+      cited: [2, 1, 3, 4],
+      dropped: [],
+    });
+  });
+
+  it('drops markers that point to no source, with the space before them, and keeps the valid part of a group', () => {
+    const text = 'Sync runs daily [1]. It is also documented elsewhere [7]. Both [2, 9] agree [0][3].';
+    expect(validateCitations(text, 4)).toEqual({
+      text: 'Sync runs daily [1]. It is also documented elsewhere. Both [2] agree [3].',
+      cited: [1, 2, 3],
+      dropped: [7, 9, 0],
+    });
+  });
+
+  it('leaves code, Markdown links and absurd ranges alone', () => {
+    const text = 'Use `arr[0]` and\n```\nx = y[7]\n```\nsee [1](https://example.com) and [1-2024] [2]';
+    expect(validateCitations(text, 2)).toEqual({
+      text: 'Use `arr[0]` and\n```\nx = y[7]\n```\nsee [1](https://example.com) and [1] [2]',
+      cited: [1, 2],
+      dropped: [2024],
+    });
+  });
+});
+
+describe('toSourceCard', () => {
+  const chunk = 'Intro paragraph about nothing.\n\nThe API key rotates every 90 days.\n\nOutro.';
+  const hit: SearchHit = {
+    key: 'chunk:1', source: 'index', connectionId: 'c1', platform: 'yuque', documentId: 42, externalId: 'doc-1',
+    title: 'Security', knowledgeBase: 'Ops', url: 'https://www.yuque.com/ops/security', headingPath: 'Keys',
+    text: chunk, charStart: 1000, charEnd: 1000 + chunk.length, score: 1, ranks: { keyword: 1 },
+  };
+
+  it('points at the matching paragraph inside the document', () => {
+    const paragraph = bestParagraph(chunk, queryTerms('how often does the key rotate'));
+    const card = toSourceCard({ n: 2, hit, excerpt: chunk, paragraph });
+    expect(card).toEqual({
+      n: 2, title: 'Security', platform: 'yuque', knowledgeBase: 'Ops', connectionId: 'c1', documentId: 42, externalId: 'doc-1',
+      url: 'https://www.yuque.com/ops/security', headingPath: 'Keys', paragraph: 'The API key rotates every 90 days.',
+      charStart: 1000 + chunk.indexOf('The API'), charEnd: 1000 + chunk.indexOf('\n\nOutro'),
+    });
+    expect(citedCards([card, { ...card, n: 3 }], [3]).map((c) => c.n)).toEqual([3]);
+  });
+
+  it('keeps the chunk offsets when the hit text is not the exact slice', () => {
+    const snippet = { ...hit, text: 'The API key rotates every 90 days.', charEnd: 1500 };
+    const card = toSourceCard({ n: 1, hit: snippet, excerpt: snippet.text, paragraph: bestParagraph(snippet.text, new Set()) });
+    expect([card.charStart, card.charEnd]).toEqual([1000, 1500]);
+  });
+});

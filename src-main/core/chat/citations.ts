@@ -1,0 +1,114 @@
+/**
+ * After an answer is streamed, its [n] markers are checked against the sources actually given:
+ * valid ones are normalised to plain [n] and become source cards; a marker that points to no
+ * source is removed (and reported), so the UI never shows a link to nothing.
+ */
+import type { SourceCard } from '../../../src-shared/models';
+import type { PromptSource } from './prompt-builder';
+
+export interface CitationCheck {
+  /** The answer with valid markers as [n][m] and invalid ones removed. */
+  text: string;
+  /** Valid source numbers, in order of first use. */
+  cited: number[];
+  /** Numbers that pointed to no source, in order of appearance. */
+  dropped: number[];
+}
+
+/**
+ * A marker: [1], [1, 2], [1-3], [1][2], full-width ［１］ or 【1】, optionally "[source 1]".
+ * Not followed by "(" so Markdown links like [1](https://...) stay links.
+ */
+const MARKER = /[[［【]\s*(?:(?:source|src|来源|资料)\s*)?([0-9０-９]+(?:\s*(?:[,，、;；]|[-–—~～])\s*[0-9０-９]+)*)\s*[\]］】](?![(（])/giu;
+/** Code is left alone: `arr[0]` is an index, not a citation. */
+const CODE = /```[\s\S]*?(?:```|$)|`[^`\n]*`/g;
+/** Ranges wider than this are read as two numbers, not expanded ("[1-2024]" is no citation list). */
+const MAX_RANGE = 20;
+
+export function validateCitations(text: string, sourceCount: number): CitationCheck {
+  const cited: number[] = [];
+  const dropped: number[] = [];
+  let out = '';
+  let last = 0;
+  for (const code of text.matchAll(CODE)) {
+    out += checkProse(text.slice(last, code.index), sourceCount, cited, dropped) + code[0];
+    last = code.index + code[0].length;
+  }
+  out += checkProse(text.slice(last), sourceCount, cited, dropped);
+  return { text: out, cited, dropped };
+}
+
+function checkProse(prose: string, sourceCount: number, cited: number[], dropped: number[]): string {
+  let out = '';
+  let last = 0;
+  for (const match of prose.matchAll(MARKER)) {
+    const before = prose.slice(last, match.index);
+    last = match.index + match[0].length;
+    const valid: number[] = [];
+    for (const n of parseList(match[1]!)) {
+      if (n >= 1 && n <= sourceCount) {
+        if (!valid.includes(n)) valid.push(n);
+        if (!cited.includes(n)) cited.push(n);
+      } else {
+        dropped.push(n);
+      }
+    }
+    if (valid.length > 0) {
+      out += before + valid.map((n) => `[${n}]`).join('');
+    } else {
+      // The whole marker goes, with the space before it, so "fast [7]." reads "fast." (unless
+      // another marker follows: "agree [0][3]" reads "agree [3]").
+      const nextIsMarker = /^[[［【]/.test(prose.slice(last));
+      out += nextIsMarker ? before : before.replace(/[ \t]+$/, '');
+    }
+  }
+  return out + prose.slice(last);
+}
+
+function parseList(list: string): number[] {
+  const ascii = list.replace(/[０-９]/g, (d) => String.fromCharCode(d.charCodeAt(0) - 0xfee0));
+  const numbers: number[] = [];
+  for (const part of ascii.split(/\s*[,，、;；]\s*/)) {
+    const range = /^(\d+)\s*[-–—~～]\s*(\d+)$/.exec(part);
+    if (range) {
+      const from = Number(range[1]);
+      const to = Number(range[2]);
+      if (to >= from && to - from <= MAX_RANGE) for (let n = from; n <= to; n++) numbers.push(n);
+      else numbers.push(from, to);
+    } else if (part) {
+      numbers.push(Number(part));
+    }
+  }
+  return numbers;
+}
+
+const PREVIEW_CHARS = 600;
+
+/** What the UI shows for a source, with enough to open the exact paragraph. */
+export function toSourceCard(source: PromptSource): SourceCard {
+  const { hit, paragraph } = source;
+  // Chunk text is source.slice(charStart, charEnd), so the paragraph's own offsets can be derived;
+  // when the hit text is not the exact slice (a snippet), the chunk's offsets are kept.
+  const exactSlice = hit.charStart !== null && hit.charEnd !== null && hit.charEnd - hit.charStart === hit.text.length;
+  const preview = paragraph.text.length > PREVIEW_CHARS ? `${paragraph.text.slice(0, PREVIEW_CHARS).trimEnd()}…` : paragraph.text;
+  return {
+    n: source.n,
+    title: hit.title,
+    platform: hit.platform,
+    knowledgeBase: hit.knowledgeBase,
+    connectionId: hit.connectionId,
+    documentId: hit.documentId,
+    externalId: hit.externalId,
+    url: hit.url,
+    headingPath: hit.headingPath,
+    paragraph: preview || hit.text.slice(0, PREVIEW_CHARS),
+    charStart: exactSlice ? hit.charStart! + paragraph.start : hit.charStart,
+    charEnd: exactSlice ? hit.charStart! + paragraph.end : hit.charEnd,
+  };
+}
+
+/** Cards of the sources the answer cites, in source order. */
+export function citedCards(cards: SourceCard[], cited: number[]): SourceCard[] {
+  const wanted = new Set(cited);
+  return cards.filter((card) => wanted.has(card.n));
+}

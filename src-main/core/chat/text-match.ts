@@ -1,0 +1,78 @@
+/**
+ * Which paragraph of a passage best matches a question: shared by the prompt builder (trim around
+ * it), the source cards (preview it) and the extractive answer (quote it). Uses the same analyzer
+ * as the keyword index so CJK and Latin text match the same way search does.
+ */
+import { analyze } from '../text/analyzer';
+
+export interface TextSpan {
+  text: string;
+  /** Offsets into the passage the span came from. */
+  start: number;
+  end: number;
+}
+
+/** Words that match almost every paragraph and would drown the real signal. */
+const STOP_WORDS = new Set(
+  'a an and are as at be by can do does for from how i in is it its of on or that the this to was what when where which who why with you your 的 了 是 在 和 与 吗 呢 么 什 怎 如 何 这 那 我 你 他 它 有 个 一 也 就 都 请 问'.split(' '),
+);
+
+export function queryTerms(question: string): Set<string> {
+  return new Set(analyze(question).filter((term) => !STOP_WORDS.has(term)));
+}
+
+/** Distinct query terms present in the text, longer terms counting more (a rough IDF stand-in). */
+export function matchScore(text: string, terms: Set<string>): number {
+  if (terms.size === 0) return 0;
+  const present = new Set(analyze(text));
+  let score = 0;
+  for (const term of terms) if (present.has(term)) score += Math.min(3, 1 + Math.floor(term.length / 4));
+  return score;
+}
+
+/** Blank-line separated paragraphs, with offsets; a passage without blank lines is one paragraph. */
+export function splitParagraphs(text: string): TextSpan[] {
+  const spans: TextSpan[] = [];
+  const pattern = /[^\n]*\S[^\n]*(?:\n(?![ \t]*\n)[^\n]*)*/g;
+  for (const match of text.matchAll(pattern)) {
+    const raw = match[0];
+    const start = match.index + (raw.length - raw.trimStart().length);
+    const trimmed = raw.trim();
+    if (trimmed) spans.push({ text: trimmed, start, end: start + trimmed.length });
+  }
+  return spans;
+}
+
+/** Sentences ending in Latin or CJK punctuation (or a line break), with offsets. */
+export function splitSentences(text: string): TextSpan[] {
+  const spans: TextSpan[] = [];
+  // A period followed by a non-space ("1.5", "e.g.x") stays inside the sentence.
+  for (const match of text.matchAll(/(?:[^。！？!?.\n]|\.(?!\s|$))+(?:[。！？!?]+|\.+|\n|$)/gu)) {
+    const raw = match[0];
+    const start = match.index + (raw.length - raw.trimStart().length);
+    const trimmed = raw.trim();
+    if (trimmed) spans.push({ text: trimmed, start, end: start + trimmed.length });
+  }
+  return spans;
+}
+
+/** The index of the best-matching span; the first one on a tie (earlier text is usually the lead). */
+export function bestSpanIndex(spans: TextSpan[], terms: Set<string>): number {
+  let best = 0;
+  let bestScore = -1;
+  spans.forEach((span, index) => {
+    const score = matchScore(span.text, terms);
+    if (score > bestScore) {
+      best = index;
+      bestScore = score;
+    }
+  });
+  return best;
+}
+
+/** The paragraph of `text` that best matches the question (the whole text when it has one paragraph). */
+export function bestParagraph(text: string, terms: Set<string>): TextSpan {
+  const paragraphs = splitParagraphs(text);
+  if (paragraphs.length === 0) return { text: text.trim(), start: 0, end: text.length };
+  return paragraphs[bestSpanIndex(paragraphs, terms)]!;
+}
