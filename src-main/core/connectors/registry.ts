@@ -2,9 +2,12 @@
 import type { Platform } from '../../../src-shared/models';
 import { CairnError } from '../errors';
 import type { Connector, ConnectorFactory, ConnectorInit } from './connector';
+import { createFolderConnector } from './folder-connector';
 
 // Each platform's connector registers here, one line each, as it lands.
-const FACTORIES: Partial<Record<Platform, ConnectorFactory>> = {};
+const FACTORIES: Partial<Record<Platform, ConnectorFactory>> = {
+  folder: createFolderConnector,
+};
 
 export type ConnectorFactories = Partial<Record<Platform, ConnectorFactory>>;
 
