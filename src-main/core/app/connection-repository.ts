@@ -214,7 +214,6 @@ function checkName(name: string): string {
   const clean = typeof name === 'string' ? name.replace(/\s+/g, ' ').trim() : '';
   if (!clean) throw new CairnError('INVALID_ARGUMENT', 'A connection needs a name.');
   if (clean.length > MAX_NAME_LENGTH) throw new CairnError('INVALID_ARGUMENT', `A connection name may have at most ${MAX_NAME_LENGTH} characters.`);
-  // eslint-disable-next-line no-control-regex -- rejecting control characters is the point
   if (/[\u0000-\u001f\u007f]/.test(clean)) throw new CairnError('INVALID_ARGUMENT', 'A connection name may not contain control characters.');
   return clean;
 }
