@@ -26,7 +26,9 @@ export const searchCommand: CliCommand = {
       connectionIds.push(found.value.id);
     }
     const result = await api.search.query({ query, k, ...(connectionIds.length ? { connectionIds } : {}) });
-    return report(context, json, result, formatSearch);
+    const listed = result.ok && result.value.warnings.length > 0 ? await api.connections.list() : null;
+    const names = new Map(listed?.ok ? listed.value.map((view) => [view.id, view.name]) : []);
+    return report(context, json, result, (response) => formatSearch(response, names));
   },
 };
 
@@ -35,7 +37,7 @@ export function formatRanks(ranks: SearchHit['ranks']): string {
   return parts.join(' · ');
 }
 
-export function formatSearch(response: SearchResponse): string {
+export function formatSearch(response: SearchResponse, names: Map<string, string> = new Map()): string {
   const lines: string[] = [];
   response.hits.forEach((hit, index) => {
     const text = hit.text.replace(/\s+/g, ' ').trim();
@@ -48,7 +50,7 @@ export function formatSearch(response: SearchResponse): string {
     );
   });
   if (response.hits.length === 0) lines.push('No results.');
-  for (const warning of response.warnings) lines.push(`warning: ${warning.connectionId}: ${warning.error.message}`);
+  for (const warning of response.warnings) lines.push(`warning: ${names.get(warning.connectionId) ?? warning.connectionId}: ${warning.error.message}`);
   lines.push(`${response.hits.length} result${response.hits.length === 1 ? '' : 's'} in ${Math.round(response.tookMs)} ms`);
   return lines.join('\n');
 }

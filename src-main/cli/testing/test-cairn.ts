@@ -7,7 +7,7 @@
 import { createHash } from 'node:crypto';
 import type { CairnApi } from '../../../src-shared/contract';
 import { fail, ok } from '../../../src-shared/errors';
-import type { SearchHit, SyncCounters, SyncProgress, SyncRunView } from '../../../src-shared/models';
+import type { SearchHit, SearchResponse, SyncCounters, SyncProgress, SyncRunView } from '../../../src-shared/models';
 import type { Cairn } from '../../core/app/cairn';
 import { ConnectionRepository } from '../../core/app/connection-repository';
 import { ConnectionService, connectionsApi } from '../../core/app/connection-service';
@@ -81,6 +81,12 @@ export function createTestCairn(db: Db, options: { factories?: ConnectorFactorie
              ON CONFLICT (connection_id, external_id) DO UPDATE SET title = EXCLUDED.title, revision = EXCLUDED.revision, content_hash = EXCLUDED.content_hash, content = EXCLUDED.content`,
             [connectionId, ref.externalId, fetched.title ?? ref.title, ref.knowledgeBase, ref.url, ref.revision, hash, fetched.markdown],
           );
+          // One chunk per document stands in for the chunker, so counts are real rows.
+          await db.query('DELETE FROM chunks WHERE document_id = (SELECT id FROM documents WHERE connection_id = $1 AND external_id = $2)', [connectionId, ref.externalId]);
+          await db.query(
+            'INSERT INTO chunks (document_id, connection_id, ord, content, char_start, char_end) SELECT id, $1, 0, content, 0, length(content) FROM documents WHERE connection_id = $1 AND external_id = $2',
+            [connectionId, ref.externalId],
+          );
           counters[known ? 'updated' : 'added']++;
           counters.chunksEmbedded++;
         } catch (error) {
@@ -122,12 +128,20 @@ export function createTestCairn(db: Db, options: { factories?: ConnectorFactorie
     return { runId };
   }
 
-  async function search(query: string, k: number, connectionIds?: string[]): Promise<SearchHit[]> {
+  async function search(query: string, k: number, connectionIds?: string[]): Promise<SearchResponse> {
+    const started = performance.now();
     const views = (await repository.list()).filter((view) => !connectionIds || connectionIds.includes(view.id));
     const hits: SearchHit[] = [];
+    const warnings: SearchResponse['warnings'] = [];
     for (const view of views) {
-      const connector = await service.connectorFor(view.id);
-      for (const [rank, hit] of (await connector.search(query, { limit: k })).entries()) {
+      let found;
+      try {
+        found = await (await service.connectorFor(view.id)).search(query, { limit: k });
+      } catch (error) {
+        warnings.push({ connectionId: view.id, error: toErrorData(error) });
+        continue;
+      }
+      for (const [rank, hit] of found.entries()) {
         hits.push({
           key: `direct:${view.id}:${hit.externalId}`,
           source: 'direct',
@@ -147,7 +161,7 @@ export function createTestCairn(db: Db, options: { factories?: ConnectorFactorie
         });
       }
     }
-    return hits.sort((a, b) => b.score - a.score).slice(0, k);
+    return { hits: hits.sort((a, b) => b.score - a.score).slice(0, k), warnings, tookMs: performance.now() - started };
   }
 
   const unsupported = async () => fail('UNSUPPORTED', 'Not part of the CLI test Cairn.');
@@ -184,12 +198,7 @@ export function createTestCairn(db: Db, options: { factories?: ConnectorFactorie
       runs: async () => ok([]),
     },
     search: {
-      query: (input) =>
-        toResult(async () => {
-          const started = performance.now();
-          const hits = await search(input.query, input.k ?? 10, input.connectionIds);
-          return { hits, warnings: [], tookMs: performance.now() - started };
-        }),
+      query: (input) => toResult(() => search(input.query, input.k ?? 10, input.connectionIds)),
     },
     chat: { ask: unsupported, cancel: unsupported, conversations: unsupported, messages: unsupported, removeConversation: unsupported },
     settings: {
