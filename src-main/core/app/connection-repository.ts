@@ -59,10 +59,9 @@ interface ConnectionRow {
 const SELECT_VIEW = /* sql */ `
   SELECT c.id, c.platform, c.name, c.mode, c.config, c.secret_ref, c.sync_status, c.sync_error,
          c.last_sync_at, c.next_sync_at,
-         coalesce(d.n, 0)::int AS document_count, coalesce(k.n, 0)::int AS chunk_count
-  FROM connections c
-  LEFT JOIN (SELECT connection_id, count(*) AS n FROM documents GROUP BY connection_id) d ON d.connection_id = c.id
-  LEFT JOIN (SELECT connection_id, count(*) AS n FROM chunks GROUP BY connection_id) k ON k.connection_id = c.id`;
+         (SELECT count(*) FROM documents d WHERE d.connection_id = c.id)::int AS document_count,
+         (SELECT count(*) FROM chunks k WHERE k.connection_id = c.id)::int AS chunk_count
+  FROM connections c`;
 
 const MAX_NAME_LENGTH = 80;
 
