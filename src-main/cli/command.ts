@@ -9,6 +9,8 @@ export interface CliIo {
 export interface CliContext extends CliIo {
   /** Opens Cairn on the data directory chosen by --data-dir / CAIRN_DATA_DIR / the OS default. */
   open(): Promise<Cairn>;
+  /** Aborted on Ctrl-C: long commands cancel their work and exit 130. */
+  signal: AbortSignal;
 }
 
 /** One `cairn <name>` subcommand, one file in ./commands (registered in ./commands/index.ts). */

@@ -1,5 +1,116 @@
-/** Entry of the `cairn` command. Commands live in ./commands, one file each. */
-export async function main(argv: string[]): Promise<number> {
-  process.stdout.write(`cairn: not implemented yet (${argv.join(' ')})\n`);
-  return 2;
+/**
+ * Entry of the `cairn` command: `cairn [--data-dir <dir>] <command> [args]`. Exit codes: 0 ok,
+ * 1 failed, 2 bad arguments, 130 interrupted. Commands live in ./commands, one file each.
+ */
+import type { Cairn } from '../core/app/cairn';
+import { resolveDataDir } from '../core/app/data-dir';
+import { CairnError, toErrorData } from '../core/errors';
+import { UsageError } from './args';
+import type { CliCommand, CliContext, CliIo } from './command';
+import { COMMANDS } from './commands/index';
+import { openCairnFromCli, type OpenCairn } from './open-cairn';
+import { reportError, writeLine } from './output';
+
+export interface CliDeps {
+  io?: CliIo;
+  open?: OpenCairn;
+  commands?: CliCommand[];
+  /** Ctrl-C; by default wired to SIGINT while a command runs. */
+  signal?: AbortSignal;
+}
+
+export function usage(commands: CliCommand[]): string {
+  const width = Math.max(...commands.map((command) => command.name.length));
+  return [
+    'Usage: cairn [--data-dir <dir>] <command> [args]',
+    '',
+    'Commands:',
+    ...commands.map((command) => `  ${command.name.padEnd(width)}  ${command.summary}`),
+    '',
+    'Options:',
+    '  --data-dir <dir>  Where Cairn keeps its index (default: CAIRN_DATA_DIR, else the per-user app-data folder)',
+    '  --help, -h        Show help; `cairn <command> --help` shows a command\'s usage',
+    '',
+    'Exit codes: 0 ok, 1 failed, 2 bad arguments, 130 interrupted.',
+  ].join('\n');
+}
+
+/** Pulls the global `--data-dir` out of argv (anywhere before `--`). */
+export function splitGlobalOptions(argv: string[]): { dataDir: string | undefined; rest: string[] } {
+  const rest: string[] = [];
+  let dataDir: string | undefined;
+  for (let i = 0; i < argv.length; i++) {
+    const arg = argv[i] ?? '';
+    if (arg === '--') {
+      rest.push(...argv.slice(i));
+      break;
+    }
+    if (arg === '--data-dir') {
+      const value = argv[i + 1];
+      if (value === undefined || value.startsWith('--')) throw new UsageError("Option '--data-dir <dir>' argument missing");
+      dataDir = value;
+      i++;
+    } else if (arg.startsWith('--data-dir=')) dataDir = arg.slice('--data-dir='.length);
+    else rest.push(arg);
+  }
+  return { dataDir, rest };
+}
+
+export async function main(argv: string[], deps: CliDeps = {}): Promise<number> {
+  const io: CliIo = deps.io ?? { stdout: process.stdout, stderr: process.stderr, env: process.env };
+  const commands = deps.commands ?? COMMANDS;
+  let global: ReturnType<typeof splitGlobalOptions>;
+  try {
+    global = splitGlobalOptions(argv);
+  } catch (error) {
+    writeLine(io.stderr, `cairn: ${(error as Error).message}\n\n${usage(commands)}`);
+    return 2;
+  }
+  const [name, ...args] = global.rest;
+  if (name === '--help' || name === '-h' || (name === 'help' && args.length === 0)) {
+    writeLine(io.stdout, usage(commands));
+    return 0;
+  }
+  if (name === undefined) {
+    writeLine(io.stderr, usage(commands));
+    return 2;
+  }
+  const helpFor = name === 'help' ? args[0] : undefined;
+  const command = commands.find((candidate) => candidate.name === (helpFor ?? name));
+  if (!command) {
+    writeLine(io.stderr, `cairn: unknown command "${helpFor ?? name}"\n\n${usage(commands)}`);
+    return 2;
+  }
+  const beforeTerminator = args.indexOf('--') === -1 ? args : args.slice(0, args.indexOf('--'));
+  if (helpFor || beforeTerminator.includes('--help') || beforeTerminator.includes('-h')) {
+    writeLine(io.stdout, `Usage: ${command.usage}`);
+    return 0;
+  }
+
+  const controller = new AbortController();
+  const onSigint = () => controller.abort();
+  if (!deps.signal) process.once('SIGINT', onSigint);
+  let opened: Cairn | undefined;
+  const context: CliContext = {
+    ...io,
+    signal: deps.signal ?? controller.signal,
+    async open() {
+      if (!opened) opened = await (deps.open ?? openCairnFromCli)({ dataDir: resolveDataDir({ flag: global.dataDir, env: io.env }), env: io.env });
+      return opened;
+    },
+  };
+  const json = args.includes('--json');
+  try {
+    return await command.run(args, context);
+  } catch (error) {
+    if (error instanceof UsageError) {
+      writeLine(io.stderr, `cairn ${command.name}: ${error.message}\nUsage: ${command.usage}`);
+      return 2;
+    }
+    if (!(error instanceof CairnError)) writeLine(io.stderr, `cairn: unexpected error: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
+    return error instanceof CairnError ? reportError(io, toErrorData(error), json) : 1;
+  } finally {
+    process.removeListener('SIGINT', onSigint);
+    await opened?.dispose();
+  }
 }

@@ -37,6 +37,7 @@ function cliContext(options: { tty?: boolean; model?: boolean } = {}) {
     stdout,
     stderr,
     env: {},
+    signal: new AbortController().signal,
     async open(): Promise<Cairn> {
       const kit = createChatKit(db, { chat: options.model === false ? null : { baseUrl: fake.baseUrl, apiKey: fake.apiKey, model: fake.model } });
       return {

@@ -69,7 +69,8 @@ async function ask(
   const cancel = () => {
     if (messageId) void cairn.api.chat.cancel({ messageId });
   };
-  process.once('SIGINT', cancel);
+  // Ctrl-C (the dispatcher's signal) cancels the answer; the partial text is kept and marked incomplete.
+  io.signal.addEventListener('abort', cancel, { once: true });
   try {
     const started = await cairn.api.chat.ask({ question: input.question, ...(input.k ? { k: input.k } : {}), ...(input.conversationId ? { conversationId: input.conversationId } : {}) });
     if (!started.ok) {
@@ -87,7 +88,7 @@ async function ask(
     if (!answer.incomplete) return 0;
     return answer.error?.code === 'CANCELLED' ? 130 : 1;
   } finally {
-    process.off('SIGINT', cancel);
+    io.signal.removeEventListener('abort', cancel);
     offToken();
     offDone();
   }

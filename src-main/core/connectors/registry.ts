@@ -4,11 +4,12 @@ import { CairnError } from '../errors';
 import type { Connector, ConnectorFactory, ConnectorInit } from './connector';
 import { DingTalkConnector } from './dingtalk-connector';
 import { createFeishuConnector } from './feishu-connector';
+import { createFolderConnector } from './folder-connector';
 import { ImaConnector } from './ima-connector';
 import { createYuqueConnector } from './yuque-connector';
 
-// Each platform's connector registers here, one line each, as it lands.
 const FACTORIES: Partial<Record<Platform, ConnectorFactory>> = {
+  folder: createFolderConnector,
   feishu: createFeishuConnector('feishu'),
   lark: createFeishuConnector('lark'),
   yuque: createYuqueConnector,

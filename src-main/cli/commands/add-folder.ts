@@ -1,0 +1,28 @@
+import { basename, resolve } from 'node:path';
+import type { NewConnection } from '../../../src-shared/models';
+import { parseCommandArgs, parseModeArgument } from '../args';
+import type { CliCommand } from '../command';
+import { report } from '../output';
+
+export const addFolderCommand: CliCommand = {
+  name: 'add-folder',
+  summary: 'Add a local folder of Markdown/text files (an Obsidian vault works)',
+  usage: 'cairn add-folder <path> [--name <name>] [--mode rag|direct] [--json]',
+  async run(args, context) {
+    const { values, positionals } = parseCommandArgs(args, { name: { type: 'string' }, mode: { type: 'string' }, json: { type: 'boolean' } }, { min: 1, max: 1, names: 'the folder <path>' });
+    const path = resolve(positionals[0] ?? '');
+    const json = values.json ?? false;
+    const input: NewConnection = { platform: 'folder', name: values.name ?? basename(path), mode: parseModeArgument(values.mode, '--mode') ?? 'rag', config: { path }, secrets: {} };
+    const { api } = await context.open();
+    // Checked before saving, so a mistyped path never becomes a broken connection.
+    const checked = await api.connections.testNew(input);
+    if (!checked.ok) return report(context, json, checked, () => '');
+    const added = await api.connections.add(input);
+    return report(context, json, added, (view) =>
+      [
+        `Added folder "${view.name}" (id ${view.id}, ${view.mode} mode): ${checked.value.message}`,
+        view.mode === 'rag' ? `Index it now with: cairn sync ${JSON.stringify(view.name)}` : 'Direct mode: it is searched live, nothing is indexed.',
+      ].join('\n'),
+    );
+  },
+};

@@ -1,0 +1,135 @@
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { ConnectionView, SearchResponse, StatusSnapshot } from '../../../src-shared/models';
+import { openDatabase, type Db } from '../../core/db/database';
+import { createTestCairn, type TestCairn } from '../testing/test-cairn';
+import { runCli } from '../testing/run-cli';
+import type { SyncRunReport } from './sync';
+
+let db: Db;
+let base: string;
+let notes: string;
+let cairn: TestCairn;
+
+const cli = (argv: string[], options: { env?: NodeJS.ProcessEnv; tty?: boolean; signal?: AbortSignal } = {}) => runCli(argv, { cairn, ...options });
+
+function json<T>(stdout: string): { ok: true; value: T } {
+  const parsed = JSON.parse(stdout) as { ok: boolean; value: T };
+  if (!parsed.ok) throw new Error(stdout);
+  return parsed as { ok: true; value: T };
+}
+
+beforeAll(async () => {
+  db = await openDatabase();
+  cairn = createTestCairn(db, { dataDir: '/data/cairn' });
+  base = await mkdtemp(join(tmpdir(), 'cairn-cli-'));
+  notes = join(base, 'notes');
+  await mkdir(join(notes, '中文'), { recursive: true });
+  await writeFile(join(notes, 'install.md'), '# Install Guide\n\nRun the installer on Linux.\n');
+  await writeFile(join(notes, 'faq.md'), '# FAQ\n\nThe installer asks for a licence key.\n');
+  await writeFile(join(notes, '中文', '报销.md'), '# 报销流程\n\n报销需要发票。\n');
+});
+
+afterAll(async () => {
+  await cairn.dispose();
+  await db.close();
+  await rm(base, { recursive: true, force: true });
+});
+
+describe('cairn commands over a real (test) Cairn', () => {
+  it('add-folder checks the folder first, then adds it; duplicates and missing folders fail clearly', async () => {
+    const added = await cli(['add-folder', notes]);
+    expect(added).toMatchObject({ code: 0, stderr: '' });
+    expect(added.stdout).toMatch(/^Added folder "notes" \(id notes-[0-9a-f]{6}, rag mode\): Folder "notes" is readable: 3 Markdown\/text files\.\nIndex it now with: cairn sync "notes"\n$/);
+    expect(await cli(['add-folder', notes])).toEqual({ code: 1, stdout: '', stderr: 'cairn: A connection named "notes" already exists. (ALREADY_EXISTS)\n' });
+    const missing = await cli(['add-folder', join(base, 'nope'), '--json']);
+    expect({ code: missing.code, out: JSON.parse(missing.stdout) }).toEqual({
+      code: 1,
+      out: { ok: false, error: { code: 'NOT_FOUND', message: `Folder not found: ${join(base, 'nope')}` } },
+    });
+  });
+
+  it('add keeps credentials out of the output and takes secrets from the environment', async () => {
+    const run = await cli(['add', 'yuque', '--name', 'Team Wiki', '--mode', 'direct', '--base-url', 'http://127.0.0.1:9/api/v2', '--json'], { env: { CAIRN_TOKEN: 'yuque-token-secret' } });
+    expect(run.code).toBe(0);
+    const view = json<ConnectionView>(run.stdout).value;
+    expect(view).toMatchObject({ platform: 'yuque', name: 'Team Wiki', mode: 'direct', config: { baseUrl: 'http://127.0.0.1:9/api/v2' }, secretFields: ['token'] });
+    expect(run.stdout).not.toContain('yuque-token-secret');
+    expect(await cairn.secrets.get(`connection:${view.id}`)).toEqual({ token: 'yuque-token-secret' });
+  });
+
+  it('test checks a connection, and reports a platform without a connector as an error', async () => {
+    expect(await cli(['test', 'notes'])).toEqual({ code: 0, stdout: 'OK "notes": Folder "notes" is readable: 3 Markdown/text files.\n', stderr: '' });
+    expect(await cli(['test', 'team wiki'])).toEqual({ code: 1, stdout: '', stderr: 'cairn: No connector for platform "yuque" yet. (UNSUPPORTED)\n' });
+    expect((await cli(['test', 'ghost'])).stderr).toBe('cairn: No connection named "ghost". Connections: notes, Team Wiki. (NOT_FOUND)\n');
+  });
+
+  it('sync prints the run counters, incrementally, with a progress bar only on a terminal', async () => {
+    const first = await cli(['sync', 'notes', '--json']);
+    expect(first.code).toBe(0);
+    const [run] = json<{ runs: SyncRunReport[] }>(first.stdout).value.runs;
+    expect({ name: run?.name, status: run?.status, counters: run?.counters }).toEqual({
+      name: 'notes',
+      status: 'succeeded',
+      counters: { seen: 3, added: 3, updated: 0, unchanged: 0, deleted: 0, failed: 0, chunksEmbedded: 3, embedderCalls: 1, embeddingTokens: 0 },
+    });
+
+    await writeFile(join(notes, 'faq.md'), '# FAQ\n\nThe installer asks for a licence key, twice.\n');
+    await rm(join(notes, 'install.md'));
+    await writeFile(join(notes, 'broken.md'), new Uint8Array([35, 0, 1]));
+    const second = await cli(['sync'], { tty: true });
+    expect(second.code).toBe(1);
+    expect(second.stdout).toContain('\r\x1b[2K[');
+    expect(second.stdout.slice(second.stdout.lastIndexOf('\r\x1b[2K') + 5)).toMatch(
+      /^notes: partial in \d+\.\d s\n {2}seen 3 · added 0 · updated 1 · unchanged 1 · deleted 1 · failed 1 · chunks embedded 1 · embedder calls 1\n {2}✗ broken\.md: Skipped binary file \(contains NUL bytes\): broken\.md\n$/,
+    );
+    await rm(join(notes, 'broken.md'));
+  });
+
+  it('status shows every connection with counts, as text and as JSON', async () => {
+    const snapshot = json<StatusSnapshot>((await cli(['status', '--json'])).stdout).value;
+    expect(snapshot.connections.map((c) => [c.name, c.mode, c.documentCount, c.syncError])).toEqual([
+      ['notes', 'rag', 2, '1 documents failed'],
+      ['Team Wiki', 'direct', 0, null],
+    ]);
+    const text = (await cli(['status'])).stdout;
+    expect(text).toContain('Data directory: /data/cairn');
+    expect(text).toMatch(/\nNAME {7}PLATFORM {2}MODE {4}STATUS {2}DOCS {2}CHUNKS {2}LAST SYNC {9}NEXT SYNC\nnotes {6}folder {4}rag {5}synced {2}2 {5}2 {7}\d{4}-/);
+  });
+
+  it('search prints hits with knowledge base, link and per-channel ranks, and filters by connection', async () => {
+    const hits = json<SearchResponse>((await cli(['search', 'installer', '--k', '5', '--connection', 'notes', '--json'])).stdout).value.hits;
+    expect(hits.map((hit) => [hit.title, hit.knowledgeBase, hit.url, hit.ranks])).toEqual([['FAQ', 'notes', join(notes, 'faq.md'), { direct: 1 }]]);
+    const text = await cli(['search', '发票']);
+    expect(text.stdout.replace(/in \d+ ms/, 'in N ms')).toBe(
+      `1. 报销流程 — notes (folder)  [direct #1]\n   ${join(notes, '中文', '报销.md')}\n   # 报销流程 报销需要发票。\n\nwarning: Team Wiki: No connector for platform "yuque" yet.\n1 result in N ms\n`,
+    );
+    expect((await cli(['search', 'installer', '--connection', 'nobody'])).code).toBe(1);
+  });
+
+  it('mode switches a connection; a direct connection has nothing to sync', async () => {
+    expect((await cli(['mode', 'notes', 'direct'])).stdout).toBe('"notes" is now in direct mode: searched live; its index stays on disk until you remove the connection.\n');
+    expect(await cli(['sync', 'notes'])).toEqual({ code: 2, stdout: '', stderr: 'cairn: "notes" is in direct mode: it is searched live and has nothing to sync. (INVALID_ARGUMENT)\n' });
+    expect(await cli(['sync', '--json'])).toEqual({ code: 0, stdout: JSON.stringify({ ok: true, value: { runs: [] } }, null, 2) + '\n', stderr: '' });
+    expect((await cli(['mode', 'notes', 'rag'])).code).toBe(0);
+  });
+
+  it('sync exits 130 when interrupted', async () => {
+    const controller = new AbortController();
+    controller.abort();
+    const run = await cli(['sync', 'notes', '--json'], { signal: controller.signal });
+    expect({ code: run.code, status: json<{ runs: SyncRunReport[] }>(run.stdout).value.runs[0]?.status }).toEqual({ code: 130, status: 'cancelled' });
+  });
+
+  it('remove deletes the connection and its index', async () => {
+    expect(await cli(['remove', 'notes'])).toEqual({ code: 0, stdout: 'Removed "notes" with its 2 documents and 2 chunks.\n', stderr: '' });
+    expect((await cli(['remove', 'notes'])).code).toBe(1);
+    const left = await db.query<{ n: number }>('SELECT count(*)::int AS n FROM documents');
+    expect({ docs: left.rows[0]?.n, names: (await cairn.api.connections.list()).ok && json<StatusSnapshot>((await cli(['status', '--json'])).stdout).value.connections.map((c) => c.name) }).toEqual({
+      docs: 0,
+      names: ['Team Wiki'],
+    });
+  });
+});

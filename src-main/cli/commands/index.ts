@@ -1,0 +1,13 @@
+/** Every `cairn` subcommand, in the order `cairn --help` lists them. One file per command. */
+import type { CliCommand } from '../command';
+import { addCommand } from './add';
+import { addFolderCommand } from './add-folder';
+import { askCommand } from './ask';
+import { modeCommand } from './mode';
+import { removeCommand } from './remove';
+import { searchCommand } from './search';
+import { statusCommand } from './status';
+import { syncCommand } from './sync';
+import { testCommand } from './test';
+
+export const COMMANDS: CliCommand[] = [statusCommand, addFolderCommand, addCommand, testCommand, modeCommand, syncCommand, searchCommand, askCommand, removeCommand];

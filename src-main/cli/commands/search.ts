@@ -1,0 +1,56 @@
+import type { SearchHit, SearchResponse } from '../../../src-shared/models';
+import { parseCommandArgs, parseIntegerFlag, UsageError } from '../args';
+import type { CliCommand } from '../command';
+import { report } from '../output';
+import { resolveConnection } from '../resolve-connection';
+
+export const searchCommand: CliCommand = {
+  name: 'search',
+  summary: 'Hybrid search over the index and direct-mode connections',
+  usage: 'cairn search "<query>" [--k 10] [--connection <name>]... [--json]',
+  async run(args, context) {
+    const { values, positionals } = parseCommandArgs(
+      args,
+      { k: { type: 'string' }, connection: { type: 'string', multiple: true }, json: { type: 'boolean' } },
+      { min: 1, max: Infinity, names: 'the "<query>"' },
+    );
+    const query = positionals.join(' ');
+    if (!query.trim()) throw new UsageError('The query is empty.');
+    const k = parseIntegerFlag(values.k, '--k', { min: 1, max: 100, fallback: 10 });
+    const json = values.json ?? false;
+    const { api } = await context.open();
+    const connectionIds: string[] = [];
+    for (const name of values.connection ?? []) {
+      const found = await resolveConnection(api, name);
+      if (!found.ok) return report(context, json, found, () => '');
+      connectionIds.push(found.value.id);
+    }
+    const result = await api.search.query({ query, k, ...(connectionIds.length ? { connectionIds } : {}) });
+    const listed = result.ok && result.value.warnings.length > 0 ? await api.connections.list() : null;
+    const names = new Map(listed?.ok ? listed.value.map((view) => [view.id, view.name]) : []);
+    return report(context, json, result, (response) => formatSearch(response, names));
+  },
+};
+
+export function formatRanks(ranks: SearchHit['ranks']): string {
+  const parts = (['vector', 'keyword', 'direct'] as const).filter((channel) => ranks[channel] !== undefined).map((channel) => `${channel} #${ranks[channel]}`);
+  return parts.join(' · ');
+}
+
+export function formatSearch(response: SearchResponse, names: Map<string, string> = new Map()): string {
+  const lines: string[] = [];
+  response.hits.forEach((hit, index) => {
+    const text = hit.text.replace(/\s+/g, ' ').trim();
+    lines.push(
+      `${index + 1}. ${hit.title} — ${hit.knowledgeBase || hit.platform} (${hit.platform})  [${formatRanks(hit.ranks)}]`,
+      ...(hit.headingPath ? [`   ${hit.headingPath}`] : []),
+      ...(hit.url ? [`   ${hit.url}`] : []),
+      `   ${text.length > 300 ? `${text.slice(0, 300)}…` : text}`,
+      '',
+    );
+  });
+  if (response.hits.length === 0) lines.push('No results.');
+  for (const warning of response.warnings) lines.push(`warning: ${names.get(warning.connectionId) ?? warning.connectionId}: ${warning.error.message}`);
+  lines.push(`${response.hits.length} result${response.hits.length === 1 ? '' : 's'} in ${Math.round(response.tookMs)} ms`);
+  return lines.join('\n');
+}

@@ -1,0 +1,43 @@
+import type { StatusSnapshot } from '../../../src-shared/models';
+import { parseCommandArgs } from '../args';
+import type { CliCommand } from '../command';
+import { formatTable, formatTime, report } from '../output';
+
+export const statusCommand: CliCommand = {
+  name: 'status',
+  summary: 'Show the data directory, settings and every connection with its counts',
+  usage: 'cairn status [--json]',
+  async run(args, context) {
+    const { values } = parseCommandArgs(args, { json: { type: 'boolean' } }, { min: 0, max: 0, names: '' });
+    const { api } = await context.open();
+    return report(context, values.json ?? false, await api.app.status(), formatStatus);
+  },
+};
+
+export function formatStatus(status: StatusSnapshot): string {
+  const { embedding, chat } = status.settings;
+  const lines = [
+    `Cairn ${status.version}`,
+    `Data directory: ${status.dataDir}`,
+    `Embeddings: ${embedding.provider}${embedding.model ? ` ${embedding.model}` : ''}, ${embedding.dimensions} dims · Chat: ${chat.provider}${chat.model ? ` ${chat.model}` : ''}`,
+    `Scheduled sync: ${status.settings.scheduledSyncPaused ? 'paused' : `every ${status.settings.syncIntervalHours} h`} · Index: ${status.reindex.activeSpace}` +
+      (status.reindex.running ? ` (re-indexing into ${status.reindex.pendingSpace}: ${status.reindex.done}/${status.reindex.total})` : ''),
+    '',
+  ];
+  if (status.connections.length === 0) {
+    lines.push('No connections yet. Add one with `cairn add-folder <path>` or `cairn add <platform> …`.');
+    return lines.join('\n');
+  }
+  const rows = status.connections.map((c) => {
+    const running = status.syncing[c.id];
+    const state = running ? `syncing ${running.phase} ${running.documentsDone}/${running.documentsTotal}` : c.syncStatus;
+    return [c.name, c.platform + (c.experimental ? '*' : ''), c.mode, state, String(c.documentCount), String(c.chunkCount), formatTime(c.lastSyncAt), c.mode === 'rag' ? formatTime(c.nextSyncAt) : '—'];
+  });
+  lines.push(formatTable(['NAME', 'PLATFORM', 'MODE', 'STATUS', 'DOCS', 'CHUNKS', 'LAST SYNC', 'NEXT SYNC'], rows));
+  for (const c of status.connections) {
+    if (c.syncError) lines.push(`${c.name}: ${c.syncError}`);
+    if (c.limitation) lines.push(`${c.name}: ${c.limitation}`);
+  }
+  if (status.connections.some((c) => c.experimental)) lines.push('* experimental platform');
+  return lines.join('\n');
+}

@@ -1,0 +1,107 @@
+import type { SyncCounters, SyncRunView } from '../../../src-shared/models';
+import { parseCommandArgs } from '../args';
+import type { CliCommand, CliContext } from '../command';
+import { reportError, writeJson, writeLine } from '../output';
+import { createProgressBar } from '../progress-bar';
+import { resolveConnection } from '../resolve-connection';
+
+/** After Ctrl-C, how long to wait for the engine to confirm the cancellation. */
+const CANCEL_GRACE_MS = 15_000;
+
+export type SyncRunReport = SyncRunView & { name: string };
+
+export const syncCommand: CliCommand = {
+  name: 'sync',
+  summary: 'Sync one RAG connection, or all of them, incrementally',
+  usage: 'cairn sync [connection] [--json]\nExit code 0 when every run succeeded, 1 when any failed or skipped documents, 130 when cancelled.',
+  async run(args, context) {
+    const { values, positionals } = parseCommandArgs(args, { json: { type: 'boolean' } }, { min: 0, max: 1, names: '' });
+    const json = values.json ?? false;
+    const { api, events } = await context.open();
+
+    const seen: SyncRunView[] = [];
+    let wake = () => {};
+    const bar = createProgressBar(json ? { write: () => true } : context.stdout);
+    const names = new Map<string, string>();
+    // Subscribe before starting: a small sync can finish before start() even answers.
+    const unsubscribe = [
+      events.on('sync.finished', (run) => {
+        seen.push(run);
+        wake();
+      }),
+      events.on('sync.progress', (progress) => {
+        if (names.has(progress.connectionId)) bar.update({ done: progress.documentsDone, total: progress.documentsTotal, label: `${names.get(progress.connectionId)} · ${progress.phase}` });
+      }),
+    ];
+    try {
+      const targets = new Map<string, number | undefined>();
+      if (positionals[0] !== undefined) {
+        const found = await resolveConnection(api, positionals[0]);
+        if (!found.ok) return reportError(context, found.error, json);
+        names.set(found.value.id, found.value.name);
+        const started = await api.sync.start({ connectionId: found.value.id });
+        if (!started.ok) return reportError(context, started.error, json);
+        targets.set(found.value.id, started.value.runId);
+      } else {
+        const listed = await api.connections.list();
+        if (!listed.ok) return reportError(context, listed.error, json);
+        for (const view of listed.value) names.set(view.id, view.name);
+        const started = await api.sync.startAll();
+        if (!started.ok) return reportError(context, started.error, json);
+        for (const id of started.value.started) targets.set(id, undefined);
+      }
+
+      const runFor = (id: string) => seen.find((run) => run.connectionId === id && (targets.get(id) === undefined || run.id === targets.get(id)));
+      const allDone = () => [...targets.keys()].every((id) => runFor(id) !== undefined);
+      const cancelled = await waitUntil(allDone, (wakeUp) => (wake = wakeUp), context, async () => {
+        for (const id of targets.keys()) if (!runFor(id)) await api.sync.cancel({ connectionId: id });
+      });
+      bar.stop();
+      const runs = [...targets.keys()].map((id) => runFor(id)).filter((run): run is SyncRunView => run !== undefined);
+      const reports: SyncRunReport[] = runs.map((run) => ({ ...run, name: names.get(run.connectionId) ?? run.connectionId }));
+      if (json) writeJson(context, { ok: true, value: { runs: reports } });
+      else writeLine(context.stdout, reports.length ? reports.map(formatRun).join('\n') : 'Nothing to sync: no connection is in RAG mode.');
+      if (cancelled || reports.some((run) => run.status === 'cancelled')) return 130;
+      return reports.every((run) => run.status === 'succeeded') && reports.length === targets.size ? 0 : 1;
+    } finally {
+      bar.stop();
+      for (const stop of unsubscribe) stop();
+    }
+  },
+};
+
+/** Resolves once `done()` holds; on Ctrl-C asks to cancel, then waits a grace period. Returns true when interrupted. */
+async function waitUntil(done: () => boolean, onWake: (wake: () => void) => void, context: CliContext, cancel: () => Promise<void>): Promise<boolean> {
+  let interrupted = false;
+  await new Promise<void>((resolve) => {
+    let grace: ReturnType<typeof setTimeout> | undefined;
+    const finish = () => {
+      if (grace) clearTimeout(grace);
+      context.signal.removeEventListener('abort', onAbort);
+      resolve();
+    };
+    const onAbort = () => {
+      interrupted = true;
+      grace = setTimeout(finish, CANCEL_GRACE_MS);
+      void cancel().finally(() => (done() ? finish() : undefined));
+    };
+    onWake(() => (done() ? finish() : undefined));
+    if (context.signal.aborted) onAbort();
+    else context.signal.addEventListener('abort', onAbort, { once: true });
+    if (done()) finish();
+  });
+  return interrupted;
+}
+
+export function formatCounters(c: SyncCounters): string {
+  return `seen ${c.seen} · added ${c.added} · updated ${c.updated} · unchanged ${c.unchanged} · deleted ${c.deleted} · failed ${c.failed} · chunks embedded ${c.chunksEmbedded} · embedder calls ${c.embedderCalls}`;
+}
+
+export function formatRun(run: SyncRunReport): string {
+  const seconds = run.finishedAt ? ` in ${((Date.parse(run.finishedAt) - Date.parse(run.startedAt)) / 1000).toFixed(1)} s` : '';
+  const lines = [`${run.name}: ${run.status}${seconds}`, `  ${formatCounters(run.counters)}`];
+  if (run.error) lines.push(`  error: ${run.error.message} (${run.error.code})`);
+  for (const error of run.errors.slice(0, 10)) lines.push(`  ✗ ${error.externalId}: ${error.message}`);
+  if (run.errors.length > 10) lines.push(`  … and ${run.errors.length - 10} more (cairn sync --json lists them all)`);
+  return lines.join('\n');
+}

@@ -1,0 +1,18 @@
+import type { CairnApi } from '../../src-shared/contract';
+import type { Result } from '../../src-shared/errors';
+import { fail, ok } from '../../src-shared/errors';
+import type { ConnectionView } from '../../src-shared/models';
+
+/** What a person typed: an id, else an exact name, else a unique case-insensitive name. */
+export async function resolveConnection(api: CairnApi, idOrName: string): Promise<Result<ConnectionView>> {
+  const listed = await api.connections.list();
+  if (!listed.ok) return listed;
+  const all = listed.value;
+  const exact = all.find((c) => c.id === idOrName) ?? all.find((c) => c.name === idOrName);
+  if (exact) return ok(exact);
+  const folded = all.filter((c) => c.name.toLowerCase() === idOrName.toLowerCase());
+  if (folded.length === 1 && folded[0]) return ok(folded[0]);
+  if (folded.length > 1) return fail('INVALID_ARGUMENT', `"${idOrName}" matches several connections (${folded.map((c) => c.name).join(', ')}); use the exact name or the id.`);
+  const names = all.map((c) => c.name);
+  return fail('NOT_FOUND', `No connection named "${idOrName}".${names.length ? ` Connections: ${names.join(', ')}.` : ' There are no connections yet.'}`);
+}

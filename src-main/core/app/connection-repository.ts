@@ -1,0 +1,236 @@
+/**
+ * SQL over the `connections` table (migration 001). Returns ConnectionView, never a secret:
+ * the secret store holds the values, this table holds only the reference to them.
+ */
+import { randomBytes } from 'node:crypto';
+import type { ConnectionMode, ConnectionView, Platform, SyncStatus } from '../../../src-shared/models';
+import { PLATFORMS } from '../../../src-shared/models';
+import { PLATFORM_INFO } from '../../../src-shared/platforms';
+import type { Db } from '../db/database';
+import { CairnError } from '../errors';
+
+export type ConnectionConfig = ConnectionView['config'];
+
+export interface NewConnectionRow {
+  platform: Platform;
+  name: string;
+  mode: ConnectionMode;
+  config: ConnectionConfig;
+  /** True when secrets will be stored under this connection's ref (`connection:<id>`). */
+  hasSecrets: boolean;
+}
+
+export interface SyncStatePatch {
+  syncStatus?: SyncStatus;
+  syncError?: string | null;
+  lastSyncAt?: Date | null;
+  nextSyncAt?: Date | null;
+}
+
+/** What the scheduler needs to know about a RAG connection. */
+export interface SyncSchedule {
+  id: string;
+  lastSyncAt: Date | null;
+  nextSyncAt: Date | null;
+}
+
+export interface ConnectionRepositoryOptions {
+  /** Names (never values) of the secret fields stored under a ref. @default every ref has none */
+  secretFieldsOf?: (secretRef: string) => Promise<string[]>;
+  /** The plain sentence about what a connection cannot do (from its connector's capabilities). @default null */
+  limitationOf?: (platform: Platform, config: ConnectionConfig) => string | null;
+}
+
+interface ConnectionRow {
+  id: string;
+  platform: string;
+  name: string;
+  mode: ConnectionMode;
+  config: ConnectionConfig;
+  secret_ref: string | null;
+  sync_status: SyncStatus;
+  sync_error: string | null;
+  last_sync_at: Date | null;
+  next_sync_at: Date | null;
+  document_count: number;
+  chunk_count: number;
+}
+
+const SELECT_VIEW = /* sql */ `
+  SELECT c.id, c.platform, c.name, c.mode, c.config, c.secret_ref, c.sync_status, c.sync_error,
+         c.last_sync_at, c.next_sync_at,
+         (SELECT count(*) FROM documents d WHERE d.connection_id = c.id)::int AS document_count,
+         (SELECT count(*) FROM chunks k WHERE k.connection_id = c.id)::int AS chunk_count
+  FROM connections c`;
+
+const MAX_NAME_LENGTH = 80;
+
+export class ConnectionRepository {
+  constructor(
+    private readonly db: Db,
+    private readonly options: ConnectionRepositoryOptions = {},
+  ) {}
+
+  async list(filter: { mode?: ConnectionMode } = {}): Promise<ConnectionView[]> {
+    const rows = filter.mode
+      ? await this.db.query<ConnectionRow>(`${SELECT_VIEW} WHERE c.mode = $1 ORDER BY c.created_at, c.id`, [filter.mode])
+      : await this.db.query<ConnectionRow>(`${SELECT_VIEW} ORDER BY c.created_at, c.id`);
+    return Promise.all(rows.rows.map((row) => this.toView(row)));
+  }
+
+  async get(id: string): Promise<ConnectionView> {
+    const found = await this.findById(id);
+    if (!found) throw new CairnError('NOT_FOUND', `No connection with id "${id}".`);
+    return found;
+  }
+
+  async findById(id: string): Promise<ConnectionView | null> {
+    const row = (await this.db.query<ConnectionRow>(`${SELECT_VIEW} WHERE c.id = $1`, [id])).rows[0];
+    return row ? this.toView(row) : null;
+  }
+
+  /** Resolves what a person typed: an id, else an exact name, else a unique case-insensitive name. */
+  async resolve(idOrName: string): Promise<ConnectionView> {
+    const rows = (await this.db.query<ConnectionRow>(`${SELECT_VIEW} WHERE c.id = $1 OR lower(c.name) = lower($1) ORDER BY c.created_at`, [idOrName])).rows;
+    const match = rows.find((row) => row.id === idOrName) ?? rows.find((row) => row.name === idOrName) ?? (rows.length === 1 ? rows[0] : undefined);
+    if (match) return this.toView(match);
+    if (rows.length > 1) throw new CairnError('INVALID_ARGUMENT', `"${idOrName}" matches several connections (${rows.map((row) => row.name).join(', ')}); use the exact name or the id.`);
+    throw new CairnError('NOT_FOUND', `No connection named "${idOrName}".`);
+  }
+
+  async create(input: NewConnectionRow): Promise<ConnectionView> {
+    if (!(PLATFORMS as readonly string[]).includes(input.platform)) throw new CairnError('INVALID_ARGUMENT', `Unknown platform "${input.platform}".`);
+    const name = checkName(input.name);
+    for (let attempt = 0; ; attempt++) {
+      const id = newConnectionId(name, input.platform);
+      try {
+        await this.db.query('INSERT INTO connections (id, platform, name, mode, config, secret_ref) VALUES ($1, $2, $3, $4, $5, $6)', [
+          id,
+          input.platform,
+          name,
+          input.mode,
+          JSON.stringify(input.config),
+          input.hasSecrets ? secretRefFor(id) : null,
+        ]);
+        return await this.get(id);
+      } catch (error) {
+        const violated = uniqueViolation(error);
+        if (violated === 'connections_name_key') throw new CairnError('ALREADY_EXISTS', `A connection named "${name}" already exists.`);
+        if (violated === 'connections_pkey' && attempt < 3) continue; // random suffix collided: draw again
+        throw error;
+      }
+    }
+  }
+
+  async secretRef(id: string): Promise<string | null> {
+    const row = (await this.db.query<{ secret_ref: string | null }>('SELECT secret_ref FROM connections WHERE id = $1', [id])).rows[0];
+    if (!row) throw new CairnError('NOT_FOUND', `No connection with id "${id}".`);
+    return row.secret_ref;
+  }
+
+  async setMode(id: string, mode: ConnectionMode): Promise<ConnectionView> {
+    if (mode !== 'rag' && mode !== 'direct') throw new CairnError('INVALID_ARGUMENT', `Mode must be "rag" or "direct", not "${String(mode)}".`);
+    // Leaving RAG keeps the index on disk but stops scheduled syncs.
+    await this.updateOne('UPDATE connections SET mode = $2, next_sync_at = CASE WHEN $2 = \'rag\' THEN next_sync_at ELSE NULL END WHERE id = $1', [id, mode]);
+    return this.get(id);
+  }
+
+  async rename(id: string, name: string): Promise<ConnectionView> {
+    const clean = checkName(name);
+    try {
+      await this.updateOne('UPDATE connections SET name = $2 WHERE id = $1', [id, clean]);
+    } catch (error) {
+      if (uniqueViolation(error) === 'connections_name_key') throw new CairnError('ALREADY_EXISTS', `A connection named "${clean}" already exists.`);
+      throw error;
+    }
+    return this.get(id);
+  }
+
+  async updateSyncState(id: string, patch: SyncStatePatch): Promise<void> {
+    const sets: string[] = [];
+    const values: unknown[] = [id];
+    const add = (column: string, value: unknown) => {
+      values.push(value);
+      sets.push(`${column} = $${values.length}`);
+    };
+    if (patch.syncStatus !== undefined) add('sync_status', patch.syncStatus);
+    if (patch.syncError !== undefined) add('sync_error', patch.syncError);
+    if (patch.lastSyncAt !== undefined) add('last_sync_at', patch.lastSyncAt);
+    if (patch.nextSyncAt !== undefined) add('next_sync_at', patch.nextSyncAt);
+    if (sets.length > 0) await this.updateOne(`UPDATE connections SET ${sets.join(', ')} WHERE id = $1`, values);
+  }
+
+  /** RAG connections with their sync times, for the scheduler. */
+  async syncSchedules(): Promise<SyncSchedule[]> {
+    const rows = await this.db.query<{ id: string; last_sync_at: Date | null; next_sync_at: Date | null }>(
+      "SELECT id, last_sync_at, next_sync_at FROM connections WHERE mode = 'rag' ORDER BY created_at, id",
+    );
+    return rows.rows.map((row) => ({ id: row.id, lastSyncAt: row.last_sync_at, nextSyncAt: row.next_sync_at }));
+  }
+
+  async setNextSyncAt(id: string, at: Date | null): Promise<void> {
+    await this.db.query('UPDATE connections SET next_sync_at = $2 WHERE id = $1', [id, at]);
+  }
+
+  /** Deletes the connection; documents, chunks and sync runs go with it (ON DELETE CASCADE). Returns its secret ref for the caller to delete. */
+  async remove(id: string): Promise<{ secretRef: string | null }> {
+    const row = (await this.db.query<{ secret_ref: string | null }>('DELETE FROM connections WHERE id = $1 RETURNING secret_ref', [id])).rows[0];
+    if (!row) throw new CairnError('NOT_FOUND', `No connection with id "${id}".`);
+    return { secretRef: row.secret_ref };
+  }
+
+  private async updateOne(sql: string, values: unknown[]): Promise<void> {
+    const result = await this.db.query(sql, values);
+    if (!result.affectedRows) throw new CairnError('NOT_FOUND', `No connection with id "${String(values[0])}".`);
+  }
+
+  private async toView(row: ConnectionRow): Promise<ConnectionView> {
+    const platform = row.platform as Platform;
+    return {
+      id: row.id,
+      platform,
+      name: row.name,
+      mode: row.mode,
+      config: row.config,
+      secretFields: row.secret_ref && this.options.secretFieldsOf ? await this.options.secretFieldsOf(row.secret_ref) : [],
+      syncStatus: row.sync_status,
+      syncError: row.sync_error,
+      lastSyncAt: row.last_sync_at ? row.last_sync_at.toISOString() : null,
+      nextSyncAt: row.next_sync_at ? row.next_sync_at.toISOString() : null,
+      documentCount: row.document_count,
+      chunkCount: row.chunk_count,
+      limitation: this.options.limitationOf?.(platform, row.config) ?? null,
+      experimental: PLATFORM_INFO[platform]?.experimental ?? false,
+    };
+  }
+}
+
+export function secretRefFor(connectionId: string): string {
+  return `connection:${connectionId}`;
+}
+
+function checkName(name: string): string {
+  const clean = typeof name === 'string' ? name.replace(/\s+/g, ' ').trim() : '';
+  if (!clean) throw new CairnError('INVALID_ARGUMENT', 'A connection needs a name.');
+  if (clean.length > MAX_NAME_LENGTH) throw new CairnError('INVALID_ARGUMENT', `A connection name may have at most ${MAX_NAME_LENGTH} characters.`);
+  if (/[\u0000-\u001f\u007f]/.test(clean)) throw new CairnError('INVALID_ARGUMENT', 'A connection name may not contain control characters.');
+  return clean;
+}
+
+/** A readable, URL- and shell-safe id: "my-notes-3fa2c1"; names without Latin letters fall back to the platform. */
+export function newConnectionId(name: string, platform: Platform): string {
+  const slug = name
+    .normalize('NFKD')
+    .replace(/[\u0300-\u036f]/g, '')
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, '-')
+    .replace(/^-+|-+$/g, '')
+    .slice(0, 24)
+    .replace(/-+$/, '');
+  return `${slug || platform}-${randomBytes(3).toString('hex')}`;
+}
+
+function uniqueViolation(error: unknown): string | null {
+  const pgError = error as { code?: string; constraint?: string };
+  return pgError?.code === '23505' ? (pgError.constraint ?? 'unknown') : null;
+}
