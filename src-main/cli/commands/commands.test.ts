@@ -60,9 +60,9 @@ describe('cairn commands over a real (test) Cairn', () => {
     expect(await cairn.secrets.get(`connection:${view.id}`)).toEqual({ token: 'yuque-token-secret' });
   });
 
-  it('test checks a connection, and reports a platform without a connector as an error', async () => {
+  it('test checks a connection, and reports an unreachable platform as an error', async () => {
     expect(await cli(['test', 'notes'])).toEqual({ code: 0, stdout: 'OK "notes": Folder "notes" is readable: 3 Markdown/text files.\n', stderr: '' });
-    expect(await cli(['test', 'team wiki'])).toEqual({ code: 1, stdout: '', stderr: 'cairn: No connector for platform "yuque" yet. (UNSUPPORTED)\n' });
+    expect(await cli(['test', 'team wiki'])).toEqual({ code: 1, stdout: '', stderr: 'cairn: Cannot reach Yuque at 127.0.0.1:9: check the base URL (http://127.0.0.1:9/api/v2) and your network. (Cannot reach 127.0.0.1:9 (fetch failed).) (SOURCE_UNREACHABLE)\n' });
     expect((await cli(['test', 'ghost'])).stderr).toBe('cairn: No connection named "ghost". Connections: notes, Team Wiki. (NOT_FOUND)\n');
   });
 
@@ -104,7 +104,7 @@ describe('cairn commands over a real (test) Cairn', () => {
     expect(hits.map((hit) => [hit.title, hit.knowledgeBase, hit.url, hit.ranks])).toEqual([['FAQ', 'notes', join(notes, 'faq.md'), { direct: 1 }]]);
     const text = await cli(['search', '发票']);
     expect(text.stdout.replace(/in \d+ ms/, 'in N ms')).toBe(
-      `1. 报销流程 — notes (folder)  [direct #1]\n   ${join(notes, '中文', '报销.md')}\n   # 报销流程 报销需要发票。\n\nwarning: Team Wiki: No connector for platform "yuque" yet.\n1 result in N ms\n`,
+      `1. 报销流程 — notes (folder)  [direct #1]\n   ${join(notes, '中文', '报销.md')}\n   # 报销流程 报销需要发票。\n\nwarning: Team Wiki: Cannot reach 127.0.0.1:9 (fetch failed).\n1 result in N ms\n`,
     );
     expect((await cli(['search', 'installer', '--connection', 'nobody'])).code).toBe(1);
   });
