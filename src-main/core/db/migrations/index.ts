@@ -1,4 +1,5 @@
 import { sql as core } from './001-core';
+import { sql as search } from './002-search';
 
 export interface Migration {
   version: number;
@@ -7,4 +8,7 @@ export interface Migration {
 }
 
 /** Applied in order, each once, each in its own transaction. Append only. */
-export const MIGRATIONS: Migration[] = [{ version: 1, name: 'core', sql: core }];
+export const MIGRATIONS: Migration[] = [
+  { version: 1, name: 'core', sql: core },
+  { version: 2, name: 'search', sql: search },
+];
