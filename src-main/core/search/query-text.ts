@@ -9,6 +9,8 @@ export const MAX_QUERY_CHARS = 1000;
 /** Distinct keyword terms kept, so a pasted page cannot make BM25 walk thousands of posting lists. */
 export const MAX_KEYWORD_TERMS = 64;
 
+const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g;
+
 export interface PreparedQuery {
   /** Cleaned, possibly truncated query text (embedded for the vector channel, sent to platforms). */
   text: string;
@@ -20,7 +22,7 @@ export interface PreparedQuery {
 export function prepareQuery(raw: unknown): PreparedQuery | null {
   if (typeof raw !== 'string') return null;
   // Lone surrogates cannot be encoded as UTF-8 for Postgres; controls carry no meaning.
-  let text = raw.toWellFormed().replace(/[\p{Cc}\p{Cf}]+/gu, ' ').replace(/\s+/g, ' ').trim();
+  let text = raw.replace(LONE_SURROGATE, '\uFFFD').replace(/[\p{Cc}\p{Cf}]+/gu, ' ').replace(/\s+/g, ' ').trim();
   if (!/[\p{L}\p{N}]/u.test(text)) return null;
   let truncated = false;
   const codePoints = Array.from(text);

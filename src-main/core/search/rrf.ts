@@ -22,7 +22,7 @@ export function reciprocalRankFusion<C extends string>(channels: Partial<Record<
   for (const [channel, keys] of Object.entries(channels) as [C, readonly string[] | undefined][]) {
     if (!keys) continue;
     keys.forEach((key, index) => {
-      const item = fused.get(key) ?? { key, score: 0, ranks: {} };
+      const item: FusedItem<C> = fused.get(key) ?? { key, score: 0, ranks: {} };
       if (item.ranks[channel] !== undefined) return;
       item.ranks[channel] = index + 1;
       item.score += 1 / (k + index + 1);
