@@ -12,7 +12,8 @@ import { CairnError, throwIfAborted } from '../errors';
 import type { Logger } from '../logging/logger';
 import { silentLogger } from '../logging/logger';
 import type { Connector, ConnectorCapabilities, ConnectorInit, DirectHit, DocumentRef, FetchedDocument } from './connector';
-import { decodeUtf8, looksBinary, snippetAround, splitFrontMatter, stripExtension, titleFor } from './folder-text';
+import { decodeUtf8, looksBinary } from '../text/normalize';
+import { snippetAround, splitFrontMatter, stripExtension, titleFor } from './folder-text';
 
 const TEXT_EXTENSIONS = /\.(md|markdown|mdx|txt)$/i;
 // Tool folders inside vaults and projects: never knowledge (.obsidian, .git, .trash, node_modules).
@@ -78,8 +79,8 @@ export class FolderConnector implements Connector {
     } catch (error) {
       throw asDocumentFailure(error, ref.externalId, signal);
     }
-    if (looksBinary(bytes)) throw new CairnError('DOCUMENT_FAILED', `Skipped binary file (contains NUL bytes): ${ref.externalId}`);
-    const split = splitFrontMatter(decodeUtf8(bytes));
+    if (looksBinary(bytes)) throw new CairnError('DOCUMENT_FAILED', `Skipped binary file: ${ref.externalId}`);
+    const split = splitFrontMatter(decodeUtf8(bytes).text);
     return { markdown: split.body, title: titleFor(basename(path), split) };
   }
 
@@ -104,7 +105,7 @@ export class FolderConnector implements Connector {
       }
       filesRead++;
       if (looksBinary(bytes)) continue;
-      const split = splitFrontMatter(decodeUtf8(bytes));
+      const split = splitFrontMatter(decodeUtf8(bytes).text);
       const title = titleFor(basename(path), split);
       const match = scoreText(terms, title, split.body);
       if (!match) continue;

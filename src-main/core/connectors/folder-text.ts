@@ -1,20 +1,7 @@
 /**
- * Text helpers for local files: binary sniffing, lenient UTF-8 decoding, front matter and title
- * extraction. `looksBinary`/`decodeUtf8` are minimal local stand-ins until the shared
- * src-main/core/text/normalize.ts lands; they keep the same names so the swap is an import change.
+ * Text helpers for local Markdown files: front matter, titles and search snippets.
+ * (Binary sniffing and UTF-8 decoding are shared: ../text/normalize.ts.)
  */
-
-/** A NUL byte never appears in UTF-8 text, so its presence means a binary (or UTF-16) file (git uses the same hint). */
-export function looksBinary(bytes: Uint8Array): boolean {
-  return bytes.indexOf(0) !== -1;
-}
-
-const lenientDecoder = new TextDecoder('utf-8', { fatal: false });
-
-/** Decodes UTF-8, replacing invalid sequences with U+FFFD and dropping a leading BOM. */
-export function decodeUtf8(bytes: Uint8Array): string {
-  return lenientDecoder.decode(bytes);
-}
 
 // YAML front matter as Obsidian, Jekyll and Hugo write it: a first line of `---`, closed by `---` or `...`.
 const FRONT_MATTER = /^---[ \t]*\r?\n([\s\S]*?)\r?\n(?:---|\.\.\.)[ \t]*(?:\r?\n|$)/;
