@@ -122,7 +122,7 @@ describe('FolderConnector.fetch', () => {
   });
 
   it('records binary, vanished, oversized and escaping files as DOCUMENT_FAILED with a reason', async () => {
-    expect(await failureOf(fetchById('binary.md'))).toEqual({ code: 'DOCUMENT_FAILED', message: 'Skipped binary file (contains NUL bytes): binary.md' });
+    expect(await failureOf(fetchById('binary.md'))).toEqual({ code: 'DOCUMENT_FAILED', message: 'Skipped binary file (NUL or control bytes): binary.md' });
     expect(await failureOf(fetchById('dangling.md'))).toEqual({ code: 'DOCUMENT_FAILED', message: 'Cannot read dangling.md: file no longer exists' });
     const small = new FolderConnector({ root: vault, maxFileBytes: 10 });
     const ref: DocumentRef = { externalId: 'README.md', title: 'README', knowledgeBase: 'My Vault', url: null, remoteUpdatedAt: null, revision: null };

@@ -79,7 +79,7 @@ export class FolderConnector implements Connector {
     } catch (error) {
       throw asDocumentFailure(error, ref.externalId, signal);
     }
-    if (looksBinary(bytes)) throw new CairnError('DOCUMENT_FAILED', `Skipped binary file: ${ref.externalId}`);
+    if (looksBinary(bytes)) throw new CairnError('DOCUMENT_FAILED', `Skipped binary file (NUL or control bytes): ${ref.externalId}`);
     const split = splitFrontMatter(decodeUtf8(bytes).text);
     return { markdown: split.body, title: titleFor(basename(path), split) };
   }
