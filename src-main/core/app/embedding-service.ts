@@ -1,0 +1,125 @@
+/**
+ * Owns "which embedder serves which vector space". The configured embedder (settings + the
+ * CAIRN_EMBED_* overlay) may differ from the index's active space: then a background re-embed
+ * fills a pending space while the active one keeps serving search and syncs, and flips when done.
+ * Vectors of two spaces never meet: search asks for the active space's embedder only.
+ */
+import type { ReindexStatus } from '../../../src-shared/models';
+import type { Db } from '../db/database';
+import { spaceKey, type Embedder, type EmbeddingSpace } from '../embedding/embedder';
+import { isAbortError } from '../errors';
+import { discardPendingSpace, ensureActiveSpace, readSpaces, sameSpace } from '../index/embedding-spaces';
+import { runReindex } from '../index/reindex-job';
+import type { Logger } from '../logging/logger';
+import type { EventBus } from './event-bus';
+
+export interface EmbeddingServiceDeps {
+  db: Db;
+  events: EventBus;
+  logger: Logger;
+  /** Builds the embedder the current settings ask for (settings + env overlay + stored key). */
+  configuredEmbedder: () => Promise<Embedder>;
+  /** Rebuilds an embedder for an older space where that is possible without settings (the built-in one). */
+  embedderForSpace: (space: EmbeddingSpace) => Embedder | null;
+}
+
+export class EmbeddingService {
+  private configured: Embedder | null = null;
+  private active: EmbeddingSpace | null = null;
+  private pending: EmbeddingSpace | null = null;
+  private job: { controller: AbortController; done: Promise<void> } | null = null;
+  private progress: ReindexStatus = { running: false, done: 0, total: 0, activeSpace: '', pendingSpace: null };
+
+  constructor(private readonly deps: EmbeddingServiceDeps) {}
+
+  /** Registers the first space, or starts (resumes) the re-embed when the settings moved on. */
+  async start(): Promise<void> {
+    await this.reconfigure();
+  }
+
+  /** Call after the embedding settings changed. */
+  async reconfigure(): Promise<void> {
+    const embedder = await this.deps.configuredEmbedder();
+    this.configured = embedder;
+    const { active, matches } = await ensureActiveSpace(this.deps.db, embedder.space);
+    this.active = active;
+    if (matches) {
+      await this.stopJob();
+      await discardPendingSpace(this.deps.db);
+      this.pending = null;
+      this.publish({ running: false, done: 0, total: 0, activeSpace: spaceKey(active), pendingSpace: null });
+      return;
+    }
+    if (this.job && this.pending && sameSpace(this.pending, embedder.space)) return;
+    await this.stopJob();
+    this.pending = embedder.space;
+    this.startJob(embedder);
+  }
+
+  /** The embedder that serves `space`, or null (the vector channel is then skipped, keyword still works). */
+  forSpace(space: EmbeddingSpace): Embedder | null {
+    if (this.configured && sameSpace(this.configured.space, space)) return this.configured;
+    return this.deps.embedderForSpace(space);
+  }
+
+  /** What a sync embeds with: the active space's embedder, else the configured one (its vectors land in the pending space and the flip catches up). */
+  syncEmbedder(): Embedder {
+    const activeEmbedder = this.active ? this.forSpace(this.active) : null;
+    if (activeEmbedder) return activeEmbedder;
+    if (!this.configured) throw new Error('EmbeddingService.start() was not called');
+    return this.configured;
+  }
+
+  status(): ReindexStatus {
+    return { ...this.progress, activeSpace: this.active ? spaceKey(this.active) : this.progress.activeSpace };
+  }
+
+  async dispose(): Promise<void> {
+    await this.stopJob();
+  }
+
+  /** Resolves when a running re-embed has finished (tests, CLI). */
+  async whenIdle(): Promise<void> {
+    await this.job?.done;
+  }
+
+  private startJob(embedder: Embedder): void {
+    const controller = new AbortController();
+    const logger = this.deps.logger;
+    logger.info('re-embedding the index in the background', { to: spaceKey(embedder.space) });
+    const done = runReindex({
+      db: this.deps.db,
+      embedder,
+      signal: controller.signal,
+      logger,
+      onProgress: (status) => this.publish(status),
+    })
+      .then(async ({ embedded }) => {
+        const { active } = await readSpaces(this.deps.db);
+        this.active = active;
+        this.pending = null;
+        logger.info('re-embed finished', { embedded, active: active ? spaceKey(active) : null });
+        this.publish({ running: false, done: embedded, total: embedded, activeSpace: active ? spaceKey(active) : '', pendingSpace: null });
+      })
+      .catch((error: unknown) => {
+        if (!isAbortError(error)) logger.error('re-embed failed; the old index keeps serving', { error });
+        this.publish({ ...this.progress, running: false });
+      })
+      .finally(() => {
+        if (this.job?.controller === controller) this.job = null;
+      });
+    this.job = { controller, done };
+  }
+
+  private async stopJob(): Promise<void> {
+    const job = this.job;
+    if (!job) return;
+    job.controller.abort();
+    await job.done;
+  }
+
+  private publish(status: ReindexStatus): void {
+    this.progress = status;
+    this.deps.events.emit('reindex.progress', this.status());
+  }
+}
