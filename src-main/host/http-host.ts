@@ -7,7 +7,6 @@
  */
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { join } from 'node:path';
 import type { CairnApi } from '../../src-shared/contract';
 import type { ErrorCode } from '../../src-shared/errors';
 import type { EventBus } from '../core/app/event-bus';
@@ -184,7 +183,3 @@ export async function startHttpHost(options: HttpHostOptions): Promise<HttpHost>
   };
 }
 
-/** Where `npm run build` puts the renderer, relative to the repository root. */
-export function defaultRendererDir(repoRoot: string): string {
-  return join(repoRoot, 'out', 'renderer');
-}
