@@ -23,10 +23,10 @@ export function useT(): Translate {
   return useCallback((key, params) => translate(language, key, params), [language]);
 }
 
-/** Dates in the UI's language, e.g. "5月3日 14:05" / "May 3, 2:05 PM". */
+/** Compact dates that fit a card cell, e.g. "5/3 14:05" / "5/3, 14:05". */
 export function formatDateTime(language: Language, iso: string | null, never: string): string {
   if (!iso) return never;
-  return new Intl.DateTimeFormat(language === 'zh' ? 'zh-CN' : 'en', { month: 'short', day: 'numeric', hour: '2-digit', minute: '2-digit' }).format(new Date(iso));
+  return new Intl.DateTimeFormat(language === 'zh' ? 'zh-CN' : 'en', { month: 'numeric', day: 'numeric', hour: '2-digit', minute: '2-digit', hourCycle: 'h23' }).format(new Date(iso));
 }
 
 export function formatNumber(language: Language, value: number): string {

@@ -52,6 +52,7 @@ export const en = {
   'card.chunks': 'Chunks',
   'card.progress': '{phase} {done}/{total}',
   'card.errors': '{count} documents could not be indexed',
+  'card.errorsOne': '1 document could not be indexed',
   'card.errorsLoading': 'Loading…',
   'card.experimental': 'Experimental',
   'phase.listing': 'Listing documents…',

@@ -54,6 +54,7 @@ export const zh: Record<MessageKey, string> = {
   'card.chunks': '分块',
   'card.progress': '{phase} {done}/{total}',
   'card.errors': '{count} 篇文档未能索引',
+  'card.errorsOne': '1 篇文档未能索引',
   'card.errorsLoading': '加载中…',
   'card.experimental': '实验性',
   'phase.listing': '正在列出文档…',

@@ -24,7 +24,7 @@ function DocumentErrors({ connection, run }: { connection: ConnectionView; run: 
   if (errors.length === 0 && !(connection.syncError && connection.syncStatus === 'synced')) return null;
   return (
     <details className="doc-errors" onToggle={(event) => { if ((event.target as HTMLDetailsElement).open && !run) void loadLastRun(connection.id); }}>
-      <summary>{errors.length > 0 ? t('card.errors', { count: errors.length }) : connection.syncError}</summary>
+      <summary>{errors.length === 1 ? t('card.errorsOne') : errors.length > 1 ? t('card.errors', { count: errors.length }) : connection.syncError}</summary>
       {run ? (
         <ul>
           {errors.map((error) => (

@@ -109,14 +109,17 @@ export function SettingsView() {
           )}
         </div>
       )}
-      <label className="field narrow panel">
-        <span>{t('settings.language')}</span>
-        <select value={settings.language} onChange={(event) => void setLanguage(event.target.value as SettingsData['language'])}>
-          <option value="system">{t('settings.language.system')}</option>
-          <option value="zh">中文</option>
-          <option value="en">English</option>
-        </select>
-      </label>
+      <fieldset className="panel settings-group">
+        <legend>{t('settings.language')}</legend>
+        <label className="field narrow">
+          <span className="visually-hidden">{t('settings.language')}</span>
+          <select value={settings.language} onChange={(event) => void setLanguage(event.target.value as SettingsData['language'])}>
+            <option value="system">{t('settings.language.system')}</option>
+            <option value="zh">中文</option>
+            <option value="en">English</option>
+          </select>
+        </label>
+      </fieldset>
       <SettingsForm key={JSON.stringify(settings)} saved={settings} />
       <p className="muted small about">{t('settings.about', { dir: dataDir, version })}</p>
     </div>
