@@ -1,4 +1,4 @@
-/** Whether out/ is older than the sources (shared by the e2e global setup; scripts/start.js has its own copy in plain JS). */
+/** Whether out/ is missing or older than its sources (the e2e global setup rebuilds then). */
 import { existsSync, readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 
@@ -11,9 +11,11 @@ function newestMtime(dir: string): number {
   return newest;
 }
 
-export function rendererIsStale(root: string): boolean {
-  const index = join(root, 'out', 'renderer', 'index.html');
-  if (!existsSync(index)) return true;
-  const built = statSync(index).mtimeMs;
-  return ['src-renderer', 'src-shared'].some((dir) => newestMtime(join(root, dir)) > built);
+const BUNDLES = ['out/main/index.js', 'out/preload/index.cjs', 'out/renderer/index.html'];
+const SOURCES = ['src-main', 'src-preload', 'src-renderer', 'src-shared'];
+
+export function bundlesAreStale(root: string): boolean {
+  if (BUNDLES.some((bundle) => !existsSync(join(root, bundle)))) return true;
+  const oldest = Math.min(...BUNDLES.map((bundle) => statSync(join(root, bundle)).mtimeMs));
+  return SOURCES.some((dir) => newestMtime(join(root, dir)) > oldest);
 }
