@@ -6,6 +6,8 @@ import { findElectronBinary } from '../support/electron-binary';
 import { screenshot } from '../web/fixtures';
 
 const binary = findElectronBinary();
+// The list reporter does not print skip reasons; say it once in the log as well.
+if (!binary.ok) console.log(`[electron] skipped: ${binary.reason}`);
 
 test('the desktop window opens without a tray, is locked down, and runs one sync', async () => {
   test.skip(!binary.ok, binary.ok ? '' : binary.reason);
