@@ -24,7 +24,7 @@ export interface AppStoreHandle {
 export function createAppStore(api: CairnApi, options: AppStoreOptions = {}): AppStoreHandle {
   const deps: StoreDeps = { api, searchDebounceMs: options.searchDebounceMs ?? 150, timers: new Set() };
   const store = createStore<AppState>()((set, get) => ({
-    ...createUiSlice(options.systemLanguage ?? 'en')(set, get, deps),
+    ...createUiSlice(options.systemLanguage ?? 'en', set, get, deps),
     ...createConnectionsSlice(set, get, deps),
     ...createSearchSlice(set, get, deps),
     ...createChatSlice(set, get, deps),

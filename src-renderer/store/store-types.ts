@@ -18,4 +18,5 @@ export interface StoreDeps {
   timers: Set<ReturnType<typeof setTimeout>>;
 }
 
-export type SliceCreator<S> = (set: AppStore['setState'], get: AppStore['getState'], deps: StoreDeps) => S;
+export type SetState = AppStore['setState'];
+export type GetState = AppStore['getState'];

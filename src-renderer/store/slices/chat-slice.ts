@@ -1,5 +1,5 @@
 import type { ChatAnswer } from '../../../src-shared/models';
-import type { SliceCreator } from '../store-types';
+import type { GetState, SetState, StoreDeps } from '../store-types';
 
 export interface ChatExchange {
   /** Local key (the message id is known only once `chat.ask` answers). */
@@ -28,36 +28,38 @@ export interface ChatSlice {
 
 let exchangeKeys = 0;
 
-export const createChatSlice: SliceCreator<ChatSlice> = (set, get, { api }) => ({
-  exchanges: [],
-  conversationId: null,
-  highlighted: null,
-  earlyTokens: {},
-  earlyAnswers: {},
-  async ask(question) {
-    const key = ++exchangeKeys;
-    const conversationId = get().conversationId;
-    set((state) => ({ exchanges: [...state.exchanges, { key, question, messageId: null, text: '', answer: null, status: 'asking', error: null }] }));
-    const result = await api.chat.ask(conversationId ? { question, conversationId } : { question });
-    set((state) => {
-      const exchanges = state.exchanges.map((exchange): ChatExchange => {
-        if (exchange.key !== key) return exchange;
-        if (!result.ok) return { ...exchange, status: 'failed', error: result.error.message };
-        const { messageId } = result.value;
-        const early = state.earlyAnswers[messageId];
-        if (early) return { ...exchange, messageId, text: early.text, answer: early, status: 'done' };
-        return { ...exchange, messageId, text: state.earlyTokens[messageId] ?? '', status: 'streaming' };
+export function createChatSlice(set: SetState, get: GetState, { api }: StoreDeps): ChatSlice {
+  return {
+    exchanges: [],
+    conversationId: null,
+    highlighted: null,
+    earlyTokens: {},
+    earlyAnswers: {},
+    async ask(question) {
+      const key = ++exchangeKeys;
+      const conversationId = get().conversationId;
+      set((state) => ({ exchanges: [...state.exchanges, { key, question, messageId: null, text: '', answer: null, status: 'asking', error: null }] }));
+      const result = await api.chat.ask(conversationId ? { question, conversationId } : { question });
+      set((state) => {
+        const exchanges = state.exchanges.map((exchange): ChatExchange => {
+          if (exchange.key !== key) return exchange;
+          if (!result.ok) return { ...exchange, status: 'failed', error: result.error.message };
+          const { messageId } = result.value;
+          const early = state.earlyAnswers[messageId];
+          if (early) return { ...exchange, messageId, text: early.text, answer: early, status: 'done' };
+          return { ...exchange, messageId, text: state.earlyTokens[messageId] ?? '', status: 'streaming' };
+        });
+        if (!result.ok) return { exchanges };
+        const { [result.value.messageId]: _tokens, ...earlyTokens } = state.earlyTokens;
+        const { [result.value.messageId]: _answer, ...earlyAnswers } = state.earlyAnswers;
+        return { exchanges, conversationId: result.value.conversationId, earlyTokens, earlyAnswers };
       });
-      if (!result.ok) return { exchanges };
-      const { [result.value.messageId]: _tokens, ...earlyTokens } = state.earlyTokens;
-      const { [result.value.messageId]: _answer, ...earlyAnswers } = state.earlyAnswers;
-      return { exchanges, conversationId: result.value.conversationId, earlyTokens, earlyAnswers };
-    });
-  },
-  async cancelAnswer() {
-    const running = get().exchanges.find((exchange) => exchange.status === 'streaming' && exchange.messageId);
-    if (running?.messageId) await api.chat.cancel({ messageId: running.messageId });
-  },
-  newConversation: () => set({ exchanges: [], conversationId: null, highlighted: null }),
-  highlightSource: (messageId, n) => set({ highlighted: { messageId, n } }),
-});
+    },
+    async cancelAnswer() {
+      const running = get().exchanges.find((exchange) => exchange.status === 'streaming' && exchange.messageId);
+      if (running?.messageId) await api.chat.cancel({ messageId: running.messageId });
+    },
+    newConversation: () => set({ exchanges: [], conversationId: null, highlighted: null }),
+    highlightSource: (messageId, n) => set({ highlighted: { messageId, n } }),
+  };
+}

@@ -1,6 +1,6 @@
 import type { Result } from '../../../src-shared/errors';
 import type { ConnectionMode, ConnectionView, NewConnection, SyncProgress, SyncRunView } from '../../../src-shared/models';
-import type { SliceCreator } from '../store-types';
+import type { GetState, SetState, StoreDeps } from '../store-types';
 
 export interface ConnectionsSlice {
   connections: ConnectionView[];
@@ -23,7 +23,7 @@ function upsert(list: ConnectionView[], view: ConnectionView): ConnectionView[] 
   return list.some((item) => item.id === view.id) ? list.map((item) => (item.id === view.id ? view : item)) : [...list, view];
 }
 
-export const createConnectionsSlice: SliceCreator<ConnectionsSlice> = (set, get, { api }) => {
+export function createConnectionsSlice(set: SetState, get: GetState, { api }: StoreDeps): ConnectionsSlice {
   const report = (result: Result<unknown>) => {
     if (!result.ok && result.error.code !== 'CANCELLED') get().showNotice('error', result.error.message);
   };
@@ -68,4 +68,4 @@ export const createConnectionsSlice: SliceCreator<ConnectionsSlice> = (set, get,
       else report(result);
     },
   };
-};
+}

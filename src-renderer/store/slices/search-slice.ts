@@ -1,5 +1,5 @@
 import type { SearchHit, SearchResponse } from '../../../src-shared/models';
-import type { SliceCreator } from '../store-types';
+import type { GetState, SetState, StoreDeps } from '../store-types';
 
 export interface SearchSlice {
   query: string;
@@ -15,7 +15,7 @@ export interface SearchSlice {
   runSearch(query: string): Promise<void>;
 }
 
-export const createSearchSlice: SliceCreator<SearchSlice> = (set, get, { api, searchDebounceMs, timers }) => {
+export function createSearchSlice(set: SetState, get: GetState, { api, searchDebounceMs, timers }: StoreDeps): SearchSlice {
   let latest = 0;
   let pending: ReturnType<typeof setTimeout> | null = null;
   return {
@@ -53,4 +53,4 @@ export const createSearchSlice: SliceCreator<SearchSlice> = (set, get, { api, se
       else set({ hits: [], warnings: [], searching: false, searchError: result.error.message, answeredQuery: query });
     },
   };
-};
+}

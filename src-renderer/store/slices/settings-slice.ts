@@ -1,5 +1,5 @@
 import type { ReindexStatus, SettingsPatch, SettingsView } from '../../../src-shared/models';
-import type { SliceCreator } from '../store-types';
+import type { GetState, SetState, StoreDeps } from '../store-types';
 
 export interface SettingsSlice {
   settings: SettingsView | null;
@@ -10,19 +10,21 @@ export interface SettingsSlice {
   loadReindexCost(): Promise<{ documents: number; chunks: number } | null>;
 }
 
-export const createSettingsSlice: SliceCreator<SettingsSlice> = (set, get, { api }) => ({
-  settings: null,
-  reindex: null,
-  version: '',
-  dataDir: '',
-  async saveSettings(patch) {
-    const result = await api.settings.update(patch);
-    if (result.ok) set({ settings: result.value });
-    else get().showNotice('error', result.error.message);
-    return result.ok;
-  },
-  async loadReindexCost() {
-    const result = await api.settings.reindexCost();
-    return result.ok ? result.value : null;
-  },
-});
+export function createSettingsSlice(set: SetState, get: GetState, { api }: StoreDeps): SettingsSlice {
+  return {
+    settings: null,
+    reindex: null,
+    version: '',
+    dataDir: '',
+    async saveSettings(patch) {
+      const result = await api.settings.update(patch);
+      if (result.ok) set({ settings: result.value });
+      else get().showNotice('error', result.error.message);
+      return result.ok;
+    },
+    async loadReindexCost() {
+      const result = await api.settings.reindexCost();
+      return result.ok ? result.value : null;
+    },
+  };
+}

@@ -1,5 +1,5 @@
 import type { Platform } from '../../../src-shared/models';
-import type { SliceCreator } from '../store-types';
+import type { GetState, SetState, StoreDeps } from '../store-types';
 
 export type View = 'connections' | 'search' | 'chat' | 'settings';
 export type Language = 'en' | 'zh';
@@ -38,25 +38,27 @@ export function languageFromTag(tag: string | undefined): Language {
   return tag?.toLowerCase().startsWith('zh') ? 'zh' : 'en';
 }
 
-export const createUiSlice = (systemLanguage: Language): SliceCreator<UiSlice> => (set, get, { api }) => ({
-  view: 'connections',
-  systemLanguage,
-  phase: 'loading',
-  loadError: null,
-  notice: null,
-  addForm: { open: false, platform: 'folder' },
-  searchFocusRequest: 0,
-  setView: (view) => set({ view }),
-  showNotice: (kind, text) => set({ notice: { id: ++noticeIds, kind, text } }),
-  dismissNotice: () => set({ notice: null }),
-  openAddForm: (platform = 'folder') => set({ addForm: { open: true, platform }, view: 'connections' }),
-  closeAddForm: () => set((state) => ({ addForm: { ...state.addForm, open: false } })),
-  requestSearchFocus: () => set((state) => ({ view: 'search', searchFocusRequest: state.searchFocusRequest + 1 })),
-  async openExternal(url) {
-    const result = await api.app.openExternal({ url });
-    if (!result.ok) get().showNotice('error', result.error.message);
-  },
-  async setLanguage(language) {
-    await get().saveSettings({ language });
-  },
-});
+export function createUiSlice(systemLanguage: Language, set: SetState, get: GetState, { api }: StoreDeps): UiSlice {
+  return {
+    view: 'connections',
+    systemLanguage,
+    phase: 'loading',
+    loadError: null,
+    notice: null,
+    addForm: { open: false, platform: 'folder' },
+    searchFocusRequest: 0,
+    setView: (view) => set({ view }),
+    showNotice: (kind, text) => set({ notice: { id: ++noticeIds, kind, text } }),
+    dismissNotice: () => set({ notice: null }),
+    openAddForm: (platform = 'folder') => set({ addForm: { open: true, platform }, view: 'connections' }),
+    closeAddForm: () => set((state) => ({ addForm: { ...state.addForm, open: false } })),
+    requestSearchFocus: () => set((state) => ({ view: 'search', searchFocusRequest: state.searchFocusRequest + 1 })),
+    async openExternal(url) {
+      const result = await api.app.openExternal({ url });
+      if (!result.ok) get().showNotice('error', result.error.message);
+    },
+    async setLanguage(language) {
+      await get().saveSettings({ language });
+    },
+  };
+}
