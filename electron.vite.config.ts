@@ -1,6 +1,19 @@
 import { resolve } from 'node:path';
 import { defineConfig } from 'electron-vite';
+import type { Plugin } from 'vite';
 import react from '@vitejs/plugin-react';
+
+/**
+ * The CSP meta tag forbids inline scripts, which the dev server's React refresh preamble needs.
+ * Built bundles (Electron and the headless host) keep the strict policy; only `electron-vite dev` drops it.
+ */
+function relaxCspForDevServer(): Plugin {
+  return {
+    name: 'cairn:relax-csp-for-dev-server',
+    apply: 'serve',
+    transformIndexHtml: (html) => html.replace(/\s*<meta http-equiv="Content-Security-Policy"[^>]*>/, ''),
+  };
+}
 
 // electron-vite only auto-discovers src/main, src/preload and src/renderer, so every entry is explicit.
 export default defineConfig({
@@ -13,14 +26,21 @@ export default defineConfig({
   preload: {
     build: {
       outDir: 'out/preload',
-      rollupOptions: { input: { index: resolve(__dirname, 'src-preload/index.ts') } },
+      rollupOptions: {
+        input: { index: resolve(__dirname, 'src-preload/index.ts') },
+        // Sandboxed preloads cannot be ES modules: https://www.electronjs.org/docs/latest/tutorial/esm#preload-scripts
+        output: { format: 'cjs', entryFileNames: '[name].cjs' },
+      },
     },
   },
   renderer: {
     root: resolve(__dirname, 'src-renderer'),
-    plugins: [react()],
+    // Relative asset URLs: the same bundle loads from file:// in Electron and from the headless host.
+    base: './',
+    plugins: [react(), relaxCspForDevServer()],
     build: {
       outDir: resolve(__dirname, 'out/renderer'),
+      minify: true,
       rollupOptions: { input: { index: resolve(__dirname, 'src-renderer/index.html') } },
     },
   },

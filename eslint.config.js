@@ -13,7 +13,7 @@ export default tseslint.config(
     },
   },
   {
-    files: ['src-main/core/**/*.ts', 'src-main/cli/**/*.ts', 'src-main/host/**/*.ts'],
+    files: ['src-main/core/**/*.ts', 'src-main/cli/**/*.ts', 'src-main/host/**/*.ts', 'src-main/transport/**/*.ts'],
     rules: {
       'no-restricted-imports': ['error', {
         paths: [{ name: 'electron', message: 'src-main/core runs in plain Node: reach Electron through an interface passed in.' }],

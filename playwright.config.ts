@@ -1,0 +1,34 @@
+import { defineConfig } from '@playwright/test';
+
+/** Debian's Chromium (Playwright's own browser download is not available here); see .ci/run. */
+export const CHROMIUM_PATH = process.env.CAIRN_CHROMIUM ?? '/usr/bin/chromium';
+
+export default defineConfig({
+  testDir: 'e2e',
+  globalSetup: './e2e/global-setup.ts',
+  outputDir: 'test-results',
+  timeout: 60_000,
+  expect: { timeout: 10_000 },
+  // The machine is shared: one browser at a time keeps the suite calm and its timing honest.
+  workers: 1,
+  fullyParallel: false,
+  reporter: [['list']],
+  use: {
+    viewport: { width: 1280, height: 820 },
+    trace: 'retain-on-failure',
+  },
+  projects: [
+    {
+      name: 'web',
+      testMatch: /web\/.*\.spec\.ts/,
+      use: {
+        browserName: 'chromium',
+        launchOptions: {
+          executablePath: CHROMIUM_PATH,
+          args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--no-first-run', '--disable-sync'],
+        },
+      },
+    },
+    { name: 'electron', testMatch: /electron\/.*\.spec\.ts/ },
+  ],
+});

@@ -1,0 +1,59 @@
+import { describe, expect, it } from 'vitest';
+import { createLogger } from '../core/logging/logger';
+import { createDemoCairn } from '../host/demo-cairn';
+import { createApiDispatcher, resolveChannel, withExternalOpener } from './api-dispatcher';
+
+describe('resolveChannel', () => {
+  it('resolves contract methods only, never prototype members', () => {
+    expect(['sync.start', 'app.status', '__proto__.x', 'app.constructor', 'app.toString', 'sync', '.start', 'nope.start'].map(resolveChannel)).toEqual([
+      { domain: 'sync', method: 'start' },
+      { domain: 'app', method: 'status' },
+      null, null, null, null, null, null,
+    ]);
+  });
+});
+
+describe('createApiDispatcher', () => {
+  it('validates arguments before they reach core and returns errors as data', async () => {
+    const cairn = createDemoCairn({ tickMs: 1 });
+    const dispatch = createApiDispatcher(cairn.api);
+    const results = await Promise.all([
+      dispatch('sync.start', { connectionId: 5 }),
+      dispatch('sync.start', { connectionId: 'c1', extra: true }),
+      dispatch('connections.add', { platform: 'gitlab', name: 'x', mode: 'rag', config: {}, secrets: {} }),
+      dispatch('app.status', { unexpected: 1 }),
+      dispatch('search.query', { query: 'x'.repeat(20_001) }),
+      dispatch('sync.start', { connectionId: 'missing' }),
+      dispatch('nope.nothing', {}),
+    ]);
+    expect(results.map((result) => (result.ok ? 'ok' : result.error.code))).toEqual([
+      'INVALID_ARGUMENT', 'INVALID_ARGUMENT', 'INVALID_ARGUMENT', 'INVALID_ARGUMENT', 'INVALID_ARGUMENT', 'NOT_FOUND', 'NOT_FOUND',
+    ]);
+    const ok = await dispatch('connections.add', { platform: 'folder', name: '笔记', mode: 'rag', config: { path: '/home/me/笔记' }, secrets: {} });
+    expect(ok.ok && (ok.value as { name: string }).name).toBe('笔记');
+    await cairn.dispose();
+  });
+
+  it('turns a throwing implementation into INTERNAL data and logs the stack', async () => {
+    const cairn = createDemoCairn();
+    const lines: string[] = [];
+    const broken = { ...cairn.api, settings: { ...cairn.api.settings, get: async () => { throw new Error('disk on fire'); } } };
+    const result = await createApiDispatcher(broken, createLogger({ sink: (line) => lines.push(line) }))('settings.get', undefined);
+    expect(result).toEqual({ ok: false, error: { code: 'INTERNAL', message: 'disk on fire' } });
+    expect(lines.join('\n')).toContain('settings.get threw');
+    await cairn.dispose();
+  });
+});
+
+describe('withExternalOpener', () => {
+  it('opens only what core allowed', async () => {
+    const cairn = createDemoCairn();
+    const opened: string[] = [];
+    const api = withExternalOpener(cairn.api, async (url) => void opened.push(url));
+    await cairn.api.connections.add({ platform: 'folder', name: 'Notes', mode: 'rag', config: { path: '/home/me/notes' }, secrets: {} });
+    const results = await Promise.all(['https://www.yuque.com/a', 'javascript:alert(1)', '/etc/passwd', '/home/me/notes/a.md'].map((url) => api.app.openExternal({ url })));
+    expect(results.map((result) => (result.ok ? 'ok' : result.error.code))).toEqual(['ok', 'INVALID_ARGUMENT', 'PERMISSION_DENIED', 'ok']);
+    expect(opened).toEqual(['https://www.yuque.com/a', '/home/me/notes/a.md']);
+    await cairn.dispose();
+  });
+});

@@ -1,0 +1,103 @@
+/**
+ * Runtime validation of every argument that crosses a process boundary into core (Electron IPC
+ * and the headless HTTP host use this one table). Each schema is typed against the contract, so a
+ * contract change that the schema does not follow is a compile error.
+ */
+import { z } from 'zod';
+import type { ApiDomain, ApiMethodName, CairnApi } from '../../src-shared/contract';
+import { PLATFORMS } from '../../src-shared/models';
+
+/** The single argument a method takes (undefined for methods without one). */
+export type MethodInput<D extends ApiDomain, M extends ApiMethodName<D>> = CairnApi[D][M] extends (...args: infer A) => unknown
+  ? A extends [] ? undefined : A[0]
+  : never;
+
+export type ApiSchemas = { [D in ApiDomain]: { [M in ApiMethodName<D>]: z.ZodType<MethodInput<D, M>> } };
+
+// Bounds keep a hostile or buggy caller from pushing megabytes into core through one field.
+const id = z.string().trim().min(1).max(200);
+const shortText = z.string().max(500);
+const noInput = z.undefined();
+const configValue = z.union([z.string().max(4_000), z.number().finite(), z.boolean()]);
+const config = z.record(z.string().max(100), configValue).refine((value) => Object.keys(value).length <= 50, 'too many config fields');
+const secrets = z.record(z.string().max(100), z.string().max(8_000)).refine((value) => Object.keys(value).length <= 20, 'too many secret fields');
+const mode = z.enum(['rag', 'direct']);
+
+const newConnection = z.strictObject({
+  platform: z.enum(PLATFORMS),
+  name: z.string().trim().min(1).max(200),
+  mode,
+  config,
+  secrets,
+});
+
+const url = z.string().trim().min(1).max(4_000);
+const providerUrl = z.string().trim().max(2_000);
+
+const embeddingPatch = z.strictObject({
+  provider: z.enum(['builtin', 'dashscope', 'openai', 'ollama', 'custom']).optional(),
+  baseUrl: providerUrl.optional(),
+  model: shortText.optional(),
+  dimensions: z.number().int().min(1).max(8_192).optional(),
+  apiKey: z.string().max(8_000).optional(),
+});
+
+const chatPatch = z.strictObject({
+  provider: z.enum(['none', 'dashscope', 'openai', 'deepseek', 'ollama', 'lmstudio', 'custom']).optional(),
+  baseUrl: providerUrl.optional(),
+  model: shortText.optional(),
+  topK: z.number().int().min(1).max(50).optional(),
+  apiKey: z.string().max(8_000).optional(),
+});
+
+export const API_SCHEMAS: ApiSchemas = {
+  app: {
+    status: noInput,
+    openExternal: z.strictObject({ url }),
+  },
+  connections: {
+    list: noInput,
+    add: newConnection,
+    test: z.strictObject({ id }),
+    testNew: newConnection,
+    setMode: z.strictObject({ id, mode }),
+    rename: z.strictObject({ id, name: z.string().trim().min(1).max(200) }),
+    remove: z.strictObject({ id }),
+  },
+  sync: {
+    start: z.strictObject({ connectionId: id }),
+    startAll: noInput,
+    cancel: z.strictObject({ connectionId: id }),
+    runs: z.strictObject({ connectionId: id, limit: z.number().int().min(1).max(500).optional() }),
+  },
+  search: {
+    // Issue 2 requires a 10,000-character query to get an answer, not a crash: allow a margin above it.
+    query: z.strictObject({
+      query: z.string().max(20_000),
+      k: z.number().int().min(1).max(100).optional(),
+      connectionIds: z.array(id).max(200).optional(),
+    }),
+  },
+  chat: {
+    ask: z.strictObject({
+      question: z.string().trim().min(1).max(20_000),
+      conversationId: id.optional(),
+      k: z.number().int().min(1).max(50).optional(),
+    }),
+    cancel: z.strictObject({ messageId: id }),
+    conversations: noInput,
+    messages: z.strictObject({ conversationId: id }),
+    removeConversation: z.strictObject({ conversationId: id }),
+  },
+  settings: {
+    get: noInput,
+    update: z.strictObject({
+      embedding: embeddingPatch.optional(),
+      chat: chatPatch.optional(),
+      syncIntervalHours: z.number().min(1).max(24 * 30).optional(),
+      scheduledSyncPaused: z.boolean().optional(),
+      language: z.enum(['system', 'zh', 'en']).optional(),
+    }),
+    reindexCost: noInput,
+  },
+};

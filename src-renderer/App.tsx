@@ -1,0 +1,103 @@
+import { useEffect } from 'react';
+import { ChatView } from './components/chat/ChatView';
+import { NoticeToast } from './components/common/NoticeToast';
+import { ConnectionsView } from './components/connections/ConnectionsView';
+import { SearchBox } from './components/search/SearchBox';
+import { SearchView } from './components/search/SearchView';
+import { SettingsView } from './components/settings/SettingsView';
+import { useLanguage, useT, type MessageKey } from './i18n/i18n';
+import type { View } from './store/slices/ui-slice';
+import { useApp } from './store/store-context';
+
+const VIEWS: View[] = ['connections', 'search', 'chat', 'settings'];
+const NAV_KEYS: Record<View, MessageKey> = { connections: 'nav.connections', search: 'nav.search', chat: 'nav.chat', settings: 'nav.settings' };
+
+function LanguageSwitch() {
+  const t = useT();
+  const language = useLanguage();
+  const setLanguage = useApp((state) => state.setLanguage);
+  return (
+    <div className="language-switch" role="group" aria-label={t('nav.language')}>
+      <button type="button" aria-pressed={language === 'zh'} onClick={() => void setLanguage('zh')}>中文</button>
+      <button type="button" aria-pressed={language === 'en'} onClick={() => void setLanguage('en')}>EN</button>
+    </div>
+  );
+}
+
+function Sidebar() {
+  const t = useT();
+  const view = useApp((state) => state.view);
+  const setView = useApp((state) => state.setView);
+  return (
+    <nav className="sidebar" aria-label="Cairn">
+      <div className="brand">
+        <span className="brand-mark" aria-hidden="true" />
+        <div>
+          <div className="brand-name">{t('app.name')}</div>
+          <div className="brand-tagline">{t('app.tagline')}</div>
+        </div>
+      </div>
+      <ul className="nav">
+        {VIEWS.map((candidate) => (
+          <li key={candidate}>
+            <button type="button" className={candidate === view ? 'nav-item active' : 'nav-item'} aria-current={candidate === view ? 'page' : undefined} onClick={() => setView(candidate)}>
+              {t(NAV_KEYS[candidate])}
+            </button>
+          </li>
+        ))}
+      </ul>
+      <span className="spacer" />
+      <LanguageSwitch />
+    </nav>
+  );
+}
+
+function CurrentView() {
+  const view = useApp((state) => state.view);
+  if (view === 'search') return <SearchView />;
+  if (view === 'chat') return <ChatView />;
+  if (view === 'settings') return <SettingsView />;
+  return <ConnectionsView />;
+}
+
+export function App() {
+  const t = useT();
+  const language = useLanguage();
+  const phase = useApp((state) => state.phase);
+  const loadError = useApp((state) => state.loadError);
+  const requestSearchFocus = useApp((state) => state.requestSearchFocus);
+
+  useEffect(() => {
+    document.documentElement.lang = language === 'zh' ? 'zh-CN' : 'en';
+  }, [language]);
+
+  useEffect(() => {
+    function onKeyDown(event: KeyboardEvent) {
+      if ((event.ctrlKey || event.metaKey) && event.key.toLowerCase() === 'k') {
+        event.preventDefault();
+        requestSearchFocus();
+      }
+    }
+    window.addEventListener('keydown', onKeyDown);
+    return () => window.removeEventListener('keydown', onKeyDown);
+  }, [requestSearchFocus]);
+
+  if (phase !== 'ready') {
+    return (
+      <div className="splash" role={phase === 'failed' ? 'alert' : 'status'}>
+        <span className="brand-mark large" aria-hidden="true" />
+        <p>{phase === 'failed' ? `${t('app.loadFailed')}: ${loadError ?? ''}` : t('app.loading')}</p>
+      </div>
+    );
+  }
+  return (
+    <div className="app">
+      <Sidebar />
+      <main className="main">
+        <header className="topbar"><SearchBox /></header>
+        <div className="view"><CurrentView /></div>
+      </main>
+      <NoticeToast />
+    </div>
+  );
+}

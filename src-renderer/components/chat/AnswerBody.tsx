@@ -1,0 +1,34 @@
+import { useMemo } from 'react';
+import Markdown, { defaultUrlTransform, type Components } from 'react-markdown';
+import { useApp } from '../../store/store-context';
+import { useOpenExternal } from '../common/use-open-external';
+import { citationNumber, linkCitations } from './citations';
+
+/**
+ * An answer as sanitized Markdown: raw HTML is dropped (skipHtml), only safe URL schemes survive
+ * (defaultUrlTransform removes javascript: and friends), images are shown as their alt text, and
+ * links open through the checked openExternal path, never by navigating the app.
+ */
+export function AnswerBody({ text, messageId, citations }: { text: string; messageId: string | null; citations: number[] }) {
+  const highlightSource = useApp((state) => state.highlightSource);
+  const open = useOpenExternal();
+  const markdown = useMemo(() => linkCitations(text, new Set(citations)), [text, citations]);
+  const components = useMemo<Components>(() => ({
+    a({ href, children }) {
+      const n = citationNumber(href);
+      if (n !== null && messageId) {
+        return <button type="button" className="cite" aria-label={`[${n}]`} onClick={() => highlightSource(messageId, n)}>{children}</button>;
+      }
+      if (!href || !/^https?:\/\//i.test(href)) return <span>{children}</span>;
+      return <button type="button" className="link-button inline" title={href} onClick={() => void open(href)}>{children}</button>;
+    },
+    img({ alt }) {
+      return <span className="muted">{alt ? `[${alt}]` : ''}</span>;
+    },
+  }), [messageId, highlightSource, open]);
+  return (
+    <div className="answer-body">
+      <Markdown skipHtml urlTransform={defaultUrlTransform} components={components}>{markdown}</Markdown>
+    </div>
+  );
+}

@@ -1,0 +1,41 @@
+import { useMemo } from 'react';
+import { formatNumber, useLanguage, useT } from '../../i18n/i18n';
+import type { ChatExchange } from '../../store/slices/chat-slice';
+import { AnswerBody } from './AnswerBody';
+import { SourceCardView } from './SourceCardView';
+
+export function ChatExchangeView({ exchange }: { exchange: ChatExchange }) {
+  const t = useT();
+  const language = useLanguage();
+  const answer = exchange.answer;
+  const cited = useMemo(() => answer?.citations.map((source) => source.n) ?? [], [answer]);
+  const cards = answer ? (answer.citations.length > 0 ? answer.citations : answer.sources) : [];
+  return (
+    <section className="exchange" aria-label={exchange.question}>
+      <p className="question">{exchange.question}</p>
+      <div className="answer" aria-busy={exchange.status === 'asking' || exchange.status === 'streaming'}>
+        {exchange.status === 'asking' && <p className="muted">{t('chat.thinking')}</p>}
+        {exchange.status === 'failed' && <p className="form-error" role="alert">{t('chat.failed', { message: exchange.error ?? '' })}</p>}
+        {exchange.text && <AnswerBody text={exchange.text} messageId={exchange.messageId} citations={cited} />}
+        {exchange.status === 'streaming' && <span className="cursor" aria-hidden="true" />}
+        {answer && (
+          <div className="answer-labels">
+            {answer.mode === 'extractive' && <span className="label">{t('chat.extractive')}</span>}
+            {answer.incomplete && <span className="label warning-label">{t('chat.incomplete')}</span>}
+            {answer.droppedMarkers.length > 0 && <span className="label">{t('chat.dropped', { count: answer.droppedMarkers.length })}</span>}
+            {answer.error && <span className="label warning-label">{answer.error.message}</span>}
+            {answer.usage && (
+              <span className="label muted">{t('chat.usage', { total: formatNumber(language, answer.usage.totalTokens), prompt: formatNumber(language, answer.usage.promptTokens), completion: formatNumber(language, answer.usage.completionTokens) })}</span>
+            )}
+          </div>
+        )}
+      </div>
+      {answer && cards.length > 0 && exchange.messageId && (
+        <div className="sources">
+          <h3>{answer.citations.length > 0 ? t('chat.sources') : t('chat.consulted')}</h3>
+          {cards.map((source) => <SourceCardView key={source.n} source={source} messageId={exchange.messageId!} />)}
+        </div>
+      )}
+    </section>
+  );
+}

@@ -1,0 +1,57 @@
+import { useState, type FormEvent, type KeyboardEvent } from 'react';
+import { useT } from '../../i18n/i18n';
+import { selectIsAnswering } from '../../store/selectors';
+import { useApp } from '../../store/store-context';
+import { ChatExchangeView } from './ChatExchangeView';
+
+export function ChatView() {
+  const t = useT();
+  const exchanges = useApp((state) => state.exchanges);
+  const answering = useApp(selectIsAnswering);
+  const hasDocuments = useApp((state) => state.connections.some((connection) => connection.documentCount > 0 || connection.mode === 'direct'));
+  const ask = useApp((state) => state.ask);
+  const cancelAnswer = useApp((state) => state.cancelAnswer);
+  const newConversation = useApp((state) => state.newConversation);
+  const openAddForm = useApp((state) => state.openAddForm);
+  const [question, setQuestion] = useState('');
+
+  function submit(event?: FormEvent) {
+    event?.preventDefault();
+    const text = question.trim();
+    if (!text || answering) return;
+    setQuestion('');
+    void ask(text);
+  }
+
+  function onKeyDown(event: KeyboardEvent<HTMLTextAreaElement>) {
+    // Enter sends, Shift+Enter breaks the line; never while an IME is composing Chinese text.
+    if (event.key === 'Enter' && !event.shiftKey && !event.nativeEvent.isComposing) submit(event);
+  }
+
+  return (
+    <div className="view-chat">
+      <div className="view-header">
+        <h1>{t('chat.title')}</h1>
+        <span className="spacer" />
+        {exchanges.length > 0 && <button type="button" className="button quiet" onClick={newConversation}>{t('chat.new')}</button>}
+      </div>
+      {exchanges.length === 0 && (
+        <section className="empty-state compact">
+          <p>{hasDocuments ? t('chat.empty') : t('chat.emptyNoDocs')}</p>
+          {!hasDocuments && <button type="button" className="button primary" onClick={() => openAddForm('folder')}>{t('connections.emptyAction')}</button>}
+        </section>
+      )}
+      <div className="exchanges">
+        {exchanges.map((exchange) => <ChatExchangeView key={exchange.key} exchange={exchange} />)}
+      </div>
+      <form className="ask-form" onSubmit={submit}>
+        <textarea aria-label={t('chat.send')} rows={2} placeholder={t('chat.placeholder')} value={question} maxLength={20_000} onChange={(event) => setQuestion(event.target.value)} onKeyDown={onKeyDown} />
+        {answering ? (
+          <button type="button" className="button" onClick={() => void cancelAnswer()}>{t('chat.stop')}</button>
+        ) : (
+          <button type="submit" className="button primary" disabled={!question.trim()}>{t('chat.send')}</button>
+        )}
+      </form>
+    </div>
+  );
+}

@@ -1,0 +1,22 @@
+import { useEffect } from 'react';
+import { useT } from '../../i18n/i18n';
+import { useApp } from '../../store/store-context';
+
+/** One transient message at a time; info fades after a few seconds, errors stay until dismissed. */
+export function NoticeToast() {
+  const t = useT();
+  const notice = useApp((state) => state.notice);
+  const dismiss = useApp((state) => state.dismissNotice);
+  useEffect(() => {
+    if (notice?.kind !== 'info') return;
+    const timer = setTimeout(dismiss, 4000);
+    return () => clearTimeout(timer);
+  }, [notice, dismiss]);
+  if (!notice) return null;
+  return (
+    <div className={`toast toast-${notice.kind}`} role={notice.kind === 'error' ? 'alert' : 'status'}>
+      <span>{notice.text}</span>
+      <button type="button" className="link-button" onClick={dismiss}>{t('common.dismiss')}</button>
+    </div>
+  );
+}

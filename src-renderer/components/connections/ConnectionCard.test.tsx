@@ -1,0 +1,43 @@
+// @vitest-environment jsdom
+import { cleanup, fireEvent, screen, within } from '@testing-library/react';
+import { afterEach, describe, expect, it } from 'vitest';
+import { ok } from '../../../src-shared/errors';
+import { connection, fakeBackend } from '../../test/fake-api';
+import { renderWithStore } from '../../test/render';
+import { ConnectionCard } from './ConnectionCard';
+
+afterEach(cleanup);
+
+describe('ConnectionCard', () => {
+  it('shows live progress with phase and counts while syncing', () => {
+    const view = connection({ syncStatus: 'syncing', documentCount: 3 });
+    renderWithStore(<ConnectionCard connection={view} />, fakeBackend({}), {
+      connections: [view],
+      syncing: { c1: { connectionId: 'c1', runId: 1, phase: 'embedding', documentsDone: 42, documentsTotal: 310, chunksWritten: 80, errors: 0 } },
+    });
+    const bar = screen.getByRole('progressbar');
+    expect({ now: bar.getAttribute('aria-valuenow'), max: bar.getAttribute('aria-valuemax'), label: bar.getAttribute('aria-label'), status: screen.getByTestId('sync-status').textContent, stop: !!screen.queryByRole('button', { name: 'Stop' }) })
+      .toEqual({ now: '42', max: '310', label: 'Embedding 42/310', status: 'Syncing', stop: true });
+  });
+
+  it('shows the failure reason, and removes only after confirmation', async () => {
+    const backend = fakeBackend({ 'connections.remove': () => ok(undefined) });
+    const view = connection({ syncStatus: 'failed', syncError: 'Token expired.' });
+    const { store } = renderWithStore(<ConnectionCard connection={view} />, backend, { connections: [view] });
+    expect(screen.getByRole('alert').textContent).toBe('Token expired.');
+    fireEvent.click(screen.getByRole('button', { name: 'Remove' }));
+    expect(backend.calls).toEqual([]);
+    const dialog = screen.getByRole('alertdialog', { name: 'Remove “Notes” and its index?' });
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Yes, remove' }));
+    await new Promise((resolve) => setTimeout(resolve, 0));
+    expect({ calls: backend.calls, left: store.getState().connections }).toEqual({ calls: [{ channel: 'connections.remove', input: { id: 'c1' } }], left: [] });
+  });
+
+  it('switches a connection to direct search with the RAG toggle', async () => {
+    const backend = fakeBackend({ 'connections.setMode': (input: { id: string; mode: 'direct' }) => ok(connection({ mode: input.mode })) });
+    const view = connection({ syncStatus: 'synced' });
+    renderWithStore(<ConnectionCard connection={view} />, backend, { connections: [view] });
+    fireEvent.click(screen.getByRole('checkbox', { name: 'Enable RAG indexing' }));
+    expect(backend.calls).toEqual([{ channel: 'connections.setMode', input: { id: 'c1', mode: 'direct' } }]);
+  });
+});

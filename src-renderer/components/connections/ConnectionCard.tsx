@@ -1,0 +1,85 @@
+import type { ConnectionView, SyncProgress, SyncRunView } from '../../../src-shared/models';
+import { formatDateTime, formatNumber, useLanguage, useT, type MessageKey } from '../../i18n/i18n';
+import { useApp, useAppShallow } from '../../store/store-context';
+import { ConfirmButton } from '../common/ConfirmButton';
+import { PlatformBadge } from '../common/PlatformBadge';
+import { ProgressBar } from '../common/ProgressBar';
+
+function SyncProgressLine({ progress }: { progress: SyncProgress }) {
+  const t = useT();
+  const phase = t(`phase.${progress.phase}` as MessageKey);
+  const label = progress.documentsTotal > 0 ? t('card.progress', { phase, done: progress.documentsDone, total: progress.documentsTotal }) : phase;
+  return (
+    <div className="sync-progress">
+      <ProgressBar done={progress.documentsDone} total={progress.documentsTotal} label={label} />
+      <span className="sync-progress-label">{label}</span>
+    </div>
+  );
+}
+
+function DocumentErrors({ connection, run }: { connection: ConnectionView; run: SyncRunView | undefined }) {
+  const t = useT();
+  const loadLastRun = useApp((state) => state.loadLastRun);
+  const errors = run?.errors ?? [];
+  if (errors.length === 0 && !(connection.syncError && connection.syncStatus === 'synced')) return null;
+  return (
+    <details className="doc-errors" onToggle={(event) => { if ((event.target as HTMLDetailsElement).open && !run) void loadLastRun(connection.id); }}>
+      <summary>{errors.length === 1 ? t('card.errorsOne') : errors.length > 1 ? t('card.errors', { count: errors.length }) : connection.syncError}</summary>
+      {run ? (
+        <ul>
+          {errors.map((error) => (
+            <li key={error.externalId}><strong>{error.title}</strong> <span className="muted">{error.message}</span></li>
+          ))}
+        </ul>
+      ) : (
+        <p className="muted">{t('card.errorsLoading')}</p>
+      )}
+    </details>
+  );
+}
+
+export function ConnectionCard({ connection }: { connection: ConnectionView }) {
+  const t = useT();
+  const language = useLanguage();
+  const progress = useApp((state) => state.progress[connection.id]);
+  const run = useApp((state) => state.lastRun[connection.id]);
+  const actions = useAppShallow((state) => ({ setMode: state.setMode, syncNow: state.syncNow, cancelSync: state.cancelSync, testConnection: state.testConnection, removeConnection: state.removeConnection }));
+  const syncing = connection.syncStatus === 'syncing' || progress !== undefined;
+  const rag = connection.mode === 'rag';
+  const status = !rag ? 'direct' : syncing ? 'syncing' : connection.syncStatus;
+  return (
+    <article className={`card connection-card status-${status}`} aria-label={connection.name} data-connection-id={connection.id}>
+      <header className="card-header">
+        <PlatformBadge platform={connection.platform} />
+        <h3 className="card-title">{connection.name}</h3>
+        {connection.experimental && <span className="tag">{t('card.experimental')}</span>}
+        <span className="spacer" />
+        <span className={`status-pill status-${status}`} data-testid="sync-status">{t(`card.status.${status}` as MessageKey)}</span>
+      </header>
+      <label className="switch">
+        <input type="checkbox" checked={rag} disabled={syncing} onChange={(event) => void actions.setMode(connection.id, event.target.checked ? 'rag' : 'direct')} />
+        <span>{t('card.rag')}</span>
+      </label>
+      {!rag && <p className="hint">{t('card.ragHint')}</p>}
+      {connection.limitation && <p className="hint">{connection.limitation}</p>}
+      {rag && progress && <SyncProgressLine progress={progress} />}
+      {rag && connection.syncStatus === 'failed' && !syncing && connection.syncError && <p className="sync-error" role="alert">{connection.syncError}</p>}
+      {rag && (
+        <dl className="facts">
+          <div><dt>{t('card.documents')}</dt><dd data-testid="document-count">{formatNumber(language, connection.documentCount)}</dd></div>
+          <div><dt>{t('card.chunks')}</dt><dd data-testid="chunk-count">{formatNumber(language, connection.chunkCount)}</dd></div>
+          <div><dt>{t('card.lastSync')}</dt><dd>{formatDateTime(language, connection.lastSyncAt, t('common.never'))}</dd></div>
+          <div><dt>{t('card.nextSync')}</dt><dd>{formatDateTime(language, connection.nextSyncAt, '—')}</dd></div>
+        </dl>
+      )}
+      {rag && <DocumentErrors connection={connection} run={run} />}
+      <footer className="actions">
+        {rag && !syncing && <button type="button" className="button primary" onClick={() => void actions.syncNow(connection.id)}>{t('card.syncNow')}</button>}
+        {rag && syncing && <button type="button" className="button" onClick={() => void actions.cancelSync(connection.id)}>{t('card.cancelSync')}</button>}
+        <button type="button" className="button quiet" onClick={() => void actions.testConnection(connection.id)}>{t('card.test')}</button>
+        <span className="spacer" />
+        <ConfirmButton label={t('card.remove')} question={t('card.removeConfirm', { name: connection.name })} onConfirm={() => void actions.removeConnection(connection.id)} />
+      </footer>
+    </article>
+  );
+}

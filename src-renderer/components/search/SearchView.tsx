@@ -1,0 +1,43 @@
+import { useMemo } from 'react';
+import { useT } from '../../i18n/i18n';
+import { useApp } from '../../store/store-context';
+import { highlightTerms } from './highlight';
+import { SearchHitCard } from './SearchHitCard';
+
+export function SearchView() {
+  const t = useT();
+  const query = useApp((state) => state.query);
+  const answeredQuery = useApp((state) => state.answeredQuery);
+  const hits = useApp((state) => state.hits);
+  const warnings = useApp((state) => state.warnings);
+  const searching = useApp((state) => state.searching);
+  const searchError = useApp((state) => state.searchError);
+  const tookMs = useApp((state) => state.tookMs);
+  const connections = useApp((state) => state.connections);
+  const openAddForm = useApp((state) => state.openAddForm);
+  const terms = useMemo(() => highlightTerms(answeredQuery), [answeredQuery]);
+
+  if (connections.length === 0) {
+    return (
+      <section className="empty-state compact">
+        <p>{t('search.noConnections')}</p>
+        <button type="button" className="button primary" onClick={() => openAddForm('folder')}>{t('connections.emptyAction')}</button>
+      </section>
+    );
+  }
+  return (
+    <div className="view-search">
+      <p className="search-meta muted" aria-live="polite">
+        {!query.trim() ? t('search.empty') : searching && hits.length === 0 ? t('search.searching') : answeredQuery && hits.length > 0 ? t('search.count', { count: hits.length, ms: tookMs ?? 0 }) : ''}
+      </p>
+      {searchError && <p className="form-error" role="alert">{searchError}</p>}
+      {warnings.map((warning) => (
+        <p key={warning.connectionId} className="warning">{t('search.warning', { name: connections.find((c) => c.id === warning.connectionId)?.name ?? warning.connectionId, message: warning.error.message })}</p>
+      ))}
+      {query.trim() && answeredQuery && !searching && hits.length === 0 && !searchError && <p className="empty-line">{t('search.noHits', { query: answeredQuery })}</p>}
+      <div className="hit-list">
+        {hits.map((hit) => <SearchHitCard key={hit.key} hit={hit} terms={terms} />)}
+      </div>
+    </div>
+  );
+}

@@ -1,0 +1,72 @@
+import { useEffect, useState } from 'react';
+import type { EmbeddingProviderKind, EmbeddingSettingsView } from '../../../src-shared/models';
+import { formatNumber, useLanguage, useT, type MessageKey } from '../../i18n/i18n';
+import { useApp } from '../../store/store-context';
+import { EMBEDDING_PRESETS } from './provider-presets';
+
+export interface EmbeddingDraft {
+  provider: EmbeddingProviderKind;
+  baseUrl: string;
+  model: string;
+  dimensions: number;
+  apiKey: string;
+}
+
+export function embeddingChanged(saved: EmbeddingSettingsView, draft: EmbeddingDraft): boolean {
+  return saved.provider !== draft.provider || saved.model !== draft.model || saved.dimensions !== draft.dimensions;
+}
+
+/** The embedding half of Settings, with the re-index explanation when the model would change. */
+export function EmbeddingSettings({ saved, draft, onChange }: { saved: EmbeddingSettingsView; draft: EmbeddingDraft; onChange: (draft: EmbeddingDraft) => void }) {
+  const t = useT();
+  const language = useLanguage();
+  const loadReindexCost = useApp((state) => state.loadReindexCost);
+  const [cost, setCost] = useState<{ documents: number; chunks: number } | null>(null);
+  const changed = embeddingChanged(saved, draft);
+  useEffect(() => {
+    if (!changed) return;
+    let current = true;
+    void loadReindexCost().then((value) => { if (current) setCost(value); });
+    return () => { current = false; };
+  }, [changed, loadReindexCost]);
+  const preset = EMBEDDING_PRESETS[draft.provider];
+  return (
+    <fieldset className="panel settings-group">
+      <legend>{t('settings.embedding')}</legend>
+      <p className="hint">{t('settings.embeddingHint')}</p>
+      <label className="field">
+        <span>{t('settings.provider')}</span>
+        <select value={draft.provider} onChange={(event) => {
+          const provider = event.target.value as EmbeddingProviderKind;
+          const next = EMBEDDING_PRESETS[provider];
+          onChange({ provider, baseUrl: next.baseUrl, model: next.model, dimensions: next.dimensions, apiKey: '' });
+        }}>
+          {(Object.keys(EMBEDDING_PRESETS) as EmbeddingProviderKind[]).map((kind) => <option key={kind} value={kind}>{t(`provider.${kind}` as MessageKey)}</option>)}
+        </select>
+      </label>
+      {draft.provider === 'builtin' ? (
+        <p className="hint">{t('provider.builtinHint')}</p>
+      ) : (
+        <>
+          <label className="field"><span>{t('settings.baseUrl')}</span><input value={draft.baseUrl} spellCheck={false} onChange={(event) => onChange({ ...draft, baseUrl: event.target.value })} /></label>
+          <div className="field-row">
+            <label className="field"><span>{t('settings.model')}</span><input value={draft.model} spellCheck={false} onChange={(event) => onChange({ ...draft, model: event.target.value })} /></label>
+            <label className="field narrow"><span>{t('settings.dimensions')}</span><input type="number" min={1} max={8192} value={draft.dimensions} onChange={(event) => onChange({ ...draft, dimensions: Number(event.target.value) })} /></label>
+          </div>
+          {(preset.needsKey || draft.provider === 'custom') && (
+            <label className="field">
+              <span>{t('settings.apiKey')}</span>
+              <input type="password" autoComplete="off" value={draft.apiKey} placeholder={saved.hasApiKey && saved.provider === draft.provider ? t('settings.apiKeySaved') : ''} onChange={(event) => onChange({ ...draft, apiKey: event.target.value })} />
+            </label>
+          )}
+        </>
+      )}
+      {changed && cost && (
+        <p className="notice-box" role="note" data-testid="reindex-notice">
+          {t('settings.reindexNotice', { documents: formatNumber(language, cost.documents), chunks: formatNumber(language, cost.chunks) })}
+          {preset.paid && ` ${t('settings.reindexPaid')}`}
+        </p>
+      )}
+    </fieldset>
+  );
+}

@@ -1,0 +1,34 @@
+import { useCallback } from 'react';
+import { selectLanguage } from '../store/selectors';
+import { useApp } from '../store/store-context';
+import type { Language } from '../store/slices/ui-slice';
+import { en, type MessageKey } from './messages-en';
+import { zh } from './messages-zh';
+
+export type { MessageKey };
+export type Translate = (key: MessageKey, params?: Record<string, string | number>) => string;
+
+const CATALOGS: Record<Language, Record<MessageKey, string>> = { en, zh };
+
+export function translate(language: Language, key: MessageKey, params: Record<string, string | number> = {}): string {
+  return CATALOGS[language][key].replace(/\{(\w+)\}/g, (whole, name: string) => (name in params ? String(params[name]) : whole));
+}
+
+export function useLanguage(): Language {
+  return useApp(selectLanguage);
+}
+
+export function useT(): Translate {
+  const language = useLanguage();
+  return useCallback((key, params) => translate(language, key, params), [language]);
+}
+
+/** Compact dates that fit a card cell, e.g. "5/3 14:05" / "5/3, 14:05". */
+export function formatDateTime(language: Language, iso: string | null, never: string): string {
+  if (!iso) return never;
+  return new Intl.DateTimeFormat(language === 'zh' ? 'zh-CN' : 'en', { month: 'numeric', day: 'numeric', hour: '2-digit', minute: '2-digit', hourCycle: 'h23' }).format(new Date(iso));
+}
+
+export function formatNumber(language: Language, value: number): string {
+  return new Intl.NumberFormat(language === 'zh' ? 'zh-CN' : 'en').format(value);
+}

@@ -1,0 +1,55 @@
+import { describe, expect, it } from 'vitest';
+import { ok } from '../../src-shared/errors';
+import type { ChatAnswer } from '../../src-shared/models';
+import { fakeBackend } from '../test/fake-api';
+import { createAppStore } from './app-store';
+import { applyEvent } from './apply-event';
+
+function answer(messageId: string, text: string): ChatAnswer {
+  return { conversationId: 'conv', messageId, text, citations: [], sources: [], droppedMarkers: [], mode: 'model', incomplete: false, error: null, usage: { promptTokens: 10, completionTokens: 5, totalTokens: 15 } };
+}
+
+describe('chat streaming through the event reducer', () => {
+  it('keeps tokens that arrive before chat.ask returns, then streams and finishes the exchange', async () => {
+    let release!: () => void;
+    const gate = new Promise<void>((resolve) => (release = resolve));
+    const backend = fakeBackend({ 'chat.ask': async () => { await gate; return ok({ conversationId: 'conv', messageId: 'm1' }); } });
+    const { store } = createAppStore(backend.api);
+    const asking = store.getState().ask('什么是报销流程？');
+    applyEvent(store, 'chat.token', { conversationId: 'conv', messageId: 'm1', delta: '报销' });
+    release();
+    await asking;
+    applyEvent(store, 'chat.token', { conversationId: 'conv', messageId: 'm1', delta: '需要发票 [1]' });
+    const streamed = store.getState().exchanges[0];
+    applyEvent(store, 'chat.done', answer('m1', '报销需要发票。'));
+    expect({ streamed: streamed?.text, status: streamed?.status, final: store.getState().exchanges[0]?.text, done: store.getState().exchanges[0]?.status, conversation: store.getState().conversationId, early: store.getState().earlyTokens })
+      .toEqual({ streamed: '报销需要发票 [1]', status: 'streaming', final: '报销需要发票。', done: 'done', conversation: 'conv', early: {} });
+  });
+
+  it('marks a refused question as failed with the reason', async () => {
+    const backend = fakeBackend({});
+    const { store } = createAppStore(backend.api);
+    await store.getState().ask('hello');
+    expect(store.getState().exchanges[0]).toMatchObject({ status: 'failed', error: 'no fake for chat.ask' });
+  });
+});
+
+describe('type-ahead search', () => {
+  it('debounces keystrokes into one call and ignores a slower, older answer', async () => {
+    const answers: Record<string, number> = { 报: 30, 报销: 0 };
+    const backend = fakeBackend({
+      'search.query': async (input: { query: string }) => {
+        await new Promise((resolve) => setTimeout(resolve, answers[input.query] ?? 0));
+        return ok({ hits: [{ key: input.query } as never], warnings: [], tookMs: 1 });
+      },
+    });
+    const { store, dispose } = createAppStore(backend.api, { searchDebounceMs: 5 });
+    store.getState().setQuery('b');
+    store.getState().setQuery('报');
+    await new Promise((resolve) => setTimeout(resolve, 10));
+    store.getState().setQuery('报销');
+    await new Promise((resolve) => setTimeout(resolve, 60));
+    expect({ calls: backend.calls.map((call) => (call.input as { query: string }).query), answered: store.getState().answeredQuery, hits: store.getState().hits.map((hit) => hit.key) }).toEqual({ calls: ['报', '报销'], answered: '报销', hits: ['报销'] });
+    dispose();
+  });
+});

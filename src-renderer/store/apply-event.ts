@@ -1,0 +1,46 @@
+/**
+ * The ONE place where pushed events change the stores (STYLE.md §8). Each handler maps the
+ * current state and the event payload to a state patch; components only read the result.
+ */
+import type { CairnEventName, CairnEvents } from '../../src-shared/contract';
+import type { AppState, AppStore } from './store-types';
+
+type Handlers = { [N in CairnEventName]: (state: AppState, payload: CairnEvents[N]) => Partial<AppState> };
+
+function withoutKey<T>(record: Record<string, T>, key: string): Record<string, T> {
+  const { [key]: _removed, ...rest } = record;
+  return rest;
+}
+
+const handlers: Handlers = {
+  'sync.progress': (state, progress) => ({
+    progress: progress.phase === 'done' ? withoutKey(state.progress, progress.connectionId) : { ...state.progress, [progress.connectionId]: progress },
+    connections: state.connections.map((connection) =>
+      connection.id === progress.connectionId && progress.phase !== 'done' && connection.syncStatus !== 'syncing' ? { ...connection, syncStatus: 'syncing' } : connection,
+    ),
+  }),
+  'sync.finished': (state, run) => ({
+    lastRun: { ...state.lastRun, [run.connectionId]: run },
+    progress: withoutKey(state.progress, run.connectionId),
+  }),
+  'connections.changed': (state, connections) => ({
+    connections,
+    progress: Object.fromEntries(Object.entries(state.progress).filter(([id]) => connections.some((connection) => connection.id === id))),
+  }),
+  'reindex.progress': (_state, reindex) => ({ reindex }),
+  'chat.token': (state, token) => {
+    const known = state.exchanges.some((exchange) => exchange.messageId === token.messageId);
+    if (!known) return { earlyTokens: { ...state.earlyTokens, [token.messageId]: (state.earlyTokens[token.messageId] ?? '') + token.delta } };
+    return { exchanges: state.exchanges.map((exchange) => (exchange.messageId === token.messageId && exchange.status !== 'done' ? { ...exchange, text: exchange.text + token.delta } : exchange)) };
+  },
+  'chat.done': (state, answer) => {
+    const known = state.exchanges.some((exchange) => exchange.messageId === answer.messageId);
+    if (!known) return { earlyAnswers: { ...state.earlyAnswers, [answer.messageId]: answer } };
+    return { exchanges: state.exchanges.map((exchange) => (exchange.messageId === answer.messageId ? { ...exchange, text: answer.text, answer, status: 'done' } : exchange)) };
+  },
+};
+
+export function applyEvent<N extends CairnEventName>(store: AppStore, name: N, payload: CairnEvents[N]): void {
+  const handler = handlers[name] as ((state: AppState, payload: CairnEvents[N]) => Partial<AppState>) | undefined;
+  if (handler) store.setState((state) => handler(state, payload));
+}

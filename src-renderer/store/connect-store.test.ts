@@ -1,0 +1,39 @@
+import { describe, expect, it } from 'vitest';
+import { ok } from '../../src-shared/errors';
+import type { SyncProgress } from '../../src-shared/models';
+import { connection, fakeBackend, snapshot } from '../test/fake-api';
+import { createAppStore } from './app-store';
+import { connectStore } from './connect-store';
+
+const progress = (done: number, phase: SyncProgress['phase'] = 'embedding'): SyncProgress => ({ connectionId: 'c1', runId: 7, phase, documentsDone: done, documentsTotal: 10, chunksWritten: 0, errors: 0 });
+
+describe('connectStore (snapshot, then deltas)', () => {
+  it('hydrates from app.status, replays events that raced it, then applies every later event', async () => {
+    let release!: () => void;
+    const gate = new Promise<void>((resolve) => (release = resolve));
+    const backend = fakeBackend({ 'app.status': async () => { await gate; return ok(snapshot({ connections: [connection()] })); } });
+    const { store } = createAppStore(backend.api);
+    const disconnect = connectStore(store, backend.transport);
+    backend.emit('sync.progress', progress(3));
+    expect(store.getState().phase).toBe('loading');
+    release();
+    await gate;
+    await new Promise((resolve) => setTimeout(resolve, 0));
+    expect({ phase: store.getState().phase, status: store.getState().connections[0]?.syncStatus, done: store.getState().progress.c1?.documentsDone }).toEqual({ phase: 'ready', status: 'syncing', done: 3 });
+
+    backend.emit('sync.progress', progress(10, 'done'));
+    backend.emit('connections.changed', [connection({ syncStatus: 'synced', documentCount: 10, chunkCount: 31 })]);
+    expect({ progress: store.getState().progress, card: store.getState().connections[0] }).toMatchObject({ progress: {}, card: { syncStatus: 'synced', documentCount: 10, chunkCount: 31 } });
+    disconnect();
+    backend.emit('connections.changed', []);
+    expect(store.getState().connections).toHaveLength(1);
+  });
+
+  it('shows a failed start instead of spinning forever', async () => {
+    const backend = fakeBackend({});
+    const { store } = createAppStore(backend.api);
+    connectStore(store, backend.transport);
+    await new Promise((resolve) => setTimeout(resolve, 0));
+    expect({ phase: store.getState().phase, error: store.getState().loadError }).toEqual({ phase: 'failed', error: 'no fake for app.status' });
+  });
+});

@@ -1,0 +1,65 @@
+import type { ChatAnswer } from '../../../src-shared/models';
+import type { GetState, SetState, StoreDeps } from '../store-types';
+
+export interface ChatExchange {
+  /** Local key (the message id is known only once `chat.ask` answers). */
+  key: number;
+  question: string;
+  messageId: string | null;
+  /** Streamed text so far; replaced by the final answer's text on chat.done. */
+  text: string;
+  answer: ChatAnswer | null;
+  status: 'asking' | 'streaming' | 'done' | 'failed';
+  error: string | null;
+}
+
+export interface ChatSlice {
+  exchanges: ChatExchange[];
+  conversationId: string | null;
+  highlighted: { messageId: string; n: number } | null;
+  /** Tokens or answers that arrived before `chat.ask` returned their message id. */
+  earlyTokens: Record<string, string>;
+  earlyAnswers: Record<string, ChatAnswer>;
+  ask(question: string): Promise<void>;
+  cancelAnswer(): Promise<void>;
+  newConversation(): void;
+  highlightSource(messageId: string, n: number): void;
+}
+
+let exchangeKeys = 0;
+
+export function createChatSlice(set: SetState, get: GetState, { api }: StoreDeps): ChatSlice {
+  return {
+    exchanges: [],
+    conversationId: null,
+    highlighted: null,
+    earlyTokens: {},
+    earlyAnswers: {},
+    async ask(question) {
+      const key = ++exchangeKeys;
+      const conversationId = get().conversationId;
+      set((state) => ({ exchanges: [...state.exchanges, { key, question, messageId: null, text: '', answer: null, status: 'asking', error: null }] }));
+      const result = await api.chat.ask(conversationId ? { question, conversationId } : { question });
+      set((state) => {
+        const exchanges = state.exchanges.map((exchange): ChatExchange => {
+          if (exchange.key !== key) return exchange;
+          if (!result.ok) return { ...exchange, status: 'failed', error: result.error.message };
+          const { messageId } = result.value;
+          const early = state.earlyAnswers[messageId];
+          if (early) return { ...exchange, messageId, text: early.text, answer: early, status: 'done' };
+          return { ...exchange, messageId, text: state.earlyTokens[messageId] ?? '', status: 'streaming' };
+        });
+        if (!result.ok) return { exchanges };
+        const { [result.value.messageId]: _tokens, ...earlyTokens } = state.earlyTokens;
+        const { [result.value.messageId]: _answer, ...earlyAnswers } = state.earlyAnswers;
+        return { exchanges, conversationId: result.value.conversationId, earlyTokens, earlyAnswers };
+      });
+    },
+    async cancelAnswer() {
+      const running = get().exchanges.find((exchange) => exchange.status === 'streaming' && exchange.messageId);
+      if (running?.messageId) await api.chat.cancel({ messageId: running.messageId });
+    },
+    newConversation: () => set({ exchanges: [], conversationId: null, highlighted: null }),
+    highlightSource: (messageId, n) => set({ highlighted: { messageId, n } }),
+  };
+}

@@ -1,0 +1,71 @@
+import type { Result } from '../../../src-shared/errors';
+import type { ConnectionMode, ConnectionView, NewConnection, SyncProgress, SyncRunView } from '../../../src-shared/models';
+import type { GetState, SetState, StoreDeps } from '../store-types';
+
+export interface ConnectionsSlice {
+  connections: ConnectionView[];
+  /** Latest progress of running syncs, by connection id. */
+  progress: Record<string, SyncProgress>;
+  /** The most recent finished run, by connection id (per-document errors live here). */
+  lastRun: Record<string, SyncRunView>;
+  addConnection(input: NewConnection): Promise<Result<ConnectionView>>;
+  testNewConnection(input: NewConnection): Promise<Result<{ message: string }>>;
+  testConnection(id: string): Promise<void>;
+  setMode(id: string, mode: ConnectionMode): Promise<void>;
+  syncNow(id: string): Promise<void>;
+  syncAll(): Promise<void>;
+  cancelSync(id: string): Promise<void>;
+  removeConnection(id: string): Promise<void>;
+  loadLastRun(id: string): Promise<void>;
+}
+
+function upsert(list: ConnectionView[], view: ConnectionView): ConnectionView[] {
+  return list.some((item) => item.id === view.id) ? list.map((item) => (item.id === view.id ? view : item)) : [...list, view];
+}
+
+export function createConnectionsSlice(set: SetState, get: GetState, { api }: StoreDeps): ConnectionsSlice {
+  const report = (result: Result<unknown>) => {
+    if (!result.ok && result.error.code !== 'CANCELLED') get().showNotice('error', result.error.message);
+  };
+  return {
+    connections: [],
+    progress: {},
+    lastRun: {},
+    async addConnection(input) {
+      const result = await api.connections.add(input);
+      if (result.ok) set((state) => ({ connections: upsert(state.connections, result.value) }));
+      return result;
+    },
+    testNewConnection: (input) => api.connections.testNew(input),
+    async testConnection(id) {
+      const result = await api.connections.test({ id });
+      if (result.ok) get().showNotice('info', result.value.message);
+      else report(result);
+    },
+    async setMode(id, mode) {
+      const result = await api.connections.setMode({ id, mode });
+      if (result.ok) set((state) => ({ connections: upsert(state.connections, result.value) }));
+      else report(result);
+    },
+    async syncNow(id) {
+      report(await api.sync.start({ connectionId: id }));
+    },
+    async syncAll() {
+      report(await api.sync.startAll());
+    },
+    async cancelSync(id) {
+      report(await api.sync.cancel({ connectionId: id }));
+    },
+    async removeConnection(id) {
+      const result = await api.connections.remove({ id });
+      if (result.ok) set((state) => ({ connections: state.connections.filter((item) => item.id !== id) }));
+      else report(result);
+    },
+    async loadLastRun(id) {
+      const result = await api.sync.runs({ connectionId: id, limit: 1 });
+      const [run] = result.ok ? result.value : [];
+      if (run) set((state) => ({ lastRun: { ...state.lastRun, [id]: run } }));
+      else report(result);
+    },
+  };
+}

@@ -1,0 +1,56 @@
+import type { SearchHit, SearchResponse } from '../../../src-shared/models';
+import type { GetState, SetState, StoreDeps } from '../store-types';
+
+export interface SearchSlice {
+  query: string;
+  hits: SearchHit[];
+  warnings: SearchResponse['warnings'];
+  searching: boolean;
+  searchError: string | null;
+  tookMs: number | null;
+  /** The query the shown hits answer (the box may be ahead of it while typing). */
+  answeredQuery: string;
+  /** Type-ahead: updates the box now and searches after a short pause. */
+  setQuery(query: string): void;
+  runSearch(query: string): Promise<void>;
+}
+
+export function createSearchSlice(set: SetState, get: GetState, { api, searchDebounceMs, timers }: StoreDeps): SearchSlice {
+  let latest = 0;
+  let pending: ReturnType<typeof setTimeout> | null = null;
+  return {
+    query: '',
+    hits: [],
+    warnings: [],
+    searching: false,
+    searchError: null,
+    tookMs: null,
+    answeredQuery: '',
+    setQuery(query) {
+      set({ query });
+      if (pending) {
+        clearTimeout(pending);
+        timers.delete(pending);
+      }
+      pending = setTimeout(() => {
+        if (pending) timers.delete(pending);
+        pending = null;
+        void get().runSearch(query);
+      }, searchDebounceMs);
+      timers.add(pending);
+    },
+    async runSearch(query) {
+      const id = ++latest;
+      if (!query.trim()) {
+        set({ hits: [], warnings: [], searching: false, searchError: null, tookMs: null, answeredQuery: '' });
+        return;
+      }
+      set({ searching: true });
+      const result = await api.search.query({ query });
+      // An older, slower answer must not replace a newer one.
+      if (id !== latest) return;
+      if (result.ok) set({ hits: result.value.hits, warnings: result.value.warnings, tookMs: result.value.tookMs, searching: false, searchError: null, answeredQuery: query });
+      else set({ hits: [], warnings: [], searching: false, searchError: result.error.message, answeredQuery: query });
+    },
+  };
+}

@@ -1,0 +1,30 @@
+import type { ReindexStatus, SettingsPatch, SettingsView } from '../../../src-shared/models';
+import type { GetState, SetState, StoreDeps } from '../store-types';
+
+export interface SettingsSlice {
+  settings: SettingsView | null;
+  reindex: ReindexStatus | null;
+  version: string;
+  dataDir: string;
+  saveSettings(patch: SettingsPatch): Promise<boolean>;
+  loadReindexCost(): Promise<{ documents: number; chunks: number } | null>;
+}
+
+export function createSettingsSlice(set: SetState, get: GetState, { api }: StoreDeps): SettingsSlice {
+  return {
+    settings: null,
+    reindex: null,
+    version: '',
+    dataDir: '',
+    async saveSettings(patch) {
+      const result = await api.settings.update(patch);
+      if (result.ok) set({ settings: result.value });
+      else get().showNotice('error', result.error.message);
+      return result.ok;
+    },
+    async loadReindexCost() {
+      const result = await api.settings.reindexCost();
+      return result.ok ? result.value : null;
+    },
+  };
+}

@@ -1,0 +1,64 @@
+import type { Platform } from '../../../src-shared/models';
+import type { GetState, SetState, StoreDeps } from '../store-types';
+
+export type View = 'connections' | 'search' | 'chat' | 'settings';
+export type Language = 'en' | 'zh';
+
+export interface Notice {
+  id: number;
+  kind: 'error' | 'info';
+  text: string;
+}
+
+export interface UiSlice {
+  view: View;
+  /** The language the OS asked for; the settings may override it. */
+  systemLanguage: Language;
+  phase: 'loading' | 'ready' | 'failed';
+  loadError: string | null;
+  notice: Notice | null;
+  addForm: { open: boolean; platform: Platform };
+  /** Bumped by Ctrl/Cmd+K; the search box focuses itself when it changes. */
+  searchFocusRequest: number;
+  setView(view: View): void;
+  showNotice(kind: Notice['kind'], text: string): void;
+  dismissNotice(): void;
+  openAddForm(platform?: Platform): void;
+  closeAddForm(): void;
+  requestSearchFocus(): void;
+  /** Core checks the link (http(s), or a file inside a folder connection); the shell opens it. */
+  openExternal(url: string): Promise<void>;
+  setLanguage(language: 'system' | Language): Promise<void>;
+}
+
+let noticeIds = 0;
+
+/** Maps a BCP 47 tag (navigator.language) to one of the UI languages. */
+export function languageFromTag(tag: string | undefined): Language {
+  return tag?.toLowerCase().startsWith('zh') ? 'zh' : 'en';
+}
+
+export function createUiSlice(systemLanguage: Language, set: SetState, get: GetState, { api }: StoreDeps): UiSlice {
+  return {
+    view: 'connections',
+    systemLanguage,
+    phase: 'loading',
+    loadError: null,
+    notice: null,
+    addForm: { open: false, platform: 'folder' },
+    searchFocusRequest: 0,
+    setView: (view) => set({ view }),
+    showNotice: (kind, text) => set({ notice: { id: ++noticeIds, kind, text } }),
+    dismissNotice: () => set({ notice: null }),
+    openAddForm: (platform = 'folder') => set({ addForm: { open: true, platform }, view: 'connections' }),
+    closeAddForm: () => set((state) => ({ addForm: { ...state.addForm, open: false } })),
+    requestSearchFocus: () => set((state) => ({ view: 'search', searchFocusRequest: state.searchFocusRequest + 1 })),
+    async openExternal(url) {
+      const result = await api.app.openExternal({ url });
+      if (!result.ok) get().showNotice('error', result.error.message);
+    },
+    async setLanguage(language) {
+      await get().saveSettings({ language });
+    },
+  };
+}

@@ -1,0 +1,22 @@
+/** The renderer's store: one zustand store composed of slices (lobe-chat's layout, STYLE.md). */
+import type { StoreApi } from 'zustand/vanilla';
+import type { CairnApi } from '../../src-shared/contract';
+import type { ChatSlice } from './slices/chat-slice';
+import type { ConnectionsSlice } from './slices/connections-slice';
+import type { SearchSlice } from './slices/search-slice';
+import type { SettingsSlice } from './slices/settings-slice';
+import type { UiSlice } from './slices/ui-slice';
+
+export type AppState = UiSlice & ConnectionsSlice & SearchSlice & ChatSlice & SettingsSlice;
+export type AppStore = StoreApi<AppState>;
+
+export interface StoreDeps {
+  api: CairnApi;
+  /** Pause between the last keystroke and the search call. */
+  searchDebounceMs: number;
+  /** Timers the store starts, so dispose can clear them (STYLE.md §9). */
+  timers: Set<ReturnType<typeof setTimeout>>;
+}
+
+export type SetState = AppStore['setState'];
+export type GetState = AppStore['getState'];

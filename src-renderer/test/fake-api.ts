@@ -1,0 +1,50 @@
+/** A scriptable CairnApi for renderer tests: each wire name answers from a handler; calls are recorded. */
+import { buildApiProxy, type CairnEventListener } from '../../src-shared/bridge';
+import type { ApiChannel, CairnApi, CairnEventName, CairnEvents } from '../../src-shared/contract';
+import { fail, type Result } from '../../src-shared/errors';
+import type { ConnectionView, SettingsView, StatusSnapshot } from '../../src-shared/models';
+import type { Transport } from '../transport/transport';
+
+export type Handlers = Partial<Record<ApiChannel, (input: never) => Result<unknown> | Promise<Result<unknown>>>>;
+
+export interface FakeBackend {
+  api: CairnApi;
+  calls: { channel: string; input: unknown }[];
+  transport: Transport;
+  emit<N extends CairnEventName>(name: N, payload: CairnEvents[N]): void;
+}
+
+export function fakeBackend(handlers: Handlers): FakeBackend {
+  const calls: { channel: string; input: unknown }[] = [];
+  const listeners = new Set<CairnEventListener>();
+  const api = buildApiProxy(async (channel, input) => {
+    calls.push({ channel, input });
+    const handler = handlers[channel as ApiChannel] as ((input: unknown) => Result<unknown> | Promise<Result<unknown>>) | undefined;
+    return handler ? handler(input) : fail('UNSUPPORTED', `no fake for ${channel}`);
+  });
+  return {
+    api,
+    calls,
+    transport: { kind: 'http', api, subscribe: (listener) => (listeners.add(listener), () => listeners.delete(listener)), dispose: () => listeners.clear() },
+    emit: (name, payload) => listeners.forEach((listener) => listener(name, payload)),
+  };
+}
+
+export function settings(patch: Partial<SettingsView> = {}): SettingsView {
+  return {
+    embedding: { provider: 'builtin', baseUrl: '', model: 'cairn-hash-v1', dimensions: 1024, hasApiKey: false },
+    chat: { provider: 'none', baseUrl: '', model: '', hasApiKey: false, topK: 10 },
+    syncIntervalHours: 24,
+    scheduledSyncPaused: false,
+    language: 'en',
+    ...patch,
+  };
+}
+
+export function connection(patch: Partial<ConnectionView> = {}): ConnectionView {
+  return { id: 'c1', platform: 'folder', name: 'Notes', mode: 'rag', config: { path: '/n' }, secretFields: [], syncStatus: 'idle', syncError: null, lastSyncAt: null, nextSyncAt: null, documentCount: 0, chunkCount: 0, limitation: null, experimental: false, ...patch };
+}
+
+export function snapshot(patch: Partial<StatusSnapshot> = {}): StatusSnapshot {
+  return { version: 'test', dataDir: '/data', connections: [], settings: settings(), reindex: { running: false, done: 0, total: 0, activeSpace: 'builtin/cairn-hash-v1/1024', pendingSpace: null }, syncing: {}, ...patch };
+}
