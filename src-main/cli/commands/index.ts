@@ -6,8 +6,9 @@ import { askCommand } from './ask';
 import { modeCommand } from './mode';
 import { removeCommand } from './remove';
 import { searchCommand } from './search';
+import { serveCommand } from './serve';
 import { statusCommand } from './status';
 import { syncCommand } from './sync';
 import { testCommand } from './test';
 
-export const COMMANDS: CliCommand[] = [statusCommand, addFolderCommand, addCommand, testCommand, modeCommand, syncCommand, searchCommand, askCommand, removeCommand];
+export const COMMANDS: CliCommand[] = [statusCommand, addFolderCommand, addCommand, testCommand, modeCommand, syncCommand, searchCommand, askCommand, serveCommand, removeCommand];

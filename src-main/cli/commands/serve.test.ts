@@ -10,7 +10,7 @@ function context(): CliContext & { out: () => string; err: () => string } {
   let err = '';
   stdout.on('data', (part: Buffer) => (out += part.toString()));
   stderr.on('data', (part: Buffer) => (err += part.toString()));
-  return { stdout, stderr, env: {}, open: () => Promise.reject(new Error('not used with --demo')), out: () => out, err: () => err };
+  return { stdout, stderr, env: {}, signal: new AbortController().signal, open: () => Promise.reject(new Error('not used with --demo')), out: () => out, err: () => err };
 }
 
 describe('cairn serve', () => {

@@ -77,14 +77,13 @@ export const serveCommand: CliCommand = {
   summary: 'Serve the Cairn UI and API on 127.0.0.1 for your browser (no Electron needed).',
   usage: USAGE,
   async run(args, context) {
+    // Ctrl-C arrives as the dispatcher's signal; SIGTERM (service managers) stops the host too.
     const controller = new AbortController();
     const stop = () => controller.abort();
-    process.once('SIGINT', stop);
     process.once('SIGTERM', stop);
     try {
-      return await runServe(args, context, { stop: controller.signal });
+      return await runServe(args, context, { stop: AbortSignal.any([context.signal, controller.signal]) });
     } finally {
-      process.off('SIGINT', stop);
       process.off('SIGTERM', stop);
     }
   },
