@@ -7,8 +7,11 @@ export interface CliIo {
 }
 
 export interface CliContext extends CliIo {
-  /** Opens Cairn on the data directory chosen by --data-dir / CAIRN_DATA_DIR / the OS default. */
-  open(): Promise<Cairn>;
+  /**
+   * Opens Cairn on the data directory chosen by --data-dir / CAIRN_DATA_DIR / the OS default.
+   * One-shot commands leave the 24 h scheduler off; long-running ones (serve) turn it on.
+   */
+  open(options?: { scheduler?: boolean }): Promise<Cairn>;
   /** Aborted on Ctrl-C: long commands cancel their work and exit 130. */
   signal: AbortSignal;
 }

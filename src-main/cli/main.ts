@@ -94,8 +94,8 @@ export async function main(argv: string[], deps: CliDeps = {}): Promise<number> 
   const context: CliContext = {
     ...io,
     signal: deps.signal ?? controller.signal,
-    async open() {
-      if (!opened) opened = await (deps.open ?? openCairnFromCli)({ dataDir: resolveDataDir({ flag: global.dataDir, env: io.env }), env: io.env });
+    async open(options) {
+      if (!opened) opened = await (deps.open ?? openCairnFromCli)({ dataDir: resolveDataDir({ flag: global.dataDir, env: io.env }), env: io.env, scheduler: options?.scheduler ?? false });
       return opened;
     },
   };

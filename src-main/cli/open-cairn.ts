@@ -1,20 +1,17 @@
-/**
- * How the CLI opens Cairn: the one place that calls the composition root. Until the root lands,
- * commands that need Cairn say so plainly instead of half-working.
- */
+/** How the CLI opens Cairn: the one place the CLI calls the composition root. */
 import type { Cairn } from '../core/app/cairn';
+import { createCairn } from '../core/app/create-cairn';
 import type { DataDirChoice } from '../core/app/data-dir';
-import { CairnError } from '../core/errors';
 
 export interface OpenCairnOptions {
   dataDir: DataDirChoice;
   env: NodeJS.ProcessEnv;
+  /** @default false: one-shot commands must not start overdue syncs behind the user's back. */
+  scheduler?: boolean;
 }
 
 export type OpenCairn = (options: OpenCairnOptions) => Promise<Cairn>;
 
-// WIRING: replace the body with the composition root, e.g. `createCairn({ dataDir: options.dataDir.path, env: options.env })`
-// (it takes the data-dir lock, opens PGlite under dataDirLayout(path).database, and the FileSecretStore).
-export async function openCairnFromCli(_options: OpenCairnOptions): Promise<Cairn> {
-  throw new CairnError('UNSUPPORTED', 'This build of the cairn command is not wired to the Cairn core yet.');
+export async function openCairnFromCli(options: OpenCairnOptions): Promise<Cairn> {
+  return createCairn({ dataDir: options.dataDir.path, env: options.env, scheduler: options.scheduler ?? false });
 }

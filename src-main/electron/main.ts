@@ -48,7 +48,7 @@ function systemLanguage(): 'en' | 'zh' {
 }
 
 async function start(): Promise<void> {
-  const dataDir = desktopDataDir(process.env);
+  const dataDir = desktopDataDir(process.env, process.argv.find((arg) => arg.startsWith('--data-dir='))?.slice('--data-dir='.length));
   const secretStore = new SafeStorageSecretStore(safeStorage, desktopSecretFile(dataDir));
   const cairn = await openCairn({ demo, dataDir, secretStore, logger });
   disposers.push(() => cairn.dispose());

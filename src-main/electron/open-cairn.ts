@@ -1,12 +1,11 @@
 /**
  * The desktop shell's seam to the composition root. `--demo` runs the in-memory demo backend;
- * everything else must run the real core (createCairn in src-main/core/app), which is wired here
- * and only here. Until it lands on this branch, a non-demo start fails with a plain message.
+ * everything else runs the real core (createCairn in src-main/core/app), wired here and only here.
  */
 import { join } from 'node:path';
-import envPaths from 'env-paths';
 import type { Cairn } from '../core/app/cairn';
-import { CairnError } from '../core/errors';
+import { createCairn } from '../core/app/create-cairn';
+import { resolveDataDir } from '../core/app/data-dir';
 import type { Logger } from '../core/logging/logger';
 import type { SecretStore } from '../core/secrets/secret-store';
 import { createDemoCairn } from '../host/demo-cairn';
@@ -18,9 +17,9 @@ export interface OpenCairnOptions {
   logger: Logger;
 }
 
-/** Same rule as the CLI: CAIRN_DATA_DIR, else the OS per-user app-data folder. */
-export function desktopDataDir(env: NodeJS.ProcessEnv): string {
-  return env.CAIRN_DATA_DIR || envPaths('Cairn', { suffix: '' }).data;
+/** Same rule as the CLI: --data-dir, else CAIRN_DATA_DIR, else the OS per-user app-data folder. */
+export function desktopDataDir(env: NodeJS.ProcessEnv, flag?: string): string {
+  return resolveDataDir({ env, ...(flag ? { flag } : {}) }).path;
 }
 
 export function desktopSecretFile(dataDir: string): string {
@@ -29,6 +28,5 @@ export function desktopSecretFile(dataDir: string): string {
 
 export async function openCairn(options: OpenCairnOptions): Promise<Cairn> {
   if (options.demo) return createDemoCairn();
-  // MERGE: return createCairn({ dataDir: options.dataDir, secretStore: options.secretStore, logger: options.logger });
-  throw new CairnError('UNSUPPORTED', 'This build has no core wired into the desktop shell yet. Start with --demo to try the interface.');
+  return createCairn({ dataDir: options.dataDir, secretStore: options.secretStore, logger: options.logger });
 }

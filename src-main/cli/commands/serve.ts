@@ -44,7 +44,7 @@ export async function runServe(args: string[], context: CliContext, options: Ser
   const rendererDir = options.rendererDir ?? defaultRendererDir(context.env);
   let cairn: Cairn;
   try {
-    cairn = parsed.values.demo ? createDemoCairn() : await context.open();
+    cairn = parsed.values.demo ? createDemoCairn() : await context.open({ scheduler: true });
   } catch (error) {
     context.stderr.write(`Could not open Cairn: ${error instanceof Error ? error.message : String(error)}\n`);
     return 1;

@@ -6,7 +6,7 @@ import { toResult } from '../errors';
 import { reindexCost } from '../index/reindex-job';
 import type { ConnectionRepository } from './connection-repository';
 import type { EmbeddingService } from './embedding-service';
-import { resolveOpenTarget, type OpenTarget } from './open-external';
+import { resolveOpenTarget } from './open-external';
 import type { SettingsRepository } from './settings-repository';
 import type { SyncService } from './sync-service';
 
@@ -18,8 +18,6 @@ export interface AppApiDeps {
   settings: SettingsRepository;
   embeddings: EmbeddingService;
   sync: SyncService;
-  /** Hands an allowed link to the OS (Electron's shell, or the system opener in headless mode). */
-  openTarget: (target: OpenTarget) => Promise<void>;
   /** Called after settings changed that affect scheduling. */
   onScheduleSettingsChanged: () => Promise<void>;
 }
@@ -35,10 +33,12 @@ export function appApi(deps: AppApiDeps): CairnApi['app'] {
         reindex: deps.embeddings.status(),
         syncing: deps.sync.snapshot(),
       })),
+    // Core decides WHAT may be opened; the shell (Electron's shell, or the OS opener behind the
+    // headless host: transport/api-dispatcher.ts withExternalOpener) decides HOW, after this check.
     openExternal: (input) =>
       toResult(async () => {
         const folderRoots = (await deps.repository.list()).filter((c) => c.platform === 'folder' && typeof c.config['path'] === 'string').map((c) => String(c.config['path']));
-        await deps.openTarget(resolveOpenTarget(String(input?.url ?? ''), folderRoots));
+        resolveOpenTarget(String(input?.url ?? ''), folderRoots);
       }),
   };
 }

@@ -1,0 +1,249 @@
+/**
+ * The one composition root (STYLE.md §3): builds every service over one database and wires
+ * their dependencies. The Electron entry, the headless host, the CLI and the tests all call it.
+ */
+import { appendFileSync, mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import type { CairnApi } from '../../../src-shared/contract';
+import { ChatService } from '../chat/chat-service';
+import { ConversationRepository } from '../chat/conversation-repository';
+import { createChatModelResolver } from '../chat/openai-chat-model';
+import type { ConnectorFactories } from '../connectors/registry';
+import { openDatabase } from '../db/database';
+import { BuiltinEmbedder } from '../embedding/builtin-embedder';
+import type { Embedder, EmbeddingSpace } from '../embedding/embedder';
+import { toResult } from '../errors';
+import { PgDocumentStore } from '../index/pg-document-store';
+import { createLogger, SecretRedactor, type Logger } from '../logging/logger';
+import type { DirectSearchSource } from '../search/direct-channel';
+import { HybridSearch } from '../search/hybrid-search';
+import { FileSecretStore } from '../secrets/file-secret-store';
+import { MemorySecretStore, type SecretStore } from '../secrets/secret-store';
+import { SyncScheduler } from '../sync/scheduler';
+import { SyncEngine } from '../sync/sync-engine';
+import { SyncLock } from '../sync/sync-lock';
+import { closeAbandonedRuns } from '../sync/sync-runs';
+import { appApi, settingsApi } from './app-api';
+import type { Cairn } from './cairn';
+import { ConnectionRepository } from './connection-repository';
+import { ConnectionService, connectionsApi } from './connection-service';
+import { acquireDataDirLock, dataDirLayout, type DataDirLock } from './data-dir';
+import { createEmbedderFromSettings } from './embedder-factory';
+import { EmbeddingService } from './embedding-service';
+import { embeddingOverrideFromEnv } from './env-settings';
+import { EventBus } from './event-bus';
+import { platformLimitation } from './limitations';
+import { SettingsRepository } from './settings-repository';
+import { SyncService, syncApi } from './sync-service';
+
+export const CAIRN_VERSION = '0.1.0';
+
+export interface CreateCairnOptions {
+  /** On-disk data directory (locked against a second process); omit for an in-memory instance. */
+  dataDir?: string | null;
+  /** @default FileSecretStore in the data dir, or memory for an in-memory instance. Electron passes its safeStorage store. */
+  secretStore?: SecretStore;
+  /** Environment for headless overrides (CAIRN_EMBED_*, CAIRN_CHAT_*). @default process.env */
+  env?: NodeJS.ProcessEnv;
+  logger?: Logger;
+  /** Shared with the logger so connector secrets read later are redacted from every line. */
+  redactor?: SecretRedactor;
+  /** Connector implementations (tests inject fakes' tuned connectors). @default the registry's */
+  factories?: ConnectorFactories;
+  /** Run the 24 h scheduler (and catch up overdue connections at start). @default true */
+  scheduler?: boolean;
+  /** Direct-mode search timeout per platform. @default 3000 */
+  directTimeoutMs?: number;
+}
+
+export interface CairnInternals extends Cairn {
+  /** Resolves when running syncs and a running re-embed have finished (tests, CLI). */
+  whenIdle(): Promise<void>;
+  logger: Logger;
+  secrets: SecretStore;
+}
+
+export async function createCairn(options: CreateCairnOptions = {}): Promise<CairnInternals> {
+  const env = options.env ?? process.env;
+  const redactor = options.redactor ?? new SecretRedactor();
+  const dataDir = options.dataDir ?? null;
+  const layout = dataDir ? dataDirLayout(dataDir) : null;
+  let lock: DataDirLock | null = null;
+  if (layout) {
+    mkdirSync(layout.root, { recursive: true });
+    lock = await acquireDataDirLock(layout.root);
+  }
+  const logger = options.logger ?? defaultLogger(layout?.logs ?? null, redactor);
+  const disposers: (() => Promise<void> | void)[] = [];
+  try {
+    const db = await openDatabase(layout ? { dataDir: layout.database } : {});
+    disposers.push(() => db.close());
+    const secrets = options.secretStore ?? (layout ? new FileSecretStore(layout.secrets) : new MemorySecretStore());
+    const events = new EventBus();
+    await closeAbandonedRuns(db);
+
+    const repository = new ConnectionRepository(db, {
+      secretFieldsOf: async (ref) => Object.keys((await secrets.get(ref)) ?? {}),
+      limitationOf: (platform) => platformLimitation(platform),
+    });
+    const settings = new SettingsRepository(db, secrets);
+    const embeddings = new EmbeddingService({
+      db,
+      events,
+      logger: logger.child('embedding'),
+      configuredEmbedder: async () => {
+        const stored = (await settings.get()).embedding;
+        const override = embeddingOverrideFromEnv(env);
+        const apiKey = override?.apiKey ?? (await settings.apiKey('embedding'));
+        redactor.register(apiKey);
+        return createEmbedderFromSettings({ ...stored, ...override, apiKey });
+      },
+      embedderForSpace: (space) => rebuildableEmbedder(space),
+    });
+    await embeddings.start();
+    disposers.push(() => embeddings.dispose());
+
+    const store = new PgDocumentStore(db, { logger: logger.child('index') });
+    const engine = new SyncEngine({ db, store, lock: new SyncLock(db), logger: logger.child('sync') });
+    let syncService: SyncService | null = null;
+    const connectionService = new ConnectionService({
+      repository,
+      secrets,
+      logger: logger.child('connections'),
+      events,
+      redactor,
+      ...(options.factories ? { factories: options.factories } : {}),
+      beforeRemove: async (id) => {
+        await syncService?.cancel(id);
+      },
+    });
+    syncService = new SyncService({ db, engine, connections: connectionService, repository, embeddings, events, logger: logger.child('sync') });
+    disposers.push(() => syncService?.dispose());
+
+    // Direct-mode connections, refreshed whenever connections change (search reads it synchronously).
+    let directSources: DirectSearchSource[] = [];
+    const refreshDirect = async () => {
+      directSources = (await repository.list())
+        .filter((view) => view.mode === 'direct')
+        .map((view) => ({
+          connectionId: view.id,
+          platform: view.platform,
+          knowledgeBaseFallback: view.name,
+          search: async (query, searchOptions) => {
+            const connector = await connectionService.connectorFor(view.id);
+            try {
+              return await connector.search(query, searchOptions);
+            } finally {
+              await connector.dispose?.();
+            }
+          },
+        }));
+    };
+    await refreshDirect();
+    disposers.push(events.on('connections.changed', () => void refreshDirect().catch((error: unknown) => logger.warn('could not refresh direct sources', { error }))));
+
+    const search = new HybridSearch({
+      db,
+      queryEmbedder: (space) => embeddings.forSpace(space),
+      directSources: () => directSources,
+      ...(options.directTimeoutMs ? { directTimeoutMs: options.directTimeoutMs } : {}),
+      logger: logger.child('search'),
+    });
+
+    const chat = new ChatService({
+      search,
+      conversations: new ConversationRepository(db),
+      events,
+      resolveModel: createChatModelResolver(async () => {
+        const apiKey = await settings.apiKey('chat');
+        redactor.register(apiKey, env.CAIRN_CHAT_API_KEY);
+        return { settings: (await settings.get()).chat, apiKey, env };
+      }),
+      topK: async () => (await settings.get()).chat.topK,
+      logger: logger.child('chat'),
+    });
+    disposers.push(() => chat.dispose());
+
+    let scheduler: SyncScheduler | null = null;
+    const appDeps = {
+      db,
+      version: CAIRN_VERSION,
+      dataDir,
+      repository,
+      settings,
+      embeddings,
+      sync: syncService,
+      onScheduleSettingsChanged: async () => {
+        await scheduler?.refresh();
+      },
+    };
+    const api: CairnApi = {
+      app: appApi(appDeps),
+      connections: connectionsApi(connectionService),
+      sync: syncApi(syncService),
+      search: { query: (input) => toResult(() => search.search(input)) },
+      chat: chat.chat,
+      settings: settingsApi(appDeps),
+    };
+
+    if (options.scheduler !== false) {
+      scheduler = new SyncScheduler({
+        store: repository,
+        settings: () => settings.get(),
+        startSync: (connectionId) => api.sync.start({ connectionId }),
+        events,
+        logger: logger.child('scheduler'),
+      });
+      disposers.push(await scheduler.start());
+    }
+
+    let disposed = false;
+    return {
+      api,
+      events,
+      dataDir,
+      logger,
+      secrets,
+      whenIdle: async () => {
+        await syncService?.whenIdle();
+        await embeddings.whenIdle();
+      },
+      dispose: async () => {
+        if (disposed) return;
+        disposed = true;
+        await runDisposers(disposers, logger);
+        await lock?.release();
+      },
+    };
+  } catch (error) {
+    await runDisposers(disposers, logger);
+    await lock?.release();
+    throw error;
+  }
+}
+
+/** Disposes in reverse order of creation: the database, created first, closes last. */
+async function runDisposers(disposers: (() => Promise<void> | void)[], logger: Logger): Promise<void> {
+  for (const dispose of disposers.reverse()) {
+    try {
+      await dispose();
+    } catch (error) {
+      logger.error('dispose failed', { error });
+    }
+  }
+  disposers.length = 0;
+}
+
+/** Old spaces that can be rebuilt without settings: only the built-in embedder's. */
+function rebuildableEmbedder(space: EmbeddingSpace): Embedder | null {
+  const builtin = new BuiltinEmbedder(space.dimensions);
+  return space.provider === builtin.space.provider && space.model === builtin.space.model ? builtin : null;
+}
+
+/** Logs go to a daily file in the data dir's logs/ folder (never to stdout, which belongs to the CLI's output). */
+function defaultLogger(logsDir: string | null, redactor: SecretRedactor): Logger {
+  if (!logsDir) return createLogger({ redactor, level: 'warn', sink: (line) => process.stderr.write(line + '\n') });
+  mkdirSync(logsDir, { recursive: true, mode: 0o700 });
+  const file = join(logsDir, `cairn-${new Date().toISOString().slice(0, 10)}.log`);
+  return createLogger({ redactor, level: 'info', sink: (line) => appendFileSync(file, line + '\n', { mode: 0o600 }) });
+}
