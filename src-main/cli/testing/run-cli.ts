@@ -35,7 +35,8 @@ export async function runCli(
           open: async (opening: OpenCairnOptions) => {
             options.opened?.push(opening);
             if (!options.cairn) throw new Error('no Cairn in this test');
-            return options.cairn;
+            // The test owns its Cairn across commands: main() must not dispose it after one.
+            return { ...options.cairn, dispose: async () => {} };
           },
         }
       : {}),

@@ -38,6 +38,12 @@ import { SyncService, syncApi } from './sync-service';
 
 export const CAIRN_VERSION = '0.1.0';
 
+/**
+ * The built-in embedder hashes lexical features, so a chunk that shares no feature with the query
+ * lands near cosine 0 (collisions scatter it slightly either side): below this it is noise.
+ */
+const BUILTIN_MIN_SIMILARITY = 0.05;
+
 export interface CreateCairnOptions {
   /** On-disk data directory (locked against a second process); omit for an in-memory instance. */
   dataDir?: string | null;
@@ -145,6 +151,7 @@ export async function createCairn(options: CreateCairnOptions = {}): Promise<Cai
     const search = new HybridSearch({
       db,
       queryEmbedder: (space) => embeddings.forSpace(space),
+      minVectorSimilarity: (space) => (space.provider === 'builtin' ? BUILTIN_MIN_SIMILARITY : 0),
       directSources: () => directSources,
       ...(options.directTimeoutMs ? { directTimeoutMs: options.directTimeoutMs } : {}),
       logger: logger.child('search'),

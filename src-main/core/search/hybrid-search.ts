@@ -23,6 +23,8 @@ export interface HybridSearchOptions {
   queryEmbedder: (space: EmbeddingSpace) => Embedder | null;
   /** Direct-mode connections to search live; read on every search since modes change. */
   directSources?: () => DirectSearchSource[];
+  /** Cosine similarity below which a vector hit is dropped as noise, per space. @default no floor */
+  minVectorSimilarity?: (space: EmbeddingSpace) => number;
   /** @default 3000 ms for every platform */
   directTimeoutMs?: number | Partial<Record<Platform, number>>;
   logger?: Logger;
@@ -121,7 +123,7 @@ export class HybridSearch implements SearchService {
       const { vectors } = await embedder.embed([text], { kind: 'query', signal });
       const vector = vectors[0];
       if (!vector || vector.length !== active.dimensions) return [];
-      return await vectorChannel(this.db, active, vector, filter);
+      return await vectorChannel(this.db, active, vector, filter, this.options.minVectorSimilarity?.(active));
     } catch (error) {
       if (isAbortError(error)) throw error;
       // A remote embedder being down must not take keyword search with it.

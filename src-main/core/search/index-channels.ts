@@ -20,15 +20,20 @@ export async function configureVectorSession(db: Db): Promise<void> {
   await db.exec("SET hnsw.iterative_scan = relaxed_order; SET hnsw.ef_search = 80");
 }
 
-/** Top chunk ids by cosine distance in one embedding space. Exact scan or HNSW: the planner picks. */
-export async function vectorChannel(db: Db, space: SpaceRecord, queryVector: Float32Array, connectionIds: string[] | null): Promise<number[]> {
+/**
+ * Top chunk ids by cosine distance in one embedding space. Exact scan or HNSW: the planner picks.
+ * Hits less similar than `minSimilarity` are dropped: a nearest neighbour that shares nothing
+ * with the query is noise, not a result.
+ */
+export async function vectorChannel(db: Db, space: SpaceRecord, queryVector: Float32Array, connectionIds: string[] | null, minSimilarity = -1): Promise<number[]> {
   const filter = connectionIds ? 'WHERE connection_id = ANY($2::text[])' : '';
+  const maxDistance = Math.min(2, Math.max(0, 1 - minSimilarity));
   // MATERIALIZED + outer ORDER BY: relaxed_order may return slightly out of order.
   const rows = await db.query<{ chunk_id: string | number }>(
     `WITH nearest AS MATERIALIZED (
        SELECT chunk_id, embedding <=> $1::${vectorCast(space)} AS distance FROM ${spaceTable(space)} ${filter}
        ORDER BY distance LIMIT ${CHANNEL_DEPTH})
-     SELECT chunk_id FROM nearest ORDER BY distance, chunk_id`,
+     SELECT chunk_id FROM nearest WHERE distance <= ${maxDistance} ORDER BY distance, chunk_id`,
     connectionIds ? [toVectorLiteral(queryVector), connectionIds] : [toVectorLiteral(queryVector)],
   );
   return rows.rows.map((r) => Number(r.chunk_id));

@@ -94,7 +94,8 @@ export class EmbedBatcher {
       throwIfAborted(this.options.signal);
       const slice = texts.slice(start, start + this.maxBatch);
       const result = await this.embedder.embed(slice, { kind: 'document', signal: this.options.signal });
-      this.calls += result.calls;
+      // A remote provider reports its HTTP requests; an in-process embedder counts as one call per batch.
+      this.calls += Math.max(1, result.calls);
       this.tokens += result.tokens;
       if (result.vectors.length !== slice.length) throw new CairnError('EMBEDDING_FAILED', `The embedder returned ${result.vectors.length} vectors for ${slice.length} inputs.`);
       out.push(...result.vectors);
