@@ -1,4 +1,7 @@
-import { resolve } from 'node:path';
+import { existsSync } from 'node:fs';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { splitGlobalOptions } from './main';
 import type { OpenCairnOptions } from './open-cairn';
@@ -48,7 +51,7 @@ describe('cairn dispatcher', () => {
     expect(opened).toEqual([]);
   });
 
-  it('passes the chosen data directory to the core and reports a core that is not wired yet', async () => {
+  it('passes the chosen data directory to the core, which opens it on disk', async () => {
     const opened: OpenCairnOptions[] = [];
     await runCli(['--data-dir', 'rel/data', 'status'], { opened, env: { CAIRN_DATA_DIR: '/env/dir' } });
     await runCli(['status', '--data-dir=/flag/dir'], { opened });
@@ -58,11 +61,14 @@ describe('cairn dispatcher', () => {
       { path: '/flag/dir', source: 'flag' },
       { path: '/env/dir', source: 'env' },
     ]);
-    const unwired = await runCli(['status', '--json']);
-    expect({ code: unwired.code, out: JSON.parse(unwired.stdout) }).toEqual({
-      code: 1,
-      out: { ok: false, error: { code: 'UNSUPPORTED', message: 'This build of the cairn command is not wired to the Cairn core yet.' } },
-    });
+    const dir = await mkdtemp(join(tmpdir(), 'cairn-main-'));
+    try {
+      const real = await runCli(['--data-dir', dir, 'status', '--json']);
+      expect({ code: real.code, dataDir: (JSON.parse(real.stdout) as { value: { dataDir: string } }).value.dataDir }).toEqual({ code: 0, dataDir: dir });
+      expect(existsSync(join(dir, 'db'))).toBe(true);
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
   });
 
   it('leaves arguments after -- alone', () => {
