@@ -11,6 +11,7 @@ import { createChatModelResolver } from '../chat/openai-chat-model';
 import type { ConnectorFactories } from '../connectors/registry';
 import { openDatabase } from '../db/database';
 import { BuiltinEmbedder } from '../embedding/builtin-embedder';
+import { createEmbedder, embeddingSettingsFromEnv } from '../embedding/create-embedder';
 import type { Embedder, EmbeddingSpace } from '../embedding/embedder';
 import { toResult } from '../errors';
 import { PgDocumentStore } from '../index/pg-document-store';
@@ -28,9 +29,7 @@ import type { Cairn } from './cairn';
 import { ConnectionRepository } from './connection-repository';
 import { ConnectionService, connectionsApi } from './connection-service';
 import { acquireDataDirLock, dataDirLayout, type DataDirLock } from './data-dir';
-import { createEmbedderFromSettings } from './embedder-factory';
 import { EmbeddingService } from './embedding-service';
-import { embeddingOverrideFromEnv } from './env-settings';
 import { EventBus } from './event-bus';
 import { platformLimitation } from './limitations';
 import { SettingsRepository } from './settings-repository';
@@ -97,12 +96,13 @@ export async function createCairn(options: CreateCairnOptions = {}): Promise<Cai
       db,
       events,
       logger: logger.child('embedding'),
+      // CAIRN_EMBED_* (headless runs, CI) replace the stored embedding settings for this run.
       configuredEmbedder: async () => {
+        const fromEnv = embeddingSettingsFromEnv(env);
         const stored = (await settings.get()).embedding;
-        const override = embeddingOverrideFromEnv(env);
-        const apiKey = override?.apiKey ?? (await settings.apiKey('embedding'));
-        redactor.register(apiKey);
-        return createEmbedderFromSettings({ ...stored, ...override, apiKey });
+        const chosen = fromEnv ?? { ...stored, apiKey: (await settings.apiKey('embedding')) ?? undefined };
+        redactor.register(chosen.apiKey);
+        return createEmbedder(chosen);
       },
       embedderForSpace: (space) => rebuildableEmbedder(space),
     });
