@@ -32,6 +32,7 @@ test('with a chat model set in Settings the streamed answer cites [1]; clicking 
   await app.getByRole('button', { name: 'Save', exact: true }).click();
   await expect(app.getByText('Settings saved')).toBeVisible();
   await screenshot(app, '12-settings-chat-model');
+  await app.getByRole('button', { name: 'Dismiss' }).click();
 
   const marker = await ask(app, 'How do we handle rate limiting?');
   await expect(app.locator('.exchange .answer')).toHaveAttribute('aria-busy', 'false');
