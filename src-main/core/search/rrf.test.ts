@@ -31,7 +31,7 @@ describe('reciprocalRankFusion', () => {
 describe('topKKeepingChannels', () => {
   const localHits = Array.from({ length: 12 }, (_v, i) => `c${i}`);
   // Twelve chunks found by both local channels outrank every live hit of the two direct connections.
-  const fused = reciprocalRankFusion({ vector: localHits, keyword: localHits, 'direct:a': ['a1', 'a2'], 'direct:b': ['b1'] });
+  const fused = reciprocalRankFusion<string>({ vector: localHits, keyword: localHits, 'direct:a': ['a1', 'a2'], 'direct:b': ['b1'] });
 
   it('is the plain top k when every guaranteed channel is already in it', () => {
     expect(topKKeepingChannels(fused, 16, ['direct:a', 'direct:b']).map((item) => item.key)).toEqual(fused.slice(0, 16).map((item) => item.key));
