@@ -21,7 +21,7 @@ import { defaultConnectorFactories } from '../connectors/registry';
 import { YuqueConnector } from '../connectors/yuque-connector';
 import { openDatabase } from '../db/database';
 import { createLogger, SecretRedactor } from '../logging/logger';
-import { searchHits, syncToEnd, unwrap } from './integration-kit';
+import { syncToEnd, unwrap } from './integration-kit';
 import { recordingFetch } from './wire-secrets';
 
 /** Yuque has no documented per-second cap the fake enforces; Feishu's content API keeps its 5/s (the fake enforces it). */
