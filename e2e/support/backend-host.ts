@@ -1,7 +1,8 @@
 /**
  * The ONE function that decides which backend the e2e suite drives: the real composition root
- * (createCairn) on a temporary data directory, served by the headless host, with a Yuque fake
- * server, a fake OpenAI-compatible chat server and a temporary folder of Markdown notes.
+ * (createCairn) on a temporary data directory, served by the headless host, with the Yuque,
+ * Feishu and DingTalk fake servers, a fake OpenAI-compatible chat server and a temporary folder
+ * of Markdown notes.
  */
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -9,7 +10,10 @@ import { join } from 'node:path';
 import { createCairn, type CairnInternals } from '../../src-main/core/app/create-cairn';
 import { startFakeOpenAiServer, type FakeOpenAiServer } from '../../src-main/core/chat/fake-openai-server';
 import type { ConnectorInit } from '../../src-main/core/connectors/connector';
+import { startDingTalkFake, type DingTalkFake } from '../../src-main/core/connectors/fakes/dingtalk-fake';
+import { startFeishuFake, type FeishuFake } from '../../src-main/core/connectors/fakes/feishu-fake';
 import { startYuqueFake, type YuqueFake } from '../../src-main/core/connectors/fakes/yuque-fake';
+import { FeishuConnector } from '../../src-main/core/connectors/feishu-connector';
 import { defaultConnectorFactories } from '../../src-main/core/connectors/registry';
 import { YuqueConnector } from '../../src-main/core/connectors/yuque-connector';
 import { createLogger, SecretRedactor } from '../../src-main/core/logging/logger';
@@ -24,6 +28,8 @@ export interface BackendHost {
   opened: string[];
   cairn: CairnInternals;
   yuque: YuqueFake;
+  feishu: FeishuFake;
+  dingtalk: DingTalkFake;
   chatModel: FakeOpenAiServer;
   /** A folder of Markdown notes (and one binary file) for local-folder connections. */
   notesDir: string;
@@ -38,16 +44,18 @@ export const RENDERER_DIR = join(process.cwd(), 'out', 'renderer');
 
 /**
  * Yuque's documented pace is 5 requests/s (the registry's default); the suite runs at 12/s so a
- * sync takes ~2 s instead of ~5 s while still moving the progress bar visibly.
+ * sync takes ~2 s instead of ~5 s while still moving the progress bar visibly. Feishu's wiki
+ * listing cap (100/min) is lifted the same way; its content API keeps 5/s, which the fake enforces.
  */
 const E2E_YUQUE_RATE_PER_SECOND = 12;
+const E2E_FEISHU_API_RATE = { intervalMs: 1000, intervalCap: 50 };
 
 export async function startBackendHost(): Promise<BackendHost> {
   if (!existsSync(join(RENDERER_DIR, 'index.html'))) throw new Error('out/renderer is missing: the global setup builds it (npm run build).');
   const scratch = mkdtempSync(join(tmpdir(), 'cairn-e2e-'));
   const notesDir = writeNotesFolder(join(scratch, 'notes'));
-  const yuque = await startYuqueFake();
-  const chatModel = await startFakeOpenAiServer();
+  const [yuque, feishu, dingtalk, chatModel] = await Promise.all([startYuqueFake(), startFeishuFake(), startDingTalkFake(), startFakeOpenAiServer()]);
+  const fakes = [yuque, feishu, dingtalk, chatModel];
   const logLines: string[] = [];
   const redactor = new SecretRedactor();
   let cairn: CairnInternals;
@@ -62,10 +70,11 @@ export async function startBackendHost(): Promise<BackendHost> {
       factories: {
         ...defaultConnectorFactories(),
         yuque: (init: ConnectorInit) => new YuqueConnector(init, { http: { rate: { intervalMs: 1000, intervalCap: E2E_YUQUE_RATE_PER_SECOND } } }),
+        feishu: (init: ConnectorInit) => new FeishuConnector('feishu', init, { rates: { api: E2E_FEISHU_API_RATE } }),
       },
     });
   } catch (error) {
-    await Promise.all([yuque.close(), chatModel.close()]);
+    await Promise.all(fakes.map((fake) => fake.close()));
     rmSync(scratch, { recursive: true, force: true });
     throw error;
   }
@@ -77,14 +86,24 @@ export async function startBackendHost(): Promise<BackendHost> {
     opened,
     cairn,
     yuque,
+    feishu,
+    dingtalk,
     chatModel,
     notesDir,
     logLines,
-    secrets: () => [yuque.credentials.token, chatModel.apiKey],
+    secrets: () => [
+      yuque.credentials.token,
+      feishu.credentials.appSecret,
+      feishu.credentials.userRefreshToken,
+      feishu.control.latestRefreshToken,
+      dingtalk.credentials.appSecret!,
+      ...dingtalk.control.issuedTokens(),
+      chatModel.apiKey,
+    ],
     async close() {
       await host.close();
       await cairn.dispose();
-      await Promise.all([yuque.close(), chatModel.close()]);
+      await Promise.all(fakes.map((fake) => fake.close()));
       rmSync(scratch, { recursive: true, force: true });
     },
   };

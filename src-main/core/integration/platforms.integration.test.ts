@@ -35,6 +35,7 @@ let cairn: CairnInternals;
 let yuque: YuqueFake;
 let bigYuque: YuqueFake;
 let feishu: FeishuFake;
+let draftFeishu: FeishuFake;
 let dingtalk: DingTalkFake;
 let chatModel: FakeOpenAiServer;
 const logLines: string[] = [];
@@ -44,10 +45,11 @@ const connections: Record<'yuque' | 'feishu' | 'dingtalk' | 'bigYuque', Connecti
 beforeAll(async () => {
   scratch = mkdtempSync(join(tmpdir(), 'cairn-platforms-it-'));
   dataDir = join(scratch, 'data');
-  [yuque, bigYuque, feishu, dingtalk, chatModel] = await Promise.all([
+  [yuque, bigYuque, feishu, draftFeishu, dingtalk, chatModel] = await Promise.all([
     startYuqueFake(),
     startYuqueFake({ documents: 300, knowledgeBases: 3, specialDocuments: false, token: 'yuque-second-account-token-9f8e7d6c' }),
     startFeishuFake(),
+    startFeishuFake({ documents: 6, appSecret: 'draft-app-secret-5a4b3c2d1e0f', userRefreshToken: 'ur-draft-refresh-token-0002' }),
     startDingTalkFake(),
     startFakeOpenAiServer(),
   ]);
@@ -68,7 +70,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await cairn?.dispose();
-  await Promise.all([yuque, bigYuque, feishu, dingtalk, chatModel].map((fake) => fake?.close()));
+  await Promise.all([yuque, bigYuque, feishu, draftFeishu, dingtalk, chatModel].map((fake) => fake?.close()));
   rmSync(scratch, { recursive: true, force: true });
 });
 
@@ -136,6 +138,26 @@ describe('Yuque and Feishu indexed, DingTalk searched live, through createCairn'
     expect(again.counters).toMatchObject({ seen: 300, unchanged: 285, failed: 15, added: 0 });
   });
 
+  it('"Test connection" on an unsaved Feishu connection does not burn the single-use refresh token the saved one needs', async () => {
+    const draft = {
+      platform: 'feishu' as const,
+      name: 'Feishu drafts',
+      mode: 'direct' as const,
+      config: { baseUrl: draftFeishu.baseUrl, appId: draftFeishu.credentials.appId },
+      secrets: { appSecret: draftFeishu.credentials.appSecret, userRefreshToken: draftFeishu.credentials.userRefreshToken },
+    };
+    // The form sends the same draft for every Test and for Add; the refresh token rotates on each test.
+    expect(unwrap(await cairn.api.connections.testNew(draft)).message).toContain('search enabled');
+    expect(unwrap(await cairn.api.connections.testNew(draft)).message).toContain('search enabled');
+    const view = unwrap(await cairn.api.connections.add(draft));
+    expect(unwrap(await cairn.api.connections.test({ id: view.id })).message).toContain('search enabled');
+    // Direct search runs on the user token: it must still work.
+    const response = unwrap(await cairn.api.search.query({ query: '离线同步', connectionIds: [view.id] }));
+    expect(response.warnings).toEqual([]);
+    expect(response.hits.length).toBeGreaterThan(0);
+    expect(response.hits.every((hit) => hit.connectionId === view.id && hit.source === 'direct')).toBe(true);
+  });
+
   it('no secret reaches a log line, a run record, an API answer or the data directory', async () => {
     // Paths that handle secrets: a rejected token, a Feishu token expiry mid-run (refresh and
     // rotation of the user refresh token), a live DingTalk search, and a chat model with a key.
@@ -162,6 +184,9 @@ describe('Yuque and Feishu indexed, DingTalk searched live, through createCairn'
       feishu.credentials.appSecret,
       feishu.credentials.userRefreshToken,
       feishu.control.latestRefreshToken,
+      draftFeishu.credentials.appSecret,
+      draftFeishu.credentials.userRefreshToken,
+      draftFeishu.control.latestRefreshToken,
       ...wireTokens,
       dingtalk.credentials.appSecret!,
       ...dingtalk.control.issuedTokens(),
