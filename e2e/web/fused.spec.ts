@@ -20,7 +20,9 @@ test('Yuque and Feishu indexed plus DingTalk searched live answer one query toge
   await app.getByRole('button', { name: 'Test connection' }).click();
   await expect(app.getByRole('status').filter({ hasText: 'Connected to Feishu' })).toContainText('search enabled');
   await app.getByRole('button', { name: 'Add connection' }).click();
-  await syncAndWait(app, 'Feishu wiki');
+  const feishuCard = await syncAndWait(app, 'Feishu wiki');
+  // 24 wiki documents plus the 2 in My Library, read with the user token that Test connection must not have spent.
+  await expect(feishuCard.getByTestId('document-count')).toHaveText('26');
 
   await fillConnectionForm(app, 'DingTalk', 'DingTalk docs', { 'API base URL': dingtalk.baseUrl, 'App key': dingtalk.credentials.appKey!, 'App secret': dingtalk.credentials.appSecret!, 'Your unionId': dingtalk.credentials.operatorId! });
   // Off: searched live on DingTalk, nothing stored.
