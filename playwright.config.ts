@@ -12,7 +12,8 @@ export default defineConfig({
   // The machine is shared: one browser at a time keeps the suite calm and its timing honest.
   workers: 1,
   fullyParallel: false,
-  reporter: [['list']],
+  // The JSON report goes to PLAYWRIGHT_JSON_OUTPUT_NAME when set (scripts/test.js counts tests from it).
+  reporter: [['list'], ['json', { outputFile: process.env.PLAYWRIGHT_JSON_OUTPUT_NAME ?? 'test-results/playwright.json' }]],
   use: {
     viewport: { width: 1280, height: 820 },
     trace: 'retain-on-failure',

@@ -1,12 +1,24 @@
 /**
- * The ONE function that decides which backend the e2e suite drives. Today: the in-memory demo
- * backend. To run against the real core, replace the body with createCairn(...) on a temporary
- * data directory plus the platform fake servers, and keep the returned shape.
+ * The ONE function that decides which backend the e2e suite drives: the real composition root
+ * (createCairn) on a temporary data directory, served by the headless host, with the Yuque,
+ * Feishu and DingTalk fake servers, a fake OpenAI-compatible chat server and a temporary folder
+ * of Markdown notes.
  */
-import { existsSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createDemoCairn } from '../../src-main/host/demo-cairn';
+import { createCairn, type CairnInternals } from '../../src-main/core/app/create-cairn';
+import { startFakeOpenAiServer, type FakeOpenAiServer } from '../../src-main/core/chat/fake-openai-server';
+import type { ConnectorInit } from '../../src-main/core/connectors/connector';
+import { startDingTalkFake, type DingTalkFake } from '../../src-main/core/connectors/fakes/dingtalk-fake';
+import { startFeishuFake, type FeishuFake } from '../../src-main/core/connectors/fakes/feishu-fake';
+import { startYuqueFake, type YuqueFake } from '../../src-main/core/connectors/fakes/yuque-fake';
+import { FeishuConnector } from '../../src-main/core/connectors/feishu-connector';
+import { defaultConnectorFactories } from '../../src-main/core/connectors/registry';
+import { YuqueConnector } from '../../src-main/core/connectors/yuque-connector';
+import { createLogger, SecretRedactor } from '../../src-main/core/logging/logger';
 import { startHttpHost } from '../../src-main/host/http-host';
+import { writeNotesFolder } from './notes-folder';
 
 export interface BackendHost {
   /** The page to open, token included. */
@@ -14,23 +26,85 @@ export interface BackendHost {
   origin: string;
   /** Links the UI asked to open (after core allowed them). */
   opened: string[];
+  cairn: CairnInternals;
+  yuque: YuqueFake;
+  feishu: FeishuFake;
+  dingtalk: DingTalkFake;
+  chatModel: FakeOpenAiServer;
+  /** A folder of Markdown notes (and one binary file) for local-folder connections. */
+  notesDir: string;
+  /** Every log line core wrote (already redacted), for the secret check after each test. */
+  logLines: string[];
+  /** Every secret the backend knows of (fake tokens, chat key), to grep for. */
+  secrets(): string[];
   close(): Promise<void>;
 }
 
 export const RENDERER_DIR = join(process.cwd(), 'out', 'renderer');
 
-export async function startBackendHost(options: { tickMs?: number } = {}): Promise<BackendHost> {
+/**
+ * Yuque's documented pace is 5 requests/s (the registry's default); the suite runs at 12/s so a
+ * sync takes ~2 s instead of ~5 s while still moving the progress bar visibly. Feishu's wiki
+ * listing cap (100/min) is lifted the same way; its content API keeps 5/s, which the fake enforces.
+ */
+const E2E_YUQUE_RATE_PER_SECOND = 12;
+const E2E_FEISHU_API_RATE = { intervalMs: 1000, intervalCap: 50 };
+
+export async function startBackendHost(): Promise<BackendHost> {
   if (!existsSync(join(RENDERER_DIR, 'index.html'))) throw new Error('out/renderer is missing: the global setup builds it (npm run build).');
-  const cairn = createDemoCairn({ tickMs: options.tickMs ?? 250 });
+  const scratch = mkdtempSync(join(tmpdir(), 'cairn-e2e-'));
+  const notesDir = writeNotesFolder(join(scratch, 'notes'));
+  const [yuque, feishu, dingtalk, chatModel] = await Promise.all([startYuqueFake(), startFeishuFake(), startDingTalkFake(), startFakeOpenAiServer()]);
+  const fakes = [yuque, feishu, dingtalk, chatModel];
+  const logLines: string[] = [];
+  const redactor = new SecretRedactor();
+  let cairn: CairnInternals;
+  try {
+    cairn = await createCairn({
+      dataDir: join(scratch, 'data'),
+      // No CAIRN_* from the machine running the suite: the UI configures everything.
+      env: {},
+      redactor,
+      logger: createLogger({ redactor, level: 'debug', sink: (line) => void logLines.push(line) }),
+      scheduler: false,
+      factories: {
+        ...defaultConnectorFactories(),
+        yuque: (init: ConnectorInit) => new YuqueConnector(init, { http: { rate: { intervalMs: 1000, intervalCap: E2E_YUQUE_RATE_PER_SECOND } } }),
+        feishu: (init: ConnectorInit) => new FeishuConnector('feishu', init, { rates: { api: E2E_FEISHU_API_RATE } }),
+      },
+    });
+  } catch (error) {
+    await Promise.all(fakes.map((fake) => fake.close()));
+    rmSync(scratch, { recursive: true, force: true });
+    throw error;
+  }
   const opened: string[] = [];
   const host = await startHttpHost({ api: cairn.api, events: cairn.events, rendererDir: RENDERER_DIR, openExternal: async (url) => void opened.push(url) });
   return {
     url: host.url,
     origin: host.origin,
     opened,
+    cairn,
+    yuque,
+    feishu,
+    dingtalk,
+    chatModel,
+    notesDir,
+    logLines,
+    secrets: () => [
+      yuque.credentials.token,
+      feishu.credentials.appSecret,
+      feishu.credentials.userRefreshToken,
+      feishu.control.latestRefreshToken,
+      dingtalk.credentials.appSecret!,
+      ...dingtalk.control.issuedTokens(),
+      chatModel.apiKey,
+    ],
     async close() {
       await host.close();
       await cairn.dispose();
+      await Promise.all(fakes.map((fake) => fake.close()));
+      rmSync(scratch, { recursive: true, force: true });
     },
   };
 }

@@ -1,16 +1,24 @@
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { test as base, expect, type Page } from '@playwright/test';
+import { test as base, expect, type Locator, type Page } from '@playwright/test';
 import { startBackendHost, type BackendHost } from '../support/backend-host';
 
 export const SCREENSHOT_DIR = join(process.cwd(), 'e2e', 'screenshots');
 
-/** Each test gets its own backend and host (fresh state), and a page already on the app. */
+/**
+ * Each test gets its own backend (real core on a fresh data dir, fresh fakes) and a page already
+ * on the app. After the test, no secret the backend knows may appear in any log line core wrote.
+ */
 export const test = base.extend<{ backend: BackendHost; app: Page }>({
   backend: async ({}, use) => {
     const backend = await startBackendHost();
-    await use(backend);
-    await backend.close();
+    try {
+      await use(backend);
+      const leaked = backend.secrets().filter((secret) => backend.logLines.some((line) => line.includes(secret)));
+      expect(leaked, 'secrets written to the log').toEqual([]);
+    } finally {
+      await backend.close();
+    }
   },
   app: async ({ page, backend }, use) => {
     await page.goto(backend.url);
@@ -26,16 +34,58 @@ export async function screenshot(page: Page, name: string): Promise<void> {
   await page.screenshot({ path: join(SCREENSHOT_DIR, `${name}.png`), fullPage: false });
 }
 
-/** Adds a local-folder connection through the form and waits for its card. */
-export async function addFolder(page: Page, path = '/home/demo/notes'): Promise<void> {
+export const YUQUE_CARD = 'Team handbook';
+
+/** Adds the backend's notes folder through the form and waits for its card ("notes"). */
+export async function addFolder(page: Page, backend: BackendHost): Promise<Locator> {
   await page.getByRole('button', { name: 'Add a local folder' }).first().click();
-  await page.getByLabel('Folder path').fill(path);
+  await page.getByLabel('Folder path').fill(backend.notesDir);
   await page.getByRole('button', { name: 'Add connection' }).click();
-  await expect(page.getByRole('article', { name: path.split('/').pop() })).toBeVisible();
+  const card = page.getByRole('article', { name: 'notes' });
+  await expect(card).toBeVisible();
+  return card;
 }
 
-export async function syncAndWait(page: Page, cardName: string): Promise<void> {
+/** Opens the Add dialog on the Yuque tile and fills in the fake's base URL and token. */
+export async function fillYuqueForm(page: Page, backend: BackendHost, token = backend.yuque.credentials.token): Promise<void> {
+  // With no connection yet, the first-run screen offers only the folder form; its tiles switch platforms.
+  await page.getByRole('button', { name: /^(Add connection|Add a local folder)$/ }).first().click();
+  await page.locator('label.platform-tile', { hasText: 'Yuque' }).click();
+  await expect(page.getByRole('radio', { name: 'Yuque' })).toBeChecked();
+  await page.getByLabel('Name').fill(YUQUE_CARD);
+  await page.getByLabel('API base URL').fill(backend.yuque.baseUrl);
+  await page.getByLabel('Personal or team token').fill(token);
+}
+
+/** Adds the Yuque fake as a RAG connection through the form and waits for its card. */
+export async function addYuque(page: Page, backend: BackendHost): Promise<Locator> {
+  await fillYuqueForm(page, backend);
+  await page.getByRole('button', { name: 'Add connection' }).click();
+  const card = page.getByRole('article', { name: YUQUE_CARD });
+  await expect(card).toBeVisible();
+  return card;
+}
+
+export async function syncAndWait(page: Page, cardName: string): Promise<Locator> {
   const card = page.getByRole('article', { name: cardName });
   await card.getByRole('button', { name: 'Sync now' }).click();
-  await expect(card.getByTestId('sync-status')).toHaveText('Synced', { timeout: 20_000 });
+  await expect(card.getByTestId('sync-status')).toHaveText('Synced', { timeout: 30_000 });
+  return card;
+}
+
+/** Focuses search with the keyboard shortcut and types a query (replacing any earlier one). */
+export async function searchFor(page: Page, query: string): Promise<void> {
+  await page.keyboard.press('Control+k');
+  await expect(page.getByRole('searchbox')).toBeFocused();
+  await page.getByRole('searchbox').fill(query);
+}
+
+/** Asks a question on the Ask page and waits for the first [1] marker. */
+export async function ask(page: Page, question: string, labels = { tab: 'Ask', box: 'Ask' }): Promise<Locator> {
+  await page.getByRole('button', { name: labels.tab, exact: true }).first().click();
+  await page.getByRole('textbox', { name: labels.box }).fill(question);
+  await page.keyboard.press('Enter');
+  const marker = page.getByRole('button', { name: '[1]', exact: true }).first();
+  await expect(marker).toBeVisible({ timeout: 20_000 });
+  return marker;
 }

@@ -14,6 +14,7 @@ import { CairnError, isAbortError, toResult } from '../errors';
 import type { Logger, SecretRedactor } from '../logging/logger';
 import type { SecretStore } from '../secrets/secret-store';
 import type { ConnectionRepository } from './connection-repository';
+import { DraftSecrets } from './draft-secrets';
 import type { EventBus } from './event-bus';
 import { parseInput } from './validation';
 
@@ -44,6 +45,7 @@ const newConnectionSchema = z
 
 export class ConnectionService {
   private readonly factories: ConnectorFactories;
+  private readonly drafts = new DraftSecrets();
 
   constructor(private readonly deps: ConnectionServiceDeps) {
     this.factories = deps.factories ?? defaultConnectorFactories();
@@ -54,7 +56,9 @@ export class ConnectionService {
   }
 
   async add(input: NewConnection): Promise<ConnectionView> {
-    const clean = checkNewConnection(input);
+    const checked = checkNewConnection(input);
+    // A "Test connection" before Add may have rotated a single-use token the form still holds.
+    const clean = { ...checked, secrets: this.drafts.take(checked.platform, checked.secrets) };
     const hasSecrets = Object.keys(clean.secrets).length > 0;
     const view = await this.deps.repository.create({ platform: clean.platform, name: clean.name, mode: clean.mode, config: clean.config, hasSecrets });
     if (hasSecrets) {
@@ -77,9 +81,18 @@ export class ConnectionService {
 
   async testNew(input: NewConnection, signal?: AbortSignal): Promise<{ message: string }> {
     const clean = checkNewConnection(input);
-    this.deps.redactor?.register(...Object.values(clean.secrets));
-    const connector = createConnector(clean.platform, { config: clean.config, secrets: clean.secrets, logger: this.deps.logger.child(clean.platform) }, this.factories);
-    return this.validate(connector, signal);
+    const secrets = this.drafts.current(clean.platform, clean.secrets);
+    this.deps.redactor?.register(...Object.values(clean.secrets), ...Object.values(secrets));
+    const init: ConnectorInit = {
+      config: clean.config,
+      secrets,
+      logger: this.deps.logger.child(clean.platform),
+      saveSecrets: async (rotated) => {
+        this.deps.redactor?.register(...Object.values(rotated));
+        this.drafts.remember(clean.platform, clean.secrets, rotated);
+      },
+    };
+    return this.validate(createConnector(clean.platform, init, this.factories), signal);
   }
 
   async setMode(id: string, mode: ConnectionMode): Promise<ConnectionView> {

@@ -14,7 +14,7 @@ import { silentLogger } from '../logging/logger';
 import { DEFAULT_DIRECT_TIMEOUT_MS, searchDirectSources, type DirectResult, type DirectSearchSource } from './direct-channel';
 import { CHANNEL_DEPTH, configureVectorSession, keywordChannel, vectorChannel } from './index-channels';
 import { clampK, prepareQuery } from './query-text';
-import { reciprocalRankFusion } from './rrf';
+import { reciprocalRankFusion, topKKeepingChannels } from './rrf';
 import type { SearchService } from './search-service';
 
 export interface HybridSearchOptions {
@@ -89,7 +89,8 @@ export class HybridSearch implements SearchService {
       });
       channels[`direct:${result.source.connectionId}`] = keys;
     }
-    const fused = reciprocalRankFusion(channels).slice(0, k);
+    // Every direct-mode connection that answered shows its best hit (see topKKeepingChannels).
+    const fused = topKKeepingChannels(reciprocalRankFusion(channels), k, direct.results.map((result) => `direct:${result.source.connectionId}` as Channel));
     const chunkIds = fused.filter((f) => f.key.startsWith('chunk:')).map((f) => Number(f.key.slice('chunk:'.length)));
     const chunks = await this.loadChunks(chunkIds);
 

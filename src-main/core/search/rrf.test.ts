@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { reciprocalRankFusion } from './rrf';
+import { reciprocalRankFusion, topKKeepingChannels } from './rrf';
 
 describe('reciprocalRankFusion', () => {
   it('sums 1/(60+rank) over channels and orders by the fused score', () => {
@@ -25,5 +25,25 @@ describe('reciprocalRankFusion', () => {
       { key: 'b', score: 1 / 11 + 1 / 12, ranks: { keyword: 1, direct: 2 } },
     ]);
     expect(reciprocalRankFusion({ vector: [], keyword: undefined })).toEqual([]);
+  });
+});
+
+describe('topKKeepingChannels', () => {
+  const localHits = Array.from({ length: 12 }, (_v, i) => `c${i}`);
+  // Twelve chunks found by both local channels outrank every live hit of the two direct connections.
+  const fused = reciprocalRankFusion<string>({ vector: localHits, keyword: localHits, 'direct:a': ['a1', 'a2'], 'direct:b': ['b1'] });
+
+  it('is the plain top k when every guaranteed channel is already in it', () => {
+    expect(topKKeepingChannels(fused, 16, ['direct:a', 'direct:b']).map((item) => item.key)).toEqual(fused.slice(0, 16).map((item) => item.key));
+  });
+
+  it('gives each guaranteed channel that answered its best hit, in place of the lowest other items, ordered by score', () => {
+    expect(fused.slice(0, 5).some((item) => item.key.startsWith('a') || item.key.startsWith('b'))).toBe(false);
+    expect(topKKeepingChannels(fused, 5, ['direct:a', 'direct:b', 'direct:silent']).map((item) => item.key)).toEqual(['c0', 'c1', 'c2', 'a1', 'b1']);
+  });
+
+  it('never drops one guaranteed channel for another when k is smaller than their number', () => {
+    expect(topKKeepingChannels(fused, 1, ['direct:a', 'direct:b']).map((item) => item.key)).toEqual(['a1']);
+    expect(topKKeepingChannels(fused, 0, ['direct:a'])).toEqual([]);
   });
 });

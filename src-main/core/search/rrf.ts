@@ -32,3 +32,25 @@ export function reciprocalRankFusion<C extends string>(channels: Partial<Record<
   const bestRank = (item: FusedItem<C>) => Math.min(...(Object.values(item.ranks) as number[]));
   return [...fused.values()].sort((a, b) => b.score - a.score || bestRank(a) - bestRank(b) || (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
 }
+
+/**
+ * The top k of a fused list in which every channel of `guaranteed` that returned anything keeps
+ * its best item. A direct-mode connection is one channel while indexed chunks are found by two
+ * (vector and keyword), so its first hit (1/61) would lose to any chunk both local channels
+ * merely mention (~2/70) and a live platform would vanish from the answer; its best hit takes
+ * the place of the lowest-ranked item that no guaranteed channel needs. Order stays by score.
+ */
+export function topKKeepingChannels<C extends string>(fused: FusedItem<C>[], k: number, guaranteed: readonly C[]): FusedItem<C>[] {
+  const top = fused.slice(0, k);
+  const bestOf = (channel: C) => fused.filter((item) => item.ranks[channel] !== undefined).sort((a, b) => a.ranks[channel]! - b.ranks[channel]!)[0];
+  const missing = [...new Set(guaranteed)].filter((channel) => !top.some((item) => item.ranks[channel] !== undefined)).map(bestOf);
+  for (const item of missing) {
+    if (!item || top.includes(item)) continue;
+    // The lowest item that is not the only representative of a guaranteed channel.
+    const needed = (candidate: FusedItem<C>) => guaranteed.some((channel) => candidate.ranks[channel] !== undefined && top.filter((other) => other.ranks[channel] !== undefined).length === 1);
+    const victim = [...top].reverse().find((candidate) => !needed(candidate));
+    if (!victim) break;
+    top.splice(top.indexOf(victim), 1, item);
+  }
+  return top.sort((a, b) => fused.indexOf(a) - fused.indexOf(b));
+}

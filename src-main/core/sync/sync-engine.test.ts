@@ -251,13 +251,13 @@ describe('SyncEngine', () => {
     expect(await advisoryLocks()).toBe(0);
   });
 
-  it('closes runs a crash left open and frees their connections', async () => {
+  it('closes runs a crash left open and marks their connections failed with the reason', async () => {
     await insertConnection(db, 'crashed');
     await db.query("UPDATE connections SET sync_status = 'syncing' WHERE id = 'crashed'");
     await db.query("INSERT INTO sync_runs (connection_id, status) VALUES ('crashed', 'running')");
     expect(await closeAbandonedRuns(db)).toBe(1);
     const [run] = await listRuns(db, 'crashed');
     expect(run).toMatchObject({ status: 'failed', error: { code: 'CANCELLED' }, finishedAt: expect.any(String) });
-    expect((await db.query<{ sync_status: string }>("SELECT sync_status FROM connections WHERE id = 'crashed'")).rows[0]?.sync_status).toBe('idle');
+    expect((await db.query<{ sync_status: string; sync_error: string }>("SELECT sync_status, sync_error FROM connections WHERE id = 'crashed'")).rows[0]).toEqual({ sync_status: 'failed', sync_error: 'Cairn stopped during this sync.' });
   });
 });

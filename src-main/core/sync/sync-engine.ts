@@ -5,6 +5,7 @@
  * A failing document is recorded and the run goes on; a cancelled or failed run leaves every
  * document in its last good state, and the next run retries whatever did not land.
  */
+import { setMaxListeners } from 'node:events';
 import PQueue from 'p-queue';
 import type { DocumentError, SyncCounters, SyncPhase, SyncProgress, SyncRunView } from '../../../src-shared/models';
 import type { AppErrorData } from '../../../src-shared/errors';
@@ -152,6 +153,10 @@ export class SyncEngine {
       await store.prepareBulkWrite?.(embedder.space, plan.toFetch.length);
       const batcher = new EmbedBatcher(embedder, { maxBatch: this.options.embedBatchSize, signal });
       const queue = new PQueue({ concurrency: Math.max(1, this.options.fetchConcurrency ?? 4) });
+      // p-queue holds one abort listener per queued document until it starts; on the caller's
+      // signal that trips Node's leak warning (10 listeners) on every sync of 11+ changed documents.
+      const queueSignal = signal ? AbortSignal.any([signal]) : undefined;
+      if (queueSignal) setMaxListeners(plan.toFetch.length + 10, queueSignal);
       emit('fetching', documentsDone, listed.length);
       const tasks = plan.toFetch.map((ref) =>
         queue
@@ -165,7 +170,7 @@ export class SyncEngine {
               chunksWritten += outcome.chunks;
               wrote = true;
             }
-          }, signal ? { signal } : {})
+          }, queueSignal ? { signal: queueSignal } : {})
           .catch((error: unknown) => {
             if (signal?.aborted || isAbortError(error)) return;
             const data = toErrorData(error);

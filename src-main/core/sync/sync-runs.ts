@@ -99,11 +99,18 @@ export async function listRuns(db: Db, connectionId: string, limit = 20): Promis
   }));
 }
 
-/** Runs left 'running' by a crash or kill: marks them failed at start-up so the UI does not wait forever. */
+/** Why a run left 'running' by a crash or kill ended; shown on the connection until its next sync. */
+export const ABANDONED_RUN_MESSAGE = 'Cairn stopped during this sync.';
+
+/**
+ * Runs left 'running' by a crash or kill: marks them failed at start-up so the UI does not wait
+ * forever, and their connections failed with the reason (not "never synced": their index holds
+ * the last good state of every document, and the card must say the last sync did not finish).
+ */
 export async function closeAbandonedRuns(db: Db): Promise<number> {
-  const result = await db.query(
-    `UPDATE sync_runs SET status = 'failed', finished_at = now(), error = '{"code":"CANCELLED","message":"Cairn stopped during this sync."}'::jsonb WHERE status = 'running'`,
-  );
-  await db.query("UPDATE connections SET sync_status = 'idle' WHERE sync_status = 'syncing'");
+  const result = await db.query("UPDATE sync_runs SET status = 'failed', finished_at = now(), error = $1::jsonb WHERE status = 'running'", [
+    JSON.stringify({ code: 'CANCELLED', message: ABANDONED_RUN_MESSAGE }),
+  ]);
+  await db.query("UPDATE connections SET sync_status = 'failed', sync_error = $1 WHERE sync_status = 'syncing'", [ABANDONED_RUN_MESSAGE]);
   return result.affectedRows ?? 0;
 }

@@ -3,6 +3,7 @@ import { useT } from '../../i18n/i18n';
 import { KnowledgeBaseBadge, PlatformBadge } from '../common/PlatformBadge';
 import { OpenOriginal } from '../common/OpenOriginal';
 import { Highlighted } from './Highlighted';
+import { hitPreview } from './hit-preview';
 
 function rankText(hit: SearchHit): string {
   return Object.entries(hit.ranks).map(([channel, rank]) => `${channel} #${rank}`).join(' · ');
@@ -20,7 +21,7 @@ export function SearchHitCard({ hit, terms }: { hit: SearchHit; terms: string[] 
         {hit.source === 'direct' && <span className="badge badge-live">{t('search.live')}</span>}
       </header>
       {hit.headingPath && <p className="heading-path">{hit.headingPath.split(' > ').join(' › ')}</p>}
-      <p className="hit-text"><Highlighted text={hit.text} terms={terms} /></p>
+      <p className="hit-text"><Highlighted text={hitPreview(hit.text, terms)} terms={terms} /></p>
       <footer className="hit-footer">
         <span className="muted small" title={t('search.why', { ranks: rankText(hit) })}>{rankText(hit)}</span>
         <span className="spacer" />

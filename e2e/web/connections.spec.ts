@@ -1,0 +1,84 @@
+import { BINARY_NOTE, notesFixtureCount } from '../support/notes-folder';
+import { addFolder, addYuque, expect, fillYuqueForm, screenshot, searchFor, syncAndWait, test, YUQUE_CARD } from './fixtures';
+
+test.use({ locale: 'en-US' });
+
+test('a new user is led to add a local folder and syncs it', async ({ app, backend }) => {
+  await expect(app.getByRole('heading', { name: 'Start with a local folder' })).toBeVisible();
+  await screenshot(app, '01-first-run');
+
+  await app.getByRole('button', { name: 'Add a local folder' }).click();
+  await app.getByLabel('Folder path').fill(backend.notesDir);
+  await app.getByRole('button', { name: 'Test connection' }).click();
+  // The binary file has a text extension, so listing counts it; fetching refuses it.
+  await expect(app.getByRole('status').filter({ hasText: 'is readable' })).toContainText(`${notesFixtureCount() + 1} Markdown/text files`);
+  await screenshot(app, '02-add-folder');
+  await app.getByRole('button', { name: 'Add connection' }).click();
+
+  const card = app.getByRole('article', { name: 'notes' });
+  await expect(card.getByTestId('sync-status')).toHaveText('Not synced yet');
+  await syncAndWait(app, 'notes');
+  await expect(card.getByTestId('document-count')).toHaveText(String(notesFixtureCount()));
+  await expect(card.getByTestId('chunk-count')).not.toHaveText('0');
+  await card.getByText('1 document could not be indexed').click();
+  await expect(card.getByText(`Skipped binary file (NUL or control bytes): ${BINARY_NOTE}`)).toBeVisible();
+  await screenshot(app, '03-folder-synced');
+});
+
+test('a Yuque connection added through the form syncs while the progress bar moves', async ({ app, backend }) => {
+  await addFolder(app, backend);
+  await fillYuqueForm(app, backend);
+  await expect(app.getByRole('form', { name: 'Add a connection' }).getByRole('checkbox', { name: 'Enable RAG indexing' })).toBeChecked();
+  await app.getByRole('button', { name: 'Test connection' }).click();
+  await expect(app.getByRole('status').filter({ hasText: 'Connected to Yuque' })).toBeVisible();
+  await screenshot(app, '04-add-yuque');
+  // The token went to the backend's secret store; the page keeps no copy once the form closes.
+  await app.getByRole('button', { name: 'Add connection' }).click();
+  const card = app.getByRole('article', { name: YUQUE_CARD });
+  await expect(card.getByTestId('sync-status')).toHaveText('Not synced yet');
+  expect(await app.content()).not.toContain(backend.yuque.credentials.token);
+
+  await card.getByRole('button', { name: 'Sync now' }).click();
+  const bar = card.getByRole('progressbar');
+  const seen = new Set<number>();
+  let total = 0;
+  await expect.poll(async () => {
+    const [now, max] = await Promise.all([bar.getAttribute('aria-valuenow', { timeout: 50 }).catch(() => null), bar.getAttribute('aria-valuemax', { timeout: 50 }).catch(() => null)]);
+    if (now !== null && max !== null) {
+      total = Number(max);
+      seen.add(Number(now));
+    }
+    return [...seen].filter((value) => value > 0 && value < total).length;
+  }, { timeout: 20_000, intervals: [100] }).toBeGreaterThanOrEqual(3);
+  await expect(card.getByTestId('sync-status')).toHaveText('Syncing');
+  await screenshot(app, '05-yuque-syncing');
+
+  await expect(card.getByTestId('sync-status')).toHaveText('Synced', { timeout: 30_000 });
+  // 24 corpus documents + a Sheet are indexed; the Board has no exportable text.
+  const listed = backend.yuque.control.store.list().length + 2;
+  expect(total).toBe(listed);
+  await expect(card.getByTestId('document-count')).toHaveText(String(listed - 1));
+  await expect(card.getByTestId('chunk-count')).toHaveText(/^[1-9]\d*$/);
+  await card.getByText('1 document could not be indexed').click();
+  await expect(card.locator('.doc-errors li')).toContainText('架构图 Architecture board');
+  await screenshot(app, '06-yuque-synced');
+});
+
+test('a revoked Yuque token shows the auth error on the card while the old results still come back', async ({ app, backend }) => {
+  const card = await addYuque(app, backend);
+  await syncAndWait(app, YUQUE_CARD);
+  const documents = await card.getByTestId('document-count').innerText();
+
+  backend.yuque.control.expireToken();
+  await card.getByRole('button', { name: 'Sync now' }).click();
+  await expect(card.getByTestId('sync-status')).toHaveText('Failed', { timeout: 20_000 });
+  await expect(card.getByRole('alert')).toContainText('Yuque rejected the token');
+  await expect(card.getByTestId('document-count')).toHaveText(documents);
+  await screenshot(app, '07-yuque-auth-failed');
+
+  await searchFor(app, 'rate limiting');
+  const hit = app.getByRole('article', { name: 'Notes on rate limiting 12' }).first();
+  await expect(hit).toBeVisible();
+  await expect(hit.locator('.badge-platform')).toHaveText('Yuque');
+  await screenshot(app, '08-search-after-auth-failure');
+});

@@ -1,0 +1,50 @@
+import type { Page } from '@playwright/test';
+import { addYuque, expect, screenshot, searchFor, syncAndWait, test, YUQUE_CARD } from './fixtures';
+
+test.use({ locale: 'en-US' });
+
+/** Opens the Add dialog on a platform's tile and fills its fields by their labels. */
+async function fillConnectionForm(page: Page, platform: string, name: string, fields: Record<string, string>): Promise<void> {
+  await page.getByRole('button', { name: 'Add connection' }).first().click();
+  await page.locator('label.platform-tile', { hasText: platform }).click();
+  await page.getByLabel('Name').fill(name);
+  for (const [label, value] of Object.entries(fields)) await page.getByLabel(label).fill(value);
+}
+
+test('Yuque and Feishu indexed plus DingTalk searched live answer one query together, each hit badged', async ({ app, backend }) => {
+  await addYuque(app, backend);
+  await syncAndWait(app, YUQUE_CARD);
+
+  const { feishu, dingtalk } = backend;
+  await fillConnectionForm(app, 'Feishu', 'Feishu wiki', { 'API base URL': feishu.baseUrl, 'App ID': feishu.credentials.appId, 'App secret': feishu.credentials.appSecret, 'User refresh token': feishu.credentials.userRefreshToken });
+  await app.getByRole('button', { name: 'Test connection' }).click();
+  await expect(app.getByRole('status').filter({ hasText: 'Connected to Feishu' })).toContainText('search enabled');
+  await app.getByRole('button', { name: 'Add connection' }).click();
+  const feishuCard = await syncAndWait(app, 'Feishu wiki');
+  // 24 wiki documents plus the 2 in My Library, read with the user token that Test connection must not have spent.
+  await expect(feishuCard.getByTestId('document-count')).toHaveText('26');
+
+  await fillConnectionForm(app, 'DingTalk', 'DingTalk docs', { 'API base URL': dingtalk.baseUrl, 'App key': dingtalk.credentials.appKey!, 'App secret': dingtalk.credentials.appSecret!, 'Your unionId': dingtalk.credentials.operatorId! });
+  // Off: searched live on DingTalk, nothing stored.
+  await app.getByRole('form', { name: 'Add a connection' }).getByRole('checkbox', { name: 'Enable RAG indexing' }).uncheck();
+  await app.getByRole('button', { name: 'Add connection' }).click();
+  const dingtalkCard = app.getByRole('article', { name: 'DingTalk docs' });
+  await expect(dingtalkCard.getByTestId('sync-status')).toHaveText('Direct search');
+  await expect(dingtalkCard.getByRole('button', { name: 'Sync now' })).toHaveCount(0);
+  await screenshot(app, '18-three-platforms');
+
+  await searchFor(app, '数据备份');
+  const hits = app.locator('article.hit');
+  await expect(hits.first()).toBeVisible();
+  await expect.poll(async () => new Set(await hits.locator('.badge-platform').allInnerTexts())).toEqual(new Set(['Yuque', 'Feishu', 'DingTalk']));
+  for (const hit of await hits.all()) await expect(hit.locator('.badge-kb')).not.toHaveText('');
+  const live = hits.filter({ has: app.locator('.badge-live') }).first();
+  await expect(live.locator('.badge-platform')).toHaveText('DingTalk');
+  await expect(live.locator('.hit-title')).toContainText('数据备份');
+  const spaces = [...new Set(dingtalk.control.documents().map((document) => document.knowledgeBase))];
+  expect(spaces).toContain(await live.locator('.badge-kb').innerText());
+  await live.scrollIntoViewIfNeeded();
+  await screenshot(app, '19-fused-search');
+  await live.getByRole('button', { name: /Open original/ }).click();
+  await expect.poll(() => backend.opened.at(-1)).toMatch(/^https:\/\/alidocs\.dingtalk\.com\/i\/nodes\//);
+});

@@ -1,0 +1,41 @@
+import { join } from 'node:path';
+import { addFolder, addYuque, expect, screenshot, searchFor, syncAndWait, test, YUQUE_CARD } from './fixtures';
+
+test.use({ locale: 'en-US' });
+
+test('search finds folder and Yuque documents with highlights, platform and knowledge-base badges', async ({ app, backend }) => {
+  await addFolder(app, backend);
+  await syncAndWait(app, 'notes');
+  await addYuque(app, backend);
+  await syncAndWait(app, YUQUE_CARD);
+
+  await searchFor(app, '报销');
+  const folderHit = app.getByRole('article', { name: '报销流程' }).first();
+  await expect(folderHit).toBeVisible();
+  await expect(folderHit.locator('mark').first()).toHaveText('报销');
+  await expect(folderHit.locator('.badge-platform')).toHaveText('Local folder');
+  await expect(folderHit.locator('.badge-kb')).toHaveText('notes');
+  await expect(folderHit.locator('.heading-path')).toHaveText('报销流程');
+  await screenshot(app, '09-search-folder');
+  await folderHit.getByRole('button', { name: /Open original/ }).click();
+  await expect.poll(() => backend.opened).toEqual([join(backend.notesDir, 'expense-reimbursement.md')]);
+
+  await searchFor(app, '数据备份');
+  const yuqueHit = app.getByRole('article', { name: '数据备份指南 7' }).first();
+  await expect(yuqueHit).toBeVisible();
+  // Chinese queries are segmented into words; each is marked.
+  await expect(yuqueHit.locator('mark', { hasText: '数据' }).first()).toBeVisible();
+  await expect(yuqueHit.locator('mark', { hasText: '备份' }).first()).toBeVisible();
+  await expect(yuqueHit.locator('.badge-platform')).toHaveText('Yuque');
+  await expect(yuqueHit.locator('.badge-kb')).toHaveText('产品手册');
+
+  await searchFor(app, 'rate limiting');
+  const englishHit = app.getByRole('article', { name: 'Notes on rate limiting 12' }).first();
+  await expect(englishHit).toBeVisible();
+  await expect(englishHit.locator('.badge-platform')).toHaveText('Yuque');
+  await expect(englishHit.locator('.badge-kb')).toHaveText('团队周报 Weekly');
+  await expect(englishHit.locator('mark').first()).toHaveText(/rate|limiting/i);
+  await screenshot(app, '10-search-yuque');
+  await englishHit.getByRole('button', { name: /Open original/ }).click();
+  await expect.poll(() => backend.opened.at(-1)).toMatch(new RegExp(`^${new URL(backend.yuque.baseUrl).origin}/`));
+});

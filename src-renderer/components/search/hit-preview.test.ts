@@ -1,0 +1,19 @@
+import { describe, expect, it } from 'vitest';
+import { hitPreview } from './hit-preview';
+
+describe('hitPreview', () => {
+  it('drops Markdown syntax and keeps the words, tables as cells', () => {
+    const chunk = '# Notes on backups #14\n\nThis note explains **how** we handle [backups](https://x.example/b).\n\n## Checklist\n\n- Owner is on call\n1. Dashboards\n\n```sql\nSELECT id FROM docs;\n```\n\n| Setting | Value |\n| --- | :---: |\n| region | us-west-1 |';
+    expect(hitPreview(chunk, ['backups'])).toBe('Notes on backups #14 This note explains how we handle backups. Checklist Owner is on call Dashboards SELECT id FROM docs; Setting · Value region · us-west-1');
+  });
+
+  it('starts shortly before a match that lies deep in the chunk', () => {
+    const chunk = `${'第一节内容很长。'.repeat(40)}\n\n## 数据备份\n\n每天凌晨备份一次。`;
+    const preview = hitPreview(chunk, ['备份']);
+    expect(preview.startsWith('…')).toBe(true);
+    expect(preview.indexOf('备份')).toBeLessThanOrEqual(61 + 1);
+    expect(preview.endsWith('数据备份 每天凌晨备份一次。')).toBe(true);
+    expect(hitPreview('short text with a match', ['match'])).toBe('short text with a match');
+    expect(hitPreview('no terms at all', [])).toBe('no terms at all');
+  });
+});
