@@ -41,7 +41,7 @@ export const CAIRN_VERSION = '0.1.0';
  * The built-in embedder hashes lexical features, so a chunk that shares no feature with the query
  * lands near cosine 0 (collisions scatter it slightly either side): below this it is noise.
  */
-const BUILTIN_MIN_SIMILARITY = 0.05;
+const BUILTIN_MIN_SIMILARITY = 0.1;
 
 export interface CreateCairnOptions {
   /** On-disk data directory (locked against a second process); omit for an in-memory instance. */

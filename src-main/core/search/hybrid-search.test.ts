@@ -18,6 +18,12 @@ const DOCS: Record<string, { connection: string; title: string; markdown: string
   install: { connection: 'wiki', title: 'Install guide', markdown: 'To install Cairn on Linux, download the AppImage and run it. Updates arrive automatically.' },
   budget: { connection: 'wiki', title: 'Budget policy', markdown: 'Travel expenses above 500 need a manager approval before booking.' },
   legacy: { connection: 'old', title: '旧报销制度', markdown: '旧的报销制度已经废止，请参考新流程。' },
+  // Six sections that all mention the same term: one document must not fill the page.
+  handbook: {
+    connection: 'wiki',
+    title: 'Sprocket handbook',
+    markdown: Array.from({ length: 6 }, (_, i) => `# Part ${i}\n\n${'Sprocket calibration needs care. '.repeat(40)}${i}`).join('\n\n'),
+  },
 };
 
 function source(connectionId: string, search: DirectSearchSource['search']): DirectSearchSource {
@@ -55,7 +61,18 @@ afterAll(async () => {
   await db.close();
 });
 
+async function chunkCount(externalId: string): Promise<number> {
+  const rows = await db.query<{ n: number }>('SELECT count(*)::int AS n FROM chunks c JOIN documents d ON d.id = c.document_id WHERE d.external_id = $1', [externalId]);
+  return rows.rows[0]?.n ?? 0;
+}
+
 describe('HybridSearch', () => {
+  it('keeps at most three chunks of one document, its best ones', async () => {
+    const response = await search.search({ query: 'sprocket calibration', k: 10 });
+    const handbook = response.hits.filter((hit) => hit.externalId === 'handbook');
+    expect({ chunksOfHandbook: await chunkCount('handbook'), shown: handbook.length }).toEqual({ chunksOfHandbook: 6, shown: 3 });
+  });
+
   it('finds a 2-character Chinese word through the keyword channel and fills every hit field', async () => {
     const response = await search.search({ query: '报销' });
     const top = response.hits[0];
@@ -129,6 +146,7 @@ describe('HybridSearch', () => {
   it('clamps k to a sane range', async () => {
     expect((await search.search({ query: '流程 install budget report', k: 1 })).hits).toHaveLength(1);
     expect((await search.search({ query: '流程 install budget report', k: -5 })).hits).toHaveLength(1);
-    expect((await search.search({ query: '流程 install budget report', k: Number.NaN })).hits.length).toBe(4);
+    // NaN falls back to the default 10, more than there are candidates: 4 small documents plus the handbook's best 3 chunks.
+    expect((await search.search({ query: '流程 install budget report', k: Number.NaN })).hits.length).toBe(7);
   });
 });

@@ -25,6 +25,8 @@ export interface HybridSearchOptions {
   directSources?: () => DirectSearchSource[];
   /** Cosine similarity below which a vector hit is dropped as noise, per space. @default no floor */
   minVectorSimilarity?: (space: EmbeddingSpace) => number;
+  /** Chunks of one document kept in the results (its best ones). @default 3 */
+  maxHitsPerDocument?: number;
   /** @default 3000 ms for every platform */
   directTimeoutMs?: number | Partial<Record<Platform, number>>;
   logger?: Logger;
@@ -46,6 +48,22 @@ interface ChunkRow {
 }
 
 type Channel = 'vector' | 'keyword' | `direct:${string}`;
+
+const DEFAULT_MAX_HITS_PER_DOCUMENT = 3;
+
+/** Drops a document's chunks beyond its best `max`, keeping the fused order. */
+function capPerDocument<T extends { key: string }>(ranked: T[], chunks: Map<number, ChunkRow>, max: number): T[] {
+  const seen = new Map<string, number>();
+  return ranked.filter((item) => {
+    if (!item.key.startsWith('chunk:')) return true;
+    const row = chunks.get(Number(item.key.slice('chunk:'.length)));
+    if (!row) return true;
+    const documentKey = String(row.document_id);
+    const count = (seen.get(documentKey) ?? 0) + 1;
+    seen.set(documentKey, count);
+    return count <= Math.max(1, max);
+  });
+}
 
 export class HybridSearch implements SearchService {
   private readonly db: Db;
@@ -89,10 +107,12 @@ export class HybridSearch implements SearchService {
       });
       channels[`direct:${result.source.connectionId}`] = keys;
     }
-    // Every direct-mode connection that answered shows its best hit (see topKKeepingChannels).
-    const fused = topKKeepingChannels(reciprocalRankFusion(channels), k, direct.results.map((result) => `direct:${result.source.connectionId}` as Channel));
-    const chunkIds = fused.filter((f) => f.key.startsWith('chunk:')).map((f) => Number(f.key.slice('chunk:'.length)));
-    const chunks = await this.loadChunks(chunkIds);
+    const ranked = reciprocalRankFusion(channels);
+    const chunks = await this.loadChunks(ranked.filter((f) => f.key.startsWith('chunk:')).map((f) => Number(f.key.slice('chunk:'.length))));
+    // Every direct-mode connection that answered shows its best hit (see topKKeepingChannels), and
+    // no one document fills the page: its best few chunks stand for it.
+    const diverse = capPerDocument(ranked, chunks, this.options.maxHitsPerDocument ?? DEFAULT_MAX_HITS_PER_DOCUMENT);
+    const fused = topKKeepingChannels(diverse, k, direct.results.map((result) => `direct:${result.source.connectionId}` as Channel));
 
     const hits: SearchHit[] = [];
     for (const item of fused) {
