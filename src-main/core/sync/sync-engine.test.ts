@@ -209,6 +209,16 @@ describe('SyncEngine', () => {
     await expectIndexMatches('partial', connector);
   });
 
+  it('records a document whose connector aborted on its own (not our cancel) as failed, not silently skipped', async () => {
+    const connector = await connectionWith('inner-abort', 4);
+    connector.beforeFetch = (ref) => {
+      if (ref.externalId === 'doc-001') throw new DOMException('The operation was aborted.', 'AbortError');
+    };
+    const run = await engine.run({ connectionId: 'inner-abort', connector, embedder });
+    expect(run).toMatchObject({ status: 'partial', counters: { added: 3, failed: 1 } });
+    expect(run.errors.map((error) => error.externalId)).toEqual(['doc-001']);
+  });
+
   it('indexes hostile documents correctly and keeps them searchable', async () => {
     const connector = await connectionWith('bad', 0);
     connector.put('empty', '');

@@ -107,17 +107,19 @@ export class SyncEngine {
     const { counters, errors, timings } = context;
     let chunksWritten = 0;
     let wrote = false;
+    const listed: DocumentRef[] = [];
+    let documentsDone = 0;
     const emit = (phase: SyncPhase, done: number, total: number) =>
       request.onProgress?.({ connectionId, runId, phase, documentsDone: done, documentsTotal: total, chunksWritten, errors: errors.length });
+    // A cancelled run reports how far it got, not every document as done.
     const finish = (status: FinishedRun['status'], error: AppErrorData | null): FinishedRun => {
       timings.totalMs = Math.round(performance.now() - started);
-      emit('done', counters.seen, counters.seen);
+      emit('done', status === 'cancelled' ? documentsDone : listed.length, listed.length);
       return { status, counters, errors, error, timings };
     };
 
     // 1. List. A listing that breaks off still lets us index what it gave, but deletes nothing.
     emit('listing', 0, 0);
-    const listed: DocumentRef[] = [];
     const listedIds = new Set<string>();
     let listingError: AppErrorData | null = null;
     try {
@@ -142,7 +144,7 @@ export class SyncEngine {
     const states = await store.listStates(connectionId);
     const plan = planChanges(listed, states);
     counters.unchanged = plan.unchanged.length;
-    let documentsDone = plan.unchanged.length;
+    documentsDone = plan.unchanged.length;
 
     // 3. Fetch → normalise → chunk → embed → write, each document on its own.
     const fetchStarted = performance.now();
@@ -166,16 +168,23 @@ export class SyncEngine {
               wrote = true;
             }
           }, signal ? { signal } : {})
-          .catch((error: unknown) => {
-            if (signal?.aborted || isAbortError(error)) return;
-            const data = toErrorData(error);
-            counters.failed += 1;
-            errors.push({ externalId: ref.externalId, title: cleanTitle(ref.title, ref.externalId), code: data.code, message: data.message });
-            this.logger.warn('document failed', { connectionId, externalId: ref.externalId, error: data });
-          })
-          .finally(() => {
+          .then(
+            () => true,
+            (error: unknown) => {
+              // Only our own cancel is not a failure: an abort from inside the connector (its own timeout) is.
+              if (signal?.aborted) return false;
+              const data = toErrorData(error);
+              counters.failed += 1;
+              errors.push({ externalId: ref.externalId, title: cleanTitle(ref.title, ref.externalId), code: data.code, message: data.message });
+              this.logger.warn('document failed', { connectionId, externalId: ref.externalId, error: data });
+              return true;
+            },
+          )
+          .then((settled) => {
+            // A document the cancel stopped is not done.
+            if (!settled) return;
             documentsDone += 1;
-            emit(signal?.aborted ? 'fetching' : 'writing', documentsDone, listed.length);
+            emit('writing', documentsDone, listed.length);
           }),
       );
       await Promise.all(tasks);
