@@ -122,6 +122,9 @@ export async function createCairn(options: CreateCairnOptions = {}): Promise<Cai
       beforeRemove: async (id) => {
         await syncService?.cancel(id);
       },
+      afterSwitchToDirect: async (id) => {
+        await syncService?.cancel(id);
+      },
     });
     syncService = new SyncService({ db, engine, connections: connectionService, repository, embeddings, events, logger: logger.child('sync') });
     disposers.push(() => syncService?.dispose());
