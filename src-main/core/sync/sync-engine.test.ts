@@ -270,4 +270,18 @@ describe('SyncEngine', () => {
     expect(run).toMatchObject({ status: 'failed', error: { code: 'CANCELLED' }, finishedAt: expect.any(String) });
     expect((await db.query<{ sync_status: string }>("SELECT sync_status FROM connections WHERE id = 'crashed'")).rows[0]?.sync_status).toBe('idle');
   });
+
+  it('after a crash, a connection gets back the status its last finished run gave it, not idle', async () => {
+    await insertConnection(db, 'was-synced');
+    await insertConnection(db, 'was-failed');
+    await db.query(`INSERT INTO sync_runs (connection_id, status, finished_at) VALUES ('was-synced', 'succeeded', now()), ('was-failed', 'failed', now())`);
+    await db.query(`INSERT INTO sync_runs (connection_id, status) VALUES ('was-synced', 'running'), ('was-failed', 'running')`);
+    await db.query("UPDATE connections SET sync_status = 'syncing', last_sync_at = now() WHERE id IN ('was-synced', 'was-failed')");
+    expect(await closeAbandonedRuns(db)).toBe(2);
+    const statuses = await db.query<{ id: string; sync_status: string }>("SELECT id, sync_status FROM connections WHERE id IN ('was-synced', 'was-failed') ORDER BY id");
+    expect(statuses.rows).toEqual([
+      { id: 'was-failed', sync_status: 'failed' },
+      { id: 'was-synced', sync_status: 'synced' },
+    ]);
+  });
 });

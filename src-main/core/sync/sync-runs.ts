@@ -99,11 +99,22 @@ export async function listRuns(db: Db, connectionId: string, limit = 20): Promis
   }));
 }
 
-/** Runs left 'running' by a crash or kill: marks them failed at start-up so the UI does not wait forever. */
+/**
+ * Runs left 'running' by a crash or kill: marks them failed at start-up so the UI does not wait
+ * forever. Their connections get back the status of their last finished run (a connection that
+ * had synced still shows "synced" with its index), or idle when none finished.
+ */
 export async function closeAbandonedRuns(db: Db): Promise<number> {
-  const result = await db.query(
-    `UPDATE sync_runs SET status = 'failed', finished_at = now(), error = '{"code":"CANCELLED","message":"Cairn stopped during this sync."}'::jsonb WHERE status = 'running'`,
-  );
-  await db.query("UPDATE connections SET sync_status = 'idle' WHERE sync_status = 'syncing'");
-  return result.affectedRows ?? 0;
+  return db.transaction(async (tx) => {
+    await tx.query(
+      `UPDATE connections c SET sync_status = coalesce((
+         SELECT CASE r.status WHEN 'failed' THEN 'failed' ELSE 'synced' END FROM sync_runs r
+         WHERE r.connection_id = c.id AND r.status IN ('succeeded', 'partial', 'failed') ORDER BY r.id DESC LIMIT 1), 'idle')
+       WHERE c.sync_status = 'syncing'`,
+    );
+    const result = await tx.query(
+      `UPDATE sync_runs SET status = 'failed', finished_at = now(), error = '{"code":"CANCELLED","message":"Cairn stopped during this sync."}'::jsonb WHERE status = 'running'`,
+    );
+    return result.affectedRows ?? 0;
+  });
 }
