@@ -6,6 +6,7 @@ import { ensureActiveSpace, readSpaces, spaceTable } from '../index/embedding-sp
 import { PgDocumentStore } from '../index/pg-document-store';
 import { HybridSearch } from '../search/hybrid-search';
 import { CountingEmbedder, MemoryConnector, insertConnection } from '../testing/index-fixtures';
+import { CairnError } from '../errors';
 import { contentHash, normalizeText } from '../text/normalize';
 import { SyncEngine } from './sync-engine';
 import { SyncLock } from './sync-lock';
@@ -217,6 +218,22 @@ describe('SyncEngine', () => {
     const run = await engine.run({ connectionId: 'inner-abort', connector, embedder });
     expect(run).toMatchObject({ status: 'partial', counters: { added: 3, failed: 1 } });
     expect(run.errors.map((error) => error.externalId)).toEqual(['doc-001']);
+  });
+
+  it('closes the run even when a failure carries text Postgres cannot store (NUL, lone surrogates)', async () => {
+    const connector = await connectionWith('unstorable', 2);
+    connector.put('nul\u0000id', '# NUL\n\nAn id no text column takes.');
+    connector.put('surrogate', '# S\n\nText.');
+    connector.beforeFetch = (ref) => {
+      if (ref.externalId === 'surrogate') throw new CairnError('SOURCE_ERROR', 'The platform said: \ud800 \u0000 broken');
+    };
+    const run = await engine.run({ connectionId: 'unstorable', connector, embedder });
+    expect(run).toMatchObject({ status: 'partial', counters: { added: 2, failed: 2 } });
+    const [stored] = await listRuns(db, 'unstorable');
+    expect(stored).toMatchObject({ status: 'partial', counters: { failed: 2 } });
+    expect(JSON.stringify(stored?.errors)).not.toMatch(/\\u0000|\\ud800/);
+    const connection = (await db.query<{ sync_status: string }>("SELECT sync_status FROM connections WHERE id = 'unstorable'")).rows[0];
+    expect(connection?.sync_status).toBe('synced');
   });
 
   it('indexes hostile documents correctly and keeps them searchable', async () => {
