@@ -32,6 +32,7 @@ import { acquireDataDirLock, dataDirLayout, type DataDirLock } from './data-dir'
 import { EmbeddingService } from './embedding-service';
 import { EventBus } from './event-bus';
 import { platformLimitation } from './limitations';
+import { redactFailures } from './redact-failures';
 import { SettingsRepository } from './settings-repository';
 import { SyncService, syncApi } from './sync-service';
 
@@ -110,7 +111,8 @@ export async function createCairn(options: CreateCairnOptions = {}): Promise<Cai
     disposers.push(() => embeddings.dispose());
 
     const store = new PgDocumentStore(db, { logger: logger.child('index') });
-    const engine = new SyncEngine({ db, store, lock: new SyncLock(db), logger: logger.child('sync') });
+    const redact = (text: string) => redactor.redact(text);
+    const engine = new SyncEngine({ db, store, lock: new SyncLock(db), logger: logger.child('sync'), redact });
     let syncService: SyncService | null = null;
     const connectionService = new ConnectionService({
       repository,
@@ -156,6 +158,7 @@ export async function createCairn(options: CreateCairnOptions = {}): Promise<Cai
       queryEmbedder: (space) => embeddings.forSpace(space),
       minVectorSimilarity: (space) => (space.provider === 'builtin' ? BUILTIN_MIN_SIMILARITY : 0),
       directSources: () => directSources,
+      redact,
       ...(options.directTimeoutMs ? { directTimeoutMs: options.directTimeoutMs } : {}),
       logger: logger.child('search'),
     });
@@ -187,14 +190,17 @@ export async function createCairn(options: CreateCairnOptions = {}): Promise<Cai
         await scheduler?.refresh();
       },
     };
-    const api: CairnApi = {
-      app: appApi(appDeps),
-      connections: connectionsApi(connectionService),
-      sync: syncApi(syncService),
-      search: { query: (input) => toResult(() => search.search(input)) },
-      chat: chat.chat,
-      settings: settingsApi(appDeps),
-    };
+    const api: CairnApi = redactFailures(
+      {
+        app: appApi(appDeps),
+        connections: connectionsApi(connectionService),
+        sync: syncApi(syncService),
+        search: { query: (input) => toResult(() => search.search(input)) },
+        chat: chat.chat,
+        settings: settingsApi(appDeps),
+      },
+      redact,
+    );
 
     if (options.scheduler !== false) {
       scheduler = new SyncScheduler({

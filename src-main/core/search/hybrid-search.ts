@@ -25,6 +25,8 @@ export interface HybridSearchOptions {
   directSources?: () => DirectSearchSource[];
   /** Cosine similarity below which a vector hit is dropped as noise, per space. @default no floor */
   minVectorSimilarity?: (space: EmbeddingSpace) => number;
+  /** Applied to the messages of direct-search warnings (a platform may quote a credential back). @default none */
+  redact?: (text: string) => string;
   /** @default 3000 ms for every platform */
   directTimeoutMs?: number | Partial<Record<Platform, number>>;
   logger?: Logger;
@@ -108,7 +110,9 @@ export class HybridSearch implements SearchService {
         if (entry) hits.push(directHit(item.key, entry.result, entry.index, item.score, ranks));
       }
     }
-    return { hits, warnings: direct.warnings, tookMs: Math.round(performance.now() - started) };
+    const redact = this.options.redact;
+    const warnings = redact ? direct.warnings.map((w) => ({ ...w, error: { ...w.error, message: redact(w.error.message) } })) : direct.warnings;
+    return { hits, warnings, tookMs: Math.round(performance.now() - started) };
   }
 
   private async vectorRanking(text: string, filter: string[] | null, signal?: AbortSignal): Promise<number[]> {

@@ -35,6 +35,11 @@ export interface SyncEngineOptions {
   fetchConcurrency?: number;
   /** Inputs per embedder call. @default 64 */
   embedBatchSize?: number;
+  /**
+   * Applied to every error message the run records: platforms may quote a credential back, and
+   * run records reach the UI. @default keeps messages as they are
+   */
+  redact?: (text: string) => string;
 }
 
 export interface SyncRequest {
@@ -67,6 +72,12 @@ export class SyncEngine {
     this.logger = options.logger ?? silentLogger();
   }
 
+  /** What a run records about a failure, with credentials a platform echoed taken out. */
+  private errorData(error: unknown): AppErrorData {
+    const data = toErrorData(error);
+    return this.options.redact ? { ...data, message: this.options.redact(data.message) } : data;
+  }
+
   /** Runs a sync to the end. Throws ALREADY_SYNCING at once if one runs for this connection. */
   async run(request: SyncRequest): Promise<SyncRunView> {
     return (await this.start(request)).done;
@@ -93,7 +104,7 @@ export class SyncEngine {
         // An unexpected failure (e.g. the database) still closes the run with what it did.
         const cancelled = request.signal?.aborted === true || isAbortError(error);
         if (!cancelled) this.logger.error('sync failed', { connectionId: request.connectionId, error });
-        return { ...context, status: cancelled ? 'cancelled' : 'failed', error: cancelled ? null : toErrorData(error) };
+        return { ...context, status: cancelled ? 'cancelled' : 'failed', error: cancelled ? null : this.errorData(error) };
       })
       .then((run) => finishRun(db, request.connectionId, runId, run, previousStatus))
       .finally(release);
@@ -132,7 +143,7 @@ export class SyncEngine {
       }
     } catch (error) {
       if (isAbortError(error) || signal?.aborted) return finish('cancelled', null);
-      listingError = toErrorData(error);
+      listingError = this.errorData(error);
       this.logger.warn('listing failed; nothing will be deleted this run', { connectionId, error: listingError });
     }
     timings.listMs = Math.round(performance.now() - started);
@@ -173,7 +184,7 @@ export class SyncEngine {
             (error: unknown) => {
               // Only our own cancel is not a failure: an abort from inside the connector (its own timeout) is.
               if (signal?.aborted) return false;
-              const data = toErrorData(error);
+              const data = this.errorData(error);
               counters.failed += 1;
               errors.push({ externalId: ref.externalId, title: cleanTitle(ref.title, ref.externalId), code: data.code, message: data.message });
               this.logger.warn('document failed', { connectionId, externalId: ref.externalId, error: data });
