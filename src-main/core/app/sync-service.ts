@@ -57,7 +57,8 @@ export class SyncService {
       throwIfAborted(controller.signal);
       connector = await this.deps.connections.connectorFor(connectionId);
       if (!connector.capabilities.fullText) {
-        throw new CairnError('UNSUPPORTED', `"${view.name}": ${connector.capabilities.limitation ?? 'full text is unavailable for this platform'}. Switch it to direct search.`);
+        const limitation = (connector.capabilities.limitation ?? 'full text is unavailable for this platform').replace(/[.\s]+$/, '');
+        throw new CairnError('UNSUPPORTED', `"${view.name}": ${limitation}. Switch it to direct search.`);
       }
       throwIfAborted(controller.signal);
       started = await this.deps.engine.start({
