@@ -89,15 +89,6 @@ export class ConnectionRepository {
     return row ? this.toView(row) : null;
   }
 
-  /** Resolves what a person typed: an id, else an exact name, else a unique case-insensitive name. */
-  async resolve(idOrName: string): Promise<ConnectionView> {
-    const rows = (await this.db.query<ConnectionRow>(`${SELECT_VIEW} WHERE c.id = $1 OR lower(c.name) = lower($1) ORDER BY c.created_at`, [idOrName])).rows;
-    const match = rows.find((row) => row.id === idOrName) ?? rows.find((row) => row.name === idOrName) ?? (rows.length === 1 ? rows[0] : undefined);
-    if (match) return this.toView(match);
-    if (rows.length > 1) throw new CairnError('INVALID_ARGUMENT', `"${idOrName}" matches several connections (${rows.map((row) => row.name).join(', ')}); use the exact name or the id.`);
-    throw new CairnError('NOT_FOUND', `No connection named "${idOrName}".`);
-  }
-
   async create(input: NewConnectionRow): Promise<ConnectionView> {
     if (!(PLATFORMS as readonly string[]).includes(input.platform)) throw new CairnError('INVALID_ARGUMENT', `Unknown platform "${input.platform}".`);
     const name = checkName(input.name);
