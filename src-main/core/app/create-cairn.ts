@@ -16,7 +16,6 @@ import type { Embedder, EmbeddingSpace } from '../embedding/embedder';
 import { toResult } from '../errors';
 import { PgDocumentStore } from '../index/pg-document-store';
 import { createLogger, SecretRedactor, type Logger } from '../logging/logger';
-import type { DirectSearchSource } from '../search/direct-channel';
 import { HybridSearch } from '../search/hybrid-search';
 import { FileSecretStore } from '../secrets/file-secret-store';
 import { MemorySecretStore, type SecretStore } from '../secrets/secret-store';
@@ -29,6 +28,7 @@ import type { Cairn } from './cairn';
 import { ConnectionRepository } from './connection-repository';
 import { ConnectionService, connectionsApi } from './connection-service';
 import { acquireDataDirLock, dataDirLayout, type DataDirLock } from './data-dir';
+import { DirectSources } from './direct-sources';
 import { EmbeddingService } from './embedding-service';
 import { EventBus } from './event-bus';
 import { platformLimitation } from './limitations';
@@ -131,33 +131,17 @@ export async function createCairn(options: CreateCairnOptions = {}): Promise<Cai
     syncService = new SyncService({ db, engine, connections: connectionService, repository, embeddings, events, logger: logger.child('sync') });
     disposers.push(() => syncService?.dispose());
 
-    // Direct-mode connections, refreshed whenever connections change (search reads it synchronously).
-    let directSources: DirectSearchSource[] = [];
-    const refreshDirect = async () => {
-      directSources = (await repository.list())
-        .filter((view) => view.mode === 'direct')
-        .map((view) => ({
-          connectionId: view.id,
-          platform: view.platform,
-          knowledgeBaseFallback: view.name,
-          search: async (query, searchOptions) => {
-            const connector = await connectionService.connectorFor(view.id);
-            try {
-              return await connector.search(query, searchOptions);
-            } finally {
-              await connector.dispose?.();
-            }
-          },
-        }));
-    };
-    await refreshDirect();
-    disposers.push(events.on('connections.changed', () => void refreshDirect().catch((error: unknown) => logger.warn('could not refresh direct sources', { error }))));
+    // Direct-mode connections, updated whenever connections change.
+    const direct = new DirectSources((id) => connectionService.connectorFor(id), logger.child('direct'));
+    direct.update(await repository.list());
+    disposers.push(events.on('connections.changed', (views) => direct.update(views)));
+    disposers.push(() => direct.dispose());
 
     const search = new HybridSearch({
       db,
       queryEmbedder: (space) => embeddings.forSpace(space),
       minVectorSimilarity: (space) => (space.provider === 'builtin' ? BUILTIN_MIN_SIMILARITY : 0),
-      directSources: () => directSources,
+      directSources: () => direct.list(),
       redact,
       ...(options.directTimeoutMs ? { directTimeoutMs: options.directTimeoutMs } : {}),
       logger: logger.child('search'),
