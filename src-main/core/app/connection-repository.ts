@@ -38,7 +38,7 @@ export interface ConnectionRepositoryOptions {
   /** Names (never values) of the secret fields stored under a ref. @default every ref has none */
   secretFieldsOf?: (secretRef: string) => Promise<string[]>;
   /** The plain sentence about what a connection cannot do (from its connector's capabilities). @default null */
-  limitationOf?: (platform: Platform, config: ConnectionConfig) => string | null;
+  limitationOf?: (platform: Platform, config: ConnectionConfig, secretFields: string[]) => string | null;
 }
 
 interface ConnectionRow {
@@ -177,20 +177,21 @@ export class ConnectionRepository {
 
   private async toView(row: ConnectionRow): Promise<ConnectionView> {
     const platform = row.platform as Platform;
+    const secretFields = row.secret_ref && this.options.secretFieldsOf ? await this.options.secretFieldsOf(row.secret_ref) : [];
     return {
       id: row.id,
       platform,
       name: row.name,
       mode: row.mode,
       config: row.config,
-      secretFields: row.secret_ref && this.options.secretFieldsOf ? await this.options.secretFieldsOf(row.secret_ref) : [],
+      secretFields,
       syncStatus: row.sync_status,
       syncError: row.sync_error,
       lastSyncAt: row.last_sync_at ? row.last_sync_at.toISOString() : null,
       nextSyncAt: row.next_sync_at ? row.next_sync_at.toISOString() : null,
       documentCount: row.document_count,
       chunkCount: row.chunk_count,
-      limitation: this.options.limitationOf?.(platform, row.config) ?? null,
+      limitation: this.options.limitationOf?.(platform, row.config, secretFields) ?? null,
       experimental: PLATFORM_INFO[platform]?.experimental ?? false,
     };
   }

@@ -8,7 +8,7 @@ import type { CairnApi } from '../../../src-shared/contract';
 import { ChatService } from '../chat/chat-service';
 import { ConversationRepository } from '../chat/conversation-repository';
 import { createChatModelResolver } from '../chat/openai-chat-model';
-import type { ConnectorFactories } from '../connectors/registry';
+import { connectionLimitation, type ConnectorFactories } from '../connectors/registry';
 import { openDatabase } from '../db/database';
 import { BuiltinEmbedder } from '../embedding/builtin-embedder';
 import { createEmbedder, embeddingSettingsFromEnv } from '../embedding/create-embedder';
@@ -31,7 +31,6 @@ import { acquireDataDirLock, dataDirLayout, type DataDirLock } from './data-dir'
 import { DirectSources } from './direct-sources';
 import { EmbeddingService } from './embedding-service';
 import { EventBus } from './event-bus';
-import { platformLimitation } from './limitations';
 import { redactFailures } from './redact-failures';
 import { SettingsRepository } from './settings-repository';
 import { SyncService, syncApi } from './sync-service';
@@ -90,7 +89,7 @@ export async function createCairn(options: CreateCairnOptions = {}): Promise<Cai
 
     const repository = new ConnectionRepository(db, {
       secretFieldsOf: async (ref) => Object.keys((await secrets.get(ref)) ?? {}),
-      limitationOf: (platform) => platformLimitation(platform),
+      limitationOf: (platform, _config, secretFields) => connectionLimitation(platform, secretFields),
     });
     const settings = new SettingsRepository(db, secrets);
     const embeddings = new EmbeddingService({
