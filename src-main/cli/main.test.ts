@@ -3,6 +3,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import type { CliCommand } from './command';
 import { splitGlobalOptions } from './main';
 import type { OpenCairnOptions } from './open-cairn';
 import { runCli } from './testing/run-cli';
@@ -32,7 +33,8 @@ describe('cairn dispatcher', () => {
     const cases: [string[], string][] = [
       [['add-folder'], 'cairn add-folder: Missing the folder <path>.'],
       [['add-folder', '/x', '--mode', 'cloud'], 'cairn add-folder: --mode must be "rag" or "direct", not "cloud".'],
-      [['search', 'q', '--k', 'ten'], 'cairn search: --k must be a whole number from 1 to 100, not "ten".'],
+      [['search', 'q', '--k', 'ten'], 'cairn search: --k must be a whole number from 1 to 50, not "ten".'],
+      [['search', 'q', '--k', '80'], 'cairn search: --k must be a whole number from 1 to 50, not "80".'],
       [['search', '  '], 'cairn search: The query is empty.'],
       [['status', '--colour'], "cairn status: Unknown option '--colour'."],
       [['add', 'notion', '--name', 'N'], 'cairn add: Unknown platform "notion".'],
@@ -69,6 +71,13 @@ describe('cairn dispatcher', () => {
     } finally {
       await rm(dir, { recursive: true, force: true });
     }
+  });
+
+  it('reports an unexpected failure as one JSON document under --json, exit 1', async () => {
+    const boom: CliCommand = { name: 'boom', summary: 'fails', usage: 'cairn boom [--json]', run: async () => { throw new TypeError('kaput'); } };
+    const run = await runCli(['boom', '--json'], { commands: [boom] });
+    expect({ code: run.code, stdout: JSON.parse(run.stdout) as unknown }).toEqual({ code: 1, stdout: { ok: false, error: { code: 'INTERNAL', message: 'kaput' } } });
+    expect(run.stderr).toMatch(/^cairn: unexpected error: TypeError: kaput\n {4}at /);
   });
 
   it('leaves arguments after -- alone', () => {

@@ -9,7 +9,7 @@ import { UsageError } from './args';
 import type { CliCommand, CliContext, CliIo } from './command';
 import { COMMANDS } from './commands/index';
 import { openCairnFromCli, type OpenCairn } from './open-cairn';
-import { reportError, writeLine } from './output';
+import { reportError, writeJson, writeLine } from './output';
 
 export interface CliDeps {
   io?: CliIo;
@@ -107,8 +107,13 @@ export async function main(argv: string[], deps: CliDeps = {}): Promise<number> 
       writeLine(io.stderr, `cairn ${command.name}: ${error.message}\nUsage: ${command.usage}`);
       return 2;
     }
-    if (!(error instanceof CairnError)) writeLine(io.stderr, `cairn: unexpected error: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
-    return error instanceof CairnError ? reportError(io, toErrorData(error), json) : 1;
+    if (!(error instanceof CairnError)) {
+      writeLine(io.stderr, `cairn: unexpected error: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
+      // The stack went to stderr; --json still gets its one document (INTERNAL, exit 1).
+      if (json) writeJson(io, { ok: false, error: toErrorData(error) });
+      return 1;
+    }
+    return reportError(io, toErrorData(error), json);
   } finally {
     process.removeListener('SIGINT', onSigint);
     await opened?.dispose();

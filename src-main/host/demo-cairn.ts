@@ -5,13 +5,14 @@
  * on a timer and emits the real events, search is keyword-only, and chat is extractive.
  * The real composition root (createCairn in src-main/core/app) replaces it everywhere else.
  */
-import { isAbsolute, relative, resolve } from 'node:path';
+import { isAbsolute } from 'node:path';
 import type { CairnApi, CairnEventName, CairnEvents } from '../../src-shared/contract';
 import type { ConnectionView, NewConnection, ReindexStatus, SearchHit, SearchRequest, SearchResponse, SettingsView, SyncProgress } from '../../src-shared/models';
 import { PLATFORM_INFO } from '../../src-shared/platforms';
 import { CairnError, toResult } from '../core/errors';
 import type { Cairn } from '../core/app/cairn';
 import { EventBus } from '../core/app/event-bus';
+import { resolveOpenTarget } from '../core/app/open-external';
 import { DemoChat } from './demo/demo-chat';
 import { rankByKeywords } from './demo/demo-search';
 import { DemoState, DemoTimers, demoSourceDocuments, indexDocument, type DemoConnection, type IndexedDocument } from './demo/demo-state';
@@ -133,11 +134,7 @@ export function createDemoCairn(options: DemoCairnOptions = {}): Cairn {
     app: {
       status: () => toResult(async () => ({ version: DEMO_VERSION, dataDir: '(in memory: demo backend)', connections: state.views(), settings: structuredClone(settings), reindex: { ...reindex }, syncing: Object.fromEntries(syncing) })),
       openExternal: ({ url }) => toResult(async () => {
-        if (/^https?:\/\//i.test(url)) return;
-        if (!isAbsolute(url)) throw new CairnError('INVALID_ARGUMENT', 'Cairn only opens http(s) links and files from your local folders.');
-        const roots = [...state.connections.values()].filter((c) => c.view.platform === 'folder').map((c) => resolve(String(c.view.config.path)));
-        const inside = roots.some((root) => { const rel = relative(root, resolve(url)); return rel !== '' && !rel.startsWith('..') && !isAbsolute(rel); });
-        if (!inside) throw new CairnError('PERMISSION_DENIED', 'Cairn only opens files that belong to one of your local-folder connections.');
+        resolveOpenTarget(url, [...state.connections.values()].filter((c) => c.view.platform === 'folder').map((c) => String(c.view.config.path)));
       }),
     },
     connections: {

@@ -56,4 +56,16 @@ describe('withExternalOpener', () => {
     expect(opened).toEqual(['https://www.yuque.com/a', '/home/me/notes/a.md']);
     await cairn.dispose();
   });
+
+  it('hands the shell the exact target core checked, not the raw string it was given', async () => {
+    const cairn = createDemoCairn();
+    const opened: string[] = [];
+    const api = withExternalOpener(cairn.api, async (url) => void opened.push(url));
+    await cairn.api.connections.add({ platform: 'folder', name: 'Notes', mode: 'rag', config: { path: '/home/me/notes' }, secrets: {} });
+    // `link/..` is resolved by name in the check; the OS would follow `link` first if it is a symlink.
+    const links = ['/home/me/notes/link/../a.md', 'file:///home/me/notes/b%20c.md', ' https://www.yuque.com/a b\n'];
+    for (const url of links) expect((await api.app.openExternal({ url })).ok).toBe(true);
+    expect(opened).toEqual(['/home/me/notes/a.md', '/home/me/notes/b c.md', 'https://www.yuque.com/a%20b']);
+    await cairn.dispose();
+  });
 });

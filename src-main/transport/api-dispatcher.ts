@@ -7,6 +7,7 @@
 import { API_METHODS, type ApiDomain, type CairnApi } from '../../src-shared/contract';
 import { fail, type Result } from '../../src-shared/errors';
 import type { Logger } from '../core/logging/logger';
+import { parseOpenTarget, openTargetString } from '../core/app/open-external';
 import { toErrorData } from '../core/errors';
 import { API_SCHEMAS } from './api-schemas';
 
@@ -66,7 +67,8 @@ export function withExternalOpener(api: CairnApi, open: (url: string) => Promise
         const checked = await api.app.openExternal(input);
         if (!checked.ok) return checked;
         try {
-          await open(input.url.trim());
+          // The form core checked (see parseOpenTarget), not the raw string.
+          await open(openTargetString(parseOpenTarget(input.url)));
           return checked;
         } catch (error) {
           return fail('INTERNAL', `Could not open the link: ${error instanceof Error ? error.message : String(error)}`);

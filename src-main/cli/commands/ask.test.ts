@@ -28,7 +28,7 @@ class Capture extends Writable {
 }
 
 /** A CliContext whose open() gives a Cairn with the real chat service (the only domain `ask` uses). */
-function cliContext(options: { tty?: boolean; model?: boolean } = {}) {
+function cliContext(options: { tty?: boolean; model?: boolean; signal?: AbortSignal } = {}) {
   const stdout = new Capture();
   stdout.isTTY = options.tty ?? false;
   const stderr = new Capture();
@@ -37,7 +37,7 @@ function cliContext(options: { tty?: boolean; model?: boolean } = {}) {
     stdout,
     stderr,
     env: {},
-    signal: new AbortController().signal,
+    signal: options.signal ?? new AbortController().signal,
     async open(): Promise<Cairn> {
       const kit = createChatKit(db, { chat: options.model === false ? null : { baseUrl: fake.baseUrl, apiKey: fake.apiKey, model: fake.model } });
       return {
@@ -83,6 +83,15 @@ describe('cairn ask', () => {
     expect(await askCommand.run(['What does the office handbook say about the IT portal, expenses, the printer and laptops?', '--k', '4'], context)).toBe(0);
     expect(stdout.text).toContain('This is also documented elsewhere [7].');
     expect(stdout.text).toContain('(Removed citation to no source: [7])');
+  });
+
+  it('honours a Ctrl-C that came before the answer had an id: exit 130, no full answer', async () => {
+    fake.behaviour = { kind: 'cite' };
+    const controller = new AbortController();
+    controller.abort();
+    const { context, stdout } = cliContext({ signal: controller.signal });
+    expect(await askCommand.run(['--json', 'When does the VPN certificate expire?'], context)).toBe(130);
+    expect(JSON.parse(stdout.text)).toMatchObject({ incomplete: true, error: { code: 'CANCELLED' } });
   });
 
   it('labels an extractive answer, and fails clearly on an error or bad arguments', async () => {

@@ -79,6 +79,8 @@ async function ask(
       return started.error.code === 'INVALID_ARGUMENT' ? 2 : 1;
     }
     messageId = started.value.messageId;
+    // A Ctrl-C that came while the question was being stored had no answer to cancel yet.
+    if (io.signal.aborted) cancel();
     if (live) for (const token of early) if (token.messageId === messageId) io.stdout.write(token.delta);
     const answer = finished.get(messageId) ?? (await new Promise<ChatAnswer>((resolve) => (deliver = resolve)));
 

@@ -109,8 +109,27 @@ describe('cairn commands over a real in-memory Cairn', () => {
   it('mode switches a connection; a direct connection has nothing to sync', async () => {
     expect((await cli(['mode', 'notes', 'direct'])).stdout).toBe('"notes" is now in direct mode: searched live; its index stays on disk until you remove the connection.\n');
     expect(await cli(['sync', 'notes'])).toEqual({ code: 2, stdout: '', stderr: 'cairn: "notes" is in direct mode: it is searched live and has nothing to sync. (INVALID_ARGUMENT)\n' });
-    expect(await cli(['sync', '--json'])).toEqual({ code: 0, stdout: JSON.stringify({ ok: true, value: { runs: [] } }, null, 2) + '\n', stderr: '' });
+    expect(await cli(['sync', '--json'])).toEqual({ code: 0, stdout: JSON.stringify({ ok: true, value: { runs: [], notStarted: [] } }, null, 2) + '\n', stderr: '' });
     expect((await cli(['mode', 'notes', 'rag'])).code).toBe(0);
+  });
+
+  it('sync of all connections names the ones that could not start and fails, instead of claiming none is in RAG mode', async () => {
+    const added = await cairn.api.connections.add({ platform: 'dingtalk', name: 'DT', mode: 'rag', config: { appKey: 'key', operatorId: 'union' }, secrets: { appSecret: 'dt-secret-value' } });
+    if (!added.ok) throw new Error(added.error.message);
+    try {
+      await cli(['mode', 'notes', 'direct']);
+      const text = await cli(['sync']);
+      expect(text.code).toBe(1);
+      expect(text.stdout).toMatch(/^DT: not started: "DT": full text unavailable: [^\n]*[^.]\. Switch it to direct search\. \(UNSUPPORTED\)\n$/);
+      const asJson = await cli(['sync', '--json']);
+      expect({ code: asJson.code, value: json<{ runs: SyncRunReport[]; notStarted: { name: string; error: { code: string } }[] }>(asJson.stdout).value }).toMatchObject({
+        code: 1,
+        value: { runs: [], notStarted: [{ name: 'DT', error: { code: 'UNSUPPORTED' } }] },
+      });
+    } finally {
+      await cli(['mode', 'notes', 'rag']);
+      await cairn.api.connections.remove({ id: added.value.id });
+    }
   });
 
   it('sync exits 130 when interrupted', async () => {

@@ -1,4 +1,5 @@
 import type { SearchHit, SearchResponse } from '../../../src-shared/models';
+import { MAX_K } from '../../core/search/query-text';
 import { parseCommandArgs, parseIntegerFlag, UsageError } from '../args';
 import type { CliCommand } from '../command';
 import { report } from '../output';
@@ -16,7 +17,8 @@ export const searchCommand: CliCommand = {
     );
     const query = positionals.join(' ');
     if (!query.trim()) throw new UsageError('The query is empty.');
-    const k = parseIntegerFlag(values.k, '--k', { min: 1, max: 100, fallback: 10 });
+    // Core returns at most MAX_K hits: a larger --k would be cut silently.
+    const k = parseIntegerFlag(values.k, '--k', { min: 1, max: MAX_K, fallback: 10 });
     const json = values.json ?? false;
     const { api } = await context.open();
     const connectionIds: string[] = [];

@@ -1,3 +1,4 @@
+import type { AppErrorData } from '../../../src-shared/errors';
 import type { SyncCounters, SyncRunView } from '../../../src-shared/models';
 import { parseCommandArgs } from '../args';
 import type { CliCommand, CliContext } from '../command';
@@ -10,16 +11,24 @@ const CANCEL_GRACE_MS = 15_000;
 
 export type SyncRunReport = SyncRunView & { name: string };
 
+/** A RAG connection whose sync could not start (e.g. UNSUPPORTED), with the reason. */
+export interface NotStarted {
+  connectionId: string;
+  name: string;
+  error: AppErrorData;
+}
+
 export const syncCommand: CliCommand = {
   name: 'sync',
   summary: 'Sync one RAG connection, or all of them, incrementally',
-  usage: 'cairn sync [connection] [--json]\nExit code 0 when every run succeeded, 1 when any failed or skipped documents, 130 when cancelled.',
+  usage: 'cairn sync [connection] [--json]\nExit code 0 when every run succeeded, 1 when any failed, skipped documents or could not start, 130 when cancelled.',
   async run(args, context) {
     const { values, positionals } = parseCommandArgs(args, { json: { type: 'boolean' } }, { min: 0, max: 1, names: '' });
     const json = values.json ?? false;
     const { api, events } = await context.open();
 
     const seen: SyncRunView[] = [];
+    const notStarted: NotStarted[] = [];
     let wake = () => {};
     const bar = createProgressBar(json ? { write: () => true } : context.stdout);
     const names = new Map<string, string>();
@@ -45,10 +54,14 @@ export const syncCommand: CliCommand = {
       } else {
         const listed = await api.connections.list();
         if (!listed.ok) return reportError(context, listed.error, json);
-        for (const view of listed.value) names.set(view.id, view.name);
-        const started = await api.sync.startAll();
-        if (!started.ok) return reportError(context, started.error, json);
-        for (const id of started.value.started) targets.set(id, undefined);
+        // One start per connection (not startAll), so a connection that cannot start is named with its reason.
+        for (const view of listed.value) {
+          names.set(view.id, view.name);
+          if (view.mode !== 'rag') continue;
+          const started = await api.sync.start({ connectionId: view.id });
+          if (started.ok) targets.set(view.id, started.value.runId);
+          else notStarted.push({ connectionId: view.id, name: view.name, error: started.error });
+        }
       }
 
       const runFor = (id: string) => seen.find((run) => run.connectionId === id && (targets.get(id) === undefined || run.id === targets.get(id)));
@@ -59,10 +72,13 @@ export const syncCommand: CliCommand = {
       bar.stop();
       const runs = [...targets.keys()].map((id) => runFor(id)).filter((run): run is SyncRunView => run !== undefined);
       const reports: SyncRunReport[] = runs.map((run) => ({ ...run, name: names.get(run.connectionId) ?? run.connectionId }));
-      if (json) writeJson(context, { ok: true, value: { runs: reports } });
-      else writeLine(context.stdout, reports.length ? reports.map(formatRun).join('\n') : 'Nothing to sync: no connection is in RAG mode.');
+      if (json) writeJson(context, { ok: true, value: { runs: reports, notStarted } });
+      else {
+        const lines = [...reports.map(formatRun), ...notStarted.map((entry) => `${entry.name}: not started: ${entry.error.message} (${entry.error.code})`)];
+        writeLine(context.stdout, lines.length ? lines.join('\n') : 'Nothing to sync: no connection is in RAG mode.');
+      }
       if (cancelled || reports.some((run) => run.status === 'cancelled')) return 130;
-      return reports.every((run) => run.status === 'succeeded') && reports.length === targets.size ? 0 : 1;
+      return notStarted.length === 0 && reports.every((run) => run.status === 'succeeded') && reports.length === targets.size ? 0 : 1;
     } finally {
       bar.stop();
       for (const stop of unsubscribe) stop();

@@ -1,7 +1,7 @@
 /** Runs `main` in-process with captured output, for CLI tests. */
 import { Writable } from 'node:stream';
 import type { Cairn } from '../../core/app/cairn';
-import type { CliIo } from '../command';
+import type { CliCommand, CliIo } from '../command';
 import { main } from '../main';
 import type { OpenCairnOptions } from '../open-cairn';
 
@@ -23,13 +23,14 @@ function capture(sink: string[], isTTY: boolean): CliIo['stdout'] {
 
 export async function runCli(
   argv: string[],
-  options: { cairn?: Cairn; env?: NodeJS.ProcessEnv; tty?: boolean; signal?: AbortSignal; opened?: OpenCairnOptions[] } = {},
+  options: { cairn?: Cairn; env?: NodeJS.ProcessEnv; tty?: boolean; signal?: AbortSignal; opened?: OpenCairnOptions[]; commands?: CliCommand[] } = {},
 ): Promise<CliRun> {
   const out: string[] = [];
   const err: string[] = [];
   const code = await main(argv, {
     io: { stdout: capture(out, options.tty ?? false), stderr: capture(err, false), env: options.env ?? {} },
     signal: options.signal ?? new AbortController().signal,
+    ...(options.commands ? { commands: options.commands } : {}),
     ...(options.cairn || options.opened
       ? {
           open: async (opening: OpenCairnOptions) => {

@@ -84,16 +84,6 @@ describe('ConnectionRepository', () => {
     await repo.remove(other.id);
   });
 
-  it('resolves ids, exact names and unique case-insensitive names', async () => {
-    const a = await repo.create({ platform: 'lark', name: 'Docs', mode: 'rag', config: {}, hasSecrets: false });
-    const b = await repo.create({ platform: 'lark', name: 'DOCS', mode: 'rag', config: {}, hasSecrets: false });
-    const c = await repo.create({ platform: 'lark', name: 'Handbook', mode: 'rag', config: {}, hasSecrets: false });
-    expect([(await repo.resolve(a.id)).id, (await repo.resolve('DOCS')).id, (await repo.resolve('handbook')).id]).toEqual([a.id, b.id, c.id]);
-    expect(await errorOf(repo.resolve('docs'))).toEqual({ code: 'INVALID_ARGUMENT', message: '"docs" matches several connections (Docs, DOCS); use the exact name or the id.' });
-    expect(await errorOf(repo.resolve('nope'))).toEqual({ code: 'NOT_FOUND', message: 'No connection named "nope".' });
-    for (const view of [a, b, c]) await repo.remove(view.id);
-  });
-
   it('records sync state, switches mode (dropping the schedule outside RAG) and lists schedules', async () => {
     const view = await repo.create({ platform: 'folder', name: 'Sched', mode: 'rag', config: { path: '/s' }, hasSecrets: false });
     const last = new Date('2025-01-02T03:04:05.000Z');

@@ -38,7 +38,7 @@ export interface ConnectionRepositoryOptions {
   /** Names (never values) of the secret fields stored under a ref. @default every ref has none */
   secretFieldsOf?: (secretRef: string) => Promise<string[]>;
   /** The plain sentence about what a connection cannot do (from its connector's capabilities). @default null */
-  limitationOf?: (platform: Platform, config: ConnectionConfig) => string | null;
+  limitationOf?: (platform: Platform, config: ConnectionConfig, secretFields: string[]) => string | null;
 }
 
 interface ConnectionRow {
@@ -87,15 +87,6 @@ export class ConnectionRepository {
   async findById(id: string): Promise<ConnectionView | null> {
     const row = (await this.db.query<ConnectionRow>(`${SELECT_VIEW} WHERE c.id = $1`, [id])).rows[0];
     return row ? this.toView(row) : null;
-  }
-
-  /** Resolves what a person typed: an id, else an exact name, else a unique case-insensitive name. */
-  async resolve(idOrName: string): Promise<ConnectionView> {
-    const rows = (await this.db.query<ConnectionRow>(`${SELECT_VIEW} WHERE c.id = $1 OR lower(c.name) = lower($1) ORDER BY c.created_at`, [idOrName])).rows;
-    const match = rows.find((row) => row.id === idOrName) ?? rows.find((row) => row.name === idOrName) ?? (rows.length === 1 ? rows[0] : undefined);
-    if (match) return this.toView(match);
-    if (rows.length > 1) throw new CairnError('INVALID_ARGUMENT', `"${idOrName}" matches several connections (${rows.map((row) => row.name).join(', ')}); use the exact name or the id.`);
-    throw new CairnError('NOT_FOUND', `No connection named "${idOrName}".`);
   }
 
   async create(input: NewConnectionRow): Promise<ConnectionView> {
@@ -186,20 +177,21 @@ export class ConnectionRepository {
 
   private async toView(row: ConnectionRow): Promise<ConnectionView> {
     const platform = row.platform as Platform;
+    const secretFields = row.secret_ref && this.options.secretFieldsOf ? await this.options.secretFieldsOf(row.secret_ref) : [];
     return {
       id: row.id,
       platform,
       name: row.name,
       mode: row.mode,
       config: row.config,
-      secretFields: row.secret_ref && this.options.secretFieldsOf ? await this.options.secretFieldsOf(row.secret_ref) : [],
+      secretFields,
       syncStatus: row.sync_status,
       syncError: row.sync_error,
       lastSyncAt: row.last_sync_at ? row.last_sync_at.toISOString() : null,
       nextSyncAt: row.next_sync_at ? row.next_sync_at.toISOString() : null,
       documentCount: row.document_count,
       chunkCount: row.chunk_count,
-      limitation: this.options.limitationOf?.(platform, row.config) ?? null,
+      limitation: this.options.limitationOf?.(platform, row.config, secretFields) ?? null,
       experimental: PLATFORM_INFO[platform]?.experimental ?? false,
     };
   }

@@ -29,6 +29,8 @@ export interface ConnectionServiceDeps {
   redactor?: SecretRedactor;
   /** Runs before a connection is deleted: cancel its sync, drop its vectors. */
   beforeRemove?: (connectionId: string) => Promise<void>;
+  /** Runs after a connection was switched to direct mode: stop its sync (its index stays on disk). */
+  afterSwitchToDirect?: (connectionId: string) => Promise<void>;
   /** "Test connection" gives up after this long. @default 15000 */
   testTimeoutMs?: number;
 }
@@ -96,7 +98,12 @@ export class ConnectionService {
   }
 
   async setMode(id: string, mode: ConnectionMode): Promise<ConnectionView> {
-    const view = await this.deps.repository.setMode(id, mode);
+    let view = await this.deps.repository.setMode(id, mode);
+    // The mode changes first, so no new sync can start between the cancel and the switch.
+    if (mode === 'direct' && this.deps.afterSwitchToDirect) {
+      await this.deps.afterSwitchToDirect(id);
+      view = await this.deps.repository.get(id);
+    }
     await this.announce();
     return view;
   }

@@ -8,7 +8,7 @@ import type { CairnApi } from '../../../src-shared/contract';
 import { ChatService } from '../chat/chat-service';
 import { ConversationRepository } from '../chat/conversation-repository';
 import { createChatModelResolver } from '../chat/openai-chat-model';
-import type { ConnectorFactories } from '../connectors/registry';
+import { connectionLimitation, type ConnectorFactories } from '../connectors/registry';
 import { openDatabase } from '../db/database';
 import { BuiltinEmbedder } from '../embedding/builtin-embedder';
 import { createEmbedder, embeddingSettingsFromEnv } from '../embedding/create-embedder';
@@ -16,7 +16,6 @@ import type { Embedder, EmbeddingSpace } from '../embedding/embedder';
 import { toResult } from '../errors';
 import { PgDocumentStore } from '../index/pg-document-store';
 import { createLogger, SecretRedactor, type Logger } from '../logging/logger';
-import type { DirectSearchSource } from '../search/direct-channel';
 import { HybridSearch } from '../search/hybrid-search';
 import { FileSecretStore } from '../secrets/file-secret-store';
 import { MemorySecretStore, type SecretStore } from '../secrets/secret-store';
@@ -29,9 +28,10 @@ import type { Cairn } from './cairn';
 import { ConnectionRepository } from './connection-repository';
 import { ConnectionService, connectionsApi } from './connection-service';
 import { acquireDataDirLock, dataDirLayout, type DataDirLock } from './data-dir';
+import { DirectSources } from './direct-sources';
 import { EmbeddingService } from './embedding-service';
 import { EventBus } from './event-bus';
-import { platformLimitation } from './limitations';
+import { redactFailures } from './redact-failures';
 import { SettingsRepository } from './settings-repository';
 import { SyncService, syncApi } from './sync-service';
 
@@ -89,7 +89,7 @@ export async function createCairn(options: CreateCairnOptions = {}): Promise<Cai
 
     const repository = new ConnectionRepository(db, {
       secretFieldsOf: async (ref) => Object.keys((await secrets.get(ref)) ?? {}),
-      limitationOf: (platform) => platformLimitation(platform),
+      limitationOf: (platform, _config, secretFields) => connectionLimitation(platform, secretFields),
     });
     const settings = new SettingsRepository(db, secrets);
     const embeddings = new EmbeddingService({
@@ -110,7 +110,8 @@ export async function createCairn(options: CreateCairnOptions = {}): Promise<Cai
     disposers.push(() => embeddings.dispose());
 
     const store = new PgDocumentStore(db, { logger: logger.child('index') });
-    const engine = new SyncEngine({ db, store, lock: new SyncLock(db), logger: logger.child('sync') });
+    const redact = (text: string) => redactor.redact(text);
+    const engine = new SyncEngine({ db, store, lock: new SyncLock(db), logger: logger.child('sync'), redact });
     let syncService: SyncService | null = null;
     const connectionService = new ConnectionService({
       repository,
@@ -122,37 +123,25 @@ export async function createCairn(options: CreateCairnOptions = {}): Promise<Cai
       beforeRemove: async (id) => {
         await syncService?.cancel(id);
       },
+      afterSwitchToDirect: async (id) => {
+        await syncService?.cancel(id);
+      },
     });
     syncService = new SyncService({ db, engine, connections: connectionService, repository, embeddings, events, logger: logger.child('sync') });
     disposers.push(() => syncService?.dispose());
 
-    // Direct-mode connections, refreshed whenever connections change (search reads it synchronously).
-    let directSources: DirectSearchSource[] = [];
-    const refreshDirect = async () => {
-      directSources = (await repository.list())
-        .filter((view) => view.mode === 'direct')
-        .map((view) => ({
-          connectionId: view.id,
-          platform: view.platform,
-          knowledgeBaseFallback: view.name,
-          search: async (query, searchOptions) => {
-            const connector = await connectionService.connectorFor(view.id);
-            try {
-              return await connector.search(query, searchOptions);
-            } finally {
-              await connector.dispose?.();
-            }
-          },
-        }));
-    };
-    await refreshDirect();
-    disposers.push(events.on('connections.changed', () => void refreshDirect().catch((error: unknown) => logger.warn('could not refresh direct sources', { error }))));
+    // Direct-mode connections, updated whenever connections change.
+    const direct = new DirectSources((id) => connectionService.connectorFor(id), logger.child('direct'));
+    direct.update(await repository.list());
+    disposers.push(events.on('connections.changed', (views) => direct.update(views)));
+    disposers.push(() => direct.dispose());
 
     const search = new HybridSearch({
       db,
       queryEmbedder: (space) => embeddings.forSpace(space),
       minVectorSimilarity: (space) => (space.provider === 'builtin' ? BUILTIN_MIN_SIMILARITY : 0),
-      directSources: () => directSources,
+      directSources: () => direct.list(),
+      redact,
       ...(options.directTimeoutMs ? { directTimeoutMs: options.directTimeoutMs } : {}),
       logger: logger.child('search'),
     });
@@ -184,14 +173,17 @@ export async function createCairn(options: CreateCairnOptions = {}): Promise<Cai
         await scheduler?.refresh();
       },
     };
-    const api: CairnApi = {
-      app: appApi(appDeps),
-      connections: connectionsApi(connectionService),
-      sync: syncApi(syncService),
-      search: { query: (input) => toResult(() => search.search(input)) },
-      chat: chat.chat,
-      settings: settingsApi(appDeps),
-    };
+    const api: CairnApi = redactFailures(
+      {
+        app: appApi(appDeps),
+        connections: connectionsApi(connectionService),
+        sync: syncApi(syncService),
+        search: { query: (input) => toResult(() => search.search(input)) },
+        chat: chat.chat,
+        settings: settingsApi(appDeps),
+      },
+      redact,
+    );
 
     if (options.scheduler !== false) {
       scheduler = new SyncScheduler({

@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ReindexStatus } from '../../../src-shared/models';
+import { startFakeEmbeddingServer } from '../embedding/fake-embedding-server';
 import { silentLogger } from '../logging/logger';
 import { createCairn, type CairnInternals } from './create-cairn';
 
@@ -70,5 +71,25 @@ describe('changing the embedding model', () => {
     await cairn.whenIdle();
     const settled = await cairn.api.app.status();
     expect(settled.ok && settled.value.reindex).toMatchObject({ running: false, activeSpace: 'builtin/cairn-hash-v1/512', pendingSpace: null });
+  });
+
+  it('keeps the vector channel of a remote model serving while a re-embed to another model fails', async () => {
+    const remote = await startFakeEmbeddingServer();
+    try {
+      const toRemote = await cairn.api.settings.update({ embedding: { provider: 'custom', baseUrl: remote.baseUrl, model: 'text-embedding-v3', dimensions: 1024, apiKey: remote.apiKey } });
+      expect(toRemote.ok).toBe(true);
+      await cairn.whenIdle();
+      const served = await cairn.api.app.status();
+      expect(served.ok && served.value.reindex.activeSpace).toBe('custom/text-embedding-v3/1024');
+
+      const broken = await cairn.api.settings.update({ embedding: { provider: 'custom', baseUrl: remote.baseUrl, model: 'no-such-model', dimensions: 256 } });
+      expect(broken.ok).toBe(true);
+      await cairn.whenIdle();
+      // The old settings are gone, but the embedder that built the active space is still at hand.
+      const hits = await cairn.api.search.query({ query: 'installer wizard' });
+      expect(hits.ok && hits.value.hits.filter((hit) => hit.ranks.vector !== undefined).length).toBeGreaterThan(0);
+    } finally {
+      await remote.close();
+    }
   });
 });

@@ -25,6 +25,8 @@ export interface EmbeddingServiceDeps {
 
 export class EmbeddingService {
   private configured: Embedder | null = null;
+  /** The embedder that built the active space, kept when the settings move on: it serves until the flip. */
+  private previous: Embedder | null = null;
   private active: EmbeddingSpace | null = null;
   private pending: EmbeddingSpace | null = null;
   private job: { controller: AbortController; done: Promise<void> } | null = null;
@@ -40,6 +42,9 @@ export class EmbeddingService {
   /** Call after the embedding settings changed. */
   async reconfigure(): Promise<void> {
     const embedder = await this.deps.configuredEmbedder();
+    // Settings overwrite the old provider (and its key): keep its embedder so the active space
+    // keeps its vector channel (search, syncs) while the re-embed runs, or if it fails.
+    if (this.configured && this.active && sameSpace(this.configured.space, this.active)) this.previous = this.configured;
     this.configured = embedder;
     const { active, matches } = await ensureActiveSpace(this.deps.db, embedder.space);
     this.active = active;
@@ -59,6 +64,7 @@ export class EmbeddingService {
   /** The embedder that serves `space`, or null (the vector channel is then skipped, keyword still works). */
   forSpace(space: EmbeddingSpace): Embedder | null {
     if (this.configured && sameSpace(this.configured.space, space)) return this.configured;
+    if (this.previous && sameSpace(this.previous.space, space)) return this.previous;
     return this.deps.embedderForSpace(space);
   }
 
@@ -98,6 +104,7 @@ export class EmbeddingService {
         const { active } = await readSpaces(this.deps.db);
         this.active = active;
         this.pending = null;
+        this.previous = null;
         logger.info('re-embed finished', { embedded, active: active ? spaceKey(active) : null });
         this.publish({ running: false, done: embedded, total: embedded, activeSpace: active ? spaceKey(active) : '', pendingSpace: null });
       })

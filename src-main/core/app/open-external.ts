@@ -9,7 +9,12 @@ import { CairnError } from '../errors';
 
 export type OpenTarget = { kind: 'url'; url: string } | { kind: 'path'; path: string };
 
-export function resolveOpenTarget(link: string, folderRoots: string[]): OpenTarget {
+/**
+ * What a link names, in the one form that is both checked and opened: a normalised http(s) URL,
+ * or an absolute path with `.` and `..` resolved. The shell must open this form, never the raw
+ * string, or the check and the OS could read one link two ways (e.g. `dir/symlink/../x`).
+ */
+export function parseOpenTarget(link: string): OpenTarget {
   const trimmed = link.trim();
   if (/^https?:\/\//i.test(trimmed)) {
     try {
@@ -28,14 +33,22 @@ export function resolveOpenTarget(link: string, folderRoots: string[]): OpenTarg
   } else if (isAbsolute(trimmed)) {
     path = trimmed;
   }
-  if (path) {
-    const target = resolve(path);
-    const inside = folderRoots.some((root) => {
-      const rel = relative(resolve(root), target);
-      return rel !== '' && !rel.startsWith('..') && !isAbsolute(rel) && !rel.split(sep).includes('..');
-    });
-    if (inside) return { kind: 'path', path: target };
-    throw new CairnError('PERMISSION_DENIED', 'Cairn only opens files that belong to one of your local-folder connections.');
-  }
+  if (path) return { kind: 'path', path: resolve(path) };
   throw new CairnError('INVALID_ARGUMENT', 'Cairn only opens http(s) links and files from your local folders.');
+}
+
+/** The string to hand the OS opener for a parsed target. */
+export function openTargetString(target: OpenTarget): string {
+  return target.kind === 'url' ? target.url : target.path;
+}
+
+export function resolveOpenTarget(link: string, folderRoots: string[]): OpenTarget {
+  const target = parseOpenTarget(link);
+  if (target.kind === 'url') return target;
+  const inside = folderRoots.some((root) => {
+    const rel = relative(resolve(root), target.path);
+    return rel !== '' && !rel.startsWith('..') && !isAbsolute(rel) && !rel.split(sep).includes('..');
+  });
+  if (inside) return target;
+  throw new CairnError('PERMISSION_DENIED', 'Cairn only opens files that belong to one of your local-folder connections.');
 }

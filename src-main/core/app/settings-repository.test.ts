@@ -68,6 +68,8 @@ describe('SettingsRepository', () => {
       'INVALID_ARGUMENT: Invalid settings: embedding.baseUrl: must be an http(s) URL; embedding.dimensions: Invalid input: expected int, received number; syncIntervalHours: Too small: expected number to be >=1.',
     );
     expect(await attempt({ theme: 'dark' })).toBe('INVALID_ARGUMENT: Invalid settings: Unrecognized key: "theme".');
+    // The index stores at most 4,000 dimensions (halfvec HNSW): a wider model could never be indexed.
+    expect(await attempt({ embedding: { dimensions: 4096 } })).toBe('INVALID_ARGUMENT: Invalid settings: embedding.dimensions: Too big: expected number to be <=4000.');
     expect(await attempt({ chat: { provider: 'skynet' } })).toMatch(/^INVALID_ARGUMENT: Invalid settings: chat\.provider: Invalid option/);
     expect(await settings.get()).toEqual(before);
   });

@@ -5,6 +5,7 @@
 import { z } from 'zod';
 import type { ChatSettingsView, EmbeddingSettingsView, SettingsPatch, SettingsView } from '../../../src-shared/models';
 import type { Db } from '../db/database';
+import { MAX_DIMENSIONS } from '../index/embedding-spaces';
 import type { SecretStore } from '../secrets/secret-store';
 import { parseInput } from './validation';
 
@@ -33,7 +34,8 @@ const embeddingSchema = z
     provider: z.enum(['builtin', 'dashscope', 'openai', 'ollama', 'custom']),
     baseUrl,
     model,
-    dimensions: z.int().min(1).max(8192),
+    // The index cannot store wider vectors (embedding-spaces.ts): a wider model could never be indexed.
+    dimensions: z.int().min(1).max(MAX_DIMENSIONS),
   })
   .strict();
 

@@ -7,7 +7,7 @@
 import type { CairnApi } from '../../../src-shared/contract';
 import type { SyncProgress, SyncRunView } from '../../../src-shared/models';
 import type { Db } from '../db/database';
-import { CairnError, toResult } from '../errors';
+import { CairnError, throwIfAborted, toResult } from '../errors';
 import type { Logger } from '../logging/logger';
 import type { SyncEngine } from '../sync/sync-engine';
 import { listRuns } from '../sync/sync-runs';
@@ -28,7 +28,8 @@ export interface SyncServiceDeps {
 
 interface RunningSync {
   controller: AbortController;
-  progress: SyncProgress;
+  /** Null while the run is still being set up (connector built, run recorded). */
+  progress: SyncProgress | null;
   done: Promise<SyncRunView | null>;
 }
 
@@ -38,34 +39,48 @@ export class SyncService {
   constructor(private readonly deps: SyncServiceDeps) {}
 
   async start(connectionId: string): Promise<{ runId: number }> {
-    const view = await this.deps.repository.get(connectionId);
-    if (view.mode !== 'rag') throw new CairnError('INVALID_ARGUMENT', `"${view.name}" is in direct mode: it is searched live and has nothing to sync.`);
-    if (this.running.has(connectionId)) throw new CairnError('ALREADY_SYNCING', `"${view.name}" is already syncing.`);
-    const connector = await this.deps.connections.connectorFor(connectionId);
-    if (!connector.capabilities.fullText) {
-      await connector.dispose?.();
-      throw new CairnError('UNSUPPORTED', `"${view.name}": ${connector.capabilities.limitation ?? 'full text is unavailable for this platform'}. Switch it to direct search.`);
+    if (this.running.has(connectionId)) {
+      const name = (await this.deps.repository.findById(connectionId))?.name ?? connectionId;
+      throw new CairnError('ALREADY_SYNCING', `"${name}" is already syncing.`);
     }
+    // Claimed before the first await, so a cancel or a remove arriving during the set-up finds
+    // the run and stops it instead of missing it.
     const controller = new AbortController();
-    const started = await this.deps.engine
-      .start({
+    let settle: (run: SyncRunView | null) => void = () => {};
+    const entry: RunningSync = { controller, progress: null, done: new Promise((resolve) => (settle = resolve)) };
+    this.running.set(connectionId, entry);
+    let started: { runId: number; done: Promise<SyncRunView> };
+    let connector: Awaited<ReturnType<ConnectionService['connectorFor']>> | null = null;
+    try {
+      const view = await this.deps.repository.get(connectionId);
+      if (view.mode !== 'rag') throw new CairnError('INVALID_ARGUMENT', `"${view.name}" is in direct mode: it is searched live and has nothing to sync.`);
+      throwIfAborted(controller.signal);
+      connector = await this.deps.connections.connectorFor(connectionId);
+      if (!connector.capabilities.fullText) {
+        const limitation = (connector.capabilities.limitation ?? 'full text is unavailable for this platform').replace(/[.\s]+$/, '');
+        throw new CairnError('UNSUPPORTED', `"${view.name}": ${limitation}. Switch it to direct search.`);
+      }
+      throwIfAborted(controller.signal);
+      started = await this.deps.engine.start({
         connectionId,
         connector,
         embedder: this.deps.embeddings.syncEmbedder(),
         signal: controller.signal,
         onProgress: (progress) => {
-          const entry = this.running.get(connectionId);
-          if (entry) entry.progress = progress;
+          entry.progress = progress;
           this.deps.events.emit('sync.progress', progress);
         },
-      })
-      .catch(async (error: unknown) => {
-        await connector.dispose?.();
-        throw error;
       });
-    const progress: SyncProgress = { connectionId, runId: started.runId, phase: 'listing', documentsDone: 0, documentsTotal: 0, chunksWritten: 0, errors: 0 };
-    const done = started.done
-      .then(async (run) => {
+    } catch (error) {
+      this.running.delete(connectionId);
+      settle(null);
+      await connector?.dispose?.();
+      throw error;
+    }
+    const activeConnector = connector;
+    entry.progress ??= { connectionId, runId: started.runId, phase: 'listing', documentsDone: 0, documentsTotal: 0, chunksWritten: 0, errors: 0 };
+    started.done
+      .then((run) => {
         this.deps.events.emit('sync.finished', run);
         return run;
       })
@@ -73,12 +88,16 @@ export class SyncService {
         this.deps.logger.error('sync run ended unexpectedly', { connectionId, error });
         return null;
       })
-      .finally(async () => {
+      .then(async (run) => {
         this.running.delete(connectionId);
-        await connector.dispose?.();
-        await this.announce();
+        try {
+          await activeConnector.dispose?.();
+          await this.announce();
+        } catch (error) {
+          this.deps.logger.warn('clean-up after a sync failed', { connectionId, error });
+        }
+        settle(run);
       });
-    this.running.set(connectionId, { controller, progress, done });
     await this.announce();
     return { runId: started.runId };
   }
@@ -111,7 +130,7 @@ export class SyncService {
 
   /** Latest progress of each running sync (for the status snapshot). */
   snapshot(): Record<string, SyncProgress> {
-    return Object.fromEntries([...this.running].map(([id, entry]) => [id, entry.progress]));
+    return Object.fromEntries([...this.running].flatMap(([id, entry]) => (entry.progress ? [[id, entry.progress]] : [])));
   }
 
   /** Resolves when every running sync has finished. */

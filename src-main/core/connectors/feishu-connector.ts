@@ -68,7 +68,7 @@ export class FeishuConnector implements Connector {
     this.contentHttp = new PlatformHttp({ ...common, ...tenantAuth, rate: options.rates?.content ?? { intervalMs: 1000, intervalCap: 5 } }); // docs/v1/content: 5/s
     this.userHttp = new PlatformHttp({ ...common, rate: api, authHeaders: async (signal) => ({ authorization: `Bearer ${await this.auth.userToken(signal)}` }), refreshAuth: async (signal) => void (await this.auth.renewUser(signal)) });
     const user = this.auth.hasUserAuthorisation;
-    this.capabilities = { fullText: true, search: user, experimental: false, limitation: user ? null : `${this.label} search and My Library need user authorisation (a user refresh token); listing and reading work with the app credentials.` };
+    this.capabilities = { fullText: true, search: user, experimental: false, limitation: feishuLimitation(this.label, user) };
   }
 
   private getter(http: PlatformHttp): FeishuGet {
@@ -208,6 +208,11 @@ export class FeishuConnector implements Connector {
   dispose(): void {
     for (const http of [this.tenantHttp, this.contentHttp, this.userHttp]) http.clear();
   }
+}
+
+/** What a Feishu/Lark connection cannot do without user authorisation (a user refresh token); null with it. */
+export function feishuLimitation(label: string, hasUserAuthorisation: boolean): string | null {
+  return hasUserAuthorisation ? null : `${label} search and My Library need user authorisation (a user refresh token); listing and reading work with the app credentials.`;
 }
 
 export function createFeishuConnector(platform: Extract<Platform, 'feishu' | 'lark'>): (init: ConnectorInit) => Connector {

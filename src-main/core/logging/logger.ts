@@ -28,7 +28,12 @@ export class SecretRedactor {
 
   /** Registers values that must never be written anywhere. Short values are ignored to avoid shredding logs. */
   register(...values: (string | undefined | null)[]): void {
-    for (const value of values) if (value && value.length >= 6) this.secrets.add(value);
+    for (const value of values) {
+      if (!value || value.length < 6) continue;
+      // Log fields are JSON-serialised and URLs percent-encoded: a secret with a quote, backslash
+      // or non-ASCII character appears in those spellings, not as its raw self.
+      for (const spelling of [value, JSON.stringify(value).slice(1, -1), encodeURIComponent(value)]) this.secrets.add(spelling);
+    }
   }
 
   redact(text: string): string {

@@ -6,6 +6,7 @@ import type { AppErrorData } from '../../../src-shared/errors';
 import type { Platform } from '../../../src-shared/models';
 import type { DirectHit } from '../connectors/connector';
 import { CairnError, toErrorData } from '../errors';
+import { normalizeText } from '../text/normalize';
 
 /** One direct-mode connection as the search sees it (built by the composition root from a Connector). */
 export interface DirectSearchSource {
@@ -29,6 +30,28 @@ export interface DirectWarning {
   error: AppErrorData;
 }
 
+/** Plain text from a platform field: NUL and lone surrogates cannot be stored or shown. */
+function cleanText(value: unknown): string {
+  return typeof value === 'string' || typeof value === 'number' ? normalizeText(String(value)) : '';
+}
+
+/**
+ * A platform's hits as the rest of Cairn expects them (strings, an id), whatever its API
+ * returned: direct hits travel into the UI and into stored chat sources (jsonb).
+ */
+function cleanHits(hits: unknown[]): DirectHit[] {
+  const clean: DirectHit[] = [];
+  for (const hit of hits) {
+    if (!hit || typeof hit !== 'object') continue;
+    const raw = hit as Record<string, unknown>;
+    const externalId = cleanText(raw.externalId);
+    if (!externalId) continue;
+    const url = cleanText(raw.url);
+    clean.push({ externalId, title: cleanText(raw.title), snippet: cleanText(raw.snippet), url: url || null, knowledgeBase: cleanText(raw.knowledgeBase) });
+  }
+  return clean;
+}
+
 function withTimeout<T>(work: (signal: AbortSignal) => Promise<T>, timeoutMs: number, outer?: AbortSignal): Promise<T> {
   const controller = new AbortController();
   const onOuterAbort = () => controller.abort(outer?.reason);
@@ -45,7 +68,14 @@ function withTimeout<T>(work: (signal: AbortSignal) => Promise<T>, timeoutMs: nu
     if (outer?.aborted) reject(new CairnError('CANCELLED', 'Cancelled.'));
     controller.signal.addEventListener('abort', () => reject(new CairnError('CANCELLED', 'Cancelled.')), { once: true });
   });
-  return Promise.race([work(controller.signal), timeout, cancelled]).finally(() => {
+  // A source that throws before returning a promise fails like one that rejects.
+  let working: Promise<T>;
+  try {
+    working = work(controller.signal);
+  } catch (error) {
+    working = Promise.reject(error);
+  }
+  return Promise.race([working, timeout, cancelled]).finally(() => {
     clearTimeout(timer);
     outer?.removeEventListener('abort', onOuterAbort);
   });
@@ -64,7 +94,7 @@ export async function searchDirectSources(
   settled.forEach((outcome, i) => {
     const source = sources[i]!;
     if (outcome.status === 'fulfilled') {
-      results.push({ source, hits: Array.isArray(outcome.value) ? outcome.value.slice(0, options.limit) : [] });
+      results.push({ source, hits: Array.isArray(outcome.value) ? cleanHits(outcome.value).slice(0, options.limit) : [] });
     } else {
       warnings.push({ connectionId: source.connectionId, error: toErrorData(outcome.reason) });
     }

@@ -132,6 +132,23 @@ describe('HybridSearch', () => {
     }
   });
 
+  it('turns a source that throws synchronously or answers junk into a warning or clean hits, never a failed search', async () => {
+    direct = [
+      source('sync-throw', () => {
+        throw new CairnError('SOURCE_ERROR', 'Thrown before any promise.');
+      }),
+      source('junk', async () => [null, { externalId: 7, title: null, snippet: 'NUL\u0000 and a lone \ud800 half', url: undefined, knowledgeBase: undefined }] as never),
+    ];
+    try {
+      const response = await search.search({ query: '报销', k: 20 });
+      expect(response.warnings).toEqual([{ connectionId: 'sync-throw', error: { code: 'SOURCE_ERROR', message: 'Thrown before any promise.' } }]);
+      const live = response.hits.filter((h) => h.source === 'direct');
+      expect(live).toMatchObject([{ key: 'direct:junk:7', externalId: '7', title: '7', text: 'NUL and a lone \uFFFD half', url: null, knowledgeBase: 'Old wiki' }]);
+    } finally {
+      direct = [];
+    }
+  });
+
   it('answers bad queries without throwing', async () => {
     const queries: unknown[] = ['', '    ', '!!!???。。，，', '😀🎉🚀', '\u0000\u0007', '\ud800报销', 'x'.repeat(10_000), '报销 '.repeat(3_000), undefined, 42];
     const results = [];

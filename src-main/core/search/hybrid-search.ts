@@ -27,6 +27,8 @@ export interface HybridSearchOptions {
   minVectorSimilarity?: (space: EmbeddingSpace) => number;
   /** Chunks of one document kept in the results (its best ones). @default 3 */
   maxHitsPerDocument?: number;
+  /** Applied to the messages of direct-search warnings (a platform may quote a credential back). @default none */
+  redact?: (text: string) => string;
   /** @default 3000 ms for every platform */
   directTimeoutMs?: number | Partial<Record<Platform, number>>;
   logger?: Logger;
@@ -129,7 +131,9 @@ export class HybridSearch implements SearchService {
         if (entry) hits.push(directHit(item.key, entry.result, entry.index, item.score, ranks));
       }
     }
-    return { hits, warnings: direct.warnings, tookMs: Math.round(performance.now() - started) };
+    const redact = this.options.redact;
+    const warnings = redact ? direct.warnings.map((w) => ({ ...w, error: { ...w.error, message: redact(w.error.message) } })) : direct.warnings;
+    return { hits, warnings, tookMs: Math.round(performance.now() - started) };
   }
 
   private async vectorRanking(text: string, filter: string[] | null, signal?: AbortSignal): Promise<number[]> {

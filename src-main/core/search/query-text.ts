@@ -36,8 +36,11 @@ export function prepareQuery(raw: unknown): PreparedQuery | null {
   return { text, keywordText: terms.join(' '), truncated };
 }
 
-/** A requested top-K as a sane integer: default 10, at least 1, at most 50. */
-export function clampK(k: unknown, fallback = 10, max = 50): number {
+/** The most hits one search returns (RRF fuses at most 30 per channel). */
+export const MAX_K = 50;
+
+/** A requested top-K as a sane integer: default 10, at least 1, at most MAX_K. */
+export function clampK(k: unknown, fallback = 10, max = MAX_K): number {
   if (typeof k !== 'number' || !Number.isFinite(k)) return fallback;
   return Math.min(max, Math.max(1, Math.floor(k)));
 }

@@ -145,6 +145,18 @@ describe('SyncScheduler', () => {
     s.dispose();
   });
 
+  it('does not retry hourly a connection that cannot sync at all (UNSUPPORTED, e.g. DingTalk without full text)', async () => {
+    const id = await rag('titles-only', { next: -1 });
+    answer = () => fail('UNSUPPORTED', 'full text is unavailable for this platform');
+    const s = scheduler();
+    await s.start();
+    await s.whenIdle();
+    clock.advance(6 * HOUR);
+    await s.whenIdle();
+    expect({ started, next: await storedNext(id) }).toEqual({ started: [id], next: 18 * HOUR });
+    s.dispose();
+  });
+
   it('does nothing while paused and catches up when resumed', async () => {
     const id = await rag('paused', { next: -HOUR });
     settings.scheduledSyncPaused = true;

@@ -156,10 +156,15 @@ export class SyncScheduler {
       result = { ok: false, error: { code: 'INTERNAL', message: error instanceof Error ? error.message : String(error) } };
     }
     if (!result.ok && result.error.code === 'NOT_FOUND') return; // removed meanwhile
+    // UNSUPPORTED (e.g. DingTalk without full text) will not change by retrying: the connection
+    // shows its limitation, and the scheduler asks again only after a full interval.
+    const permanent = !result.ok && result.error.code === 'UNSUPPORTED';
     if (!result.ok && result.error.code !== 'ALREADY_SYNCING') {
-      this.logger.warn('scheduled sync did not start', { connectionId: id, code: result.error.code, message: result.error.message });
+      const fields = { connectionId: id, code: result.error.code, message: result.error.message };
+      if (permanent) this.logger.info('scheduled sync did not start', fields);
+      else this.logger.warn('scheduled sync did not start', fields);
     }
-    const failed = !result.ok && result.error.code !== 'ALREADY_SYNCING';
+    const failed = !result.ok && result.error.code !== 'ALREADY_SYNCING' && !permanent;
     await this.planNext(id, this.clock.now() + (failed ? this.retryDelay(intervalMs) : intervalMs));
   }
 

@@ -6,6 +6,7 @@ import { ensureActiveSpace, readSpaces, spaceTable } from '../index/embedding-sp
 import { PgDocumentStore } from '../index/pg-document-store';
 import { HybridSearch } from '../search/hybrid-search';
 import { CountingEmbedder, MemoryConnector, insertConnection } from '../testing/index-fixtures';
+import { CairnError } from '../errors';
 import { contentHash, normalizeText } from '../text/normalize';
 import { SyncEngine } from './sync-engine';
 import { SyncLock } from './sync-lock';
@@ -209,6 +210,32 @@ describe('SyncEngine', () => {
     await expectIndexMatches('partial', connector);
   });
 
+  it('records a document whose connector aborted on its own (not our cancel) as failed, not silently skipped', async () => {
+    const connector = await connectionWith('inner-abort', 4);
+    connector.beforeFetch = (ref) => {
+      if (ref.externalId === 'doc-001') throw new DOMException('The operation was aborted.', 'AbortError');
+    };
+    const run = await engine.run({ connectionId: 'inner-abort', connector, embedder });
+    expect(run).toMatchObject({ status: 'partial', counters: { added: 3, failed: 1 } });
+    expect(run.errors.map((error) => error.externalId)).toEqual(['doc-001']);
+  });
+
+  it('closes the run even when a failure carries text Postgres cannot store (NUL, lone surrogates)', async () => {
+    const connector = await connectionWith('unstorable', 2);
+    connector.put('nul\u0000id', '# NUL\n\nAn id no text column takes.');
+    connector.put('surrogate', '# S\n\nText.');
+    connector.beforeFetch = (ref) => {
+      if (ref.externalId === 'surrogate') throw new CairnError('SOURCE_ERROR', 'The platform said: \ud800 \u0000 broken');
+    };
+    const run = await engine.run({ connectionId: 'unstorable', connector, embedder });
+    expect(run).toMatchObject({ status: 'partial', counters: { added: 2, failed: 2 } });
+    const [stored] = await listRuns(db, 'unstorable');
+    expect(stored).toMatchObject({ status: 'partial', counters: { failed: 2 } });
+    expect(JSON.stringify(stored?.errors)).not.toMatch(/\\u0000|\\ud800/);
+    const connection = (await db.query<{ sync_status: string }>("SELECT sync_status FROM connections WHERE id = 'unstorable'")).rows[0];
+    expect(connection?.sync_status).toBe('synced');
+  });
+
   it('indexes hostile documents correctly and keeps them searchable', async () => {
     const connector = await connectionWith('bad', 0);
     connector.put('empty', '');
@@ -251,7 +278,7 @@ describe('SyncEngine', () => {
     expect(await advisoryLocks()).toBe(0);
   });
 
-  it('closes runs a crash left open and marks their connections failed with the reason', async () => {
+  it('closes runs a crash left open; a connection that never finished a sync is failed with the reason', async () => {
     await insertConnection(db, 'crashed');
     await db.query("UPDATE connections SET sync_status = 'syncing' WHERE id = 'crashed'");
     await db.query("INSERT INTO sync_runs (connection_id, status) VALUES ('crashed', 'running')");
@@ -259,5 +286,19 @@ describe('SyncEngine', () => {
     const [run] = await listRuns(db, 'crashed');
     expect(run).toMatchObject({ status: 'failed', error: { code: 'CANCELLED' }, finishedAt: expect.any(String) });
     expect((await db.query<{ sync_status: string; sync_error: string }>("SELECT sync_status, sync_error FROM connections WHERE id = 'crashed'")).rows[0]).toEqual({ sync_status: 'failed', sync_error: 'Cairn stopped during this sync.' });
+  });
+
+  it('after a crash, a connection gets back the status its last finished run gave it, not idle', async () => {
+    await insertConnection(db, 'was-synced');
+    await insertConnection(db, 'was-failed');
+    await db.query(`INSERT INTO sync_runs (connection_id, status, finished_at) VALUES ('was-synced', 'succeeded', now()), ('was-failed', 'failed', now())`);
+    await db.query(`INSERT INTO sync_runs (connection_id, status) VALUES ('was-synced', 'running'), ('was-failed', 'running')`);
+    await db.query("UPDATE connections SET sync_status = 'syncing', last_sync_at = now() WHERE id IN ('was-synced', 'was-failed')");
+    expect(await closeAbandonedRuns(db)).toBe(2);
+    const statuses = await db.query<{ id: string; sync_status: string; sync_error: string }>("SELECT id, sync_status, sync_error FROM connections WHERE id IN ('was-synced', 'was-failed') ORDER BY id");
+    expect(statuses.rows).toEqual([
+      { id: 'was-failed', sync_status: 'failed', sync_error: 'Cairn stopped during this sync.' },
+      { id: 'was-synced', sync_status: 'synced', sync_error: 'Cairn stopped during this sync.' },
+    ]);
   });
 });

@@ -36,6 +36,11 @@ export interface SyncEngineOptions {
   fetchConcurrency?: number;
   /** Inputs per embedder call. @default 64 */
   embedBatchSize?: number;
+  /**
+   * Applied to every error message the run records: platforms may quote a credential back, and
+   * run records reach the UI. @default keeps messages as they are
+   */
+  redact?: (text: string) => string;
 }
 
 export interface SyncRequest {
@@ -68,6 +73,12 @@ export class SyncEngine {
     this.logger = options.logger ?? silentLogger();
   }
 
+  /** What a run records about a failure, with credentials a platform echoed taken out. */
+  private errorData(error: unknown): AppErrorData {
+    const data = toErrorData(error);
+    return this.options.redact ? { ...data, message: this.options.redact(data.message) } : data;
+  }
+
   /** Runs a sync to the end. Throws ALREADY_SYNCING at once if one runs for this connection. */
   async run(request: SyncRequest): Promise<SyncRunView> {
     return (await this.start(request)).done;
@@ -94,7 +105,7 @@ export class SyncEngine {
         // An unexpected failure (e.g. the database) still closes the run with what it did.
         const cancelled = request.signal?.aborted === true || isAbortError(error);
         if (!cancelled) this.logger.error('sync failed', { connectionId: request.connectionId, error });
-        return { ...context, status: cancelled ? 'cancelled' : 'failed', error: cancelled ? null : toErrorData(error) };
+        return { ...context, status: cancelled ? 'cancelled' : 'failed', error: cancelled ? null : this.errorData(error) };
       })
       .then((run) => finishRun(db, request.connectionId, runId, run, previousStatus))
       .finally(release);
@@ -108,17 +119,19 @@ export class SyncEngine {
     const { counters, errors, timings } = context;
     let chunksWritten = 0;
     let wrote = false;
+    const listed: DocumentRef[] = [];
+    let documentsDone = 0;
     const emit = (phase: SyncPhase, done: number, total: number) =>
       request.onProgress?.({ connectionId, runId, phase, documentsDone: done, documentsTotal: total, chunksWritten, errors: errors.length });
+    // A cancelled run reports how far it got, not every document as done.
     const finish = (status: FinishedRun['status'], error: AppErrorData | null): FinishedRun => {
       timings.totalMs = Math.round(performance.now() - started);
-      emit('done', counters.seen, counters.seen);
+      emit('done', status === 'cancelled' ? documentsDone : listed.length, listed.length);
       return { status, counters, errors, error, timings };
     };
 
     // 1. List. A listing that breaks off still lets us index what it gave, but deletes nothing.
     emit('listing', 0, 0);
-    const listed: DocumentRef[] = [];
     const listedIds = new Set<string>();
     let listingError: AppErrorData | null = null;
     try {
@@ -131,7 +144,7 @@ export class SyncEngine {
       }
     } catch (error) {
       if (isAbortError(error) || signal?.aborted) return finish('cancelled', null);
-      listingError = toErrorData(error);
+      listingError = this.errorData(error);
       this.logger.warn('listing failed; nothing will be deleted this run', { connectionId, error: listingError });
     }
     timings.listMs = Math.round(performance.now() - started);
@@ -143,7 +156,7 @@ export class SyncEngine {
     const states = await store.listStates(connectionId);
     const plan = planChanges(listed, states);
     counters.unchanged = plan.unchanged.length;
-    let documentsDone = plan.unchanged.length;
+    documentsDone = plan.unchanged.length;
 
     // 3. Fetch → normalise → chunk → embed → write, each document on its own.
     const fetchStarted = performance.now();
@@ -171,16 +184,23 @@ export class SyncEngine {
               wrote = true;
             }
           }, queueSignal ? { signal: queueSignal } : {})
-          .catch((error: unknown) => {
-            if (signal?.aborted || isAbortError(error)) return;
-            const data = toErrorData(error);
-            counters.failed += 1;
-            errors.push({ externalId: ref.externalId, title: cleanTitle(ref.title, ref.externalId), code: data.code, message: data.message });
-            this.logger.warn('document failed', { connectionId, externalId: ref.externalId, error: data });
-          })
-          .finally(() => {
+          .then(
+            () => true,
+            (error: unknown) => {
+              // Only our own cancel is not a failure: an abort from inside the connector (its own timeout) is.
+              if (signal?.aborted) return false;
+              const data = this.errorData(error);
+              counters.failed += 1;
+              errors.push({ externalId: ref.externalId, title: cleanTitle(ref.title, ref.externalId), code: data.code, message: data.message });
+              this.logger.warn('document failed', { connectionId, externalId: ref.externalId, error: data });
+              return true;
+            },
+          )
+          .then((settled) => {
+            // A document the cancel stopped is not done.
+            if (!settled) return;
             documentsDone += 1;
-            emit(signal?.aborted ? 'fetching' : 'writing', documentsDone, listed.length);
+            emit('writing', documentsDone, listed.length);
           }),
       );
       await Promise.all(tasks);

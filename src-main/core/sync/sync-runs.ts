@@ -2,6 +2,7 @@
 import type { AppErrorData } from '../../../src-shared/errors';
 import type { DocumentError, SyncCounters, SyncRunStatus, SyncRunView, SyncStatus } from '../../../src-shared/models';
 import type { Db } from '../db/database';
+import { normalizeText } from '../text/normalize';
 
 export function emptyCounters(): SyncCounters {
   return { seen: 0, added: 0, updated: 0, unchanged: 0, deleted: 0, failed: 0, chunksEmbedded: 0, embedderCalls: 0, embeddingTokens: 0 };
@@ -27,6 +28,15 @@ export async function startRun(db: Db, connectionId: string): Promise<{ runId: n
   });
 }
 
+/**
+ * JSON that jsonb accepts: messages and ids from platforms may carry NUL or a lone surrogate,
+ * which Postgres refuses (https://www.postgresql.org/docs/current/datatype-json.html), and one
+ * such string must not keep a run from being closed.
+ */
+function storableJson(value: unknown): string {
+  return JSON.stringify(value, (_key, field: unknown) => (typeof field === 'string' ? normalizeText(field) : field));
+}
+
 function summary(run: FinishedRun): string | null {
   if (run.status === 'failed') return run.error?.message ?? 'The sync failed.';
   if (run.status !== 'partial') return null;
@@ -35,6 +45,11 @@ function summary(run: FinishedRun): string | null {
   const first = run.errors[0];
   if (first) parts.push(`${run.counters.failed} document${run.counters.failed === 1 ? '' : 's'} failed (first: "${first.title}": ${first.message})`);
   return parts.join(' ') || 'Some documents failed.';
+}
+
+function storableSummary(run: FinishedRun): string | null {
+  const text = summary(run);
+  return text === null ? null : normalizeText(text);
 }
 
 /**
@@ -47,14 +62,14 @@ export async function finishRun(db: Db, connectionId: string, runId: number, run
   return db.transaction(async (tx) => {
     const row = await tx.query<{ started_at: Date; finished_at: Date }>(
       'UPDATE sync_runs SET status = $2, finished_at = now(), counters = $3, errors = $4, error = $5, timings = $6 WHERE id = $1 RETURNING started_at, finished_at',
-      [runId, run.status, JSON.stringify(run.counters), JSON.stringify(errors), run.error ? JSON.stringify(run.error) : null, JSON.stringify(run.timings)],
+      [runId, run.status, JSON.stringify(run.counters), storableJson(errors), run.error ? storableJson(run.error) : null, JSON.stringify(run.timings)],
     );
     if (run.status === 'cancelled') {
       await tx.query('UPDATE connections SET sync_status = $2 WHERE id = $1', [connectionId, previousStatus === 'syncing' ? 'idle' : previousStatus]);
     } else if (run.status === 'failed') {
-      await tx.query("UPDATE connections SET sync_status = 'failed', sync_error = $2 WHERE id = $1", [connectionId, summary(run)]);
+      await tx.query("UPDATE connections SET sync_status = 'failed', sync_error = $2 WHERE id = $1", [connectionId, storableSummary(run)]);
     } else {
-      await tx.query("UPDATE connections SET sync_status = 'synced', sync_error = $2, last_sync_at = now() WHERE id = $1", [connectionId, summary(run)]);
+      await tx.query("UPDATE connections SET sync_status = 'synced', sync_error = $2, last_sync_at = now() WHERE id = $1", [connectionId, storableSummary(run)]);
     }
     const times = row.rows[0];
     return {
@@ -104,13 +119,22 @@ export const ABANDONED_RUN_MESSAGE = 'Cairn stopped during this sync.';
 
 /**
  * Runs left 'running' by a crash or kill: marks them failed at start-up so the UI does not wait
- * forever, and their connections failed with the reason (not "never synced": their index holds
- * the last good state of every document, and the card must say the last sync did not finish).
+ * forever. Their connections get back the status of their last finished run (a connection that
+ * had synced still shows "synced": its index holds the last good state of every document), or
+ * failed when none ever finished; either way the card says the last sync did not finish.
  */
 export async function closeAbandonedRuns(db: Db): Promise<number> {
-  const result = await db.query("UPDATE sync_runs SET status = 'failed', finished_at = now(), error = $1::jsonb WHERE status = 'running'", [
-    JSON.stringify({ code: 'CANCELLED', message: ABANDONED_RUN_MESSAGE }),
-  ]);
-  await db.query("UPDATE connections SET sync_status = 'failed', sync_error = $1 WHERE sync_status = 'syncing'", [ABANDONED_RUN_MESSAGE]);
-  return result.affectedRows ?? 0;
+  return db.transaction(async (tx) => {
+    await tx.query(
+      `UPDATE connections c SET sync_error = $1, sync_status = coalesce((
+         SELECT CASE r.status WHEN 'failed' THEN 'failed' ELSE 'synced' END FROM sync_runs r
+         WHERE r.connection_id = c.id AND r.status IN ('succeeded', 'partial', 'failed') ORDER BY r.id DESC LIMIT 1), 'failed')
+       WHERE c.sync_status = 'syncing'`,
+      [ABANDONED_RUN_MESSAGE],
+    );
+    const result = await tx.query("UPDATE sync_runs SET status = 'failed', finished_at = now(), error = $1::jsonb WHERE status = 'running'", [
+      JSON.stringify({ code: 'CANCELLED', message: ABANDONED_RUN_MESSAGE }),
+    ]);
+    return result.affectedRows ?? 0;
+  });
 }

@@ -51,7 +51,7 @@ export function EmbeddingSettings({ saved, draft, onChange }: { saved: Embedding
           <label className="field"><span>{t('settings.baseUrl')}</span><input value={draft.baseUrl} spellCheck={false} onChange={(event) => onChange({ ...draft, baseUrl: event.target.value })} /></label>
           <div className="field-row">
             <label className="field"><span>{t('settings.model')}</span><input value={draft.model} spellCheck={false} onChange={(event) => onChange({ ...draft, model: event.target.value })} /></label>
-            <label className="field narrow"><span>{t('settings.dimensions')}</span><input type="number" min={1} max={8192} value={draft.dimensions} onChange={(event) => onChange({ ...draft, dimensions: Number(event.target.value) })} /></label>
+            <label className="field narrow"><span>{t('settings.dimensions')}</span><input type="number" min={1} max={4000} value={draft.dimensions} onChange={(event) => onChange({ ...draft, dimensions: Number(event.target.value) })} /></label>
           </div>
           {(preset.needsKey || draft.provider === 'custom') && (
             <label className="field">

@@ -1,0 +1,28 @@
+import { describe, expect, it } from 'vitest';
+import type { Platform } from '../../../src-shared/models';
+import { silentLogger } from '../logging/logger';
+import { connectionLimitation, createConnector } from './registry';
+
+// What a connection card says it cannot do must be what its connector says, without building one.
+const CASES: [Platform, Record<string, string | number | boolean>, Record<string, string>][] = [
+  ['folder', { path: '/tmp/notes' }, {}],
+  ['feishu', { appId: 'cli_a' }, { appSecret: 'secret-1' }],
+  ['feishu', { appId: 'cli_a' }, { appSecret: 'secret-1', userRefreshToken: 'refresh-1' }],
+  ['lark', { appId: 'cli_a' }, { appSecret: 'secret-1' }],
+  ['yuque', {}, { token: 'token-1' }],
+  ['dingtalk', { appKey: 'k', operatorId: 'u' }, { appSecret: 'secret-1' }],
+  ['ima', { clientId: 'c' }, { apiKey: 'key-1' }],
+];
+
+describe('connectionLimitation', () => {
+  it('says what each connector says about itself', () => {
+    for (const [platform, config, secrets] of CASES) {
+      const connector = createConnector(platform, { config, secrets, logger: silentLogger() });
+      expect({ platform, secrets: Object.keys(secrets), limitation: connectionLimitation(platform, Object.keys(secrets)) }).toEqual({
+        platform,
+        secrets: Object.keys(secrets),
+        limitation: connector.capabilities.limitation,
+      });
+    }
+  });
+});
