@@ -6,7 +6,8 @@ import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 
 const root = new URL('..', import.meta.url).pathname;
-const reports = join(root, 'test-results', 'reports');
+// Outside test-results/: Playwright empties its output folder when it starts.
+const reports = join(root, '.cache', 'test-reports');
 rmSync(reports, { recursive: true, force: true });
 mkdirSync(reports, { recursive: true });
 
