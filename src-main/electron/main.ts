@@ -2,7 +2,6 @@
  * Electron entry. Builds the shell around one Cairn (the composition root, via open-cairn.ts):
  * window, IPC, tray, notifications. Every piece returns a disposer; quitting runs them in
  * reverse, then disposes Cairn (which closes the database last). STYLE.md §3, §9.
- *   --demo      run the in-memory demo backend
  *   --no-tray   start without a tray icon (CI, desktops without a system tray)
  */
 import { existsSync } from 'node:fs';
@@ -22,7 +21,6 @@ import type { TrayAction } from './tray-menu';
 import { createMainWindow } from './window';
 
 const flags = new Set(process.argv.slice(1));
-const demo = flags.has('--demo') || process.env.CAIRN_DEMO === '1';
 const withTray = !flags.has('--no-tray') && process.env.CAIRN_NO_TRAY !== '1';
 const logger = createLogger({ scope: 'desktop' });
 const disposers: (() => void | Promise<void>)[] = [];
@@ -50,7 +48,7 @@ function systemLanguage(): 'en' | 'zh' {
 async function start(): Promise<void> {
   const dataDir = desktopDataDir(process.env, process.argv.find((arg) => arg.startsWith('--data-dir='))?.slice('--data-dir='.length));
   const secretStore = new SafeStorageSecretStore(safeStorage, desktopSecretFile(dataDir));
-  const cairn = await openCairn({ demo, dataDir, secretStore, logger });
+  const cairn = await openCairn({ dataDir, secretStore, logger });
   disposers.push(() => cairn.dispose());
 
   const state = new ShellState(cairn.events);

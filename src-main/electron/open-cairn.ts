@@ -1,6 +1,6 @@
 /**
- * The desktop shell's seam to the composition root. `--demo` runs the in-memory demo backend;
- * everything else runs the real core (createCairn in src-main/core/app), wired here and only here.
+ * The desktop shell's seam to the composition root: the real core (createCairn in
+ * src-main/core/app) on the user's data directory, with Electron's safeStorage secret store.
  */
 import { join } from 'node:path';
 import type { Cairn } from '../core/app/cairn';
@@ -8,10 +8,8 @@ import { createCairn } from '../core/app/create-cairn';
 import { resolveDataDir } from '../core/app/data-dir';
 import type { Logger } from '../core/logging/logger';
 import type { SecretStore } from '../core/secrets/secret-store';
-import { createDemoCairn } from '../host/demo-cairn';
 
 export interface OpenCairnOptions {
-  demo: boolean;
   dataDir: string;
   secretStore: SecretStore;
   logger: Logger;
@@ -27,6 +25,5 @@ export function desktopSecretFile(dataDir: string): string {
 }
 
 export async function openCairn(options: OpenCairnOptions): Promise<Cairn> {
-  if (options.demo) return createDemoCairn();
   return createCairn({ dataDir: options.dataDir, secretStore: options.secretStore, logger: options.logger });
 }

@@ -3,7 +3,8 @@ import { request as httpRequest } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createDemoCairn } from './demo-cairn';
+import { CAIRN_VERSION, createCairn, type CairnInternals } from '../core/app/create-cairn';
+import { silentLogger } from '../core/logging/logger';
 import { startHttpHost, type HttpHost } from './http-host';
 
 interface Reply {
@@ -33,11 +34,12 @@ function call(host: HttpHost, channel: string, input?: unknown, headers: Record<
   });
 }
 
-const cairn = createDemoCairn({ tickMs: 1 });
+let cairn: CairnInternals;
 let host: HttpHost;
 let rendererDir: string;
 
 beforeAll(async () => {
+  cairn = await createCairn({ scheduler: false, env: {}, logger: silentLogger() });
   rendererDir = await mkdtemp(join(tmpdir(), 'cairn-renderer-'));
   await writeFile(join(rendererDir, 'index.html'), '<!doctype html><html><head><title>Cairn</title></head><body></body></html>');
   await writeFile(join(rendererDir, 'app.js'), 'console.log("hi")');
@@ -61,7 +63,7 @@ describe('headless host', () => {
       send(host, `/api/app.status?token=${host.token}`, { method: 'POST' }),
     ]);
     expect(replies.map((reply) => reply.status)).toEqual([401, 401, 401, 401, 200, 200]);
-    expect(JSON.parse(replies[4]!.body)).toMatchObject({ ok: true, value: { connections: [], version: '0.1.0-demo' } });
+    expect(JSON.parse(replies[4]!.body)).toMatchObject({ ok: true, value: { connections: [], version: CAIRN_VERSION } });
   });
 
   it('refuses other origins and foreign Host headers (DNS rebinding)', async () => {

@@ -1,7 +1,18 @@
-import { describe, expect, it } from 'vitest';
-import { createLogger } from '../core/logging/logger';
-import { createDemoCairn } from '../host/demo-cairn';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createCairn, type CairnInternals } from '../core/app/create-cairn';
+import { createLogger, silentLogger } from '../core/logging/logger';
 import { createApiDispatcher, resolveChannel, withExternalOpener } from './api-dispatcher';
+
+// One in-memory core for the file: opening PGlite costs seconds.
+let cairn: CairnInternals;
+
+beforeAll(async () => {
+  cairn = await createCairn({ scheduler: false, env: {}, logger: silentLogger() });
+});
+
+afterAll(async () => {
+  await cairn.dispose();
+});
 
 describe('resolveChannel', () => {
   it('resolves contract methods only, never prototype members', () => {
@@ -15,7 +26,6 @@ describe('resolveChannel', () => {
 
 describe('createApiDispatcher', () => {
   it('validates arguments before they reach core and returns errors as data', async () => {
-    const cairn = createDemoCairn({ tickMs: 1 });
     const dispatch = createApiDispatcher(cairn.api);
     const results = await Promise.all([
       dispatch('sync.start', { connectionId: 5 }),
@@ -31,41 +41,37 @@ describe('createApiDispatcher', () => {
     ]);
     const ok = await dispatch('connections.add', { platform: 'folder', name: '笔记', mode: 'rag', config: { path: '/home/me/笔记' }, secrets: {} });
     expect(ok.ok && (ok.value as { name: string }).name).toBe('笔记');
-    await cairn.dispose();
   });
 
   it('turns a throwing implementation into INTERNAL data and logs the stack', async () => {
-    const cairn = createDemoCairn();
     const lines: string[] = [];
     const broken = { ...cairn.api, settings: { ...cairn.api.settings, get: async () => { throw new Error('disk on fire'); } } };
     const result = await createApiDispatcher(broken, createLogger({ sink: (line) => lines.push(line) }))('settings.get', undefined);
     expect(result).toEqual({ ok: false, error: { code: 'INTERNAL', message: 'disk on fire' } });
     expect(lines.join('\n')).toContain('settings.get threw');
-    await cairn.dispose();
   });
 });
 
 describe('withExternalOpener', () => {
+  beforeAll(async () => {
+    const added = await cairn.api.connections.add({ platform: 'folder', name: 'Notes', mode: 'rag', config: { path: '/home/me/notes' }, secrets: {} });
+    expect(added.ok).toBe(true);
+  });
+
   it('opens only what core allowed', async () => {
-    const cairn = createDemoCairn();
     const opened: string[] = [];
     const api = withExternalOpener(cairn.api, async (url) => void opened.push(url));
-    await cairn.api.connections.add({ platform: 'folder', name: 'Notes', mode: 'rag', config: { path: '/home/me/notes' }, secrets: {} });
     const results = await Promise.all(['https://www.yuque.com/a', 'javascript:alert(1)', '/etc/passwd', '/home/me/notes/a.md'].map((url) => api.app.openExternal({ url })));
     expect(results.map((result) => (result.ok ? 'ok' : result.error.code))).toEqual(['ok', 'INVALID_ARGUMENT', 'PERMISSION_DENIED', 'ok']);
     expect(opened).toEqual(['https://www.yuque.com/a', '/home/me/notes/a.md']);
-    await cairn.dispose();
   });
 
   it('hands the shell the exact target core checked, not the raw string it was given', async () => {
-    const cairn = createDemoCairn();
     const opened: string[] = [];
     const api = withExternalOpener(cairn.api, async (url) => void opened.push(url));
-    await cairn.api.connections.add({ platform: 'folder', name: 'Notes', mode: 'rag', config: { path: '/home/me/notes' }, secrets: {} });
     // `link/..` is resolved by name in the check; the OS would follow `link` first if it is a symlink.
     const links = ['/home/me/notes/link/../a.md', 'file:///home/me/notes/b%20c.md', ' https://www.yuque.com/a b\n'];
     for (const url of links) expect((await api.app.openExternal({ url })).ok).toBe(true);
     expect(opened).toEqual(['/home/me/notes/a.md', '/home/me/notes/b c.md', 'https://www.yuque.com/a%20b']);
-    await cairn.dispose();
   });
 });

@@ -1,38 +1,63 @@
 import { PassThrough } from 'node:stream';
 import { describe, expect, it } from 'vitest';
+import { createCairn } from '../../core/app/create-cairn';
+import { silentLogger } from '../../core/logging/logger';
 import type { CliContext } from '../command';
 import { runServe } from './serve';
 
-function context(): CliContext & { out: () => string; err: () => string } {
+interface ServeIo extends CliContext {
+  out: () => string;
+  err: () => string;
+  /** What serve asked `open` for, and whether it disposed the Cairn it got. */
+  opens: { scheduler?: boolean }[];
+  disposed: () => boolean;
+}
+
+/** A CLI context whose `open` builds the real core in memory (no data directory is touched). */
+function context(): ServeIo {
   const stdout = new PassThrough();
   const stderr = new PassThrough();
   let out = '';
   let err = '';
+  let disposed = false;
+  const opens: { scheduler?: boolean }[] = [];
   stdout.on('data', (part: Buffer) => (out += part.toString()));
   stderr.on('data', (part: Buffer) => (err += part.toString()));
-  return { stdout, stderr, env: {}, signal: new AbortController().signal, open: () => Promise.reject(new Error('not used with --demo')), out: () => out, err: () => err };
+  async function open(options: { scheduler?: boolean } = {}) {
+    opens.push(options);
+    const cairn = await createCairn({ scheduler: options.scheduler ?? false, env: {}, logger: silentLogger() });
+    return { ...cairn, dispose: async () => { disposed = true; await cairn.dispose(); } };
+  }
+  return { stdout, stderr, env: {}, signal: new AbortController().signal, open, out: () => out, err: () => err, opens, disposed: () => disposed };
 }
 
 describe('cairn serve', () => {
-  it('rejects bad arguments with exit code 2', async () => {
+  it('rejects bad arguments with exit code 2 before opening anything', async () => {
     const io = context();
-    const codes = [await runServe(['--port', 'eighty'], io, { stop: AbortSignal.abort() }), await runServe(['--colour'], io, { stop: AbortSignal.abort() })];
-    expect(codes).toEqual([2, 2]);
+    const codes = [
+      await runServe(['--port', 'eighty'], io, { stop: AbortSignal.abort() }),
+      await runServe(['--colour'], io, { stop: AbortSignal.abort() }),
+      await runServe(['--demo'], io, { stop: AbortSignal.abort() }),
+    ];
+    expect(codes).toEqual([2, 2, 2]);
     expect(io.err()).toContain('usage: cairn serve');
+    expect(io.opens).toEqual([]);
   });
 
   it('prints a working address with the token, opens it with --open, and stops cleanly', async () => {
     const io = context();
     const controller = new AbortController();
     const opened: string[] = [];
-    const running = runServe(['--demo', '--open'], io, { stop: controller.signal, rendererDir: '/nonexistent', openBrowser: async (url) => void opened.push(url) });
+    const running = runServe(['--open'], io, { stop: controller.signal, rendererDir: '/nonexistent', openBrowser: async (url) => void opened.push(url) });
     while (!io.out().includes('Ctrl+C')) await new Promise((resolve) => setTimeout(resolve, 10));
     const url = new URL(/Cairn is running at (\S+)/.exec(io.out())![1]!);
     const status = await fetch(`${url.origin}/api/app.status`, { method: 'POST', headers: { 'x-cairn-token': url.searchParams.get('token')! } });
-    expect(((await status.json()) as { ok: boolean }).ok).toBe(true);
+    expect((await status.json()) as unknown).toMatchObject({ ok: true, value: { connections: [] } });
     expect(opened).toEqual([url.toString()]);
+    expect(io.opens).toEqual([{ scheduler: true }]);
     expect(io.out()).toContain('run `npm run build`');
     controller.abort();
     expect(await running).toBe(0);
+    expect(io.disposed()).toBe(true);
   });
 });

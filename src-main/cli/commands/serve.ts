@@ -1,19 +1,18 @@
 /**
- * `cairn serve`: the app without Electron. Opens Cairn's core (or the in-memory demo backend with
- * --demo), serves the built renderer and the contract on 127.0.0.1, and prints the address with
- * its per-run token. Runs until Ctrl+C, then disposes everything it started.
+ * `cairn serve`: the app without Electron. Opens Cairn's core on the data directory, serves the
+ * built renderer and the contract on 127.0.0.1, and prints the address with its per-run token.
+ * Runs until Ctrl+C, then disposes everything it started.
  */
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import type { Cairn } from '../../core/app/cairn';
-import { createDemoCairn } from '../../host/demo-cairn';
 import { startHttpHost } from '../../host/http-host';
 import { openWithSystem } from '../../host/system-opener';
 import type { CliCommand, CliContext } from '../command';
 
-const USAGE = 'cairn serve [--port <n>] [--open] [--demo]';
+const USAGE = 'cairn serve [--port <n>] [--open]';
 
 export interface ServeOptions {
   /** Aborting stops the server (Ctrl+C in the real command). */
@@ -31,7 +30,7 @@ export function defaultRendererDir(env: NodeJS.ProcessEnv): string {
 export async function runServe(args: string[], context: CliContext, options: ServeOptions): Promise<number> {
   let parsed;
   try {
-    parsed = parseArgs({ args, strict: true, allowPositionals: false, options: { port: { type: 'string' }, open: { type: 'boolean' }, demo: { type: 'boolean' } } });
+    parsed = parseArgs({ args, strict: true, allowPositionals: false, options: { port: { type: 'string' }, open: { type: 'boolean' } } });
   } catch (error) {
     context.stderr.write(`${error instanceof Error ? error.message : String(error)}\nusage: ${USAGE}\n`);
     return 2;
@@ -44,7 +43,7 @@ export async function runServe(args: string[], context: CliContext, options: Ser
   const rendererDir = options.rendererDir ?? defaultRendererDir(context.env);
   let cairn: Cairn;
   try {
-    cairn = parsed.values.demo ? createDemoCairn() : await context.open({ scheduler: true });
+    cairn = await context.open({ scheduler: true });
   } catch (error) {
     context.stderr.write(`Could not open Cairn: ${error instanceof Error ? error.message : String(error)}\n`);
     return 1;
@@ -58,7 +57,6 @@ export async function runServe(args: string[], context: CliContext, options: Ser
     return 1;
   }
   context.stdout.write(`Cairn is running at ${host.url}\n`);
-  if (parsed.values.demo) context.stdout.write('Demo backend: in-memory sample data, nothing is saved.\n');
   if (!existsSync(join(rendererDir, 'index.html'))) context.stdout.write('The UI is not built yet: run `npm run build` (the API works already).\n');
   context.stdout.write('Press Ctrl+C to stop.\n');
   if (parsed.values.open) {
