@@ -49,4 +49,9 @@ export interface DocumentStore {
    * indexes in bulk, since HNSW inserts one by one are slow (~7 ms each measured here).
    */
   optimize?(signal?: AbortSignal): Promise<void>;
+  /**
+   * Called by the sync engine once it knows how many documents it will write in `space`, before
+   * writing any: the place to drop an ANN index that a large burst would make slow to maintain.
+   */
+  prepareBulkWrite?(space: EmbeddingSpace, plannedDocuments: number): Promise<void>;
 }

@@ -1,4 +1,5 @@
 import { sql as core } from './001-core';
+import { sql as search } from './002-search';
 import { sql as chat } from './003-chat';
 
 export interface Migration {
@@ -8,4 +9,8 @@ export interface Migration {
 }
 
 /** Applied in order, each once, each in its own transaction. Append only. */
-export const MIGRATIONS: Migration[] = [{ version: 1, name: 'core', sql: core }, { version: 3, name: 'chat', sql: chat }];
+export const MIGRATIONS: Migration[] = [
+  { version: 1, name: 'core', sql: core },
+  { version: 2, name: 'search', sql: search },
+  { version: 3, name: 'chat', sql: chat },
+];

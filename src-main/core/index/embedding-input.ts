@@ -1,0 +1,22 @@
+/**
+ * What text stands for a chunk, in one place for every writer (sync, re-embed): the document
+ * title and heading path give a chunk its context ("Install" under "Guide > Linux"), which both
+ * the embedder and the keyword channel need to match questions that name the document.
+ */
+import { toSearchText } from '../text/analyzer';
+
+export interface ChunkContext {
+  title: string;
+  headingPath: string;
+  text: string;
+}
+
+/** The text given to the embedder for a chunk (kind 'document'). */
+export function embeddingInput(chunk: ChunkContext): string {
+  return [chunk.title.trim(), chunk.headingPath.trim(), chunk.text.trim()].filter((part) => part.length > 0).join('\n\n');
+}
+
+/** The analysed keyword text stored in `chunks.search_text`. */
+export function keywordInput(chunk: ChunkContext): string {
+  return toSearchText([chunk.title, chunk.headingPath, chunk.text].join('\n'));
+}

@@ -1,0 +1,200 @@
+/**
+ * DocumentStore over PGlite/Postgres. Each document is written in ONE transaction (upsert the
+ * document, delete its old chunks — their vectors go by cascade in every space — insert the new
+ * chunks and their vectors), so a crash or cancel between documents leaves every document in its
+ * last good state. Rows travel as arrays through unnest(): one statement per table per document,
+ * whatever its size.
+ */
+import { CairnError, throwIfAborted } from '../errors';
+import type { Db } from '../db/database';
+import type { DocumentRef } from '../connectors/connector';
+import type { EmbeddingSpace } from '../embedding/embedder';
+import type { Logger } from '../logging/logger';
+import { silentLogger } from '../logging/logger';
+import type { DocumentStore, DocumentToWrite, StoredDocumentState } from './document-store';
+import { countVectors, dropAnnIndex, ensureAnnIndex, hasAnnIndex, shouldDropBeforeBulkWrite } from './ann-index';
+import { keywordInput } from './embedding-input';
+import { readSpaces, resolveWritableSpace, spaceTable, vectorCast } from './embedding-spaces';
+import { toVectorLiteral } from './vector-literal';
+
+/** Rows per INSERT … unnest() statement, to bound one statement's parameter text. */
+const ROWS_PER_STATEMENT = 500;
+/** Chunks per document assumed before a connection has any, for bulk-write planning. */
+const DEFAULT_CHUNKS_PER_DOCUMENT = 3;
+
+interface StateRow {
+  id: string | number;
+  external_id: string;
+  title: string;
+  knowledge_base: string;
+  url: string | null;
+  revision: string | null;
+  remote_updated_at: Date | string | null;
+  content_hash: string;
+  chunk_count: number;
+}
+
+function isoOrNull(value: Date | string | null): string | null {
+  if (value === null) return null;
+  return value instanceof Date ? value.toISOString() : new Date(value).toISOString();
+}
+
+/** A remote time that Postgres can store, or null: platforms send odd values and they must not fail a write. */
+function timestampOrNull(value: string | null): string | null {
+  if (!value) return null;
+  const time = Date.parse(value);
+  return Number.isFinite(time) ? new Date(time).toISOString() : null;
+}
+
+function checkVectors(doc: DocumentToWrite): void {
+  if (doc.vectors.length !== doc.chunks.length) {
+    throw new CairnError('EMBEDDING_FAILED', `Got ${doc.vectors.length} vectors for ${doc.chunks.length} chunks of "${doc.title}".`);
+  }
+  for (const vector of doc.vectors) {
+    if (vector.length !== doc.space.dimensions) throw new CairnError('EMBEDDING_FAILED', `A vector has ${vector.length} dimensions; the space has ${doc.space.dimensions}.`);
+    for (const x of vector) if (!Number.isFinite(x)) throw new CairnError('EMBEDDING_FAILED', `The embedder returned a non-finite value for "${doc.title}".`);
+  }
+}
+
+export class PgDocumentStore implements DocumentStore {
+  private readonly logger: Logger;
+
+  constructor(
+    private readonly db: Db,
+    options: { logger?: Logger } = {},
+  ) {
+    this.logger = options.logger ?? silentLogger();
+  }
+
+  async listStates(connectionId: string): Promise<Map<string, StoredDocumentState>> {
+    const rows = await this.db.query<StateRow>(
+      `SELECT id, external_id, title, knowledge_base, url, revision, remote_updated_at, content_hash, chunk_count
+       FROM documents WHERE connection_id = $1`,
+      [connectionId],
+    );
+    const states = new Map<string, StoredDocumentState>();
+    for (const r of rows.rows) {
+      states.set(r.external_id, {
+        id: Number(r.id),
+        externalId: r.external_id,
+        title: r.title,
+        knowledgeBase: r.knowledge_base,
+        url: r.url,
+        revision: r.revision,
+        remoteUpdatedAt: isoOrNull(r.remote_updated_at),
+        contentHash: r.content_hash,
+        chunkCount: r.chunk_count,
+      });
+    }
+    return states;
+  }
+
+  async writeDocument(doc: DocumentToWrite): Promise<{ documentId: number }> {
+    checkVectors(doc);
+    const chunks = doc.chunks;
+    const searchTexts = chunks.map((c) => keywordInput({ title: doc.title, headingPath: c.headingPath, text: c.text }));
+    const vectorLiterals = doc.vectors.map(toVectorLiteral);
+    return this.db.transaction(async (tx) => {
+      const space = await resolveWritableSpace(tx, doc.space);
+      const upserted = await tx.query<{ id: string | number }>(
+        `INSERT INTO documents (connection_id, external_id, title, knowledge_base, url, remote_updated_at, revision, content_hash, content, indexed_at, chunk_count)
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, now(), $10)
+         ON CONFLICT (connection_id, external_id) DO UPDATE SET
+           title = EXCLUDED.title, knowledge_base = EXCLUDED.knowledge_base, url = EXCLUDED.url,
+           remote_updated_at = EXCLUDED.remote_updated_at, revision = EXCLUDED.revision,
+           content_hash = EXCLUDED.content_hash, content = EXCLUDED.content, indexed_at = now(),
+           chunk_count = EXCLUDED.chunk_count
+         RETURNING id`,
+        [doc.connectionId, doc.ref.externalId, doc.title, doc.ref.knowledgeBase, doc.ref.url, timestampOrNull(doc.ref.remoteUpdatedAt), doc.ref.revision, doc.contentHash, doc.content, chunks.length],
+      );
+      const documentId = Number(upserted.rows[0]?.id);
+      await tx.query('DELETE FROM chunks WHERE document_id = $1', [documentId]);
+      const table = spaceTable(space);
+      const cast = vectorCast(space);
+      for (let start = 0; start < chunks.length; start += ROWS_PER_STATEMENT) {
+        const slice = chunks.slice(start, start + ROWS_PER_STATEMENT);
+        const inserted = await tx.query<{ id: string | number; ord: number }>(
+          `INSERT INTO chunks (document_id, connection_id, ord, heading_path, content, char_start, char_end, search_text)
+           SELECT $1, $2, u.ord, u.heading_path, u.content, u.char_start, u.char_end, u.search_text
+           FROM unnest($3::int[], $4::text[], $5::text[], $6::int[], $7::int[], $8::text[]) AS u(ord, heading_path, content, char_start, char_end, search_text)
+           RETURNING id, ord`,
+          [
+            documentId,
+            doc.connectionId,
+            slice.map((c) => c.ord),
+            slice.map((c) => c.headingPath),
+            slice.map((c) => c.text),
+            slice.map((c) => c.charStart),
+            slice.map((c) => c.charEnd),
+            searchTexts.slice(start, start + ROWS_PER_STATEMENT),
+          ],
+        );
+        const idByOrd = new Map(inserted.rows.map((r) => [r.ord, Number(r.id)]));
+        await tx.query(
+          `INSERT INTO ${table} (chunk_id, connection_id, embedding)
+           SELECT u.chunk_id, $1, u.embedding::${cast} FROM unnest($2::bigint[], $3::text[]) AS u(chunk_id, embedding)`,
+          [doc.connectionId, slice.map((c) => idByOrd.get(c.ord)), vectorLiterals.slice(start, start + ROWS_PER_STATEMENT)],
+        );
+      }
+      return { documentId };
+    });
+  }
+
+  async touchDocument(connectionId: string, ref: DocumentRef, title: string): Promise<void> {
+    // The title is part of every chunk's embedding and keyword text; the sync engine rewrites a
+    // document whose title changed, so only metadata outside those inputs changes here.
+    await this.db.query(
+      `UPDATE documents SET title = $3, knowledge_base = $4, url = $5, remote_updated_at = $6, revision = $7
+       WHERE connection_id = $1 AND external_id = $2`,
+      [connectionId, ref.externalId, title, ref.knowledgeBase, ref.url, timestampOrNull(ref.remoteUpdatedAt), ref.revision],
+    );
+  }
+
+  async deleteDocuments(connectionId: string, externalIds: string[]): Promise<number> {
+    let removed = 0;
+    for (let start = 0; start < externalIds.length; start += ROWS_PER_STATEMENT) {
+      const result = await this.db.query('DELETE FROM documents WHERE connection_id = $1 AND external_id = ANY($2::text[])', [connectionId, externalIds.slice(start, start + ROWS_PER_STATEMENT)]);
+      removed += result.affectedRows ?? 0;
+    }
+    return removed;
+  }
+
+  async counts(connectionId: string): Promise<{ documents: number; chunks: number }> {
+    const rows = await this.db.query<{ documents: number; chunks: number }>(
+      'SELECT count(*)::int AS documents, coalesce(sum(chunk_count), 0)::int AS chunks FROM documents WHERE connection_id = $1',
+      [connectionId],
+    );
+    return rows.rows[0] ?? { documents: 0, chunks: 0 };
+  }
+
+  /**
+   * Called before a sync writes `plannedDocuments` documents in `space`: drops the space's HNSW
+   * index when rebuilding it afterwards is cheaper than inserting through it (see ann-index.ts).
+   * Search falls back to an exact scan until `optimize()` rebuilds it.
+   */
+  async prepareBulkWrite(space: EmbeddingSpace, plannedDocuments: number): Promise<void> {
+    if (plannedDocuments <= 0) return;
+    const record = await resolveWritableSpace(this.db, space);
+    if (!(await hasAnnIndex(this.db, record))) return;
+    const totals = await this.db.query<{ docs: number; chunks: number }>('SELECT count(*)::int AS docs, coalesce(sum(chunk_count), 0)::int AS chunks FROM documents');
+    const { docs = 0, chunks = 0 } = totals.rows[0] ?? {};
+    const perDocument = docs > 0 ? chunks / docs : DEFAULT_CHUNKS_PER_DOCUMENT;
+    const existing = await countVectors(this.db, record);
+    if (shouldDropBeforeBulkWrite(existing, Math.ceil(plannedDocuments * perDocument))) {
+      this.logger.info('dropping the HNSW index for a bulk write', { space: record.id, existing, plannedDocuments });
+      await dropAnnIndex(this.db, record);
+    }
+  }
+
+  /** Builds missing HNSW indexes of the active and pending spaces (bulk build after a sync). */
+  async optimize(signal?: AbortSignal): Promise<void> {
+    const state = await readSpaces(this.db);
+    for (const space of [state.active, state.pending]) {
+      if (!space) continue;
+      throwIfAborted(signal);
+      const started = performance.now();
+      const outcome = await ensureAnnIndex(this.db, space);
+      if (outcome === 'built') this.logger.info('built HNSW index', { space: space.id, ms: Math.round(performance.now() - started) });
+    }
+  }
+}

@@ -1,0 +1,73 @@
+/**
+ * Live search of direct-mode connections: each source is asked in parallel with its own timeout;
+ * a failure or timeout becomes a warning, never an error, so local results always stand.
+ */
+import type { AppErrorData } from '../../../src-shared/errors';
+import type { Platform } from '../../../src-shared/models';
+import type { DirectHit } from '../connectors/connector';
+import { CairnError, toErrorData } from '../errors';
+
+/** One direct-mode connection as the search sees it (built by the composition root from a Connector). */
+export interface DirectSearchSource {
+  connectionId: string;
+  platform: Platform;
+  /** Shown when a platform hit names no knowledge base (e.g. the connection's name). */
+  knowledgeBaseFallback: string;
+  search(query: string, options: { limit: number; signal?: AbortSignal }): Promise<DirectHit[]>;
+}
+
+/** @default 3000 ms per platform call. */
+export const DEFAULT_DIRECT_TIMEOUT_MS = 3000;
+
+export interface DirectResult {
+  source: DirectSearchSource;
+  hits: DirectHit[];
+}
+
+export interface DirectWarning {
+  connectionId: string;
+  error: AppErrorData;
+}
+
+function withTimeout<T>(work: (signal: AbortSignal) => Promise<T>, timeoutMs: number, outer?: AbortSignal): Promise<T> {
+  const controller = new AbortController();
+  const onOuterAbort = () => controller.abort(outer?.reason);
+  outer?.addEventListener('abort', onOuterAbort, { once: true });
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  // Racing as well as aborting: a source that ignores its signal still cannot hold the search.
+  const timeout = new Promise<never>((_resolve, reject) => {
+    timer = setTimeout(() => {
+      reject(new CairnError('TIMEOUT', `No answer within ${timeoutMs} ms.`));
+      controller.abort();
+    }, timeoutMs);
+  });
+  const cancelled = new Promise<never>((_resolve, reject) => {
+    if (outer?.aborted) reject(new CairnError('CANCELLED', 'Cancelled.'));
+    controller.signal.addEventListener('abort', () => reject(new CairnError('CANCELLED', 'Cancelled.')), { once: true });
+  });
+  return Promise.race([work(controller.signal), timeout, cancelled]).finally(() => {
+    clearTimeout(timer);
+    outer?.removeEventListener('abort', onOuterAbort);
+  });
+}
+
+export async function searchDirectSources(
+  sources: DirectSearchSource[],
+  query: string,
+  options: { limit: number; timeoutMs: (platform: Platform) => number; signal?: AbortSignal },
+): Promise<{ results: DirectResult[]; warnings: DirectWarning[] }> {
+  const settled = await Promise.allSettled(
+    sources.map((source) => withTimeout((signal) => source.search(query, { limit: options.limit, signal }), options.timeoutMs(source.platform), options.signal)),
+  );
+  const results: DirectResult[] = [];
+  const warnings: DirectWarning[] = [];
+  settled.forEach((outcome, i) => {
+    const source = sources[i]!;
+    if (outcome.status === 'fulfilled') {
+      results.push({ source, hits: Array.isArray(outcome.value) ? outcome.value.slice(0, options.limit) : [] });
+    } else {
+      warnings.push({ connectionId: source.connectionId, error: toErrorData(outcome.reason) });
+    }
+  });
+  return { results, warnings };
+}

@@ -1,0 +1,134 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { openDatabase, type Db } from '../db/database';
+import { chunkMarkdown } from '../chunking/chunker';
+import { CairnError } from '../errors';
+import { ensureActiveSpace } from '../index/embedding-spaces';
+import { PgDocumentStore } from '../index/pg-document-store';
+import { CountingEmbedder, insertConnection } from '../testing/index-fixtures';
+import type { DirectSearchSource } from './direct-channel';
+import { HybridSearch } from './hybrid-search';
+
+let db: Db;
+let search: HybridSearch;
+const embedder = new CountingEmbedder();
+
+const DOCS: Record<string, { connection: string; title: string; markdown: string }> = {
+  travel: { connection: 'notes', title: '差旅报销流程', markdown: '员工出差回来后，在系统中提交报销单，附上发票，经理审批后财务付款。' },
+  report: { connection: 'notes', title: '周报模板', markdown: '每周五提交工作报告，写清本周进展和下周计划。' },
+  install: { connection: 'wiki', title: 'Install guide', markdown: 'To install Cairn on Linux, download the AppImage and run it. Updates arrive automatically.' },
+  budget: { connection: 'wiki', title: 'Budget policy', markdown: 'Travel expenses above 500 need a manager approval before booking.' },
+  legacy: { connection: 'old', title: '旧报销制度', markdown: '旧的报销制度已经废止，请参考新流程。' },
+};
+
+function source(connectionId: string, search: DirectSearchSource['search']): DirectSearchSource {
+  return { connectionId, platform: 'yuque', knowledgeBaseFallback: 'Old wiki', search };
+}
+
+let direct: DirectSearchSource[] = [];
+
+beforeAll(async () => {
+  db = await openDatabase();
+  await ensureActiveSpace(db, embedder.space);
+  await insertConnection(db, 'notes');
+  await insertConnection(db, 'wiki', { platform: 'feishu' });
+  await insertConnection(db, 'old', { platform: 'yuque' });
+  const store = new PgDocumentStore(db);
+  for (const [externalId, doc] of Object.entries(DOCS)) {
+    const chunks = chunkMarkdown(doc.markdown);
+    const { vectors } = await embedder.embed(chunks.map((c) => `${doc.title}\n\n${c.text}`));
+    await store.writeDocument({
+      connectionId: doc.connection,
+      ref: { externalId, title: doc.title, knowledgeBase: 'KB', url: `https://example.test/${externalId}`, remoteUpdatedAt: null, revision: '1' },
+      title: doc.title,
+      contentHash: externalId,
+      content: doc.markdown,
+      chunks,
+      vectors,
+      space: embedder.space,
+    });
+  }
+  // 'old' was indexed, then switched to direct: its index stays on disk but must not be searched.
+  await db.query("UPDATE connections SET mode = 'direct' WHERE id = 'old'");
+  search = new HybridSearch({ db, queryEmbedder: (space) => (space.model === embedder.space.model ? embedder : null), directSources: () => direct, directTimeoutMs: { yuque: 100 } });
+});
+afterAll(async () => {
+  await db.close();
+});
+
+describe('HybridSearch', () => {
+  it('finds a 2-character Chinese word through the keyword channel and fills every hit field', async () => {
+    const response = await search.search({ query: '报销' });
+    const top = response.hits[0];
+    expect(top).toEqual({
+      key: expect.stringMatching(/^chunk:\d+$/),
+      source: 'index',
+      connectionId: 'notes',
+      platform: 'folder',
+      documentId: expect.any(Number),
+      externalId: 'travel',
+      title: '差旅报销流程',
+      knowledgeBase: 'KB',
+      url: 'https://example.test/travel',
+      headingPath: '',
+      text: DOCS.travel!.markdown,
+      charStart: 0,
+      charEnd: DOCS.travel!.markdown.length,
+      score: expect.any(Number),
+      ranks: { vector: expect.any(Number), keyword: 1 },
+    });
+    // The direct-mode connection's indexed '旧报销制度' never comes back from the index.
+    expect(response.hits.map((h) => h.externalId)).not.toContain('legacy');
+    expect(response.warnings).toEqual([]);
+  });
+
+  it('ranks an English query and filters by connection', async () => {
+    const all = await search.search({ query: 'how do I install on linux' });
+    expect(all.hits[0]).toMatchObject({ externalId: 'install', ranks: { keyword: 1 } });
+    const onlyNotes = await search.search({ query: 'how do I install on linux', connectionIds: ['notes'] });
+    expect(new Set(onlyNotes.hits.map((h) => h.connectionId))).toEqual(new Set(['notes']));
+    expect(await search.search({ query: 'install', connectionIds: [] })).toMatchObject({ hits: [] });
+  });
+
+  it('fuses live direct-mode results and turns failures and timeouts into warnings', async () => {
+    direct = [
+      source('old', async (query, { limit }) => [{ externalId: 'y1', title: `Live: ${query}`, snippet: '新报销流程见此', url: 'https://yuque.test/y1', knowledgeBase: '' }].slice(0, limit)),
+      { ...source('slow', () => new Promise(() => {})), platform: 'yuque' },
+      source('broken', async () => {
+        throw new CairnError('AUTH_EXPIRED', 'Token expired.');
+      }),
+    ];
+    try {
+      const response = await search.search({ query: '报销', k: 5 });
+      const live = response.hits.find((h) => h.source === 'direct');
+      expect(live).toMatchObject({ key: 'direct:old:y1', connectionId: 'old', platform: 'yuque', documentId: null, title: 'Live: 报销', knowledgeBase: 'Old wiki', text: '新报销流程见此', ranks: { direct: 1 } });
+      expect(response.hits.filter((h) => h.source === 'index').length).toBeGreaterThan(0);
+      expect(response.warnings).toEqual([
+        { connectionId: 'slow', error: { code: 'TIMEOUT', message: 'No answer within 100 ms.' } },
+        { connectionId: 'broken', error: { code: 'AUTH_EXPIRED', message: 'Token expired.' } },
+      ]);
+      // Filtering by connection applies to direct sources too.
+      const filtered = await search.search({ query: '报销', connectionIds: ['notes'] });
+      expect(filtered.warnings).toEqual([]);
+      expect(filtered.hits.every((h) => h.connectionId === 'notes')).toBe(true);
+    } finally {
+      direct = [];
+    }
+  });
+
+  it('answers bad queries without throwing', async () => {
+    const queries: unknown[] = ['', '    ', '!!!???。。，，', '😀🎉🚀', '\u0000\u0007', '\ud800报销', 'x'.repeat(10_000), '报销 '.repeat(3_000), undefined, 42];
+    const results = [];
+    for (const query of queries) results.push((await search.search({ query: query as string })).hits.length);
+    expect(results.slice(0, 5)).toEqual([0, 0, 0, 0, 0]);
+    expect(results[5]).toBeGreaterThan(0);
+    expect(results.slice(8)).toEqual([0, 0]);
+    const long = await search.search({ query: '报销 '.repeat(3_000) });
+    expect(long.hits[0]?.externalId).toBe('travel');
+  });
+
+  it('clamps k to a sane range', async () => {
+    expect((await search.search({ query: '流程 install budget report', k: 1 })).hits).toHaveLength(1);
+    expect((await search.search({ query: '流程 install budget report', k: -5 })).hits).toHaveLength(1);
+    expect((await search.search({ query: '流程 install budget report', k: Number.NaN })).hits.length).toBe(4);
+  });
+});

@@ -1,0 +1,191 @@
+/**
+ * Hybrid retrieval: vector top-30 (active embedding space only) + BM25 keyword top-30 over the
+ * local index, plus live results of direct-mode connections, fused by RRF (k=60) into top-K.
+ * Only connections in 'rag' mode contribute index hits: a connection switched to direct keeps its
+ * index on disk but is searched live.
+ */
+import type { Platform, SearchHit, SearchRequest, SearchResponse } from '../../../src-shared/models';
+import type { Db } from '../db/database';
+import type { Embedder, EmbeddingSpace } from '../embedding/embedder';
+import { isAbortError, throwIfAborted } from '../errors';
+import { readSpaces } from '../index/embedding-spaces';
+import type { Logger } from '../logging/logger';
+import { silentLogger } from '../logging/logger';
+import { DEFAULT_DIRECT_TIMEOUT_MS, searchDirectSources, type DirectResult, type DirectSearchSource } from './direct-channel';
+import { CHANNEL_DEPTH, configureVectorSession, keywordChannel, vectorChannel } from './index-channels';
+import { clampK, prepareQuery } from './query-text';
+import { reciprocalRankFusion } from './rrf';
+import type { SearchService } from './search-service';
+
+export interface HybridSearchOptions {
+  db: Db;
+  /** The embedder for a space, or null when it is not available (then the vector channel is skipped). */
+  queryEmbedder: (space: EmbeddingSpace) => Embedder | null;
+  /** Direct-mode connections to search live; read on every search since modes change. */
+  directSources?: () => DirectSearchSource[];
+  /** @default 3000 ms for every platform */
+  directTimeoutMs?: number | Partial<Record<Platform, number>>;
+  logger?: Logger;
+}
+
+interface ChunkRow {
+  id: string | number;
+  content: string;
+  heading_path: string;
+  char_start: number;
+  char_end: number;
+  document_id: string | number;
+  external_id: string;
+  title: string;
+  knowledge_base: string;
+  url: string | null;
+  connection_id: string;
+  platform: Platform;
+}
+
+type Channel = 'vector' | 'keyword' | `direct:${string}`;
+
+export class HybridSearch implements SearchService {
+  private readonly db: Db;
+  private readonly logger: Logger;
+  private sessionReady: Promise<void> | null = null;
+
+  constructor(private readonly options: HybridSearchOptions) {
+    this.db = options.db;
+    this.logger = options.logger ?? silentLogger();
+  }
+
+  async search(request: SearchRequest, signal?: AbortSignal): Promise<SearchResponse> {
+    const started = performance.now();
+    const query = prepareQuery(request?.query);
+    if (!query) return { hits: [], warnings: [], tookMs: Math.round(performance.now() - started) };
+    const k = clampK(request.k);
+    const requested = Array.isArray(request.connectionIds) ? new Set(request.connectionIds) : null;
+    this.sessionReady ??= configureVectorSession(this.db);
+    await this.sessionReady;
+
+    const connections = (await this.db.query<{ id: string; mode: string }>('SELECT id, mode FROM connections')).rows;
+    const ragIds = connections.filter((c) => c.mode === 'rag' && (!requested || requested.has(c.id))).map((c) => c.id);
+    // No filter at all when every connection is searched from the index: HNSW works best unfiltered.
+    const filter = ragIds.length === connections.length ? null : ragIds;
+    const sources = (this.options.directSources?.() ?? []).filter((s) => !requested || requested.has(s.connectionId));
+
+    const [vector, keyword, direct] = await Promise.all([
+      ragIds.length > 0 ? this.vectorRanking(query.text, filter, signal) : Promise.resolve([]),
+      ragIds.length > 0 ? keywordChannel(this.db, query.keywordText, filter) : Promise.resolve([]),
+      searchDirectSources(sources, query.text, { limit: CHANNEL_DEPTH, timeoutMs: (p) => this.directTimeout(p), signal }),
+    ]);
+    throwIfAborted(signal);
+
+    const channels: Partial<Record<Channel, string[]>> = { vector: vector.map((id) => `chunk:${id}`), keyword: keyword.map((id) => `chunk:${id}`) };
+    const directByKey = new Map<string, { result: DirectResult; index: number }>();
+    for (const result of direct.results) {
+      const keys = result.hits.map((hit, index) => {
+        const key = `direct:${result.source.connectionId}:${hit.externalId}`;
+        if (!directByKey.has(key)) directByKey.set(key, { result, index });
+        return key;
+      });
+      channels[`direct:${result.source.connectionId}`] = keys;
+    }
+    const fused = reciprocalRankFusion(channels).slice(0, k);
+    const chunkIds = fused.filter((f) => f.key.startsWith('chunk:')).map((f) => Number(f.key.slice('chunk:'.length)));
+    const chunks = await this.loadChunks(chunkIds);
+
+    const hits: SearchHit[] = [];
+    for (const item of fused) {
+      const ranks: SearchHit['ranks'] = {};
+      for (const [channel, rank] of Object.entries(item.ranks) as [Channel, number][]) {
+        if (channel === 'vector' || channel === 'keyword') ranks[channel] = rank;
+        else ranks.direct = rank;
+      }
+      if (item.key.startsWith('chunk:')) {
+        const row = chunks.get(Number(item.key.slice('chunk:'.length)));
+        if (row) hits.push(indexHit(item.key, row, item.score, ranks));
+      } else {
+        const entry = directByKey.get(item.key);
+        if (entry) hits.push(directHit(item.key, entry.result, entry.index, item.score, ranks));
+      }
+    }
+    return { hits, warnings: direct.warnings, tookMs: Math.round(performance.now() - started) };
+  }
+
+  private async vectorRanking(text: string, filter: string[] | null, signal?: AbortSignal): Promise<number[]> {
+    const { active } = await readSpaces(this.db);
+    if (!active) return [];
+    const embedder = this.options.queryEmbedder(active);
+    if (!embedder) {
+      this.logger.warn('no embedder for the active space; vector channel skipped', { space: active.id });
+      return [];
+    }
+    try {
+      const { vectors } = await embedder.embed([text], { kind: 'query', signal });
+      const vector = vectors[0];
+      if (!vector || vector.length !== active.dimensions) return [];
+      return await vectorChannel(this.db, active, vector, filter);
+    } catch (error) {
+      if (isAbortError(error)) throw error;
+      // A remote embedder being down must not take keyword search with it.
+      this.logger.warn('query embedding failed; vector channel skipped', { error });
+      return [];
+    }
+  }
+
+  private directTimeout(platform: Platform): number {
+    const option = this.options.directTimeoutMs;
+    if (typeof option === 'number') return option;
+    return option?.[platform] ?? DEFAULT_DIRECT_TIMEOUT_MS;
+  }
+
+  private async loadChunks(ids: number[]): Promise<Map<number, ChunkRow>> {
+    if (ids.length === 0) return new Map();
+    const rows = await this.db.query<ChunkRow>(
+      `SELECT c.id, c.content, c.heading_path, c.char_start, c.char_end, d.id AS document_id, d.external_id, d.title,
+              d.knowledge_base, d.url, d.connection_id, k.platform
+       FROM chunks c JOIN documents d ON d.id = c.document_id JOIN connections k ON k.id = d.connection_id
+       WHERE c.id = ANY($1::bigint[])`,
+      [ids],
+    );
+    return new Map(rows.rows.map((r) => [Number(r.id), r]));
+  }
+}
+
+function indexHit(key: string, row: ChunkRow, score: number, ranks: SearchHit['ranks']): SearchHit {
+  return {
+    key,
+    source: 'index',
+    connectionId: row.connection_id,
+    platform: row.platform,
+    documentId: Number(row.document_id),
+    externalId: row.external_id,
+    title: row.title,
+    knowledgeBase: row.knowledge_base,
+    url: row.url,
+    headingPath: row.heading_path,
+    text: row.content,
+    charStart: row.char_start,
+    charEnd: row.char_end,
+    score,
+    ranks,
+  };
+}
+
+function directHit(key: string, result: DirectResult, index: number, score: number, ranks: SearchHit['ranks']): SearchHit {
+  const hit = result.hits[index]!;
+  return {
+    key,
+    source: 'direct',
+    connectionId: result.source.connectionId,
+    platform: result.source.platform,
+    documentId: null,
+    externalId: String(hit.externalId),
+    title: hit.title || hit.externalId,
+    knowledgeBase: hit.knowledgeBase || result.source.knowledgeBaseFallback,
+    url: hit.url ?? null,
+    headingPath: '',
+    text: hit.snippet ?? '',
+    charStart: null,
+    charEnd: null,
+    score,
+    ranks,
+  };
+}

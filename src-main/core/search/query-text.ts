@@ -1,0 +1,43 @@
+/**
+ * Turns whatever the user typed into something safe to search with. Nothing here throws: an empty
+ * or meaningless query (only spaces, punctuation or emoji) yields null, a huge one is cut down.
+ */
+import { analyze } from '../text/analyzer';
+
+/** Longer queries are cut at a word boundary: no question needs more, and embedders cap input. */
+export const MAX_QUERY_CHARS = 1000;
+/** Distinct keyword terms kept, so a pasted page cannot make BM25 walk thousands of posting lists. */
+export const MAX_KEYWORD_TERMS = 64;
+
+const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g;
+
+export interface PreparedQuery {
+  /** Cleaned, possibly truncated query text (embedded for the vector channel, sent to platforms). */
+  text: string;
+  /** Analysed keyword terms, space-joined; '' when the analyzer found none. */
+  keywordText: string;
+  truncated: boolean;
+}
+
+export function prepareQuery(raw: unknown): PreparedQuery | null {
+  if (typeof raw !== 'string') return null;
+  // Lone surrogates cannot be encoded as UTF-8 for Postgres; controls carry no meaning.
+  let text = raw.replace(LONE_SURROGATE, '\uFFFD').replace(/[\p{Cc}\p{Cf}]+/gu, ' ').replace(/\s+/g, ' ').trim();
+  if (!/[\p{L}\p{N}]/u.test(text)) return null;
+  let truncated = false;
+  const codePoints = Array.from(text);
+  if (codePoints.length > MAX_QUERY_CHARS) {
+    const cut = codePoints.slice(0, MAX_QUERY_CHARS).join('');
+    const lastSpace = cut.lastIndexOf(' ');
+    text = lastSpace > MAX_QUERY_CHARS * 0.8 ? cut.slice(0, lastSpace) : cut;
+    truncated = true;
+  }
+  const terms = [...new Set(analyze(text))].slice(0, MAX_KEYWORD_TERMS);
+  return { text, keywordText: terms.join(' '), truncated };
+}
+
+/** A requested top-K as a sane integer: default 10, at least 1, at most 50. */
+export function clampK(k: unknown, fallback = 10, max = 50): number {
+  if (typeof k !== 'number' || !Number.isFinite(k)) return fallback;
+  return Math.min(max, Math.max(1, Math.floor(k)));
+}

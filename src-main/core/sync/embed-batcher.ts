@@ -1,0 +1,104 @@
+/**
+ * Batches embedding inputs ACROSS documents (a folder of short notes would otherwise make one
+ * provider call per note), while each document still gets its own vectors back and its own
+ * failure: when a combined batch fails, its documents are retried one by one so a single bad
+ * input fails only its own document.
+ */
+import PQueue from 'p-queue';
+import type { Embedder } from '../embedding/embedder';
+import { CairnError, isAbortError, throwIfAborted } from '../errors';
+
+export interface EmbedBatcherOptions {
+  /** Inputs per embedder call. @default 64 */
+  maxBatch?: number;
+  /** How long a partial batch waits for more documents. @default 15 */
+  maxWaitMs?: number;
+  /** Embedder calls in flight. @default 2 */
+  concurrency?: number;
+  signal?: AbortSignal;
+}
+
+interface Waiting {
+  texts: string[];
+  resolve: (vectors: Float32Array[]) => void;
+  reject: (error: unknown) => void;
+}
+
+export class EmbedBatcher {
+  calls = 0;
+  tokens = 0;
+  private waiting: Waiting[] = [];
+  private waitingTexts = 0;
+  private timer: ReturnType<typeof setTimeout> | null = null;
+  private readonly queue: PQueue;
+  private readonly maxBatch: number;
+  private readonly maxWaitMs: number;
+
+  constructor(
+    private readonly embedder: Embedder,
+    private readonly options: EmbedBatcherOptions = {},
+  ) {
+    this.maxBatch = Math.max(1, options.maxBatch ?? 64);
+    this.maxWaitMs = options.maxWaitMs ?? 15;
+    this.queue = new PQueue({ concurrency: Math.max(1, options.concurrency ?? 2) });
+  }
+
+  /** The vectors of one document's inputs, in order. */
+  embed(texts: string[]): Promise<Float32Array[]> {
+    if (texts.length === 0) return Promise.resolve([]);
+    return new Promise((resolve, reject) => {
+      this.waiting.push({ texts, resolve, reject });
+      this.waitingTexts += texts.length;
+      if (this.waitingTexts >= this.maxBatch) this.flush();
+      else this.timer ??= setTimeout(() => this.flush(), this.maxWaitMs);
+    });
+  }
+
+  /** Sends everything waiting now. */
+  flush(): void {
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = null;
+    const group = this.waiting;
+    this.waiting = [];
+    this.waitingTexts = 0;
+    if (group.length > 0) void this.queue.add(() => this.run(group)).catch(() => {});
+  }
+
+  private async run(group: Waiting[]): Promise<void> {
+    try {
+      const vectors = await this.embedAll(group.flatMap((w) => w.texts));
+      let offset = 0;
+      for (const w of group) {
+        w.resolve(vectors.slice(offset, offset + w.texts.length));
+        offset += w.texts.length;
+      }
+    } catch (error) {
+      if (group.length === 1 || isAbortError(error) || this.options.signal?.aborted) {
+        for (const w of group) w.reject(error);
+        return;
+      }
+      for (const w of group) {
+        try {
+          w.resolve(await this.embedAll(w.texts));
+        } catch (single) {
+          w.reject(single);
+        }
+      }
+    }
+  }
+
+  /** Splits into calls of at most maxBatch inputs (a 5 MB document has thousands of chunks). */
+  private async embedAll(texts: string[]): Promise<Float32Array[]> {
+    const out: Float32Array[] = [];
+    for (let start = 0; start < texts.length; start += this.maxBatch) {
+      throwIfAborted(this.options.signal);
+      const slice = texts.slice(start, start + this.maxBatch);
+      const result = await this.embedder.embed(slice, { kind: 'document', signal: this.options.signal });
+      this.calls += result.calls;
+      this.tokens += result.tokens;
+      if (result.vectors.length !== slice.length) throw new CairnError('EMBEDDING_FAILED', `The embedder returned ${result.vectors.length} vectors for ${slice.length} inputs.`);
+      out.push(...result.vectors);
+    }
+    return out;
+  }
+}

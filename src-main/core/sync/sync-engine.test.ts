@@ -1,0 +1,227 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { SyncProgress } from '../../../src-shared/models';
+import { openDatabase, type Db } from '../db/database';
+import { chunkMarkdown } from '../chunking/chunker';
+import { ensureActiveSpace, readSpaces, spaceTable } from '../index/embedding-spaces';
+import { PgDocumentStore } from '../index/pg-document-store';
+import { HybridSearch } from '../search/hybrid-search';
+import { CountingEmbedder, MemoryConnector, insertConnection } from '../testing/index-fixtures';
+import { contentHash, normalizeText } from './normalize-text';
+import { SyncEngine } from './sync-engine';
+import { SyncLock } from './sync-lock';
+
+let db: Db;
+let store: PgDocumentStore;
+let engine: SyncEngine;
+const embedder = new CountingEmbedder();
+
+beforeAll(async () => {
+  db = await openDatabase();
+  await ensureActiveSpace(db, embedder.space);
+  store = new PgDocumentStore(db);
+  engine = new SyncEngine({ db, store, lock: new SyncLock(db) });
+});
+afterAll(async () => {
+  await db.close();
+});
+
+function generatedDoc(i: number, edit = ''): string {
+  if (i % 2 === 0) {
+    return `# 文档 ${i}\n\n## 报销\n\n第${i}号文档说明差旅报销的流程${edit}。员工提交申请，经理审批。\n\n## 附录\n\n${'补充说明。'.repeat(i % 7)}`;
+  }
+  return `# Document ${i}\n\n## Setup\n\nDocument ${i} explains how to set up the build${edit}.\n\n## Notes\n\n${'More notes here. '.repeat(i % 9)}`;
+}
+
+async function connectionWith(id: string, count: number): Promise<MemoryConnector> {
+  await insertConnection(db, id);
+  const connector = new MemoryConnector();
+  for (let i = 0; i < count; i++) connector.put(`doc-${String(i).padStart(3, '0')}`, generatedDoc(i));
+  return connector;
+}
+
+function resetCounts(connector: MemoryConnector): void {
+  connector.fetches = [];
+  embedder.calls = 0;
+  embedder.inputs = [];
+}
+
+/** The index holds exactly the connector's documents, each with its current text, chunks and vectors. */
+async function expectIndexMatches(connectionId: string, connector: MemoryConnector): Promise<void> {
+  const { active } = await readSpaces(db);
+  const rows = await db.query<{ external_id: string; content_hash: string; chunks: string[]; vectors: number }>(
+    `SELECT d.external_id, d.content_hash,
+            coalesce(array_agg(c.content ORDER BY c.ord) FILTER (WHERE c.id IS NOT NULL), '{}') AS chunks,
+            count(e.chunk_id)::int AS vectors
+     FROM documents d LEFT JOIN chunks c ON c.document_id = d.id LEFT JOIN ${spaceTable(active!)} e ON e.chunk_id = c.id
+     WHERE d.connection_id = $1 GROUP BY d.id ORDER BY d.external_id`,
+    [connectionId],
+  );
+  const expected = [...connector.documents.values()]
+    .map((doc) => {
+      const text = normalizeText(doc.markdown);
+      const chunks = chunkMarkdown(text).map((c) => c.text);
+      return { external_id: doc.ref.externalId, content_hash: contentHash(text), chunks, vectors: chunks.length };
+    })
+    .sort((a, b) => a.external_id.localeCompare(b.external_id));
+  expect(rows.rows).toEqual(expected);
+}
+
+describe('SyncEngine', () => {
+  it('syncs 200 documents, then fetches and embeds only what changed, and the index matches the source', async () => {
+    const connector = await connectionWith('gen', 200);
+    const first = await engine.run({ connectionId: 'gen', connector, embedder });
+    expect(first).toMatchObject({ status: 'succeeded', counters: { seen: 200, added: 200, updated: 0, unchanged: 0, deleted: 0, failed: 0 } });
+    expect(first.counters.embedderCalls).toBeLessThan(200);
+    await expectIndexMatches('gen', connector);
+
+    resetCounts(connector);
+    for (const i of [3, 50, 101]) connector.put(`doc-${String(i).padStart(3, '0')}`, generatedDoc(i, ' (revised)'));
+    connector.documents.delete('doc-007');
+    connector.put('new-a', '# 新增文档\n\n关于报销的补充规定。');
+    connector.put('new-b', '# New document\n\nA brand new page about onboarding.');
+    // A new revision with the very same text: fetched, hashed, touched; never re-embedded.
+    connector.put('doc-020', generatedDoc(20));
+    const second = await engine.run({ connectionId: 'gen', connector, embedder });
+
+    expect(second.counters).toMatchObject({ seen: 201, added: 2, updated: 3, unchanged: 196, deleted: 1, failed: 0 });
+    expect(connector.fetches.sort()).toEqual(['doc-003', 'doc-020', 'doc-050', 'doc-101', 'new-a', 'new-b']);
+    const changed = ['doc-003', 'doc-050', 'doc-101', 'new-a', 'new-b'].map((id) => normalizeText(connector.documents.get(id)!.markdown));
+    const expectedInputs = changed.flatMap((text) => chunkMarkdown(text)).length;
+    expect(embedder.inputs).toHaveLength(expectedInputs);
+    expect(second.counters.chunksEmbedded).toBe(expectedInputs);
+    expect(second.counters.embedderCalls).toBe(embedder.calls);
+    await expectIndexMatches('gen', connector);
+    expect((await store.listStates('gen')).get('doc-020')?.revision).toBe('2');
+
+    resetCounts(connector);
+    const third = await engine.run({ connectionId: 'gen', connector, embedder });
+    expect(third.counters).toMatchObject({ seen: 201, unchanged: 201, added: 0, updated: 0, deleted: 0 });
+    expect([connector.fetches.length, embedder.calls]).toEqual([0, 0]);
+    const connection = (await db.query<{ sync_status: string; sync_error: string | null; last_sync_at: Date | null }>("SELECT sync_status, sync_error, last_sync_at FROM connections WHERE id = 'gen'")).rows[0];
+    expect(connection).toMatchObject({ sync_status: 'synced', sync_error: null, last_sync_at: expect.any(Date) });
+  });
+
+  it('keeps every document in its last good state when a sync is aborted, and the next sync completes', async () => {
+    const connector = await connectionWith('abort', 30);
+    await engine.run({ connectionId: 'abort', connector, embedder });
+    const before = await store.listStates('abort');
+    for (let i = 0; i < 30; i++) connector.put(`doc-${String(i).padStart(3, '0')}`, generatedDoc(i, ' v2'));
+    connector.documents.delete('doc-029');
+    const controller = new AbortController();
+    connector.beforeFetch = () => {
+      if (connector.fetches.length >= 10) controller.abort();
+    };
+    const progress: SyncProgress[] = [];
+    const cancelled = await engine.run({ connectionId: 'abort', connector, embedder, signal: controller.signal, onProgress: (p) => progress.push(p) });
+    expect(cancelled.status).toBe('cancelled');
+    expect(progress.at(-1)?.phase).toBe('done');
+
+    const after = await store.listStates('abort');
+    expect(after.size).toBe(30); // nothing deleted by a cancelled run
+    const v2 = new Set([...connector.documents.values()].map((d) => contentHash(normalizeText(d.markdown))));
+    let updated = 0;
+    for (const [id, state] of after) {
+      if (state.contentHash === before.get(id)!.contentHash) continue;
+      expect(v2.has(state.contentHash)).toBe(true);
+      updated += 1;
+    }
+    expect(updated).toBeLessThan(30);
+    const connection = (await db.query<{ sync_status: string }>("SELECT sync_status FROM connections WHERE id = 'abort'")).rows[0];
+    expect(connection?.sync_status).toBe('synced');
+
+    connector.beforeFetch = null;
+    const next = await engine.run({ connectionId: 'abort', connector, embedder });
+    expect(next).toMatchObject({ status: 'succeeded', counters: { deleted: 1, failed: 0 } });
+    expect(next.counters.updated).toBe(29 - updated);
+    await expectIndexMatches('abort', connector);
+  });
+
+  it('deletes nothing when the listing breaks off, indexes what it listed, and catches up next time', async () => {
+    const connector = await connectionWith('flaky', 20);
+    await engine.run({ connectionId: 'flaky', connector, embedder });
+    for (const id of ['doc-015', 'doc-016', 'doc-017']) connector.documents.delete(id);
+    connector.put('doc-001', generatedDoc(1, ' changed'));
+    connector.failListingAfter = 5;
+    const broken = await engine.run({ connectionId: 'flaky', connector, embedder });
+    expect(broken).toMatchObject({ status: 'partial', counters: { seen: 5, updated: 1, deleted: 0 }, error: { code: 'SOURCE_UNREACHABLE' } });
+    expect((await store.counts('flaky')).documents).toBe(20);
+    const connection = (await db.query<{ sync_error: string | null }>("SELECT sync_error FROM connections WHERE id = 'flaky'")).rows[0];
+    expect(connection?.sync_error).toContain('Listing broke off');
+
+    connector.failListingAfter = 0;
+    expect(await engine.run({ connectionId: 'flaky', connector, embedder })).toMatchObject({ status: 'failed', counters: { seen: 0, deleted: 0 } });
+    expect((await store.counts('flaky')).documents).toBe(20);
+
+    connector.failListingAfter = null;
+    expect(await engine.run({ connectionId: 'flaky', connector, embedder })).toMatchObject({ status: 'succeeded', counters: { deleted: 3 } });
+    await expectIndexMatches('flaky', connector);
+  });
+
+  it('runs exactly one of two syncs of one connection started at once', async () => {
+    const connector = await connectionWith('twice', 10);
+    const [a, b] = await Promise.allSettled([engine.run({ connectionId: 'twice', connector, embedder }), engine.run({ connectionId: 'twice', connector, embedder })]);
+    const outcomes = [a, b].map((r) => (r.status === 'fulfilled' ? r.value.status : (r.reason as { code: string }).code)).sort();
+    expect(outcomes).toEqual(['ALREADY_SYNCING', 'succeeded']);
+    expect(connector.fetches).toHaveLength(10);
+    const runs = (await db.query<{ n: number }>("SELECT count(*)::int AS n FROM sync_runs WHERE connection_id = 'twice'")).rows[0]?.n;
+    expect(runs).toBe(1);
+    // The lock is released afterwards.
+    expect((await engine.run({ connectionId: 'twice', connector, embedder })).status).toBe('succeeded');
+  });
+
+  it('records a failing document, indexes the others, and retries only the failures next time', async () => {
+    const connector = await connectionWith('partial', 8);
+    connector.failFetch.add('doc-002');
+    connector.put('doc-005', '# Poison\n\nThis text contains EMBED-FAIL and cannot be embedded.');
+    embedder.failOn = 'EMBED-FAIL';
+    try {
+      const run = await engine.run({ connectionId: 'partial', connector, embedder });
+      expect(run.status).toBe('partial');
+      expect(run.counters).toMatchObject({ added: 6, failed: 2 });
+      expect(run.errors.sort((x, y) => x.externalId.localeCompare(y.externalId))).toEqual([
+        { externalId: 'doc-002', title: 'doc-002', code: 'SOURCE_ERROR', message: 'Cannot read doc-002.' },
+        { externalId: 'doc-005', title: 'doc-005', code: 'EMBEDDING_FAILED', message: 'Test embedder refused this input.' },
+      ]);
+      const connection = (await db.query<{ sync_status: string; sync_error: string }>("SELECT sync_status, sync_error FROM connections WHERE id = 'partial'")).rows[0];
+      expect(connection?.sync_status).toBe('synced');
+      expect(connection?.sync_error).toMatch(/^2 documents failed/);
+    } finally {
+      embedder.failOn = null;
+    }
+    connector.failFetch.clear();
+    resetCounts(connector);
+    const retry = await engine.run({ connectionId: 'partial', connector, embedder });
+    expect(retry).toMatchObject({ status: 'succeeded', counters: { added: 2, unchanged: 6 } });
+    expect(connector.fetches.sort()).toEqual(['doc-002', 'doc-005']);
+    await expectIndexMatches('partial', connector);
+  });
+
+  it('indexes hostile documents correctly and keeps them searchable', async () => {
+    const connector = await connectionWith('bad', 0);
+    connector.put('empty', '');
+    connector.put('huge', `# Huge\n\n${'大型文档的段落，包含很多重复的内容。Large paragraph text.\n\n'.repeat(110_000)}`.slice(0, 5_000_000));
+    connector.put('one-line', 'x'.repeat(200_000));
+    connector.put('binary', 'PK\u0003\u0004\u0000\u0000\ud800garbage \uFFFD\uFFFD 发票 invoice\u0000');
+    connector.put('code-only', '```ts\nconst answer = 42;\n```');
+    connector.put('html-title', '# Safe body\n\nBody text about quarterly planning.', { title: '<script>alert("x")</script> 计划' });
+    connector.put('crlf', '\uFEFF# Windows\r\n\r\nLine one\r\nLine two   \r\n');
+    const run = await engine.run({ connectionId: 'bad', connector, embedder });
+    expect(run).toMatchObject({ status: 'succeeded', counters: { added: 7, failed: 0 } });
+    await expectIndexMatches('bad', connector);
+    const states = await store.listStates('bad');
+    expect(states.get('empty')?.chunkCount).toBe(0);
+    expect(states.get('html-title')?.title).toBe('<script>alert("x")</script> 计划');
+
+    const search = new HybridSearch({ db, queryEmbedder: () => embedder });
+    const hits = async (query: string) => (await search.search({ query, connectionIds: ['bad'] })).hits.map((h) => h.externalId);
+    expect((await hits('发票 invoice'))[0]).toBe('binary');
+    expect((await hits('quarterly planning'))[0]).toBe('html-title');
+    expect(await hits('answer 42')).toContain('code-only');
+  });
+
+  it('refuses to sync a direct-mode connection', async () => {
+    await insertConnection(db, 'live', { mode: 'direct' });
+    await expect(engine.run({ connectionId: 'live', connector: new MemoryConnector(), embedder })).rejects.toMatchObject({ code: 'UNSUPPORTED' });
+    await expect(engine.run({ connectionId: 'nope', connector: new MemoryConnector(), embedder })).rejects.toMatchObject({ code: 'NOT_FOUND' });
+  });
+});

@@ -1,0 +1,238 @@
+/**
+ * Incremental sync of one connection: list → detect changes → fetch only new/changed → normalise
+ * and hash (unchanged hash: touch only) → chunk → embed (batched across documents) → write each
+ * document atomically → delete what is gone upstream (only after a COMPLETE listing) → optimize.
+ * A failing document is recorded and the run goes on; a cancelled or failed run leaves every
+ * document in its last good state, and the next run retries whatever did not land.
+ */
+import PQueue from 'p-queue';
+import type { DocumentError, SyncCounters, SyncPhase, SyncProgress, SyncRunView } from '../../../src-shared/models';
+import type { AppErrorData } from '../../../src-shared/errors';
+import { chunkMarkdown, type Chunk } from '../chunking/chunker';
+import type { Connector, DocumentRef } from '../connectors/connector';
+import type { Db } from '../db/database';
+import type { Embedder } from '../embedding/embedder';
+import { CairnError, isAbortError, throwIfAborted, toErrorData } from '../errors';
+import type { DocumentStore, StoredDocumentState } from '../index/document-store';
+import { embeddingInput } from '../index/embedding-input';
+import type { Logger } from '../logging/logger';
+import { silentLogger } from '../logging/logger';
+import { goneUpstream, planChanges } from './change-detection';
+import { EmbedBatcher } from './embed-batcher';
+// TODO(lead): switch to '../text/normalize' once it lands; same exports.
+import { contentHash, normalizeText } from './normalize-text';
+import { emptyCounters, finishRun, startRun, type FinishedRun } from './sync-runs';
+import type { SyncLock } from './sync-lock';
+
+export interface SyncEngineOptions {
+  db: Db;
+  store: DocumentStore;
+  lock: SyncLock;
+  logger?: Logger;
+  /** @default chunkMarkdown */
+  chunk?: (markdown: string) => Chunk[];
+  /** Documents fetched at once. @default 4 */
+  fetchConcurrency?: number;
+  /** Inputs per embedder call. @default 64 */
+  embedBatchSize?: number;
+}
+
+export interface SyncRequest {
+  connectionId: string;
+  connector: Connector;
+  /** The embedder of the index's active space. */
+  embedder: Embedder;
+  signal?: AbortSignal;
+  onProgress?: (progress: SyncProgress) => void;
+}
+
+interface RunContext {
+  counters: SyncCounters;
+  errors: DocumentError[];
+  timings: Record<string, number>;
+}
+
+const MAX_TITLE_CHARS = 500;
+
+/** A title as stored: one line, bounded. HTML in it stays text (the UI never renders it as markup). */
+function cleanTitle(title: unknown, fallback: string): string {
+  const text = typeof title === 'string' ? normalizeText(title).replace(/\s+/g, ' ').trim() : '';
+  return Array.from(text || fallback).slice(0, MAX_TITLE_CHARS).join('');
+}
+
+export class SyncEngine {
+  private readonly logger: Logger;
+
+  constructor(private readonly options: SyncEngineOptions) {
+    this.logger = options.logger ?? silentLogger();
+  }
+
+  /** Runs a sync to the end. Throws ALREADY_SYNCING at once if one runs for this connection. */
+  async run(request: SyncRequest): Promise<SyncRunView> {
+    return (await this.start(request)).done;
+  }
+
+  /** Claims the connection and records the run, then syncs in the background. */
+  async start(request: SyncRequest): Promise<{ runId: number; done: Promise<SyncRunView> }> {
+    const { db, lock } = this.options;
+    const connection = (await db.query<{ mode: string }>('SELECT mode FROM connections WHERE id = $1', [request.connectionId])).rows[0];
+    if (!connection) throw new CairnError('NOT_FOUND', `No connection ${request.connectionId}.`);
+    if (connection.mode !== 'rag') throw new CairnError('UNSUPPORTED', 'Direct-mode connections are searched live and have no index to sync.');
+    const release = await lock.acquire(request.connectionId);
+    let claimed: Awaited<ReturnType<typeof startRun>>;
+    try {
+      claimed = await startRun(db, request.connectionId);
+    } catch (error) {
+      await release();
+      throw error;
+    }
+    const { runId, previousStatus } = claimed;
+    const context: RunContext = { counters: emptyCounters(), errors: [], timings: {} };
+    const done = this.execute(request, runId, context)
+      .catch((error: unknown): FinishedRun => {
+        // An unexpected failure (e.g. the database) still closes the run with what it did.
+        const cancelled = request.signal?.aborted === true || isAbortError(error);
+        if (!cancelled) this.logger.error('sync failed', { connectionId: request.connectionId, error });
+        return { ...context, status: cancelled ? 'cancelled' : 'failed', error: cancelled ? null : toErrorData(error) };
+      })
+      .then((run) => finishRun(db, request.connectionId, runId, run, previousStatus))
+      .finally(release);
+    return { runId, done };
+  }
+
+  private async execute(request: SyncRequest, runId: number, context: RunContext): Promise<FinishedRun> {
+    const { store } = this.options;
+    const { connectionId, connector, embedder, signal } = request;
+    const started = performance.now();
+    const { counters, errors, timings } = context;
+    let chunksWritten = 0;
+    let wrote = false;
+    const emit = (phase: SyncPhase, done: number, total: number) =>
+      request.onProgress?.({ connectionId, runId, phase, documentsDone: done, documentsTotal: total, chunksWritten, errors: errors.length });
+    const finish = (status: FinishedRun['status'], error: AppErrorData | null): FinishedRun => {
+      timings.totalMs = Math.round(performance.now() - started);
+      emit('done', counters.seen, counters.seen);
+      return { status, counters, errors, error, timings };
+    };
+
+    // 1. List. A listing that breaks off still lets us index what it gave, but deletes nothing.
+    emit('listing', 0, 0);
+    const listed: DocumentRef[] = [];
+    const listedIds = new Set<string>();
+    let listingError: AppErrorData | null = null;
+    try {
+      for await (const ref of connector.list(signal)) {
+        throwIfAborted(signal);
+        if (!ref || typeof ref.externalId !== 'string' || ref.externalId.length === 0 || listedIds.has(ref.externalId)) continue;
+        listedIds.add(ref.externalId);
+        listed.push(ref);
+        if (listed.length % 200 === 0) emit('listing', 0, listed.length);
+      }
+    } catch (error) {
+      if (isAbortError(error) || signal?.aborted) return finish('cancelled', null);
+      listingError = toErrorData(error);
+      this.logger.warn('listing failed; nothing will be deleted this run', { connectionId, error: listingError });
+    }
+    timings.listMs = Math.round(performance.now() - started);
+    counters.seen = listed.length;
+    if (listingError && listed.length === 0) return finish('failed', listingError);
+
+    // 2. Detect.
+    emit('detecting', 0, listed.length);
+    const states = await store.listStates(connectionId);
+    const plan = planChanges(listed, states);
+    counters.unchanged = plan.unchanged.length;
+    let documentsDone = plan.unchanged.length;
+
+    // 3. Fetch → normalise → chunk → embed → write, each document on its own.
+    const fetchStarted = performance.now();
+    if (plan.toFetch.length > 0) {
+      await store.prepareBulkWrite?.(embedder.space, plan.toFetch.length);
+      const batcher = new EmbedBatcher(embedder, { maxBatch: this.options.embedBatchSize, signal });
+      const queue = new PQueue({ concurrency: Math.max(1, this.options.fetchConcurrency ?? 4) });
+      emit('fetching', documentsDone, listed.length);
+      const tasks = plan.toFetch.map((ref) =>
+        queue
+          .add(async () => {
+            const outcome = await this.syncDocument(request, ref, states.get(ref.externalId), batcher);
+            if (outcome.kind === 'touched') counters.unchanged += 1;
+            else {
+              if (outcome.kind === 'added') counters.added += 1;
+              else counters.updated += 1;
+              counters.chunksEmbedded += outcome.chunks;
+              chunksWritten += outcome.chunks;
+              wrote = true;
+            }
+          }, signal ? { signal } : {})
+          .catch((error: unknown) => {
+            if (signal?.aborted || isAbortError(error)) return;
+            const data = toErrorData(error);
+            counters.failed += 1;
+            errors.push({ externalId: ref.externalId, title: cleanTitle(ref.title, ref.externalId), code: data.code, message: data.message });
+            this.logger.warn('document failed', { connectionId, externalId: ref.externalId, error: data });
+          })
+          .finally(() => {
+            documentsDone += 1;
+            emit(signal?.aborted ? 'fetching' : 'writing', documentsDone, listed.length);
+          }),
+      );
+      await Promise.all(tasks);
+      counters.embedderCalls = batcher.calls;
+      counters.embeddingTokens = batcher.tokens;
+    }
+    timings.fetchEmbedWriteMs = Math.round(performance.now() - fetchStarted);
+    if (signal?.aborted) return finish('cancelled', null);
+
+    // 4. Delete what is gone upstream: only a complete listing proves absence.
+    if (!listingError) {
+      const gone = goneUpstream(listedIds, states);
+      if (gone.length > 0) {
+        emit('deleting', documentsDone, listed.length);
+        const deleteStarted = performance.now();
+        counters.deleted = await store.deleteDocuments(connectionId, gone);
+        timings.deleteMs = Math.round(performance.now() - deleteStarted);
+      }
+    }
+
+    // 5. Bulk index maintenance after the writes (e.g. the HNSW build), never fatal.
+    if (wrote && store.optimize) {
+      const optimizeStarted = performance.now();
+      try {
+        await store.optimize(signal);
+      } catch (error) {
+        if (!isAbortError(error)) this.logger.warn('index optimisation failed; search uses an exact scan meanwhile', { error });
+      }
+      timings.optimizeMs = Math.round(performance.now() - optimizeStarted);
+    }
+
+    if (counters.failed > 0 && counters.failed === plan.toFetch.length && counters.unchanged === 0 && counters.seen > 0) {
+      return finish('failed', listingError ?? { code: 'DOCUMENT_FAILED', message: `All ${counters.failed} documents failed.` });
+    }
+    return finish(counters.failed > 0 || listingError ? 'partial' : 'succeeded', listingError);
+  }
+
+  private async syncDocument(
+    request: SyncRequest,
+    ref: DocumentRef,
+    state: StoredDocumentState | undefined,
+    batcher: EmbedBatcher,
+  ): Promise<{ kind: 'touched' } | { kind: 'added' | 'updated'; chunks: number }> {
+    const { connectionId, connector, embedder, signal } = request;
+    const fetched = await connector.fetch(ref, signal);
+    throwIfAborted(signal);
+    if (!fetched || typeof fetched.markdown !== 'string') throw new CairnError('DOCUMENT_FAILED', 'The source returned no text for this document.');
+    const content = normalizeText(fetched.markdown);
+    const title = cleanTitle(fetched.title ?? ref.title, ref.externalId);
+    const hash = contentHash(content);
+    // The title feeds every chunk's embedding and keyword text, so a renamed document is rewritten.
+    if (state && state.contentHash === hash && state.title === title) {
+      await this.options.store.touchDocument(connectionId, ref, title);
+      return { kind: 'touched' };
+    }
+    const chunks = (this.options.chunk ?? chunkMarkdown)(content);
+    const vectors = await batcher.embed(chunks.map((c) => embeddingInput({ title, headingPath: c.headingPath, text: c.text })));
+    throwIfAborted(signal);
+    await this.options.store.writeDocument({ connectionId, ref, title, contentHash: hash, content, chunks, vectors, space: embedder.space });
+    return { kind: state ? 'updated' : 'added', chunks: chunks.length };
+  }
+}

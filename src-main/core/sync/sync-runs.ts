@@ -1,0 +1,109 @@
+/** The sync_runs table and the connection's sync status: what a run leaves behind for the UI. */
+import type { AppErrorData } from '../../../src-shared/errors';
+import type { DocumentError, SyncCounters, SyncRunStatus, SyncRunView, SyncStatus } from '../../../src-shared/models';
+import type { Db } from '../db/database';
+
+export function emptyCounters(): SyncCounters {
+  return { seen: 0, added: 0, updated: 0, unchanged: 0, deleted: 0, failed: 0, chunksEmbedded: 0, embedderCalls: 0, embeddingTokens: 0 };
+}
+
+export interface FinishedRun {
+  status: Exclude<SyncRunStatus, 'running'>;
+  counters: SyncCounters;
+  errors: DocumentError[];
+  error: AppErrorData | null;
+  timings: Record<string, number>;
+}
+
+/** Per-document errors kept per run: enough to act on, bounded for a source that fails wholesale. */
+const MAX_STORED_ERRORS = 500;
+
+export async function startRun(db: Db, connectionId: string): Promise<{ runId: number; previousStatus: SyncStatus }> {
+  return db.transaction(async (tx) => {
+    const previous = await tx.query<{ sync_status: SyncStatus }>('SELECT sync_status FROM connections WHERE id = $1', [connectionId]);
+    const run = await tx.query<{ id: string | number }>("INSERT INTO sync_runs (connection_id, status, counters) VALUES ($1, 'running', $2) RETURNING id", [connectionId, JSON.stringify(emptyCounters())]);
+    await tx.query("UPDATE connections SET sync_status = 'syncing' WHERE id = $1", [connectionId]);
+    return { runId: Number(run.rows[0]?.id), previousStatus: previous.rows[0]?.sync_status ?? 'idle' };
+  });
+}
+
+function summary(run: FinishedRun): string | null {
+  if (run.status === 'failed') return run.error?.message ?? 'The sync failed.';
+  if (run.status !== 'partial') return null;
+  const parts: string[] = [];
+  if (run.error) parts.push(run.error.message);
+  const first = run.errors[0];
+  if (first) parts.push(`${run.counters.failed} document${run.counters.failed === 1 ? '' : 's'} failed (first: "${first.title}": ${first.message})`);
+  return parts.join(' ') || 'Some documents failed.';
+}
+
+/**
+ * Records the run's outcome and updates the connection. A cancelled run puts the connection back
+ * in the state it had (its index is unchanged where it matters); only runs that listed the source
+ * completely or partly move last_sync_at.
+ */
+export async function finishRun(db: Db, connectionId: string, runId: number, run: FinishedRun, previousStatus: SyncStatus): Promise<SyncRunView> {
+  const errors = run.errors.slice(0, MAX_STORED_ERRORS);
+  return db.transaction(async (tx) => {
+    const row = await tx.query<{ started_at: Date; finished_at: Date }>(
+      'UPDATE sync_runs SET status = $2, finished_at = now(), counters = $3, errors = $4, error = $5, timings = $6 WHERE id = $1 RETURNING started_at, finished_at',
+      [runId, run.status, JSON.stringify(run.counters), JSON.stringify(errors), run.error ? JSON.stringify(run.error) : null, JSON.stringify(run.timings)],
+    );
+    if (run.status === 'cancelled') {
+      await tx.query('UPDATE connections SET sync_status = $2 WHERE id = $1', [connectionId, previousStatus === 'syncing' ? 'idle' : previousStatus]);
+    } else if (run.status === 'failed') {
+      await tx.query("UPDATE connections SET sync_status = 'failed', sync_error = $2 WHERE id = $1", [connectionId, summary(run)]);
+    } else {
+      await tx.query("UPDATE connections SET sync_status = 'synced', sync_error = $2, last_sync_at = now() WHERE id = $1", [connectionId, summary(run)]);
+    }
+    const times = row.rows[0];
+    return {
+      id: runId,
+      connectionId,
+      status: run.status,
+      startedAt: new Date(times?.started_at ?? Date.now()).toISOString(),
+      finishedAt: new Date(times?.finished_at ?? Date.now()).toISOString(),
+      counters: run.counters,
+      errors,
+      error: run.error,
+    };
+  });
+}
+
+interface RunRow {
+  id: string | number;
+  connection_id: string;
+  status: SyncRunStatus;
+  started_at: Date;
+  finished_at: Date | null;
+  counters: SyncCounters;
+  errors: DocumentError[];
+  error: AppErrorData | null;
+}
+
+/** Latest runs first, for `sync.runs`. */
+export async function listRuns(db: Db, connectionId: string, limit = 20): Promise<SyncRunView[]> {
+  const rows = await db.query<RunRow>('SELECT id, connection_id, status, started_at, finished_at, counters, errors, error FROM sync_runs WHERE connection_id = $1 ORDER BY id DESC LIMIT $2', [
+    connectionId,
+    Math.min(Math.max(1, Math.floor(limit) || 20), 200),
+  ]);
+  return rows.rows.map((r) => ({
+    id: Number(r.id),
+    connectionId: r.connection_id,
+    status: r.status,
+    startedAt: new Date(r.started_at).toISOString(),
+    finishedAt: r.finished_at ? new Date(r.finished_at).toISOString() : null,
+    counters: { ...emptyCounters(), ...r.counters },
+    errors: r.errors,
+    error: r.error,
+  }));
+}
+
+/** Runs left 'running' by a crash or kill: marks them failed at start-up so the UI does not wait forever. */
+export async function closeAbandonedRuns(db: Db): Promise<number> {
+  const result = await db.query(
+    `UPDATE sync_runs SET status = 'failed', finished_at = now(), error = '{"code":"CANCELLED","message":"Cairn stopped during this sync."}'::jsonb WHERE status = 'running'`,
+  );
+  await db.query("UPDATE connections SET sync_status = 'idle' WHERE sync_status = 'syncing'");
+  return result.affectedRows ?? 0;
+}
