@@ -224,4 +224,17 @@ describe('SyncEngine', () => {
     await expect(engine.run({ connectionId: 'live', connector: new MemoryConnector(), embedder })).rejects.toMatchObject({ code: 'UNSUPPORTED' });
     await expect(engine.run({ connectionId: 'nope', connector: new MemoryConnector(), embedder })).rejects.toMatchObject({ code: 'NOT_FOUND' });
   });
+
+  it('holds a Postgres advisory lock per connection while syncing (the guard across app instances)', async () => {
+    const lock = new SyncLock(db);
+    const advisoryLocks = async () => (await db.query<{ n: number }>("SELECT count(*)::int AS n FROM pg_locks WHERE locktype = 'advisory'")).rows[0]?.n;
+    const release = await lock.acquire('gen');
+    expect(await advisoryLocks()).toBe(1);
+    await expect(lock.acquire('gen')).rejects.toMatchObject({ code: 'ALREADY_SYNCING' });
+    const other = await lock.acquire('abort');
+    expect(await advisoryLocks()).toBe(2);
+    await release();
+    await other();
+    expect(await advisoryLocks()).toBe(0);
+  });
 });

@@ -15,6 +15,7 @@ import type { Embedder } from '../embedding/embedder';
 import { CairnError, isAbortError, throwIfAborted, toErrorData } from '../errors';
 import type { DocumentStore, StoredDocumentState } from '../index/document-store';
 import { embeddingInput } from '../index/embedding-input';
+import { resolveWritableSpace } from '../index/embedding-spaces';
 import type { Logger } from '../logging/logger';
 import { silentLogger } from '../logging/logger';
 import { goneUpstream, planChanges } from './change-detection';
@@ -147,6 +148,8 @@ export class SyncEngine {
     // 3. Fetch → normalise → chunk → embed → write, each document on its own.
     const fetchStarted = performance.now();
     if (plan.toFetch.length > 0) {
+      // Fails the run up front (EMBEDDING_FAILED) when a re-embed has retired this embedder's space.
+      await resolveWritableSpace(this.options.db, embedder.space);
       await store.prepareBulkWrite?.(embedder.space, plan.toFetch.length);
       const batcher = new EmbedBatcher(embedder, { maxBatch: this.options.embedBatchSize, signal });
       const queue = new PQueue({ concurrency: Math.max(1, this.options.fetchConcurrency ?? 4) });
