@@ -1,0 +1,57 @@
+/**
+ * One benchmark scenario in a fresh process (spawned by bench.ts): `index` or `query`, options as
+ * --name value pairs, result as JSON to --out. A separate process per step is what makes peak
+ * RSS and "cold open" honest.
+ */
+import { writeFileSync } from 'node:fs';
+import { parseArgs } from 'node:util';
+import { BuiltinEmbedder } from '../src-main/core/embedding/builtin-embedder';
+import type { Embedder } from '../src-main/core/embedding/embedder';
+import { runIndexScenario } from './index-scenario';
+import { LatencyEmbedder, REMOTE_LATENCY_MS } from './instrumented';
+import { runQueryScenario } from './query-scenario';
+
+function benchEmbedder(kind: 'builtin' | 'remote'): Embedder {
+  const builtin = new BuiltinEmbedder();
+  return kind === 'remote' ? new LatencyEmbedder(builtin, REMOTE_LATENCY_MS) : builtin;
+}
+
+async function main(): Promise<void> {
+  const { values, positionals } = parseArgs({
+    allowPositionals: true,
+    options: {
+      'data-dir': { type: 'string' },
+      embedder: { type: 'string', default: 'builtin' },
+      'target-chunks': { type: 'string' },
+      documents: { type: 'string' },
+      vectors: { type: 'string' },
+      resync: { type: 'boolean', default: false },
+      queries: { type: 'string', default: '200' },
+      seed: { type: 'string', default: '1' },
+      out: { type: 'string' },
+    },
+  });
+  const command = positionals[0];
+  const dataDir = values['data-dir'];
+  if (!dataDir || !values.out || (command !== 'index' && command !== 'query')) throw new Error('usage: bench-worker index|query --data-dir D --out F [options]');
+  const embedder = benchEmbedder(values.embedder === 'remote' ? 'remote' : 'builtin');
+  const seed = Number(values.seed);
+  const result =
+    command === 'index'
+      ? await runIndexScenario({
+          dataDir,
+          embedder,
+          seed,
+          vectorFile: values.vectors ?? null,
+          resync: values.resync ?? false,
+          ...(values['target-chunks'] ? { targetChunks: Number(values['target-chunks']) } : {}),
+          ...(values.documents ? { documents: Number(values.documents) } : {}),
+        })
+      : await runQueryScenario({ dataDir, embedder, seed, queries: Number(values.queries), vectorFile: values.vectors ?? '' });
+  writeFileSync(values.out, JSON.stringify(result, null, 2));
+}
+
+main().catch((error: unknown) => {
+  process.stderr.write(`${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
+  process.exit(1);
+});
