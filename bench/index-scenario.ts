@@ -42,7 +42,7 @@ export interface IndexScenarioResult {
   openMs: number;
   fullIndex: SyncMeasurement;
   resyncUnchanged: { runs: SyncMeasurement[]; medianWallMs: number } | null;
-  resyncChanged: SyncMeasurement & { changedDocuments: number };
+  resyncChanged: (SyncMeasurement & { changedDocuments: number }) | null;
   peakRssMb: number;
   diskMb: number;
 }
@@ -91,7 +91,7 @@ export async function runIndexScenario(options: IndexScenarioOptions): Promise<I
   log(`indexed ${fullIndex.counters.chunksEmbedded} chunks in ${(fullIndex.wallMs / 1000).toFixed(1)} s`);
 
   let resyncUnchanged: IndexScenarioResult['resyncUnchanged'] = null;
-  let resyncChanged: IndexScenarioResult['resyncChanged'] | null = null;
+  let resyncChanged: IndexScenarioResult['resyncChanged'] = null;
   if (options.resync) {
     const runs: SyncMeasurement[] = [];
     for (let r = 0; r < UNCHANGED_RUNS; r++) runs.push(await measuredSync());

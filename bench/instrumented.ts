@@ -23,6 +23,9 @@ export class StageClock {
   private readonly inFlight: Record<Stage, number> = { chunk: 0, embed: 0, write: 0, optimize: 0 };
   private readonly since: Record<Stage, number> = { chunk: 0, embed: 0, write: 0, optimize: 0 };
 
+  /** @param now the clock, injectable for tests. @default performance.now */
+  constructor(private readonly now: () => number = () => performance.now()) {}
+
   reset(): void {
     for (const key of Object.keys(this.ms) as Stage[]) this.ms[key] = 0;
     this.embedRequests = 0;
@@ -30,12 +33,12 @@ export class StageClock {
 
   /** Marks a call of `stage` as started; the returned function marks it finished. */
   start(stage: Stage): () => void {
-    if (this.inFlight[stage]++ === 0) this.since[stage] = performance.now();
+    if (this.inFlight[stage]++ === 0) this.since[stage] = this.now();
     let done = false;
     return () => {
       if (done) return;
       done = true;
-      if (--this.inFlight[stage] === 0) this.ms[stage] += performance.now() - this.since[stage];
+      if (--this.inFlight[stage] === 0) this.ms[stage] += this.now() - this.since[stage];
     };
   }
 
