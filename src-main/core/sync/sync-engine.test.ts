@@ -9,6 +9,7 @@ import { CountingEmbedder, MemoryConnector, insertConnection } from '../testing/
 import { contentHash, normalizeText } from './normalize-text';
 import { SyncEngine } from './sync-engine';
 import { SyncLock } from './sync-lock';
+import { closeAbandonedRuns, listRuns } from './sync-runs';
 
 let db: Db;
 let store: PgDocumentStore;
@@ -126,6 +127,18 @@ describe('SyncEngine', () => {
       updated += 1;
     }
     expect(updated).toBeLessThan(30);
+    // Each document's chunks and vectors belong to the version its row says it has.
+    const { active } = await readSpaces(db);
+    const rows = await db.query<{ content: string; chunk_count: number; chunks: string[]; vectors: number }>(
+      `SELECT d.content, d.chunk_count, array_agg(c.content ORDER BY c.ord) AS chunks, count(e.chunk_id)::int AS vectors
+       FROM documents d JOIN chunks c ON c.document_id = d.id LEFT JOIN ${spaceTable(active!)} e ON e.chunk_id = c.id
+       WHERE d.connection_id = 'abort' GROUP BY d.id`,
+    );
+    expect(rows.rows).toHaveLength(30);
+    for (const row of rows.rows) {
+      const expected = chunkMarkdown(row.content).map((c) => c.text);
+      expect({ chunks: row.chunks, count: row.chunk_count, vectors: row.vectors }).toEqual({ chunks: expected, count: expected.length, vectors: expected.length });
+    }
     const connection = (await db.query<{ sync_status: string }>("SELECT sync_status FROM connections WHERE id = 'abort'")).rows[0];
     expect(connection?.sync_status).toBe('synced');
 
@@ -236,5 +249,15 @@ describe('SyncEngine', () => {
     await release();
     await other();
     expect(await advisoryLocks()).toBe(0);
+  });
+
+  it('closes runs a crash left open and frees their connections', async () => {
+    await insertConnection(db, 'crashed');
+    await db.query("UPDATE connections SET sync_status = 'syncing' WHERE id = 'crashed'");
+    await db.query("INSERT INTO sync_runs (connection_id, status) VALUES ('crashed', 'running')");
+    expect(await closeAbandonedRuns(db)).toBe(1);
+    const [run] = await listRuns(db, 'crashed');
+    expect(run).toMatchObject({ status: 'failed', error: { code: 'CANCELLED' }, finishedAt: expect.any(String) });
+    expect((await db.query<{ sync_status: string }>("SELECT sync_status FROM connections WHERE id = 'crashed'")).rows[0]?.sync_status).toBe('idle');
   });
 });
