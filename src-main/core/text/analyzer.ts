@@ -1,11 +1,129 @@
-// PLACEHOLDER until the analyzer lands (issue #2): lower-cased \w+ runs and single CJK characters. Interface is final.
+/**
+ * Index-time and query-time analysis for the keyword channel: the same function on both sides, so
+ * a query token can only match what indexing produced.
+ *
+ * - Latin and other space-separated scripts: NFKC, lower-case, split on anything that is not a
+ *   letter, mark or digit; English possessives and in-word apostrophes dropped ("don't" → "dont");
+ *   Latin diacritics folded ("café" → "cafe"); Lucene's English stop words removed; Porter stems.
+ *   Numbers are kept ("3.14" → "3", "14").
+ * - Scripts written without spaces (Han, kana, Thai, Lao, Khmer, Myanmar) are segmented into words
+ *   with ICU's dictionary segmenter (`Intl.Segmenter`, offline in Node). Every unspaced run holding
+ *   Han, kana or Hangul also yields the bigrams of its units, each CJK character being a unit and
+ *   each number or Latin piece another (差旅报销单 → 差旅 旅报 报销 销单; 1998年 → 1998年), so a
+ *   2-character query word such as 报销 finds its documents even where the segmenter glued it into a
+ *   longer word, and agglutinative Hangul (한국어를) matches its stem. Words plus bigrams beat either
+ *   alone on cmrc2018 (train nDCG@10: words 0.983, words + in-word bigrams 0.979, words + bigrams of
+ *   CJK characters only 0.982, words + unit bigrams as here: see bench/quality/README.md).
+ *
+ * Tokens are stored space-joined in `chunks.search_text` and indexed with Postgres' 'simple' config,
+ * so every token consists only of letters, marks and digits: Postgres' default parser keeps such a
+ * token whole (the analyzer test checks this against PGlite).
+ */
+import { stemmer } from 'stemmer';
 
-/** Index-time and query-time analysis for the keyword channel: the same function on both sides. */
+/** Lucene's EnglishAnalyzer.ENGLISH_STOP_WORDS_SET (the list BM25 baselines such as Anserini use). */
+const ENGLISH_STOP_WORDS = new Set([
+  'a', 'an', 'and', 'are', 'as', 'at', 'be', 'but', 'by', 'for', 'if', 'in', 'into', 'is', 'it', 'no', 'not', 'of',
+  'on', 'or', 'such', 'that', 'the', 'their', 'then', 'there', 'these', 'they', 'this', 'to', 'was', 'will', 'with',
+]);
+
+/** A run of letters, marks and digits, with apostrophes allowed inside ("don't", "o’clock"). */
+const WORD_RUN = /[\p{L}\p{M}\p{N}]+(?:['’][\p{L}\p{M}\p{N}]+)*/gu;
+const NEEDS_DICTIONARY = /[\p{sc=Han}\p{sc=Hiragana}\p{sc=Katakana}\p{sc=Thai}\p{sc=Lao}\p{sc=Khmer}\p{sc=Myanmar}]/u;
+const CJK_CHAR = /[\p{sc=Han}\p{sc=Hiragana}\p{sc=Katakana}\p{sc=Hangul}]/u;
+const CJK_UNIT = /[\p{sc=Han}\p{sc=Hiragana}\p{sc=Katakana}\p{sc=Hangul}]|[^\p{sc=Han}\p{sc=Hiragana}\p{sc=Katakana}\p{sc=Hangul}]+/gu;
+const LETTERS_OR_DIGITS = /[\p{L}\p{M}\p{N}]+/gu;
+const COMBINING_MARKS = /\p{M}/gu;
+const LATIN_WITH_MARKS = /^[\p{sc=Latin}\p{M}\p{N}]+$/u;
+const ASCII_LOWER = /^[a-z]+$/;
+/** Longer "words" are base64 blobs or hashes; Postgres also refuses lexemes over 2,047 bytes. */
+const MAX_TOKEN_CHARS = 64;
+
+const segmenter = new Intl.Segmenter('zh', { granularity: 'word' });
+
+/** One word as written (normalised, lower-cased) and the keyword tokens it yields. */
+export interface AnalyzedWord {
+  surface: string;
+  /** True for Han, kana and Hangul words, whose characters carry meaning on their own. */
+  cjk: boolean;
+  tokens: string[];
+}
+
+export interface AnalyzedText {
+  /** Words in order. */
+  words: AnalyzedWord[];
+  /**
+   * Each unspaced run that holds Han, kana or Hangul, as units: single CJK characters and whole
+   * numbers or Latin pieces ("1998年版" → 1998 年 版). The source of the bigram tokens.
+   */
+  cjkRuns: string[][];
+}
+
+/** The full analysis; `analyze` flattens it into tokens. Exposed for the built-in embedder. */
+export function analyzeText(text: string): AnalyzedText {
+  const result: AnalyzedText = { words: [], cjkRuns: [] };
+  visitText(text, (word) => result.words.push(word), (run) => result.cjkRuns.push(run));
+  return result;
+}
+
 export function analyze(text: string): string[] {
-  return text.toLowerCase().match(/[\p{Script=Han}]|[\p{L}\p{N}]+/gu) ?? [];
+  const tokens: string[] = [];
+  visitText(
+    text,
+    (word) => {
+      for (const token of word.tokens) tokens.push(token);
+    },
+    (units) => {
+      for (let i = 0; i + 1 < units.length; i++) tokens.push(units[i]! + units[i + 1]!);
+    },
+  );
+  return tokens;
 }
 
 /** The analysed text stored in `chunks.search_text`: tokens joined by single spaces. */
 export function toSearchText(text: string): string {
   return analyze(text).join(' ');
+}
+
+function visitText(text: string, onWord: (word: AnalyzedWord) => void, onCjkRun: (units: string[]) => void): void {
+  const normalised = text.normalize('NFKC').toLowerCase();
+  for (const match of normalised.matchAll(WORD_RUN)) {
+    const run = match[0];
+    if (NEEDS_DICTIONARY.test(run)) {
+      for (const part of segmenter.segment(run)) {
+        // ICU splits "iphone15价格" into words; each may still hold an apostrophe or mixed letters.
+        if (part.isWordLike) for (const piece of part.segment.match(WORD_RUN) ?? []) onWord(analyzeWord(piece));
+      }
+    } else {
+      onWord(analyzeWord(run));
+    }
+    if (CJK_CHAR.test(run)) onCjkRun(cjkUnits(run));
+  }
+}
+
+function analyzeWord(raw: string): AnalyzedWord {
+  if (CJK_CHAR.test(raw)) return { surface: raw, cjk: true, tokens: Array.from(raw).length > MAX_TOKEN_CHARS ? [] : [raw] };
+  // "the cell's" → "cell"; "don't" → "dont": Postgres' parser would split at the apostrophe.
+  const surface = raw.replace(/['’]s$/u, '').replace(/['’]/gu, '');
+  const tokens: string[] = [];
+  for (const piece of surface.match(LETTERS_OR_DIGITS) ?? []) {
+    const token = latinToken(piece);
+    if (token) tokens.push(token);
+  }
+  return { surface, cjk: false, tokens };
+}
+
+function cjkUnits(run: string): string[] {
+  const units: string[] = [];
+  for (const unit of run.match(CJK_UNIT) ?? []) {
+    const clean = unit.replace(/['’]/gu, '');
+    if (clean.length > 0 && clean.length <= MAX_TOKEN_CHARS) units.push(clean);
+  }
+  return units;
+}
+
+function latinToken(piece: string): string | null {
+  const folded = LATIN_WITH_MARKS.test(piece) ? piece.normalize('NFD').replace(COMBINING_MARKS, '') : piece;
+  if (folded.length === 0 || folded.length > MAX_TOKEN_CHARS || ENGLISH_STOP_WORDS.has(folded)) return null;
+  return ASCII_LOWER.test(folded) ? stemmer(folded) : folded;
 }

@@ -1,0 +1,74 @@
+/** Chooses the embedder for the configured provider, falling back to the offline one. */
+import type { EmbeddingProviderKind } from '../../../src-shared/models';
+import { CairnError } from '../errors';
+import { BuiltinEmbedder } from './builtin-embedder';
+import type { Embedder } from './embedder';
+import { OpenAiCompatibleEmbedder, type OpenAiEmbedderOptions } from './openai-embedder';
+import { EMBEDDING_PRESETS } from './presets';
+
+const PROVIDER_KINDS: readonly EmbeddingProviderKind[] = ['builtin', 'dashscope', 'openai', 'ollama', 'custom'];
+
+export interface EmbeddingSettings {
+  provider: EmbeddingProviderKind;
+  /** Empty means the preset's. */
+  baseUrl: string;
+  /** Empty means the preset's. */
+  model: string;
+  dimensions: number;
+  apiKey?: string;
+}
+
+/**
+ * The built-in embedder when the provider is 'builtin', or when a provider that needs a key has
+ * none (Cairn must work out of the box); otherwise an OpenAI-compatible embedder with the preset's
+ * batch limit and request parameters.
+ */
+export function createEmbedder(settings: EmbeddingSettings, overrides: Partial<OpenAiEmbedderOptions> = {}): Embedder {
+  if (settings.provider === 'builtin') return new BuiltinEmbedder(settings.dimensions || 1024);
+  const preset = EMBEDDING_PRESETS[settings.provider];
+  if (!preset) throw new CairnError('INVALID_ARGUMENT', `Unknown embedding provider "${String(settings.provider)}".`);
+  const apiKey = settings.apiKey?.trim() || undefined;
+  if (preset.requiresApiKey && !apiKey) return new BuiltinEmbedder(settings.dimensions || 1024);
+  return new OpenAiCompatibleEmbedder({
+    provider: settings.provider,
+    baseUrl: settings.baseUrl.trim() || preset.baseUrl,
+    apiKey,
+    model: settings.model.trim() || preset.model,
+    dimensions: settings.dimensions || preset.dimensions,
+    maxBatchSize: preset.maxBatchSize,
+    sendDimensions: preset.sendDimensions,
+    sendTextType: preset.sendTextType,
+    ...overrides,
+  });
+}
+
+/**
+ * Settings for headless use (CLI, CI) from CAIRN_EMBED_PROVIDER, CAIRN_EMBED_BASE_URL,
+ * CAIRN_EMBED_API_KEY, CAIRN_EMBED_MODEL and CAIRN_EMBED_DIMENSIONS; null when none is set.
+ * A base URL or key without a provider means 'custom' (any OpenAI-compatible server).
+ */
+export function embeddingSettingsFromEnv(env: Record<string, string | undefined>): EmbeddingSettings | null {
+  const read = (name: string) => env[name]?.trim() || undefined;
+  const provider = read('CAIRN_EMBED_PROVIDER');
+  const baseUrl = read('CAIRN_EMBED_BASE_URL');
+  const apiKey = read('CAIRN_EMBED_API_KEY');
+  const model = read('CAIRN_EMBED_MODEL');
+  const dimensionsText = read('CAIRN_EMBED_DIMENSIONS');
+  if (!provider && !baseUrl && !apiKey && !model && !dimensionsText) return null;
+  if (provider && !(PROVIDER_KINDS as readonly string[]).includes(provider)) {
+    throw new CairnError('INVALID_ARGUMENT', `CAIRN_EMBED_PROVIDER must be one of ${PROVIDER_KINDS.join(', ')}; got "${provider}".`);
+  }
+  const dimensions = dimensionsText === undefined ? 0 : Number(dimensionsText);
+  if (!Number.isInteger(dimensions) || dimensions < 0 || dimensions > 16_000) {
+    throw new CairnError('INVALID_ARGUMENT', `CAIRN_EMBED_DIMENSIONS must be a positive whole number; got "${dimensionsText}".`);
+  }
+  const kind = (provider ?? (baseUrl || apiKey ? 'custom' : 'builtin')) as EmbeddingProviderKind;
+  const preset = kind === 'builtin' ? null : EMBEDDING_PRESETS[kind];
+  return {
+    provider: kind,
+    baseUrl: baseUrl ?? preset?.baseUrl ?? '',
+    model: model ?? preset?.model ?? '',
+    dimensions: dimensions || preset?.dimensions || 1024,
+    apiKey,
+  };
+}

@@ -1,0 +1,150 @@
+/**
+ * Signed feature hashing ("the hashing trick", Weinberger et al. 2009, arXiv:0902.2206) of a text's
+ * lexical features into a fixed-size vector. Pure and deterministic: the same text gives the same
+ * vector on every machine, so vectors written by one version can be compared with later queries as
+ * long as the feature set (and therefore the model name) is unchanged.
+ */
+import { analyzeText } from '../text/analyzer';
+import { termSurprisal } from './term-prior';
+import { l2Normalise } from './vector-math';
+
+/** Relative weight of each feature family; 0 turns a family off. */
+export interface HashFeatureWeights {
+  /** Analysed words (Latin stems, CJK dictionary words), as in the keyword channel. */
+  word: number;
+  /** Adjacent word pairs: carries phrase and word-order evidence. */
+  wordBigram: number;
+  /** Character n-grams of each Latin-script token with boundary markers ("<acti", "tiv>"): typos, morphology. */
+  charNgram: number;
+  /** Single Han, kana or Hangul characters: the CJK equivalent of a stem. */
+  cjkChar: number;
+  /** The keyword channel's CJK unit bigrams (差旅, 1998年): robust to segmentation mistakes. */
+  cjkBigram: number;
+}
+
+export interface HashFeatureOptions {
+  weights: HashFeatureWeights;
+  /** Smallest and largest character n-gram for Latin-script tokens. */
+  charNgramMin: number;
+  charNgramMax: number;
+  /**
+   * Term weighting by a frequency prior (term-prior.ts): weight = (surprisal / scale) ^ exponent.
+   * Null weighs every term 1.
+   */
+  prior: { scale: number; exponent: number } | null;
+}
+
+const DIGITS_ONLY = /^\p{N}+$/u;
+const CJK_CHAR = /^[\p{sc=Han}\p{sc=Hiragana}\p{sc=Katakana}\p{sc=Hangul}]$/u;
+
+/** Distinct seeds keep the families apart: the word "ab" and the bigram "ab" are different features. */
+const SEED = { word: 0x9e3779b1, wordBigram: 0x85ebca6b, charNgram: 0xc2b2ae35, cjkChar: 0x27d4eb2f, cjkBigram: 0x165667b1 } as const;
+
+export type Family = keyof HashFeatureWeights;
+
+/** Adds `text`'s features into `out` (zeroed by the caller) and L2-normalises it. */
+export function hashFeatures(text: string, out: Float32Array, options: HashFeatureOptions): void {
+  forEachFeature(text, options, (family, bucket, value) => {
+    out[bucket % out.length] += value * options.weights[family];
+  });
+  l2Normalise(out);
+}
+
+/**
+ * Calls `sink` once per distinct feature of each enabled family with its signed value before
+ * family weighting: sublinear tf times the mean term prior of the words that produced it. `bucket`
+ * is a non-negative 31-bit hash the caller reduces modulo its size. Split out so tuning can weigh
+ * the families without re-analysing the text.
+ */
+export function forEachFeature(text: string, options: HashFeatureOptions, sink: (family: Family, bucket: number, value: number) => void): void {
+  const bag = new FeatureBag();
+  const { weights } = options;
+  const prior = (term: string, spaced: boolean) => (options.prior ? Math.pow(termSurprisal(term, spaced) / options.prior.scale, options.prior.exponent) : 1);
+  let previous: { token: string; weight: number } | null = null;
+  const analysed = analyzeText(text);
+  for (const word of analysed.words) {
+    if (word.tokens.length === 0) continue;
+    const weight = prior(word.surface, !word.cjk);
+    for (const token of word.tokens) {
+      if (weights.word) bag.add('word', hashString(token, SEED.word), weight);
+      if (weights.wordBigram && previous !== null) bag.add('wordBigram', hashPair(previous.token, token), (previous.weight + weight) / 2);
+      previous = { token, weight };
+      if (weights.charNgram && !word.cjk && !DIGITS_ONLY.test(token)) addCharNgrams(bag, token, weight, options);
+    }
+  }
+  if (weights.cjkChar || weights.cjkBigram) {
+    for (const units of analysed.cjkRuns) {
+      let previous = '';
+      for (const unit of units) {
+        if (weights.cjkChar && CJK_CHAR.test(unit)) bag.add('cjkChar', hashString(unit, SEED.cjkChar), prior(unit, false));
+        if (weights.cjkBigram && previous) bag.add('cjkBigram', hashString(previous + unit, SEED.cjkBigram), prior(previous + unit, false));
+        previous = unit;
+      }
+    }
+  }
+  bag.emit(weights, sink);
+}
+
+/** Per family: how often each hashed feature occurred, and the summed prior of its occurrences. */
+class FeatureBag {
+  private readonly tf = new Map<number, number>();
+  private readonly weight = new Map<number, number>();
+  private readonly family = new Map<number, Family>();
+
+  add(family: Family, hash: number, weight: number): void {
+    // Families hash with distinct seeds; a 32-bit clash across families is rare enough to share a slot.
+    this.tf.set(hash, (this.tf.get(hash) ?? 0) + 1);
+    this.weight.set(hash, (this.weight.get(hash) ?? 0) + weight);
+    this.family.set(hash, family);
+  }
+
+  emit(weights: HashFeatureWeights, sink: (family: Family, bucket: number, value: number) => void): void {
+    for (const [hash, tf] of this.tf) {
+      const family = this.family.get(hash)!;
+      if (!weights[family]) continue;
+      const mixed = mix(hash);
+      // Sublinear tf (1 + ln tf): a word said ten times is stronger evidence, not ten times stronger.
+      // The sign bit makes bucket collisions cancel in expectation instead of piling up.
+      const value = (mixed & 0x80000000 ? -1 : 1) * (1 + Math.log(tf)) * (this.weight.get(hash)! / tf);
+      sink(family, mixed & 0x7fffffff, value);
+    }
+  }
+}
+
+function addCharNgrams(bag: FeatureBag, token: string, weight: number, options: HashFeatureOptions): void {
+  const marked = `<${token}>`;
+  const length = marked.length;
+  for (let start = 0; start < length; start++) {
+    let hash: number = SEED.charNgram;
+    for (let end = start; end < length && end - start < options.charNgramMax; end++) {
+      hash = fnvStep(hash, marked.charCodeAt(end));
+      const n = end - start + 1;
+      // The whole marked token is already the word feature; skip it to avoid counting it twice.
+      if (n >= options.charNgramMin && !(start === 0 && end === length - 1)) bag.add('charNgram', hash, weight);
+    }
+  }
+}
+
+
+/** One FNV-1a step (http://www.isthe.com/chongo/tech/comp/fnv/) over a code unit or code point. */
+function fnvStep(hash: number, code: number): number {
+  return Math.imul(hash ^ code, 16777619) >>> 0;
+}
+
+function hashString(text: string, seed: number): number {
+  let hash: number = seed;
+  for (let i = 0; i < text.length; i++) hash = fnvStep(hash, text.charCodeAt(i));
+  return hash;
+}
+
+function hashPair(first: string, second: string): number {
+  return fnvStep(hashString(second, fnvStep(hashString(first, SEED.wordBigram), 0x20)), 0x1f);
+}
+
+/** MurmurHash3's finaliser spreads FNV's weak low bits before we pick a bucket and a sign. */
+function mix(hash: number): number {
+  let h = hash;
+  h = Math.imul(h ^ (h >>> 16), 0x85ebca6b);
+  h = Math.imul(h ^ (h >>> 13), 0xc2b2ae35);
+  return (h ^ (h >>> 16)) >>> 0;
+}
