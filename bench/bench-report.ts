@@ -159,7 +159,7 @@ export function printBenchReport(results: { startedAt: string; commit: string | 
   const { machine } = results;
   console.log(`\n## Bench ${results.startedAt.slice(0, 16).replace('T', ' ')} UTC, commit ${results.commit ?? '?'}`);
   console.log(`${machine.cpus} cores (${machine.cpuModel}), ${machine.totalMemoryGb} GB, Node ${machine.node}; load ${machine.loadAverage.join(' / ')} at start, ${results.loadAverageAtEnd.join(' / ')} at end (1/5/15 min)`);
-  console.log(`remote-* = built-in embedder behind ${results.remoteLatencyMs} ms latency per request\n`);
+  console.log(`remote-* = OpenAiCompatibleEmbedder (DashScope preset: 10 inputs/request, 5 in flight) against the fake embeddings server in another process, ${results.remoteLatencyMs} ms per request\n`);
   console.log(`### Full index\n\n${indexTable(results.scenarios)}\n`);
   if (results.scenarios.some((o) => o.index.resyncUnchanged)) console.log(`### Re-sync\n\n${resyncTable(results.scenarios)}\n`);
   if (results.scenarios.some((o) => o.query)) console.log(`### Queries (vector/keyword: p50/p95/p99 ms)\n\n${queryTable(results.scenarios)}\n`);

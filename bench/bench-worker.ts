@@ -8,12 +8,19 @@ import { parseArgs } from 'node:util';
 import { BuiltinEmbedder } from '../src-main/core/embedding/builtin-embedder';
 import type { Embedder } from '../src-main/core/embedding/embedder';
 import { runIndexScenario } from './index-scenario';
-import { LatencyEmbedder, REMOTE_LATENCY_MS } from './instrumented';
+import { EMBEDDING_PRESETS } from '../src-main/core/embedding/presets';
+import { OpenAiCompatibleEmbedder } from '../src-main/core/embedding/openai-embedder';
 import { runQueryScenario } from './query-scenario';
 
-function benchEmbedder(kind: 'builtin' | 'remote'): Embedder {
-  const builtin = new BuiltinEmbedder();
-  return kind === 'remote' ? new LatencyEmbedder(builtin, REMOTE_LATENCY_MS) : builtin;
+/**
+ * 'remote' is the real OpenAI-compatible embedder with the DashScope preset (the design's default
+ * provider: 10 inputs per request, 5 requests in flight) against the fake server at `url`
+ * (its key comes in CAIRN_BENCH_EMBED_KEY, not on the command line).
+ */
+function benchEmbedder(kind: string, url: string | undefined, apiKey: string | undefined): Embedder {
+  if (kind === 'builtin') return new BuiltinEmbedder();
+  if (kind !== 'remote' || !url) throw new Error(`Unknown embedder "${kind}" (builtin, or remote with --embed-url).`);
+  return new OpenAiCompatibleEmbedder({ ...EMBEDDING_PRESETS.dashscope, provider: 'dashscope', baseUrl: url, apiKey });
 }
 
 async function main(): Promise<void> {
@@ -22,6 +29,7 @@ async function main(): Promise<void> {
     options: {
       'data-dir': { type: 'string' },
       embedder: { type: 'string', default: 'builtin' },
+      'embed-url': { type: 'string' },
       'target-chunks': { type: 'string' },
       documents: { type: 'string' },
       vectors: { type: 'string' },
@@ -34,7 +42,7 @@ async function main(): Promise<void> {
   const command = positionals[0];
   const dataDir = values['data-dir'];
   if (!dataDir || !values.out || (command !== 'index' && command !== 'query')) throw new Error('usage: bench-worker index|query --data-dir D --out F [options]');
-  const embedder = benchEmbedder(values.embedder === 'remote' ? 'remote' : 'builtin');
+  const embedder = benchEmbedder(values.embedder ?? 'builtin', values['embed-url'], process.env.CAIRN_BENCH_EMBED_KEY);
   const seed = Number(values.seed);
   const result =
     command === 'index'

@@ -4,14 +4,14 @@
  * cold open are honest; this process only orchestrates, prints the tables and writes
  * bench-results/bench-<date>.json + latest-bench.json. It reports numbers; it never fails on one.
  */
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
+import { createInterface } from 'node:readline';
 import { mkdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import type { IndexScenarioResult } from './index-scenario';
-import { REMOTE_LATENCY_MS } from './instrumented';
 import { machineFacts } from './process-stats';
 import type { QueryScenarioResult } from './query-scenario';
 import { currentCommit, REPO_ROOT, writeResults } from './report';
@@ -27,15 +27,46 @@ const DEFAULT_SCENARIOS: Scenario[] = [
 ];
 const LARGE_SCENARIOS: Scenario[] = [{ id: 'builtin-100k', embedder: 'builtin', targetChunks: 100_000, resync: true, queries: true }];
 
-const WORKER = fileURLToPath(new URL('./bench-worker.ts', import.meta.url));
+/** The fake remote embedder's latency per request, as the benchmarks issue asks. */
+export const REMOTE_LATENCY_MS = 100;
 
-function runWorker(args: string[]): void {
+const WORKER = fileURLToPath(new URL('./bench-worker.ts', import.meta.url));
+const FAKE_SERVER = fileURLToPath(new URL('./fake-embedding-process.ts', import.meta.url));
+
+interface FakeServer {
+  url: string;
+  apiKey: string;
+  stop(): Promise<void>;
+}
+
+/** Starts the fake embeddings server in its own process and waits for its READY line. */
+async function startFakeServer(latencyMs: number): Promise<FakeServer> {
+  const child = spawn(process.execPath, ['--import', 'tsx', FAKE_SERVER, String(latencyMs)], { cwd: REPO_ROOT, stdio: ['pipe', 'pipe', 'inherit'] });
+  const lines = createInterface({ input: child.stdout });
+  const ready = await new Promise<string>((resolve, reject) => {
+    lines.once('line', resolve);
+    child.once('exit', (code) => reject(new Error(`The fake embeddings server exited with ${code} before it was ready.`)));
+  });
+  const [, url, apiKey] = ready.split(' ');
+  if (!url || !apiKey) throw new Error(`Unexpected line from the fake embeddings server: ${ready}`);
+  return {
+    url,
+    apiKey,
+    stop: () =>
+      new Promise((resolve) => {
+        child.once('exit', () => resolve());
+        child.stdin.end();
+      }),
+  };
+}
+
+function runWorker(args: string[], env: Record<string, string> = {}): void {
   // `node --import tsx` runs the TypeScript worker in a plain, fresh Node process.
-  const result = spawnSync(process.execPath, ['--import', 'tsx', WORKER, ...args], { cwd: REPO_ROOT, stdio: ['ignore', 'inherit', 'inherit'] });
+  const result = spawnSync(process.execPath, ['--import', 'tsx', WORKER, ...args], { cwd: REPO_ROOT, stdio: ['ignore', 'inherit', 'inherit'], env: { ...process.env, ...env } });
   if (result.status !== 0) throw new Error(`bench worker ${args[0]} exited with ${result.status ?? result.signal}`);
 }
 
-function runScenario(scenario: Scenario, options: { workDir: string; queries: number; seed: number; keep: boolean }): ScenarioOutcome {
+function runScenario(scenario: Scenario, options: { workDir: string; queries: number; seed: number; keep: boolean; server: FakeServer | null }): ScenarioOutcome {
   const dataDir = join(options.workDir, scenario.id);
   const vectors = join(options.workDir, `${scenario.id}.vectors`);
   const indexOut = join(options.workDir, `${scenario.id}.index.json`);
@@ -49,13 +80,14 @@ function runScenario(scenario: Scenario, options: { workDir: string; queries: nu
       'index',
       '--data-dir', dataDir,
       '--embedder', scenario.embedder,
+      ...(options.server ? ['--embed-url', options.server.url] : []),
       '--seed', String(options.seed),
       '--out', indexOut,
       ...(scenario.queries ? ['--vectors', vectors] : []),
       ...(scenario.resync ? ['--resync'] : []),
       ...(scenario.targetChunks ? ['--target-chunks', String(scenario.targetChunks)] : []),
       ...(scenario.documents ? ['--documents', String(scenario.documents)] : []),
-    ]);
+    ], options.server ? { CAIRN_BENCH_EMBED_KEY: options.server.apiKey } : {});
     const index = JSON.parse(readFileSync(indexOut, 'utf8')) as IndexScenarioResult;
     let query: QueryScenarioResult | null = null;
     if (scenario.queries) {
@@ -71,7 +103,7 @@ function runScenario(scenario: Scenario, options: { workDir: string; queries: nu
   }
 }
 
-function main(): void {
+async function main(): Promise<void> {
   const { values } = parseArgs({
     options: {
       large: { type: 'boolean', default: false },
@@ -94,7 +126,12 @@ function main(): void {
   const outcomes: ScenarioOutcome[] = [];
   for (const scenario of scenarios) {
     console.log(`\n▶ ${scenario.id}`);
-    outcomes.push(runScenario(scenario, { workDir, queries: Number(values.queries), seed: Number(values.seed), keep: values.keep ?? false }));
+    const server = scenario.embedder === 'remote' ? await startFakeServer(REMOTE_LATENCY_MS) : null;
+    try {
+      outcomes.push(runScenario(scenario, { workDir, queries: Number(values.queries), seed: Number(values.seed), keep: values.keep ?? false, server }));
+    } finally {
+      await server?.stop();
+    }
   }
   const targets = evaluateTargets(outcomes);
   const results = {
@@ -114,4 +151,7 @@ function main(): void {
   console.log(`\nResults: ${paths.join(', ')}`);
 }
 
-main();
+main().catch((error: unknown) => {
+  process.stderr.write(`${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
+  process.exit(1);
+});

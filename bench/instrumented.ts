@@ -1,8 +1,7 @@
 /**
  * Wrappers that let the benchmark see inside a real sync without changing it: a chunker, an
- * embedder and a document store that add up the time spent in each stage, an embedder that
- * adds a fixed latency per request (a stand-in for a remote API), and a store that copies every
- * written vector to a sink (for the exact brute-force reference).
+ * embedder and a document store that add up the time spent in each stage, the store also copying
+ * every written vector to a sink (for the exact brute-force reference).
  *
  * A stage's time is the wall time during which at least one call of it was in flight (the union
  * of its calls' intervals), so overlapping calls (four documents written at once, two remote
@@ -11,7 +10,6 @@
  */
 import { chunkMarkdown, type Chunk } from '../src-main/core/chunking/chunker';
 import type { EmbedResult, Embedder, EmbeddingSpace } from '../src-main/core/embedding/embedder';
-import { throwIfAborted } from '../src-main/core/errors';
 import type { DocumentRef } from '../src-main/core/connectors/connector';
 import type { DocumentStore, DocumentToWrite, StoredDocumentState } from '../src-main/core/index/document-store';
 
@@ -76,32 +74,6 @@ export class TimedEmbedder implements Embedder {
   async embed(texts: string[], options?: { kind?: 'document' | 'query'; signal?: AbortSignal }): Promise<EmbedResult> {
     this.clock.embedRequests += 1;
     return this.clock.time('embed', () => this.inner.embed(texts, options));
-  }
-}
-
-/** The fake remote embedder's latency per request, as the benchmarks issue asks. */
-export const REMOTE_LATENCY_MS = 100;
-
-/**
- * A remote embedding API as the sync sees it: every request waits `latencyMs` (network and
- * model time) and then returns the wrapped embedder's vectors. Its own space, so its index never
- * mixes with the built-in one.
- */
-export class LatencyEmbedder implements Embedder {
-  readonly space: EmbeddingSpace;
-
-  constructor(
-    private readonly inner: Embedder,
-    private readonly latencyMs: number,
-  ) {
-    this.space = { provider: 'remote-sim', model: `${inner.space.model}+${latencyMs}ms`, dimensions: inner.space.dimensions };
-  }
-
-  async embed(texts: string[], options?: { kind?: 'document' | 'query'; signal?: AbortSignal }): Promise<EmbedResult> {
-    await new Promise((resolve) => setTimeout(resolve, this.latencyMs));
-    throwIfAborted(options?.signal);
-    const result = await this.inner.embed(texts, options);
-    return { ...result, calls: 1 };
   }
 }
 
