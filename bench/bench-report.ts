@@ -13,6 +13,8 @@ export interface Scenario {
   documents?: number;
   resync: boolean;
   queries: boolean;
+  /** Documents in flight in the sync; absent = the engine's default. */
+  fetchConcurrency?: number;
 }
 
 export interface ScenarioOutcome {

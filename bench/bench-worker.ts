@@ -34,6 +34,7 @@ async function main(): Promise<void> {
       documents: { type: 'string' },
       vectors: { type: 'string' },
       resync: { type: 'boolean', default: false },
+      'fetch-concurrency': { type: 'string' },
       queries: { type: 'string', default: '200' },
       seed: { type: 'string', default: '1' },
       out: { type: 'string' },
@@ -52,6 +53,7 @@ async function main(): Promise<void> {
           seed,
           vectorFile: values.vectors ?? null,
           resync: values.resync ?? false,
+          ...(values['fetch-concurrency'] ? { fetchConcurrency: Number(values['fetch-concurrency']) } : {}),
           ...(values['target-chunks'] ? { targetChunks: Number(values['target-chunks']) } : {}),
           ...(values.documents ? { documents: Number(values.documents) } : {}),
         })

@@ -24,6 +24,8 @@ const DEFAULT_SCENARIOS: Scenario[] = [
   { id: 'remote-1k', embedder: 'remote', targetChunks: 1_000, resync: false, queries: false },
   { id: 'remote-10k', embedder: 'remote', targetChunks: 10_000, resync: false, queries: false },
   { id: 'remote-10kdocs', embedder: 'remote', documents: 10_000, resync: true, queries: false },
+  // The same remote run with more documents in flight, so the batcher can fill its batches.
+  { id: 'remote-10k-fetch32', embedder: 'remote', targetChunks: 10_000, resync: false, queries: false, fetchConcurrency: 32 },
 ];
 const LARGE_SCENARIOS: Scenario[] = [{ id: 'builtin-100k', embedder: 'builtin', targetChunks: 100_000, resync: true, queries: true }];
 
@@ -87,6 +89,7 @@ function runScenario(scenario: Scenario, options: { workDir: string; queries: nu
       ...(scenario.resync ? ['--resync'] : []),
       ...(scenario.targetChunks ? ['--target-chunks', String(scenario.targetChunks)] : []),
       ...(scenario.documents ? ['--documents', String(scenario.documents)] : []),
+      ...(scenario.fetchConcurrency ? ['--fetch-concurrency', String(scenario.fetchConcurrency)] : []),
     ], options.server ? { CAIRN_BENCH_EMBED_KEY: options.server.apiKey } : {});
     const index = JSON.parse(readFileSync(indexOut, 'utf8')) as IndexScenarioResult;
     let query: QueryScenarioResult | null = null;

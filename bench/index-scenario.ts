@@ -24,6 +24,8 @@ export interface IndexScenarioOptions {
   vectorFile: string | null;
   resync: boolean;
   seed: number;
+  /** Documents in flight; undefined = the engine's default. */
+  fetchConcurrency?: number;
 }
 
 export interface SyncMeasurement {
@@ -59,6 +61,7 @@ export async function runIndexScenario(options: IndexScenarioOptions): Promise<I
     dataDir: options.dataDir,
     embedder: options.embedder,
     chunk: timedChunker(clock),
+    fetchConcurrency: options.fetchConcurrency,
     wrapStore: (store) => new TimedStore(store, clock, vectors ? (id, chunks, v) => vectors.append(id, chunks, v) : null),
   });
   const openMs = performance.now() - openStarted;

@@ -27,13 +27,15 @@ export async function openPipeline(options: {
   embedder: Embedder;
   wrapStore?: (store: PgDocumentStore) => DocumentStore;
   chunk?: (markdown: string) => Chunk[];
+  /** Documents in flight in the sync. @default the engine's (4) */
+  fetchConcurrency?: number;
 }): Promise<IndexPipeline> {
   const db = await openDatabase(options.dataDir ? { dataDir: options.dataDir } : {});
   await db.query(`INSERT INTO connections (id, platform, name, mode) VALUES ($1, 'folder', $1, 'rag') ON CONFLICT (id) DO NOTHING`, [CONNECTION_ID]);
   const { matches } = await ensureActiveSpace(db, options.embedder.space);
   if (!matches) throw new Error(`The index at ${options.dataDir ?? 'memory'} holds another embedding space.`);
   const store = new PgDocumentStore(db);
-  const engine = new SyncEngine({ db, store: options.wrapStore?.(store) ?? store, lock: new SyncLock(db), ...(options.chunk ? { chunk: options.chunk } : {}) });
+  const engine = new SyncEngine({ db, store: options.wrapStore?.(store) ?? store, lock: new SyncLock(db), chunk: options.chunk, fetchConcurrency: options.fetchConcurrency });
   return { db, store, engine };
 }
 
