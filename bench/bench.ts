@@ -125,6 +125,8 @@ async function main(): Promise<void> {
   mkdirSync(workDir, { recursive: true });
   const machine = machineFacts();
   const startedAt = new Date().toISOString();
+  // Read before running: the workers load the code of this moment.
+  const commit = currentCommit();
   console.log(`Cairn bench: ${scenarios.map((s) => s.id).join(', ')}; ${machine.cpus} cores, Node ${machine.node}, load ${machine.loadAverage.join(' / ')} (1/5/15 min)`);
   const outcomes: ScenarioOutcome[] = [];
   for (const scenario of scenarios) {
@@ -141,7 +143,7 @@ async function main(): Promise<void> {
     kind: 'bench',
     startedAt,
     finishedAt: new Date().toISOString(),
-    commit: currentCommit(),
+    commit,
     machine,
     loadAverageAtEnd: machineFacts().loadAverage,
     remoteLatencyMs: REMOTE_LATENCY_MS,

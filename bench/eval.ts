@@ -4,7 +4,9 @@
  * nDCG@10, Recall@10, Recall@30 and MRR@10 for keyword-only, vector-only and hybrid next to the
  * published reference figures, checks the two goals (keyword ≥ the BM25 reference; hybrid > the
  * better single channel), and writes bench-results/eval-<date>.json + latest-eval.json.
- * `--train` evaluates the train/ split instead: the one to tune on.
+ * `--train` evaluates the train/ split instead: the one to tune on. `--fusion-study` also tries
+ * a weighted RRF, its vector weight chosen on train/ and reported on the test queries
+ * (a diagnostic for the hybrid goal; the app's fusion is unchanged).
  */
 import { existsSync, readdirSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
@@ -69,26 +71,32 @@ export function resultsTable(collections: EvaluatedCollection[]): string {
       const s = c.scores[method];
       rows.push([`${c.collection}${c.split === 'train' ? ' (train)' : ''}`, c.queries, `Cairn ${method}`, num(s.ndcgAt10, 3), num(s.recallAt10, 3), num(s.recallAt30, 3), num(s.mrrAt10, 3)]);
     }
+    if (c.fusionStudy) {
+      const s = c.fusionStudy.test;
+      rows.push([c.collection, c.queries, `study: hybrid, vector weight ${c.fusionStudy.chosenVectorWeight} (chosen on train)`, num(s.ndcgAt10, 3), num(s.recallAt10, 3), num(s.recallAt30, 3), num(s.mrrAt10, 3)]);
+    }
     for (const ref of c.references) rows.push([c.collection, '', `ref: ${ref.system}`, ref.figure, '', '', '']);
   }
   return markdownTable(['collection', 'queries', 'system', 'nDCG@10', 'R@10', 'R@30', 'MRR@10'], rows);
 }
 
 async function main(): Promise<void> {
-  const { values, positionals } = parseArgs({ allowPositionals: true, options: { json: { type: 'boolean', default: false }, train: { type: 'boolean', default: false } } });
+  const { values, positionals } = parseArgs({ allowPositionals: true, options: { json: { type: 'boolean', default: false }, train: { type: 'boolean', default: false }, 'fusion-study': { type: 'boolean', default: false } } });
   const dirs = positionals.length > 0 ? positionals.map((p) => resolve(p)) : defaultCollections();
   const log = (line: string) => process.stderr.write(`  ${line}\n`);
   const machine = machineFacts();
   const startedAt = new Date().toISOString();
+  const commit = currentCommit();
   log(`Cairn eval: ${dirs.join(', ')}; ${machine.cpus} cores, Node ${machine.node}, load ${machine.loadAverage.join(' / ')}`);
   const collections: EvaluatedCollection[] = [];
   for (const dir of dirs) {
     const collection = loadCollection(dir, values.train ? 'train' : 'test');
-    const result = await evaluateCollection(collection, { log });
+    const tuning = values['fusion-study'] && !values.train && existsSync(join(dir, 'train', 'qrels.tsv')) ? loadCollection(dir, 'train') : undefined;
+    const result = await evaluateCollection(collection, { log, ...(tuning ? { tuning } : {}) });
     const references = readReferenceFigures(dir);
     collections.push({ ...result, references, goals: checkGoals(result, references) });
   }
-  const results = { kind: 'eval', startedAt, finishedAt: new Date().toISOString(), commit: currentCommit(), machine, loadAverageAtEnd: machineFacts().loadAverage, embedder: 'builtin', collections };
+  const results = { kind: 'eval', startedAt, finishedAt: new Date().toISOString(), commit, machine, loadAverageAtEnd: machineFacts().loadAverage, embedder: 'builtin', collections };
   const paths = writeResults('eval', results);
   if (values.json) {
     process.stdout.write(`${JSON.stringify(results, null, 2)}\n`);

@@ -18,6 +18,7 @@ import { prepareQuery } from '../src-main/core/search/query-text';
 import { reciprocalRankFusion } from '../src-main/core/search/rrf';
 import type { Collection } from './collection';
 import { MemoryConnector } from './memory-connector';
+import { bestWeight, VECTOR_WEIGHTS, weightedFusion } from './fusion-study';
 import { mean, ndcgAt, recallAt, reciprocalRankAt, type Judgments } from './metrics';
 import { CONNECTION_ID, hybridSearchFor, openPipeline } from './pipeline';
 import { PrecomputedQueryEmbedder } from './precomputed-query-embedder';
@@ -32,6 +33,14 @@ export interface MethodScores {
   mrrAt10: number;
 }
 
+export interface FusionStudy {
+  /** Train nDCG@10 of hybrid for each vector-channel weight tried. */
+  trainNdcgByWeight: { vectorWeight: number; ndcgAt10: number }[];
+  chosenVectorWeight: number;
+  /** Test scores of hybrid with the chosen weight. */
+  test: MethodScores;
+}
+
 export interface CollectionResult {
   collection: string;
   split: 'test' | 'train';
@@ -44,6 +53,8 @@ export interface CollectionResult {
   hybridChecked: number;
   hybridMismatches: number;
   scores: Record<Method, MethodScores>;
+  /** Only with a tuning split (eval --fusion-study). */
+  fusionStudy: FusionStudy | null;
 }
 
 /** Fused chunks kept (HybridSearch's largest k); enough for 30 distinct documents here. */
@@ -63,7 +74,16 @@ function averageScores(all: MethodScores[]): MethodScores {
   return { ndcgAt10: mean(all.map((s) => s.ndcgAt10)), recallAt10: mean(all.map((s) => s.recallAt10)), recallAt30: mean(all.map((s) => s.recallAt30)), mrrAt10: mean(all.map((s) => s.mrrAt10)) };
 }
 
-export async function evaluateCollection(collection: Collection, options: { embedder?: Embedder; log?: (line: string) => void } = {}): Promise<CollectionResult> {
+interface ChannelRankings {
+  keyword: number[];
+  vector: number[];
+}
+
+
+export async function evaluateCollection(
+  collection: Collection,
+  options: { embedder?: Embedder; log?: (line: string) => void; tuning?: Pick<Collection, 'queries' | 'qrels'> } = {},
+): Promise<CollectionResult> {
   const log = options.log ?? (() => {});
   const embedder = options.embedder ?? new BuiltinEmbedder();
   const pipeline = await openPipeline({ embedder });
@@ -83,24 +103,37 @@ export async function evaluateCollection(collection: Collection, options: { embe
     const documentOf = new Map(
       (await pipeline.db.query<{ id: string | number; external_id: string }>('SELECT c.id, d.external_id FROM chunks c JOIN documents d ON d.id = c.document_id')).rows.map((r) => [Number(r.id), r.external_id]),
     );
-    const toDocuments = (chunkIds: number[]) => chunkIds.map((id) => documentOf.get(id) ?? `?${id}`);
-    const prepared = collection.queries.map((q) => prepareQuery(q.text));
-    // Query vectors in batches (3,219 one-by-one calls would dominate), then served to HybridSearch from memory.
+    const toDocuments = (chunkIds: readonly number[]) => chunkIds.map((id) => documentOf.get(id) ?? `?${id}`);
     const queryEmbedder = new PrecomputedQueryEmbedder(embedder);
-    const texts = prepared.flatMap((p) => (p ? [p.text] : []));
-    for (let start = 0; start < texts.length; start += QUERY_EMBED_BATCH) await queryEmbedder.precompute(texts.slice(start, start + QUERY_EMBED_BATCH));
     const search = hybridSearchFor(pipeline.db, queryEmbedder);
     await configureVectorSession(pipeline.db);
 
+    /** Both channels' chunk rankings for each query; query vectors embedded in batches first. */
+    async function rankChannels(queries: readonly { text: string }[], label: string): Promise<ChannelRankings[]> {
+      const prepared = queries.map((q) => prepareQuery(q.text));
+      const texts = prepared.flatMap((p) => (p ? [p.text] : []));
+      for (let start = 0; start < texts.length; start += QUERY_EMBED_BATCH) await queryEmbedder.precompute(texts.slice(start, start + QUERY_EMBED_BATCH));
+      const rankings: ChannelRankings[] = [];
+      for (const [i, p] of prepared.entries()) {
+        rankings.push({
+          keyword: p ? await keywordChannel(pipeline.db, p.keywordText, null) : [],
+          vector: p ? await vectorChannel(pipeline.db, active!, queryEmbedder.vectorOf(p.text)!, null) : [],
+        });
+        if ((i + 1) % 1000 === 0) log(`${collection.name}: ${i + 1}/${queries.length} ${label} queries`);
+      }
+      return rankings;
+    }
+    const asKeys = (r: ChannelRankings) => ({ vector: r.vector.map((id) => `chunk:${id}`), keyword: r.keyword.map((id) => `chunk:${id}`) });
+    const fromKeys = (keys: string[]) => toDocuments(keys.slice(0, HYBRID_DEPTH).map((key) => Number(key.slice('chunk:'.length))));
+
+    const rankings = await rankChannels(collection.queries, 'test');
     const perMethod: Record<Method, MethodScores[]> = { keyword: [], vector: [], hybrid: [] };
     let hybridChecked = 0;
     let hybridMismatches = 0;
     for (const [i, query] of collection.queries.entries()) {
       const judgments = collection.qrels.get(query.id)!;
-      const p = prepared[i];
-      const keywordIds = p ? await keywordChannel(pipeline.db, p.keywordText, null) : [];
-      const vectorIds = p ? await vectorChannel(pipeline.db, active, queryEmbedder.vectorOf(p.text)!, null) : [];
-      const fused = reciprocalRankFusion({ vector: vectorIds.map((id) => `chunk:${id}`), keyword: keywordIds.map((id) => `chunk:${id}`) })
+      const r = rankings[i]!;
+      const fused = reciprocalRankFusion(asKeys(r))
         .slice(0, HYBRID_DEPTH)
         .map((item) => item.key);
       if (i % HYBRID_CHECK_EVERY === 0) {
@@ -108,13 +141,25 @@ export async function evaluateCollection(collection: Collection, options: { embe
         hybridChecked++;
         if (app.join() !== fused.join()) hybridMismatches++;
       }
-      perMethod.keyword.push(scoreRanking(toDocuments(keywordIds), judgments));
-      perMethod.vector.push(scoreRanking(toDocuments(vectorIds), judgments));
-      perMethod.hybrid.push(scoreRanking(toDocuments(fused.map((key) => Number(key.slice('chunk:'.length)))), judgments));
-      if ((i + 1) % 500 === 0) log(`${collection.name}: ${i + 1}/${collection.queries.length} queries`);
+      perMethod.keyword.push(scoreRanking(toDocuments(r.keyword), judgments));
+      perMethod.vector.push(scoreRanking(toDocuments(r.vector), judgments));
+      perMethod.hybrid.push(scoreRanking(fromKeys(fused), judgments));
+    }
+
+    let fusionStudy: FusionStudy | null = null;
+    if (options.tuning) {
+      const tuning = options.tuning;
+      const trainRankings = await rankChannels(tuning.queries, 'train');
+      const meanNdcg = (weight: number, queries: readonly { id: string }[], all: ChannelRankings[], qrels: Collection['qrels']) =>
+        mean(queries.map((q, i) => ndcgAt(fromKeys(weightedFusion(asKeys(all[i]!), { vector: weight, keyword: 1 })), qrels.get(q.id)!, 10)));
+      const trainNdcgByWeight = VECTOR_WEIGHTS.map((vectorWeight) => ({ vectorWeight, ndcgAt10: meanNdcg(vectorWeight, tuning.queries, trainRankings, tuning.qrels) }));
+      const chosenVectorWeight = bestWeight(new Map(trainNdcgByWeight.map((t) => [t.vectorWeight, t.ndcgAt10])));
+      const test = averageScores(collection.queries.map((q, i) => scoreRanking(fromKeys(weightedFusion(asKeys(rankings[i]!), { vector: chosenVectorWeight, keyword: 1 })), collection.qrels.get(q.id)!)));
+      fusionStudy = { trainNdcgByWeight, chosenVectorWeight, test };
+      log(`${collection.name}: vector weight ${chosenVectorWeight} chosen on ${tuning.queries.length} train queries`);
     }
     const querySeconds = (performance.now() - queryStarted) / 1000;
-    log(`${collection.name}: ${collection.queries.length} queries × 3 methods in ${querySeconds.toFixed(1)} s; ${hybridChecked} checked against HybridSearch, ${hybridMismatches} differed`);
+    log(`${collection.name}: queries done in ${querySeconds.toFixed(1)} s; ${hybridChecked} checked against HybridSearch, ${hybridMismatches} differed`);
     return {
       collection: collection.name,
       split: collection.split,
@@ -126,6 +171,7 @@ export async function evaluateCollection(collection: Collection, options: { embe
       hybridChecked,
       hybridMismatches,
       scores: { keyword: averageScores(perMethod.keyword), vector: averageScores(perMethod.vector), hybrid: averageScores(perMethod.hybrid) },
+      fusionStudy,
     };
   } finally {
     await pipeline.db.close();
