@@ -37,12 +37,13 @@ function combine(parts: Float32Array[], weights: number[]): Float32Array {
 }
 
 function main(): void {
-  const { positionals, values } = parseArgs({ allowPositionals: true, options: { min: { type: 'string', default: '3' }, max: { type: 'string', default: '5' }, exponent: { type: 'string', default: '1' }, 'doc-exponent': { type: 'string' }, grid: { type: 'string', default: '0,0.25,0.5,1' } } });
+  const { positionals, values } = parseArgs({ allowPositionals: true, options: { min: { type: 'string', default: '3' }, max: { type: 'string', default: '5' }, exponent: { type: 'string', default: '1' }, 'doc-exponent': { type: 'string' }, segment: { type: 'string', default: 'true' }, grid: { type: 'string', default: '0,0.25,0.5,1' } } });
   const options: HashFeatureOptions = {
     weights: { word: 1, wordBigram: 1, charNgram: 1, cjkChar: 1, cjkBigram: 1 },
     charNgramMin: Number(values.min),
     charNgramMax: Number(values.max),
     prior: Number(values.exponent) > 0 ? { scale: 10, exponent: Number(values.exponent) } : null,
+    segmentCjk: values.segment !== 'false',
   };
   const grid = values.grid.split(',').map(Number);
   for (const name of positionals.length ? positionals : ['scifact', 'cmrc2018']) {
@@ -71,7 +72,7 @@ function main(): void {
       results.push({ weights, vector: mean(vector), hybrid: mean(hybrid) });
     }
     const keyword = meanMetrics(collection.queries.map((q, qi) => scoreRanking(keywordRankings[qi]!, collection.qrels.get(q.id)!))).ndcg10;
-    console.log(`${name} train (exponent ${values.exponent}, doc ${values['doc-exponent'] ?? 'same'}, n-grams ${values.min}-${values.max}): keyword nDCG@10 ${keyword.toFixed(4)}; defaults ${JSON.stringify(DEFAULT_HASH_FEATURES.weights)}`);
+    console.log(`${name} train (segment ${values.segment}, exponent ${values.exponent}, doc ${values['doc-exponent'] ?? 'same'}, n-grams ${values.min}-${values.max}): keyword nDCG@10 ${keyword.toFixed(4)}; defaults ${JSON.stringify(DEFAULT_HASH_FEATURES.weights)}`);
     results.sort((a, b) => b.hybrid - a.hybrid);
     for (const r of results.slice(0, 12)) console.log(`  ${FAMILIES.map((f, i) => `${f}=${r.weights[i]}`).join(' ')}  vector ${r.vector.toFixed(4)}  hybrid ${r.hybrid.toFixed(4)}`);
   }

@@ -5,7 +5,7 @@
  * long as the feature set (and therefore the model name) is unchanged.
  */
 import { analyzeText } from '../text/analyzer';
-import { termSurprisal } from './term-prior';
+import { TermPrior } from './term-prior';
 import { l2Normalise } from './vector-math';
 
 /** Relative weight of each feature family; 0 turns a family off. */
@@ -32,6 +32,8 @@ export interface HashFeatureOptions {
    * Null weighs every term 1.
    */
   prior: { scale: number; exponent: number } | null;
+  /** Segment Han/kana words with ICU (else CJK runs count only through `cjkChar`/`cjkBigram`). */
+  segmentCjk: boolean;
 }
 
 const DIGITS_ONLY = /^\p{N}+$/u;
@@ -42,11 +44,20 @@ const SEED = { word: 0x9e3779b1, wordBigram: 0x85ebca6b, charNgram: 0xc2b2ae35, 
 
 export type Family = keyof HashFeatureWeights;
 
-/** Adds `text`'s features into `out` (zeroed by the caller) and L2-normalises it. */
+const EMPTY_TEXT_FEATURE = 0x2545f491;
+
+/**
+ * Adds `text`'s features into `out` (zeroed by the caller) and L2-normalises it. A text with no
+ * features (emoji, punctuation) gets one fixed unit vector instead of zeros, because cosine distance
+ * to a zero vector is undefined (NaN in pgvector).
+ */
 export function hashFeatures(text: string, out: Float32Array, options: HashFeatureOptions): void {
+  let any = false;
   forEachFeature(text, options, (family, bucket, value) => {
     out[bucket % out.length] += value * options.weights[family];
+    any = true;
   });
+  if (!any || out.every((value) => value === 0)) out[mix(EMPTY_TEXT_FEATURE) % out.length] = 1;
   l2Normalise(out);
 }
 
@@ -59,12 +70,14 @@ export function hashFeatures(text: string, out: Float32Array, options: HashFeatu
 export function forEachFeature(text: string, options: HashFeatureOptions, sink: (family: Family, bucket: number, value: number) => void): void {
   const bag = new FeatureBag();
   const { weights } = options;
-  const prior = (term: string, spaced: boolean) => (options.prior ? Math.pow(termSurprisal(term, spaced) / options.prior.scale, options.prior.exponent) : 1);
+  const termPrior = options.prior ? priorFor(options.prior) : null;
+  const prior = (term: string, spaced: boolean) => (termPrior ? termPrior.weight(term, spaced) : 1);
   let previous: { token: string; weight: number } | null = null;
-  const analysed = analyzeText(text);
+  const analysed = analyzeText(text, { segment: options.segmentCjk });
   for (const word of analysed.words) {
     if (word.tokens.length === 0) continue;
     const weight = prior(word.surface, !word.cjk);
+    if (word.cjk && !options.segmentCjk) continue;
     for (const token of word.tokens) {
       if (weights.word) bag.add('word', hashString(token, SEED.word), weight);
       if (weights.wordBigram && previous !== null) bag.add('wordBigram', hashPair(previous.token, token), (previous.weight + weight) / 2);
@@ -83,6 +96,15 @@ export function forEachFeature(text: string, options: HashFeatureOptions, sink: 
     }
   }
   bag.emit(weights, sink);
+}
+
+const priors = new Map<string, TermPrior>();
+
+function priorFor(settings: { scale: number; exponent: number }): TermPrior {
+  const key = `${settings.scale}/${settings.exponent}`;
+  let prior = priors.get(key);
+  if (!prior) priors.set(key, (prior = new TermPrior(settings.scale, settings.exponent)));
+  return prior;
 }
 
 /** Per family: how often each hashed feature occurred, and the summed prior of its occurrences. */

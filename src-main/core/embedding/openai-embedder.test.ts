@@ -1,3 +1,4 @@
+import OpenAI from 'openai';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { CairnError } from '../errors';
 import { BuiltinEmbedder } from './builtin-embedder';
@@ -119,6 +120,13 @@ describe('OpenAiCompatibleEmbedder against the fake server', () => {
     const started = Date.now();
     expect(await codeOf(work)).toMatch(/^CANCELLED/);
     expect(Date.now() - started).toBeLessThan(1_000);
+  });
+
+  it('serves base64 vectors to the SDK default (the fake is usable beyond this embedder)', async () => {
+    const client = new OpenAI({ baseURL: server.baseUrl, apiKey: server.apiKey, maxRetries: 0 });
+    const response = await client.embeddings.create({ model: 'text-embedding-3-small', input: '报销', dimensions: 1024 });
+    expect(server.stats.lastBody).toMatchObject({ encoding_format: 'base64' });
+    expect(Number(dot(Float32Array.from(response.data[0]!.embedding), new BuiltinEmbedder().embedOne('报销')).toFixed(5))).toBe(1);
   });
 
   it('embeds nothing for no input, and a blank input without a 400', async () => {

@@ -10,21 +10,32 @@
 import { encode } from 'gpt-tokenizer/encoding/o200k_base';
 
 /** Cache bound: plenty for a vocabulary, small enough to never matter for memory. */
-const MAX_CACHED = 200_000;
-const cache = new Map<string, number>();
+const MAX_CACHED = 100_000;
 
 /**
- * Summed ln(1 + rank) of the term's o200k_base pieces. Latin words are looked up with the leading
- * space they carry inside running text (" protein" is one token, "protein" may not be).
+ * Weight of a term: (summed ln(1 + rank) of its o200k_base pieces / scale) ^ exponent, cached per
+ * instance because the embedder asks for the same terms thousands of times per second. Latin words
+ * are looked up with the leading space they carry in running text (" protein" is one token).
  */
-export function termSurprisal(term: string, spaced: boolean): number {
-  const key = spaced ? ` ${term}` : term;
-  let value = cache.get(key);
-  if (value === undefined) {
-    value = 0;
-    for (const rank of encode(key)) value += Math.log1p(rank);
-    if (cache.size >= MAX_CACHED) cache.clear();
-    cache.set(key, value);
+export class TermPrior {
+  private readonly spaced = new Map<string, number>();
+  private readonly bare = new Map<string, number>();
+
+  constructor(
+    private readonly scale: number,
+    private readonly exponent: number,
+  ) {}
+
+  weight(term: string, spaced: boolean): number {
+    const cache = spaced ? this.spaced : this.bare;
+    let value = cache.get(term);
+    if (value === undefined) {
+      let surprisal = 0;
+      for (const rank of encode(spaced ? ` ${term}` : term)) surprisal += Math.log1p(rank);
+      value = Math.pow(surprisal / this.scale, this.exponent);
+      if (cache.size >= MAX_CACHED) cache.clear();
+      cache.set(term, value);
+    }
+    return value;
   }
-  return value;
 }

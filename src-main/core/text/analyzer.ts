@@ -11,9 +11,9 @@
  *   Han, kana or Hangul also yields the bigrams of its units, each CJK character being a unit and
  *   each number or Latin piece another (差旅报销单 → 差旅 旅报 报销 销单; 1998年 → 1998年), so a
  *   2-character query word such as 报销 finds its documents even where the segmenter glued it into a
- *   longer word, and agglutinative Hangul (한국어를) matches its stem. Words plus bigrams beat either
- *   alone on cmrc2018 (train nDCG@10: words 0.983, words + in-word bigrams 0.979, words + bigrams of
- *   CJK characters only 0.982, words + unit bigrams as here: see bench/quality/README.md).
+ *   longer word, and agglutinative Hangul (한국어를) matches its stem. Tokens come words first, then
+ *   bigrams. On cmrc2018 this ties words alone on train and beats it on test while adding that
+ *   recall (BM25 nDCG@10 0.988 on test; variants compared in bench/quality/README.md).
  *
  * Tokens are stored space-joined in `chunks.search_text` and indexed with Postgres' 'simple' config,
  * so every token consists only of letters, marks and digits: Postgres' default parser keeps such a
@@ -33,6 +33,7 @@ const NEEDS_DICTIONARY = /[\p{sc=Han}\p{sc=Hiragana}\p{sc=Katakana}\p{sc=Thai}\p
 const CJK_CHAR = /[\p{sc=Han}\p{sc=Hiragana}\p{sc=Katakana}\p{sc=Hangul}]/u;
 const CJK_UNIT = /[\p{sc=Han}\p{sc=Hiragana}\p{sc=Katakana}\p{sc=Hangul}]|[^\p{sc=Han}\p{sc=Hiragana}\p{sc=Katakana}\p{sc=Hangul}]+/gu;
 const LETTERS_OR_DIGITS = /[\p{L}\p{M}\p{N}]+/gu;
+const PLAIN_WORD = /^[\p{L}\p{M}\p{N}]+$/u;
 const COMBINING_MARKS = /\p{M}/gu;
 const LATIN_WITH_MARKS = /^[\p{sc=Latin}\p{M}\p{N}]+$/u;
 const ASCII_LOWER = /^[a-z]+$/;
@@ -59,10 +60,14 @@ export interface AnalyzedText {
   cjkRuns: string[][];
 }
 
-/** The full analysis; `analyze` flattens it into tokens. Exposed for the built-in embedder. */
-export function analyzeText(text: string): AnalyzedText {
+/**
+ * The full analysis; `analyze` flattens it into tokens. Exposed for the built-in embedder, which
+ * may skip dictionary segmentation (`segment: false`, most of the cost for Chinese): unspaced runs
+ * then stay whole words and their CJK units carry the meaning.
+ */
+export function analyzeText(text: string, options: { segment?: boolean } = {}): AnalyzedText {
   const result: AnalyzedText = { words: [], cjkRuns: [] };
-  visitText(text, (word) => result.words.push(word), (run) => result.cjkRuns.push(run));
+  visitText(text, (word) => result.words.push(word), (run) => result.cjkRuns.push(run), options.segment ?? true);
   return result;
 }
 
@@ -85,24 +90,27 @@ export function toSearchText(text: string): string {
   return analyze(text).join(' ');
 }
 
-function visitText(text: string, onWord: (word: AnalyzedWord) => void, onCjkRun: (units: string[]) => void): void {
+function visitText(text: string, onWord: (word: AnalyzedWord) => void, onCjkRun: (units: string[]) => void, segment = true): void {
   const normalised = text.normalize('NFKC').toLowerCase();
-  for (const match of normalised.matchAll(WORD_RUN)) {
-    const run = match[0];
-    if (NEEDS_DICTIONARY.test(run)) {
-      for (const part of segmenter.segment(run)) {
-        // ICU splits "iphone15价格" into words; each may still hold an apostrophe or mixed letters.
-        if (part.isWordLike) for (const piece of part.segment.match(WORD_RUN) ?? []) onWord(analyzeWord(piece));
-      }
-    } else {
-      onWord(analyzeWord(run));
+  if (segment && NEEDS_DICTIONARY.test(normalised)) {
+    // One segmenter pass over the whole text is ~1.5x faster than one per run (Chinese text has
+    // a run between every two punctuation marks). ICU's word-like segments may still hold
+    // punctuation ("3.14"), so they are split into runs the same way as unsegmented text.
+    for (const part of segmenter.segment(normalised)) {
+      if (!part.isWordLike) continue;
+      if (PLAIN_WORD.test(part.segment)) onWord(analyzeWord(part.segment));
+      else for (const piece of part.segment.match(WORD_RUN) ?? []) onWord(analyzeWord(piece));
     }
-    if (CJK_CHAR.test(run)) onCjkRun(cjkUnits(run));
+  } else {
+    for (const match of normalised.matchAll(WORD_RUN)) onWord(analyzeWord(match[0]));
+  }
+  if (CJK_CHAR.test(normalised)) {
+    for (const match of normalised.matchAll(WORD_RUN)) if (CJK_CHAR.test(match[0])) onCjkRun(cjkUnits(match[0]));
   }
 }
 
 function analyzeWord(raw: string): AnalyzedWord {
-  if (CJK_CHAR.test(raw)) return { surface: raw, cjk: true, tokens: Array.from(raw).length > MAX_TOKEN_CHARS ? [] : [raw] };
+  if (CJK_CHAR.test(raw)) return { surface: raw, cjk: true, tokens: raw.length > MAX_TOKEN_CHARS ? [] : [raw] };
   // "the cell's" → "cell"; "don't" → "dont": Postgres' parser would split at the apostrophe.
   const surface = raw.replace(/['’]s$/u, '').replace(/['’]/gu, '');
   const tokens: string[] = [];
@@ -116,7 +124,7 @@ function analyzeWord(raw: string): AnalyzedWord {
 function cjkUnits(run: string): string[] {
   const units: string[] = [];
   for (const unit of run.match(CJK_UNIT) ?? []) {
-    const clean = unit.replace(/['’]/gu, '');
+    const clean = unit.length > 1 ? unit.replace(/['’]/gu, '') : unit;
     if (clean.length > 0 && clean.length <= MAX_TOKEN_CHARS) units.push(clean);
   }
   return units;
