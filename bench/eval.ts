@@ -6,7 +6,8 @@
  * better single channel), and writes bench-results/eval-<date>.json + latest-eval.json.
  * `--train` evaluates the train/ split instead: the one to tune on. `--fusion-study` also tries
  * a weighted RRF, its vector weight chosen on train/ and reported on the test queries
- * (a diagnostic for the hybrid goal; the app's fusion is unchanged).
+ * (a diagnostic for the hybrid goal; the app's fusion is unchanged). `--exact-vector` adds the
+ * vector channel forced to an exact scan, to separate the HNSW index's loss from the embedder's.
  */
 import { existsSync, readdirSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
@@ -71,6 +72,10 @@ export function resultsTable(collections: EvaluatedCollection[]): string {
       const s = c.scores[method];
       rows.push([`${c.collection}${c.split === 'train' ? ' (train)' : ''}`, c.queries, `Cairn ${method}`, num(s.ndcgAt10, 3), num(s.recallAt10, 3), num(s.recallAt30, 3), num(s.mrrAt10, 3)]);
     }
+    if (c.exactVector) {
+      const s = c.exactVector;
+      rows.push([c.collection, c.queries, 'study: vector, exact scan (no HNSW)', num(s.ndcgAt10, 3), num(s.recallAt10, 3), num(s.recallAt30, 3), num(s.mrrAt10, 3)]);
+    }
     if (c.fusionStudy) {
       const s = c.fusionStudy.test;
       rows.push([c.collection, c.queries, `study: hybrid, vector weight ${c.fusionStudy.chosenVectorWeight} (chosen on train)`, num(s.ndcgAt10, 3), num(s.recallAt10, 3), num(s.recallAt30, 3), num(s.mrrAt10, 3)]);
@@ -81,7 +86,7 @@ export function resultsTable(collections: EvaluatedCollection[]): string {
 }
 
 async function main(): Promise<void> {
-  const { values, positionals } = parseArgs({ allowPositionals: true, options: { json: { type: 'boolean', default: false }, train: { type: 'boolean', default: false }, 'fusion-study': { type: 'boolean', default: false } } });
+  const { values, positionals } = parseArgs({ allowPositionals: true, options: { json: { type: 'boolean', default: false }, train: { type: 'boolean', default: false }, 'fusion-study': { type: 'boolean', default: false }, 'exact-vector': { type: 'boolean', default: false } } });
   const dirs = positionals.length > 0 ? positionals.map((p) => resolve(p)) : defaultCollections();
   const log = (line: string) => process.stderr.write(`  ${line}\n`);
   const machine = machineFacts();
@@ -92,7 +97,7 @@ async function main(): Promise<void> {
   for (const dir of dirs) {
     const collection = loadCollection(dir, values.train ? 'train' : 'test');
     const tuning = values['fusion-study'] && !values.train && existsSync(join(dir, 'train', 'qrels.tsv')) ? loadCollection(dir, 'train') : undefined;
-    const result = await evaluateCollection(collection, { log, ...(tuning ? { tuning } : {}) });
+    const result = await evaluateCollection(collection, { log, exactVector: values['exact-vector'] ?? false, ...(tuning ? { tuning } : {}) });
     const references = readReferenceFigures(dir);
     collections.push({ ...result, references, goals: checkGoals(result, references) });
   }

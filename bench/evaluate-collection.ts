@@ -55,6 +55,8 @@ export interface CollectionResult {
   scores: Record<Method, MethodScores>;
   /** Only with a tuning split (eval --fusion-study). */
   fusionStudy: FusionStudy | null;
+  /** Vector channel forced to an exact scan (eval --exact-vector): what the HNSW index costs. */
+  exactVector: MethodScores | null;
 }
 
 /** Fused chunks kept (HybridSearch's largest k); enough for 30 distinct documents here. */
@@ -82,7 +84,7 @@ interface ChannelRankings {
 
 export async function evaluateCollection(
   collection: Collection,
-  options: { embedder?: Embedder; log?: (line: string) => void; tuning?: Pick<Collection, 'queries' | 'qrels'> } = {},
+  options: { embedder?: Embedder; log?: (line: string) => void; tuning?: Pick<Collection, 'queries' | 'qrels'>; exactVector?: boolean } = {},
 ): Promise<CollectionResult> {
   const log = options.log ?? (() => {});
   const embedder = options.embedder ?? new BuiltinEmbedder();
@@ -158,6 +160,19 @@ export async function evaluateCollection(
       fusionStudy = { trainNdcgByWeight, chosenVectorWeight, test };
       log(`${collection.name}: vector weight ${chosenVectorWeight} chosen on ${tuning.queries.length} train queries`);
     }
+    let exactVector: MethodScores | null = null;
+    if (options.exactVector) {
+      // Without index scans the planner can only answer ORDER BY distance by scanning every vector.
+      await pipeline.db.exec('SET enable_indexscan = off');
+      const scores: MethodScores[] = [];
+      for (const [i, query] of collection.queries.entries()) {
+        const p = prepareQuery(query.text);
+        const ids = p ? await vectorChannel(pipeline.db, active, queryEmbedder.vectorOf(p.text)!, null) : [];
+        scores.push(scoreRanking(toDocuments(ids), collection.qrels.get(collection.queries[i]!.id)!));
+      }
+      await pipeline.db.exec('RESET enable_indexscan');
+      exactVector = averageScores(scores);
+    }
     const querySeconds = (performance.now() - queryStarted) / 1000;
     log(`${collection.name}: queries done in ${querySeconds.toFixed(1)} s; ${hybridChecked} checked against HybridSearch, ${hybridMismatches} differed`);
     return {
@@ -172,6 +187,7 @@ export async function evaluateCollection(
       hybridMismatches,
       scores: { keyword: averageScores(perMethod.keyword), vector: averageScores(perMethod.vector), hybrid: averageScores(perMethod.hybrid) },
       fusionStudy,
+      exactVector,
     };
   } finally {
     await pipeline.db.close();

@@ -114,7 +114,7 @@ export async function runQueryScenario(options: { dataDir: string; embedder: Emb
 }
 
 /** The exact reference over the vectors the sync wrote, keyed by the chunk ids the index gave them. */
-async function loadExactIndex(db: Awaited<ReturnType<typeof openDatabase>>, vectorFile: string, dimensions: number): Promise<ExactVectorIndex> {
+export async function loadExactIndex(db: Awaited<ReturnType<typeof openDatabase>>, vectorFile: string, dimensions: number): Promise<ExactVectorIndex> {
   const byDocumentOrd = readVectorFile(vectorFile, dimensions);
   const rows = (await db.query<{ id: string | number; document_id: string | number; ord: number }>('SELECT id, document_id, ord FROM chunks ORDER BY id')).rows;
   const ids = new Int32Array(rows.length);
