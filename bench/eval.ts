@@ -8,10 +8,15 @@
  * a weighted RRF, its vector weight chosen on train/ and reported on the test queries
  * (a diagnostic for the hybrid goal; the app's fusion is unchanged). `--exact-vector` adds the
  * vector channel forced to an exact scan, to separate the HNSW index's loss from the embedder's.
+ * The embedder is the built-in one unless CAIRN_EMBED_* variables name a provider (as for the CLI),
+ * so a real model can be measured the same way where one is reachable.
  */
 import { existsSync, readdirSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
+import { createEmbedder, embeddingSettingsFromEnv } from '../src-main/core/embedding/create-embedder';
+import { BuiltinEmbedder } from '../src-main/core/embedding/builtin-embedder';
+import { spaceKey } from '../src-main/core/embedding/embedder';
 import { loadCollection, readReferenceFigures, type ReferenceFigure } from './collection';
 import { evaluateCollection, METHODS, type CollectionResult } from './evaluate-collection';
 import { machineFacts } from './process-stats';
@@ -92,22 +97,25 @@ async function main(): Promise<void> {
   const machine = machineFacts();
   const startedAt = new Date().toISOString();
   const commit = currentCommit();
+  const settings = embeddingSettingsFromEnv(process.env);
+  const embedder = settings ? createEmbedder(settings) : new BuiltinEmbedder();
+  log(`embedder: ${spaceKey(embedder.space)}`);
   log(`Cairn eval: ${dirs.join(', ')}; ${machine.cpus} cores, Node ${machine.node}, load ${machine.loadAverage.join(' / ')}`);
   const collections: EvaluatedCollection[] = [];
   for (const dir of dirs) {
     const collection = loadCollection(dir, values.train ? 'train' : 'test');
     const tuning = values['fusion-study'] && !values.train && existsSync(join(dir, 'train', 'qrels.tsv')) ? loadCollection(dir, 'train') : undefined;
-    const result = await evaluateCollection(collection, { log, exactVector: values['exact-vector'] ?? false, ...(tuning ? { tuning } : {}) });
+    const result = await evaluateCollection(collection, { embedder, log, exactVector: values['exact-vector'] ?? false, ...(tuning ? { tuning } : {}) });
     const references = readReferenceFigures(dir);
     collections.push({ ...result, references, goals: checkGoals(result, references) });
   }
-  const results = { kind: 'eval', startedAt, finishedAt: new Date().toISOString(), commit, machine, loadAverageAtEnd: machineFacts().loadAverage, embedder: 'builtin', collections };
+  const results = { kind: 'eval', startedAt, finishedAt: new Date().toISOString(), commit, machine, loadAverageAtEnd: machineFacts().loadAverage, embedder: spaceKey(embedder.space), collections };
   const paths = writeResults('eval', results);
   if (values.json) {
     process.stdout.write(`${JSON.stringify(results, null, 2)}\n`);
   } else {
     console.log(`\n## Eval ${startedAt.slice(0, 16).replace('T', ' ')} UTC, commit ${results.commit ?? '?'}`);
-    console.log(`${machine.cpus} cores, Node ${machine.node}; load ${machine.loadAverage.join(' / ')} at start, ${results.loadAverageAtEnd.join(' / ')} at end\n`);
+    console.log(`embedder ${results.embedder}; ${machine.cpus} cores, Node ${machine.node}; load ${machine.loadAverage.join(' / ')} at start, ${results.loadAverageAtEnd.join(' / ')} at end\n`);
     console.log(resultsTable(collections));
     console.log('\n### Goals\n');
     console.log(markdownTable(['collection', 'goal', 'status', 'detail'], collections.flatMap((c) => c.goals.map((g) => [c.collection, g.goal, g.met ? 'met' : 'missed', g.detail]))));
