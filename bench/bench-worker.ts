@@ -1,0 +1,67 @@
+/**
+ * One benchmark scenario in a fresh process (spawned by bench.ts): `index` or `query`, options as
+ * --name value pairs, result as JSON to --out. A separate process per step is what makes peak
+ * RSS and "cold open" honest.
+ */
+import { writeFileSync } from 'node:fs';
+import { parseArgs } from 'node:util';
+import { BuiltinEmbedder } from '../src-main/core/embedding/builtin-embedder';
+import type { Embedder } from '../src-main/core/embedding/embedder';
+import { runIndexScenario } from './index-scenario';
+import { EMBEDDING_PRESETS } from '../src-main/core/embedding/presets';
+import { OpenAiCompatibleEmbedder } from '../src-main/core/embedding/openai-embedder';
+import { runQueryScenario } from './query-scenario';
+
+/**
+ * 'remote' is the real OpenAI-compatible embedder with the DashScope preset (the design's default
+ * provider: 10 inputs per request, 5 requests in flight) against the fake server at `url`
+ * (its key comes in CAIRN_BENCH_EMBED_KEY, not on the command line).
+ */
+function benchEmbedder(kind: string, url: string | undefined, apiKey: string | undefined): Embedder {
+  if (kind === 'builtin') return new BuiltinEmbedder();
+  if (kind !== 'remote' || !url) throw new Error(`Unknown embedder "${kind}" (builtin, or remote with --embed-url).`);
+  return new OpenAiCompatibleEmbedder({ ...EMBEDDING_PRESETS.dashscope, provider: 'dashscope', baseUrl: url, apiKey });
+}
+
+async function main(): Promise<void> {
+  const { values, positionals } = parseArgs({
+    allowPositionals: true,
+    options: {
+      'data-dir': { type: 'string' },
+      embedder: { type: 'string', default: 'builtin' },
+      'embed-url': { type: 'string' },
+      'target-chunks': { type: 'string' },
+      documents: { type: 'string' },
+      vectors: { type: 'string' },
+      resync: { type: 'boolean', default: false },
+      'fetch-concurrency': { type: 'string' },
+      queries: { type: 'string', default: '200' },
+      seed: { type: 'string', default: '1' },
+      out: { type: 'string' },
+    },
+  });
+  const command = positionals[0];
+  const dataDir = values['data-dir'];
+  if (!dataDir || !values.out || (command !== 'index' && command !== 'query')) throw new Error('usage: bench-worker index|query --data-dir D --out F [options]');
+  const embedder = benchEmbedder(values.embedder ?? 'builtin', values['embed-url'], process.env.CAIRN_BENCH_EMBED_KEY);
+  const seed = Number(values.seed);
+  const result =
+    command === 'index'
+      ? await runIndexScenario({
+          dataDir,
+          embedder,
+          seed,
+          vectorFile: values.vectors ?? null,
+          resync: values.resync ?? false,
+          ...(values['fetch-concurrency'] ? { fetchConcurrency: Number(values['fetch-concurrency']) } : {}),
+          ...(values['target-chunks'] ? { targetChunks: Number(values['target-chunks']) } : {}),
+          ...(values.documents ? { documents: Number(values.documents) } : {}),
+        })
+      : await runQueryScenario({ dataDir, embedder, seed, queries: Number(values.queries), vectorFile: values.vectors ?? '' });
+  writeFileSync(values.out, JSON.stringify(result, null, 2));
+}
+
+main().catch((error: unknown) => {
+  process.stderr.write(`${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
+  process.exit(1);
+});

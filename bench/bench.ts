@@ -1,0 +1,162 @@
+/**
+ * `npm run bench [-- --large] [-- --only <id,id>] [-- --keep]`: speed and scale of the real pipeline on
+ * a generated corpus. Each step runs in its own child process (bench-worker.ts) so peak RSS and
+ * cold open are honest; this process only orchestrates, prints the tables and writes
+ * bench-results/bench-<date>.json + latest-bench.json. It reports numbers; it never fails on one.
+ */
+import { spawn, spawnSync } from 'node:child_process';
+import { createInterface } from 'node:readline';
+import { mkdirSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
+import type { IndexScenarioResult } from './index-scenario';
+import { machineFacts } from './process-stats';
+import type { QueryScenarioResult } from './query-scenario';
+import { currentCommit, REPO_ROOT, writeResults } from './report';
+import { evaluateTargets, printBenchReport, type Scenario, type ScenarioOutcome } from './bench-report';
+
+const DEFAULT_SCENARIOS: Scenario[] = [
+  { id: 'builtin-1k', embedder: 'builtin', targetChunks: 1_000, resync: false, queries: true },
+  { id: 'builtin-10k', embedder: 'builtin', targetChunks: 10_000, resync: false, queries: true },
+  { id: 'builtin-10kdocs', embedder: 'builtin', documents: 10_000, resync: true, queries: false },
+  { id: 'remote-1k', embedder: 'remote', targetChunks: 1_000, resync: false, queries: false },
+  { id: 'remote-10k', embedder: 'remote', targetChunks: 10_000, resync: false, queries: false },
+  { id: 'remote-10kdocs', embedder: 'remote', documents: 10_000, resync: true, queries: false },
+  // The same remote run with more documents in flight, so the batcher can fill its batches.
+  { id: 'remote-10k-fetch32', embedder: 'remote', targetChunks: 10_000, resync: false, queries: false, fetchConcurrency: 32 },
+];
+const LARGE_SCENARIOS: Scenario[] = [{ id: 'builtin-100k', embedder: 'builtin', targetChunks: 100_000, resync: true, queries: true }];
+
+/** The fake remote embedder's latency per request, as the benchmarks issue asks. */
+export const REMOTE_LATENCY_MS = 100;
+
+const WORKER = fileURLToPath(new URL('./bench-worker.ts', import.meta.url));
+const FAKE_SERVER = fileURLToPath(new URL('./fake-embedding-process.ts', import.meta.url));
+
+interface FakeServer {
+  url: string;
+  apiKey: string;
+  stop(): Promise<void>;
+}
+
+/** Starts the fake embeddings server in its own process and waits for its READY line. */
+async function startFakeServer(latencyMs: number): Promise<FakeServer> {
+  const child = spawn(process.execPath, ['--import', 'tsx', FAKE_SERVER, String(latencyMs)], { cwd: REPO_ROOT, stdio: ['pipe', 'pipe', 'inherit'] });
+  const lines = createInterface({ input: child.stdout });
+  const ready = await new Promise<string>((resolve, reject) => {
+    lines.once('line', resolve);
+    child.once('exit', (code) => reject(new Error(`The fake embeddings server exited with ${code} before it was ready.`)));
+  });
+  const [, url, apiKey] = ready.split(' ');
+  if (!url || !apiKey) throw new Error(`Unexpected line from the fake embeddings server: ${ready}`);
+  return {
+    url,
+    apiKey,
+    stop: () =>
+      new Promise((resolve) => {
+        child.once('exit', () => resolve());
+        child.stdin.end();
+      }),
+  };
+}
+
+function runWorker(args: string[], env: Record<string, string> = {}): void {
+  // `node --import tsx` runs the TypeScript worker in a plain, fresh Node process.
+  const result = spawnSync(process.execPath, ['--import', 'tsx', WORKER, ...args], { cwd: REPO_ROOT, stdio: ['ignore', 'inherit', 'inherit'], env: { ...process.env, ...env } });
+  if (result.status !== 0) throw new Error(`bench worker ${args[0]} exited with ${result.status ?? result.signal}`);
+}
+
+function runScenario(scenario: Scenario, options: { workDir: string; queries: number; seed: number; keep: boolean; server: FakeServer | null }): ScenarioOutcome {
+  const dataDir = join(options.workDir, scenario.id);
+  const vectors = join(options.workDir, `${scenario.id}.vectors`);
+  const indexOut = join(options.workDir, `${scenario.id}.index.json`);
+  const queryOut = join(options.workDir, `${scenario.id}.query.json`);
+  rmSync(dataDir, { recursive: true, force: true });
+  rmSync(vectors, { force: true });
+  const loadAtStart = machineFacts().loadAverage;
+  const started = performance.now();
+  try {
+    runWorker([
+      'index',
+      '--data-dir', dataDir,
+      '--embedder', scenario.embedder,
+      ...(options.server ? ['--embed-url', options.server.url] : []),
+      '--seed', String(options.seed),
+      '--out', indexOut,
+      ...(scenario.queries ? ['--vectors', vectors] : []),
+      ...(scenario.resync ? ['--resync'] : []),
+      ...(scenario.targetChunks ? ['--target-chunks', String(scenario.targetChunks)] : []),
+      ...(scenario.documents ? ['--documents', String(scenario.documents)] : []),
+      ...(scenario.fetchConcurrency ? ['--fetch-concurrency', String(scenario.fetchConcurrency)] : []),
+    ], options.server ? { CAIRN_BENCH_EMBED_KEY: options.server.apiKey } : {});
+    const index = JSON.parse(readFileSync(indexOut, 'utf8')) as IndexScenarioResult;
+    let query: QueryScenarioResult | null = null;
+    if (scenario.queries) {
+      runWorker(['query', '--data-dir', dataDir, '--embedder', scenario.embedder, '--seed', String(options.seed), '--queries', String(options.queries), '--vectors', vectors, '--out', queryOut]);
+      query = JSON.parse(readFileSync(queryOut, 'utf8')) as QueryScenarioResult;
+    }
+    return { scenario, loadAtStart, elapsedS: (performance.now() - started) / 1000, index, query };
+  } finally {
+    if (!options.keep) {
+      rmSync(dataDir, { recursive: true, force: true });
+      rmSync(vectors, { force: true });
+    }
+  }
+}
+
+async function main(): Promise<void> {
+  const { values } = parseArgs({
+    options: {
+      large: { type: 'boolean', default: false },
+      only: { type: 'string' },
+      keep: { type: 'boolean', default: false },
+      queries: { type: 'string', default: '200' },
+      seed: { type: 'string', default: '1' },
+      'work-dir': { type: 'string' },
+    },
+  });
+  const all = [...DEFAULT_SCENARIOS, ...(values.large ? LARGE_SCENARIOS : [])];
+  const only = values.only ? new Set(values.only.split(',')) : null;
+  const scenarios = only ? [...DEFAULT_SCENARIOS, ...LARGE_SCENARIOS].filter((s) => only.has(s.id)) : all;
+  if (scenarios.length === 0) throw new Error(`No scenario matches --only ${values.only}; known: ${[...DEFAULT_SCENARIOS, ...LARGE_SCENARIOS].map((s) => s.id).join(', ')}`);
+  const workDir = values['work-dir'] ?? join(tmpdir(), 'cairn-bench');
+  mkdirSync(workDir, { recursive: true });
+  const machine = machineFacts();
+  const startedAt = new Date().toISOString();
+  // Read before running: the workers load the code of this moment.
+  const commit = currentCommit();
+  console.log(`Cairn bench: ${scenarios.map((s) => s.id).join(', ')}; ${machine.cpus} cores, Node ${machine.node}, load ${machine.loadAverage.join(' / ')} (1/5/15 min)`);
+  const outcomes: ScenarioOutcome[] = [];
+  for (const scenario of scenarios) {
+    console.log(`\n▶ ${scenario.id}`);
+    const server = scenario.embedder === 'remote' ? await startFakeServer(REMOTE_LATENCY_MS) : null;
+    try {
+      outcomes.push(runScenario(scenario, { workDir, queries: Number(values.queries), seed: Number(values.seed), keep: values.keep ?? false, server }));
+    } finally {
+      await server?.stop();
+    }
+  }
+  const targets = evaluateTargets(outcomes);
+  const results = {
+    kind: 'bench',
+    startedAt,
+    finishedAt: new Date().toISOString(),
+    commit,
+    machine,
+    loadAverageAtEnd: machineFacts().loadAverage,
+    remoteLatencyMs: REMOTE_LATENCY_MS,
+    queriesPerScenario: Number(values.queries),
+    scenarios: outcomes,
+    targets,
+  };
+  printBenchReport(results);
+  const paths = writeResults('bench', results);
+  console.log(`\nResults: ${paths.join(', ')}`);
+}
+
+main().catch((error: unknown) => {
+  process.stderr.write(`${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
+  process.exit(1);
+});

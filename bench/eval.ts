@@ -1,0 +1,130 @@
+/**
+ * `npm run eval [-- <dir> ...] [-- --json] [-- --train]`: retrieval quality of the real pipeline
+ * on test collections (default: every collection in <repoRoot>/../shared/eval). Prints
+ * nDCG@10, Recall@10, Recall@30 and MRR@10 for keyword-only, vector-only and hybrid next to the
+ * published reference figures, checks the two goals (keyword ≥ the BM25 reference; hybrid > the
+ * better single channel), and writes bench-results/eval-<date>.json + latest-eval.json.
+ * `--train` evaluates the train/ split instead: the one to tune on. `--fusion-study` also tries
+ * a weighted RRF, its vector weight chosen on train/ and reported on the test queries
+ * (a diagnostic for the hybrid goal; the app's fusion is unchanged). `--exact-vector` adds the
+ * vector channel forced to an exact scan, to separate the HNSW index's loss from the embedder's.
+ * The embedder is the built-in one unless CAIRN_EMBED_* variables name a provider (as for the CLI),
+ * so a real model can be measured the same way where one is reachable.
+ */
+import { existsSync, readdirSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
+import { parseArgs } from 'node:util';
+import { createEmbedder, embeddingSettingsFromEnv } from '../src-main/core/embedding/create-embedder';
+import { BuiltinEmbedder } from '../src-main/core/embedding/builtin-embedder';
+import { spaceKey } from '../src-main/core/embedding/embedder';
+import { loadCollection, readReferenceFigures, type ReferenceFigure } from './collection';
+import { evaluateCollection, METHODS, type CollectionResult } from './evaluate-collection';
+import { machineFacts } from './process-stats';
+import { currentCommit, markdownTable, num, REPO_ROOT, writeResults } from './report';
+
+/**
+ * CI places shared/ beside the clone (<repoRoot>/../shared/eval); a git worktree nested one level
+ * deeper finds it further up, so the nearest ancestor that has one wins.
+ */
+function defaultEvalRoot(): string {
+  for (let dir = resolve(REPO_ROOT, '..'); ; dir = dirname(dir)) {
+    const candidate = join(dir, 'shared', 'eval');
+    if (existsSync(candidate)) return candidate;
+    if (dirname(dir) === dir) return resolve(REPO_ROOT, '..', 'shared', 'eval');
+  }
+}
+
+interface GoalCheck {
+  goal: string;
+  met: boolean;
+  detail: string;
+}
+
+export interface EvaluatedCollection extends CollectionResult {
+  references: ReferenceFigure[];
+  goals: GoalCheck[];
+}
+
+function defaultCollections(): string[] {
+  const root = defaultEvalRoot();
+  if (!existsSync(root)) throw new Error(`No collections given and ${root} does not exist. Pass collection directories: npm run eval -- <dir> [<dir>...]`);
+  return readdirSync(root, { withFileTypes: true })
+    .filter((entry) => entry.isDirectory() && existsSync(join(root, entry.name, 'corpus.jsonl')))
+    .map((entry) => join(root, entry.name))
+    .sort();
+}
+
+function checkGoals(result: CollectionResult, references: ReferenceFigure[]): GoalCheck[] {
+  const { keyword, vector, hybrid } = result.scores;
+  const goals: GoalCheck[] = [];
+  const bm25 = references.filter((r) => /bm25/i.test(r.system));
+  if (bm25.length > 0 && result.split === 'test') {
+    const best = bm25.reduce((a, b) => (b.ndcgAt10 > a.ndcgAt10 ? b : a));
+    const diff = keyword.ndcgAt10 - best.ndcgAt10;
+    goals.push({ goal: 'keyword nDCG@10 ≥ best published BM25', met: diff >= -0.0005, detail: `${num(keyword.ndcgAt10, 3)} vs ${num(best.ndcgAt10, 3)} (${best.system}): ${diff >= 0 ? '+' : ''}${diff.toFixed(3)}` });
+  }
+  if (result.hybridMismatches > 0) goals.push({ goal: 'fused ranking equals HybridSearch', met: false, detail: `${result.hybridMismatches} of ${result.hybridChecked} checked queries differ: the harness no longer fuses like the app` });
+  const betterSingle = Math.max(keyword.ndcgAt10, vector.ndcgAt10);
+  const diff = hybrid.ndcgAt10 - betterSingle;
+  goals.push({ goal: 'hybrid nDCG@10 > better single channel', met: diff > 0, detail: `${num(hybrid.ndcgAt10, 3)} vs ${num(betterSingle, 3)} (${keyword.ndcgAt10 >= vector.ndcgAt10 ? 'keyword' : 'vector'}): ${diff >= 0 ? '+' : ''}${diff.toFixed(3)}` });
+  return goals;
+}
+
+export function resultsTable(collections: EvaluatedCollection[]): string {
+  const rows: (string | number)[][] = [];
+  for (const c of collections) {
+    for (const method of METHODS) {
+      const s = c.scores[method];
+      rows.push([`${c.collection}${c.split === 'train' ? ' (train)' : ''}`, c.queries, `Cairn ${method}`, num(s.ndcgAt10, 3), num(s.recallAt10, 3), num(s.recallAt30, 3), num(s.mrrAt10, 3)]);
+    }
+    if (c.exactVector) {
+      const s = c.exactVector;
+      rows.push([c.collection, c.queries, 'study: vector, exact scan (no HNSW)', num(s.ndcgAt10, 3), num(s.recallAt10, 3), num(s.recallAt30, 3), num(s.mrrAt10, 3)]);
+    }
+    if (c.fusionStudy) {
+      const s = c.fusionStudy.test;
+      rows.push([c.collection, c.queries, `study: hybrid, vector weight ${c.fusionStudy.chosenVectorWeight} (chosen on train)`, num(s.ndcgAt10, 3), num(s.recallAt10, 3), num(s.recallAt30, 3), num(s.mrrAt10, 3)]);
+    }
+    for (const ref of c.references) rows.push([c.collection, '', `ref: ${ref.system}`, ref.figure, '', '', '']);
+  }
+  return markdownTable(['collection', 'queries', 'system', 'nDCG@10', 'R@10', 'R@30', 'MRR@10'], rows);
+}
+
+async function main(): Promise<void> {
+  const { values, positionals } = parseArgs({ allowPositionals: true, options: { json: { type: 'boolean', default: false }, train: { type: 'boolean', default: false }, 'fusion-study': { type: 'boolean', default: false }, 'exact-vector': { type: 'boolean', default: false } } });
+  const dirs = positionals.length > 0 ? positionals.map((p) => resolve(p)) : defaultCollections();
+  const log = (line: string) => process.stderr.write(`  ${line}\n`);
+  const machine = machineFacts();
+  const startedAt = new Date().toISOString();
+  const commit = currentCommit();
+  const settings = embeddingSettingsFromEnv(process.env);
+  const embedder = settings ? createEmbedder(settings) : new BuiltinEmbedder();
+  log(`embedder: ${spaceKey(embedder.space)}`);
+  log(`Cairn eval: ${dirs.join(', ')}; ${machine.cpus} cores, Node ${machine.node}, load ${machine.loadAverage.join(' / ')}`);
+  const collections: EvaluatedCollection[] = [];
+  for (const dir of dirs) {
+    const collection = loadCollection(dir, values.train ? 'train' : 'test');
+    const tuning = values['fusion-study'] && !values.train && existsSync(join(dir, 'train', 'qrels.tsv')) ? loadCollection(dir, 'train') : undefined;
+    const result = await evaluateCollection(collection, { embedder, log, exactVector: values['exact-vector'] ?? false, ...(tuning ? { tuning } : {}) });
+    const references = readReferenceFigures(dir);
+    collections.push({ ...result, references, goals: checkGoals(result, references) });
+  }
+  const results = { kind: 'eval', startedAt, finishedAt: new Date().toISOString(), commit, machine, loadAverageAtEnd: machineFacts().loadAverage, embedder: spaceKey(embedder.space), collections };
+  const paths = writeResults('eval', results);
+  if (values.json) {
+    process.stdout.write(`${JSON.stringify(results, null, 2)}\n`);
+  } else {
+    console.log(`\n## Eval ${startedAt.slice(0, 16).replace('T', ' ')} UTC, commit ${results.commit ?? '?'}`);
+    console.log(`embedder ${results.embedder}; ${machine.cpus} cores, Node ${machine.node}; load ${machine.loadAverage.join(' / ')} at start, ${results.loadAverageAtEnd.join(' / ')} at end\n`);
+    console.log(resultsTable(collections));
+    console.log('\n### Goals\n');
+    console.log(markdownTable(['collection', 'goal', 'status', 'detail'], collections.flatMap((c) => c.goals.map((g) => [c.collection, g.goal, g.met ? 'met' : 'missed', g.detail]))));
+    console.log(`\n${markdownTable(['collection', 'docs', 'chunks', 'index s', 'query s', 'hybrid checked vs HybridSearch'], collections.map((c) => [c.collection, c.documents, c.chunks, num(c.indexSeconds, 1), num(c.querySeconds, 1), `${c.hybridChecked} (${c.hybridMismatches} differ)`]))}`);
+  }
+  log(`Results: ${paths.join(', ')}`);
+}
+
+main().catch((error: unknown) => {
+  process.stderr.write(`${error instanceof Error ? error.message : String(error)}\n`);
+  process.exit(1);
+});

@@ -1,0 +1,195 @@
+/**
+ * Retrieval quality of the real pipeline on one collection: every record becomes a Markdown
+ * document "# title\n\ntext" served by an in-memory connector, indexed by the SyncEngine
+ * (chunker → built-in embedder → PgDocumentStore, in-memory PGlite), then every judged query runs
+ * through the keyword channel alone, the vector channel alone, and both fused by the app's RRF.
+ * A document counts at its best-ranked chunk.
+ *
+ * Hybrid is fused here from the two channel rankings already fetched (the same
+ * reciprocalRankFusion HybridSearch calls), which halves the run time; every
+ * HYBRID_CHECK_EVERY-th query also runs through HybridSearch itself and must give the same
+ * chunks in the same order, so the shortcut cannot drift from the app.
+ */
+import type { Embedder } from '../src-main/core/embedding/embedder';
+import { BuiltinEmbedder } from '../src-main/core/embedding/builtin-embedder';
+import { readSpaces } from '../src-main/core/index/embedding-spaces';
+import { configureVectorSession, keywordChannel, vectorChannel } from '../src-main/core/search/index-channels';
+import { prepareQuery } from '../src-main/core/search/query-text';
+import { reciprocalRankFusion } from '../src-main/core/search/rrf';
+import type { Collection } from './collection';
+import { MemoryConnector } from './memory-connector';
+import { bestWeight, VECTOR_WEIGHTS, weightedFusion } from './fusion-study';
+import { mean, ndcgAt, recallAt, reciprocalRankAt, type Judgments } from './metrics';
+import { CONNECTION_ID, hybridSearchFor, openPipeline } from './pipeline';
+import { PrecomputedQueryEmbedder } from './precomputed-query-embedder';
+
+export type Method = 'keyword' | 'vector' | 'hybrid';
+export const METHODS: readonly Method[] = ['keyword', 'vector', 'hybrid'];
+
+export interface MethodScores {
+  ndcgAt10: number;
+  recallAt10: number;
+  recallAt30: number;
+  mrrAt10: number;
+}
+
+export interface FusionStudy {
+  /** Train nDCG@10 of hybrid for each vector-channel weight tried. */
+  trainNdcgByWeight: { vectorWeight: number; ndcgAt10: number }[];
+  chosenVectorWeight: number;
+  /** Test scores of hybrid with the chosen weight. */
+  test: MethodScores;
+}
+
+export interface CollectionResult {
+  collection: string;
+  split: 'test' | 'train';
+  documents: number;
+  chunks: number;
+  queries: number;
+  indexSeconds: number;
+  querySeconds: number;
+  /** Queries also run through HybridSearch, and how many of them ranked differently (must be 0). */
+  hybridChecked: number;
+  hybridMismatches: number;
+  scores: Record<Method, MethodScores>;
+  /** Only with a tuning split (eval --fusion-study). */
+  fusionStudy: FusionStudy | null;
+  /** Vector channel forced to an exact scan (eval --exact-vector): what the HNSW index costs. */
+  exactVector: MethodScores | null;
+}
+
+/** Fused chunks kept (HybridSearch's largest k); enough for 30 distinct documents here. */
+const HYBRID_DEPTH = 50;
+const HYBRID_CHECK_EVERY = 10;
+const QUERY_EMBED_BATCH = 256;
+
+export function documentMarkdown(title: string, text: string): string {
+  return title.trim() ? `# ${title.trim()}\n\n${text}` : text;
+}
+
+export function scoreRanking(ranked: readonly string[], judgments: Judgments): MethodScores {
+  return { ndcgAt10: ndcgAt(ranked, judgments, 10), recallAt10: recallAt(ranked, judgments, 10), recallAt30: recallAt(ranked, judgments, 30), mrrAt10: reciprocalRankAt(ranked, judgments, 10) };
+}
+
+function averageScores(all: MethodScores[]): MethodScores {
+  return { ndcgAt10: mean(all.map((s) => s.ndcgAt10)), recallAt10: mean(all.map((s) => s.recallAt10)), recallAt30: mean(all.map((s) => s.recallAt30)), mrrAt10: mean(all.map((s) => s.mrrAt10)) };
+}
+
+interface ChannelRankings {
+  keyword: number[];
+  vector: number[];
+}
+
+
+export async function evaluateCollection(
+  collection: Collection,
+  options: { embedder?: Embedder; log?: (line: string) => void; tuning?: Pick<Collection, 'queries' | 'qrels'>; exactVector?: boolean } = {},
+): Promise<CollectionResult> {
+  const log = options.log ?? (() => {});
+  const embedder = options.embedder ?? new BuiltinEmbedder();
+  const pipeline = await openPipeline({ embedder });
+  try {
+    const connector = new MemoryConnector();
+    for (const record of collection.corpus) connector.put({ externalId: record.id, title: record.title || record.id, knowledgeBase: collection.name, markdown: documentMarkdown(record.title, record.text) });
+    const indexStarted = performance.now();
+    const run = await pipeline.engine.run({ connectionId: CONNECTION_ID, connector, embedder });
+    const indexSeconds = (performance.now() - indexStarted) / 1000;
+    if (run.status !== 'succeeded') throw new Error(`Indexing ${collection.name} ${run.status}: ${JSON.stringify(run.error ?? run.errors.slice(0, 3))}`);
+    const counts = await pipeline.store.counts(CONNECTION_ID);
+    log(`${collection.name}: indexed ${counts.documents} documents, ${counts.chunks} chunks in ${indexSeconds.toFixed(1)} s`);
+
+    const queryStarted = performance.now();
+    const { active } = await readSpaces(pipeline.db);
+    if (!active) throw new Error('No active embedding space after indexing.');
+    const documentOf = new Map(
+      (await pipeline.db.query<{ id: string | number; external_id: string }>('SELECT c.id, d.external_id FROM chunks c JOIN documents d ON d.id = c.document_id')).rows.map((r) => [Number(r.id), r.external_id]),
+    );
+    const toDocuments = (chunkIds: readonly number[]) => chunkIds.map((id) => documentOf.get(id) ?? `?${id}`);
+    const queryEmbedder = new PrecomputedQueryEmbedder(embedder);
+    const search = hybridSearchFor(pipeline.db, queryEmbedder);
+    await configureVectorSession(pipeline.db);
+
+    /** Both channels' chunk rankings for each query; query vectors embedded in batches first. */
+    async function rankChannels(queries: readonly { text: string }[], label: string): Promise<ChannelRankings[]> {
+      const prepared = queries.map((q) => prepareQuery(q.text));
+      const texts = prepared.flatMap((p) => (p ? [p.text] : []));
+      for (let start = 0; start < texts.length; start += QUERY_EMBED_BATCH) await queryEmbedder.precompute(texts.slice(start, start + QUERY_EMBED_BATCH));
+      const rankings: ChannelRankings[] = [];
+      for (const [i, p] of prepared.entries()) {
+        rankings.push({
+          keyword: p ? await keywordChannel(pipeline.db, p.keywordText, null) : [],
+          vector: p ? await vectorChannel(pipeline.db, active!, queryEmbedder.vectorOf(p.text)!, null) : [],
+        });
+        if ((i + 1) % 1000 === 0) log(`${collection.name}: ${i + 1}/${queries.length} ${label} queries`);
+      }
+      return rankings;
+    }
+    const asKeys = (r: ChannelRankings) => ({ vector: r.vector.map((id) => `chunk:${id}`), keyword: r.keyword.map((id) => `chunk:${id}`) });
+    const fromKeys = (keys: string[]) => toDocuments(keys.slice(0, HYBRID_DEPTH).map((key) => Number(key.slice('chunk:'.length))));
+
+    const rankings = await rankChannels(collection.queries, 'test');
+    const perMethod: Record<Method, MethodScores[]> = { keyword: [], vector: [], hybrid: [] };
+    let hybridChecked = 0;
+    let hybridMismatches = 0;
+    for (const [i, query] of collection.queries.entries()) {
+      const judgments = collection.qrels.get(query.id)!;
+      const r = rankings[i]!;
+      const fused = reciprocalRankFusion(asKeys(r))
+        .slice(0, HYBRID_DEPTH)
+        .map((item) => item.key);
+      if (i % HYBRID_CHECK_EVERY === 0) {
+        const app = (await search.search({ query: query.text, k: HYBRID_DEPTH })).hits.map((h) => h.key);
+        hybridChecked++;
+        if (app.join() !== fused.join()) hybridMismatches++;
+      }
+      perMethod.keyword.push(scoreRanking(toDocuments(r.keyword), judgments));
+      perMethod.vector.push(scoreRanking(toDocuments(r.vector), judgments));
+      perMethod.hybrid.push(scoreRanking(fromKeys(fused), judgments));
+    }
+
+    let fusionStudy: FusionStudy | null = null;
+    if (options.tuning) {
+      const tuning = options.tuning;
+      const trainRankings = await rankChannels(tuning.queries, 'train');
+      const meanNdcg = (weight: number, queries: readonly { id: string }[], all: ChannelRankings[], qrels: Collection['qrels']) =>
+        mean(queries.map((q, i) => ndcgAt(fromKeys(weightedFusion(asKeys(all[i]!), { vector: weight, keyword: 1 })), qrels.get(q.id)!, 10)));
+      const trainNdcgByWeight = VECTOR_WEIGHTS.map((vectorWeight) => ({ vectorWeight, ndcgAt10: meanNdcg(vectorWeight, tuning.queries, trainRankings, tuning.qrels) }));
+      const chosenVectorWeight = bestWeight(new Map(trainNdcgByWeight.map((t) => [t.vectorWeight, t.ndcgAt10])));
+      const test = averageScores(collection.queries.map((q, i) => scoreRanking(fromKeys(weightedFusion(asKeys(rankings[i]!), { vector: chosenVectorWeight, keyword: 1 })), collection.qrels.get(q.id)!)));
+      fusionStudy = { trainNdcgByWeight, chosenVectorWeight, test };
+      log(`${collection.name}: vector weight ${chosenVectorWeight} chosen on ${tuning.queries.length} train queries`);
+    }
+    let exactVector: MethodScores | null = null;
+    if (options.exactVector) {
+      // Without index scans the planner can only answer ORDER BY distance by scanning every vector.
+      await pipeline.db.exec('SET enable_indexscan = off');
+      const scores: MethodScores[] = [];
+      for (const [i, query] of collection.queries.entries()) {
+        const p = prepareQuery(query.text);
+        const ids = p ? await vectorChannel(pipeline.db, active, queryEmbedder.vectorOf(p.text)!, null) : [];
+        scores.push(scoreRanking(toDocuments(ids), collection.qrels.get(collection.queries[i]!.id)!));
+      }
+      await pipeline.db.exec('RESET enable_indexscan');
+      exactVector = averageScores(scores);
+    }
+    const querySeconds = (performance.now() - queryStarted) / 1000;
+    log(`${collection.name}: queries done in ${querySeconds.toFixed(1)} s; ${hybridChecked} checked against HybridSearch, ${hybridMismatches} differed`);
+    return {
+      collection: collection.name,
+      split: collection.split,
+      documents: counts.documents,
+      chunks: counts.chunks,
+      queries: collection.queries.length,
+      indexSeconds,
+      querySeconds,
+      hybridChecked,
+      hybridMismatches,
+      scores: { keyword: averageScores(perMethod.keyword), vector: averageScores(perMethod.vector), hybrid: averageScores(perMethod.hybrid) },
+      fusionStudy,
+      exactVector,
+    };
+  } finally {
+    await pipeline.db.close();
+  }
+}

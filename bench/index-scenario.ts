@@ -1,0 +1,129 @@
+/**
+ * Child-process side of `npm run bench`: index a generated corpus through the real sync, then
+ * (optionally) re-sync it unchanged and with 1% of the documents edited. Runs in its own process
+ * so its peak RSS is the pipeline's alone.
+ */
+import { chunkMarkdown } from '../src-main/core/chunking/chunker';
+import type { SyncCounters } from '../src-shared/models';
+import type { Embedder } from '../src-main/core/embedding/embedder';
+import { generateDocument } from './corpus';
+import { StageClock, TimedEmbedder, TimedStore, timedChunker } from './instrumented';
+import { MemoryConnector } from './memory-connector';
+import { median } from './metrics';
+import { CONNECTION_ID, openPipeline } from './pipeline';
+import { directorySize, peakRssMb } from './process-stats';
+import { VectorFileWriter } from './vector-file';
+
+export interface IndexScenarioOptions {
+  dataDir: string;
+  embedder: Embedder;
+  /** Index documents until the corpus has at least this many chunks … */
+  targetChunks?: number;
+  /** … or exactly this many documents. */
+  documents?: number;
+  vectorFile: string | null;
+  resync: boolean;
+  seed: number;
+  /** Documents in flight; undefined = the engine's default. */
+  fetchConcurrency?: number;
+}
+
+export interface SyncMeasurement {
+  wallMs: number;
+  cpuMs: number;
+  stagesMs: StageClock['ms'];
+  embedRequests: number;
+  counters: SyncCounters;
+  fetches: number;
+}
+
+export interface IndexScenarioResult {
+  documents: number;
+  chunks: number;
+  corpusChars: number;
+  openMs: number;
+  fullIndex: SyncMeasurement;
+  resyncUnchanged: { runs: SyncMeasurement[]; medianWallMs: number } | null;
+  resyncChanged: (SyncMeasurement & { changedDocuments: number }) | null;
+  peakRssMb: number;
+  diskMb: number;
+}
+
+const UNCHANGED_RUNS = 3;
+/** Every 100th document is edited: 1% changed. */
+const CHANGE_STRIDE = 100;
+
+export async function runIndexScenario(options: IndexScenarioOptions): Promise<IndexScenarioResult> {
+  const clock = new StageClock();
+  const vectors = options.vectorFile ? new VectorFileWriter(options.vectorFile, options.embedder.space.dimensions) : null;
+  const openStarted = performance.now();
+  const pipeline = await openPipeline({
+    dataDir: options.dataDir,
+    embedder: options.embedder,
+    chunk: timedChunker(clock),
+    fetchConcurrency: options.fetchConcurrency,
+    wrapStore: (store) => new TimedStore(store, clock, vectors ? (id, chunks, v) => vectors.append(id, chunks, v) : null),
+  });
+  const openMs = performance.now() - openStarted;
+  const embedder = new TimedEmbedder(options.embedder, clock);
+
+  const connector = new MemoryConnector();
+  let chunks = 0;
+  let corpusChars = 0;
+  for (let i = 0; options.documents !== undefined ? i < options.documents : chunks < (options.targetChunks ?? 0); i++) {
+    const doc = generateDocument(i, { seed: options.seed });
+    connector.put(doc);
+    corpusChars += doc.markdown.length;
+    if (options.documents === undefined) chunks += chunkMarkdown(doc.markdown).length;
+  }
+
+  async function measuredSync(): Promise<SyncMeasurement> {
+    clock.reset();
+    const fetchesBefore = connector.fetchCount;
+    const cpuBefore = process.cpuUsage();
+    const started = performance.now();
+    const run = await pipeline.engine.run({ connectionId: CONNECTION_ID, connector, embedder });
+    const wallMs = performance.now() - started;
+    const cpu = process.cpuUsage(cpuBefore);
+    if (run.status !== 'succeeded') throw new Error(`Sync ${run.status}: ${JSON.stringify(run.error ?? run.errors.slice(0, 3))}`);
+    return { wallMs, cpuMs: (cpu.user + cpu.system) / 1000, stagesMs: { ...clock.ms }, embedRequests: clock.embedRequests, counters: run.counters, fetches: connector.fetchCount - fetchesBefore };
+  }
+
+  log(`indexing ${connector.size} documents with ${options.embedder.space.provider}/${options.embedder.space.model}`);
+  const fullIndex = await measuredSync();
+  log(`indexed ${fullIndex.counters.chunksEmbedded} chunks in ${(fullIndex.wallMs / 1000).toFixed(1)} s`);
+
+  let resyncUnchanged: IndexScenarioResult['resyncUnchanged'] = null;
+  let resyncChanged: IndexScenarioResult['resyncChanged'] = null;
+  if (options.resync) {
+    const runs: SyncMeasurement[] = [];
+    for (let r = 0; r < UNCHANGED_RUNS; r++) runs.push(await measuredSync());
+    resyncUnchanged = { runs, medianWallMs: median(runs.map((m) => m.wallMs)) };
+    let changedDocuments = 0;
+    for (let i = 0; i < connector.size; i += CHANGE_STRIDE) {
+      connector.put(generateDocument(i, { seed: options.seed, version: 2 }));
+      changedDocuments++;
+    }
+    resyncChanged = { ...(await measuredSync()), changedDocuments };
+    log(`re-sync unchanged ${resyncUnchanged.medianWallMs.toFixed(0)} ms (median of ${UNCHANGED_RUNS}), 1% changed ${resyncChanged.wallMs.toFixed(0)} ms`);
+  }
+
+  const counts = await pipeline.store.counts(CONNECTION_ID);
+  await pipeline.db.close();
+  vectors?.close();
+  return {
+    documents: counts.documents,
+    chunks: counts.chunks,
+    corpusChars,
+    openMs,
+    fullIndex,
+    resyncUnchanged,
+    resyncChanged,
+    peakRssMb: peakRssMb(),
+    diskMb: directorySize(options.dataDir) / 2 ** 20,
+  };
+}
+
+function log(message: string): void {
+  process.stderr.write(`  [index] ${message}\n`);
+}

@@ -1,0 +1,61 @@
+/**
+ * A Connector over documents held in memory, for the benchmark and the evaluation: it lets the
+ * real SyncEngine index a generated corpus or a test collection without a platform or a folder.
+ * Each document carries a revision, so an unchanged re-sync skips it without a fetch, as the
+ * platform connectors do.
+ */
+import type { Platform } from '../src-shared/models';
+import type { Connector, DirectHit, DocumentRef, FetchedDocument } from '../src-main/core/connectors/connector';
+import { CairnError, throwIfAborted } from '../src-main/core/errors';
+
+export interface MemoryDocumentInput {
+  externalId: string;
+  title: string;
+  knowledgeBase: string;
+  markdown: string;
+}
+
+export class MemoryConnector implements Connector {
+  readonly platform: Platform = 'folder';
+  readonly capabilities = { fullText: true, search: false, experimental: false, limitation: null };
+  /** Fetches served, for checking that an unchanged re-sync fetches nothing. */
+  fetchCount = 0;
+  private readonly documents = new Map<string, { ref: DocumentRef; markdown: string }>();
+
+  /** Adds or replaces a document; a replaced one gets a new revision. */
+  put(doc: MemoryDocumentInput): void {
+    const previous = this.documents.get(doc.externalId);
+    const revision = String(previous ? Number(previous.ref.revision) + 1 : 1);
+    this.documents.set(doc.externalId, {
+      markdown: doc.markdown,
+      ref: { externalId: doc.externalId, title: doc.title, knowledgeBase: doc.knowledgeBase, url: null, remoteUpdatedAt: null, revision },
+    });
+  }
+
+  get size(): number {
+    return this.documents.size;
+  }
+
+  async validate(): Promise<string> {
+    return `${this.documents.size} documents in memory`;
+  }
+
+  async *list(signal?: AbortSignal): AsyncIterable<DocumentRef> {
+    for (const { ref } of this.documents.values()) {
+      throwIfAborted(signal);
+      yield { ...ref };
+    }
+  }
+
+  async fetch(ref: DocumentRef, signal?: AbortSignal): Promise<FetchedDocument> {
+    throwIfAborted(signal);
+    const doc = this.documents.get(ref.externalId);
+    if (!doc) throw new CairnError('NOT_FOUND', `${ref.externalId} is not in memory.`);
+    this.fetchCount += 1;
+    return { markdown: doc.markdown, title: doc.ref.title };
+  }
+
+  async search(): Promise<DirectHit[]> {
+    throw new CairnError('UNSUPPORTED', 'The in-memory connector is indexed, not searched live.');
+  }
+}

@@ -1,0 +1,113 @@
+// The harnesses' moving parts against the real pipeline (PGlite in memory): the instrumented sync
+// that the benchmark measures, the vector capture behind the exact reference, and the evaluation.
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { startFakeEmbeddingServer } from '../src-main/core/embedding/fake-embedding-server';
+import { OpenAiCompatibleEmbedder } from '../src-main/core/embedding/openai-embedder';
+import { EMBEDDING_PRESETS } from '../src-main/core/embedding/presets';
+import { generateDocument } from './corpus';
+import { evaluateCollection } from './evaluate-collection';
+import { StageClock, TimedEmbedder, TimedStore, timedChunker } from './instrumented';
+import { MemoryConnector } from './memory-connector';
+import { CONNECTION_ID, openPipeline } from './pipeline';
+import { readVectorFile, VectorFileWriter } from './vector-file';
+
+const workDir = mkdtempSync(join(tmpdir(), 'cairn-bench-test-'));
+afterAll(() => rmSync(workDir, { recursive: true, force: true }));
+
+describe('StageClock', () => {
+  it('counts overlapping calls of one stage once (the union of their intervals)', () => {
+    let now = 0;
+    const clock = new StageClock(() => now);
+    const first = clock.start('write');
+    now = 10;
+    const second = clock.start('write');
+    now = 30;
+    first();
+    now = 50;
+    second();
+    second();
+    const embed = clock.start('embed');
+    now = 55;
+    embed();
+    expect(clock.ms).toEqual({ chunk: 0, embed: 5, write: 50, optimize: 0 });
+  });
+});
+
+describe('instrumented sync', () => {
+  it('indexes through the real engine with a remote embedder, times each stage and captures exactly the stored vectors', async () => {
+    const clock = new StageClock();
+    const vectorPath = join(workDir, 'vectors.bin');
+    const writer = new VectorFileWriter(vectorPath, 64);
+    const server = await startFakeEmbeddingServer({ latencyMs: 20, models: { tiny: { dimensions: 64, honoursDimensions: false } } });
+    const remote = new OpenAiCompatibleEmbedder({ ...EMBEDDING_PRESETS.dashscope, provider: 'dashscope', model: 'tiny', dimensions: 64, sendDimensions: false, baseUrl: server.baseUrl, apiKey: server.apiKey });
+    const pipeline = await openPipeline({ embedder: remote, chunk: timedChunker(clock), wrapStore: (store) => new TimedStore(store, clock, (id, chunks, v) => writer.append(id, chunks, v)) });
+    try {
+      const connector = new MemoryConnector();
+      for (let i = 0; i < 12; i++) connector.put(generateDocument(i));
+      const embedder = new TimedEmbedder(remote, clock);
+      const run = await pipeline.engine.run({ connectionId: CONNECTION_ID, connector, embedder });
+      const stored = (await pipeline.db.query<{ document_id: number; ord: number; embedding: string }>('SELECT c.document_id, c.ord, e.embedding::text AS embedding FROM chunks c JOIN embeddings_1 e ON e.chunk_id = c.id')).rows;
+      const captured = readVectorFile(vectorPath, 64);
+      expect(captured.size).toBe(run.counters.chunksEmbedded);
+      expect(stored.length).toBe(captured.size);
+      const largestDifference = Math.max(
+        ...stored.map((row) => {
+          const fromDb = JSON.parse(row.embedding) as number[];
+          const fromFile = captured.get(`${row.document_id}:${row.ord}`)!;
+          return Math.max(...fromDb.map((x, i) => Math.abs(x - fromFile[i]!)));
+        }),
+      );
+      // The store writes 7 significant digits; the capture keeps the float32 the embedder gave.
+      expect(largestDifference).toBeLessThan(1e-6);
+      // Every HTTP request waited its 20 ms, at most 5 at a time (the embedder's concurrency).
+      expect(clock.embedRequests).toBeGreaterThan(0);
+      expect(server.stats.requests).toBeGreaterThanOrEqual(clock.embedRequests);
+      expect(clock.ms.embed).toBeGreaterThanOrEqual((20 * server.stats.requests) / 5 - 1);
+      expect(clock.ms.write).toBeGreaterThan(0);
+      expect(clock.ms.chunk).toBeGreaterThan(0);
+
+      // Unchanged: no fetch, no write. One edited document: fetched and rewritten alone.
+      const again = await pipeline.engine.run({ connectionId: CONNECTION_ID, connector, embedder });
+      expect([again.counters.unchanged, connector.fetchCount]).toEqual([12, 12]);
+      connector.put(generateDocument(3, { version: 2 }));
+      const edited = await pipeline.engine.run({ connectionId: CONNECTION_ID, connector, embedder });
+      expect([edited.counters.updated, connector.fetchCount]).toEqual([1, 13]);
+    } finally {
+      writer.close();
+      await server.close();
+      await pipeline.db.close();
+    }
+  });
+});
+
+describe('evaluateCollection', () => {
+  it('indexes records as Markdown documents and scores the three methods at document level', async () => {
+    const corpus = [
+      { id: 'travel', title: '差旅报销流程', text: '员工出差回来后，在系统中提交报销单，附上发票，经理审批后财务付款。' },
+      { id: 'report', title: '周报模板', text: '每周五提交工作报告，写清本周进展和下周计划。' },
+      { id: 'install', title: 'Install guide', text: 'To install Cairn on Linux, download the AppImage and run it.' },
+      { id: 'budget', title: 'Budget policy', text: 'Travel expenses above 500 need a manager approval before booking.' },
+      { id: 'long', title: 'Handbook', text: `${'Filler sentence about nothing in particular. '.repeat(80)}The zebra migration schedule is at the end.` },
+    ];
+    const queries = [
+      { id: 'q1', text: '报销发票' },
+      { id: 'q2', text: 'install on linux' },
+      { id: 'q3', text: 'zebra migration' },
+    ];
+    const qrels = new Map([
+      ['q1', new Map([['travel', 1]])],
+      ['q2', new Map([['install', 1]])],
+      ['q3', new Map([['long', 2]])],
+    ]);
+    const result = await evaluateCollection({ name: 'tiny', dir: workDir, split: 'test', corpus, queries, qrels });
+    expect(result).toMatchObject({ collection: 'tiny', documents: 5, queries: 3 });
+    // The handbook is long enough for several chunks; it still counts as one document.
+    expect(result.chunks).toBeGreaterThan(5);
+    expect(result.scores.keyword).toEqual({ ndcgAt10: 1, recallAt10: 1, recallAt30: 1, mrrAt10: 1 });
+    expect(result.scores.hybrid.recallAt10).toBe(1);
+    expect(result.scores.vector.recallAt30).toBe(1);
+  });
+});

@@ -1,0 +1,45 @@
+/**
+ * The real indexing pipeline, assembled the way the app assembles it (SyncEngine → chunker →
+ * embedder → PgDocumentStore over PGlite), for one in-memory connection. Shared by the speed
+ * benchmark and the quality evaluation so both measure the same code.
+ */
+import type { Chunk } from '../src-main/core/chunking/chunker';
+import { openDatabase, type Db } from '../src-main/core/db/database';
+import type { Embedder } from '../src-main/core/embedding/embedder';
+import type { DocumentStore } from '../src-main/core/index/document-store';
+import { ensureActiveSpace } from '../src-main/core/index/embedding-spaces';
+import { PgDocumentStore } from '../src-main/core/index/pg-document-store';
+import { HybridSearch } from '../src-main/core/search/hybrid-search';
+import { SyncEngine } from '../src-main/core/sync/sync-engine';
+import { SyncLock } from '../src-main/core/sync/sync-lock';
+
+export const CONNECTION_ID = 'bench';
+
+export interface IndexPipeline {
+  db: Db;
+  store: PgDocumentStore;
+  engine: SyncEngine;
+}
+
+/** Opens (or creates) the index with `embedder` as its active space and one RAG connection. */
+export async function openPipeline(options: {
+  dataDir?: string;
+  embedder: Embedder;
+  wrapStore?: (store: PgDocumentStore) => DocumentStore;
+  chunk?: (markdown: string) => Chunk[];
+  /** Documents in flight in the sync. @default the engine's (4) */
+  fetchConcurrency?: number;
+}): Promise<IndexPipeline> {
+  const db = await openDatabase(options.dataDir ? { dataDir: options.dataDir } : {});
+  await db.query(`INSERT INTO connections (id, platform, name, mode) VALUES ($1, 'folder', $1, 'rag') ON CONFLICT (id) DO NOTHING`, [CONNECTION_ID]);
+  const { matches } = await ensureActiveSpace(db, options.embedder.space);
+  if (!matches) throw new Error(`The index at ${options.dataDir ?? 'memory'} holds another embedding space.`);
+  const store = new PgDocumentStore(db);
+  const engine = new SyncEngine({ db, store: options.wrapStore?.(store) ?? store, lock: new SyncLock(db), chunk: options.chunk, fetchConcurrency: options.fetchConcurrency });
+  return { db, store, engine };
+}
+
+/** The app's search over the index, answering queries with `embedder` (or precomputed vectors). */
+export function hybridSearchFor(db: Db, embedder: Embedder): HybridSearch {
+  return new HybridSearch({ db, queryEmbedder: (space) => (space.model === embedder.space.model && space.provider === embedder.space.provider ? embedder : null) });
+}
