@@ -43,6 +43,16 @@ export const CAIRN_VERSION = '0.1.0';
  */
 const BUILTIN_MIN_SIMILARITY = 0.1;
 
+/**
+ * The built-in embedder's ranking is a noisier copy of BM25's (it is lexical too), so fusing it at
+ * equal weight lowers quality: on both evaluation collections' train splits every vector weight
+ * above 0 did worse (README "Retrieval quality", `npm run eval -- --fusion-study`). At weight 0 the
+ * keyword channel orders the results and vector-only chunks follow as a tail: fuzzy matches for
+ * queries the keywords miss (typos, variants), never displacing a keyword hit. Semantic providers
+ * fuse at equal weight, as RRF intends.
+ */
+const BUILTIN_VECTOR_WEIGHT = 0;
+
 export interface CreateCairnOptions {
   /** On-disk data directory (locked against a second process); omit for an in-memory instance. */
   dataDir?: string | null;
@@ -140,6 +150,7 @@ export async function createCairn(options: CreateCairnOptions = {}): Promise<Cai
       db,
       queryEmbedder: (space) => embeddings.forSpace(space),
       minVectorSimilarity: (space) => (space.provider === 'builtin' ? BUILTIN_MIN_SIMILARITY : 0),
+      vectorWeight: (space) => (space.provider === 'builtin' ? BUILTIN_VECTOR_WEIGHT : 1),
       directSources: () => direct.list(),
       redact,
       ...(options.directTimeoutMs ? { directTimeoutMs: options.directTimeoutMs } : {}),

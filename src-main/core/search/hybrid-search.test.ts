@@ -67,6 +67,19 @@ async function chunkCount(externalId: string): Promise<number> {
 }
 
 describe('HybridSearch', () => {
+  it('at vector weight 0 orders by the keyword channel and keeps vector-only hits as a tail', async () => {
+    const keywordFirst = new HybridSearch({ db, queryEmbedder: (space) => (space.model === embedder.space.model ? embedder : null), vectorWeight: () => 0 });
+    const { hits } = await keywordFirst.search({ query: 'install travel 报销', k: 10 });
+    const firstVectorOnly = hits.findIndex((hit) => hit.ranks.keyword === undefined);
+    const keywordRanks = hits.filter((hit) => hit.ranks.keyword !== undefined).map((hit) => hit.ranks.keyword);
+    expect({ tailStartsAfterKeywordHits: firstVectorOnly === -1 || firstVectorOnly === keywordRanks.length, keywordRanks }).toEqual({
+      tailStartsAfterKeywordHits: true,
+      keywordRanks: [...keywordRanks].sort((a, b) => a! - b!),
+    });
+    expect(keywordRanks.length).toBeGreaterThan(1);
+    expect(hits.length).toBeGreaterThan(keywordRanks.length);
+  });
+
   it('keeps at most three chunks of one document, its best ones', async () => {
     const response = await search.search({ query: 'sprocket calibration', k: 10 });
     const handbook = response.hits.filter((hit) => hit.externalId === 'handbook');

@@ -8,13 +8,13 @@ import type { Platform, SearchHit, SearchRequest, SearchResponse } from '../../.
 import type { Db } from '../db/database';
 import type { Embedder, EmbeddingSpace } from '../embedding/embedder';
 import { isAbortError, throwIfAborted } from '../errors';
-import { readSpaces } from '../index/embedding-spaces';
+import { readSpaces, type SpaceRecord } from '../index/embedding-spaces';
 import type { Logger } from '../logging/logger';
 import { silentLogger } from '../logging/logger';
 import { DEFAULT_DIRECT_TIMEOUT_MS, searchDirectSources, type DirectResult, type DirectSearchSource } from './direct-channel';
 import { CHANNEL_DEPTH, configureVectorSession, keywordChannel, vectorChannel } from './index-channels';
 import { clampK, prepareQuery } from './query-text';
-import { reciprocalRankFusion, topKKeepingChannels } from './rrf';
+import { RRF_K, reciprocalRankFusion, topKKeepingChannels } from './rrf';
 import type { SearchService } from './search-service';
 
 export interface HybridSearchOptions {
@@ -25,6 +25,8 @@ export interface HybridSearchOptions {
   directSources?: () => DirectSearchSource[];
   /** Cosine similarity below which a vector hit is dropped as noise, per space. @default no floor */
   minVectorSimilarity?: (space: EmbeddingSpace) => number;
+  /** The vector channel's weight in RRF, per space (the keyword channel's is 1). @default 1 */
+  vectorWeight?: (space: EmbeddingSpace) => number;
   /** Chunks of one document kept in the results (its best ones). @default 3 */
   maxHitsPerDocument?: number;
   /** Applied to the messages of direct-search warnings (a platform may quote a credential back). @default none */
@@ -93,13 +95,13 @@ export class HybridSearch implements SearchService {
     const sources = (this.options.directSources?.() ?? []).filter((s) => !requested || requested.has(s.connectionId));
 
     const [vector, keyword, direct] = await Promise.all([
-      ragIds.length > 0 ? this.vectorRanking(query.text, filter, signal) : Promise.resolve([]),
+      ragIds.length > 0 ? this.vectorRanking(query.text, filter, signal) : Promise.resolve({ ids: [], space: null }),
       ragIds.length > 0 ? keywordChannel(this.db, query.keywordText, filter) : Promise.resolve([]),
       searchDirectSources(sources, query.text, { limit: CHANNEL_DEPTH, timeoutMs: (p) => this.directTimeout(p), signal }),
     ]);
     throwIfAborted(signal);
 
-    const channels: Partial<Record<Channel, string[]>> = { vector: vector.map((id) => `chunk:${id}`), keyword: keyword.map((id) => `chunk:${id}`) };
+    const channels: Partial<Record<Channel, string[]>> = { vector: vector.ids.map((id) => `chunk:${id}`), keyword: keyword.map((id) => `chunk:${id}`) };
     const directByKey = new Map<string, { result: DirectResult; index: number }>();
     for (const result of direct.results) {
       const keys = result.hits.map((hit, index) => {
@@ -109,7 +111,7 @@ export class HybridSearch implements SearchService {
       });
       channels[`direct:${result.source.connectionId}`] = keys;
     }
-    const ranked = reciprocalRankFusion(channels);
+    const ranked = reciprocalRankFusion(channels, RRF_K, vector.space && this.options.vectorWeight ? { vector: this.options.vectorWeight(vector.space) } : {});
     const chunks = await this.loadChunks(ranked.filter((f) => f.key.startsWith('chunk:')).map((f) => Number(f.key.slice('chunk:'.length))));
     // Every direct-mode connection that answered shows its best hit (see topKKeepingChannels), and
     // no one document fills the page: its best few chunks stand for it.
@@ -136,24 +138,25 @@ export class HybridSearch implements SearchService {
     return { hits, warnings, tookMs: Math.round(performance.now() - started) };
   }
 
-  private async vectorRanking(text: string, filter: string[] | null, signal?: AbortSignal): Promise<number[]> {
+  /** The vector channel's ranking and the space it searched (null when the channel was skipped). */
+  private async vectorRanking(text: string, filter: string[] | null, signal?: AbortSignal): Promise<{ ids: number[]; space: SpaceRecord | null }> {
     const { active } = await readSpaces(this.db);
-    if (!active) return [];
+    if (!active) return { ids: [], space: null };
     const embedder = this.options.queryEmbedder(active);
     if (!embedder) {
       this.logger.warn('no embedder for the active space; vector channel skipped', { space: active.id });
-      return [];
+      return { ids: [], space: null };
     }
     try {
       const { vectors } = await embedder.embed([text], { kind: 'query', signal });
       const vector = vectors[0];
-      if (!vector || vector.length !== active.dimensions) return [];
-      return await vectorChannel(this.db, active, vector, filter, this.options.minVectorSimilarity?.(active));
+      if (!vector || vector.length !== active.dimensions) return { ids: [], space: null };
+      return { ids: await vectorChannel(this.db, active, vector, filter, this.options.minVectorSimilarity?.(active)), space: active };
     } catch (error) {
       if (isAbortError(error)) throw error;
       // A remote embedder being down must not take keyword search with it.
       this.logger.warn('query embedding failed; vector channel skipped', { error });
-      return [];
+      return { ids: [], space: null };
     }
   }
 

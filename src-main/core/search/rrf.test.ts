@@ -28,6 +28,26 @@ describe('reciprocalRankFusion', () => {
   });
 });
 
+describe('weighted reciprocalRankFusion', () => {
+  it('scales a channel by its weight; at weight 0 its keys follow every other key as a tail in its own order', () => {
+    const channels = { keyword: ['a', 'b'], vector: ['c', 'b', 'd'] };
+    const half = reciprocalRankFusion(channels, 60, { vector: 0.5 });
+    expect(half.map((item) => [item.key, Number(item.score.toFixed(6))])).toEqual([
+      ['b', Number((1 / 62 + 0.5 / 62).toFixed(6))],
+      ['a', Number((1 / 61).toFixed(6))],
+      ['c', Number((0.5 / 61).toFixed(6))],
+      ['d', Number((0.5 / 63).toFixed(6))],
+    ]);
+    const tail = reciprocalRankFusion(channels, 60, { vector: 0 });
+    expect(tail.map((item) => [item.key, item.ranks])).toEqual([
+      ['a', { keyword: 1 }],
+      ['b', { keyword: 2, vector: 2 }],
+      ['c', { vector: 1 }],
+      ['d', { vector: 3 }],
+    ]);
+  });
+});
+
 describe('topKKeepingChannels', () => {
   const localHits = Array.from({ length: 12 }, (_v, i) => `c${i}`);
   // Twelve chunks found by both local channels outrank every live hit of the two direct connections.

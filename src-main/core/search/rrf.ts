@@ -16,8 +16,10 @@ export interface FusedItem<C extends string> {
 /**
  * Fuses ranked key lists, one per channel. A key repeated within one channel counts at its best
  * rank. Ties are broken by the best single rank, then by key, so the order is deterministic.
+ * `weights` scale a channel's contribution (default 1); a weight of 0 keeps its keys, ranked
+ * after every key another channel found (a tail that adds recall, never reorders the others).
  */
-export function reciprocalRankFusion<C extends string>(channels: Partial<Record<C, readonly string[]>>, k: number = RRF_K): FusedItem<C>[] {
+export function reciprocalRankFusion<C extends string>(channels: Partial<Record<C, readonly string[]>>, k: number = RRF_K, weights: Partial<Record<C, number>> = {}): FusedItem<C>[] {
   const fused = new Map<string, FusedItem<C>>();
   for (const [channel, keys] of Object.entries(channels) as [C, readonly string[] | undefined][]) {
     if (!keys) continue;
@@ -25,7 +27,7 @@ export function reciprocalRankFusion<C extends string>(channels: Partial<Record<
       const item: FusedItem<C> = fused.get(key) ?? { key, score: 0, ranks: {} };
       if (item.ranks[channel] !== undefined) return;
       item.ranks[channel] = index + 1;
-      item.score += 1 / (k + index + 1);
+      item.score += (weights[channel] ?? 1) / (k + index + 1);
       fused.set(key, item);
     });
   }
