@@ -1,5 +1,5 @@
 import { formatDateTime, useLanguage, useT } from '../../i18n/i18n';
-import { useApp, useAppShallow } from '../../store/store-context';
+import { useAppShallow } from '../../store/store-context';
 import { ConfirmButton } from '../common/ConfirmButton';
 
 /** Past conversations, newest first: open one to continue it, or delete it after a confirmation. */

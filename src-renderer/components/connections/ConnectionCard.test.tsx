@@ -27,22 +27,22 @@ describe('ConnectionCard', () => {
       .toEqual({ now: '42', max: '310', label: 'Embedding 42/310', status: 'Syncing', stop: true });
   });
 
-  it('counts documents live during a first sync instead of showing the stored 0', () => {
+  it('counts documents and chunks live during a first sync instead of showing the stored 0', () => {
     const view = connection({ syncStatus: 'syncing', documentCount: 0 });
-    const at = (phase: 'listing' | 'fetching', documentsDone: number, documentsTotal: number) => ({ c1: { connectionId: 'c1', runId: 1, phase, documentsDone, documentsTotal, chunksWritten: 0, errors: 0 } });
+    const at = (phase: 'listing' | 'fetching', documentsDone: number, documentsTotal: number) => ({ c1: { connectionId: 'c1', runId: 1, phase, documentsDone, documentsTotal, chunksWritten: documentsDone * 3, errors: 0 } });
     const { store } = renderWithStore(<FirstCard />, fakeBackend({}), { connections: [view], syncing: at('listing', 0, 0) });
     const beforeTotal = screen.getByTestId('document-count').textContent;
     act(() => store.setState({ progress: at('fetching', 1200, 3450) }));
-    const during = screen.getByTestId('document-count').textContent;
-    act(() => store.setState({ progress: {}, connections: [{ ...view, syncStatus: 'synced', documentCount: 3450 }] }));
-    expect({ beforeTotal, during, after: screen.getByTestId('document-count').textContent }).toEqual({ beforeTotal: '—', during: '1,200/3,450', after: '3,450' });
+    const during = `${screen.getByTestId('document-count').textContent} ${screen.getByTestId('chunk-count').textContent}`;
+    act(() => store.setState({ progress: {}, connections: [{ ...view, syncStatus: 'synced', documentCount: 3450, chunkCount: 10_400 }] }));
+    expect({ beforeTotal, during, after: `${screen.getByTestId('document-count').textContent} ${screen.getByTestId('chunk-count').textContent}` }).toEqual({ beforeTotal: '—', during: '1,200/3,450 3,600', after: '3,450 10,400' });
   });
 
   it('shows a platform limitation as a calm note, not an alert', () => {
-    const view = connection({ platform: 'feishu', name: 'Wiki', syncStatus: 'synced', limitation: 'Feishu search and My Library need user authorisation (a user refresh token).' });
+    const view = connection({ platform: 'dingtalk', name: 'Docs', mode: 'direct', limitation: 'full text unavailable: direct search only.' });
     renderWithStore(<ConnectionCard connection={view} />, fakeBackend({}), { connections: [view] });
     expect({ note: screen.getByRole('note').textContent, alerts: screen.queryAllByRole('alert').length })
-      .toEqual({ note: 'Good to knowFeishu search and My Library need user authorisation (a user refresh token).', alerts: 0 });
+      .toEqual({ note: 'Good to knowFull text unavailable: direct search only.', alerts: 0 });
   });
 
   it('shows the failure reason, and removes only after confirmation', async () => {

@@ -40,7 +40,7 @@ function DocumentErrors({ connection, run }: { connection: ConnectionView; run: 
 }
 
 /**
- * The stored count lags a running sync (a first sync shows 0 until it finishes), so while one
+ * The stored counts lag a running sync (a first sync shows 0 until it finishes), so while one
  * runs the card counts that run's documents live; before listing has a total it keeps the stored
  * count, or a dash when there is none yet.
  */
@@ -48,6 +48,16 @@ function documentCount(language: Language, connection: ConnectionView, progress:
   if (progress && progress.documentsTotal > 0) return `${formatNumber(language, progress.documentsDone)}/${formatNumber(language, progress.documentsTotal)}`;
   if (progress && connection.documentCount === 0) return '—';
   return formatNumber(language, connection.documentCount);
+}
+
+/** During a first sync the chunks written so far; a re-sync keeps the stored total until it ends. */
+function chunkCount(language: Language, connection: ConnectionView, progress: SyncProgress | undefined): string {
+  return formatNumber(language, progress && connection.chunkCount === 0 ? progress.chunksWritten : connection.chunkCount);
+}
+
+/** Core's sentence may start mid-thought ("full text unavailable: …"); a note starts with a capital. */
+function sentence(text: string): string {
+  return text.charAt(0).toUpperCase() + text.slice(1);
 }
 
 export function ConnectionCard({ connection }: { connection: ConnectionView }) {
@@ -77,7 +87,7 @@ export function ConnectionCard({ connection }: { connection: ConnectionView }) {
         // What the platform cannot do is a fact about it, not a failure: a calm note, never an alert.
         <p className="limitation-note" role="note">
           <span className="limitation-label">{t('card.limitation')}</span>
-          <span>{connection.limitation}</span>
+          <span>{sentence(connection.limitation)}</span>
         </p>
       )}
       {rag && progress && <SyncProgressLine progress={progress} />}
@@ -85,7 +95,7 @@ export function ConnectionCard({ connection }: { connection: ConnectionView }) {
       {rag && (
         <dl className="facts">
           <div><dt>{t('card.documents')}</dt><dd data-testid="document-count">{documentCount(language, connection, progress)}</dd></div>
-          <div><dt>{t('card.chunks')}</dt><dd data-testid="chunk-count">{formatNumber(language, connection.chunkCount)}</dd></div>
+          <div><dt>{t('card.chunks')}</dt><dd data-testid="chunk-count">{chunkCount(language, connection, progress)}</dd></div>
           <div><dt>{t('card.lastSync')}</dt><dd>{formatDateTime(language, connection.lastSyncAt, t('common.never'))}</dd></div>
           <div><dt>{t('card.nextSync')}</dt><dd>{formatDateTime(language, connection.nextSyncAt, '—')}</dd></div>
         </dl>
