@@ -32,7 +32,7 @@ export function ConversationList() {
           const active = conversation.id === current;
           return (
             <li key={conversation.id} className={active ? 'conversation active' : 'conversation'}>
-              <button type="button" className="conversation-open" aria-current={active ? 'true' : undefined} aria-busy={conversation.id === opening} onClick={() => void actions.open(conversation.id)}>
+              <button type="button" className="conversation-open" title={conversation.title} aria-current={active ? 'true' : undefined} aria-busy={conversation.id === opening} onClick={() => void actions.open(conversation.id)}>
                 <span className="conversation-title">{conversation.title}</span>
                 <time className="conversation-date" dateTime={conversation.updatedAt}>{formatDateTime(language, conversation.updatedAt, '')}</time>
               </button>
