@@ -1,4 +1,5 @@
-import { addYuque, ask, expect, screenshot, syncAndWait, test, YUQUE_CARD } from './fixtures';
+import type { Page } from '@playwright/test';
+import { addFolder, addYuque, ask, expect, screenshot, syncAndWait, test, YUQUE_CARD } from './fixtures';
 
 test.use({ locale: 'en-US' });
 
@@ -51,3 +52,60 @@ test('with a chat model set in Settings the streamed answer cites [1]; clicking 
   // The key reached the model, never the page.
   expect(await app.content()).not.toContain(backend.chatModel.apiKey);
 });
+
+test('conversations survive a reload: listed newest first, reopened with their cited answers, continued, deleted', async ({ app, backend }) => {
+  await addFolder(app, backend);
+  await syncAndWait(app, 'notes');
+  await ask(app, '报销流程是什么？');
+  await finishAnswer(app, 1);
+  await app.getByRole('textbox', { name: 'Ask' }).fill('How do I set up the VPN?');
+  await app.keyboard.press('Enter');
+  await finishAnswer(app, 2);
+  await app.getByRole('button', { name: 'New conversation' }).click();
+  await ask(app, 'What goes into the release checklist?');
+  await finishAnswer(app, 1);
+
+  await app.reload();
+  await app.getByRole('button', { name: 'Ask', exact: true }).first().click();
+  const history = app.getByRole('region', { name: 'Conversations' });
+  await expect(history.locator('.conversation-title')).toHaveText(['What goes into the release checklist?', '报销流程是什么？']);
+  await expect(app.locator('.exchange')).toHaveCount(0);
+  await history.getByRole('button', { name: /^报销流程是什么？/ }).click();
+  await expect(app.locator('.exchange .question')).toHaveText(['报销流程是什么？', 'How do I set up the VPN?']);
+  const first = app.locator('.exchange').first();
+  await expect(first.getByText('Extractive answer: quoted from your documents')).toBeVisible();
+  await screenshot(app, '20-chat-history-opened');
+  await first.getByRole('button', { name: '[1]', exact: true }).click();
+  const source = first.getByRole('article', { name: /^\[1\] / });
+  await expect(source).toHaveAttribute('aria-current', 'true');
+  await expect(source).toHaveClass(/highlighted/);
+  await expect(source.locator('.badge-platform')).toHaveText('Local folder');
+  await expect(source.locator('blockquote')).toContainText('报销');
+  await screenshot(app, '21-chat-history-cited');
+
+  // A follow-up continues the opened conversation (no third conversation), which then moves to the top.
+  await app.getByRole('textbox', { name: 'Ask' }).fill('报销需要发票吗？');
+  await app.keyboard.press('Enter');
+  await finishAnswer(app, 3);
+  await expect(history.locator('.conversation-title')).toHaveText(['报销流程是什么？', 'What goes into the release checklist?']);
+  const stored = await backend.cairn.api.chat.conversations();
+  expect(stored.ok && stored.value.length).toBe(2);
+
+  await app.getByRole('button', { name: '中文' }).click();
+  const zhHistory = app.getByRole('region', { name: '历史对话' });
+  await expect(zhHistory.getByRole('button', { name: '新对话' })).toBeVisible();
+  await zhHistory.getByRole('button', { name: '删除“What goes into the release checklist?”' }).click();
+  await expect(zhHistory.getByRole('alertdialog', { name: '删除这段对话？' })).toBeVisible();
+  await screenshot(app, '22-zh-chat-history-delete');
+  await zhHistory.getByRole('button', { name: '确认删除' }).click();
+  await expect(zhHistory.locator('.conversation-title')).toHaveText(['报销流程是什么？']);
+  await app.reload();
+  await app.getByRole('button', { name: '问答', exact: true }).click();
+  await expect(app.getByRole('region', { name: '历史对话' }).locator('.conversation-title')).toHaveText(['报销流程是什么？']);
+});
+
+/** Waits until the panel shows `count` exchanges and the last one's answer has finished. */
+async function finishAnswer(page: Page, count: number): Promise<void> {
+  await expect(page.locator('.exchange')).toHaveCount(count);
+  await expect(page.locator('.exchange .answer').last()).toHaveAttribute('aria-busy', 'false', { timeout: 20_000 });
+}

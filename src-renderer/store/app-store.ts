@@ -3,6 +3,7 @@ import type { CairnApi } from '../../src-shared/contract';
 import type { StatusSnapshot } from '../../src-shared/models';
 import { createChatSlice } from './slices/chat-slice';
 import { createConnectionsSlice } from './slices/connections-slice';
+import { createHistorySlice } from './slices/history-slice';
 import { createSearchSlice } from './slices/search-slice';
 import { createSettingsSlice } from './slices/settings-slice';
 import { createUiSlice, type Language } from './slices/ui-slice';
@@ -28,6 +29,7 @@ export function createAppStore(api: CairnApi, options: AppStoreOptions = {}): Ap
     ...createConnectionsSlice(set, get, deps),
     ...createSearchSlice(set, get, deps),
     ...createChatSlice(set, get, deps),
+    ...createHistorySlice(set, get, deps),
     ...createSettingsSlice(set, get, deps),
   }));
   return {

@@ -40,7 +40,20 @@ const handlers: Handlers = {
   },
 };
 
+/**
+ * Follow-ups an event asks for that a state patch cannot express, such as re-fetching. Kept here
+ * so that this file remains the one place where events lead to changes.
+ */
+const effects: { [N in CairnEventName]?: (store: AppStore, payload: CairnEvents[N]) => void } = {
+  // An answer moved its conversation to the top of the history (and a first answer created it).
+  'chat.done': (store) => {
+    if (store.getState().conversationsStatus !== 'idle') void store.getState().loadConversations();
+  },
+};
+
 export function applyEvent<N extends CairnEventName>(store: AppStore, name: N, payload: CairnEvents[N]): void {
   const handler = handlers[name] as ((state: AppState, payload: CairnEvents[N]) => Partial<AppState>) | undefined;
   if (handler) store.setState((state) => handler(state, payload));
+  const effect = effects[name] as ((store: AppStore, payload: CairnEvents[N]) => void) | undefined;
+  effect?.(store, payload);
 }

@@ -3,11 +3,12 @@ import type { StoreApi } from 'zustand/vanilla';
 import type { CairnApi } from '../../src-shared/contract';
 import type { ChatSlice } from './slices/chat-slice';
 import type { ConnectionsSlice } from './slices/connections-slice';
+import type { HistorySlice } from './slices/history-slice';
 import type { SearchSlice } from './slices/search-slice';
 import type { SettingsSlice } from './slices/settings-slice';
 import type { UiSlice } from './slices/ui-slice';
 
-export type AppState = UiSlice & ConnectionsSlice & SearchSlice & ChatSlice & SettingsSlice;
+export type AppState = UiSlice & ConnectionsSlice & SearchSlice & ChatSlice & HistorySlice & SettingsSlice;
 export type AppStore = StoreApi<AppState>;
 
 export interface StoreDeps {

@@ -1,24 +1,31 @@
-import { useState, type FormEvent, type KeyboardEvent } from 'react';
+import { useEffect, useState, type FormEvent, type KeyboardEvent } from 'react';
 import { useT } from '../../i18n/i18n';
 import { selectIsAnswering } from '../../store/selectors';
 import { useApp } from '../../store/store-context';
 import { ChatExchangeView } from './ChatExchangeView';
+import { ConversationList } from './ConversationList';
 
 export function ChatView() {
   const t = useT();
   const exchanges = useApp((state) => state.exchanges);
   const answering = useApp(selectIsAnswering);
+  const opening = useApp((state) => state.openingConversationId !== null);
   const hasDocuments = useApp((state) => state.connections.some((connection) => connection.documentCount > 0 || connection.mode === 'direct'));
   const ask = useApp((state) => state.ask);
   const cancelAnswer = useApp((state) => state.cancelAnswer);
-  const newConversation = useApp((state) => state.newConversation);
+  const loadConversations = useApp((state) => state.loadConversations);
   const openAddForm = useApp((state) => state.openAddForm);
   const [question, setQuestion] = useState('');
+
+  // Fetched on demand, each time the panel opens; chat.done keeps it fresh while it is shown.
+  useEffect(() => {
+    void loadConversations();
+  }, [loadConversations]);
 
   function submit(event?: FormEvent) {
     event?.preventDefault();
     const text = question.trim();
-    if (!text || answering) return;
+    if (!text || answering || opening) return;
     setQuestion('');
     void ask(text);
   }
@@ -30,28 +37,30 @@ export function ChatView() {
 
   return (
     <div className="view-chat">
-      <div className="view-header">
-        <h1>{t('chat.title')}</h1>
-        <span className="spacer" />
-        {exchanges.length > 0 && <button type="button" className="button quiet" onClick={newConversation}>{t('chat.new')}</button>}
-      </div>
-      {exchanges.length === 0 && (
-        <section className="empty-state compact">
-          <p>{hasDocuments ? t('chat.empty') : t('chat.emptyNoDocs')}</p>
-          {!hasDocuments && <button type="button" className="button primary" onClick={() => openAddForm('folder')}>{t('connections.emptyAction')}</button>}
-        </section>
-      )}
-      <div className="exchanges">
-        {exchanges.map((exchange) => <ChatExchangeView key={exchange.key} exchange={exchange} />)}
-      </div>
-      <form className="ask-form" onSubmit={submit}>
-        <textarea aria-label={t('chat.send')} rows={2} placeholder={t('chat.placeholder')} value={question} maxLength={20_000} onChange={(event) => setQuestion(event.target.value)} onKeyDown={onKeyDown} />
-        {answering ? (
-          <button type="button" className="button" onClick={() => void cancelAnswer()}>{t('chat.stop')}</button>
-        ) : (
-          <button type="submit" className="button primary" disabled={!question.trim()}>{t('chat.send')}</button>
+      <ConversationList />
+      <div className="chat-pane">
+        <div className="view-header">
+          <h1>{t('chat.title')}</h1>
+        </div>
+        {opening && <p className="muted" role="status">{t('chat.opening')}</p>}
+        {!opening && exchanges.length === 0 && (
+          <section className="empty-state compact">
+            <p>{hasDocuments ? t('chat.empty') : t('chat.emptyNoDocs')}</p>
+            {!hasDocuments && <button type="button" className="button primary" onClick={() => openAddForm('folder')}>{t('connections.emptyAction')}</button>}
+          </section>
         )}
-      </form>
+        <div className="exchanges" aria-busy={opening}>
+          {!opening && exchanges.map((exchange) => <ChatExchangeView key={exchange.key} exchange={exchange} />)}
+        </div>
+        <form className="ask-form" onSubmit={submit}>
+          <textarea aria-label={t('chat.send')} rows={2} placeholder={t('chat.placeholder')} value={question} maxLength={20_000} onChange={(event) => setQuestion(event.target.value)} onKeyDown={onKeyDown} />
+          {answering ? (
+            <button type="button" className="button" onClick={() => void cancelAnswer()}>{t('chat.stop')}</button>
+          ) : (
+            <button type="submit" className="button primary" disabled={!question.trim() || opening}>{t('chat.send')}</button>
+          )}
+        </form>
+      </div>
     </div>
   );
 }

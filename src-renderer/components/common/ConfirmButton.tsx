@@ -1,17 +1,32 @@
 import { useState } from 'react';
 import { useT } from '../../i18n/i18n';
 
+export interface ConfirmButtonProps {
+  /** The button's text, and its accessible name when `icon` is given. */
+  label: string;
+  question: string;
+  onConfirm: () => void;
+  /** @default t('common.yes') ("Yes, remove") */
+  confirmLabel?: string;
+  /** Shows this glyph instead of the label, for rows too narrow for a word (e.g. "×"). */
+  icon?: string;
+}
+
 /** A destructive action that asks once, inline, before it runs. */
-export function ConfirmButton({ label, question, onConfirm }: { label: string; question: string; onConfirm: () => void }) {
+export function ConfirmButton({ label, question, onConfirm, confirmLabel, icon }: ConfirmButtonProps) {
   const t = useT();
   const [asking, setAsking] = useState(false);
   if (!asking) {
-    return <button type="button" className="button danger-quiet" onClick={() => setAsking(true)}>{label}</button>;
+    return icon ? (
+      <button type="button" className="button danger-quiet icon-button" aria-label={label} title={label} onClick={() => setAsking(true)}>{icon}</button>
+    ) : (
+      <button type="button" className="button danger-quiet" onClick={() => setAsking(true)}>{label}</button>
+    );
   }
   return (
     <span className="confirm" role="alertdialog" aria-label={question}>
       <span className="confirm-question">{question}</span>
-      <button type="button" className="button danger" onClick={() => { setAsking(false); onConfirm(); }}>{t('common.yes')}</button>
+      <button type="button" className="button danger" onClick={() => { setAsking(false); onConfirm(); }}>{confirmLabel ?? t('common.yes')}</button>
       <button type="button" className="button" onClick={() => setAsking(false)}>{t('common.no')}</button>
     </span>
   );

@@ -1,12 +1,19 @@
 // @vitest-environment jsdom
-import { cleanup, fireEvent, screen, within } from '@testing-library/react';
+import { act, cleanup, fireEvent, screen, within } from '@testing-library/react';
 import { afterEach, describe, expect, it } from 'vitest';
 import { ok } from '../../../src-shared/errors';
 import { connection, fakeBackend } from '../../test/fake-api';
 import { renderWithStore } from '../../test/render';
+import { useApp } from '../../store/store-context';
 import { ConnectionCard } from './ConnectionCard';
 
 afterEach(cleanup);
+
+/** The card as ConnectionsView renders it: from the store, so store changes re-render it. */
+function FirstCard() {
+  const view = useApp((state) => state.connections[0]);
+  return view ? <ConnectionCard connection={view} /> : null;
+}
 
 describe('ConnectionCard', () => {
   it('shows live progress with phase and counts while syncing', () => {
@@ -18,6 +25,24 @@ describe('ConnectionCard', () => {
     const bar = screen.getByRole('progressbar');
     expect({ now: bar.getAttribute('aria-valuenow'), max: bar.getAttribute('aria-valuemax'), label: bar.getAttribute('aria-label'), status: screen.getByTestId('sync-status').textContent, stop: !!screen.queryByRole('button', { name: 'Stop' }) })
       .toEqual({ now: '42', max: '310', label: 'Embedding 42/310', status: 'Syncing', stop: true });
+  });
+
+  it('counts documents and chunks live during a first sync instead of showing the stored 0', () => {
+    const view = connection({ syncStatus: 'syncing', documentCount: 0 });
+    const at = (phase: 'listing' | 'fetching', documentsDone: number, documentsTotal: number) => ({ c1: { connectionId: 'c1', runId: 1, phase, documentsDone, documentsTotal, chunksWritten: documentsDone * 3, errors: 0 } });
+    const { store } = renderWithStore(<FirstCard />, fakeBackend({}), { connections: [view], syncing: at('listing', 0, 0) });
+    const beforeTotal = screen.getByTestId('document-count').textContent;
+    act(() => store.setState({ progress: at('fetching', 1200, 3450) }));
+    const during = `${screen.getByTestId('document-count').textContent} ${screen.getByTestId('chunk-count').textContent}`;
+    act(() => store.setState({ progress: {}, connections: [{ ...view, syncStatus: 'synced', documentCount: 3450, chunkCount: 10_400 }] }));
+    expect({ beforeTotal, during, after: `${screen.getByTestId('document-count').textContent} ${screen.getByTestId('chunk-count').textContent}` }).toEqual({ beforeTotal: '—', during: '1,200/3,450 3,600', after: '3,450 10,400' });
+  });
+
+  it('shows a platform limitation as a calm note, not an alert', () => {
+    const view = connection({ platform: 'dingtalk', name: 'Docs', mode: 'direct', limitation: 'full text unavailable: direct search only.' });
+    renderWithStore(<ConnectionCard connection={view} />, fakeBackend({}), { connections: [view] });
+    expect({ note: screen.getByRole('note').textContent, alerts: screen.queryAllByRole('alert').length })
+      .toEqual({ note: 'Good to knowFull text unavailable: direct search only.', alerts: 0 });
   });
 
   it('shows the failure reason, and removes only after confirmation', async () => {

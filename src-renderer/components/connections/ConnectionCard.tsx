@@ -1,5 +1,6 @@
 import type { ConnectionView, SyncProgress, SyncRunView } from '../../../src-shared/models';
 import { formatDateTime, formatNumber, useLanguage, useT, type MessageKey } from '../../i18n/i18n';
+import type { Language } from '../../store/slices/ui-slice';
 import { useApp, useAppShallow } from '../../store/store-context';
 import { ConfirmButton } from '../common/ConfirmButton';
 import { PlatformBadge } from '../common/PlatformBadge';
@@ -38,6 +39,27 @@ function DocumentErrors({ connection, run }: { connection: ConnectionView; run: 
   );
 }
 
+/**
+ * The stored counts lag a running sync (a first sync shows 0 until it finishes), so while one
+ * runs the card counts that run's documents live; before listing has a total it keeps the stored
+ * count, or a dash when there is none yet.
+ */
+function documentCount(language: Language, connection: ConnectionView, progress: SyncProgress | undefined): string {
+  if (progress && progress.documentsTotal > 0) return `${formatNumber(language, progress.documentsDone)}/${formatNumber(language, progress.documentsTotal)}`;
+  if (progress && connection.documentCount === 0) return '—';
+  return formatNumber(language, connection.documentCount);
+}
+
+/** During a first sync the chunks written so far; a re-sync keeps the stored total until it ends. */
+function chunkCount(language: Language, connection: ConnectionView, progress: SyncProgress | undefined): string {
+  return formatNumber(language, progress && connection.chunkCount === 0 ? progress.chunksWritten : connection.chunkCount);
+}
+
+/** Core's sentence may start mid-thought ("full text unavailable: …"); a note starts with a capital. */
+function sentence(text: string): string {
+  return text.charAt(0).toUpperCase() + text.slice(1);
+}
+
 export function ConnectionCard({ connection }: { connection: ConnectionView }) {
   const t = useT();
   const language = useLanguage();
@@ -61,13 +83,19 @@ export function ConnectionCard({ connection }: { connection: ConnectionView }) {
         <span>{t('card.rag')}</span>
       </label>
       {!rag && <p className="hint">{t('card.ragHint')}</p>}
-      {connection.limitation && <p className="hint">{connection.limitation}</p>}
+      {connection.limitation && (
+        // What the platform cannot do is a fact about it, not a failure: a calm note, never an alert.
+        <p className="limitation-note" role="note">
+          <span className="limitation-label">{t('card.limitation')}</span>
+          <span>{sentence(connection.limitation)}</span>
+        </p>
+      )}
       {rag && progress && <SyncProgressLine progress={progress} />}
       {rag && connection.syncStatus === 'failed' && !syncing && connection.syncError && <p className="sync-error" role="alert">{connection.syncError}</p>}
       {rag && (
         <dl className="facts">
-          <div><dt>{t('card.documents')}</dt><dd data-testid="document-count">{formatNumber(language, connection.documentCount)}</dd></div>
-          <div><dt>{t('card.chunks')}</dt><dd data-testid="chunk-count">{formatNumber(language, connection.chunkCount)}</dd></div>
+          <div><dt>{t('card.documents')}</dt><dd data-testid="document-count">{documentCount(language, connection, progress)}</dd></div>
+          <div><dt>{t('card.chunks')}</dt><dd data-testid="chunk-count">{chunkCount(language, connection, progress)}</dd></div>
           <div><dt>{t('card.lastSync')}</dt><dd>{formatDateTime(language, connection.lastSyncAt, t('common.never'))}</dd></div>
           <div><dt>{t('card.nextSync')}</dt><dd>{formatDateTime(language, connection.nextSyncAt, '—')}</dd></div>
         </dl>

@@ -28,6 +28,21 @@ export interface ChatSlice {
 
 let exchangeKeys = 0;
 
+/** A fresh local key for an exchange (asked here, or rebuilt from a stored conversation). */
+export function nextExchangeKey(): number {
+  return ++exchangeKeys;
+}
+
+/**
+ * Leaving a conversation while an answer streams: its text so far goes back to the early-token
+ * buffer, so tokens that keep arriving extend it and reopening the conversation shows it whole.
+ */
+export function parkStreamingAnswers(state: Pick<ChatSlice, 'exchanges' | 'earlyTokens'>): Record<string, string> {
+  const parked = { ...state.earlyTokens };
+  for (const exchange of state.exchanges) if (exchange.status === 'streaming' && exchange.messageId) parked[exchange.messageId] = exchange.text;
+  return parked;
+}
+
 export function createChatSlice(set: SetState, get: GetState, { api }: StoreDeps): ChatSlice {
   return {
     exchanges: [],
@@ -36,7 +51,7 @@ export function createChatSlice(set: SetState, get: GetState, { api }: StoreDeps
     earlyTokens: {},
     earlyAnswers: {},
     async ask(question) {
-      const key = ++exchangeKeys;
+      const key = nextExchangeKey();
       const conversationId = get().conversationId;
       set((state) => ({ exchanges: [...state.exchanges, { key, question, messageId: null, text: '', answer: null, status: 'asking', error: null }] }));
       const result = await api.chat.ask(conversationId ? { question, conversationId } : { question });
@@ -54,12 +69,16 @@ export function createChatSlice(set: SetState, get: GetState, { api }: StoreDeps
         const { [result.value.messageId]: _answer, ...earlyAnswers } = state.earlyAnswers;
         return { exchanges, conversationId: result.value.conversationId, earlyTokens, earlyAnswers };
       });
+      // A new conversation exists from now on: list it while its answer streams.
+      if (result.ok && get().conversationsStatus !== 'idle' && !get().conversations.some((conversation) => conversation.id === result.value.conversationId)) {
+        void get().loadConversations();
+      }
     },
     async cancelAnswer() {
       const running = get().exchanges.find((exchange) => exchange.status === 'streaming' && exchange.messageId);
       if (running?.messageId) await api.chat.cancel({ messageId: running.messageId });
     },
-    newConversation: () => set({ exchanges: [], conversationId: null, highlighted: null }),
+    newConversation: () => set((state) => ({ exchanges: [], conversationId: null, highlighted: null, openingConversationId: null, earlyTokens: parkStreamingAnswers(state) })),
     highlightSource: (messageId, n) => set({ highlighted: { messageId, n } }),
   };
 }
