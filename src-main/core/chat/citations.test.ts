@@ -56,4 +56,9 @@ describe('toSourceCard', () => {
     const card = toSourceCard({ n: 1, hit: snippet, excerpt: snippet.text, paragraph: bestParagraph(snippet.text, new Set()) });
     expect([card.charStart, card.charEnd]).toEqual([1000, 1500]);
   });
+  it('never offers a heading alone as the matching paragraph', () => {
+    const chunk = '# 报销流程\n\n报销需要发票和经理审批。\n\n## 其他\n\n无关内容。';
+    const paragraph = bestParagraph(chunk, queryTerms('报销流程是什么？'));
+    expect(paragraph).toEqual({ text: '# 报销流程\n\n报销需要发票和经理审批。', start: 0, end: chunk.indexOf('\n\n## 其他') });
+  });
 });

@@ -70,9 +70,31 @@ export function bestSpanIndex(spans: TextSpan[], terms: Set<string>): number {
   return best;
 }
 
+const HEADING_ONLY = /^#{1,6}[ \t][^\n]*$/;
+
+/**
+ * Paragraphs where a heading standing alone is joined to the paragraph under it: a heading names
+ * the passage but is not one, and a source card that shows only "# 报销流程" shows nothing.
+ */
+function paragraphsWithHeadings(text: string): TextSpan[] {
+  const spans = splitParagraphs(text);
+  const joined: TextSpan[] = [];
+  for (let i = 0; i < spans.length; i++) {
+    const span = spans[i]!;
+    const next = spans[i + 1];
+    if (next && HEADING_ONLY.test(span.text)) {
+      joined.push({ text: text.slice(span.start, next.end), start: span.start, end: next.end });
+      i++;
+    } else {
+      joined.push(span);
+    }
+  }
+  return joined;
+}
+
 /** The paragraph of `text` that best matches the question (the whole text when it has one paragraph). */
 export function bestParagraph(text: string, terms: Set<string>): TextSpan {
-  const paragraphs = splitParagraphs(text);
+  const paragraphs = paragraphsWithHeadings(text);
   if (paragraphs.length === 0) return { text: text.trim(), start: 0, end: text.length };
   return paragraphs[bestSpanIndex(paragraphs, terms)]!;
 }
