@@ -4,24 +4,14 @@
  * and then reported on its test queries. With w = 1 it ranks exactly like the app's
  * reciprocalRankFusion (src-main/core/search/rrf.ts).
  */
-import { RRF_K } from '../src-main/core/search/rrf';
+import { reciprocalRankFusion, RRF_K } from '../src-main/core/search/rrf';
 
 /** Vector-channel weights tried (keyword weight 1); 0 keeps vector-only chunks only as a tail after keyword's. */
 export const VECTOR_WEIGHTS: readonly number[] = [1, 0.75, 0.5, 0.35, 0.25, 0.1, 0];
 
-/** Keys fused from per-channel ranked lists with per-channel weights; ties broken like the app (best single rank, then key). */
+/** Keys fused from per-channel ranked lists with per-channel weights: the app's own weighted RRF. */
 export function weightedFusion(channels: Record<string, readonly string[]>, weights: Record<string, number>, k: number = RRF_K): string[] {
-  const fused = new Map<string, { score: number; best: number }>();
-  for (const [channel, keys] of Object.entries(channels)) {
-    const weight = weights[channel] ?? 1;
-    keys.forEach((key, index) => {
-      const item = fused.get(key) ?? { score: 0, best: Number.POSITIVE_INFINITY };
-      item.score += weight / (k + index + 1);
-      item.best = Math.min(item.best, index + 1);
-      fused.set(key, item);
-    });
-  }
-  return [...fused.entries()].sort(([a, x], [b, y]) => y.score - x.score || x.best - y.best || (a < b ? -1 : a > b ? 1 : 0)).map(([key]) => key);
+  return reciprocalRankFusion(channels, k, weights).map((item) => item.key);
 }
 
 /** The weight with the best mean score; the first listed wins a tie (1 = the app's plain RRF). */

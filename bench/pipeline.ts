@@ -10,6 +10,7 @@ import type { DocumentStore } from '../src-main/core/index/document-store';
 import { ensureActiveSpace } from '../src-main/core/index/embedding-spaces';
 import { PgDocumentStore } from '../src-main/core/index/pg-document-store';
 import { HybridSearch } from '../src-main/core/search/hybrid-search';
+import { vectorTuning } from '../src-main/core/search/search-tuning';
 import { SyncEngine } from '../src-main/core/sync/sync-engine';
 import { SyncLock } from '../src-main/core/sync/sync-lock';
 
@@ -41,5 +42,11 @@ export async function openPipeline(options: {
 
 /** The app's search over the index, answering queries with `embedder` (or precomputed vectors). */
 export function hybridSearchFor(db: Db, embedder: Embedder): HybridSearch {
-  return new HybridSearch({ db, queryEmbedder: (space) => (space.model === embedder.space.model && space.provider === embedder.space.provider ? embedder : null) });
+  // The app's own tuning of the vector channel (similarity floor, fusion weight), so numbers are what users get.
+  return new HybridSearch({
+    db,
+    queryEmbedder: (space) => (space.model === embedder.space.model && space.provider === embedder.space.provider ? embedder : null),
+    minVectorSimilarity: (space) => vectorTuning(space).minSimilarity,
+    vectorWeight: (space) => vectorTuning(space).weight,
+  });
 }

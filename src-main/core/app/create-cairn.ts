@@ -17,6 +17,7 @@ import { toResult } from '../errors';
 import { PgDocumentStore } from '../index/pg-document-store';
 import { createLogger, SecretRedactor, type Logger } from '../logging/logger';
 import { HybridSearch } from '../search/hybrid-search';
+import { vectorTuning } from '../search/search-tuning';
 import { FileSecretStore } from '../secrets/file-secret-store';
 import { MemorySecretStore, type SecretStore } from '../secrets/secret-store';
 import { SyncScheduler } from '../sync/scheduler';
@@ -36,22 +37,6 @@ import { SettingsRepository } from './settings-repository';
 import { SyncService, syncApi } from './sync-service';
 
 export const CAIRN_VERSION = '0.1.0';
-
-/**
- * The built-in embedder hashes lexical features, so a chunk that shares no feature with the query
- * lands near cosine 0 (collisions scatter it slightly either side): below this it is noise.
- */
-const BUILTIN_MIN_SIMILARITY = 0.1;
-
-/**
- * The built-in embedder's ranking is a noisier copy of BM25's (it is lexical too), so fusing it at
- * equal weight lowers quality: on both evaluation collections' train splits every vector weight
- * above 0 did worse (README "Retrieval quality", `npm run eval -- --fusion-study`). At weight 0 the
- * keyword channel orders the results and vector-only chunks follow as a tail: fuzzy matches for
- * queries the keywords miss (typos, variants), never displacing a keyword hit. Semantic providers
- * fuse at equal weight, as RRF intends.
- */
-const BUILTIN_VECTOR_WEIGHT = 0;
 
 export interface CreateCairnOptions {
   /** On-disk data directory (locked against a second process); omit for an in-memory instance. */
@@ -149,8 +134,8 @@ export async function createCairn(options: CreateCairnOptions = {}): Promise<Cai
     const search = new HybridSearch({
       db,
       queryEmbedder: (space) => embeddings.forSpace(space),
-      minVectorSimilarity: (space) => (space.provider === 'builtin' ? BUILTIN_MIN_SIMILARITY : 0),
-      vectorWeight: (space) => (space.provider === 'builtin' ? BUILTIN_VECTOR_WEIGHT : 1),
+      minVectorSimilarity: (space) => vectorTuning(space).minSimilarity,
+      vectorWeight: (space) => vectorTuning(space).weight,
       directSources: () => direct.list(),
       redact,
       ...(options.directTimeoutMs ? { directTimeoutMs: options.directTimeoutMs } : {}),
