@@ -13,7 +13,8 @@ import { configureVectorSession, keywordChannel, vectorChannel } from '../src-ma
 import { prepareQuery } from '../src-main/core/search/query-text';
 import type { Collection } from './collection';
 import { MemoryConnector } from './memory-connector';
-import { bestWeight, VECTOR_WEIGHTS, weightedFusion } from './fusion-study';
+import { RRF_K, reciprocalRankFusion } from '../src-main/core/search/rrf';
+import { bestWeight, VECTOR_WEIGHTS } from './fusion-study';
 import { mean, ndcgAt, recallAt, reciprocalRankAt, type Judgments } from './metrics';
 import { CONNECTION_ID, hybridSearchFor, openPipeline } from './pipeline';
 import { PrecomputedQueryEmbedder } from './precomputed-query-embedder';
@@ -135,10 +136,10 @@ export async function evaluateCollection(
       const tuning = options.tuning;
       const trainRankings = await rankChannels(tuning.queries, 'train');
       const meanNdcg = (weight: number, queries: readonly { id: string }[], all: ChannelRankings[], qrels: Collection['qrels']) =>
-        mean(queries.map((q, i) => ndcgAt(fromKeys(weightedFusion(asKeys(all[i]!), { vector: weight, keyword: 1 })), qrels.get(q.id)!, 10)));
+        mean(queries.map((q, i) => ndcgAt(fromKeys(reciprocalRankFusion(asKeys(all[i]!), RRF_K, { vector: weight }).map((item) => item.key)), qrels.get(q.id)!, 10)));
       const trainNdcgByWeight = VECTOR_WEIGHTS.map((vectorWeight) => ({ vectorWeight, ndcgAt10: meanNdcg(vectorWeight, tuning.queries, trainRankings, tuning.qrels) }));
       const chosenVectorWeight = bestWeight(new Map(trainNdcgByWeight.map((t) => [t.vectorWeight, t.ndcgAt10])));
-      const test = averageScores(collection.queries.map((q, i) => scoreRanking(fromKeys(weightedFusion(asKeys(rankings[i]!), { vector: chosenVectorWeight, keyword: 1 })), collection.qrels.get(q.id)!)));
+      const test = averageScores(collection.queries.map((q, i) => scoreRanking(fromKeys(reciprocalRankFusion(asKeys(rankings[i]!), RRF_K, { vector: chosenVectorWeight }).map((item) => item.key)), collection.qrels.get(q.id)!)));
       fusionStudy = { trainNdcgByWeight, chosenVectorWeight, test };
       log(`${collection.name}: vector weight ${chosenVectorWeight} chosen on ${tuning.queries.length} train queries`);
     }

@@ -29,6 +29,15 @@ describe('reciprocalRankFusion', () => {
 });
 
 describe('weighted reciprocalRankFusion', () => {
+  it('lets a lighter vector channel lose ties it would otherwise win', () => {
+    const channels = { vector: ['a', 'b'], keyword: ['b', 'a'] };
+    const keys = (weights: Record<string, number>) => reciprocalRankFusion(channels, 60, weights).map((item) => item.key);
+    // Equal weights: a and b tie on score and on best rank; the key decides.
+    expect(keys({})).toEqual(['a', 'b']);
+    // Keyword 1, vector 0.5: b = 1/61 + 0.5/62 beats a = 0.5/61 + 1/62.
+    expect(keys({ vector: 0.5 })).toEqual(['b', 'a']);
+  });
+
   it('scales a channel by its weight; at weight 0 its keys follow every other key as a tail in its own order', () => {
     const channels = { keyword: ['a', 'b'], vector: ['c', 'b', 'd'] };
     const half = reciprocalRankFusion(channels, 60, { vector: 0.5 });
