@@ -1,4 +1,4 @@
-/** Seeded randomness for the generated corpus: the same seed gives the same corpus everywhere. */
+/** Seeded randomness for generated test data and benchmark corpora: the same seed replays exactly. */
 
 export type Random = () => number;
 
