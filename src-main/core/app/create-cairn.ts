@@ -121,6 +121,10 @@ export async function createCairn(options: CreateCairnOptions = {}): Promise<Cai
       afterSwitchToDirect: async (id) => {
         await syncService?.cancel(id);
       },
+      withoutSync: (id, edit) => (syncService ? syncService.withoutSync(id, edit) : edit()),
+      afterAccessChange: async (id) => {
+        await direct.invalidate(id);
+      },
     });
     syncService = new SyncService({ db, engine, connections: connectionService, repository, embeddings, events, logger: logger.child('sync') });
     disposers.push(() => syncService?.dispose());
