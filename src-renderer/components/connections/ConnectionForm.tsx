@@ -115,7 +115,7 @@ function ConnectionForm({ target, onClose }: { target: FormTarget; onClose: () =
       </label>
       {info.fields.map((field) => (
         <label className="field" key={`${platform}-${field.key}`}>
-          <span>{field.label[language]}{field.required && <em className="required"> *</em>}</span>
+          <span>{field.label[language]}{field.required && !(field.secret && stored(field.key)) && <em className="required"> *</em>}</span>
           <input
             type={field.secret ? 'password' : 'text'}
             autoComplete="off"
