@@ -224,16 +224,16 @@ export class ConnectionService {
 }
 
 /** The contract's `connections` domain over the service: every failure becomes data. */
-export function connectionsApi(service: ConnectionService): CairnApi['connections'] {
+export function connectionsApi(service: ConnectionService, signal?: AbortSignal): CairnApi['connections'] {
   return {
     list: () => toResult(() => service.list()),
     add: (input) => toResult(() => service.add(input)),
-    test: (input) => toResult(() => service.test(input.id)),
-    testNew: (input) => toResult(() => service.testNew(input)),
+    test: (input) => toResult(() => service.test(input.id, signal)),
+    testNew: (input) => toResult(() => service.testNew(input, signal)),
     setMode: (input) => toResult(() => service.setMode(input.id, input.mode)),
     rename: (input) => toResult(() => service.rename(input.id, input.name)),
     update: (input) => toResult(() => service.update(input)),
-    testUpdate: (input) => toResult(() => service.testUpdate(input)),
+    testUpdate: (input) => toResult(() => service.testUpdate(input, signal)),
     remove: (input) => toResult(() => service.remove(input.id)),
   };
 }

@@ -173,17 +173,20 @@ export async function createCairn(options: CreateCairnOptions = {}): Promise<Cai
         await scheduler?.refresh();
       },
     };
-    const api: CairnApi = redactFailures(
-      {
-        app: appApi(appDeps),
-        connections: connectionsApi(connectionService),
-        sync: syncApi(syncService),
-        search: { query: (input) => toResult(() => search.search(input)) },
-        chat: chat.chat,
-        settings: settingsApi(appDeps),
-      },
-      redact,
-    );
+    // In-process callers can stop long calls with a signal; the transports use the plain api.
+    const buildApi = (signal?: AbortSignal): CairnApi =>
+      redactFailures(
+        {
+          app: appApi(appDeps),
+          connections: connectionsApi(connectionService, signal),
+          sync: syncApi(syncService),
+          search: { query: (input) => toResult(() => search.search(input, signal)) },
+          chat: chat.chat,
+          settings: settingsApi(appDeps),
+        },
+        redact,
+      );
+    const api = buildApi();
 
     if (options.scheduler !== false) {
       scheduler = new SyncScheduler({
@@ -199,6 +202,7 @@ export async function createCairn(options: CreateCairnOptions = {}): Promise<Cai
     let disposed = false;
     return {
       api,
+      cancellable: (signal) => buildApi(signal),
       events,
       dataDir,
       logger,
