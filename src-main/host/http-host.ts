@@ -33,8 +33,10 @@ export interface HttpHostOptions {
   heartbeatMs?: number;
   /** Larger API request bodies are answered 413. @default 1 MiB */
   maxBodyBytes?: number;
-  /** An event-stream client that falls this far behind is dropped (it reconnects). @default 1 MiB */
+  /** An event-stream client this far behind, and not catching up for `eventStallMs`, is dropped (it reconnects). @default 1 MiB */
   maxEventBacklogBytes?: number;
+  /** @default 2000 */
+  eventStallMs?: number;
 }
 
 export interface HttpHost {
@@ -97,7 +99,7 @@ export async function startHttpHost(options: HttpHostOptions): Promise<HttpHost>
 
   function handleEvents(request: IncomingMessage, response: ServerResponse): void {
     streams.add(response);
-    serveEventStream(request, response, BASE_HEADERS, { events: options.events, heartbeatMs, maxBacklogBytes, logger: options.logger, onClose: () => streams.delete(response) });
+    serveEventStream(request, response, BASE_HEADERS, { events: options.events, heartbeatMs, maxBacklogBytes, stallMs: options.eventStallMs ?? 2_000, logger: options.logger, onClose: () => streams.delete(response) });
   }
 
   async function handleStatic(request: IncomingMessage, response: ServerResponse, url: URL): Promise<void> {
