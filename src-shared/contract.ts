@@ -9,6 +9,7 @@ import type {
   ChatAnswer,
   ChatMessageView,
   ConnectionMode,
+  ConnectionUpdate,
   ConnectionView,
   ConversationView,
   NewConnection,
@@ -38,6 +39,10 @@ export interface CairnApi {
     testNew(input: NewConnection): Promise<Result<{ message: string }>>;
     setMode(input: { id: string; mode: ConnectionMode }): Promise<Result<ConnectionView>>;
     rename(input: { id: string; name: string }): Promise<Result<ConnectionView>>;
+    /** Edits name, settings or credentials, keeping the index; ALREADY_SYNCING while a sync of it runs. */
+    update(input: ConnectionUpdate): Promise<Result<ConnectionView>>;
+    /** The Edit dialog's "Test connection": the edited fields with the stored secrets, nothing saved. */
+    testUpdate(input: ConnectionUpdate): Promise<Result<{ message: string }>>;
     /** Removes the connection, its index and its stored secrets. */
     remove(input: { id: string }): Promise<Result<void>>;
   };
@@ -83,7 +88,7 @@ export type CairnEventName = keyof CairnEvents;
 /** Runtime list of the contract's methods, for transports that build proxies. */
 export const API_METHODS = {
   app: ['status', 'openExternal'],
-  connections: ['list', 'add', 'test', 'testNew', 'setMode', 'rename', 'remove'],
+  connections: ['list', 'add', 'test', 'testNew', 'setMode', 'rename', 'remove', 'update', 'testUpdate'],
   sync: ['start', 'startAll', 'cancel', 'runs'],
   search: ['query'],
   chat: ['ask', 'cancel', 'conversations', 'messages', 'removeConversation'],

@@ -37,6 +37,16 @@ export interface NewConnection {
   secrets: Record<string, string>;
 }
 
+/** An edit of a saved connection (`connections.update`); its index and history stay. */
+export interface ConnectionUpdate {
+  id: string;
+  name?: string;
+  /** Non-secret fields to change; "" clears an optional one. Fields left out keep their value. */
+  config?: Record<string, string | number | boolean>;
+  /** Secret fields to replace; a field left out or "" keeps the stored value (never sent back). */
+  secrets?: Record<string, string>;
+}
+
 export type SyncPhase = 'listing' | 'detecting' | 'fetching' | 'embedding' | 'writing' | 'deleting' | 'done';
 
 export interface SyncCounters {

@@ -90,7 +90,7 @@ export async function startBackendHost(): Promise<BackendHost> {
     notesDir,
     logLines,
     secrets: () => [
-      yuque.credentials.token,
+      ...yuque.control.issuedTokens(),
       feishu.credentials.appSecret,
       feishu.credentials.userRefreshToken,
       feishu.control.latestRefreshToken,

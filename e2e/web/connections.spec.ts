@@ -64,7 +64,7 @@ test('a Yuque connection added through the form syncs while the progress bar mov
   await screenshot(app, '06-yuque-synced');
 });
 
-test('a revoked Yuque token shows the auth error on the card while the old results still come back', async ({ app, backend }) => {
+test('a revoked Yuque token shows the auth error on the card while the old results still come back; a new token through Edit fixes it', async ({ app, backend }) => {
   const card = await addYuque(app, backend);
   await syncAndWait(app, YUQUE_CARD);
   const documents = await card.getByTestId('document-count').innerText();
@@ -81,4 +81,29 @@ test('a revoked Yuque token shows the auth error on the card while the old resul
   await expect(hit).toBeVisible();
   await expect(hit.locator('.badge-platform')).toHaveText('Yuque');
   await screenshot(app, '08-search-after-auth-failure');
+
+  // The user makes a new token on Yuque and pastes it into Edit: the index and its history stay.
+  const newToken = backend.yuque.control.issueToken();
+  await app.getByRole('button', { name: 'Connections', exact: true }).first().click();
+  await card.getByRole('button', { name: 'Edit' }).click();
+  const form = app.getByRole('form', { name: `Edit “${YUQUE_CARD}”` });
+  await expect(form.getByLabel('API base URL')).toHaveValue(backend.yuque.baseUrl);
+  const token = form.getByLabel('Personal or team token');
+  await expect(token).toHaveValue('');
+  await expect(token).toHaveAttribute('placeholder', 'Stored — leave empty to keep');
+  await form.getByRole('button', { name: 'Test connection' }).click();
+  await expect(form.getByRole('status')).toContainText('Yuque rejected the token');
+  await token.fill(newToken);
+  await form.getByRole('button', { name: 'Test connection' }).click();
+  await expect(form.getByRole('status')).toContainText('Connected to Yuque');
+  await screenshot(app, '08b-edit-yuque-token');
+  await form.getByRole('button', { name: 'Save changes' }).click();
+  await expect(form).toBeHidden();
+  // Saving is not proof that the token works: the failure stays until a sync (or test) succeeds.
+  await expect(card.getByTestId('sync-status')).toHaveText('Failed');
+  expect(await app.content()).not.toContain(newToken);
+  await syncAndWait(app, YUQUE_CARD);
+  await expect(card.getByRole('alert')).toHaveCount(0);
+  await expect(card.getByTestId('document-count')).toHaveText(documents);
+  await screenshot(app, '08c-yuque-fixed-by-edit');
 });

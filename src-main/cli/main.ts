@@ -91,12 +91,15 @@ export async function main(argv: string[], deps: CliDeps = {}): Promise<number> 
   const onSigint = () => controller.abort();
   if (!deps.signal) process.once('SIGINT', onSigint);
   let opened: Cairn | undefined;
+  const signal = deps.signal ?? controller.signal;
   const context: CliContext = {
     ...io,
-    signal: deps.signal ?? controller.signal,
+    signal,
     async open(options) {
       if (!opened) opened = await (deps.open ?? openCairnFromCli)({ dataDir: resolveDataDir({ flag: global.dataDir, env: io.env }), env: io.env, scheduler: options?.scheduler ?? false });
-      return opened;
+      // Every command's long calls (search, connection tests) stop on Ctrl-C, also one pressed
+      // while the database was opening (the signal is then already aborted).
+      return { ...opened, api: opened.cancellable(signal) };
     },
   };
   const json = args.includes('--json');

@@ -19,7 +19,8 @@ export function exitCodeFor(code: ErrorCode): number {
 
 export function reportError(io: CliIo, error: AppErrorData, json: boolean): number {
   if (json) writeJson(io, { ok: false, error });
-  else writeLine(io.stderr, `cairn: ${error.message} (${error.code})`);
+  // Ctrl-C is the user's own doing, not a failure: the exit code (130) says enough.
+  else if (error.code !== 'CANCELLED') writeLine(io.stderr, `cairn: ${error.message} (${error.code})`);
   return exitCodeFor(error.code);
 }
 

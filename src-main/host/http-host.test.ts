@@ -112,3 +112,31 @@ describe('headless host', () => {
     await reader.cancel();
   });
 });
+
+describe('headless host under abuse', () => {
+  it('answers an oversized body with 413 and a JSON error, whether its length is declared, chunked or sent by fetch', async () => {
+    const huge = JSON.stringify({ query: 'x'.repeat(2 * 1024 * 1024) });
+    const headers = { 'content-type': 'application/json', 'x-cairn-token': host.token };
+    const declared = await send(host, '/api/search.query', { method: 'POST', headers, body: huge });
+    // No content-length: node:http streams it chunked when written in parts.
+    const chunked = await new Promise<Reply>((resolve, reject) => {
+      const req = httpRequest({ host: '127.0.0.1', port: host.port, path: '/api/search.query', method: 'POST', headers }, (res) => {
+        const parts: Buffer[] = [];
+        res.on('data', (part: Buffer) => parts.push(part));
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(parts).toString('utf8') }));
+      });
+      req.on('error', reject);
+      for (let offset = 0; offset < huge.length; offset += 64 * 1024) req.write(huge.slice(offset, offset + 64 * 1024));
+      req.end();
+    });
+    const fetched = await fetch(`${host.origin}/api/search.query`, { method: 'POST', headers, body: huge });
+    const after = await call(host, 'app.status');
+    const envelope = { ok: false, error: { code: 'INVALID_ARGUMENT', message: 'Request body too large: the limit is 1 MiB.' } };
+    expect({
+      declared: [declared.status, JSON.parse(declared.body)],
+      chunked: [chunked.status, JSON.parse(chunked.body)],
+      fetched: [fetched.status, await fetched.json()],
+      stillServing: after.status,
+    }).toEqual({ declared: [413, envelope], chunked: [413, envelope], fetched: [413, envelope], stillServing: 200 });
+  });
+});

@@ -12,6 +12,8 @@ import type { ErrorCode } from '../../src-shared/errors';
 import type { EventBus } from '../core/app/event-bus';
 import type { Logger } from '../core/logging/logger';
 import { createApiDispatcher, resolveChannel, withExternalOpener } from '../transport/api-dispatcher';
+import { serveEventStream } from './event-stream';
+import { readBody } from './request-body';
 import { checkOrigin, checkToken, newHostToken } from './request-guard';
 import { injectToken, readStaticFile } from './static-files';
 
@@ -29,8 +31,12 @@ export interface HttpHostOptions {
   openExternal?: (url: string) => Promise<void>;
   /** @default 15000 */
   heartbeatMs?: number;
-  /** @default 1 MiB */
+  /** Larger API request bodies are answered 413. @default 1 MiB */
   maxBodyBytes?: number;
+  /** An event-stream client this far behind, and not catching up for `eventStallMs`, is dropped (it reconnects). @default 1 MiB */
+  maxEventBacklogBytes?: number;
+  /** @default 2000 */
+  eventStallMs?: number;
 }
 
 export interface HttpHost {
@@ -56,28 +62,15 @@ function sendError(response: ServerResponse, status: number, code: ErrorCode, me
   sendJson(response, status, { ok: false, error: { code, message } });
 }
 
-function readBody(request: IncomingMessage, limit: number): Promise<string | null> {
-  return new Promise((resolve, reject) => {
-    const parts: Buffer[] = [];
-    let size = 0;
-    request.on('data', (part: Buffer) => {
-      size += part.length;
-      if (size > limit) {
-        resolve(null);
-        request.destroy();
-        return;
-      }
-      parts.push(part);
-    });
-    request.on('end', () => resolve(Buffer.concat(parts).toString('utf8')));
-    request.on('error', reject);
-  });
+function formatBytes(bytes: number): string {
+  return bytes % (1024 * 1024) === 0 ? `${bytes / (1024 * 1024)} MiB` : `${bytes} bytes`;
 }
 
 export async function startHttpHost(options: HttpHostOptions): Promise<HttpHost> {
   const token = options.token ?? newHostToken();
   const heartbeatMs = options.heartbeatMs ?? 15_000;
   const maxBodyBytes = options.maxBodyBytes ?? 1024 * 1024;
+  const maxBacklogBytes = options.maxEventBacklogBytes ?? 1024 * 1024;
   const api = options.openExternal ? withExternalOpener(options.api, options.openExternal) : options.api;
   const dispatch = createApiDispatcher(api, options.logger);
   const streams = new Set<ServerResponse>();
@@ -88,8 +81,12 @@ export async function startHttpHost(options: HttpHostOptions): Promise<HttpHost>
     if (!resolveChannel(channel)) return sendError(response, 404, 'NOT_FOUND', `Unknown method "${channel.slice(0, 80)}".`);
     // A JSON content type forces a CORS preflight on cross-site fetches, which this host never answers.
     const type = request.headers['content-type'] ?? '';
-    const body = await readBody(request, maxBodyBytes);
-    if (body === null) return sendError(response, 413, 'INVALID_ARGUMENT', 'Request body too large.');
+    const read = await readBody(request, maxBodyBytes);
+    if (read.kind === 'too-large') {
+      response.setHeader('connection', 'close');
+      return sendError(response, 413, 'INVALID_ARGUMENT', `Request body too large: the limit is ${formatBytes(maxBodyBytes)}.`);
+    }
+    const body = read.text;
     if (body.trim() !== '' && !type.startsWith('application/json')) return sendError(response, 415, 'INVALID_ARGUMENT', 'Send JSON (Content-Type: application/json).');
     let input: unknown;
     try {
@@ -101,21 +98,8 @@ export async function startHttpHost(options: HttpHostOptions): Promise<HttpHost>
   }
 
   function handleEvents(request: IncomingMessage, response: ServerResponse): void {
-    response.writeHead(200, { ...BASE_HEADERS, 'content-type': 'text/event-stream; charset=utf-8', connection: 'keep-alive' });
-    response.write('retry: 2000\n\n');
     streams.add(response);
-    const unsubscribe = options.events.onAny((name, payload) => {
-      response.write(`data: ${JSON.stringify({ name, payload })}\n\n`);
-    });
-    // Comments keep proxies and idle timers from closing a quiet stream.
-    const heartbeat = setInterval(() => response.write(': ping\n\n'), heartbeatMs);
-    const cleanup = () => {
-      clearInterval(heartbeat);
-      unsubscribe();
-      streams.delete(response);
-    };
-    request.on('close', cleanup);
-    response.on('close', cleanup);
+    serveEventStream(request, response, BASE_HEADERS, { events: options.events, heartbeatMs, maxBacklogBytes, stallMs: options.eventStallMs ?? 2_000, logger: options.logger, onClose: () => streams.delete(response) });
   }
 
   async function handleStatic(request: IncomingMessage, response: ServerResponse, url: URL): Promise<void> {

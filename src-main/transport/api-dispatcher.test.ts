@@ -43,6 +43,22 @@ describe('createApiDispatcher', () => {
     expect(ok.ok && (ok.value as { name: string }).name).toBe('笔记');
   });
 
+  it('validates connection edits at the boundary and lets a good one through to core', async () => {
+    const dispatch = createApiDispatcher(cairn.api);
+    const added = await dispatch('connections.add', { platform: 'folder', name: 'Edit me', mode: 'rag', config: { path: '/home/me/edit' }, secrets: {} });
+    const id = added.ok ? (added.value as { id: string }).id : '';
+    const results = await Promise.all([
+      dispatch('connections.update', { id, name: '' }),
+      dispatch('connections.update', { id, secrets: { token: 'x'.repeat(8_001) } }),
+      dispatch('connections.update', { id, mode: 'direct' }),
+      dispatch('connections.testUpdate', { name: 'no id' }),
+      dispatch('connections.update', { id: 'missing', name: 'x' }),
+    ]);
+    expect(results.map((result) => (result.ok ? 'ok' : result.error.code))).toEqual(['INVALID_ARGUMENT', 'INVALID_ARGUMENT', 'INVALID_ARGUMENT', 'INVALID_ARGUMENT', 'NOT_FOUND']);
+    const moved = await dispatch('connections.update', { id, name: '移动后', config: { path: '/home/me/moved' } });
+    expect(moved.ok && (moved.value as { name: string; config: unknown })).toEqual(expect.objectContaining({ name: '移动后', config: { path: '/home/me/moved' } }));
+  });
+
   it('turns a throwing implementation into INTERNAL data and logs the stack', async () => {
     const lines: string[] = [];
     const broken = { ...cairn.api, settings: { ...cairn.api.settings, get: async () => { throw new Error('disk on fire'); } } };

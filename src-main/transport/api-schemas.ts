@@ -31,6 +31,8 @@ const newConnection = z.strictObject({
   secrets,
 });
 
+const connectionUpdate = z.strictObject({ id, name: z.string().trim().min(1).max(200).optional(), config: config.optional(), secrets: secrets.optional() });
+
 const url = z.string().trim().min(1).max(4_000);
 const providerUrl = z.string().trim().max(2_000);
 
@@ -63,6 +65,8 @@ export const API_SCHEMAS: ApiSchemas = {
     setMode: z.strictObject({ id, mode }),
     rename: z.strictObject({ id, name: z.string().trim().min(1).max(200) }),
     remove: z.strictObject({ id }),
+    update: connectionUpdate,
+    testUpdate: connectionUpdate,
   },
   sync: {
     start: z.strictObject({ connectionId: id }),

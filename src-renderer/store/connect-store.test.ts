@@ -36,4 +36,27 @@ describe('connectStore (snapshot, then deltas)', () => {
     await new Promise((resolve) => setTimeout(resolve, 0));
     expect({ phase: store.getState().phase, error: store.getState().loadError }).toEqual({ phase: 'failed', error: 'no fake for app.status' });
   });
+
+  it('fetches a fresh snapshot when the event stream comes back, replaying events that raced it', async () => {
+    let status = snapshot({ connections: [connection({ syncStatus: 'syncing' })], syncing: { c1: progress(3) } });
+    let release: () => void = () => {};
+    const backend = fakeBackend({ 'app.status': async () => { await new Promise<void>((resolve) => (release = resolve)); return ok(status); } });
+    const { store } = createAppStore(backend.api);
+    connectStore(store, backend.transport);
+    release();
+    await new Promise((resolve) => setTimeout(resolve, 0));
+    const before = { phase: store.getState().phase, done: store.getState().progress.c1?.documentsDone };
+    // Missed while the stream was down: the sync finished. Then the stream is back.
+    status = snapshot({ connections: [connection({ syncStatus: 'synced', documentCount: 10 })], syncing: {} });
+    backend.reconnect();
+    backend.emit('connections.changed', [connection({ syncStatus: 'synced', documentCount: 10, name: 'Renamed meanwhile' })]);
+    const whileLoading = { phase: store.getState().phase, name: store.getState().connections[0]?.name };
+    release();
+    await new Promise((resolve) => setTimeout(resolve, 0));
+    expect({ before, whileLoading, after: { progress: store.getState().progress, card: store.getState().connections.map((c) => [c.name, c.syncStatus, c.documentCount]) } }).toEqual({
+      before: { phase: 'ready', done: 3 },
+      whileLoading: { phase: 'ready', name: 'Notes' },
+      after: { progress: {}, card: [['Renamed meanwhile', 'synced', 10]] },
+    });
+  });
 });

@@ -1,6 +1,9 @@
 /**
  * Snapshot, then deltas (STYLE.md §8): subscribe first (buffering), fetch app.status once,
- * hydrate, then replay the buffer and apply every later event through applyEvent.
+ * hydrate, then replay the buffer and apply every later event through applyEvent. When the event
+ * stream comes back after a break (the host drops a client that stopped reading; a network
+ * blip), events were lost in between, so the same happens again: buffer, fetch a fresh snapshot,
+ * hydrate, replay.
  */
 import type { CairnEventName, CairnEvents } from '../../src-shared/contract';
 import type { Transport } from '../transport/transport';
@@ -11,26 +14,41 @@ import type { AppStore } from './store-types';
 export function connectStore(store: AppStore, transport: Transport): () => void {
   let buffered: [CairnEventName, CairnEvents[CairnEventName]][] | null = [];
   let disposed = false;
+  /** Only the latest snapshot request may hydrate (a second reconnect can overtake the first). */
+  let generation = 0;
   const unsubscribe = transport.subscribe((name, payload) => {
     if (buffered) buffered.push([name, payload]);
     else applyEvent(store, name, payload);
   });
-  store.setState({ phase: 'loading', loadError: null });
-  void transport.api.app.status().then((result) => {
-    if (disposed) return;
-    if (!result.ok) {
-      store.setState({ phase: 'failed', loadError: result.error.message });
-      return;
-    }
-    hydrate(store, result.value);
+
+  function replay(): void {
     // Events that raced the snapshot: replaying them is safe because each one carries a
     // complete value (the list, the progress), and chat tokens must not be lost.
     const pending = buffered ?? [];
     buffered = null;
     for (const [name, payload] of pending) applyEvent(store, name, payload);
-  });
+  }
+
+  function load(first: boolean): void {
+    const mine = ++generation;
+    buffered ??= [];
+    void transport.api.app.status().then((result) => {
+      if (disposed || mine !== generation) return;
+      if (result.ok) hydrate(store, result.value);
+      else if (first) {
+        store.setState({ phase: 'failed', loadError: result.error.message });
+        return;
+      } else store.getState().showNotice('error', result.error.message);
+      replay();
+    });
+  }
+
+  store.setState({ phase: 'loading', loadError: null });
+  load(true);
+  const stopReconnects = transport.onReconnect(() => load(false));
   return () => {
     disposed = true;
     unsubscribe();
+    stopReconnects();
   };
 }

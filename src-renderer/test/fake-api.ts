@@ -12,11 +12,14 @@ export interface FakeBackend {
   calls: { channel: string; input: unknown }[];
   transport: Transport;
   emit<N extends CairnEventName>(name: N, payload: CairnEvents[N]): void;
+  /** The event stream came back after a break. */
+  reconnect(): void;
 }
 
 export function fakeBackend(handlers: Handlers): FakeBackend {
   const calls: { channel: string; input: unknown }[] = [];
   const listeners = new Set<CairnEventListener>();
+  const reconnectListeners = new Set<() => void>();
   const api = buildApiProxy(async (channel, input) => {
     calls.push({ channel, input });
     const handler = handlers[channel as ApiChannel] as ((input: unknown) => Result<unknown> | Promise<Result<unknown>>) | undefined;
@@ -25,8 +28,15 @@ export function fakeBackend(handlers: Handlers): FakeBackend {
   return {
     api,
     calls,
-    transport: { kind: 'http', api, subscribe: (listener) => (listeners.add(listener), () => listeners.delete(listener)), dispose: () => listeners.clear() },
+    transport: {
+      kind: 'http',
+      api,
+      subscribe: (listener) => (listeners.add(listener), () => listeners.delete(listener)),
+      onReconnect: (listener) => (reconnectListeners.add(listener), () => reconnectListeners.delete(listener)),
+      dispose: () => listeners.clear(),
+    },
     emit: (name, payload) => listeners.forEach((listener) => listener(name, payload)),
+    reconnect: () => reconnectListeners.forEach((listener) => listener()),
   };
 }
 

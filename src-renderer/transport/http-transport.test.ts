@@ -4,6 +4,7 @@ import { createHttpTransport } from './http-transport';
 class RecordingEventSource {
   static last: RecordingEventSource | null = null;
   onmessage: ((message: MessageEvent<string>) => void) | null = null;
+  onopen: (() => void) | null = null;
   closed = false;
   constructor(readonly url: string) {
     RecordingEventSource.last = this;
@@ -51,5 +52,20 @@ describe('createHttpTransport', () => {
     source.push(JSON.stringify({ name: 'chat.done', payload: {} }));
     transport.dispose();
     expect({ url: source.url, seen, closed: source.closed }).toEqual({ url: 'http://127.0.0.1:9/api/events?token=a%20b', seen: ['sync.progress', 'second:sync.progress', 'second:chat.done'], closed: true });
+  });
+
+  it('tells its listeners when the event stream opens again after a break, not on the first open', () => {
+    const transport = createHttpTransport({ origin: 'http://127.0.0.1:9', token: 't', fetch: (() => {}) as unknown as typeof fetch, EventSource: RecordingEventSource as unknown as typeof EventSource });
+    let reconnects = 0;
+    transport.subscribe(() => {});
+    const stop = transport.onReconnect(() => reconnects++);
+    const source = RecordingEventSource.last!;
+    source.onopen?.();
+    const afterFirstOpen = reconnects;
+    source.onopen?.();
+    source.onopen?.();
+    stop();
+    source.onopen?.();
+    expect({ afterFirstOpen, reconnects }).toEqual({ afterFirstOpen: 0, reconnects: 2 });
   });
 });

@@ -20,6 +20,7 @@ function isResult(value: unknown): value is Result<unknown> {
 export function createHttpTransport(options: HttpTransportOptions): Transport {
   const doFetch = options.fetch ?? globalThis.fetch.bind(globalThis);
   const listeners = new Set<CairnEventListener>();
+  const reconnectListeners = new Set<() => void>();
   let source: EventSource | null = null;
 
   async function call(channel: string, input: unknown): Promise<Result<unknown>> {
@@ -41,6 +42,13 @@ export function createHttpTransport(options: HttpTransportOptions): Transport {
     if (source) return;
     const Source = options.EventSource ?? globalThis.EventSource;
     source = new Source(`${options.origin}/api/events?token=${encodeURIComponent(options.token)}`);
+    // EventSource reconnects by itself after a break (the `retry:` the host sent); every open after
+    // the first one means events may have been missed.
+    let openedBefore = false;
+    source.onopen = () => {
+      if (openedBefore) for (const listener of reconnectListeners) listener();
+      openedBefore = true;
+    };
     source.onmessage = (message: MessageEvent<string>) => {
       let parsed: { name?: unknown; payload?: unknown };
       try {
@@ -61,10 +69,15 @@ export function createHttpTransport(options: HttpTransportOptions): Transport {
       ensureStream();
       return () => listeners.delete(listener);
     },
+    onReconnect(listener) {
+      reconnectListeners.add(listener);
+      return () => reconnectListeners.delete(listener);
+    },
     dispose() {
       source?.close();
       source = null;
       listeners.clear();
+      reconnectListeners.clear();
     },
   };
 }

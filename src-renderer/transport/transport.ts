@@ -11,12 +11,17 @@ export interface Transport {
   api: CairnApi;
   /** Receives every pushed event; returns its unsubscribe function. */
   subscribe(listener: CairnEventListener): () => void;
+  /**
+   * Called when the event stream is back after a break: events in between are lost, so the
+   * listener fetches a fresh snapshot. IPC never breaks. Returns its unsubscribe function.
+   */
+  onReconnect(listener: () => void): () => void;
   /** Closes connections the transport opened (the event stream). */
   dispose(): void;
 }
 
 export function createIpcTransport(globals: CairnPreloadGlobals): Transport {
-  return { kind: 'ipc', api: globals.api, subscribe: (listener) => globals.onCairnEvent(listener), dispose: () => {} };
+  return { kind: 'ipc', api: globals.api, subscribe: (listener) => globals.onCairnEvent(listener), onReconnect: () => () => {}, dispose: () => {} };
 }
 
 /** The token the headless host injected into index.html (or, as a fallback, the page URL's ?token=). */

@@ -40,8 +40,10 @@ function cliContext(options: { tty?: boolean; model?: boolean; signal?: AbortSig
     signal: options.signal ?? new AbortController().signal,
     async open(): Promise<Cairn> {
       const kit = createChatKit(db, { chat: options.model === false ? null : { baseUrl: fake.baseUrl, apiKey: fake.apiKey, model: fake.model } });
+      const api = { chat: kit.service.chat } as unknown as CairnApi;
       return {
-        api: { chat: kit.service.chat } as unknown as CairnApi,
+        api,
+        cancellable: () => api,
         events: kit.events,
         dataDir: null,
         async dispose() {

@@ -139,6 +139,32 @@ describe('cairn commands over a real in-memory Cairn', () => {
     expect({ code: run.code, status: json<{ runs: SyncRunReport[] }>(run.stdout).value.runs[0]?.status }).toEqual({ code: 130, status: 'cancelled' });
   });
 
+  it('edit changes settings and credentials in place, keeping secrets out of the output', async () => {
+    const wiki = json<StatusSnapshot>((await cli(['status', '--json'])).stdout).value.connections.find((c) => c.name === 'Team Wiki')!;
+    const edited = await cli(['edit', 'team wiki', '--base-url', 'http://127.0.0.1:8/api/v2', '--token', 'rotated-yuque-token-2']);
+    const fromEnv = await cli(['edit', 'Team Wiki', '--name', '团队 Wiki', '--secrets-from-env', '--json'], { env: { CAIRN_TOKEN: 'env-yuque-token-3' } });
+    const refusals = await Promise.all([cli(['edit', '团队 Wiki']), cli(['edit', 'notes', '--token', 'x']), cli(['edit', '团队 Wiki', '--token', ''])]);
+    const bad = await cli(['edit', '团队 Wiki', '--base-url', 'not a url']);
+    expect({
+      edited,
+      fromEnv: [fromEnv.code, json<ConnectionView>(fromEnv.stdout).value.name, fromEnv.stdout.includes('env-yuque-token-3')],
+      refusals: refusals.map((run) => [run.code, run.stderr.split('\n')[0]]),
+      bad,
+      stored: await cairn.secrets.get(`connection:${wiki.id}`),
+    }).toEqual({
+      edited: { code: 0, stdout: `Updated "Team Wiki" (id ${wiki.id}): baseUrl, token. Its index is kept.\n`, stderr: '' },
+      fromEnv: [0, '团队 Wiki', false],
+      refusals: [
+        [2, 'cairn edit: Nothing to change: give --name or one of --base-url, --token (or --secrets-from-env).'],
+        [2, 'cairn edit: --token is not an option for folder.'],
+        [2, 'cairn edit: --token is empty: leave it out to keep the stored value.'],
+      ],
+      bad: { code: 2, stdout: '', stderr: 'cairn: Invalid Yuque connection: baseUrl must be an http(s) URL. (INVALID_ARGUMENT)\n' },
+      stored: { token: 'env-yuque-token-3' },
+    });
+    await cli(['edit', '团队 Wiki', '--name', 'Team Wiki']);
+  });
+
   it('remove deletes the connection and its index', async () => {
     expect(await cli(['remove', 'notes'])).toEqual({ code: 0, stdout: 'Removed "notes" with its 2 documents and 2 chunks.\n', stderr: '' });
     expect((await cli(['remove', 'notes'])).code).toBe(1);

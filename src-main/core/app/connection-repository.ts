@@ -3,6 +3,7 @@
  * the secret store holds the values, this table holds only the reference to them.
  */
 import { randomBytes } from 'node:crypto';
+import type { ErrorCode } from '../../../src-shared/errors';
 import type { ConnectionMode, ConnectionView, Platform, SyncStatus } from '../../../src-shared/models';
 import { PLATFORMS } from '../../../src-shared/models';
 import { PLATFORM_INFO } from '../../../src-shared/platforms';
@@ -64,6 +65,9 @@ const SELECT_VIEW = /* sql */ `
   FROM connections c`;
 
 const MAX_NAME_LENGTH = 80;
+
+/** Run errors that say the platform could not be reached with these settings or credentials. */
+const ACCESS_FAILURE_CODES: ErrorCode[] = ['AUTH_INVALID', 'AUTH_EXPIRED', 'PERMISSION_DENIED', 'SOURCE_UNREACHABLE'];
 
 export class ConnectionRepository {
   constructor(
@@ -135,6 +139,34 @@ export class ConnectionRepository {
       throw error;
     }
     return this.get(id);
+  }
+
+  /** Saves an edit's name and settings (validated by the caller); documents and runs stay. */
+  async update(id: string, edit: { name: string; config: ConnectionConfig }): Promise<ConnectionView> {
+    const clean = checkName(edit.name);
+    try {
+      await this.updateOne('UPDATE connections SET name = $2, config = $3 WHERE id = $1', [id, clean, JSON.stringify(edit.config)]);
+    } catch (error) {
+      if (uniqueViolation(error) === 'connections_name_key') throw new CairnError('ALREADY_EXISTS', `A connection named "${clean}" already exists.`);
+      throw error;
+    }
+    return this.get(id);
+  }
+
+  /**
+   * After a successful test: a failure about reaching the platform (rejected or expired
+   * credentials, no permission, unreachable) no longer describes the connection, so the card goes
+   * back to what its index is (synced, or not synced yet). The failed run stays in the history.
+   * Returns whether anything changed.
+   */
+  async clearAccessFailure(id: string): Promise<boolean> {
+    const result = await this.db.query(
+      `UPDATE connections c SET sync_status = CASE WHEN c.last_sync_at IS NULL THEN 'idle' ELSE 'synced' END, sync_error = NULL
+       WHERE c.id = $1 AND c.sync_status = 'failed'
+         AND (SELECT r.error->>'code' FROM sync_runs r WHERE r.connection_id = c.id AND r.status <> 'running' ORDER BY r.id DESC LIMIT 1) = ANY($2::text[])`,
+      [id, ACCESS_FAILURE_CODES],
+    );
+    return (result.affectedRows ?? 0) > 0;
   }
 
   async updateSyncState(id: string, patch: SyncStatePatch): Promise<void> {

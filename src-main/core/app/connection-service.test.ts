@@ -115,6 +115,25 @@ describe('ConnectionService', () => {
     expect(await secrets.get(`connection:${wiki?.id}`)).toEqual({ token: 'tok-secret-value-1', refreshToken: 'rotated-token-3' });
   });
 
+  it('keeps a token rotated while testing an edit: a stored one is replaced at once, a typed one waits for Save', async () => {
+    const wiki = (await service.list()).find((c) => c.name === 'Wiki');
+    const id = wiki?.id ?? '';
+    const ref = `connection:${id}`;
+    await service.testUpdate({ id, secrets: { token: '' } });
+    await rotate?.({ token: 'rotated-from-stored-4' });
+    const afterStoredRotation = await secrets.get(ref);
+    await service.testUpdate({ id, secrets: { token: 'typed-in-form-5' } });
+    await rotate?.({ token: 'rotated-from-typed-6' });
+    const beforeSave = await secrets.get(ref);
+    await service.update({ id, secrets: { token: 'typed-in-form-5' } });
+    expect({ afterStoredRotation, beforeSave, saved: await secrets.get(ref) }).toEqual({
+      afterStoredRotation: { token: 'rotated-from-stored-4', refreshToken: 'rotated-token-3' },
+      beforeSave: { token: 'rotated-from-stored-4', refreshToken: 'rotated-token-3' },
+      saved: { token: 'rotated-from-typed-6', refreshToken: 'rotated-token-3' },
+    });
+    expect(logLines.join('\n')).not.toMatch(/rotated-from|typed-in-form/);
+  });
+
   it('switches mode, renames, and removes with the secrets, after the beforeRemove hook', async () => {
     const wiki = (await service.list()).find((c) => c.name === 'Wiki');
     const id = wiki?.id ?? '';

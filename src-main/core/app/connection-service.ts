@@ -1,22 +1,20 @@
 /**
- * The `connections` domain of the contract: validates new connections against PLATFORM_INFO,
- * keeps secrets in the SecretStore (never in the table, logs or views), builds connectors for a
- * connection, and announces every change as `connections.changed`.
+ * The `connections` domain of the contract: validates new and edited connections against
+ * PLATFORM_INFO (connection-fields.ts), keeps secrets in the SecretStore (never in the table,
+ * logs or views), builds connectors for a connection, and announces every change as
+ * `connections.changed`.
  */
-import { z } from 'zod';
 import type { CairnApi } from '../../../src-shared/contract';
-import type { ConnectionMode, ConnectionView, NewConnection } from '../../../src-shared/models';
-import { PLATFORMS } from '../../../src-shared/models';
-import { PLATFORM_INFO } from '../../../src-shared/platforms';
+import type { ConnectionMode, ConnectionUpdate, ConnectionView, NewConnection } from '../../../src-shared/models';
 import type { Connector, ConnectorInit } from '../connectors/connector';
 import { createConnector, defaultConnectorFactories, type ConnectorFactories } from '../connectors/registry';
 import { CairnError, isAbortError, toResult } from '../errors';
 import type { Logger, SecretRedactor } from '../logging/logger';
 import type { SecretStore } from '../secrets/secret-store';
+import { checkNewConnection, parseConnectionUpdate, planConnectionEdit } from './connection-fields';
 import type { ConnectionRepository } from './connection-repository';
 import { DraftSecrets } from './draft-secrets';
 import type { EventBus } from './event-bus';
-import { parseInput } from './validation';
 
 export interface ConnectionServiceDeps {
   repository: ConnectionRepository;
@@ -31,19 +29,16 @@ export interface ConnectionServiceDeps {
   beforeRemove?: (connectionId: string) => Promise<void>;
   /** Runs after a connection was switched to direct mode: stop its sync (its index stays on disk). */
   afterSwitchToDirect?: (connectionId: string) => Promise<void>;
+  /**
+   * Runs an edit of how a connection reaches its platform while no sync of it can start; throws
+   * ALREADY_SYNCING when one runs. @default runs the edit directly (no sync service)
+   */
+  withoutSync?: <T>(connectionId: string, edit: () => Promise<T>) => Promise<T>;
+  /** Runs after a connection's settings or credentials changed: drop connectors built from the old ones. */
+  afterAccessChange?: (connectionId: string) => Promise<void>;
   /** "Test connection" gives up after this long. @default 15000 */
   testTimeoutMs?: number;
 }
-
-const newConnectionSchema = z
-  .object({
-    platform: z.enum(PLATFORMS),
-    name: z.string(),
-    mode: z.enum(['rag', 'direct']),
-    config: z.record(z.string(), z.union([z.string(), z.number(), z.boolean()])),
-    secrets: z.record(z.string(), z.string()),
-  })
-  .strict();
 
 export class ConnectionService {
   private readonly factories: ConnectorFactories;
@@ -78,7 +73,10 @@ export class ConnectionService {
 
   async test(id: string, signal?: AbortSignal): Promise<{ message: string }> {
     const connector = await this.connectorFor(id);
-    return this.validate(connector, signal);
+    const answer = await this.validate(connector, signal);
+    // Working credentials end a failure that was about reaching the platform (not before).
+    if (await this.deps.repository.clearAccessFailure(id)) await this.announce();
+    return answer;
   }
 
   async testNew(input: NewConnection, signal?: AbortSignal): Promise<{ message: string }> {
@@ -112,6 +110,68 @@ export class ConnectionService {
     const view = await this.deps.repository.rename(id, name);
     await this.announce();
     return view;
+  }
+
+  /**
+   * Edits a saved connection in place: its documents, chunks and run history stay. A secret left
+   * out keeps its stored value. A failure shown on the card stays until a test or a sync with the
+   * new settings succeeds. Refused while a sync of this connection runs: that sync holds a
+   * connector built from the old credentials, and the user decides whether to stop it.
+   */
+  async update(input: ConnectionUpdate): Promise<ConnectionView> {
+    const update = parseConnectionUpdate(input);
+    const view = await this.deps.repository.get(update.id);
+    const ref = await this.deps.repository.secretRef(view.id);
+    const stored = ref ? ((await this.deps.secrets.get(ref)) ?? {}) : {};
+    const sent = { ...update, secrets: this.drafts.take(draftKey(view), update.secrets ?? {}) };
+    const edit = planConnectionEdit(view, stored, sent);
+    this.deps.redactor?.register(...Object.values(edit.secrets));
+    const newSecrets = Object.keys(edit.givenSecrets).length > 0;
+    // Every platform with secret fields requires one, so its connections were created with a ref.
+    if (newSecrets && !ref) throw new CairnError('INTERNAL', `Connection ${view.id} has no secret reference.`);
+    const save = async () => {
+      if (newSecrets && ref) await this.deps.secrets.set(ref, edit.secrets);
+      try {
+        await this.deps.repository.update(view.id, { name: edit.name, config: edit.config });
+      } catch (error) {
+        // The row kept its old settings: put the old credentials back so the two still match.
+        if (newSecrets && ref) await this.deps.secrets.set(ref, stored);
+        throw error;
+      }
+    };
+    if (edit.changesAccess) {
+      await (this.deps.withoutSync ?? ((_id, work) => work()))(view.id, save);
+      await this.deps.afterAccessChange?.(view.id);
+    } else await save();
+    await this.announce();
+    return this.deps.repository.get(view.id);
+  }
+
+  /** Tests an edit before it is saved: the edited fields with the stored secrets, which never leave core. */
+  async testUpdate(input: ConnectionUpdate, signal?: AbortSignal): Promise<{ message: string }> {
+    const update = parseConnectionUpdate(input);
+    const view = await this.deps.repository.get(update.id);
+    const ref = await this.deps.repository.secretRef(view.id);
+    const stored = ref ? ((await this.deps.secrets.get(ref)) ?? {}) : {};
+    const sentSecrets = update.secrets ?? {};
+    const edit = planConnectionEdit(view, stored, { ...update, secrets: this.drafts.current(draftKey(view), sentSecrets) });
+    this.deps.redactor?.register(...Object.values(edit.secrets));
+    const init: ConnectorInit = {
+      config: edit.config,
+      secrets: edit.secrets,
+      logger: this.deps.logger.child(view.platform),
+      // A single-use token rotated while testing: one that came from the store is spent there,
+      // so the store gets the new one now; one the form sent is remembered for the Save.
+      saveSecrets: async (rotated) => {
+        this.deps.redactor?.register(...Object.values(rotated));
+        const changed = Object.entries(rotated).filter(([key, value]) => edit.secrets[key] !== value);
+        const fromForm = Object.fromEntries(changed.filter(([key]) => key in edit.givenSecrets));
+        const fromStore = Object.fromEntries(changed.filter(([key]) => !(key in edit.givenSecrets)));
+        if (ref && Object.keys(fromStore).length > 0) await this.deps.secrets.set(ref, { ...((await this.deps.secrets.get(ref)) ?? {}), ...fromStore });
+        if (Object.keys(fromForm).length > 0) this.drafts.remember(draftKey(view), sentSecrets, fromForm);
+      },
+    };
+    return this.validate(createConnector(view.platform, init, this.factories), signal);
   }
 
   async remove(id: string): Promise<void> {
@@ -163,41 +223,22 @@ export class ConnectionService {
   }
 }
 
-/** Checks a new connection against its platform's declared fields; secrets never sit in config. */
-export function checkNewConnection(input: NewConnection): NewConnection {
-  const parsed = parseInput(newConnectionSchema, input, 'connection');
-  const info = PLATFORM_INFO[parsed.platform];
-  const config: NewConnection['config'] = {};
-  for (const [key, value] of Object.entries(parsed.config)) if (value !== '') config[key] = typeof value === 'string' ? value.trim() : value;
-  const secrets: Record<string, string> = {};
-  for (const [key, value] of Object.entries(parsed.secrets)) if (value.trim() !== '') secrets[key] = value.trim();
-
-  const problems: string[] = [];
-  for (const field of info.fields) {
-    const inConfig = config[field.key] !== undefined;
-    const inSecrets = secrets[field.key] !== undefined;
-    if (field.secret && inConfig) problems.push(`${field.key} is a secret and belongs in secrets, not config`);
-    if (!field.secret && inSecrets) problems.push(`${field.key} is not a secret and belongs in config`);
-    if (field.required && !(field.secret ? inSecrets : inConfig)) problems.push(`${field.label.en} (${field.flag}) is required`);
-  }
-  for (const key of Object.keys(secrets)) if (!info.fields.some((field) => field.key === key)) problems.push(`unknown secret field "${key}"`);
-  const baseUrl = config['baseUrl'];
-  if (baseUrl !== undefined && (typeof baseUrl !== 'string' || !/^https?:\/\/[^\s/]+/.test(baseUrl))) problems.push('baseUrl must be an http(s) URL');
-  const path = config['path'];
-  if (parsed.platform === 'folder' && typeof path === 'string' && !/^([/\\]|[A-Za-z]:[/\\])/.test(path)) problems.push('path must be an absolute folder path');
-  if (problems.length > 0) throw new CairnError('INVALID_ARGUMENT', `Invalid ${info.label.en} connection: ${problems.join('; ')}.`);
-  return { ...parsed, config, secrets };
-}
-
 /** The contract's `connections` domain over the service: every failure becomes data. */
-export function connectionsApi(service: ConnectionService): CairnApi['connections'] {
+export function connectionsApi(service: ConnectionService, signal?: AbortSignal): CairnApi['connections'] {
   return {
     list: () => toResult(() => service.list()),
     add: (input) => toResult(() => service.add(input)),
-    test: (input) => toResult(() => service.test(input.id)),
-    testNew: (input) => toResult(() => service.testNew(input)),
+    test: (input) => toResult(() => service.test(input.id, signal)),
+    testNew: (input) => toResult(() => service.testNew(input, signal)),
     setMode: (input) => toResult(() => service.setMode(input.id, input.mode)),
     rename: (input) => toResult(() => service.rename(input.id, input.name)),
+    update: (input) => toResult(() => service.update(input)),
+    testUpdate: (input) => toResult(() => service.testUpdate(input, signal)),
     remove: (input) => toResult(() => service.remove(input.id)),
   };
+}
+
+/** Drafts of an edit are kept apart per connection (a new connection's are per platform). */
+function draftKey(view: ConnectionView): string {
+  return `${view.platform}:${view.id}`;
 }

@@ -121,6 +121,10 @@ export async function createCairn(options: CreateCairnOptions = {}): Promise<Cai
       afterSwitchToDirect: async (id) => {
         await syncService?.cancel(id);
       },
+      withoutSync: (id, edit) => (syncService ? syncService.withoutSync(id, edit) : edit()),
+      afterAccessChange: async (id) => {
+        await direct.invalidate(id);
+      },
     });
     syncService = new SyncService({ db, engine, connections: connectionService, repository, embeddings, events, logger: logger.child('sync') });
     disposers.push(() => syncService?.dispose());
@@ -169,17 +173,20 @@ export async function createCairn(options: CreateCairnOptions = {}): Promise<Cai
         await scheduler?.refresh();
       },
     };
-    const api: CairnApi = redactFailures(
-      {
-        app: appApi(appDeps),
-        connections: connectionsApi(connectionService),
-        sync: syncApi(syncService),
-        search: { query: (input) => toResult(() => search.search(input)) },
-        chat: chat.chat,
-        settings: settingsApi(appDeps),
-      },
-      redact,
-    );
+    // In-process callers can stop long calls with a signal; the transports use the plain api.
+    const buildApi = (signal?: AbortSignal): CairnApi =>
+      redactFailures(
+        {
+          app: appApi(appDeps),
+          connections: connectionsApi(connectionService, signal),
+          sync: syncApi(syncService),
+          search: { query: (input) => toResult(() => search.search(input, signal)) },
+          chat: chat.chat,
+          settings: settingsApi(appDeps),
+        },
+        redact,
+      );
+    const api = buildApi();
 
     if (options.scheduler !== false) {
       scheduler = new SyncScheduler({
@@ -195,6 +202,7 @@ export async function createCairn(options: CreateCairnOptions = {}): Promise<Cai
     let disposed = false;
     return {
       api,
+      cancellable: (signal) => buildApi(signal),
       events,
       dataDir,
       logger,

@@ -35,6 +35,8 @@ interface RunningSync {
 
 export class SyncService {
   private readonly running = new Map<string, RunningSync>();
+  /** Connections whose settings or credentials are being saved: no sync may start meanwhile. */
+  private readonly editing = new Set<string>();
 
   constructor(private readonly deps: SyncServiceDeps) {}
 
@@ -42,6 +44,10 @@ export class SyncService {
     if (this.running.has(connectionId)) {
       const name = (await this.deps.repository.findById(connectionId))?.name ?? connectionId;
       throw new CairnError('ALREADY_SYNCING', `"${name}" is already syncing.`);
+    }
+    if (this.editing.has(connectionId)) {
+      const name = (await this.deps.repository.findById(connectionId))?.name ?? connectionId;
+      throw new CairnError('ALREADY_SYNCING', `"${name}" is being edited; sync it once the changes are saved.`);
     }
     // Claimed before the first await, so a cancel or a remove arriving during the set-up finds
     // the run and stops it instead of missing it.
@@ -100,6 +106,24 @@ export class SyncService {
       });
     await this.announce();
     return { runId: started.runId };
+  }
+
+  /**
+   * Runs an edit of a connection's settings or credentials while no sync of it runs or can start:
+   * a running sync holds a connector built from the old ones. Refused (ALREADY_SYNCING) rather than
+   * cancelling it, so that saving an edit never silently throws away a sync's work.
+   */
+  async withoutSync<T>(connectionId: string, edit: () => Promise<T>): Promise<T> {
+    if (this.running.has(connectionId) || this.editing.has(connectionId)) {
+      const name = (await this.deps.repository.findById(connectionId))?.name ?? connectionId;
+      throw new CairnError('ALREADY_SYNCING', `"${name}" is syncing: stop the sync, then save the changes.`);
+    }
+    this.editing.add(connectionId);
+    try {
+      return await edit();
+    } finally {
+      this.editing.delete(connectionId);
+    }
   }
 
   /** Starts every RAG connection that is not already syncing; returns the ones started. */

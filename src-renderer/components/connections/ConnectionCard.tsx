@@ -1,3 +1,4 @@
+import { useState } from 'react';
 import type { ConnectionView, SyncProgress, SyncRunView } from '../../../src-shared/models';
 import { formatDateTime, formatNumber, useLanguage, useT, type MessageKey } from '../../i18n/i18n';
 import type { Language } from '../../store/slices/ui-slice';
@@ -5,6 +6,7 @@ import { useApp, useAppShallow } from '../../store/store-context';
 import { ConfirmButton } from '../common/ConfirmButton';
 import { PlatformBadge } from '../common/PlatformBadge';
 import { ProgressBar } from '../common/ProgressBar';
+import { EditConnectionForm } from './ConnectionForm';
 
 function SyncProgressLine({ progress }: { progress: SyncProgress }) {
   const t = useT();
@@ -69,6 +71,8 @@ export function ConnectionCard({ connection }: { connection: ConnectionView }) {
   const syncing = connection.syncStatus === 'syncing' || progress !== undefined;
   const rag = connection.mode === 'rag';
   const status = !rag ? 'direct' : syncing ? 'syncing' : connection.syncStatus;
+  const [editing, setEditing] = useState(false);
+  if (editing) return <EditConnectionForm connection={connection} onClose={() => setEditing(false)} />;
   return (
     <article className={`card connection-card status-${status}`} aria-label={connection.name} data-connection-id={connection.id}>
       <header className="card-header">
@@ -105,6 +109,7 @@ export function ConnectionCard({ connection }: { connection: ConnectionView }) {
         {rag && !syncing && <button type="button" className="button primary" onClick={() => void actions.syncNow(connection.id)}>{t('card.syncNow')}</button>}
         {rag && syncing && <button type="button" className="button" onClick={() => void actions.cancelSync(connection.id)}>{t('card.cancelSync')}</button>}
         <button type="button" className="button quiet" onClick={() => void actions.testConnection(connection.id)}>{t('card.test')}</button>
+        <button type="button" className="button quiet" onClick={() => setEditing(true)}>{t('card.edit')}</button>
         <span className="spacer" />
         <ConfirmButton label={t('card.remove')} question={t('card.removeConfirm', { name: connection.name })} onConfirm={() => void actions.removeConnection(connection.id)} />
       </footer>

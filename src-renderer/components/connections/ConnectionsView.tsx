@@ -1,6 +1,6 @@
 import { useT } from '../../i18n/i18n';
 import { useApp } from '../../store/store-context';
-import { AddConnectionForm } from './AddConnectionForm';
+import { AddConnectionForm } from './ConnectionForm';
 import { ConnectionCard } from './ConnectionCard';
 
 function FirstRun() {

@@ -1,5 +1,5 @@
 import type { Result } from '../../../src-shared/errors';
-import type { ConnectionMode, ConnectionView, NewConnection, SyncProgress, SyncRunView } from '../../../src-shared/models';
+import type { ConnectionMode, ConnectionUpdate, ConnectionView, NewConnection, SyncProgress, SyncRunView } from '../../../src-shared/models';
 import type { GetState, SetState, StoreDeps } from '../store-types';
 
 export interface ConnectionsSlice {
@@ -10,6 +10,8 @@ export interface ConnectionsSlice {
   lastRun: Record<string, SyncRunView>;
   addConnection(input: NewConnection): Promise<Result<ConnectionView>>;
   testNewConnection(input: NewConnection): Promise<Result<{ message: string }>>;
+  updateConnection(input: ConnectionUpdate): Promise<Result<ConnectionView>>;
+  testConnectionUpdate(input: ConnectionUpdate): Promise<Result<{ message: string }>>;
   testConnection(id: string): Promise<void>;
   setMode(id: string, mode: ConnectionMode): Promise<void>;
   syncNow(id: string): Promise<void>;
@@ -37,6 +39,12 @@ export function createConnectionsSlice(set: SetState, get: GetState, { api }: St
       return result;
     },
     testNewConnection: (input) => api.connections.testNew(input),
+    async updateConnection(input) {
+      const result = await api.connections.update(input);
+      if (result.ok) set((state) => ({ connections: upsert(state.connections, result.value) }));
+      return result;
+    },
+    testConnectionUpdate: (input) => api.connections.testUpdate(input),
     async testConnection(id) {
       const result = await api.connections.test({ id });
       if (result.ok) get().showNotice('info', result.value.message);

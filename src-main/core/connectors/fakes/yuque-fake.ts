@@ -16,6 +16,7 @@
  * lake bodies are Markdown (here lake docs have an empty `body`, forcing the body_html path), and
  * rate-limit headers (none are documented; `Retry-After` is sent only when a test asks for one).
  */
+import { randomBytes } from 'node:crypto';
 import { FaultInjector, highlightSnippet, pageOf, startFakeServer, type Fault, type FakeRequest, type FakeResponse, type FaultOptions, type RecordedRequest } from './fake-server';
 import type { CorpusOptions } from './fixtures/corpus';
 import { FixtureStore, type DocumentChange, type NewFixtureDocument } from './fixtures/fixture-store';
@@ -35,6 +36,10 @@ export interface YuqueFakeControl {
   inject(fault: Fault, options?: FaultOptions): void;
   /** The current token now answers 401 (revoked or expired). */
   expireToken(): void;
+  /** The user makes a new token on Yuque: it works, every earlier one answers 401. Returns it. */
+  issueToken(): string;
+  /** Every token this fake has issued, first (`credentials.token`) to latest, for secret checks. */
+  issuedTokens(): string[];
   /** Authenticated, but repos/docs/search answer 403 (a token without the read scope). */
   denyPermission(deny: boolean): void;
   changeDocument(fixtureId: number, change: DocumentChange): void;
@@ -55,7 +60,9 @@ export interface YuqueFake {
 const SEARCH_PAGE_SIZE = 20;
 
 export async function startYuqueFake(options: YuqueFakeOptions = {}): Promise<YuqueFake> {
-  const token = options.token ?? 'yuque-fake-token-0123456789abcdef';
+  const firstToken = options.token ?? 'yuque-fake-token-0123456789abcdef';
+  const tokens = [firstToken];
+  let token = firstToken;
   const store = new FixtureStore(options);
   const repos = reposFor(store.knowledgeBases);
   const extras = options.specialDocuments === false ? [] : specialDocuments(0, Date.now());
@@ -192,6 +199,13 @@ export async function startYuqueFake(options: YuqueFakeOptions = {}): Promise<Yu
     requests: server.requests,
     inject: (fault, faultOptions) => faults.inject(fault, faultOptions),
     expireToken: () => void (tokenValid = false),
+    issueToken: () => {
+      token = `yuque-fake-token-${tokens.length}-${randomBytes(12).toString('hex')}`;
+      tokens.push(token);
+      tokenValid = true;
+      return token;
+    },
+    issuedTokens: () => [...tokens],
     denyPermission: (deny) => void (permissionDenied = deny),
     changeDocument: (id, change) => void store.change(id, change),
     deleteDocument: (id) => store.delete(id),
@@ -199,7 +213,7 @@ export async function startYuqueFake(options: YuqueFakeOptions = {}): Promise<Yu
     vanishAfterListing: (id) => store.vanishAfterListing(id),
     externalIdOf: (id) => String(id),
   };
-  return { baseUrl: `${server.origin}/api/v2`, credentials: { token }, control, close: server.close };
+  return { baseUrl: `${server.origin}/api/v2`, credentials: { token: firstToken }, control, close: server.close };
 }
 
 function emphasise(text: string, query: string): string {

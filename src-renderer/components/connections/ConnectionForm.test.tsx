@@ -1,0 +1,93 @@
+// @vitest-environment jsdom
+import { cleanup, fireEvent, screen, within } from '@testing-library/react';
+import { afterEach, describe, expect, it } from 'vitest';
+import { fail, ok } from '../../../src-shared/errors';
+import { connection, fakeBackend } from '../../test/fake-api';
+import { renderWithStore } from '../../test/render';
+import { useApp } from '../../store/store-context';
+import { ConnectionCard } from './ConnectionCard';
+import { AddConnectionForm } from './ConnectionForm';
+
+/** The card as ConnectionsView renders it: from the store, so a saved edit re-renders it. */
+function FirstCard() {
+  const view = useApp((state) => state.connections[0]);
+  return view ? <ConnectionCard connection={view} /> : null;
+}
+
+afterEach(cleanup);
+
+describe('AddConnectionForm', () => {
+  it('asks for the platform’s own fields, keeps secrets masked, and tests before saving', async () => {
+    const backend = fakeBackend({ 'connections.testNew': () => fail('AUTH_INVALID', 'The platform rejected these credentials.') });
+    renderWithStore(<AddConnectionForm initialPlatform="folder" onClose={() => {}} />, backend);
+    fireEvent.click(screen.getByRole('radio', { name: 'Yuque' }));
+    const token = screen.getByLabelText(/Personal or team token/);
+    expect(token.getAttribute('type')).toBe('password');
+    fireEvent.click(screen.getByRole('button', { name: 'Test connection' }));
+    expect((await screen.findByRole('alert')).textContent).toContain('Personal or team token: Required');
+    expect(backend.calls).toEqual([]);
+    fireEvent.change(token, { target: { value: 'secret-token-123' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Test connection' }));
+    expect((await screen.findByRole('status')).textContent).toBe('✗ The platform rejected these credentials.');
+    expect(backend.calls).toEqual([{ channel: 'connections.testNew', input: { platform: 'yuque', name: 'Yuque', mode: 'rag', config: {}, secrets: { token: 'secret-token-123' } } }]);
+  });
+
+  it('adds a folder named after its path and closes', async () => {
+    let closed = false;
+    const backend = fakeBackend({ 'connections.add': (input: { name: string }) => ok({ id: 'c9', name: input.name }) });
+    renderWithStore(<AddConnectionForm initialPlatform="folder" onClose={() => (closed = true)} />, backend);
+    fireEvent.change(screen.getByLabelText(/Folder path/), { target: { value: '/home/me/笔记/' } });
+    fireEvent.click(screen.getByRole('checkbox', { name: 'Enable RAG indexing' }));
+    fireEvent.click(screen.getByRole('button', { name: 'Add connection' }));
+    await new Promise((resolve) => setTimeout(resolve, 0));
+    expect({ closed, input: backend.calls[0]?.input }).toEqual({ closed: true, input: { platform: 'folder', name: '笔记', mode: 'direct', config: { path: '/home/me/笔记/' }, secrets: {} } });
+  });
+});
+
+describe('EditConnectionForm', () => {
+  const wiki = connection({ id: 'y1', platform: 'yuque', name: 'Team wiki', config: { baseUrl: 'http://127.0.0.1:9/api/v2' }, secretFields: ['token'], syncStatus: 'failed', syncError: 'Yuque rejected the token.' });
+
+  it('opens from the card prefilled, says the stored token is kept, and tests the edit without a secret', async () => {
+    const backend = fakeBackend({ 'connections.testUpdate': () => ok({ message: 'Connected to Yuque as Ada.' }) });
+    renderWithStore(<ConnectionCard connection={wiki} />, backend, { connections: [wiki] });
+    fireEvent.click(screen.getByRole('button', { name: 'Edit' }));
+    const form = screen.getByRole('form', { name: 'Edit “Team wiki”' });
+    const token = within(form).getByLabelText(/Personal or team token/) as HTMLInputElement;
+    const shown = {
+      name: (within(form).getByLabelText('Name') as HTMLInputElement).value,
+      baseUrl: (within(form).getByLabelText(/API base URL/) as HTMLInputElement).value,
+      token: [token.type, token.value, token.placeholder],
+      platformPicker: within(form).queryAllByRole('radio').length,
+      ragSwitch: within(form).queryAllByRole('checkbox').length,
+    };
+    fireEvent.change(within(form).getByLabelText(/API base URL/), { target: { value: 'http://127.0.0.1:10/api/v2' } });
+    fireEvent.click(within(form).getByRole('button', { name: 'Test connection' }));
+    expect((await within(form).findByRole('status')).textContent).toBe('✓ Connected to Yuque as Ada.');
+    expect({ shown, calls: backend.calls }).toEqual({
+      shown: { name: 'Team wiki', baseUrl: 'http://127.0.0.1:9/api/v2', token: ['password', '', 'Stored — leave empty to keep'], platformPicker: 0, ragSwitch: 0 },
+      calls: [{ channel: 'connections.testUpdate', input: { id: 'y1', name: 'Team wiki', config: { baseUrl: 'http://127.0.0.1:10/api/v2' }, secrets: {} } }],
+    });
+  });
+
+  it('saves a new token, updates the card and closes; a refusal stays in the form', async () => {
+    let refuse = true;
+    const backend = fakeBackend({
+      'connections.update': (input: { name: string }) => (refuse ? fail('ALREADY_SYNCING', '"Team wiki" is syncing: stop the sync, then save the changes.') : ok({ ...wiki, name: input.name })),
+    });
+    const { store } = renderWithStore(<FirstCard />, backend, { connections: [wiki] });
+    fireEvent.click(screen.getByRole('button', { name: 'Edit' }));
+    fireEvent.change(screen.getByLabelText('Name'), { target: { value: '团队知识库' } });
+    fireEvent.change(screen.getByLabelText(/Personal or team token/), { target: { value: 'new-token-789' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Save changes' }));
+    const refusal = (await screen.findByRole('alert')).textContent;
+    refuse = false;
+    fireEvent.click(screen.getByRole('button', { name: 'Save changes' }));
+    await screen.findByRole('article', { name: '团队知识库' });
+    expect({ refusal, last: backend.calls.at(-1), names: store.getState().connections.map((c) => c.name), form: screen.queryByRole('form') }).toEqual({
+      refusal: '"Team wiki" is syncing: stop the sync, then save the changes.',
+      last: { channel: 'connections.update', input: { id: 'y1', name: '团队知识库', config: { baseUrl: 'http://127.0.0.1:9/api/v2' }, secrets: { token: 'new-token-789' } } },
+      names: ['团队知识库'],
+      form: null,
+    });
+  });
+});

@@ -1,0 +1,151 @@
+import { useState, type FormEvent } from 'react';
+import type { Result } from '../../../src-shared/errors';
+import { PLATFORMS, type ConnectionUpdate, type ConnectionView, type NewConnection, type Platform } from '../../../src-shared/models';
+import { PLATFORM_INFO } from '../../../src-shared/platforms';
+import { useLanguage, useT } from '../../i18n/i18n';
+import { useAppShallow } from '../../store/store-context';
+
+type TestState = { kind: 'idle' } | { kind: 'testing' } | { kind: 'done'; result: Result<{ message: string }> };
+
+/** Adding picks a platform; editing keeps the connection's own (its mode has its own switch on the card). */
+type FormTarget = { kind: 'add'; initialPlatform: Platform } | { kind: 'edit'; connection: ConnectionView };
+
+function defaultName(platform: Platform, values: Record<string, string>, label: string): string {
+  if (platform === 'folder' && values.path) return values.path.replace(/[\\/]+$/, '').split(/[\\/]/).pop() || label;
+  return label;
+}
+
+/** An edit starts from the saved non-secret fields; secret fields start empty (their values never reach the renderer). */
+function savedValues(connection: ConnectionView): Record<string, string> {
+  const values: Record<string, string> = {};
+  for (const field of PLATFORM_INFO[connection.platform].fields) {
+    const value = connection.config[field.key];
+    if (!field.secret && value !== undefined) values[field.key] = String(value);
+  }
+  return values;
+}
+
+/** Add a connection: the platform's own fields (PLATFORM_INFO), a Test button, and the RAG switch. */
+export function AddConnectionForm({ initialPlatform, onClose }: { initialPlatform: Platform; onClose: () => void }) {
+  return <ConnectionForm target={{ kind: 'add', initialPlatform }} onClose={onClose} />;
+}
+
+/** Edit a saved connection in the same form: a secret left empty keeps its stored value. */
+export function EditConnectionForm({ connection, onClose }: { connection: ConnectionView; onClose: () => void }) {
+  return <ConnectionForm target={{ kind: 'edit', connection }} onClose={onClose} />;
+}
+
+function ConnectionForm({ target, onClose }: { target: FormTarget; onClose: () => void }) {
+  const t = useT();
+  const language = useLanguage();
+  const actions = useAppShallow((state) => ({ addConnection: state.addConnection, testNewConnection: state.testNewConnection, updateConnection: state.updateConnection, testConnectionUpdate: state.testConnectionUpdate }));
+  const editing = target.kind === 'edit' ? target.connection : null;
+  const [platform, setPlatform] = useState<Platform>(editing?.platform ?? (target.kind === 'add' ? target.initialPlatform : 'folder'));
+  const [name, setName] = useState(editing?.name ?? '');
+  const [values, setValues] = useState<Record<string, string>>(() => (editing ? savedValues(editing) : {}));
+  const [rag, setRag] = useState(true);
+  const [test, setTest] = useState<TestState>({ kind: 'idle' });
+  const [error, setError] = useState<string | null>(null);
+  const [saving, setSaving] = useState(false);
+  const info = PLATFORM_INFO[platform];
+  const stored = (key: string) => editing?.secretFields.includes(key) ?? false;
+  const title = editing ? t('edit.title', { name: editing.name }) : t('add.title');
+
+  function checked(): boolean {
+    const missing = info.fields.find((field) => field.required && !values[field.key]?.trim() && !(field.secret && stored(field.key)));
+    setError(missing ? `${missing.label[language]}: ${t('add.required')}` : null);
+    return !missing;
+  }
+
+  function draft(): NewConnection {
+    const config: Record<string, string> = {};
+    const secrets: Record<string, string> = {};
+    for (const field of info.fields) {
+      const value = values[field.key]?.trim();
+      if (value) (field.secret ? secrets : config)[field.key] = value;
+    }
+    return { platform, name: name.trim() || defaultName(platform, values, info.label[language]), mode: rag ? 'rag' : 'direct', config, secrets };
+  }
+
+  /** Every non-secret field is sent ("" clears an optional one); only secrets typed in are. */
+  function edit(connection: ConnectionView): ConnectionUpdate {
+    const config: Record<string, string> = {};
+    const secrets: Record<string, string> = {};
+    for (const field of info.fields) {
+      const value = values[field.key]?.trim() ?? '';
+      if (!field.secret) config[field.key] = value;
+      else if (value) secrets[field.key] = value;
+    }
+    return { id: connection.id, name: name.trim() || connection.name, config, secrets };
+  }
+
+  async function onTest() {
+    if (!checked()) return;
+    setTest({ kind: 'testing' });
+    setTest({ kind: 'done', result: editing ? await actions.testConnectionUpdate(edit(editing)) : await actions.testNewConnection(draft()) });
+  }
+
+  async function onSubmit(event: FormEvent) {
+    event.preventDefault();
+    if (!checked()) return;
+    setSaving(true);
+    const result = editing ? await actions.updateConnection(edit(editing)) : await actions.addConnection(draft());
+    setSaving(false);
+    if (result.ok) onClose();
+    else setError(result.error.message);
+  }
+
+  return (
+    <form className="panel add-form" onSubmit={(event) => void onSubmit(event)} aria-label={title}>
+      <h2>{title}</h2>
+      {!editing && <fieldset className="platform-picker">
+        <legend>{t('add.platform')}</legend>
+        {PLATFORMS.map((candidate) => (
+          <label key={candidate} className={candidate === platform ? 'platform-tile selected' : 'platform-tile'}>
+            <input type="radio" name="platform" value={candidate} checked={candidate === platform} onChange={() => { setPlatform(candidate); setValues({}); setTest({ kind: 'idle' }); setError(null); }} />
+            <span>{PLATFORM_INFO[candidate].label[language]}</span>
+            {PLATFORM_INFO[candidate].experimental && <small className="tag">{t('card.experimental')}</small>}
+          </label>
+        ))}
+      </fieldset>}
+      {info.note && <p className="hint">{info.note[language]}</p>}
+      <label className="field">
+        <span>{t('add.name')}</span>
+        <input value={name} placeholder={t('add.namePlaceholder')} onChange={(event) => setName(event.target.value)} maxLength={200} />
+      </label>
+      {info.fields.map((field) => (
+        <label className="field" key={`${platform}-${field.key}`}>
+          <span>{field.label[language]}{field.required && !(field.secret && stored(field.key)) && <em className="required"> *</em>}</span>
+          <input
+            type={field.secret ? 'password' : 'text'}
+            autoComplete="off"
+            spellCheck={false}
+            placeholder={field.secret && stored(field.key) ? t('edit.secretStored') : (field.placeholder ?? (field.key === 'baseUrl' ? info.defaultBaseUrl ?? '' : ''))}
+            value={values[field.key] ?? ''}
+            onChange={(event) => setValues({ ...values, [field.key]: event.target.value })}
+          />
+          {field.secret && <small className="hint">{t('add.secretHint')}</small>}
+        </label>
+      ))}
+      {!editing && (
+        <label className="switch">
+          <input type="checkbox" checked={rag} onChange={(event) => setRag(event.target.checked)} />
+          <span>{t('card.rag')}</span>
+        </label>
+      )}
+      {!editing && !rag && <p className="hint">{t('card.ragHint')}</p>}
+      {test.kind === 'done' && (
+        <p className={test.result.ok ? 'test-result ok' : 'test-result failed'} role="status">
+          {test.result.ok ? `✓ ${test.result.value.message}` : `✗ ${test.result.error.message}`}
+        </p>
+      )}
+      {error && <p className="form-error" role="alert">{error}</p>}
+      <div className="actions">
+        <button type="button" className="button" onClick={() => void onTest()} disabled={test.kind === 'testing'}>{test.kind === 'testing' ? t('add.testing') : t('add.test')}</button>
+        <span className="spacer" />
+        <button type="button" className="button quiet" onClick={onClose}>{t('common.cancel')}</button>
+        <button type="submit" className="button primary" disabled={saving}>{editing ? t('edit.save') : t('add.save')}</button>
+      </div>
+    </form>
+  );
+}
