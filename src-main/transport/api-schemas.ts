@@ -63,6 +63,8 @@ export const API_SCHEMAS: ApiSchemas = {
     setMode: z.strictObject({ id, mode }),
     rename: z.strictObject({ id, name: z.string().trim().min(1).max(200) }),
     remove: z.strictObject({ id }),
+    authorize: z.strictObject({ id }),
+    cancelAuthorize: z.strictObject({ id }),
   },
   sync: {
     start: z.strictObject({ connectionId: id }),

@@ -33,6 +33,8 @@ export interface ConnectionServiceDeps {
   afterSwitchToDirect?: (connectionId: string) => Promise<void>;
   /** "Test connection" gives up after this long. @default 15000 */
   testTimeoutMs?: number;
+  /** A connector found the stored user authorisation refused for good (user-auth-service.ts). */
+  onUserAuthLost?: (connectionId: string) => void;
 }
 
 const newConnectionSchema = z
@@ -133,13 +135,23 @@ export class ConnectionService {
       secrets,
       logger: this.deps.logger.child(view.platform),
       // OAuth refresh-token rotation: the new token replaces the old one at once.
-      saveSecrets: async (rotated) => {
-        if (!ref) throw new CairnError('INTERNAL', `Connection ${id} has no secret reference.`);
-        this.deps.redactor?.register(...Object.values(rotated));
-        await this.deps.secrets.set(ref, { ...((await this.deps.secrets.get(ref)) ?? {}), ...rotated });
-      },
+      saveSecrets: (rotated) => this.storeSecrets(id, rotated),
+      onUserAuthLost: () => this.deps.onUserAuthLost?.(id),
     };
     return createConnector(view.platform, init, this.factories);
+  }
+
+  /** Merges secret fields into a saved connection's stored secrets (token rotation, sign-in). */
+  async storeSecrets(id: string, patch: Record<string, string>): Promise<void> {
+    const ref = await this.deps.repository.secretRef(id);
+    if (!ref) throw new CairnError('INTERNAL', `Connection ${id} has no secret reference.`);
+    this.deps.redactor?.register(...Object.values(patch));
+    await this.deps.secrets.set(ref, { ...((await this.deps.secrets.get(ref)) ?? {}), ...patch });
+  }
+
+  /** Tells every listener the current views (e.g. after a sign-in changed what they show). */
+  announceChanged(): Promise<void> {
+    return this.announce();
   }
 
   private async validate(connector: Connector, signal?: AbortSignal): Promise<{ message: string }> {
@@ -183,6 +195,8 @@ export function checkNewConnection(input: NewConnection): NewConnection {
   for (const key of Object.keys(secrets)) if (!info.fields.some((field) => field.key === key)) problems.push(`unknown secret field "${key}"`);
   const baseUrl = config['baseUrl'];
   if (baseUrl !== undefined && (typeof baseUrl !== 'string' || !/^https?:\/\/[^\s/]+/.test(baseUrl))) problems.push('baseUrl must be an http(s) URL');
+  const port = config['redirectPort'];
+  if (port !== undefined && !(Number.isInteger(Number(port)) && Number(port) >= 0 && Number(port) <= 65_535)) problems.push('redirectPort must be a port number (1-65535)');
   const path = config['path'];
   if (parsed.platform === 'folder' && typeof path === 'string' && !/^([/\\]|[A-Za-z]:[/\\])/.test(path)) problems.push('path must be an absolute folder path');
   if (problems.length > 0) throw new CairnError('INVALID_ARGUMENT', `Invalid ${info.label.en} connection: ${problems.join('; ')}.`);
@@ -190,7 +204,7 @@ export function checkNewConnection(input: NewConnection): NewConnection {
 }
 
 /** The contract's `connections` domain over the service: every failure becomes data. */
-export function connectionsApi(service: ConnectionService): CairnApi['connections'] {
+export function connectionsApi(service: ConnectionService): Omit<CairnApi['connections'], 'authorize' | 'cancelAuthorize'> {
   return {
     list: () => toResult(() => service.list()),
     add: (input) => toResult(() => service.add(input)),

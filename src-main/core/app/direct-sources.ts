@@ -36,6 +36,11 @@ export class DirectSources {
     }));
   }
 
+  /** Drops a connection's cached connector (its credentials changed); the next query builds a new one. */
+  async forget(connectionId: string): Promise<void> {
+    if (this.connectors.has(connectionId)) await this.release(connectionId);
+  }
+
   async dispose(): Promise<void> {
     this.sources = [];
     await Promise.all([...this.connectors.keys()].map((id) => this.release(id)));

@@ -90,6 +90,7 @@ export function AddConnectionForm({ initialPlatform, onClose }: { initialPlatfor
             value={values[field.key] ?? ''}
             onChange={(event) => setValues({ ...values, [field.key]: event.target.value })}
           />
+          {field.hint && <small className="hint">{field.hint[language]}</small>}
           {field.secret && <small className="hint">{t('add.secretHint')}</small>}
         </label>
       ))}
