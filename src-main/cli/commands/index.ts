@@ -3,6 +3,7 @@ import type { CliCommand } from '../command';
 import { addCommand } from './add';
 import { addFolderCommand } from './add-folder';
 import { askCommand } from './ask';
+import { authorizeCommand } from './authorize';
 import { modeCommand } from './mode';
 import { removeCommand } from './remove';
 import { searchCommand } from './search';
@@ -11,4 +12,4 @@ import { statusCommand } from './status';
 import { syncCommand } from './sync';
 import { testCommand } from './test';
 
-export const COMMANDS: CliCommand[] = [statusCommand, addFolderCommand, addCommand, testCommand, modeCommand, syncCommand, searchCommand, askCommand, serveCommand, removeCommand];
+export const COMMANDS: CliCommand[] = [statusCommand, addFolderCommand, addCommand, testCommand, authorizeCommand, modeCommand, syncCommand, searchCommand, askCommand, serveCommand, removeCommand];
