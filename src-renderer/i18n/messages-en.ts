@@ -63,7 +63,6 @@ export const en = {
   'signIn.cancel': 'Cancel sign-in',
   'signIn.authorized': 'Signed in: search and My Library are on.',
   'signIn.expired': 'Your sign-in has expired or was revoked. Sign in again for search and My Library.',
-  'signIn.succeeded': 'Signed in.',
   'signIn.failed': 'Sign-in failed: {message}',
   'signIn.again': 'Sign in again',
   'signIn.redirectHint': 'The app must list {url} under Security settings → Redirect URLs.',

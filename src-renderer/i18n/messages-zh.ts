@@ -65,7 +65,6 @@ export const zh: Record<MessageKey, string> = {
   'signIn.cancel': '取消登录',
   'signIn.authorized': '已登录：搜索与我的文档库已开启。',
   'signIn.expired': '登录已过期或被撤销。请重新登录以使用搜索与我的文档库。',
-  'signIn.succeeded': '登录成功。',
   'signIn.failed': '登录失败：{message}',
   'signIn.again': '重新登录',
   'signIn.redirectHint': '应用需在“安全设置 → 重定向 URL”中添加 {url}。',

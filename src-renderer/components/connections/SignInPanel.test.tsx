@@ -38,7 +38,7 @@ describe('SignInPanel', () => {
       applyEvent(store, 'connections.changed', [feishu({ userAuth: 'authorized', secretFields: ['appSecret', 'userRefreshToken'] })]);
       applyEvent(store, 'auth.finished', { connectionId: 'c1', ok: true, error: null });
     });
-    expect(screen.getByTestId('sign-in').textContent).toBe('Signed in: search and My Library are on.Signed in.Sign in again');
+    expect([screen.getByRole('status').textContent, screen.getByTestId('sign-in').textContent]).toEqual(['Signed in: search and My Library are on.', 'Signed in: search and My Library are on.Sign in again']);
   });
 
   it('leaves opening to the shell when it opened the page, and never opens a non-web address', async () => {

@@ -36,9 +36,10 @@ export function SignInPanel({ connection }: { connection: ConnectionView }) {
   }
   return (
     <div className={`sign-in ${connection.userAuth}`} data-testid="sign-in">
-      {connection.userAuth === 'authorized' && <p className="sign-in-state">{t('signIn.authorized')}</p>}
+      {connection.userAuth === 'authorized' &&
+        // Just signed in from this window: the same sentence, shown as a success.
+        (local?.phase === 'succeeded' ? <p className="test-result ok" role="status">{t('signIn.authorized')}</p> : <p className="sign-in-state">{t('signIn.authorized')}</p>)}
       {connection.userAuth === 'expired' && <p className="sign-in-state" role="alert">{t('signIn.expired')}</p>}
-      {local?.phase === 'succeeded' && connection.userAuth === 'authorized' && <p className="test-result ok" role="status">{t('signIn.succeeded')}</p>}
       {local?.phase === 'failed' && <p className="sync-error" role="alert">{t('signIn.failed', { message: local.message })}</p>}
       {connection.userAuth === 'authorized' ? (
         <button type="button" className="button quiet" onClick={() => void actions.start(connection.id)}>{t('signIn.again')}</button>
