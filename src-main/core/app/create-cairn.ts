@@ -120,6 +120,7 @@ export async function createCairn(options: CreateCairnOptions = {}): Promise<Cai
       ...(options.factories ? { factories: options.factories } : {}),
       beforeRemove: async (id) => {
         await syncService?.cancel(id);
+        await userAuth?.cancel(id);
       },
       afterSwitchToDirect: async (id) => {
         await syncService?.cancel(id);

@@ -120,6 +120,14 @@ describe('Feishu user sign-in', () => {
     expect((await cairn.api.connections.cancelAuthorize({ id: connection.id })).ok).toBe(true);
   });
 
+  it('removing a connection ends its waiting sign-in and frees the port', async () => {
+    const connection = await addFeishu('Removed while signing in');
+    const outcome = finished(connection.id);
+    const { authorizeUrl } = unwrap(await cairn.api.connections.authorize({ id: connection.id }));
+    unwrap(await cairn.api.connections.remove({ id: connection.id }));
+    expect([(await outcome).error?.code, await portIsClosed(new URL(new URL(authorizeUrl).searchParams.get('redirect_uri')!))]).toEqual(['CANCELLED', true]);
+  });
+
   it('ends with PERMISSION_DENIED and stores nothing when the user refuses in the browser', async () => {
     const connection = await addFeishu('Refused sign-in');
     fake.control.setConsent('deny');
