@@ -5,7 +5,7 @@ import { ok } from '../../../src-shared/errors';
 import type { ConnectionView } from '../../../src-shared/models';
 import { applyEvent } from '../../store/apply-event';
 import { useApp } from '../../store/store-context';
-import { connection, fakeBackend } from '../../test/fake-api';
+import { connection, fakeBackend, settings } from '../../test/fake-api';
 import { renderWithStore } from '../../test/render';
 import { ConnectionCard } from './ConnectionCard';
 
@@ -67,6 +67,15 @@ describe('SignInPanel', () => {
     expect([screen.queryAllByRole('alert').length, !!screen.queryByRole('button', { name: 'Sign in with Feishu' })]).toEqual([0, true]);
     act(() => applyEvent(store, 'auth.finished', { connectionId: 'c1', ok: false, error: { code: 'PERMISSION_DENIED', message: 'You declined the sign-in in the browser.' } }));
     expect(screen.getByRole('alert').textContent).toBe('Sign-in failed: You declined the sign-in in the browser.');
+  });
+
+  it('speaks Chinese: 登录飞书 / 登录 Lark', () => {
+    renderWithStore(<FirstCard />, fakeBackend({}), { connections: [feishu()], settings: settings({ language: 'zh' }) });
+    expect(screen.getByRole('button', { name: '登录飞书' })).toBeTruthy();
+    cleanup();
+    renderWithStore(<FirstCard />, fakeBackend({}), { connections: [feishu({ platform: 'lark' })], settings: settings({ language: 'zh' }) });
+    expect(screen.getByText('应用需在“安全设置 → 重定向 URL”中添加 http://127.0.0.1:18765/callback。')).toBeTruthy();
+    expect(screen.getByRole('button', { name: '登录 Lark' })).toBeTruthy();
   });
 
   it('is not shown for platforms without a user sign-in', () => {
