@@ -4,7 +4,7 @@
  * HTTP + server-sent events, and the renderer calls it through one adapter. Every method returns
  * a Promise of a Result: errors are data with a closed set of codes.
  */
-import type { Result } from './errors';
+import type { AppErrorData, Result } from './errors';
 import type {
   ChatAnswer,
   ChatMessageView,
@@ -45,6 +45,12 @@ export interface CairnApi {
     testUpdate(input: ConnectionUpdate): Promise<Result<{ message: string }>>;
     /** Removes the connection, its index and its stored secrets. */
     remove(input: { id: string }): Promise<Result<void>>;
+    /**
+     * Starts the browser sign-in (Feishu/Lark user OAuth) and returns the page to open; the outcome
+     * arrives as `auth.finished`. `opened` is true when the shell already opened it (Electron).
+     */
+    authorize(input: { id: string }): Promise<Result<{ authorizeUrl: string; opened: boolean }>>;
+    cancelAuthorize(input: { id: string }): Promise<Result<void>>;
   };
   sync: {
     /** Starts a sync in the background; ALREADY_SYNCING when one runs for this connection. */
@@ -81,6 +87,7 @@ export interface CairnEvents {
   'reindex.progress': ReindexStatus;
   'chat.token': { conversationId: string; messageId: string; delta: string };
   'chat.done': ChatAnswer;
+  'auth.finished': { connectionId: string; ok: boolean; error: AppErrorData | null };
 }
 
 export type CairnEventName = keyof CairnEvents;
@@ -88,7 +95,7 @@ export type CairnEventName = keyof CairnEvents;
 /** Runtime list of the contract's methods, for transports that build proxies. */
 export const API_METHODS = {
   app: ['status', 'openExternal'],
-  connections: ['list', 'add', 'test', 'testNew', 'setMode', 'rename', 'remove', 'update', 'testUpdate'],
+  connections: ['list', 'add', 'test', 'testNew', 'setMode', 'rename', 'remove', 'update', 'testUpdate', 'authorize', 'cancelAuthorize'],
   sync: ['start', 'startAll', 'cancel', 'runs'],
   search: ['query'],
   chat: ['ask', 'cancel', 'conversations', 'messages', 'removeConversation'],
@@ -107,6 +114,7 @@ export const EVENT_NAMES: readonly CairnEventName[] = [
   'reindex.progress',
   'chat.token',
   'chat.done',
+  'auth.finished',
 ];
 
 export type ApiDomain = keyof CairnApi;

@@ -26,7 +26,12 @@ export interface ConnectionView {
   /** A plain statement of what this connection cannot do, e.g. "full text unavailable: direct search only". */
   limitation: string | null;
   experimental: boolean;
+  /** Platforms with a user sign-in (Feishu/Lark) only: whether search and My Library are authorised. */
+  userAuth?: UserAuthState;
 }
+
+/** none: never signed in; pending: a browser sign-in is waiting; expired: the platform refused the stored authorisation. */
+export type UserAuthState = 'none' | 'pending' | 'authorized' | 'expired';
 
 export interface NewConnection {
   platform: Platform;

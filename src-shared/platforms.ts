@@ -10,6 +10,8 @@ export interface CredentialField {
   placeholder?: string;
   /** CLI flag, e.g. "--app-secret". */
   flag: string;
+  /** A line under the field in the Add form. */
+  hint?: { en: string; zh: string };
 }
 
 export interface PlatformInfo {
@@ -21,6 +23,40 @@ export interface PlatformInfo {
   fields: CredentialField[];
   note?: { en: string; zh: string };
 }
+
+/**
+ * The loopback port of the Feishu/Lark sign-in's redirect URL (http://127.0.0.1:<port>/callback).
+ * Feishu matches registered redirect URLs exactly, so the port is fixed; docs/connectors.md says why.
+ */
+export const FEISHU_SIGN_IN_DEFAULT_PORT = 18765;
+
+/** The redirect URL a Feishu/Lark app must register for Cairn's sign-in. */
+export function feishuRedirectUrl(port: number = FEISHU_SIGN_IN_DEFAULT_PORT): string {
+  return `http://127.0.0.1:${port}/callback`;
+}
+
+const feishuUserFields: CredentialField[] = [
+  {
+    key: 'userRefreshToken',
+    secret: true,
+    required: false,
+    flag: '--user-refresh-token',
+    label: { en: 'User refresh token (optional)', zh: '用户 refresh token（可选）' },
+    hint: { en: 'Leave empty: after adding, use “Sign in” on the connection for search and My Library.', zh: '可留空：添加后在连接卡片上点击“登录”，即可使用搜索与我的文档库。' },
+  },
+  {
+    key: 'redirectPort',
+    secret: false,
+    required: false,
+    flag: '--redirect-port',
+    label: { en: 'Sign-in port (optional)', zh: '登录回调端口（可选）' },
+    placeholder: String(FEISHU_SIGN_IN_DEFAULT_PORT),
+    hint: {
+      en: `Register ${feishuRedirectUrl()} (with your port, if you change it) as a redirect URL in the app's Security settings.`,
+      zh: `请在应用的“安全设置”中把 ${feishuRedirectUrl()}（如改了端口则用您的端口）添加为重定向 URL。`,
+    },
+  },
+];
 
 const baseUrl: CredentialField = {
   key: 'baseUrl',
@@ -47,9 +83,9 @@ export const PLATFORM_INFO: Record<Platform, PlatformInfo> = {
       baseUrl,
       { key: 'appId', secret: false, required: true, flag: '--app-id', label: { en: 'App ID', zh: 'App ID' }, placeholder: 'cli_…' },
       { key: 'appSecret', secret: true, required: true, flag: '--app-secret', label: { en: 'App secret', zh: 'App Secret' } },
-      { key: 'userRefreshToken', secret: true, required: false, flag: '--user-refresh-token', label: { en: 'User refresh token (for search and My Library)', zh: '用户 refresh token（搜索与我的文档库需要）' } },
+      ...feishuUserFields,
     ],
-    note: { en: 'Add the app to each knowledge space you want indexed; search needs user authorisation.', zh: '请把应用添加为各知识空间成员；搜索需要用户授权。' },
+    note: { en: 'Add the app to each knowledge space you want indexed; search and My Library need you to sign in after adding.', zh: '请把应用添加为各知识空间成员；搜索与我的文档库需要在添加后登录授权。' },
   },
   lark: {
     platform: 'lark',
@@ -60,7 +96,7 @@ export const PLATFORM_INFO: Record<Platform, PlatformInfo> = {
       baseUrl,
       { key: 'appId', secret: false, required: true, flag: '--app-id', label: { en: 'App ID', zh: 'App ID' }, placeholder: 'cli_…' },
       { key: 'appSecret', secret: true, required: true, flag: '--app-secret', label: { en: 'App secret', zh: 'App Secret' } },
-      { key: 'userRefreshToken', secret: true, required: false, flag: '--user-refresh-token', label: { en: 'User refresh token (for search and My Library)', zh: '用户 refresh token（搜索与我的文档库需要）' } },
+      ...feishuUserFields,
     ],
   },
   yuque: {

@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { app, BrowserWindow, dialog, Notification, safeStorage } from 'electron';
 import { createLogger } from '../core/logging/logger';
-import { createApiDispatcher, withExternalOpener } from '../transport/api-dispatcher';
+import { createApiDispatcher, withExternalOpener, withSignInOpener } from '../transport/api-dispatcher';
 import { registerIpc } from './ipc';
 import { desktopDataDir, desktopSecretFile, openCairn } from './open-cairn';
 import { SafeStorageSecretStore } from './safe-storage-secret-store';
@@ -57,7 +57,8 @@ async function start(): Promise<void> {
     const chosen = state.settings?.language ?? 'system';
     return chosen === 'system' ? systemLanguage() : chosen;
   };
-  const api = observeSettings(withExternalOpener(cairn.api, openWithShell), (settings) => state.setSettings(settings));
+  // Links and the Feishu/Lark sign-in page open in the system browser, never in the app window.
+  const api = observeSettings(withSignInOpener(withExternalOpener(cairn.api, openWithShell), openWithShell, logger), (settings) => state.setSettings(settings));
   const dispatch = createApiDispatcher(api, logger);
 
   const url = rendererUrl();

@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CAIRN_VERSION, createCairn, type CairnInternals } from '../core/app/create-cairn';
+import { startFeishuFake } from '../core/connectors/fakes/feishu-fake';
 import { silentLogger } from '../core/logging/logger';
 import { startHttpHost, type HttpHost } from './http-host';
 
@@ -110,6 +111,25 @@ describe('headless host', () => {
     const event = text.split('\n').find((line) => line.startsWith('data: ') && line.includes('connections.changed'))!;
     expect(JSON.parse(event.slice('data: '.length))).toMatchObject({ name: 'connections.changed', payload: [{ name: '文档', platform: 'folder' }] });
     await reader.cancel();
+  });
+
+  it('starts and cancels a Feishu sign-in over HTTP and pushes auth.finished', async () => {
+    const fake = await startFeishuFake({ documents: 1 });
+    try {
+      const added = JSON.parse((await call(host, 'connections.add', { platform: 'feishu', name: 'Feishu', mode: 'direct', config: { baseUrl: fake.baseUrl, appId: fake.credentials.appId, redirectPort: 0 }, secrets: { appSecret: fake.credentials.appSecret } })).body) as { value: { id: string; userAuth: string } };
+      const response = await fetch(`${host.origin}/api/events?token=${host.token}`);
+      const reader = response.body!.getReader();
+      const started = JSON.parse((await call(host, 'connections.authorize', { id: added.value.id })).body) as { ok: boolean; value: { authorizeUrl: string; opened: boolean } };
+      const cancelled = JSON.parse((await call(host, 'connections.cancelAuthorize', { id: added.value.id })).body) as { ok: boolean };
+      let text = '';
+      while (!text.includes('auth.finished')) text += new TextDecoder().decode((await reader.read()).value);
+      await reader.cancel();
+      const event = text.split('\n').find((line) => line.startsWith('data: ') && line.includes('auth.finished'))!;
+      expect({ userAuth: added.value.userAuth, ok: started.ok, opened: started.value.opened, page: new URL(started.value.authorizeUrl).pathname, cancelled: cancelled.ok, event: JSON.parse(event.slice('data: '.length)) as unknown })
+        .toEqual({ userAuth: 'none', ok: true, opened: false, page: '/open-apis/authen/v1/authorize', cancelled: true, event: { name: 'auth.finished', payload: { connectionId: added.value.id, ok: false, error: { code: 'CANCELLED', message: 'Sign-in cancelled.' } } } });
+    } finally {
+      await fake.close();
+    }
   });
 });
 

@@ -1,7 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createCairn, type CairnInternals } from '../core/app/create-cairn';
 import { createLogger, silentLogger } from '../core/logging/logger';
-import { createApiDispatcher, resolveChannel, withExternalOpener } from './api-dispatcher';
+import { startFeishuFake } from '../core/connectors/fakes/feishu-fake';
+import { createApiDispatcher, resolveChannel, withExternalOpener, withSignInOpener } from './api-dispatcher';
 
 // One in-memory core for the file: opening PGlite costs seconds.
 let cairn: CairnInternals;
@@ -89,5 +90,25 @@ describe('withExternalOpener', () => {
     const links = ['/home/me/notes/link/../a.md', 'file:///home/me/notes/b%20c.md', ' https://www.yuque.com/a b\n'];
     for (const url of links) expect((await api.app.openExternal({ url })).ok).toBe(true);
     expect(opened).toEqual(['/home/me/notes/a.md', '/home/me/notes/b c.md', 'https://www.yuque.com/a%20b']);
+  });
+});
+
+describe('withSignInOpener', () => {
+  it('opens the sign-in page core started and says so; failures stay data', async () => {
+    const fake = await startFeishuFake({ documents: 1 });
+    try {
+      const added = await cairn.api.connections.add({ platform: 'feishu', name: 'Feishu', mode: 'direct', config: { baseUrl: fake.baseUrl, appId: fake.credentials.appId, redirectPort: 0 }, secrets: { appSecret: fake.credentials.appSecret } });
+      if (!added.ok) throw new Error(added.error.message);
+      const opened: string[] = [];
+      const dispatch = createApiDispatcher(withSignInOpener(cairn.api, async (url) => void opened.push(url)));
+      const started = await dispatch('connections.authorize', { id: added.value.id });
+      const refused = await Promise.all([dispatch('connections.authorize', { id: 7 }), dispatch('connections.authorize', { id: 'missing' }), dispatch('connections.cancelAuthorize', {})]);
+      expect(started.ok && started.value).toEqual({ authorizeUrl: opened[0], opened: true });
+      expect(opened[0]?.startsWith(`${fake.baseUrl}/open-apis/authen/v1/authorize?`)).toBe(true);
+      expect(refused.map((result) => (result.ok ? 'ok' : result.error.code))).toEqual(['INVALID_ARGUMENT', 'NOT_FOUND', 'INVALID_ARGUMENT']);
+      expect((await dispatch('connections.cancelAuthorize', { id: added.value.id })).ok).toBe(true);
+    } finally {
+      await fake.close();
+    }
   });
 });

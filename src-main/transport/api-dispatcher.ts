@@ -5,7 +5,7 @@
  * with their stack and cross the boundary as INTERNAL data (STYLE.md §6).
  */
 import { API_METHODS, type ApiDomain, type CairnApi } from '../../src-shared/contract';
-import { fail, type Result } from '../../src-shared/errors';
+import { fail, ok, type Result } from '../../src-shared/errors';
 import type { Logger } from '../core/logging/logger';
 import { parseOpenTarget, openTargetString } from '../core/app/open-external';
 import { toErrorData } from '../core/errors';
@@ -72,6 +72,34 @@ export function withExternalOpener(api: CairnApi, open: (url: string) => Promise
           return checked;
         } catch (error) {
           return fail('INTERNAL', `Could not open the link: ${error instanceof Error ? error.message : String(error)}`);
+        }
+      },
+    },
+  };
+}
+
+/**
+ * Electron: after core started a sign-in, the shell opens its page in the system browser (the
+ * sandboxed window may open nothing itself) and says so with `opened: true`. Only a web page is
+ * handed over; core already allowed only https or the connection's own base URL.
+ */
+export function withSignInOpener(api: CairnApi, open: (url: string) => Promise<void>, logger?: Logger): CairnApi {
+  return {
+    ...api,
+    connections: {
+      ...api.connections,
+      async authorize(input) {
+        const started = await api.connections.authorize(input);
+        if (!started.ok) return started;
+        const target = parseOpenTarget(started.value.authorizeUrl);
+        if (target.kind !== 'url') return fail('PERMISSION_DENIED', 'The sign-in page is not a web address.');
+        try {
+          await open(target.url);
+          return ok({ ...started.value, opened: true });
+        } catch (error) {
+          // The flow still waits: the UI offers to open the page again.
+          logger?.warn('could not open the sign-in page', { error });
+          return ok({ ...started.value, opened: false });
         }
       },
     },

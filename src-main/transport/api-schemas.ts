@@ -67,6 +67,8 @@ export const API_SCHEMAS: ApiSchemas = {
     remove: z.strictObject({ id }),
     update: connectionUpdate,
     testUpdate: connectionUpdate,
+    authorize: z.strictObject({ id }),
+    cancelAuthorize: z.strictObject({ id }),
   },
   sync: {
     start: z.strictObject({ connectionId: id }),

@@ -6,6 +6,7 @@ import { createConnectionsSlice } from './slices/connections-slice';
 import { createHistorySlice } from './slices/history-slice';
 import { createSearchSlice } from './slices/search-slice';
 import { createSettingsSlice } from './slices/settings-slice';
+import { createSignInSlice } from './slices/sign-in-slice';
 import { createUiSlice, type Language } from './slices/ui-slice';
 import type { AppState, AppStore, StoreDeps } from './store-types';
 
@@ -14,6 +15,13 @@ export interface AppStoreOptions {
   systemLanguage?: Language;
   /** @default 150 */
   searchDebounceMs?: number;
+  /** @default window.open in a new tab without opener or referrer */
+  openWindow?: (url: string) => void;
+}
+
+function openInNewTab(url: string): void {
+  // noopener: the sign-in page gets no handle on this window; noreferrer: it does not learn the token-bearing address.
+  window.open(url, '_blank', 'noopener,noreferrer');
 }
 
 export interface AppStoreHandle {
@@ -23,10 +31,11 @@ export interface AppStoreHandle {
 }
 
 export function createAppStore(api: CairnApi, options: AppStoreOptions = {}): AppStoreHandle {
-  const deps: StoreDeps = { api, searchDebounceMs: options.searchDebounceMs ?? 150, timers: new Set() };
+  const deps: StoreDeps = { api, searchDebounceMs: options.searchDebounceMs ?? 150, timers: new Set(), openWindow: options.openWindow ?? openInNewTab };
   const store = createStore<AppState>()((set, get) => ({
     ...createUiSlice(options.systemLanguage ?? 'en', set, get, deps),
     ...createConnectionsSlice(set, get, deps),
+    ...createSignInSlice(set, get, deps),
     ...createSearchSlice(set, get, deps),
     ...createChatSlice(set, get, deps),
     ...createHistorySlice(set, get, deps),

@@ -28,6 +28,14 @@ const handlers: Handlers = {
     progress: Object.fromEntries(Object.entries(state.progress).filter(([id]) => connections.some((connection) => connection.id === id))),
   }),
   'reindex.progress': (_state, reindex) => ({ reindex }),
+  // A cancelled sign-in is not a failure (STYLE.md §6): the card simply returns to "Sign in".
+  'auth.finished': (state, outcome) => ({
+    signIn: outcome.ok
+      ? { ...state.signIn, [outcome.connectionId]: { phase: 'succeeded' } }
+      : outcome.error?.code === 'CANCELLED'
+        ? withoutKey(state.signIn, outcome.connectionId)
+        : { ...state.signIn, [outcome.connectionId]: { phase: 'failed', message: outcome.error?.message ?? 'Sign-in failed.' } },
+  }),
   'chat.token': (state, token) => {
     const known = state.exchanges.some((exchange) => exchange.messageId === token.messageId);
     if (!known) return { earlyTokens: { ...state.earlyTokens, [token.messageId]: (state.earlyTokens[token.messageId] ?? '') + token.delta } };

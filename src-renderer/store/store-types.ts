@@ -6,9 +6,10 @@ import type { ConnectionsSlice } from './slices/connections-slice';
 import type { HistorySlice } from './slices/history-slice';
 import type { SearchSlice } from './slices/search-slice';
 import type { SettingsSlice } from './slices/settings-slice';
+import type { SignInSlice } from './slices/sign-in-slice';
 import type { UiSlice } from './slices/ui-slice';
 
-export type AppState = UiSlice & ConnectionsSlice & SearchSlice & ChatSlice & HistorySlice & SettingsSlice;
+export type AppState = UiSlice & ConnectionsSlice & SignInSlice & SearchSlice & ChatSlice & HistorySlice & SettingsSlice;
 export type AppStore = StoreApi<AppState>;
 
 export interface StoreDeps {
@@ -17,6 +18,8 @@ export interface StoreDeps {
   searchDebounceMs: number;
   /** Timers the store starts, so dispose can clear them (STYLE.md §9). */
   timers: Set<ReturnType<typeof setTimeout>>;
+  /** Opens a page in a new browser tab (the browser UI's sign-in); Electron's shell opens pages itself. */
+  openWindow: (url: string) => void;
 }
 
 export type SetState = AppStore['setState'];

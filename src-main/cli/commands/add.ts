@@ -64,6 +64,7 @@ export const addCommand: CliCommand = {
         `Added ${PLATFORM_INFO[platform].label.en} connection "${view.name}" (id ${view.id}, ${view.mode} mode).`,
         view.experimental ? 'Note: this platform is experimental.' : null,
         `Check its credentials with: cairn test ${JSON.stringify(view.name)}`,
+        view.userAuth === 'none' ? `For search and My Library, sign in with: cairn authorize ${JSON.stringify(view.name)}` : null,
       ]
         .filter(Boolean)
         .join('\n'),

@@ -4,6 +4,7 @@ import { addCommand } from './add';
 import { addFolderCommand } from './add-folder';
 import { askCommand } from './ask';
 import { editCommand } from './edit';
+import { authorizeCommand } from './authorize';
 import { modeCommand } from './mode';
 import { removeCommand } from './remove';
 import { searchCommand } from './search';
@@ -12,4 +13,4 @@ import { statusCommand } from './status';
 import { syncCommand } from './sync';
 import { testCommand } from './test';
 
-export const COMMANDS: CliCommand[] = [statusCommand, addFolderCommand, addCommand, editCommand, testCommand, modeCommand, syncCommand, searchCommand, askCommand, serveCommand, removeCommand];
+export const COMMANDS: CliCommand[] = [statusCommand, addFolderCommand, addCommand, editCommand, testCommand, authorizeCommand, modeCommand, syncCommand, searchCommand, askCommand, serveCommand, removeCommand];

@@ -48,6 +48,8 @@ function reviewFields(parsed: NewConnection): { clean: NewConnection; problems: 
   for (const key of Object.keys(secrets)) if (!info.fields.some((field) => field.key === key)) problems.push(`unknown secret field "${key}"`);
   const baseUrl = config['baseUrl'];
   if (baseUrl !== undefined && (typeof baseUrl !== 'string' || !/^https?:\/\/[^\s/]+/.test(baseUrl))) problems.push('baseUrl must be an http(s) URL');
+  const port = config['redirectPort'];
+  if (port !== undefined && !(Number.isInteger(Number(port)) && Number(port) >= 0 && Number(port) <= 65_535)) problems.push('redirectPort must be a port number (1-65535)');
   const path = config['path'];
   if (parsed.platform === 'folder' && typeof path === 'string' && !/^([/\\]|[A-Za-z]:[/\\])/.test(path)) problems.push('path must be an absolute folder path');
   return { clean: { ...parsed, config, secrets }, problems };

@@ -4,7 +4,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import type { ErrorCode } from '../../../src-shared/errors';
-import type { ConnectionMode, ConnectionView, Platform, SyncStatus } from '../../../src-shared/models';
+import type { ConnectionMode, ConnectionView, Platform, SyncStatus, UserAuthState } from '../../../src-shared/models';
 import { PLATFORMS } from '../../../src-shared/models';
 import { PLATFORM_INFO } from '../../../src-shared/platforms';
 import type { Db } from '../db/database';
@@ -40,6 +40,8 @@ export interface ConnectionRepositoryOptions {
   secretFieldsOf?: (secretRef: string) => Promise<string[]>;
   /** The plain sentence about what a connection cannot do (from its connector's capabilities). @default null */
   limitationOf?: (platform: Platform, config: ConnectionConfig, secretFields: string[]) => string | null;
+  /** The user sign-in state, for platforms that have one. @default none */
+  userAuthOf?: (id: string, platform: Platform, secretFields: string[]) => UserAuthState | undefined;
 }
 
 interface ConnectionRow {
@@ -210,6 +212,7 @@ export class ConnectionRepository {
   private async toView(row: ConnectionRow): Promise<ConnectionView> {
     const platform = row.platform as Platform;
     const secretFields = row.secret_ref && this.options.secretFieldsOf ? await this.options.secretFieldsOf(row.secret_ref) : [];
+    const userAuth = this.options.userAuthOf?.(row.id, platform, secretFields);
     return {
       id: row.id,
       platform,
@@ -225,6 +228,7 @@ export class ConnectionRepository {
       chunkCount: row.chunk_count,
       limitation: this.options.limitationOf?.(platform, row.config, secretFields) ?? null,
       experimental: PLATFORM_INFO[platform]?.experimental ?? false,
+      ...(userAuth ? { userAuth } : {}),
     };
   }
 }

@@ -38,6 +38,8 @@ export interface ConnectionServiceDeps {
   afterAccessChange?: (connectionId: string) => Promise<void>;
   /** "Test connection" gives up after this long. @default 15000 */
   testTimeoutMs?: number;
+  /** A connector found the stored user authorisation refused for good (user-auth-service.ts). */
+  onUserAuthLost?: (connectionId: string) => void;
 }
 
 export class ConnectionService {
@@ -193,13 +195,23 @@ export class ConnectionService {
       secrets,
       logger: this.deps.logger.child(view.platform),
       // OAuth refresh-token rotation: the new token replaces the old one at once.
-      saveSecrets: async (rotated) => {
-        if (!ref) throw new CairnError('INTERNAL', `Connection ${id} has no secret reference.`);
-        this.deps.redactor?.register(...Object.values(rotated));
-        await this.deps.secrets.set(ref, { ...((await this.deps.secrets.get(ref)) ?? {}), ...rotated });
-      },
+      saveSecrets: (rotated) => this.storeSecrets(id, rotated),
+      onUserAuthLost: () => this.deps.onUserAuthLost?.(id),
     };
     return createConnector(view.platform, init, this.factories);
+  }
+
+  /** Merges secret fields into a saved connection's stored secrets (token rotation, sign-in). */
+  async storeSecrets(id: string, patch: Record<string, string>): Promise<void> {
+    const ref = await this.deps.repository.secretRef(id);
+    if (!ref) throw new CairnError('INTERNAL', `Connection ${id} has no secret reference.`);
+    this.deps.redactor?.register(...Object.values(patch));
+    await this.deps.secrets.set(ref, { ...((await this.deps.secrets.get(ref)) ?? {}), ...patch });
+  }
+
+  /** Tells every listener the current views (e.g. after a sign-in changed what they show). */
+  announceChanged(): Promise<void> {
+    return this.announce();
   }
 
   private async validate(connector: Connector, signal?: AbortSignal): Promise<{ message: string }> {
@@ -224,7 +236,7 @@ export class ConnectionService {
 }
 
 /** The contract's `connections` domain over the service: every failure becomes data. */
-export function connectionsApi(service: ConnectionService, signal?: AbortSignal): CairnApi['connections'] {
+export function connectionsApi(service: ConnectionService, signal?: AbortSignal): Omit<CairnApi['connections'], 'authorize' | 'cancelAuthorize'> {
   return {
     list: () => toResult(() => service.list()),
     add: (input) => toResult(() => service.add(input)),

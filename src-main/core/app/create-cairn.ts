@@ -8,7 +8,7 @@ import type { CairnApi } from '../../../src-shared/contract';
 import { ChatService } from '../chat/chat-service';
 import { ConversationRepository } from '../chat/conversation-repository';
 import { createChatModelResolver } from '../chat/openai-chat-model';
-import { connectionLimitation, type ConnectorFactories } from '../connectors/registry';
+import { connectionLimitation, supportsUserSignIn, type ConnectorFactories } from '../connectors/registry';
 import { openDatabase } from '../db/database';
 import { BuiltinEmbedder } from '../embedding/builtin-embedder';
 import { createEmbedder, embeddingSettingsFromEnv } from '../embedding/create-embedder';
@@ -35,6 +35,7 @@ import { EventBus } from './event-bus';
 import { redactFailures } from './redact-failures';
 import { SettingsRepository } from './settings-repository';
 import { SyncService, syncApi } from './sync-service';
+import { UserAuthService, userAuthApi } from './user-auth-service';
 
 export const CAIRN_VERSION = '0.1.0';
 
@@ -82,9 +83,11 @@ export async function createCairn(options: CreateCairnOptions = {}): Promise<Cai
     const events = new EventBus();
     await closeAbandonedRuns(db);
 
+    let userAuth: UserAuthService | null = null;
     const repository = new ConnectionRepository(db, {
       secretFieldsOf: async (ref) => Object.keys((await secrets.get(ref)) ?? {}),
       limitationOf: (platform, _config, secretFields) => connectionLimitation(platform, secretFields),
+      userAuthOf: (id, platform, secretFields) => userAuth?.stateOf(id, supportsUserSignIn(platform), secretFields),
     });
     const settings = new SettingsRepository(db, secrets);
     const embeddings = new EmbeddingService({
@@ -117,14 +120,17 @@ export async function createCairn(options: CreateCairnOptions = {}): Promise<Cai
       ...(options.factories ? { factories: options.factories } : {}),
       beforeRemove: async (id) => {
         await syncService?.cancel(id);
+        await userAuth?.cancel(id);
       },
       afterSwitchToDirect: async (id) => {
         await syncService?.cancel(id);
       },
       withoutSync: (id, edit) => (syncService ? syncService.withoutSync(id, edit) : edit()),
       afterAccessChange: async (id) => {
+        userAuth?.credentialsChanged(id);
         await direct.invalidate(id);
       },
+      onUserAuthLost: (id) => userAuth?.markLost(id),
     });
     syncService = new SyncService({ db, engine, connections: connectionService, repository, embeddings, events, logger: logger.child('sync') });
     disposers.push(() => syncService?.dispose());
@@ -134,6 +140,20 @@ export async function createCairn(options: CreateCairnOptions = {}): Promise<Cai
     direct.update(await repository.list());
     disposers.push(events.on('connections.changed', (views) => direct.update(views)));
     disposers.push(() => direct.dispose());
+
+    userAuth = new UserAuthService({
+      connectorFor: (id) => connectionService.connectorFor(id),
+      viewOf: (id) => repository.get(id),
+      storeSecrets: (id, patch) => connectionService.storeSecrets(id, patch),
+      announce: () => connectionService.announceChanged(),
+      // The cached direct-search connector still holds no (or the old) refresh token.
+      afterSignIn: (id) => direct.invalidate(id),
+      events,
+      logger: logger.child('sign-in'),
+      redact: (text) => redactor.redact(text),
+    });
+    const signIn = userAuth;
+    disposers.push(() => signIn.dispose());
 
     const search = new HybridSearch({
       db,
@@ -178,7 +198,7 @@ export async function createCairn(options: CreateCairnOptions = {}): Promise<Cai
       redactFailures(
         {
           app: appApi(appDeps),
-          connections: connectionsApi(connectionService, signal),
+          connections: { ...connectionsApi(connectionService, signal), ...userAuthApi(signIn) },
           sync: syncApi(syncService),
           search: { query: (input) => toResult(() => search.search(input, signal)) },
           chat: chat.chat,

@@ -59,7 +59,21 @@ export interface Connector {
   fetch(ref: DocumentRef, signal?: AbortSignal): Promise<FetchedDocument>;
   /** The platform's own search (direct mode). */
   search(query: string, options: { limit: number; signal?: AbortSignal }): Promise<DirectHit[]>;
+  /** Platforms whose user authorisation comes from a browser sign-in (OAuth code + PKCE). */
+  readonly userSignIn?: UserSignIn;
   dispose?(): Promise<void> | void;
+}
+
+/**
+ * What the app-level sign-in flow (core/app/user-auth-service.ts) needs from a platform: the
+ * authorize page and the code exchange. The flow owns PKCE, state and the loopback redirect.
+ */
+export interface UserSignIn {
+  /** The loopback port registered as the redirect URL in the platform's console; 0 takes any free port (fakes). */
+  readonly redirectPort: number;
+  authorizeUrl(input: { redirectUri: string; state: string; codeChallenge: string }): string;
+  /** Exchanges the code; returns the secret fields to store (e.g. `{ userRefreshToken }`). */
+  exchangeCode(input: { code: string; redirectUri: string; codeVerifier: string; signal?: AbortSignal }): Promise<Record<string, string>>;
 }
 
 /** What a connector is built from: non-secret config plus secrets read from the secret store. */
@@ -68,6 +82,8 @@ export interface ConnectorInit {
   secrets: Record<string, string>;
   /** Lets connectors persist rotated tokens (e.g. OAuth refresh-token rotation). */
   saveSecrets?: (secrets: Record<string, string>) => Promise<void>;
+  /** The stored user authorisation was refused for good (expired, revoked, reused): the UI offers sign-in again. */
+  onUserAuthLost?: () => void;
   logger: import('../logging/logger').Logger;
 }
 

@@ -61,7 +61,7 @@ describe('FeishuConnector against the fake', () => {
     try {
       local.control.expireRefreshTokens();
       const expired = await failure(connect(local).validate());
-      expect([expired.code, expired.message]).toEqual(['AUTH_EXPIRED', expect.stringContaining('Authorise again')]);
+      expect([expired.code, expired.message]).toEqual(['AUTH_EXPIRED', expect.stringContaining('Sign in again')]);
     } finally {
       await local.close();
     }

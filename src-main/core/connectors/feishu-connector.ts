@@ -8,11 +8,12 @@ import type { Platform } from '../../../src-shared/models';
 import { PLATFORM_INFO } from '../../../src-shared/platforms';
 import { CairnError } from '../errors';
 import type { Logger } from '../logging/logger';
-import type { Connector, ConnectorCapabilities, ConnectorInit, DirectHit, DocumentRef, FetchedDocument } from './connector';
+import type { Connector, ConnectorCapabilities, ConnectorInit, DirectHit, DocumentRef, FetchedDocument, UserSignIn } from './connector';
 import { docxBlocksToMarkdown, type DocxBlock } from './feishu/blocks-to-markdown';
 import { interpretFeishu, stripHighlight, unixSecondsToIso, type FeishuEnvelope, type FeishuSearchUnit, type FeishuSpace, type FeishuWikiNode } from './feishu/feishu-api';
 import { FeishuAuth } from './feishu/feishu-auth';
 import { docxFromNode, listSpaces, walkDriveFolder, walkSpace, type FeishuGet, type ListedDocx } from './feishu/feishu-listing';
+import { feishuAuthorizeUrl, signInPort, signInScopes } from './feishu/feishu-sign-in';
 import { explainFeishuValidation } from './feishu/feishu-validation';
 import { PlatformHttp, type PlatformHttpOptions } from './http/platform-http';
 
@@ -34,6 +35,7 @@ const FALLBACK_CODES = new Set(['SOURCE_ERROR', 'PERMISSION_DENIED', 'UNSUPPORTE
 export class FeishuConnector implements Connector {
   readonly platform: 'feishu' | 'lark';
   readonly capabilities: ConnectorCapabilities;
+  readonly userSignIn: UserSignIn;
   private readonly label: string;
   private readonly logger: Logger;
   private readonly auth: FeishuAuth;
@@ -62,7 +64,18 @@ export class FeishuConnector implements Connector {
     const common = { baseUrl, logger: this.logger, ...options.http };
     const api = options.rates?.api ?? { intervalMs: 60_000, intervalCap: 100 }; // wiki APIs: 100/min
     const authHttp = new PlatformHttp({ ...common, rate: { intervalMs: 1000, intervalCap: 20 } });
-    this.auth = new FeishuAuth({ http: authHttp, label: this.label, appId: this.appId, appSecret: init.secrets.appSecret, oauthTokenUrl: `${accounts}/oauth/v3/token`, secrets: init.secrets, saveSecrets: init.saveSecrets, logger: this.logger, refreshMarginMs: options.tokenRefreshMarginMs });
+    this.auth = new FeishuAuth({ http: authHttp, label: this.label, appId: this.appId, appSecret: init.secrets.appSecret, oauthTokenUrl: `${accounts}/oauth/v3/token`, secrets: init.secrets, saveSecrets: init.saveSecrets, onUserAuthLost: init.onUserAuthLost, logger: this.logger, refreshMarginMs: options.tokenRefreshMarginMs });
+    // The authorize page is on the accounts host too (obtain-oauth-code page), so a fake or a
+    // private deployment behind the base URL override serves both.
+    const scopes = signInScopes(init.config.oauthScopes);
+    this.userSignIn = {
+      // A getter: a bad port in config must fail the sign-in with its reason, not every sync.
+      get redirectPort() {
+        return signInPort(init.config.redirectPort);
+      },
+      authorizeUrl: ({ redirectUri, state, codeChallenge }) => feishuAuthorizeUrl({ accountsBaseUrl: accounts, clientId: this.appId, redirectUri, scopes, state, codeChallenge }),
+      exchangeCode: async (input) => ({ userRefreshToken: await this.auth.exchangeCode(input) }),
+    };
     const tenantAuth = { authHeaders: async (signal?: AbortSignal) => ({ authorization: `Bearer ${await this.auth.tenantToken(signal)}` }), refreshAuth: async (signal?: AbortSignal) => void (await this.auth.renewTenant(signal)) };
     this.tenantHttp = new PlatformHttp({ ...common, ...tenantAuth, rate: api });
     this.contentHttp = new PlatformHttp({ ...common, ...tenantAuth, rate: options.rates?.content ?? { intervalMs: 1000, intervalCap: 5 } }); // docs/v1/content: 5/s
@@ -81,7 +94,7 @@ export class FeishuConnector implements Connector {
       await this.auth.renewTenant(signal);
       const spaces = await listSpaces(this.getter(this.tenantHttp), signal);
       const spaceNote = spaces.length === 0 ? 'no knowledge space is visible yet (add the app as a member of each space to index)' : `${spaces.length} knowledge space(s) visible`;
-      let searchNote = 'search and My Library need a user refresh token';
+      let searchNote = `search and My Library need you to sign in with ${this.label}`;
       if (this.auth.hasUserAuthorisation) {
         await this.auth.renewUser(signal);
         searchNote = 'search enabled (user authorised)';
@@ -210,9 +223,9 @@ export class FeishuConnector implements Connector {
   }
 }
 
-/** What a Feishu/Lark connection cannot do without user authorisation (a user refresh token); null with it. */
+/** What a Feishu/Lark connection cannot do without user authorisation (a stored user refresh token); null with it. */
 export function feishuLimitation(label: string, hasUserAuthorisation: boolean): string | null {
-  return hasUserAuthorisation ? null : `${label} search and My Library need user authorisation (a user refresh token); listing and reading work with the app credentials.`;
+  return hasUserAuthorisation ? null : `${label} search and My Library need you to sign in with ${label}; listing and reading work with the app credentials.`;
 }
 
 export function createFeishuConnector(platform: Extract<Platform, 'feishu' | 'lark'>): (init: ConnectorInit) => Connector {

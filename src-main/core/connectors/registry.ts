@@ -48,3 +48,8 @@ export function connectionLimitation(platform: Platform, secretFields: readonly 
       return null;
   }
 }
+
+/** Platforms whose connector offers a browser sign-in (`Connector.userSignIn`), known without building one. */
+export function supportsUserSignIn(platform: Platform): boolean {
+  return platform === 'feishu' || platform === 'lark';
+}

@@ -7,6 +7,7 @@ import { ConfirmButton } from '../common/ConfirmButton';
 import { PlatformBadge } from '../common/PlatformBadge';
 import { ProgressBar } from '../common/ProgressBar';
 import { EditConnectionForm } from './ConnectionForm';
+import { SignInPanel } from './SignInPanel';
 
 function SyncProgressLine({ progress }: { progress: SyncProgress }) {
   const t = useT();
@@ -94,6 +95,7 @@ export function ConnectionCard({ connection }: { connection: ConnectionView }) {
           <span>{sentence(connection.limitation)}</span>
         </p>
       )}
+      <SignInPanel connection={connection} />
       {rag && progress && <SyncProgressLine progress={progress} />}
       {rag && connection.syncStatus === 'failed' && !syncing && connection.syncError && <p className="sync-error" role="alert">{connection.syncError}</p>}
       {rag && (

@@ -124,6 +124,7 @@ function ConnectionForm({ target, onClose }: { target: FormTarget; onClose: () =
             value={values[field.key] ?? ''}
             onChange={(event) => setValues({ ...values, [field.key]: event.target.value })}
           />
+          {field.hint && <small className="hint">{field.hint[language]}</small>}
           {field.secret && <small className="hint">{t('add.secretHint')}</small>}
         </label>
       ))}

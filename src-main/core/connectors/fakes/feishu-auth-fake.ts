@@ -1,10 +1,12 @@
 /**
  * Token issuing and checking for the Feishu/Lark fake: tenant_access_token from app id/secret
- * (same token while ≥ 30 min remain), user tokens from single-use rotating refresh tokens, and the
+ * (same token while ≥ 30 min remain), user tokens from the sign-in's authorization code
+ * (feishu-code-grant-fake.ts checks the code) and from single-use rotating refresh tokens, and the
  * error codes of connectors.md §1.2 and §1.6. Split from feishu-fake.ts to keep one concern per file.
  */
 import { randomBytes } from 'node:crypto';
 import type { FakeRequest, FakeResponse } from './fake-server';
+import { FeishuCodeGrantFake } from './feishu-code-grant-fake';
 
 export interface FeishuAuthOptions {
   appId: string;
@@ -24,13 +26,15 @@ function envelope(status: number, code: number, msg: string, extra: Record<strin
 export class FeishuAuthFake {
   private readonly tenantTokens = new Map<string, number>(); // token → expiry ms
   private readonly userTokens = new Map<string, number>();
-  private readonly refreshTokens = new Map<string, 'fresh' | 'used'>();
-  private refreshExpired = false;
+  private readonly refreshTokens = new Map<string, 'fresh' | 'used' | 'expired'>();
   private currentRefresh: string;
+  /** The authorize page and the authorization_code checks. */
+  readonly codeGrant: FeishuCodeGrantFake;
 
   constructor(private readonly options: FeishuAuthOptions) {
     this.currentRefresh = options.userRefreshToken;
     this.refreshTokens.set(options.userRefreshToken, 'fresh');
+    this.codeGrant = new FeishuCodeGrantFake(options.appId);
   }
 
   /** The refresh token a well-behaved client must hold now (after rotation). */
@@ -43,8 +47,9 @@ export class FeishuAuthFake {
     for (const map of [this.tenantTokens, this.userTokens]) for (const token of map.keys()) map.set(token, 0);
   }
 
+  /** Every refresh token issued so far is past its lifetime (a new sign-in starts a fresh chain). */
   expireRefreshTokens(): void {
-    this.refreshExpired = true;
+    for (const [token, state] of this.refreshTokens) if (state === 'fresh') this.refreshTokens.set(token, 'expired');
   }
 
   tenantToken(request: FakeRequest): FakeResponse {
@@ -58,25 +63,38 @@ export class FeishuAuthFake {
     return envelope(200, 0, 'ok', { tenant_access_token: token, expire: this.options.tokenTtlSeconds });
   }
 
-  /** OAuth token endpoint, grant_type=refresh_token: rotates the single-use refresh token. */
+  /** OAuth token endpoint: grant_type=authorization_code (sign-in) or refresh_token (rotates the single-use refresh token). */
   userToken(request: FakeRequest): FakeResponse {
     const body = (request.body ?? {}) as Record<string, string | undefined>;
     const oauthError = (code: number, error: string, description: string) => ({ status: 400, body: { code, error, error_description: description } });
     if (request.headers.authorization?.startsWith('Basic ') && body.client_secret) return oauthError(20070, 'invalid_request', 'client authentication must use one method, not both');
-    if (body.grant_type !== 'refresh_token') return oauthError(20050, 'unsupported_grant_type', 'only refresh_token is imitated');
-    if (body.client_id !== this.options.appId || body.client_secret !== this.options.appSecret) return oauthError(20002, 'invalid_client', 'client_id or client_secret is invalid');
+    if (body.grant_type !== 'refresh_token' && body.grant_type !== 'authorization_code') return oauthError(20036, 'unsupported_grant_type', 'The specified grant_type is not supported.');
+    if (body.client_id !== this.options.appId || body.client_secret !== this.options.appSecret) return oauthError(20002, 'invalid_client', 'The client secret is invalid.');
+    if (body.grant_type === 'authorization_code') {
+      const redeemed = this.codeGrant.redeem(body);
+      // Each sign-in starts a new refresh-token chain; the previous one stays valid until used or expired.
+      return redeemed.ok ? this.issueUserTokens(redeemed.scope) : redeemed.response;
+    }
     const state = body.refresh_token ? this.refreshTokens.get(body.refresh_token) : undefined;
     if (!state) return oauthError(20026, 'invalid_grant', 'refresh token is invalid');
     if (state === 'used') return oauthError(20073, 'invalid_grant', 'refresh token has already been used');
-    if (this.refreshExpired) return oauthError(20037, 'invalid_grant', 'refresh token has expired');
+    if (state === 'expired') return oauthError(20037, 'invalid_grant', 'refresh token has expired');
     this.refreshTokens.set(body.refresh_token!, 'used');
-    this.currentRefresh = `ur-${randomBytes(16).toString('hex')}`;
-    this.refreshTokens.set(this.currentRefresh, 'fresh');
+    return this.issueUserTokens('wiki:wiki:readonly docs:document.content:read search:docs:read offline_access');
+  }
+
+  private issueUserTokens(scope: string): FakeResponse {
     const access = `u-${randomBytes(16).toString('hex')}`;
     this.userTokens.set(access, Date.now() + this.options.tokenTtlSeconds * 1000);
+    // refresh_token only with offline_access, as the get-user-access-token page says.
+    const offline = scope.split(' ').includes('offline_access');
+    if (offline) {
+      this.currentRefresh = `ur-${randomBytes(16).toString('hex')}`;
+      this.refreshTokens.set(this.currentRefresh, 'fresh');
+    }
     return {
       status: 200,
-      body: { code: 0, access_token: access, expires_in: this.options.tokenTtlSeconds, refresh_token: this.currentRefresh, refresh_token_expires_in: 2_592_000, token_type: 'Bearer', scope: 'wiki:wiki:readonly docs:document.content:read search:docs:read' },
+      body: { code: 0, access_token: access, expires_in: this.options.tokenTtlSeconds, ...(offline ? { refresh_token: this.currentRefresh, refresh_token_expires_in: 2_592_000 } : {}), token_type: 'Bearer', scope },
     };
   }
 

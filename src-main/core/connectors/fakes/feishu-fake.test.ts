@@ -50,4 +50,20 @@ describe('Feishu fake fidelity', () => {
     expect((await refresh(fake.credentials.userRefreshToken)).code).toBe(20073);
     expect((await refresh('ur-never-issued')).code).toBe(20026);
   });
+
+  it('serves the sign-in page (Approve/Deny or an immediate redirect) and is strict about PKCE like the v3 endpoint', async () => {
+    const authorize = (query: Record<string, string>) => fetch(`${fake.baseUrl}/open-apis/authen/v1/authorize?${new URLSearchParams({ client_id: fake.credentials.appId, response_type: 'code', redirect_uri: 'http://127.0.0.1:1/callback', state: 'st', ...query })}`, { redirect: 'manual' });
+    const token = (body: Record<string, string>) => fetch(`${fake.baseUrl}/oauth/v3/token`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ grant_type: 'authorization_code', client_id: fake.credentials.appId, client_secret: fake.credentials.appSecret, redirect_uri: 'http://127.0.0.1:1/callback', ...body }) }).then((r) => r.json() as Promise<Record<string, unknown>>);
+    const codeOf = async (query: Record<string, string>) => new URL((await authorize(query)).headers.get('location')!).searchParams.get('code')!;
+    fake.control.setConsent('page');
+    const page = await (await authorize({ scope: 'offline_access' })).text();
+    fake.control.setConsent('deny');
+    const denied = (await authorize({})).headers.get('location');
+    fake.control.setConsent('approve');
+    const withoutChallenge = await token({ code: await codeOf({ scope: 'offline_access' }), code_verifier: 'v'.repeat(43) });
+    const withoutOffline = await token({ code: await codeOf({ scope: 'wiki:wiki:readonly', code_challenge: 'p'.repeat(43) }), code_verifier: 'p'.repeat(43) });
+    const wrongGrant = await token({ grant_type: 'password' });
+    expect({ approve: page.includes('id="approve"') && page.includes('fake_decision=approve'), denied, withoutChallenge: withoutChallenge.code, offline: [withoutOffline.code, 'refresh_token' in withoutOffline], wrongGrant: wrongGrant.code })
+      .toEqual({ approve: true, denied: 'http://127.0.0.1:1/callback?error=access_denied&state=st', withoutChallenge: 20049, offline: [0, false], wrongGrant: 20036 });
+  });
 });

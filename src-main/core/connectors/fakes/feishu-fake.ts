@@ -3,8 +3,12 @@
  * platforms; `platform` only changes the document URL host).
  *
  * Imitated: POST /open-apis/auth/v3/tenant_access_token/internal (same token while ≥ 30 min remain,
- * 99991543 on a wrong secret); POST /oauth/v3/token and /open-apis/authen/v2/oauth/token with
- * grant_type=refresh_token (single-use rotating refresh tokens, 20026/20037/20070/20073); Bearer
+ * 99991543 on a wrong secret); the user sign-in: GET /open-apis/authen/v1/authorize (the accounts
+ * host's page, served on this same origin; auto-approve, deny or an Approve/Deny page, see
+ * feishu-code-grant-fake.ts) and POST /oauth/v3/token and /open-apis/authen/v2/oauth/token with
+ * grant_type=authorization_code (5-minute single-use codes, exact redirect_uri, PKCE S256/plain,
+ * 20001/20002/20003/20004/20024/20036/20049/20065/20071) or grant_type=refresh_token (single-use
+ * rotating refresh tokens, 20026/20037/20070/20073; a refresh token only with offline_access); Bearer
  * checks on every call (99991661/99991663/99991668/99991677); the {code,msg,data} envelope;
  * wiki spaces, nodes (page_size ≤ 50, page_token/has_more, an empty first page with has_more:true,
  * has_child/parent_node_token, sheet/file/mindnote nodes, a shortcut node), get_node, My Library
@@ -13,7 +17,8 @@
  * raw_content; search v2 doc_wiki (user token only, query ≤ 30 chars, page_size ≤ 20, <h> tags);
  * rate limiting as HTTP 429 (or 400 in legacy mode) with x-ogw-ratelimit-* and code 99991400.
  *
- * Not imitated: the OAuth authorize/code flow (only refresh), OAuth v3 client_credentials, JWT
+ * Not imitated: the sign-in's login and consent screens, scope checks against the app's enabled
+ * scopes (20027), app availability (20010), OAuth v3 client_credentials, JWT
  * user tokens, per-API QPM limits other than docs/v1/content, space/node permissions beyond "the app
  * sees every fixture space", legacy `doc` documents, search v1, metas batch_query, search filters
  * (accepted, ignored), block kinds beyond headings/text/lists/code/tables, and which HTTP status
@@ -22,6 +27,7 @@
  */
 import { FaultInjector, highlightSnippet, startFakeServer, type Fault, type FakeRequest, type FakeResponse, type FaultOptions, type RecordedRequest } from './fake-server';
 import { FeishuAuthFake } from './feishu-auth-fake';
+import type { ConsentMode } from './feishu-code-grant-fake';
 import { createCorpus, type CorpusOptions, type FixtureDocument } from './fixtures/corpus';
 import { DRIVE_KB, docNode, docToken, extraNodes, layOutTree, MY_LIBRARY_KB, seconds, spaceId, toDocxBlocks, type WikiNode } from './fixtures/feishu-shapes';
 import { FixtureStore, type DocumentChange, type NewFixtureDocument } from './fixtures/fixture-store';
@@ -58,6 +64,12 @@ export interface FeishuFakeControl {
   /** docs/v1/content refuses this document; with `blocks`, the blocks endpoint too. */
   breakExport(fixtureId: number, options?: { blocks?: boolean }): void;
   readonly latestRefreshToken: string;
+  /** How the authorize page answers: redirect with a code at once (default), refuse, or show Approve / Deny. */
+  setConsent(mode: ConsentMode): void;
+  /** Redirect URLs the "console" has registered (exact match); null accepts any. */
+  registerRedirectUris(uris: string[] | null): void;
+  /** Every authorization code issued so far is past its 5 minutes. */
+  expireAuthorizationCodes(): void;
   changeDocument(fixtureId: number, change: DocumentChange): void;
   deleteDocument(fixtureId: number): void;
   addDocument(input?: NewFixtureDocument): number;
@@ -211,6 +223,7 @@ export async function startFeishuFake(options: FeishuFakeOptions = {}): Promise<
     const { path, url } = request;
     if (request.method === 'POST' && path === '/open-apis/auth/v3/tenant_access_token/internal') return auth.tenantToken(request);
     if (request.method === 'POST' && (path === '/oauth/v3/token' || path === '/open-apis/authen/v2/oauth/token')) return auth.userToken(request);
+    if (request.method === 'GET' && path === '/open-apis/authen/v1/authorize') return auth.codeGrant.authorizePage(request);
     const caller = auth.authenticate(request);
     if ('status' in caller) return caller;
     if (request.method === 'POST' && path === '/open-apis/search/v2/doc_wiki/search') {
@@ -254,6 +267,9 @@ export async function startFeishuFake(options: FeishuFakeOptions = {}): Promise<
     get latestRefreshToken() {
       return auth.latestRefreshToken;
     },
+    setConsent: (mode) => void (auth.codeGrant.consent = mode),
+    registerRedirectUris: (uris) => void (auth.codeGrant.registeredRedirectUris = uris),
+    expireAuthorizationCodes: () => auth.codeGrant.expireCodes(),
     changeDocument: (id, change) => void store.change(id, change),
     deleteDocument: (id) => store.delete(id),
     addDocument: (input) => store.add(input).id,

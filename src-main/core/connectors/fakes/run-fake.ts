@@ -49,7 +49,11 @@ export function describeFake(platform: Platform, fake: RunningFake): string {
     'Add it to Cairn:',
     `  cairn add ${platform} --name ${shellQuote(`${info.label.en} (fake)`)} --mode rag ${flags.join(' ')}`,
   ];
-  if (fake.credentials.userRefreshToken) lines.push('', 'The user refresh token is single-use: Cairn stores the rotated one. Restart the fake for a fresh one.');
+  if (fake.credentials.userRefreshToken) {
+    lines.push('', 'The user refresh token is single-use: Cairn stores the rotated one. Restart the fake for a fresh one.');
+    // The fake accepts any loopback redirect, so port 0 (a free one) works; a real app needs its registered port.
+    lines.push('Or try the browser sign-in instead: leave out --user-refresh-token, add --redirect-port 0, then run', `  cairn authorize ${shellQuote(`${info.label.en} (fake)`)}`, '(the fake approves at once).');
+  }
   lines.push('', 'Press Ctrl-C to stop.');
   return lines.join('\n');
 }

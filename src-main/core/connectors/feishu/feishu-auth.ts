@@ -8,6 +8,7 @@ import { CairnError } from '../../errors';
 import type { Logger } from '../../logging/logger';
 import type { Interpretation, PlatformHttp, RawResponse } from '../http/platform-http';
 import { interpretFeishu } from './feishu-api';
+import { interpretCodeExchange } from './feishu-sign-in';
 
 export interface FeishuAuthOptions {
   http: PlatformHttp;
@@ -18,6 +19,8 @@ export interface FeishuAuthOptions {
   oauthTokenUrl: string;
   secrets: Record<string, string>;
   saveSecrets?: (secrets: Record<string, string>) => Promise<void>;
+  /** Told when the refresh token is refused for good (expired, revoked, already used, invalid). */
+  onUserAuthLost?: () => void;
   logger: Logger;
   /** Renew a token this long before it expires. @default 300000 (5 min) */
   refreshMarginMs?: number;
@@ -29,6 +32,15 @@ interface CachedToken {
 }
 
 const USER_AUTH_GONE = new Set([20037, 20064, 20073]);
+/** Errors that mean the stored refresh token is dead for good: only a new sign-in helps. */
+const LOST_USER_AUTH = new WeakSet<CairnError>();
+const SIGN_IN_AGAIN = 'Sign in again (the Sign in button on the connection, or `cairn authorize <connection>`).';
+
+function lostUserAuth(code: 'AUTH_EXPIRED' | 'AUTH_INVALID', message: string): CairnError {
+  const error = new CairnError(code, message);
+  LOST_USER_AUTH.add(error);
+  return error;
+}
 
 function interpretOAuth(label: string): (response: RawResponse) => Interpretation<{ access_token: string; expires_in?: number; refresh_token?: string }> {
   return (response) => {
@@ -40,8 +52,8 @@ function interpretOAuth(label: string): (response: RawResponse) => Interpretatio
     if ((body.code === undefined || body.code === 0) && body.access_token) return { kind: 'ok', value: body as { access_token: string } };
     const code = body.code ?? 0;
     const what = `code ${code}${body.error_description ? ` (${body.error_description})` : ''}`;
-    if (USER_AUTH_GONE.has(code)) return { kind: 'error', error: new CairnError('AUTH_EXPIRED', `The ${label} user authorisation has expired, was revoked or its refresh token was already used (${what}). Authorise again and store the new user refresh token.`) };
-    if (code === 20026) return { kind: 'error', error: new CairnError('AUTH_INVALID', `The stored ${label} user refresh token is not valid (${what}). Authorise again and store the new user refresh token.`) };
+    if (USER_AUTH_GONE.has(code)) return { kind: 'error', error: lostUserAuth('AUTH_EXPIRED', `The ${label} user authorisation has expired, was revoked or its refresh token was already used (${what}). ${SIGN_IN_AGAIN}`) };
+    if (code === 20026) return { kind: 'error', error: lostUserAuth('AUTH_INVALID', `The stored ${label} user refresh token is not valid (${what}). ${SIGN_IN_AGAIN}`) };
     if (code === 99991400 || response.status === 429) return { kind: 'retry', code: 'RATE_LIMITED', message: `${label} OAuth rate limit (${what})` };
     if (response.status >= 500) return { kind: 'retry', code: 'SOURCE_ERROR', message: `${label} OAuth server error (${what})` };
     return { kind: 'error', error: new CairnError('AUTH_INVALID', `${label} refused the user token refresh (${what}). Check the App ID and App Secret.`) };
@@ -100,11 +112,13 @@ export class FeishuAuth {
     this.userPending ??= (async () => {
       try {
         const { label, appId, appSecret } = this.options;
-        if (!this.refreshToken) throw new CairnError('PERMISSION_DENIED', `${label} search and My Library need user authorisation: add a user refresh token to this connection.`);
-        const answer = await this.options.http.request(
-          { method: 'POST', path: this.options.oauthTokenUrl, body: { grant_type: 'refresh_token', client_id: appId, client_secret: appSecret, refresh_token: this.refreshToken }, signal },
-          interpretOAuth(label),
-        );
+        if (!this.refreshToken) throw new CairnError('PERMISSION_DENIED', `${label} search and My Library need user authorisation: sign in with ${label} on this connection (or run \`cairn authorize <connection>\`).`);
+        const answer = await this.options.http
+          .request({ method: 'POST', path: this.options.oauthTokenUrl, body: { grant_type: 'refresh_token', client_id: appId, client_secret: appSecret, refresh_token: this.refreshToken }, signal }, interpretOAuth(label))
+          .catch((error: unknown) => {
+            if (error instanceof CairnError && LOST_USER_AUTH.has(error)) this.options.onUserAuthLost?.();
+            throw error;
+          });
         this.user = { value: answer.access_token, expiresAt: Date.now() + (answer.expires_in ?? 7200) * 1000 };
         if (answer.refresh_token && answer.refresh_token !== this.refreshToken) {
           this.refreshToken = answer.refresh_token;
@@ -116,6 +130,30 @@ export class FeishuAuth {
       }
     })();
     return this.userPending;
+  }
+
+  /**
+   * The sign-in's authorization_code grant (with the PKCE verifier) at the same endpoint the
+   * refresh uses. Returns the refresh token to store; without offline_access there is none.
+   */
+  async exchangeCode(input: { code: string; redirectUri: string; codeVerifier: string; signal?: AbortSignal }): Promise<string> {
+    const { label, appId, appSecret } = this.options;
+    if (!appId || !appSecret) throw new CairnError('AUTH_INVALID', `The ${label} App ID or App Secret is missing.`);
+    const answer = await this.options.http.request(
+      {
+        method: 'POST',
+        path: this.options.oauthTokenUrl,
+        body: { grant_type: 'authorization_code', client_id: appId, client_secret: appSecret, code: input.code, redirect_uri: input.redirectUri, code_verifier: input.codeVerifier },
+        signal: input.signal,
+      },
+      interpretCodeExchange(label),
+    );
+    if (!answer.refresh_token) {
+      throw new CairnError('PERMISSION_DENIED', `${label} signed you in but returned no refresh token, so Cairn could not stay signed in. Enable the offline_access scope for the app in the developer console, publish the app, then sign in again.`);
+    }
+    this.refreshToken = answer.refresh_token;
+    this.user = { value: answer.access_token, expiresAt: Date.now() + (answer.expires_in ?? 7200) * 1000 };
+    return answer.refresh_token;
   }
 
   private async persistRefreshToken(refreshToken: string): Promise<void> {

@@ -1,0 +1,108 @@
+/**
+ * Feishu/Lark user sign-in: the authorize page and the authorization-code exchange
+ * (docs/connectors.md "User sign-in"; evidence and what stays unverified are listed there).
+ *
+ * - Authorize page: GET <accounts host>/open-apis/authen/v1/authorize with client_id,
+ *   response_type=code, redirect_uri, scope (space-separated; offline_access so a refresh token
+ *   comes back), state, code_challenge, code_challenge_method=S256.
+ *   https://open.feishu.cn/document/authentication-management/access-token/obtain-oauth-code
+ * - Token: POST the same token endpoint the refresh uses (feishu-auth.ts `oauthTokenUrl`), because
+ *   a refresh token is only accepted by the endpoint version that issued it (20026, refresh page).
+ *   https://open.feishu.cn/document/authentication-management/access-token/get-user-access-token
+ */
+import { FEISHU_SIGN_IN_DEFAULT_PORT } from '../../../../src-shared/platforms';
+import { CairnError } from '../../errors';
+import type { Interpretation, RawResponse } from '../http/platform-http';
+
+/**
+ * Scopes asked for at sign-in. offline_access is what returns a refresh token; the others are what
+ * search v2, My Library and docs content need with a user token ([S]: larksuite/cli scope lists).
+ * Each must be enabled for the app in the developer console, or the authorize page shows 20027.
+ * A connection's `oauthScopes` config (space-separated) replaces this list.
+ */
+export const FEISHU_SIGN_IN_SCOPES = ['offline_access', 'search:docs:read', 'wiki:wiki:readonly', 'docs:document.content:read', 'docx:document:readonly'];
+
+/**
+ * Feishu accepts only redirect URLs registered in the app's security settings, matched exactly
+ * (error 20029 otherwise), and documents no "any loopback port" rule (RFC 8252 §7.3 asks for one,
+ * Feishu's own MCP guide registers a fixed http://localhost:3000/callback). So Cairn listens on a
+ * fixed port by default; `redirectPort` in the connection config overrides it.
+ */
+export const FEISHU_DEFAULT_REDIRECT_PORT = FEISHU_SIGN_IN_DEFAULT_PORT;
+
+export interface FeishuTokenAnswer {
+  access_token: string;
+  expires_in?: number;
+  refresh_token?: string;
+  refresh_token_expires_in?: number;
+  scope?: string;
+}
+
+export function feishuAuthorizeUrl(input: { accountsBaseUrl: string; clientId: string; redirectUri: string; scopes: string[]; state: string; codeChallenge: string }): string {
+  // The page asks for URL-encoded parameters; URLSearchParams encodes them (and the space-separated scope list).
+  const url = new URL(`${input.accountsBaseUrl.replace(/\/+$/, '')}/open-apis/authen/v1/authorize`);
+  url.search = new URLSearchParams({
+    client_id: input.clientId,
+    response_type: 'code',
+    redirect_uri: input.redirectUri,
+    scope: input.scopes.join(' '),
+    state: input.state,
+    code_challenge: input.codeChallenge,
+    code_challenge_method: 'S256',
+  }).toString();
+  return url.toString();
+}
+
+/** The scope list from config (`oauthScopes`, space- or comma-separated), always with offline_access. */
+export function signInScopes(configured: string | number | boolean | undefined): string[] {
+  const listed = typeof configured === 'string' ? configured.split(/[\s,]+/).filter(Boolean) : [];
+  const scopes = listed.length > 0 ? listed : FEISHU_SIGN_IN_SCOPES;
+  return scopes.includes('offline_access') ? scopes : ['offline_access', ...scopes];
+}
+
+/** A port from config, or the default; 0 (any free port) is for fakes that accept any redirect. */
+export function signInPort(configured: string | number | boolean | undefined): number {
+  if (configured === undefined || configured === '') return FEISHU_DEFAULT_REDIRECT_PORT;
+  const port = Number(configured);
+  if (!Number.isInteger(port) || port < 0 || port > 65_535) throw new CairnError('INVALID_ARGUMENT', `The sign-in port "${String(configured)}" is not a port number (1-65535).`);
+  return port;
+}
+
+/** Error codes of the authorization_code grant (get-user-access-token page, "错误码"). */
+function codeExchangeError(label: string, code: number, what: string): CairnError {
+  switch (code) {
+    case 20003:
+    case 20065:
+      return new CairnError('AUTH_INVALID', `${label} did not accept the sign-in code: it was already used or is unknown (${what}). Sign in again.`);
+    case 20004:
+      return new CairnError('AUTH_EXPIRED', `The ${label} sign-in code expired before Cairn could use it (codes last 5 minutes; ${what}). Sign in again.`);
+    case 20049:
+      return new CairnError('AUTH_INVALID', `${label} rejected the sign-in's PKCE check (${what}). Sign in again.`);
+    case 20071:
+      return new CairnError('AUTH_INVALID', `${label} says the redirect address differs from the one used at sign-in (${what}).`);
+    case 20010:
+      return new CairnError('PERMISSION_DENIED', `Your ${label} account may not use this app (${what}). Ask the admin to add you to the app's availability.`);
+    case 20002:
+    case 20024:
+      return new CairnError('AUTH_INVALID', `${label} refused the app credentials during sign-in (${what}). Check the App ID and App Secret.`);
+    default:
+      return new CairnError('AUTH_INVALID', `${label} refused the sign-in (${what}).`);
+  }
+}
+
+export function interpretCodeExchange(label: string): (response: RawResponse) => Interpretation<FeishuTokenAnswer> {
+  return (response) => {
+    const body = response.json as (Partial<FeishuTokenAnswer> & { code?: number; error?: string; error_description?: string }) | undefined;
+    if (!body) {
+      if (response.status >= 500) return { kind: 'retry', code: 'SOURCE_ERROR', message: `${label} OAuth server error (HTTP ${response.status})` };
+      return { kind: 'error', error: new CairnError('SOURCE_ERROR', `${label} sent a malformed answer to the sign-in token request.`) };
+    }
+    if ((body.code === undefined || body.code === 0) && body.access_token) return { kind: 'ok', value: body as FeishuTokenAnswer };
+    const code = body.code ?? 0;
+    const what = `code ${code}${body.error_description ? `: ${body.error_description}` : ''}`;
+    // 20050 server error, 20072 temporarily unavailable: retrying is what the page advises.
+    if (code === 20050 || code === 20072 || response.status >= 500) return { kind: 'retry', code: 'SOURCE_ERROR', message: `${label} OAuth server error (${what})` };
+    if (code === 99991400 || response.status === 429) return { kind: 'retry', code: 'RATE_LIMITED', message: `${label} OAuth rate limit (${what})` };
+    return { kind: 'error', error: codeExchangeError(label, code, what) };
+  };
+}

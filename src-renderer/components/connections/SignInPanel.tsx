@@ -1,0 +1,54 @@
+/**
+ * The Feishu/Lark sign-in on a connection card: a "Sign in" button while search and My Library are
+ * not authorised (or the platform refused the stored authorisation), a waiting state with Cancel
+ * while the browser is out, and the outcome. State comes from the view (`userAuth`, also set by a
+ * sign-in the CLI started) and from this window's own sign-in (`signIn`).
+ */
+import type { ConnectionView } from '../../../src-shared/models';
+import { feishuRedirectUrl, FEISHU_SIGN_IN_DEFAULT_PORT } from '../../../src-shared/platforms';
+import { useT } from '../../i18n/i18n';
+import { useApp, useAppShallow } from '../../store/store-context';
+
+function redirectUrlOf(connection: ConnectionView): string {
+  const port = Number(connection.config.redirectPort);
+  return feishuRedirectUrl(connection.config.redirectPort !== undefined && Number.isInteger(port) ? port : FEISHU_SIGN_IN_DEFAULT_PORT);
+}
+
+export function SignInPanel({ connection }: { connection: ConnectionView }) {
+  const t = useT();
+  const local = useApp((state) => state.signIn[connection.id]);
+  const actions = useAppShallow((state) => ({ start: state.startSignIn, cancel: state.cancelSignIn, reopen: state.reopenSignIn }));
+  if (connection.userAuth === undefined) return null;
+  const platform = connection.platform === 'lark' ? 'lark' : 'feishu';
+  const signInLabel = t(`signIn.button.${platform}`);
+  const waiting = connection.userAuth === 'pending' || (local?.phase === 'waiting' && connection.userAuth !== 'authorized');
+
+  if (waiting) {
+    return (
+      <div className="sign-in waiting" role="status" data-testid="sign-in">
+        <p>{t('signIn.waiting')}</p>
+        <div className="actions">
+          {local?.phase === 'waiting' && <button type="button" className="button quiet" onClick={() => void actions.reopen(connection.id)}>{t('signIn.reopen')}</button>}
+          <button type="button" className="button" onClick={() => void actions.cancel(connection.id)}>{t('signIn.cancel')}</button>
+        </div>
+      </div>
+    );
+  }
+  return (
+    <div className={`sign-in ${connection.userAuth}`} data-testid="sign-in">
+      {connection.userAuth === 'authorized' &&
+        // Just signed in from this window: the same sentence, shown as a success.
+        (local?.phase === 'succeeded' ? <p className="test-result ok" role="status">{t('signIn.authorized')}</p> : <p className="sign-in-state">{t('signIn.authorized')}</p>)}
+      {connection.userAuth === 'expired' && <p className="sign-in-state" role="alert">{t('signIn.expired')}</p>}
+      {local?.phase === 'failed' && <p className="sync-error" role="alert">{t('signIn.failed', { message: local.message })}</p>}
+      {connection.userAuth === 'authorized' ? (
+        <button type="button" className="button quiet" onClick={() => void actions.start(connection.id)}>{t('signIn.again')}</button>
+      ) : (
+        <>
+          <button type="button" className="button primary" onClick={() => void actions.start(connection.id)}>{signInLabel}</button>
+          <p className="hint">{t('signIn.redirectHint', { url: redirectUrlOf(connection) })}</p>
+        </>
+      )}
+    </div>
+  );
+}
