@@ -84,7 +84,7 @@ export async function createCairn(options: CreateCairnOptions = {}): Promise<Cai
 
     const repository = new ConnectionRepository(db, {
       secretFieldsOf: async (ref) => Object.keys((await secrets.get(ref)) ?? {}),
-      limitationOf: (platform, _config, secretFields) => connectionLimitation(platform, secretFields),
+      limitationOf: (platform, config, secretFields) => connectionLimitation(platform, config, secretFields),
     });
     const settings = new SettingsRepository(db, secrets);
     const embeddings = new EmbeddingService({
