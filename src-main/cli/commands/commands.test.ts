@@ -56,6 +56,16 @@ describe('cairn commands over a real in-memory Cairn', () => {
     expect(await cairn.secrets.get(`connection:${view.id}`)).toEqual({ token: 'yuque-token-secret' });
   });
 
+  it('add turns a checkbox option on with its bare flag (DingTalk --stream-events)', async () => {
+    const run = await cli(['add', 'dingtalk', '--name', 'DT stream', '--mode', 'direct', '--base-url', 'http://127.0.0.1:9', '--app-key', 'k1', '--operator-id', 'u1', '--stream-events', '--json'], { env: { CAIRN_APP_SECRET: 'dt-stream-secret-1' } });
+    const view = json<ConnectionView>(run.stdout).value;
+    try {
+      expect({ config: view.config, limitationCode: view.limitationCode }).toEqual({ config: { baseUrl: 'http://127.0.0.1:9', appKey: 'k1', operatorId: 'u1', streamEvents: true }, limitationCode: 'dingtalk.stream-beta' });
+    } finally {
+      await cairn.api.connections.remove({ id: view.id });
+    }
+  });
+
   it('test checks a connection, and reports an unreachable platform as an error', async () => {
     expect(await cli(['test', 'notes'])).toEqual({ code: 0, stdout: 'OK "notes": Folder "notes" is readable: 3 Markdown/text files.\n', stderr: '' });
     expect(await cli(['test', 'team wiki'])).toEqual({ code: 1, stdout: '', stderr: 'cairn: Cannot reach Yuque at 127.0.0.1:9: check the base URL (http://127.0.0.1:9/api/v2) and your network. (Cannot reach 127.0.0.1:9 (fetch failed).) (SOURCE_UNREACHABLE)\n' });

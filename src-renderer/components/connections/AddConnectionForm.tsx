@@ -34,11 +34,12 @@ export function AddConnectionForm({ initialPlatform, onClose }: { initialPlatfor
       return null;
     }
     setError(null);
-    const config: Record<string, string> = {};
+    const config: NewConnection['config'] = {};
     const secrets: Record<string, string> = {};
     for (const field of info.fields) {
       const value = values[field.key]?.trim();
-      if (value) (field.secret ? secrets : config)[field.key] = value;
+      if (field.type === 'boolean') config[field.key] = value === 'true';
+      else if (value) (field.secret ? secrets : config)[field.key] = value;
     }
     return { platform, name: name.trim() || defaultName(platform, values, info.label[language]), mode: rag ? 'rag' : 'direct', config, secrets };
   }
@@ -79,20 +80,27 @@ export function AddConnectionForm({ initialPlatform, onClose }: { initialPlatfor
         <span>{t('add.name')}</span>
         <input value={name} placeholder={t('add.namePlaceholder')} onChange={(event) => setName(event.target.value)} maxLength={200} />
       </label>
-      {info.fields.map((field) => (
-        <label className="field" key={`${platform}-${field.key}`}>
-          <span>{field.label[language]}{field.required && <em className="required"> *</em>}</span>
-          <input
-            type={field.secret ? 'password' : 'text'}
-            autoComplete="off"
-            spellCheck={false}
-            placeholder={field.placeholder ?? (field.key === 'baseUrl' ? info.defaultBaseUrl ?? '' : '')}
-            value={values[field.key] ?? ''}
-            onChange={(event) => setValues({ ...values, [field.key]: event.target.value })}
-          />
-          {field.secret && <small className="hint">{t('add.secretHint')}</small>}
-        </label>
-      ))}
+      {info.fields.map((field) =>
+        field.type === 'boolean' ? (
+          <label className="switch" key={`${platform}-${field.key}`}>
+            <input type="checkbox" checked={values[field.key] === 'true'} onChange={(event) => setValues({ ...values, [field.key]: event.target.checked ? 'true' : '' })} />
+            <span>{field.label[language]}</span>
+          </label>
+        ) : (
+          <label className="field" key={`${platform}-${field.key}`}>
+            <span>{field.label[language]}{field.required && <em className="required"> *</em>}</span>
+            <input
+              type={field.secret ? 'password' : 'text'}
+              autoComplete="off"
+              spellCheck={false}
+              placeholder={field.placeholder ?? (field.key === 'baseUrl' ? info.defaultBaseUrl ?? '' : '')}
+              value={values[field.key] ?? ''}
+              onChange={(event) => setValues({ ...values, [field.key]: event.target.value })}
+            />
+            {field.secret && <small className="hint">{t('add.secretHint')}</small>}
+          </label>
+        ),
+      )}
       <label className="switch">
         <input type="checkbox" checked={rag} onChange={(event) => setRag(event.target.checked)} />
         <span>{t('card.rag')}</span>
