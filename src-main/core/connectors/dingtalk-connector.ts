@@ -183,8 +183,10 @@ export class DingTalkConnector implements Connector {
   }
 
   /** Requests the Markdown export of one document and waits for its Stream event. */
-  private async exportMarkdown(dentryUuid: string, timeoutMs: number, signal?: AbortSignal): Promise<ExportResult> {
+  private async exportMarkdown(dentryUuid: string, timeoutMs: number, callerSignal?: AbortSignal): Promise<ExportResult> {
     const source = this.options.exportEvents!;
+    // A sync runs 16 of these on one signal; a derived signal keeps our abort listeners off the caller's (Node warns past 10).
+    const signal = callerSignal ? AbortSignal.any([callerSignal]) : undefined;
     // Listen before asking: the event can arrive before the HTTP answer does.
     const waiter = new ExportWaiter(source);
     try {
