@@ -276,10 +276,13 @@ export class DingTalkStreamClient implements ExportEventSource {
     for (const subscriber of [...this.subscribers]) subscriber.onFailure?.(error);
   }
 
-  /** Exponential in the failed attempts so far, capped, with jitter so many clients do not reconnect in step. */
+  /**
+   * Base after a dropped connection or a first failure, doubling with each further failure, capped;
+   * jittered (half to all of it) so many clients do not reconnect in step.
+   */
   private backoff(): number {
     const base = this.options.backoffBaseMs ?? 1000;
-    const ceiling = Math.min(this.options.backoffMaxMs ?? 60_000, base * 2 ** this.attempt);
+    const ceiling = Math.min(this.options.backoffMaxMs ?? 60_000, base * 2 ** Math.max(0, this.attempt - 1));
     return ceiling * (0.5 + 0.5 * (this.options.random ?? Math.random)());
   }
 
