@@ -116,7 +116,7 @@ describe('DingTalkStreamClient against the fake gateway and socket', () => {
     expect({ calls: calls.length, failures: failures.map((error) => error.code) }).toEqual({ calls: 4, failures: ['SOURCE_ERROR'] });
     // 40, 80, 160 ms (jitter pinned to its maximum): each at least its delay, and the delay grows.
     expect({ atLeast: gaps.map((gap, i) => gap >= 40 * 2 ** i - 2), grows: gaps[2]! > 1.5 * gaps[0]! }).toEqual({ atLeast: [true, true, true], grows: true });
-    expect(failures[0]!.message).toMatch(/3 attempts.*DingTalk Stream gateway failed/);
+    expect(failures[0]!.message).toMatch(/^Could not open the DingTalk Stream connection \(3 attempts; last: The DingTalk Stream gateway failed/);
   });
 
   it('stops at once when the gateway refuses the credentials, and says so', async () => {
@@ -134,6 +134,18 @@ describe('DingTalkStreamClient against the fake gateway and socket', () => {
     const stream = client({ baseUrl: 'http://127.0.0.1:9', backoffBaseMs: 5 });
     stream.subscribe(() => true);
     await expect(stream.ready()).rejects.toMatchObject({ code: 'SOURCE_UNREACHABLE', message: expect.stringMatching(/Cannot reach the DingTalk Stream gateway at 127\.0\.0\.1:9/) });
+  });
+
+  it('tells waiting listeners when a lost connection cannot be reopened', async () => {
+    const stream = client({ backoffBaseMs: 5 });
+    const failures: string[] = [];
+    stream.subscribe(() => true, (error) => failures.push(`${error.code} ${error.message}`));
+    await stream.ready();
+    fake.control.inject({ kind: 'server-error', times: 3, match: '/gateway/' });
+    fake.control.stream.dropSockets();
+    await expect.poll(() => failures.length).toBe(1);
+    expect(failures[0]).toMatch(/^SOURCE_ERROR The DingTalk Stream connection closed before the export events arrived and could not be reopened \(3 attempts; last: /);
+    await expect.poll(() => stream.connected).toBe(true); // and it keeps trying
   });
 
   it('replaces a connection that stops answering pings', async () => {

@@ -265,7 +265,9 @@ export class DingTalkStreamClient implements ExportEventSource {
     this.logger.warn('DingTalk Stream connection failed; retrying', { attempt: this.attempt, inMs: Math.round(delay), reason });
     if (this.attempt >= (this.options.failAfterAttempts ?? 3)) {
       const code = known?.code ?? 'SOURCE_UNREACHABLE';
-      this.failure = new CairnError(code, `Could not open the DingTalk Stream connection (${this.attempt} attempts; last: ${reason}).`);
+      // Exports still waiting will not get their events: say whether the connection was lost or never opened.
+      const what = this.connections > 0 ? 'The DingTalk Stream connection closed before the export events arrived and could not be reopened' : 'Could not open the DingTalk Stream connection';
+      this.failure = new CairnError(code, `${what} (${this.attempt} attempts; last: ${reason}).`);
       this.report(this.failure);
     }
     this.scheduleReconnect(delay);
