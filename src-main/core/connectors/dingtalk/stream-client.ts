@@ -13,6 +13,7 @@ import { CairnError } from '../../errors';
 import type { Logger } from '../../logging/logger';
 import type { ExportEventSource, StreamEventListener } from './export-events';
 import { eventAck, notHandledReply, openGateway, parseFrame, pingReply, streamUrl, type GatewayFailure, type StreamAck, type StreamFrame } from './stream-protocol';
+import { dial, scrub } from './stream-socket';
 
 export interface DingTalkStreamClientOptions {
   /** The API base URL; the gateway lives on it (https://api.dingtalk.com, a private deployment, or a fake). */
@@ -46,11 +47,6 @@ export interface DingTalkStreamClientOptions {
 interface Subscriber {
   listener: StreamEventListener;
   onFailure?: (error: CairnError) => void;
-}
-
-/** Error texts from ws or the network must not carry the dialled URL's ticket. */
-function scrub(text: string): string {
-  return text.replace(/ticket=[^&\s"']+/gi, 'ticket=[redacted]');
 }
 
 export class DingTalkStreamClient implements ExportEventSource {
@@ -317,31 +313,4 @@ function safeReason(data: string): string {
   } catch {
     return '';
   }
-}
-
-/** Opens a WebSocket; rejects with a CairnError (never naming the URL) if it does not open in time. */
-function dial(url: string, timeoutMs: number, signal: AbortSignal): Promise<WebSocket> {
-  return new Promise((resolve, reject) => {
-    const socket = new WebSocket(url, { handshakeTimeout: timeoutMs });
-    const host = new URL(url).host;
-    const fail = (error: CairnError) => {
-      signal.removeEventListener('abort', onAbort);
-      socket.removeAllListeners();
-      socket.on('error', () => {}); // a late error after terminate must not crash the process
-      socket.terminate();
-      reject(error);
-    };
-    const onAbort = () => fail(new CairnError('CANCELLED', 'Cancelled.'));
-    signal.addEventListener('abort', onAbort, { once: true });
-    socket.once('open', () => {
-      signal.removeEventListener('abort', onAbort);
-      socket.removeAllListeners();
-      resolve(socket);
-    });
-    socket.once('unexpected-response', (_request, response) => {
-      // A spent or expired ticket is refused at the handshake; the next attempt asks for a new one.
-      fail(new CairnError('SOURCE_ERROR', `The DingTalk Stream endpoint at ${host} refused the connection (HTTP ${response.statusCode}).`));
-    });
-    socket.once('error', (error) => fail(new CairnError('SOURCE_UNREACHABLE', `Cannot open the DingTalk Stream socket at ${host} (${scrub(error.message)}).`)));
-  });
 }
