@@ -23,8 +23,10 @@ export interface ConnectionView {
   nextSyncAt: string | null;
   documentCount: number;
   chunkCount: number;
-  /** A plain statement of what this connection cannot do, e.g. "full text unavailable: direct search only". */
+  /** A plain statement (English) of what this connection cannot do, e.g. "full text unavailable: direct search only". */
   limitation: string | null;
+  /** A stable code for `limitation` (e.g. "dingtalk.no-stream"): the UI shows its own translation of known codes, else `limitation`. */
+  limitationCode: string | null;
   experimental: boolean;
   /** Platforms with a user sign-in (Feishu/Lark) only: whether search and My Library are authorised. */
   userAuth?: UserAuthState;

@@ -12,6 +12,8 @@ export interface CredentialField {
   flag: string;
   /** A line under the field in the Add form. */
   hint?: { en: string; zh: string };
+  /** A checkbox (stored as `true` in config; the CLI flag takes no value) instead of a text input. @default 'text' */
+  type?: 'text' | 'boolean';
 }
 
 export interface PlatformInfo {
@@ -120,7 +122,16 @@ export const PLATFORM_INFO: Record<Platform, PlatformInfo> = {
       { key: 'appKey', secret: false, required: true, flag: '--app-key', label: { en: 'App key', zh: 'AppKey' } },
       { key: 'appSecret', secret: true, required: true, flag: '--app-secret', label: { en: 'App secret', zh: 'AppSecret' } },
       { key: 'operatorId', secret: false, required: true, flag: '--operator-id', label: { en: 'Your unionId (operatorId)', zh: '您的 unionId（operatorId）' } },
+      {
+        key: 'streamEvents',
+        secret: false,
+        required: false,
+        type: 'boolean',
+        flag: '--stream-events',
+        label: { en: 'Receive full text over DingTalk Stream (needs the document event subscription in the developer console)', zh: '通过钉钉 Stream 接收全文（需在开发者后台订阅文档事件）' },
+      },
     ],
+    note: { en: 'Without Stream, DingTalk is searched live (direct search); full text needs Stream mode and the document export event in the developer console.', zh: '不开启 Stream 时，钉钉仅支持实时搜索；索引全文需在开发者后台启用 Stream 模式并订阅文档导出事件。' },
   },
   ima: {
     platform: 'ima',

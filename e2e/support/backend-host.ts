@@ -96,6 +96,7 @@ export async function startBackendHost(): Promise<BackendHost> {
       feishu.control.latestRefreshToken,
       dingtalk.credentials.appSecret!,
       ...dingtalk.control.issuedTokens(),
+      ...dingtalk.control.stream.issuedTickets(),
       chatModel.apiKey,
     ],
     async close() {

@@ -14,6 +14,11 @@ export function translate(language: Language, key: MessageKey, params: Record<st
   return CATALOGS[language][key].replace(/\{(\w+)\}/g, (whole, name: string) => (name in params ? String(params[name]) : whole));
 }
 
+/** For keys built from data (e.g. a limitation code): true when the catalog has the message. */
+export function hasMessage(key: string): key is MessageKey {
+  return Object.hasOwn(en, key);
+}
+
 export function useLanguage(): Language {
   return useApp(selectLanguage);
 }

@@ -67,6 +67,11 @@ export const en = {
   'signIn.failed': 'Sign-in failed: {message}',
   'signIn.again': 'Sign in again',
   'signIn.redirectHint': 'The app must list {url} under Security settings → Redirect URLs.',
+  // Connector limitations by their stable code (ConnectionView.limitationCode); unknown codes show core's English sentence.
+  'limitation.dingtalk.no-stream': 'Full text unavailable: direct search only. DingTalk delivers Markdown only as a Stream-mode event; turn on “Receive full text over DingTalk Stream” for this connection to index it.',
+  'limitation.dingtalk.stream-beta': 'Beta: full text arrives over DingTalk Stream (the document export event must be subscribed in the developer console); only online documents (.adoc) are indexed.',
+  'limitation.feishu.no-user-auth': '{platform} search and My Library need you to sign in with {platform}; listing and reading work with the app credentials.',
+  'limitation.ima.experimental': 'Experimental: uses IMA’s agent OpenAPI, documented only inside the ima skill package. Notes and .md/.txt files are indexed; other files are not. IMA has no cross-knowledge-base search, so direct search asks each knowledge base in turn.',
   'phase.listing': 'Listing documents…',
   'phase.detecting': 'Looking for changes…',
   'phase.fetching': 'Fetching',

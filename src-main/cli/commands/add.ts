@@ -18,7 +18,7 @@ function flagName(field: CredentialField): string {
 function platformUsage(): string {
   return PLATFORMS.map((platform) => {
     const fields = PLATFORM_INFO[platform].fields.map((field) => {
-      const text = `${field.flag} <${field.key}>`;
+      const text = field.type === 'boolean' ? field.flag : `${field.flag} <${field.key}>`;
       return field.required ? text : `[${text}]`;
     });
     return `  ${platform.padEnd(9)}${fields.join(' ')}`;
@@ -36,7 +36,7 @@ export const addCommand: CliCommand = {
   ].join('\n'),
   async run(args, context) {
     const spec: OptionSpec = { name: { type: 'string' }, mode: { type: 'string' }, json: { type: 'boolean' } };
-    for (const platform of PLATFORMS) for (const field of PLATFORM_INFO[platform].fields) spec[flagName(field)] = { type: 'string' };
+    for (const platform of PLATFORMS) for (const field of PLATFORM_INFO[platform].fields) spec[flagName(field)] = { type: field.type === 'boolean' ? 'boolean' : 'string' };
     const { values, positionals } = parseCommandArgs(args, spec, { min: 1, max: 1, names: 'the platform (feishu, lark, yuque, dingtalk or ima)' });
     const platform = PLATFORMS.find((candidate) => candidate === positionals[0]);
     if (!platform) {
@@ -52,6 +52,10 @@ export const addCommand: CliCommand = {
     const missing: string[] = [];
     for (const field of fields) {
       const given = values[flagName(field)];
+      if (field.type === 'boolean') {
+        if ((given as unknown) === true) input.config[field.key] = true;
+        continue;
+      }
       const value = typeof given === 'string' ? given : field.secret ? context.env[secretEnvName(field)] : undefined;
       if (value !== undefined && value !== '') (field.secret ? input.secrets : input.config)[field.key] = value;
       else if (field.required) missing.push(field.secret ? `${field.flag} (or ${secretEnvName(field)})` : field.flag);

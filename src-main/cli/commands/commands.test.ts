@@ -56,6 +56,16 @@ describe('cairn commands over a real in-memory Cairn', () => {
     expect(await cairn.secrets.get(`connection:${view.id}`)).toEqual({ token: 'yuque-token-secret' });
   });
 
+  it('add turns a checkbox option on with its bare flag (DingTalk --stream-events)', async () => {
+    const run = await cli(['add', 'dingtalk', '--name', 'DT stream', '--mode', 'direct', '--base-url', 'http://127.0.0.1:9', '--app-key', 'k1', '--operator-id', 'u1', '--stream-events', '--json'], { env: { CAIRN_APP_SECRET: 'dt-stream-secret-1' } });
+    const view = json<ConnectionView>(run.stdout).value;
+    try {
+      expect({ config: view.config, limitationCode: view.limitationCode }).toEqual({ config: { baseUrl: 'http://127.0.0.1:9', appKey: 'k1', operatorId: 'u1', streamEvents: true }, limitationCode: 'dingtalk.stream-beta' });
+    } finally {
+      await cairn.api.connections.remove({ id: view.id });
+    }
+  });
+
   it('test checks a connection, and reports an unreachable platform as an error', async () => {
     expect(await cli(['test', 'notes'])).toEqual({ code: 0, stdout: 'OK "notes": Folder "notes" is readable: 3 Markdown/text files.\n', stderr: '' });
     expect(await cli(['test', 'team wiki'])).toEqual({ code: 1, stdout: '', stderr: 'cairn: Cannot reach Yuque at 127.0.0.1:9: check the base URL (http://127.0.0.1:9/api/v2) and your network. (Cannot reach 127.0.0.1:9 (fetch failed).) (SOURCE_UNREACHABLE)\n' });
@@ -163,6 +173,30 @@ describe('cairn commands over a real in-memory Cairn', () => {
       stored: { token: 'env-yuque-token-3' },
     });
     await cli(['edit', '团队 Wiki', '--name', 'Team Wiki']);
+  });
+
+  it('edit turns an on/off option on and off with true/false, and the limitation follows', async () => {
+    const added = await cairn.api.connections.add({ platform: 'dingtalk', name: 'DT edit', mode: 'direct', config: { appKey: 'key', operatorId: 'union' }, secrets: { appSecret: 'dt-secret-value' } });
+    if (!added.ok) throw new Error(added.error.message);
+    try {
+      const on = await cli(['edit', 'DT edit', '--stream-events', 'true', '--json']);
+      const off = await cli(['edit', 'DT edit', '--stream-events', 'false', '--json']);
+      const bad = await cli(['edit', 'DT edit', '--stream-events', 'yes']);
+      const view = (run: { stdout: string }) => json<ConnectionView>(run.stdout).value;
+      expect({
+        before: added.value.limitationCode,
+        on: [on.code, view(on).config['streamEvents'], view(on).limitationCode],
+        off: [off.code, view(off).config['streamEvents'], view(off).limitationCode],
+        bad: [bad.code, bad.stderr],
+      }).toEqual({
+        before: 'dingtalk.no-stream',
+        on: [0, true, 'dingtalk.stream-beta'],
+        off: [0, false, 'dingtalk.no-stream'],
+        bad: [2, 'cairn: Invalid DingTalk connection: streamEvents must be true or false. (INVALID_ARGUMENT)\n'],
+      });
+    } finally {
+      await cairn.api.connections.remove({ id: added.value.id });
+    }
   });
 
   it('remove deletes the connection and its index', async () => {

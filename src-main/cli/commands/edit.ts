@@ -47,7 +47,8 @@ export const editCommand: CliCommand = {
   usage: [
     'cairn edit <connection> [--name <name>] [field flags] [--secrets-from-env] [--json]',
     'Field flags are the ones `cairn add` takes for the platform (folders: --path). A flag left out keeps',
-    'the stored value; --base-url "" goes back to the default. --secrets-from-env reads the secret fields',
+    'the stored value; --base-url "" goes back to the default; an on/off option takes true or false',
+    '(e.g. DingTalk: --stream-events true). --secrets-from-env reads the secret fields',
     'from CAIRN_* variables (e.g. CAIRN_TOKEN), keeping them out of shell history.',
     'Refused while the connection syncs. A failed sync stays shown until `cairn test` or `cairn sync` succeeds.',
   ].join('\n'),

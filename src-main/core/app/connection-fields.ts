@@ -34,6 +34,11 @@ function reviewFields(parsed: NewConnection): { clean: NewConnection; problems: 
   const info = PLATFORM_INFO[parsed.platform];
   const config: NewConnection['config'] = {};
   for (const [key, value] of Object.entries(parsed.config)) if (value !== '') config[key] = typeof value === 'string' ? value.trim() : value;
+  for (const field of info.fields) {
+    // A checkbox option is a boolean; "true"/"false" from a hand-written request or a CLI flag mean the same.
+    const value = config[field.key];
+    if (field.type === 'boolean' && (value === 'true' || value === 'false')) config[field.key] = value === 'true';
+  }
   const secrets: Record<string, string> = {};
   for (const [key, value] of Object.entries(parsed.secrets)) if (value.trim() !== '') secrets[key] = value.trim();
 
@@ -44,6 +49,7 @@ function reviewFields(parsed: NewConnection): { clean: NewConnection; problems: 
     if (field.secret && inConfig) problems.push(`${field.key} is a secret and belongs in secrets, not config`);
     if (!field.secret && inSecrets) problems.push(`${field.key} is not a secret and belongs in config`);
     if (field.required && !(field.secret ? inSecrets : inConfig)) problems.push(`${field.label.en} (${field.flag}) is required`);
+    if (field.type === 'boolean' && inConfig && typeof config[field.key] !== 'boolean') problems.push(`${field.key} must be true or false`);
   }
   for (const key of Object.keys(secrets)) if (!info.fields.some((field) => field.key === key)) problems.push(`unknown secret field "${key}"`);
   const baseUrl = config['baseUrl'];

@@ -10,7 +10,7 @@ beforeAll(async () => {
   db = await openDatabase();
   repo = new ConnectionRepository(db, {
     secretFieldsOf: async (ref) => (ref.startsWith('connection:') ? ['appSecret'] : []),
-    limitationOf: (platform) => (platform === 'dingtalk' ? 'full text unavailable: direct search only' : null),
+    limitationOf: (platform) => (platform === 'dingtalk' ? { code: 'dingtalk.no-stream', message: 'full text unavailable: direct search only' } : null),
   });
 });
 
@@ -61,9 +61,10 @@ describe('ConnectionRepository', () => {
         documentCount: 2,
         chunkCount: 5,
         limitation: null,
+        limitationCode: null,
         experimental: false,
       },
-      { ...ding, documentCount: 0, chunkCount: 0, secretFields: ['appSecret'], limitation: 'full text unavailable: direct search only' },
+      { ...ding, documentCount: 0, chunkCount: 0, secretFields: ['appSecret'], limitation: 'full text unavailable: direct search only', limitationCode: 'dingtalk.no-stream' },
     ]);
     expect(await repo.secretRef(ding.id)).toBe(`connection:${ding.id}`);
     expect((await repo.list({ mode: 'direct' })).map((c) => c.id)).toEqual([ding.id]);

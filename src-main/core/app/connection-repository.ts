@@ -38,8 +38,8 @@ export interface SyncSchedule {
 export interface ConnectionRepositoryOptions {
   /** Names (never values) of the secret fields stored under a ref. @default every ref has none */
   secretFieldsOf?: (secretRef: string) => Promise<string[]>;
-  /** The plain sentence about what a connection cannot do (from its connector's capabilities). @default null */
-  limitationOf?: (platform: Platform, config: ConnectionConfig, secretFields: string[]) => string | null;
+  /** What a connection cannot do, as a code and an English sentence (from its connector's capabilities). @default null */
+  limitationOf?: (platform: Platform, config: ConnectionConfig, secretFields: string[]) => { code: string; message: string } | null;
   /** The user sign-in state, for platforms that have one. @default none */
   userAuthOf?: (id: string, platform: Platform, secretFields: string[]) => UserAuthState | undefined;
 }
@@ -226,11 +226,15 @@ export class ConnectionRepository {
       nextSyncAt: row.next_sync_at ? row.next_sync_at.toISOString() : null,
       documentCount: row.document_count,
       chunkCount: row.chunk_count,
-      limitation: this.options.limitationOf?.(platform, row.config, secretFields) ?? null,
+      ...limitationFields(this.options.limitationOf?.(platform, row.config, secretFields) ?? null),
       experimental: PLATFORM_INFO[platform]?.experimental ?? false,
       ...(userAuth ? { userAuth } : {}),
     };
   }
+}
+
+function limitationFields(limitation: { code: string; message: string } | null): Pick<ConnectionView, 'limitation' | 'limitationCode'> {
+  return { limitation: limitation?.message ?? null, limitationCode: limitation?.code ?? null };
 }
 
 export function secretRefFor(connectionId: string): string {

@@ -86,7 +86,7 @@ export async function createCairn(options: CreateCairnOptions = {}): Promise<Cai
     let userAuth: UserAuthService | null = null;
     const repository = new ConnectionRepository(db, {
       secretFieldsOf: async (ref) => Object.keys((await secrets.get(ref)) ?? {}),
-      limitationOf: (platform, _config, secretFields) => connectionLimitation(platform, secretFields),
+      limitationOf: (platform, config, secretFields) => connectionLimitation(platform, config, secretFields),
       userAuthOf: (id, platform, secretFields) => userAuth?.stateOf(id, supportsUserSignIn(platform), secretFields),
     });
     const settings = new SettingsRepository(db, secrets);

@@ -63,7 +63,7 @@ export class SyncService {
       throwIfAborted(controller.signal);
       connector = await this.deps.connections.connectorFor(connectionId);
       if (!connector.capabilities.fullText) {
-        const limitation = (connector.capabilities.limitation ?? 'full text is unavailable for this platform').replace(/[.\s]+$/, '');
+        const limitation = (connector.capabilities.limitation?.message ?? 'full text is unavailable for this platform').replace(/[.\s]+$/, '');
         throw new CairnError('UNSUPPORTED', `"${view.name}": ${limitation}. Switch it to direct search.`);
       }
       throwIfAborted(controller.signal);

@@ -34,13 +34,22 @@ export interface DirectHit {
   knowledgeBase: string;
 }
 
+/**
+ * What a connection cannot do, as a stable code (the UI translates known codes, e.g.
+ * `dingtalk.no-stream`) plus the English sentence (CLI, logs, and the UI's fallback).
+ */
+export interface Limitation {
+  code: string;
+  message: string;
+}
+
 export interface ConnectorCapabilities {
   /** False when the platform cannot give full text; the connection then offers direct search only. */
   fullText: boolean;
   search: boolean;
   experimental: boolean;
-  /** A plain sentence shown on the connection when something is limited. */
-  limitation: string | null;
+  /** Shown on the connection when something is limited. */
+  limitation: Limitation | null;
 }
 
 /**

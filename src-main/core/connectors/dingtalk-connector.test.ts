@@ -1,26 +1,51 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { createLogger, silentLogger, type Logger } from '../logging/logger';
 import type { DocumentRef } from './connector';
-import { DingTalkConnector, type DingTalkConnectorOptions } from './dingtalk-connector';
+import { createDingTalkConnector, DingTalkConnector, type DingTalkConnectorOptions } from './dingtalk-connector';
+import { DingTalkStreamClient } from './dingtalk/stream-client';
+import { DingTalkStreamHub } from './dingtalk/stream-hub';
 import { startDingTalkFake, type DingTalkFake } from './fakes/dingtalk-fake';
 
 let fake: DingTalkFake;
+/** One real Stream connection per fake, as the registry's hub shares one per app. */
+const streams = new Map<DingTalkFake, DingTalkStreamClient>();
 beforeAll(async () => {
   // 3 knowledge bases, nested folders, pages of 2: every list call pages.
   fake = await startDingTalkFake({ documents: 30, spaces: 3, maxPageSize: 2 });
 });
-afterAll(() => fake.close());
+afterAll(async () => {
+  closeStreams();
+  await fake.close();
+});
 afterEach(() => {
   fake.control.clearFaults();
   fake.control.autoExport = true;
+  fake.control.stream.subscribed = true;
 });
+
+function closeStreams(target?: DingTalkFake): void {
+  for (const [owner, client] of streams) {
+    if (target && owner !== target) continue;
+    client.dispose();
+    streams.delete(owner);
+  }
+}
+
+function streamOf(target: DingTalkFake, logger: Logger): DingTalkStreamClient {
+  let client = streams.get(target);
+  if (!client) {
+    client = new DingTalkStreamClient({ baseUrl: target.baseUrl, clientId: target.credentials.appKey!, clientSecret: target.credentials.appSecret!, logger, backoffBaseMs: 20 });
+    streams.set(target, client);
+  }
+  return client;
+}
 
 function connect(target: DingTalkFake, options: DingTalkConnectorOptions & { logger?: Logger; config?: Record<string, string>; secrets?: Record<string, string> } = {}): DingTalkConnector {
   const { logger, config, secrets, ...rest } = options;
   const { appKey, appSecret, operatorId } = target.credentials;
   return new DingTalkConnector(
     { config: { baseUrl: target.baseUrl, appKey: appKey!, operatorId: operatorId!, ...config }, secrets: { appSecret: appSecret!, ...secrets }, logger: logger ?? silentLogger() },
-    { exportEvents: target.control.events, rateLimitWaitMs: 5, exportTimeoutMs: 3000, ...rest, http: { backoffBaseMs: 5, rate: { intervalMs: 1000, intervalCap: 10_000 }, ...rest.http } },
+    { exportEvents: streamOf(target, logger ?? silentLogger()), rateLimitWaitMs: 5, exportTimeoutMs: 3000, ...rest, http: { backoffBaseMs: 5, rate: { intervalMs: 1000, intervalCap: 10_000 }, ...rest.http } },
   );
 }
 
@@ -124,12 +149,12 @@ describe('DingTalkConnector: listing, content and search', () => {
 
   it('without an event source offers direct search only and refuses to fetch', async () => {
     const connector = new DingTalkConnector({ config: { baseUrl: fake.baseUrl, ...fake.credentials }, secrets: {}, logger: silentLogger() });
-    expect(connector.capabilities).toMatchObject({ fullText: false, search: true, limitation: expect.stringMatching(/^full text unavailable: direct search only/) });
+    expect(connector.capabilities).toMatchObject({ fullText: false, search: true, limitation: { code: 'dingtalk.no-stream', message: expect.stringMatching(/^full text unavailable: direct search only/) } });
     const before = fake.control.requests.length;
     const doc = fake.control.documents()[0]!;
     await expect(connector.fetch({ externalId: doc.externalId, title: doc.title, knowledgeBase: '', url: null, remoteUpdatedAt: null, revision: null })).rejects.toMatchObject({ code: 'UNSUPPORTED' });
     expect(fake.control.requests.length).toBe(before);
-    expect(connect(fake).capabilities).toMatchObject({ fullText: true, limitation: expect.stringMatching(/Stream event subscription/) });
+    expect(connect(fake).capabilities).toMatchObject({ fullText: true, limitation: { code: 'dingtalk.stream-beta', message: expect.stringMatching(/arrives over DingTalk Stream/) } });
   });
 
   it('searches with the platform search, paging up to the limit, naming knowledge bases', async () => {
@@ -143,6 +168,51 @@ describe('DingTalkConnector: listing, content and search', () => {
     const start = fake.control.requests.length;
     expect(await connector.search('section', { limit: 3 })).toHaveLength(3);
     expect(fake.control.requests.slice(start).filter((call) => call === 'POST /v2.0/doc/search')).toHaveLength(2);
+  });
+});
+
+describe('DingTalkConnector: Stream mode', () => {
+  const refOf = (doc: { externalId: string; title: string; knowledgeBase: string; url: string }): DocumentRef => ({ externalId: doc.externalId, title: doc.title, knowledgeBase: doc.knowledgeBase, url: doc.url, remoteUpdatedAt: null, revision: null });
+
+  it('Test connection proves the export event arrives, and names a missing subscription or refused credentials', async () => {
+    expect(await connect(fake).validate()).toMatch(/; full text arrives over DingTalk Stream\.$/);
+    fake.control.stream.subscribed = false;
+    await expect(connect(fake, { probeTimeoutMs: 300 }).validate()).rejects.toMatchObject({ code: 'TIMEOUT', message: expect.stringMatching(/no document export event arrived within 0\.3 s.*subscribe to the document export event/) });
+    fake.control.stream.subscribed = true;
+    fake.control.stream.refuseGateway();
+    closeStreams(fake);
+    await expect(connect(fake).validate()).rejects.toMatchObject({ code: 'AUTH_INVALID' });
+    expect(await new DingTalkConnector({ config: { baseUrl: fake.baseUrl, ...fake.credentials }, secrets: { appSecret: fake.credentials.appSecret! }, logger: silentLogger() }).validate()).toMatch(/Direct search only \(Stream is off\)\.$/);
+  });
+
+  it('when the first export times out with no event at all, fails the rest at once with one clear message', async () => {
+    fake.control.stream.subscribed = false;
+    const connector = connect(fake, { exportTimeoutMs: 200 });
+    const [first, second, third] = fake.control.documents().map(refOf);
+    const contentCalls = () => fake.control.requests.filter((call) => call.endsWith('/contents')).length;
+    const before = contentCalls();
+    const outcomes = await Promise.allSettled([connector.fetch(first!), connector.fetch(second!)]);
+    const started = performance.now();
+    await expect(connector.fetch(third!)).rejects.toMatchObject({ code: 'TIMEOUT', message: expect.stringMatching(/^No DingTalk export event arrived over Stream within 0\.2 s, so the remaining documents were not requested/) });
+    expect({ firstTwo: outcomes.map((outcome) => outcome.status), fastMs: performance.now() - started < 50, contentCalls: contentCalls() - before }).toEqual({ firstTwo: ['rejected', 'rejected'], fastMs: true, contentCalls: 2 });
+  });
+
+  it('connectors of one app share one Stream connection, which closes with the last of them', async () => {
+    const hub = new DingTalkStreamHub({ backoffBaseMs: 20 });
+    const create = createDingTalkConnector(hub);
+    const { appSecret, ...config } = fake.credentials;
+    const init = { config: { ...config, baseUrl: fake.baseUrl, streamEvents: true }, secrets: { appSecret: appSecret! }, logger: silentLogger() };
+    const [one, two] = [create(init), create(init)];
+    closeStreams(fake);
+    await expect.poll(() => fake.control.stream.openSockets()).toBe(0);
+    const docs = fake.control.documents().map(refOf);
+    const texts = await Promise.all([one.fetch(docs[0]!), two.fetch(docs[1]!)]);
+    expect({ texts: texts.map((doc) => doc.markdown.length > 0), sockets: fake.control.stream.openSockets(), clients: hub.size }).toEqual({ texts: [true, true], sockets: 1, clients: 1 });
+    await one.dispose?.();
+    expect(fake.control.stream.openSockets()).toBe(1);
+    await two.dispose?.();
+    await expect.poll(() => fake.control.stream.openSockets()).toBe(0);
+    expect({ clients: hub.size, off: create({ ...init, config: { ...init.config, streamEvents: false } }).capabilities.fullText }).toEqual({ clients: 0, off: false });
   });
 });
 
@@ -183,6 +253,7 @@ describe('DingTalkConnector: injected faults', () => {
       await expect(connector.fetch(gone!)).rejects.toMatchObject({ code: 'NOT_FOUND' });
       expect((await connector.fetch(kept!)).markdown.length).toBeGreaterThan(100);
     } finally {
+      closeStreams(target);
       await target.close();
     }
   });
@@ -206,6 +277,7 @@ describe('DingTalkConnector: injected faults', () => {
       }).toEqual({ changedRevisionMoved: true, deletedGone: true, addedTitle: '新文档 New doc', count: 6 });
       expect((await connector.fetch(changedRef)).markdown).toBe(changed.markdown);
     } finally {
+      closeStreams(target);
       await target.close();
     }
   });
@@ -235,6 +307,7 @@ describe('DingTalkConnector: scale', () => {
         failed: doomed.map((doc) => `NOT_FOUND ${doc.externalId}`).sort(),
       });
     } finally {
+      closeStreams(target);
       await target.close();
     }
   });
@@ -244,6 +317,7 @@ describe('DingTalkConnector: secrets', () => {
   it('never writes the app secret, an access token or a download signature to the log', async () => {
     const lines: string[] = [];
     const logger = createLogger({ sink: (line) => lines.push(line), level: 'debug' });
+    closeStreams(fake); // a Stream connection that logs to this test's logger
     const connector = connect(fake, { logger });
     const errors: string[] = [];
     fake.control.inject({ kind: 'rate-limit', times: 2 });
@@ -254,10 +328,10 @@ describe('DingTalkConnector: secrets', () => {
     for (const ref of refs.slice(0, 3)) await connector.fetch(ref);
     await connector.search('要点', { limit: 5 });
     await connect(fake, { logger, secrets: { appSecret: 'not-the-secret-123' } }).validate().catch((error: Error) => errors.push(error.message));
-    const secrets = [fake.credentials.appSecret!, ...fake.control.issuedTokens()];
+    const secrets = [fake.credentials.appSecret!, ...fake.control.issuedTokens(), ...fake.control.stream.issuedTickets()];
     expect(lines.length).toBeGreaterThan(2); // the retries and the refresh were logged
     const written = [...lines, ...errors].join('\n');
     expect(secrets.filter((secret) => written.includes(secret))).toEqual([]);
-    expect(written).not.toMatch(/Signature=/);
+    expect(written).not.toMatch(/Signature=|ticket=/);
   });
 });

@@ -8,7 +8,7 @@ import type { Platform } from '../../../src-shared/models';
 import { PLATFORM_INFO } from '../../../src-shared/platforms';
 import { CairnError } from '../errors';
 import type { Logger } from '../logging/logger';
-import type { Connector, ConnectorCapabilities, ConnectorInit, DirectHit, DocumentRef, FetchedDocument, UserSignIn } from './connector';
+import type { Connector, ConnectorCapabilities, ConnectorInit, DirectHit, DocumentRef, FetchedDocument, Limitation, UserSignIn } from './connector';
 import { docxBlocksToMarkdown, type DocxBlock } from './feishu/blocks-to-markdown';
 import { interpretFeishu, stripHighlight, unixSecondsToIso, type FeishuEnvelope, type FeishuSearchUnit, type FeishuSpace, type FeishuWikiNode } from './feishu/feishu-api';
 import { FeishuAuth } from './feishu/feishu-auth';
@@ -224,8 +224,9 @@ export class FeishuConnector implements Connector {
 }
 
 /** What a Feishu/Lark connection cannot do without user authorisation (a stored user refresh token); null with it. */
-export function feishuLimitation(label: string, hasUserAuthorisation: boolean): string | null {
-  return hasUserAuthorisation ? null : `${label} search and My Library need you to sign in with ${label}; listing and reading work with the app credentials.`;
+export function feishuLimitation(label: string, hasUserAuthorisation: boolean): Limitation | null {
+  if (hasUserAuthorisation) return null;
+  return { code: 'feishu.no-user-auth', message: `${label} search and My Library need you to sign in with ${label}; listing and reading work with the app credentials.` };
 }
 
 export function createFeishuConnector(platform: Extract<Platform, 'feishu' | 'lark'>): (init: ConnectorInit) => Connector {

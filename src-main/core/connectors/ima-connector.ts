@@ -6,14 +6,17 @@
  */
 import { CairnError, throwIfAborted } from '../errors';
 import type { Logger } from '../logging/logger';
-import type { Connector, ConnectorCapabilities, ConnectorInit, DirectHit, DocumentRef, FetchedDocument } from './connector';
+import type { Connector, ConnectorCapabilities, ConnectorInit, DirectHit, DocumentRef, FetchedDocument, Limitation } from './connector';
 import { ImaClient, type ImaHttpTuning } from './ima/ima-client';
 import { KnowledgeBasePage, KnowledgeListPage, MediaInfo, NoteContent, parseData, SearchKnowledgePage } from './ima/ima-schemas';
 
 export const IMA_DEFAULT_BASE_URL = 'https://ima.qq.com';
 
-export const IMA_LIMITATION =
-  'Experimental: uses IMA’s agent OpenAPI, documented only inside the ima skill package. Notes and .md/.txt files are indexed; other files are not. IMA has no cross-knowledge-base search, so direct search asks each knowledge base in turn.';
+export const IMA_LIMITATION: Limitation = {
+  code: 'ima.experimental',
+  message:
+    'Experimental: uses IMA’s agent OpenAPI, documented only inside the ima skill package. Notes and .md/.txt files are indexed; other files are not. IMA has no cross-knowledge-base search, so direct search asks each knowledge base in turn.',
+};
 
 /** Files whose bytes are already Markdown or plain text. */
 const TEXT_FILE = /\.(md|markdown|txt)$/i;

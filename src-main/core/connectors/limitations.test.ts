@@ -11,18 +11,22 @@ const CASES: [Platform, Record<string, string | number | boolean>, Record<string
   ['lark', { appId: 'cli_a' }, { appSecret: 'secret-1' }],
   ['yuque', {}, { token: 'token-1' }],
   ['dingtalk', { appKey: 'k', operatorId: 'u' }, { appSecret: 'secret-1' }],
+  ['dingtalk', { appKey: 'k', operatorId: 'u', streamEvents: true }, { appSecret: 'secret-1' }],
+  ['dingtalk', { appKey: 'k', operatorId: 'u', streamEvents: false }, { appSecret: 'secret-1' }],
   ['ima', { clientId: 'c' }, { apiKey: 'key-1' }],
 ];
 
 describe('connectionLimitation', () => {
-  it('says what each connector says about itself', () => {
+  it('says what each connector says about itself, with a stable code', () => {
     for (const [platform, config, secrets] of CASES) {
       const connector = createConnector(platform, { config, secrets, logger: silentLogger() });
-      expect({ platform, secrets: Object.keys(secrets), limitation: connectionLimitation(platform, Object.keys(secrets)) }).toEqual({
-        platform,
-        secrets: Object.keys(secrets),
-        limitation: connector.capabilities.limitation,
-      });
+      expect({ platform, config, limitation: connectionLimitation(platform, config, Object.keys(secrets)) }).toEqual({ platform, config, limitation: connector.capabilities.limitation });
+      void connector.dispose?.();
     }
+  });
+
+  it('names DingTalk full text only when Stream is on', () => {
+    const codes = [false, true].map((streamEvents) => connectionLimitation('dingtalk', { appKey: 'k', operatorId: 'u', streamEvents }, ['appSecret'])?.code);
+    expect(codes).toEqual(['dingtalk.no-stream', 'dingtalk.stream-beta']);
   });
 });

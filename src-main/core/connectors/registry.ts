@@ -2,46 +2,48 @@
 import type { Platform } from '../../../src-shared/models';
 import { PLATFORM_INFO } from '../../../src-shared/platforms';
 import { CairnError } from '../errors';
-import type { Connector, ConnectorFactory, ConnectorInit } from './connector';
-import { DINGTALK_NO_STREAM_LIMITATION, DingTalkConnector } from './dingtalk-connector';
+import type { Connector, ConnectorFactory, ConnectorInit, Limitation } from './connector';
+import { createDingTalkConnector, DINGTALK_NO_STREAM_LIMITATION, DINGTALK_STREAM_LIMITATION, streamEventsEnabled } from './dingtalk-connector';
+import { DingTalkStreamHub } from './dingtalk/stream-hub';
 import { createFeishuConnector, feishuLimitation } from './feishu-connector';
 import { createFolderConnector } from './folder-connector';
 import { IMA_LIMITATION, ImaConnector } from './ima-connector';
 import { createYuqueConnector } from './yuque-connector';
 
-const FACTORIES: Partial<Record<Platform, ConnectorFactory>> = {
-  folder: createFolderConnector,
-  feishu: createFeishuConnector('feishu'),
-  lark: createFeishuConnector('lark'),
-  yuque: createYuqueConnector,
-  dingtalk: (init) => new DingTalkConnector(init),
-  ima: (init) => new ImaConnector(init),
-};
-
 export type ConnectorFactories = Partial<Record<Platform, ConnectorFactory>>;
 
+/**
+ * The production connectors. DingTalk connectors of one set share one Stream connection per app
+ * (dingtalk/stream-hub.ts), opened only while a connector that needs it is alive.
+ */
 export function defaultConnectorFactories(): ConnectorFactories {
-  return { ...FACTORIES };
+  return {
+    folder: createFolderConnector,
+    feishu: createFeishuConnector('feishu'),
+    lark: createFeishuConnector('lark'),
+    yuque: createYuqueConnector,
+    dingtalk: createDingTalkConnector(new DingTalkStreamHub()),
+    ima: (init) => new ImaConnector(init),
+  };
 }
 
-export function createConnector(platform: Platform, init: ConnectorInit, factories: ConnectorFactories = FACTORIES): Connector {
+export function createConnector(platform: Platform, init: ConnectorInit, factories: ConnectorFactories = defaultConnectorFactories()): Connector {
   const factory = factories[platform];
   if (!factory) throw new CairnError('UNSUPPORTED', `No connector for platform "${platform}" yet.`);
   return factory(init);
 }
 
 /**
- * The sentence a connection shows about what it cannot do, as its connector would say it, without
- * building a connector (listing connections must stay cheap). Secret names, never values, decide.
+ * What a connection cannot do, as its connector would say it, without building a connector
+ * (listing connections must stay cheap). Config and secret names, never secret values, decide.
  */
-export function connectionLimitation(platform: Platform, secretFields: readonly string[]): string | null {
+export function connectionLimitation(platform: Platform, config: ConnectorInit['config'], secretFields: readonly string[]): Limitation | null {
   switch (platform) {
     case 'feishu':
     case 'lark':
       return feishuLimitation(PLATFORM_INFO[platform].label.en, secretFields.includes('userRefreshToken'));
     case 'dingtalk':
-      // FACTORIES builds DingTalk without a Stream client, so without full text.
-      return DINGTALK_NO_STREAM_LIMITATION;
+      return streamEventsEnabled(config) && secretFields.includes('appSecret') && String(config.appKey ?? '').trim() ? DINGTALK_STREAM_LIMITATION : DINGTALK_NO_STREAM_LIMITATION;
     case 'ima':
       return IMA_LIMITATION;
     default:

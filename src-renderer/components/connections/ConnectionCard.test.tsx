@@ -2,7 +2,7 @@
 import { act, cleanup, fireEvent, screen, within } from '@testing-library/react';
 import { afterEach, describe, expect, it } from 'vitest';
 import { ok } from '../../../src-shared/errors';
-import { connection, fakeBackend } from '../../test/fake-api';
+import { connection, fakeBackend, settings } from '../../test/fake-api';
 import { renderWithStore } from '../../test/render';
 import { useApp } from '../../store/store-context';
 import { ConnectionCard } from './ConnectionCard';
@@ -38,11 +38,30 @@ describe('ConnectionCard', () => {
     expect({ beforeTotal, during, after: `${screen.getByTestId('document-count').textContent} ${screen.getByTestId('chunk-count').textContent}` }).toEqual({ beforeTotal: '—', during: '1,200/3,450 3,600', after: '3,450 10,400' });
   });
 
-  it('shows a platform limitation as a calm note, not an alert', () => {
-    const view = connection({ platform: 'dingtalk', name: 'Docs', mode: 'direct', limitation: 'full text unavailable: direct search only.' });
+  it('shows a platform limitation as a calm note, not an alert; an unknown code falls back to core\'s English', () => {
+    const view = connection({ platform: 'dingtalk', name: 'Docs', mode: 'direct', limitation: 'full text unavailable: direct search only.', limitationCode: 'dingtalk.some-future-code' });
     renderWithStore(<ConnectionCard connection={view} />, fakeBackend({}), { connections: [view] });
     expect({ note: screen.getByRole('note').textContent, alerts: screen.queryAllByRole('alert').length })
       .toEqual({ note: 'Good to knowFull text unavailable: direct search only.', alerts: 0 });
+  });
+
+  it('shows known limitations in the UI language, naming the platform in it', () => {
+    const views = [
+      connection({ id: 'd', platform: 'dingtalk', name: 'Docs', mode: 'direct', limitation: 'full text unavailable: direct search only. (English from core)', limitationCode: 'dingtalk.no-stream' }),
+      connection({ id: 'f', platform: 'feishu', name: 'Wiki', limitation: 'Feishu search and My Library need user authorisation.', limitationCode: 'feishu.no-user-auth' }),
+    ];
+    const notes = (language: 'en' | 'zh') => {
+      cleanup();
+      renderWithStore(<>{views.map((view) => <ConnectionCard key={view.id} connection={view} />)}</>, fakeBackend({}), { connections: views, settings: settings({ language }) });
+      return screen.getAllByRole('note').map((note) => note.lastElementChild?.textContent);
+    };
+    expect({ zh: notes('zh'), en: notes('en') }).toEqual({
+      zh: ['无法获取全文：仅支持实时搜索。钉钉只通过 Stream 模式的事件提供 Markdown；为此连接开启“通过钉钉 Stream 接收全文”后即可建立索引。', '飞书的搜索和“我的文档库”需要用户授权（用户 refresh token）；列出和读取文档只需应用凭证。'],
+      en: [
+        'Full text unavailable: direct search only. DingTalk delivers Markdown only as a Stream-mode event; turn on “Receive full text over DingTalk Stream” for this connection to index it.',
+        'Feishu search and My Library need user authorisation (a user refresh token); listing and reading work with the app credentials.',
+      ],
+    });
   });
 
   it('shows the failure reason, and removes only after confirmation', async () => {

@@ -1,6 +1,7 @@
 import { useState } from 'react';
 import type { ConnectionView, SyncProgress, SyncRunView } from '../../../src-shared/models';
-import { formatDateTime, formatNumber, useLanguage, useT, type MessageKey } from '../../i18n/i18n';
+import { PLATFORM_INFO } from '../../../src-shared/platforms';
+import { formatDateTime, formatNumber, hasMessage, useLanguage, useT, type MessageKey, type Translate } from '../../i18n/i18n';
 import type { Language } from '../../store/slices/ui-slice';
 import { useApp, useAppShallow } from '../../store/store-context';
 import { ConfirmButton } from '../common/ConfirmButton';
@@ -63,6 +64,13 @@ function sentence(text: string): string {
   return text.charAt(0).toUpperCase() + text.slice(1);
 }
 
+/** The limitation in the UI language when its code is known here; otherwise core's English sentence. */
+function limitationText(t: Translate, language: Language, connection: ConnectionView): string {
+  const key = `limitation.${connection.limitationCode ?? ''}`;
+  if (connection.limitationCode && hasMessage(key)) return t(key, { platform: PLATFORM_INFO[connection.platform].label[language] });
+  return sentence(connection.limitation ?? '');
+}
+
 export function ConnectionCard({ connection }: { connection: ConnectionView }) {
   const t = useT();
   const language = useLanguage();
@@ -92,7 +100,7 @@ export function ConnectionCard({ connection }: { connection: ConnectionView }) {
         // What the platform cannot do is a fact about it, not a failure: a calm note, never an alert.
         <p className="limitation-note" role="note">
           <span className="limitation-label">{t('card.limitation')}</span>
-          <span>{sentence(connection.limitation)}</span>
+          <span>{limitationText(t, language, connection)}</span>
         </p>
       )}
       <SignInPanel connection={connection} />

@@ -42,6 +42,20 @@ describe('AddConnectionForm', () => {
     await new Promise((resolve) => setTimeout(resolve, 0));
     expect({ closed, input: backend.calls[0]?.input }).toEqual({ closed: true, input: { platform: 'folder', name: '笔记', mode: 'direct', config: { path: '/home/me/笔记/' }, secrets: {} } });
   });
+
+  it('offers DingTalk’s Stream option as a checkbox and sends it as a boolean', async () => {
+    const backend = fakeBackend({ 'connections.add': (input: { name: string }) => ok({ id: 'c9', name: input.name }) });
+    renderWithStore(<AddConnectionForm initialPlatform="dingtalk" onClose={() => {}} />, backend);
+    fireEvent.change(screen.getByLabelText(/App key/), { target: { value: 'dingkey' } });
+    fireEvent.change(screen.getByLabelText(/App secret/), { target: { value: 'ding-secret-1' } });
+    fireEvent.change(screen.getByLabelText(/unionId/), { target: { value: 'union-1' } });
+    const stream = screen.getByRole('checkbox', { name: /Receive full text over DingTalk Stream/ });
+    expect((stream as HTMLInputElement).checked).toBe(false);
+    fireEvent.click(stream);
+    fireEvent.click(screen.getByRole('button', { name: 'Add connection' }));
+    await new Promise((resolve) => setTimeout(resolve, 0));
+    expect(backend.calls[0]?.input).toEqual({ platform: 'dingtalk', name: 'DingTalk', mode: 'rag', config: { appKey: 'dingkey', operatorId: 'union-1', streamEvents: true }, secrets: { appSecret: 'ding-secret-1' } });
+  });
 });
 
 describe('EditConnectionForm', () => {

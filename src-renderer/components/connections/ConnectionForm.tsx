@@ -58,22 +58,24 @@ function ConnectionForm({ target, onClose }: { target: FormTarget; onClose: () =
   }
 
   function draft(): NewConnection {
-    const config: Record<string, string> = {};
+    const config: NewConnection['config'] = {};
     const secrets: Record<string, string> = {};
     for (const field of info.fields) {
       const value = values[field.key]?.trim();
-      if (value) (field.secret ? secrets : config)[field.key] = value;
+      if (field.type === 'boolean') config[field.key] = value === 'true';
+      else if (value) (field.secret ? secrets : config)[field.key] = value;
     }
     return { platform, name: name.trim() || defaultName(platform, values, info.label[language]), mode: rag ? 'rag' : 'direct', config, secrets };
   }
 
   /** Every non-secret field is sent ("" clears an optional one); only secrets typed in are. */
   function edit(connection: ConnectionView): ConnectionUpdate {
-    const config: Record<string, string> = {};
+    const config: NonNullable<ConnectionUpdate['config']> = {};
     const secrets: Record<string, string> = {};
     for (const field of info.fields) {
       const value = values[field.key]?.trim() ?? '';
-      if (!field.secret) config[field.key] = value;
+      if (field.type === 'boolean') config[field.key] = value === 'true';
+      else if (!field.secret) config[field.key] = value;
       else if (value) secrets[field.key] = value;
     }
     return { id: connection.id, name: name.trim() || connection.name, config, secrets };
@@ -113,7 +115,12 @@ function ConnectionForm({ target, onClose }: { target: FormTarget; onClose: () =
         <span>{t('add.name')}</span>
         <input value={name} placeholder={t('add.namePlaceholder')} onChange={(event) => setName(event.target.value)} maxLength={200} />
       </label>
-      {info.fields.map((field) => (
+      {info.fields.map((field) => field.type === 'boolean' ? (
+        <label className="switch" key={`${platform}-${field.key}`}>
+          <input type="checkbox" checked={values[field.key] === 'true'} onChange={(event) => setValues({ ...values, [field.key]: event.target.checked ? 'true' : '' })} />
+          <span>{field.label[language]}</span>
+        </label>
+      ) : (
         <label className="field" key={`${platform}-${field.key}`}>
           <span>{field.label[language]}{field.required && !(field.secret && stored(field.key)) && <em className="required"> *</em>}</span>
           <input

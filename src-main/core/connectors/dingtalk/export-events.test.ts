@@ -1,16 +1,20 @@
 import { describe, expect, it } from 'vitest';
+import { CairnError } from '../../errors';
 import { ExportWaiter, parseExportEvent, type DingTalkStreamEvent, type ExportEventSource } from './export-events';
 
 const result = { taskId: 't1', dentryUuid: 'd1', format: 'markdown', url: 'https://x.example/a.md', success: true };
 
-function source(): ExportEventSource & { emit(event: DingTalkStreamEvent): void; listeners: number } {
-  const listeners = new Set<(event: DingTalkStreamEvent) => void>();
+function source(): ExportEventSource & { emit(event: DingTalkStreamEvent): boolean[]; fail(error: CairnError): void; listeners: number } {
+  const listeners = new Set<(event: DingTalkStreamEvent) => boolean | void>();
+  const failures = new Set<(error: CairnError) => void>();
   return {
-    subscribe(listener) {
+    subscribe(listener, onFailure) {
       listeners.add(listener);
+      if (onFailure) failures.add(onFailure);
       return () => listeners.delete(listener);
     },
-    emit: (event) => listeners.forEach((listener) => listener(event)),
+    emit: (event) => [...listeners].map((listener) => listener(event) === true),
+    fail: (error) => failures.forEach((onFailure) => onFailure(error)),
     get listeners() {
       return listeners.size;
     },
@@ -38,5 +42,17 @@ describe('ExportWaiter', () => {
     expect((await waiter.wait('t1', 1000)).url).toBe(result.url);
     waiter.close();
     expect(events.listeners).toBe(0);
+  });
+
+  it('takes only export events, and fails a waiting task at once when the source fails', async () => {
+    const events = source();
+    const waiter = new ExportWaiter(events);
+    const taken = [...events.emit({ eventType: 'user_add_org', data: {} }), ...events.emit({ eventType: 'dingdoc_export_finish', data: { bizData: { ...result, taskId: 'other' } } })];
+    const pending = waiter.wait('t9', 60_000);
+    events.fail(new CairnError('AUTH_INVALID', 'refused'));
+    await expect(pending).rejects.toMatchObject({ code: 'AUTH_INVALID' });
+    await expect(waiter.wait('t10', 60_000)).rejects.toMatchObject({ code: 'AUTH_INVALID' });
+    expect(taken).toEqual([false, true]);
+    waiter.close();
   });
 });

@@ -18,12 +18,24 @@ export interface DingTalkStreamEvent {
 }
 
 /**
- * Where export-finished events come from. In production this would be a DingTalk Stream client
- * subscribed to the document events; that client is not wired yet. The fake server implements it.
+ * Returns true when the listener took the event (the Stream client then acks it SUCCESS; an event
+ * no listener took is acked LATER so DingTalk can hand it to the app's other consumers).
+ */
+export type StreamEventListener = (event: DingTalkStreamEvent) => boolean | void;
+
+/**
+ * Where export-finished events come from: in production a DingTalkStreamClient (stream-client.ts),
+ * a WebSocket to DingTalk's Stream gateway.
  */
 export interface ExportEventSource {
-  /** Registers a listener; returns the function that removes it. */
-  subscribe(listener: (event: DingTalkStreamEvent) => void): () => void;
+  /**
+   * Registers a listener; returns the function that removes it. `onFailure` hears when the source
+   * cannot deliver events (credentials refused, gateway unreachable after retries), so waiting
+   * callers fail at once instead of at their timeout.
+   */
+  subscribe(listener: StreamEventListener, onFailure?: (error: CairnError) => void): () => void;
+  /** Resolves once events can arrive (the connection is open); rejects with the reason it cannot. */
+  ready?(signal?: AbortSignal): Promise<void>;
 }
 
 export interface ExportResult {
@@ -69,22 +81,31 @@ export function parseExportEvent(event: DingTalkStreamEvent): ExportResult | nul
  */
 export class ExportWaiter {
   private readonly seen = new Map<string, ExportResult>();
-  private readonly waiting = new Map<string, (result: ExportResult) => void>();
+  private readonly waiting = new Map<string, { resolve: (result: ExportResult) => void; reject: (error: CairnError) => void }>();
   private readonly unsubscribe: () => void;
+  private failure: CairnError | null = null;
 
   constructor(source: ExportEventSource) {
-    this.unsubscribe = source.subscribe((event) => {
-      const result = parseExportEvent(event);
-      if (!result) return;
-      const resolve = this.waiting.get(result.taskId);
-      if (resolve) resolve(result);
-      else this.seen.set(result.taskId, result);
-    });
+    this.unsubscribe = source.subscribe(
+      (event) => {
+        const result = parseExportEvent(event);
+        if (!result) return false;
+        const waiter = this.waiting.get(result.taskId);
+        if (waiter) waiter.resolve(result);
+        else this.seen.set(result.taskId, result);
+        return true;
+      },
+      (error) => {
+        this.failure = error;
+        for (const waiter of [...this.waiting.values()]) waiter.reject(error);
+      },
+    );
   }
 
   wait(taskId: string, timeoutMs: number, signal?: AbortSignal): Promise<ExportResult> {
     const early = this.seen.get(taskId);
     if (early) return Promise.resolve(early);
+    if (this.failure) return Promise.reject(this.failure);
     return new Promise<ExportResult>((resolve, reject) => {
       const finish = (settle: () => void) => {
         clearTimeout(timer);
@@ -94,12 +115,12 @@ export class ExportWaiter {
       };
       const onAbort = () => finish(() => reject(new CairnError('CANCELLED', 'Cancelled.')));
       const timer = setTimeout(
-        () => finish(() => reject(new CairnError('TIMEOUT', `DingTalk did not deliver the Markdown export within ${Math.round(timeoutMs / 1000)} s (no ${EXPORT_EVENT_TYPES[0]} event).`))),
+        () => finish(() => reject(new CairnError('TIMEOUT', `DingTalk did not deliver the Markdown export within ${+(timeoutMs / 1000).toFixed(1)} s (no ${EXPORT_EVENT_TYPES[0]} event).`))),
         timeoutMs,
       );
       if (signal?.aborted) return onAbort();
       signal?.addEventListener('abort', onAbort, { once: true });
-      this.waiting.set(taskId, (result) => finish(() => resolve(result)));
+      this.waiting.set(taskId, { resolve: (result) => finish(() => resolve(result)), reject: (error) => finish(() => reject(error)) });
     });
   }
 

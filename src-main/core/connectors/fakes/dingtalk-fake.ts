@@ -1,11 +1,12 @@
 /**
  * A fake DingTalk open platform (api.dingtalk.com) on 127.0.0.1, serving what connectors.md §3.5
  * lists: the app access token, wiki workspaces and nodes (maxResults/nextToken, token omitted on the
- * last page), the async Markdown export (GET /v2.0/doc/query/{uuid}/contents → {taskId}) with the
- * export-finished event delivered through a test hook, and POST /v2.0/doc/search.
+ * last page), the async Markdown export (GET /v2.0/doc/query/{uuid}/contents → {taskId}) whose
+ * export-finished event is pushed over a real Stream-mode WebSocket (dingtalk-stream-fake.ts: gateway,
+ * tickets, EVENT/ping/disconnect frames, redelivery), and POST /v2.0/doc/search.
  *
  * Not imitated (on purpose, or because the facts are unverified):
- * - No real Stream-mode connection: `control.events` is an in-process ExportEventSource standing in for it.
+ * - What dingtalk-stream-fake.ts lists for Stream mode (exact gateway error codes, the real redelivery schedule).
  * - No polling route for export tasks (the official SDK has none; connectors.md §3.3).
  * - Exact codes for a bad app secret, an unknown operatorId and a missing document are [U]; the fake uses
  *   `invalidClientSecret` (400), `Forbidden.AccessDenied` (403) and `notFound` (404).
@@ -16,7 +17,8 @@
  */
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
-import type { DingTalkStreamEvent, ExportEventSource } from '../dingtalk/export-events';
+import { GATEWAY_PATH } from '../dingtalk/stream-protocol';
+import { createStreamFake, type DingTalkStreamFakeControl } from './dingtalk-stream-fake';
 import { generateCorpus, reviseDocument, snippetAround, type CorpusDocument, type CorpusOptions } from './dingtalk-ima-corpus';
 import { delay, FaultPlan, listenLocal, page, readJson, sendJson, type Fault } from './dingtalk-ima-faults';
 
@@ -49,8 +51,8 @@ export interface DingTalkFakeControl {
   readonly requests: string[];
   /** Every access token handed out, oldest first (tests grep logs for them). */
   issuedTokens(): string[];
-  /** The stand-in for a DingTalk Stream connection. */
-  readonly events: ExportEventSource;
+  /** The Stream-mode side: gateway and socket faults, acks, tickets. */
+  readonly stream: DingTalkStreamFakeControl;
   /** Emit the export event by itself after `exportDelayMs`. @default true */
   autoExport: boolean;
   /** @default 5 */
@@ -59,6 +61,8 @@ export interface DingTalkFakeControl {
   pendingExports(): string[];
   /** Test hook: emits the export-finished event of a task (with `success: false` to imitate a failed export). */
   emitExport(taskId: string, options?: { success?: boolean }): void;
+  /** This document's exports finish with `success: false`. */
+  failExport(key: string): void;
   /** The document stays listed, but its content request answers 404 (deleted after listing). */
   vanish(key: string): void;
   addDocument(partial?: Partial<CorpusDocument>): CorpusDocument;
@@ -101,13 +105,14 @@ export async function startDingTalkFake(options: DingTalkFakeOptions = {}): Prom
   const faults = new FaultPlan();
   const timers = new Set<NodeJS.Timeout>();
   const tokens = new Map<string, number>();
-  const listeners = new Set<(event: DingTalkStreamEvent) => void>();
+  const failingExports = new Set<string>();
   const exports = new Map<string, { dentryUuid: string; name: string; markdown: string }>();
   const downloads = new Map<string, { markdown: string; signature: string; expires: number }>();
   const requests: string[] = [];
   const issued: string[] = [];
   let nextKey = corpus.documents.length + 1;
   const credentials = { appKey: 'dingfakeappkey0001', appSecret: `dt-secret-${randomBytes(12).toString('hex')}`, operatorId: 'fakeUnionIdiEiE0001' };
+  const stream = createStreamFake(credentials);
   const workspaces = corpus.spaces.map((name, space) => ({ workspaceId: shortId('ws', `ws${space}`), rootNodeId: shortId('rt', `root${space}`), name, space }));
   const nodeUrl = (nodeId: string) => `https://alidocs.dingtalk.com/i/nodes/${nodeId}`;
 
@@ -152,8 +157,7 @@ export async function startDingTalkFake(options: DingTalkFakeOptions = {}): Prom
     const signature = randomBytes(8).toString('hex');
     downloads.set(token, { markdown: task.markdown, signature, expires: Date.now() + 900_000 });
     const bizData = { taskId, dentryUuid: task.dentryUuid, format: 'markdown', success, name: task.name, extension: 'adoc', url: success ? `${baseUrl}/oss/export/${token}.md?Expires=900&Signature=${signature}` : '' };
-    const event: DingTalkStreamEvent = { eventType: 'doc_content_export_result', data: JSON.stringify({ bizData: JSON.stringify(bizData) }) };
-    for (const listener of [...listeners]) listener(event);
+    stream.publish('doc_content_export_result', JSON.stringify({ bizData: JSON.stringify(bizData) }));
   }
 
   function error(res: ServerResponse, status: number, code: string, message: string): void {
@@ -175,6 +179,7 @@ export async function startDingTalkFake(options: DingTalkFakeOptions = {}): Prom
     if (fault?.kind === 'malformed-json') return void res.writeHead(200, { 'content-type': 'application/json' }).end('{"workspaces":[{"name":"半');
     if (fault?.kind === 'slow') await delay(fault.delayMs ?? 2000, timers);
 
+    if (req.method === 'POST' && path === GATEWAY_PATH) return stream.openConnection(req, res, baseUrl);
     if (req.method === 'POST' && path === '/v1.0/oauth2/accessToken') {
       const body = (await readJson(req)) as { appKey?: string; appSecret?: string } | undefined;
       if (body?.appKey !== credentials.appKey || body.appSecret !== credentials.appSecret) return error(res, 400, 'invalidClientSecret', 'The app key or app secret is invalid.');
@@ -215,7 +220,8 @@ export async function startDingTalkFake(options: DingTalkFakeOptions = {}): Prom
       if (url.searchParams.get('targetFormat') !== 'markdown') return error(res, 400, 'invalidParameter.targetFormat', 'Only targetFormat=markdown is imitated.');
       const taskId = String(Date.now()) + randomBytes(3).toString('hex');
       exports.set(taskId, { dentryUuid: shortId('nd', doc.key), name: doc.title, markdown: doc.markdown });
-      if (control.autoExport) void delay(control.exportDelayMs, timers).then(() => exports.has(taskId) && emit(taskId, true));
+      const success = !failingExports.has(doc.key);
+      if (control.autoExport) void delay(control.exportDelayMs, timers).then(() => exports.has(taskId) && emit(taskId, success));
       return sendJson(res, 200, { taskId });
     }
     if (req.method === 'POST' && path === '/v2.0/doc/search') return search(res, body ?? {});
@@ -255,16 +261,12 @@ export async function startDingTalkFake(options: DingTalkFakeOptions = {}): Prom
     maxPageSize: options.maxPageSize ?? 5,
     requests,
     issuedTokens: () => [...issued],
-    events: {
-      subscribe(listener) {
-        listeners.add(listener);
-        return () => listeners.delete(listener);
-      },
-    },
+    stream: stream.control,
     autoExport: true,
     exportDelayMs: 5,
     pendingExports: () => [...exports.keys()],
     emitExport: (taskId, opts) => emit(taskId, opts?.success ?? true),
+    failExport: (key) => void failingExports.add(key),
     vanish: (key) => void vanished.add(key),
     addDocument(partial = {}) {
       const key = `doc-${String(nextKey++).padStart(4, '0')}`;
@@ -286,6 +288,15 @@ export async function startDingTalkFake(options: DingTalkFakeOptions = {}): Prom
   const server = createServer((req, res) => {
     handle(req, res).catch((err: unknown) => error(res, 500, 'InternalError', String(err)));
   });
+  stream.attach(server);
   const { baseUrl, close } = await listenLocal(server, timers);
-  return { baseUrl, credentials, control, close };
+  return {
+    baseUrl,
+    credentials,
+    control,
+    close: () => {
+      stream.close();
+      return close();
+    },
+  };
 }

@@ -16,6 +16,8 @@ export interface RunningFake {
   baseUrl: string;
   /** Keyed by the platform's credential field keys (src-shared/platforms.ts) where they match. */
   credentials: Record<string, string>;
+  /** Checkbox options (`type: 'boolean'` fields) the printed command turns on, e.g. DingTalk's streamEvents. */
+  options?: Record<string, boolean>;
   close(): Promise<void>;
 }
 
@@ -26,7 +28,8 @@ export const FAKES: Partial<Record<Platform, FakeStarter>> = {
   yuque: (options) => startYuqueFake(options),
   feishu: (options) => startFeishuFake({ ...options, platform: 'feishu' }),
   lark: (options) => startFeishuFake({ ...options, platform: 'lark' }),
-  dingtalk: (options) => startDingTalkFake(options),
+  // The fake pushes export events over its Stream socket, so full text needs --stream-events.
+  dingtalk: async (options) => ({ ...(await startDingTalkFake(options)), options: { streamEvents: true } }),
   ima: (options) => startImaFake(options),
 };
 
@@ -39,7 +42,10 @@ export function describeFake(platform: Platform, fake: RunningFake): string {
   const info = PLATFORM_INFO[platform];
   const values: Record<string, string> = { ...fake.credentials, baseUrl: fake.baseUrl };
   const fieldKeys = new Set(info.fields.map((field) => field.key));
-  const flags = info.fields.filter((field) => values[field.key]).map((field) => `${field.flag} ${shellQuote(values[field.key]!)}`);
+  const flags = info.fields.flatMap((field) => {
+    if (field.type === 'boolean') return fake.options?.[field.key] ? [field.flag] : [];
+    return values[field.key] ? [`${field.flag} ${shellQuote(values[field.key]!)}`] : [];
+  });
   const lines = [
     `Fake ${info.label.en} API (${info.label.zh}) listening at ${fake.baseUrl}`,
     '',
