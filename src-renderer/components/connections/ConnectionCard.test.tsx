@@ -56,10 +56,10 @@ describe('ConnectionCard', () => {
       return screen.getAllByRole('note').map((note) => note.lastElementChild?.textContent);
     };
     expect({ zh: notes('zh'), en: notes('en') }).toEqual({
-      zh: ['无法获取全文：仅支持实时搜索。钉钉只通过 Stream 模式的事件提供 Markdown；为此连接开启“通过钉钉 Stream 接收全文”后即可建立索引。', '飞书的搜索和“我的文档库”需要用户授权（用户 refresh token）；列出和读取文档只需应用凭证。'],
+      zh: ['无法获取全文：仅支持实时搜索。钉钉只通过 Stream 模式的事件提供 Markdown；为此连接开启“通过钉钉 Stream 接收全文”后即可建立索引。', '飞书的搜索和“我的文档库”需要先登录飞书；列出和读取文档只需应用凭证。'],
       en: [
         'Full text unavailable: direct search only. DingTalk delivers Markdown only as a Stream-mode event; turn on “Receive full text over DingTalk Stream” for this connection to index it.',
-        'Feishu search and My Library need user authorisation (a user refresh token); listing and reading work with the app credentials.',
+        'Feishu search and My Library need you to sign in with Feishu; listing and reading work with the app credentials.',
       ],
     });
   });
