@@ -42,6 +42,12 @@ test('a Feishu connection added without a refresh token signs in through the bro
   await expect(live.first().locator('.badge-platform')).toHaveText('Feishu');
   await expect(live.first().locator('.hit-title')).toContainText('离线同步');
   expect(await app.content()).not.toContain(feishu.control.latestRefreshToken);
+
+  // A shared computer: signing out removes the user authorisation; the card offers Sign in again.
+  await app.getByRole('button', { name: 'Connections', exact: true }).first().click();
+  await card.getByRole('button', { name: 'Sign out' }).click();
+  await expect(card.getByRole('button', { name: 'Sign in with Feishu' })).toBeVisible();
+  await expect(card.getByRole('button', { name: 'Sign out' })).toHaveCount(0);
 });
 
 test('cancelling a sign-in returns the card to Sign in', async ({ app, backend, context }) => {

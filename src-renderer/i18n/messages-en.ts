@@ -66,6 +66,7 @@ export const en = {
   'signIn.expired': 'Your sign-in has expired or was revoked. Sign in again for search and My Library.',
   'signIn.failed': 'Sign-in failed: {message}',
   'signIn.again': 'Sign in again',
+  'signIn.signOut': 'Sign out',
   'signIn.redirectHint': 'The app must list {url} under Security settings → Redirect URLs.',
   // Connector limitations by their stable code (ConnectionView.limitationCode); unknown codes show core's English sentence.
   'limitation.dingtalk.no-stream': 'Full text unavailable: direct search only. DingTalk delivers Markdown only as a Stream-mode event; turn on “Receive full text over DingTalk Stream” for this connection to index it.',
@@ -91,6 +92,8 @@ export const en = {
   'edit.title': 'Edit “{name}”',
   'edit.save': 'Save changes',
   'edit.secretStored': 'Stored — leave empty to keep',
+  'edit.clearSecret': 'Remove the stored value',
+  'edit.secretRemoved': 'Removed when you save',
   'chat.title': 'Ask your documents',
   'chat.placeholder': 'Ask a question, e.g. “How do I submit an expense claim?”',
   'chat.send': 'Ask',

@@ -148,6 +148,11 @@ export async function createCairn(options: CreateCairnOptions = {}): Promise<Cai
       announce: () => connectionService.announceChanged(),
       // The cached direct-search connector still holds no (or the old) refresh token.
       afterSignIn: (id) => direct.invalidate(id),
+      // A running sync holds the authorisation and would keep rotating it: sign-out stops it first.
+      clearSecrets: async (id, fields) => {
+        await syncService?.cancel(id);
+        return connectionService.update({ id, clearSecrets: fields });
+      },
       events,
       logger: logger.child('sign-in'),
       redact: (text) => redactor.redact(text),

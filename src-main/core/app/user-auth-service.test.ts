@@ -156,9 +156,36 @@ describe('Feishu user sign-in', () => {
     expect([(await view(connection.id)).userAuth, (await feishuHits(connection.id, '离线同步')).warnings]).toEqual(['authorized', []]);
   });
 
+  it('signs out: the refresh token leaves the secret store, the app credentials stay, search asks for a sign-in again', async () => {
+    const connection = await addFeishu('Shared computer');
+    const outcome = finished(connection.id);
+    await browse(unwrap(await cairn.api.connections.authorize({ id: connection.id })).authorizeUrl);
+    expect([(await outcome).ok, await feishuHits(connection.id, '离线同步')]).toEqual([true, { hits: expect.any(Number), warnings: [] }]);
+
+    const signedOut = unwrap(await cairn.api.connections.signOut({ id: connection.id }));
+    expect({ userAuth: signedOut.userAuth, fields: signedOut.secretFields, stored: await cairn.secrets.get(secretRefFor(connection.id)), limitation: signedOut.limitationCode, config: signedOut.config })
+      .toEqual({ userAuth: 'none', fields: ['appSecret'], stored: { appSecret: fake.credentials.appSecret }, limitation: 'feishu.no-user-auth', config: connection.config });
+    // The direct-search connector that held the authorisation was dropped.
+    expect(await feishuHits(connection.id, '离线同步')).toEqual({ hits: 0, warnings: ['PERMISSION_DENIED'] });
+    // Signing out again is harmless; signing in again works.
+    expect(unwrap(await cairn.api.connections.signOut({ id: connection.id })).userAuth).toBe('none');
+    const again = finished(connection.id);
+    await browse(unwrap(await cairn.api.connections.authorize({ id: connection.id })).authorizeUrl);
+    expect([(await again).ok, (await view(connection.id)).userAuth]).toEqual([true, 'authorized']);
+  });
+
+  it('signing out ends a waiting sign-in and frees its port', async () => {
+    const connection = await addFeishu('Signed out while waiting');
+    const outcome = finished(connection.id);
+    const { authorizeUrl } = unwrap(await cairn.api.connections.authorize({ id: connection.id }));
+    const signedOut = unwrap(await cairn.api.connections.signOut({ id: connection.id }));
+    expect([(await outcome).error?.code, signedOut.userAuth, await portIsClosed(new URL(new URL(authorizeUrl).searchParams.get('redirect_uri')!))]).toEqual(['CANCELLED', 'none', true]);
+  });
+
   it('answers UNSUPPORTED for a platform without a user sign-in', async () => {
     const folder = unwrap(await cairn.api.connections.add({ platform: 'folder', name: 'notes', mode: 'rag', config: { path: '/tmp' }, secrets: {} }));
     const result = await cairn.api.connections.authorize({ id: folder.id });
-    expect([folder.userAuth, result.ok ? null : result.error.code]).toEqual([undefined, 'UNSUPPORTED']);
+    const signOut = await cairn.api.connections.signOut({ id: folder.id });
+    expect([folder.userAuth, result.ok ? null : result.error.code, signOut.ok ? null : signOut.error.code]).toEqual([undefined, 'UNSUPPORTED', 'UNSUPPORTED']);
   });
 });

@@ -23,12 +23,20 @@ export interface UserAuthServiceDeps {
   announce(): Promise<void>;
   /** Runs after new credentials were stored, e.g. to drop a cached direct-search connector. */
   afterSignIn?(connectionId: string): Promise<void> | void;
+  /**
+   * Removes secret fields from the connection as an edit would (`clearSecrets`): connectors built
+   * from them are dropped and the views announced. Sign-out uses it.
+   */
+  clearSecrets(connectionId: string, fields: string[]): Promise<ConnectionView>;
   events: EventBus;
   logger: Logger;
   redact?: (text: string) => string;
   /** How long to wait for the browser. Authorization codes live 5 minutes. @default 300000 */
   timeoutMs?: number;
 }
+
+/** The secret field that holds a user's authorisation (written by `exchangeCode`, removed by sign-out). */
+const USER_AUTH_FIELD = 'userRefreshToken';
 
 interface Flow {
   authorizeUrl: string;
@@ -49,7 +57,7 @@ export class UserAuthService {
     if (!hasSignIn) return undefined;
     if (this.flows.has(connectionId)) return 'pending';
     if (this.lost.has(connectionId)) return 'expired';
-    return secretFields.includes('userRefreshToken') ? 'authorized' : 'none';
+    return secretFields.includes(USER_AUTH_FIELD) ? 'authorized' : 'none';
   }
 
   /** The platform refused the stored refresh token for good; the card offers sign-in again. */
@@ -126,6 +134,22 @@ export class UserAuthService {
     await flow.finished;
   }
 
+  /**
+   * Sign-out: ends a waiting sign-in, then removes the stored user refresh token; the app
+   * credentials stay and the card offers "Sign in" again. Feishu documents no endpoint that
+   * revokes a user's refresh token (its "退出登录" API, passport/v1/sessions/logout, ends the user's
+   * Feishu client sessions instead), so nothing is sent to the platform: docs/connectors.md says
+   * what the user can do there.
+   */
+  async signOut(connectionId: string): Promise<ConnectionView> {
+    const view = await this.deps.viewOf(connectionId);
+    if (view.userAuth === undefined) throw new CairnError('UNSUPPORTED', `${view.name}: this platform has no user sign-in.`);
+    await this.cancel(connectionId);
+    const after = await this.deps.clearSecrets(connectionId, [USER_AUTH_FIELD]);
+    this.deps.logger.info('user signed out', { connectionId, hadAuthorisation: view.secretFields.includes(USER_AUTH_FIELD) });
+    return after;
+  }
+
   async dispose(): Promise<void> {
     await Promise.all([...this.flows.keys()].map((id) => this.cancel(id)));
   }
@@ -169,10 +193,11 @@ export function checkAuthorizeUrl(authorizeUrl: string, config: ConnectionView['
   throw new CairnError('PERMISSION_DENIED', `Cairn opens only https sign-in pages (or the connection's own base URL), not ${url.protocol}//${url.host}.`);
 }
 
-/** The contract's two sign-in methods over the service. */
-export function userAuthApi(service: UserAuthService): Pick<CairnApi['connections'], 'authorize' | 'cancelAuthorize'> {
+/** The contract's sign-in methods over the service. */
+export function userAuthApi(service: UserAuthService): Pick<CairnApi['connections'], 'authorize' | 'cancelAuthorize' | 'signOut'> {
   return {
     authorize: (input) => toResult(async () => ({ ...(await service.start(input.id)), opened: false })),
     cancelAuthorize: (input) => toResult(() => service.cancel(input.id)),
+    signOut: (input) => toResult(() => service.signOut(input.id)),
   };
 }

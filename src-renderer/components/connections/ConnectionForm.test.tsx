@@ -1,5 +1,5 @@
 // @vitest-environment jsdom
-import { cleanup, fireEvent, screen, within } from '@testing-library/react';
+import { cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, describe, expect, it } from 'vitest';
 import { fail, ok } from '../../../src-shared/errors';
 import { connection, fakeBackend } from '../../test/fake-api';
@@ -102,6 +102,23 @@ describe('EditConnectionForm', () => {
       last: { channel: 'connections.update', input: { id: 'y1', name: '团队知识库', config: { baseUrl: 'http://127.0.0.1:9/api/v2' }, secrets: { token: 'new-token-789' } } },
       names: ['团队知识库'],
       form: null,
+    });
+  });
+
+  it('can remove a stored optional secret (not a required one)', async () => {
+    const lark = connection({ id: 'l1', platform: 'lark', name: 'Lark wiki', mode: 'direct', config: { appId: 'cli_x' }, secretFields: ['appSecret', 'userRefreshToken'], userAuth: 'authorized' });
+    const backend = fakeBackend({ 'connections.update': () => ok({ ...lark, secretFields: ['appSecret'], userAuth: 'none' }) });
+    renderWithStore(<ConnectionCard connection={lark} />, backend, { connections: [lark] });
+    fireEvent.click(screen.getByRole('button', { name: 'Edit' }));
+    const removals = screen.getAllByRole('checkbox', { name: 'Remove the stored value' });
+    fireEvent.click(removals[0]!);
+    const token = screen.getByLabelText(/User refresh token/) as HTMLInputElement;
+    fireEvent.click(screen.getByRole('button', { name: 'Save changes' }));
+    await waitFor(() => expect(backend.calls.length).toBe(1));
+    expect({ removals: removals.length, token: [token.disabled, token.placeholder], input: backend.calls[0]?.input }).toEqual({
+      removals: 1,
+      token: [true, 'Removed when you save'],
+      input: { id: 'l1', name: 'Lark wiki', config: { appId: 'cli_x', baseUrl: '', redirectPort: '' }, secrets: {}, clearSecrets: ['userRefreshToken'] },
     });
   });
 });

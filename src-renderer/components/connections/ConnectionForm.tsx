@@ -1,4 +1,4 @@
-import { useState, type FormEvent } from 'react';
+import { Fragment, useState, type FormEvent } from 'react';
 import type { Result } from '../../../src-shared/errors';
 import { PLATFORMS, type ConnectionUpdate, type ConnectionView, type NewConnection, type Platform } from '../../../src-shared/models';
 import { PLATFORM_INFO } from '../../../src-shared/platforms';
@@ -47,6 +47,8 @@ function ConnectionForm({ target, onClose }: { target: FormTarget; onClose: () =
   const [test, setTest] = useState<TestState>({ kind: 'idle' });
   const [error, setError] = useState<string | null>(null);
   const [saving, setSaving] = useState(false);
+  /** Stored optional secrets the user chose to remove (sent as `clearSecrets`). */
+  const [clearing, setClearing] = useState<string[]>([]);
   const info = PLATFORM_INFO[platform];
   const stored = (key: string) => editing?.secretFields.includes(key) ?? false;
   const title = editing ? t('edit.title', { name: editing.name }) : t('add.title');
@@ -76,9 +78,11 @@ function ConnectionForm({ target, onClose }: { target: FormTarget; onClose: () =
       const value = values[field.key]?.trim() ?? '';
       if (field.type === 'boolean') config[field.key] = value === 'true';
       else if (!field.secret) config[field.key] = value;
-      else if (value) secrets[field.key] = value;
+      else if (value && !clearing.includes(field.key)) secrets[field.key] = value;
     }
-    return { id: connection.id, name: name.trim() || connection.name, config, secrets };
+    const update: ConnectionUpdate = { id: connection.id, name: name.trim() || connection.name, config, secrets };
+    if (clearing.length > 0) update.clearSecrets = clearing;
+    return update;
   }
 
   async function onTest() {
@@ -121,19 +125,29 @@ function ConnectionForm({ target, onClose }: { target: FormTarget; onClose: () =
           <span>{field.label[language]}</span>
         </label>
       ) : (
-        <label className="field" key={`${platform}-${field.key}`}>
-          <span>{field.label[language]}{field.required && !(field.secret && stored(field.key)) && <em className="required"> *</em>}</span>
-          <input
-            type={field.secret ? 'password' : 'text'}
-            autoComplete="off"
-            spellCheck={false}
-            placeholder={field.secret && stored(field.key) ? t('edit.secretStored') : (field.placeholder ?? (field.key === 'baseUrl' ? info.defaultBaseUrl ?? '' : ''))}
-            value={values[field.key] ?? ''}
-            onChange={(event) => setValues({ ...values, [field.key]: event.target.value })}
-          />
-          {field.hint && <small className="hint">{field.hint[language]}</small>}
-          {field.secret && <small className="hint">{t('add.secretHint')}</small>}
-        </label>
+        <Fragment key={`${platform}-${field.key}`}>
+          <label className="field">
+            <span>{field.label[language]}{field.required && !(field.secret && stored(field.key)) && <em className="required"> *</em>}</span>
+            <input
+              type={field.secret ? 'password' : 'text'}
+              autoComplete="off"
+              spellCheck={false}
+              disabled={clearing.includes(field.key)}
+              placeholder={clearing.includes(field.key) ? t('edit.secretRemoved') : field.secret && stored(field.key) ? t('edit.secretStored') : (field.placeholder ?? (field.key === 'baseUrl' ? info.defaultBaseUrl ?? '' : ''))}
+              value={clearing.includes(field.key) ? '' : (values[field.key] ?? '')}
+              onChange={(event) => setValues({ ...values, [field.key]: event.target.value })}
+            />
+            {field.hint && <small className="hint">{field.hint[language]}</small>}
+            {field.secret && <small className="hint">{t('add.secretHint')}</small>}
+          </label>
+          {field.secret && !field.required && stored(field.key) && (
+            // Only an optional secret can go: a required one can be replaced, not removed.
+            <label className="switch">
+              <input type="checkbox" checked={clearing.includes(field.key)} onChange={(event) => setClearing(event.target.checked ? [...clearing, field.key] : clearing.filter((key) => key !== field.key))} />
+              <span>{t('edit.clearSecret')}</span>
+            </label>
+          )}
+        </Fragment>
       ))}
       {!editing && (
         <label className="switch">

@@ -38,7 +38,26 @@ describe('SignInPanel', () => {
       applyEvent(store, 'connections.changed', [feishu({ userAuth: 'authorized', secretFields: ['appSecret', 'userRefreshToken'] })]);
       applyEvent(store, 'auth.finished', { connectionId: 'c1', ok: true, error: null });
     });
-    expect([screen.getByRole('status').textContent, screen.getByTestId('sign-in').textContent]).toEqual(['Signed in: search and My Library are on.', 'Signed in: search and My Library are on.Sign in again']);
+    expect([screen.getByRole('status').textContent, screen.getByTestId('sign-in').textContent]).toEqual(['Signed in: search and My Library are on.', 'Signed in: search and My Library are on.Sign in againSign out']);
+  });
+
+  it('signs out from a signed-in or expired card; the card then offers Sign in', async () => {
+    const signedOut = feishu({ userAuth: 'none', secretFields: ['appSecret'] });
+    const backend = fakeBackend({ 'connections.signOut': () => ok(signedOut) });
+    const { store } = renderWithStore(<FirstCard />, backend, { connections: [feishu({ userAuth: 'authorized', secretFields: ['appSecret', 'userRefreshToken'] })] }, { openWindow: () => {} });
+    act(() => applyEvent(store, 'auth.finished', { connectionId: 'c1', ok: true, error: null }));
+    fireEvent.click(screen.getByRole('button', { name: 'Sign out' }));
+    await settle();
+    act(() => applyEvent(store, 'connections.changed', [signedOut]));
+    expect([backend.calls.map((call) => [call.channel, call.input]), store.getState().signIn['c1'], !!screen.queryByRole('button', { name: 'Sign in with Feishu' }), !!screen.queryByRole('button', { name: 'Sign out' })])
+      .toEqual([[['connections.signOut', { id: 'c1' }]], undefined, true, false]);
+    cleanup();
+    const expired = fakeBackend({ 'connections.signOut': () => ({ ok: false, error: { code: 'ALREADY_SYNCING', message: 'busy' } }) });
+    const second = renderWithStore(<FirstCard />, expired, { connections: [feishu({ userAuth: 'expired', secretFields: ['appSecret', 'userRefreshToken'] })], settings: settings({ language: 'zh' }) }, { openWindow: () => {} });
+    expect(screen.getByRole('button', { name: '登录飞书' })).toBeTruthy();
+    fireEvent.click(screen.getByRole('button', { name: '退出登录' }));
+    await settle();
+    expect(second.store.getState().notice).toMatchObject({ kind: 'error', text: 'busy' });
   });
 
   it('leaves opening to the shell when it opened the page, and never opens a non-web address', async () => {

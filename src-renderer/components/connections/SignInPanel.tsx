@@ -17,7 +17,7 @@ function redirectUrlOf(connection: ConnectionView): string {
 export function SignInPanel({ connection }: { connection: ConnectionView }) {
   const t = useT();
   const local = useApp((state) => state.signIn[connection.id]);
-  const actions = useAppShallow((state) => ({ start: state.startSignIn, cancel: state.cancelSignIn, reopen: state.reopenSignIn }));
+  const actions = useAppShallow((state) => ({ start: state.startSignIn, cancel: state.cancelSignIn, reopen: state.reopenSignIn, signOut: state.signOut }));
   if (connection.userAuth === undefined) return null;
   const platform = connection.platform === 'lark' ? 'lark' : 'feishu';
   const signInLabel = t(`signIn.button.${platform}`);
@@ -42,10 +42,17 @@ export function SignInPanel({ connection }: { connection: ConnectionView }) {
       {connection.userAuth === 'expired' && <p className="sign-in-state" role="alert">{t('signIn.expired')}</p>}
       {local?.phase === 'failed' && <p className="sync-error" role="alert">{t('signIn.failed', { message: local.message })}</p>}
       {connection.userAuth === 'authorized' ? (
-        <button type="button" className="button quiet" onClick={() => void actions.start(connection.id)}>{t('signIn.again')}</button>
+        <div className="actions">
+          <button type="button" className="button quiet" onClick={() => void actions.start(connection.id)}>{t('signIn.again')}</button>
+          <button type="button" className="button quiet" onClick={() => void actions.signOut(connection.id)}>{t('signIn.signOut')}</button>
+        </div>
       ) : (
         <>
-          <button type="button" className="button primary" onClick={() => void actions.start(connection.id)}>{signInLabel}</button>
+          <div className="actions">
+            <button type="button" className="button primary" onClick={() => void actions.start(connection.id)}>{signInLabel}</button>
+            {/* An expired authorisation is still stored: it can be removed without signing in again. */}
+            {connection.userAuth === 'expired' && <button type="button" className="button quiet" onClick={() => void actions.signOut(connection.id)}>{t('signIn.signOut')}</button>}
+          </div>
           <p className="hint">{t('signIn.redirectHint', { url: redirectUrlOf(connection) })}</p>
         </>
       )}
