@@ -19,6 +19,8 @@ export interface UserAuthServiceDeps {
   viewOf(connectionId: string): Promise<ConnectionView>;
   /** Merges secret fields into the connection's stored secrets (registering them with the redactor first). */
   storeSecrets(connectionId: string, secrets: Record<string, string>): Promise<void>;
+  /** Records or clears, on the connection's row, that the platform refused its stored authorisation; true when that changed. */
+  setUserAuthLost(connectionId: string, lost: boolean): Promise<boolean>;
   /** Re-announces `connections.changed` so views show the new `userAuth`. */
   announce(): Promise<void>;
   /** Runs after new credentials were stored, e.g. to drop a cached direct-search connector. */
@@ -47,29 +49,31 @@ interface Flow {
 export class UserAuthService {
   private readonly flows = new Map<string, Flow>();
   private readonly starting = new Map<string, Promise<{ authorizeUrl: string }>>();
-  /** Connections whose stored user authorisation the platform refused for good (until the next sign-in). */
-  private readonly lost = new Set<string>();
 
   constructor(private readonly deps: UserAuthServiceDeps) {}
 
-  /** The `userAuth` a view shows; undefined for platforms without a user sign-in. */
-  stateOf(connectionId: string, hasSignIn: boolean, secretFields: readonly string[]): UserAuthState | undefined {
+  /**
+   * The `userAuth` a view shows; undefined for platforms without a user sign-in. `lost` is the
+   * row's record that the platform refused the stored authorisation (it survives a restart).
+   */
+  stateOf(connectionId: string, hasSignIn: boolean, secretFields: readonly string[], lost: boolean): UserAuthState | undefined {
     if (!hasSignIn) return undefined;
     if (this.flows.has(connectionId)) return 'pending';
-    if (this.lost.has(connectionId)) return 'expired';
-    return secretFields.includes(USER_AUTH_FIELD) ? 'authorized' : 'none';
+    if (!secretFields.includes(USER_AUTH_FIELD)) return 'none';
+    return lost ? 'expired' : 'authorized';
   }
 
-  /** The platform refused the stored refresh token for good; the card offers sign-in again. */
+  /** The platform refused the stored refresh token for good; the card offers sign-in again, also after a restart. */
   markLost(connectionId: string): void {
-    if (this.lost.has(connectionId)) return;
-    this.lost.add(connectionId);
-    void this.deps.announce().catch((error: unknown) => this.deps.logger.warn('announcing a lost user authorisation failed', { error }));
+    void this.deps
+      .setUserAuthLost(connectionId, true)
+      .then((changed) => (changed ? this.deps.announce() : undefined))
+      .catch((error: unknown) => this.deps.logger.warn('recording a lost user authorisation failed', { connectionId, error }));
   }
 
   /** The user edited the connection's credentials: a refusal of the old ones says nothing about the new. */
-  credentialsChanged(connectionId: string): void {
-    this.lost.delete(connectionId);
+  async credentialsChanged(connectionId: string): Promise<void> {
+    await this.deps.setUserAuthLost(connectionId, false);
   }
 
   /**
@@ -158,8 +162,8 @@ export class UserAuthService {
     this.flows.delete(connectionId);
     const redact = this.deps.redact ?? ((text: string) => text);
     if (error === null) {
-      this.lost.delete(connectionId);
       try {
+        await this.deps.setUserAuthLost(connectionId, false);
         await this.deps.afterSignIn?.(connectionId);
       } catch (failure) {
         this.deps.logger.warn('after-sign-in step failed', { connectionId, error: failure });
