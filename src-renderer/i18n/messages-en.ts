@@ -85,6 +85,7 @@ export const en = {
   'add.name': 'Name',
   'add.namePlaceholder': 'e.g. My notes',
   'add.secretHint': 'Stored encrypted on this computer; never shown again.',
+  'add.advanced': 'Advanced',
   'add.test': 'Test connection',
   'add.testing': 'Testing…',
   'add.save': 'Add connection',

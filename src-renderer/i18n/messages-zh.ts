@@ -86,6 +86,7 @@ export const zh: Record<MessageKey, string> = {
   'add.name': '名称',
   'add.namePlaceholder': '例如：我的笔记',
   'add.secretHint': '加密保存在本机，之后不再显示。',
+  'add.advanced': '高级设置',
   'add.test': '测试连接',
   'add.testing': '正在测试…',
   'add.save': '添加连接',

@@ -2,7 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import type { ConnectionView } from '../../../src-shared/models';
 import { CairnError } from '../errors';
-import { parseConnectionUpdate, planConnectionEdit } from './connection-fields';
+import { checkNewConnection, parseConnectionUpdate, planConnectionEdit } from './connection-fields';
 
 const feishu: ConnectionView = {
   id: 'wiki-1a2b3c',
@@ -59,5 +59,22 @@ describe('planConnectionEdit: clearSecrets', () => {
 
   it('checks the shape: clearSecrets is a list of field names', () => {
     expect(problem(() => parseConnectionUpdate({ id: 'x', clearSecrets: 'userRefreshToken' as unknown as string[] }))).toMatch(/^INVALID_ARGUMENT: .*clearSecrets/);
+  });
+});
+
+describe('oauthScopes', () => {
+  const lark = { platform: 'lark' as const, name: 'Lark', mode: 'direct' as const, secrets: { appSecret: 's' } };
+
+  it('is kept as one space between scope names', () => {
+    expect(checkNewConnection({ ...lark, config: { appId: 'cli_x', oauthScopes: '  search:docs:read \n wiki:wiki:readonly ' } }).config).toEqual({ appId: 'cli_x', oauthScopes: 'search:docs:read wiki:wiki:readonly' });
+  });
+
+  it('refuses a list that is not scope names, on add and on edit; "" goes back to the defaults', () => {
+    expect(problem(() => checkNewConnection({ ...lark, config: { appId: 'cli_x', oauthScopes: 'search:docs:read,wiki:wiki:readonly' } }))).toBe(
+      'INVALID_ARGUMENT: Invalid Lark connection: oauthScopes: "search:docs:read,wiki:wiki:readonly" is not a scope name (separate scopes with spaces, e.g. "search:docs:read wiki:wiki:readonly").',
+    );
+    const scoped = { ...feishu, config: { appId: 'cli_x', oauthScopes: 'search:docs:read' } };
+    expect(problem(() => planConnectionEdit(scoped, stored, { id: feishu.id, config: { oauthScopes: 'wiki:*' } }))).toMatch(/"wiki:\*" is not a scope name/);
+    expect(planConnectionEdit(scoped, stored, { id: feishu.id, config: { oauthScopes: '' } }).config).toEqual({ appId: 'cli_x' });
   });
 });

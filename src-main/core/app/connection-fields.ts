@@ -8,6 +8,7 @@ import { z } from 'zod';
 import type { ConnectionUpdate, ConnectionView, NewConnection, Platform } from '../../../src-shared/models';
 import { PLATFORMS } from '../../../src-shared/models';
 import { PLATFORM_INFO } from '../../../src-shared/platforms';
+import { scopeListProblem } from '../connectors/feishu/feishu-sign-in';
 import { CairnError } from '../errors';
 import { parseInput } from './validation';
 
@@ -56,6 +57,12 @@ function reviewFields(parsed: NewConnection): { clean: NewConnection; problems: 
   if (baseUrl !== undefined && (typeof baseUrl !== 'string' || !/^https?:\/\/[^\s/]+/.test(baseUrl))) problems.push('baseUrl must be an http(s) URL');
   const port = config['redirectPort'];
   if (port !== undefined && !(Number.isInteger(Number(port)) && Number(port) >= 0 && Number(port) <= 65_535)) problems.push('redirectPort must be a port number (1-65535)');
+  const scopes = config['oauthScopes'];
+  if (scopes !== undefined) {
+    const problem = typeof scopes === 'string' ? scopeListProblem(scopes) : 'oauthScopes must be space-separated scope names';
+    if (problem) problems.push(problem);
+    else config['oauthScopes'] = (scopes as string).split(/\s+/).join(' ');
+  }
   const path = config['path'];
   if (parsed.platform === 'folder' && typeof path === 'string' && !/^([/\\]|[A-Za-z]:[/\\])/.test(path)) problems.push('path must be an absolute folder path');
   return { clean: { ...parsed, config, secrets }, problems };

@@ -182,6 +182,18 @@ describe('Feishu user sign-in', () => {
     expect([(await outcome).error?.code, signedOut.userAuth, await portIsClosed(new URL(new URL(authorizeUrl).searchParams.get('redirect_uri')!))]).toEqual(['CANCELLED', 'none', true]);
   });
 
+  it("asks for the connection's own scopes when it has them, and for the defaults again once they are cleared", async () => {
+    const connection = unwrap(await cairn.api.connections.add({ platform: 'feishu', name: 'Scoped', mode: 'direct', config: { baseUrl: fake.baseUrl, appId: fake.credentials.appId, redirectPort: 0, oauthScopes: 'wiki:wiki:readonly  search:docs:read' }, secrets: { appSecret: fake.credentials.appSecret } }));
+    const scopeAsked = async () => {
+      const { authorizeUrl } = unwrap(await cairn.api.connections.authorize({ id: connection.id }));
+      unwrap(await cairn.api.connections.cancelAuthorize({ id: connection.id }));
+      return new URL(authorizeUrl).searchParams.get('scope');
+    };
+    const own = await scopeAsked();
+    unwrap(await cairn.api.connections.update({ id: connection.id, config: { oauthScopes: '' } }));
+    expect([own, await scopeAsked()]).toEqual(['offline_access wiki:wiki:readonly search:docs:read', 'offline_access search:docs:read wiki:wiki:readonly docs:document.content:read docx:document:readonly']);
+  });
+
   it('answers UNSUPPORTED for a platform without a user sign-in', async () => {
     const folder = unwrap(await cairn.api.connections.add({ platform: 'folder', name: 'notes', mode: 'rag', config: { path: '/tmp' }, secrets: {} }));
     const result = await cairn.api.connections.authorize({ id: folder.id });
