@@ -132,7 +132,7 @@ function ConnectionForm({ target, onClose }: { target: FormTarget; onClose: () =
         </label>
         {field.secret && !field.required && stored(field.key) && (
           // Only an optional secret can go: a required one can be replaced, not removed.
-          <label className="switch">
+          <label className="switch clear-secret">
             <input type="checkbox" checked={removing} onChange={(event) => setClearing(event.target.checked ? [...clearing, field.key] : clearing.filter((key) => key !== field.key))} />
             <span>{t('edit.clearSecret')}</span>
           </label>

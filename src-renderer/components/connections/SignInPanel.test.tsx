@@ -97,6 +97,17 @@ describe('SignInPanel', () => {
     expect(screen.getByRole('button', { name: '登录 Lark' })).toBeTruthy();
   });
 
+  it('says once, next to the button, what an unsigned card cannot do (no separate limitation note)', () => {
+    const unsigned = feishu({ limitation: 'Feishu search and My Library need you to sign in with Feishu; listing and reading work with the app credentials.', limitationCode: 'feishu.no-user-auth' });
+    const said = (language: 'en' | 'zh', sentence: string) => {
+      cleanup();
+      renderWithStore(<FirstCard />, fakeBackend({}), { connections: [unsigned], settings: settings({ language }) });
+      const card = screen.getByRole('article');
+      return [screen.queryAllByRole('note').length, card.textContent!.split(sentence).length - 1, screen.getByTestId('sign-in').textContent!.includes(sentence)];
+    };
+    expect([said('en', 'Feishu search and My Library need you to sign in with Feishu'), said('zh', '飞书的搜索和“我的文档库”需要先登录飞书')]).toEqual([[0, 1, true], [0, 1, true]]);
+  });
+
   it('is not shown for platforms without a user sign-in', () => {
     renderWithStore(<FirstCard />, fakeBackend({}), { connections: [connection()] });
     expect(screen.queryByTestId('sign-in')).toBeNull();

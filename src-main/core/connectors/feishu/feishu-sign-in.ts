@@ -14,13 +14,6 @@ import { FEISHU_SIGN_IN_DEFAULT_PORT, FEISHU_SIGN_IN_DEFAULT_SCOPES } from '../.
 import { CairnError } from '../../errors';
 import type { Interpretation, RawResponse } from '../http/platform-http';
 
-/**
- * Scopes asked for at sign-in. offline_access is what returns a refresh token; the others are what
- * search v2, My Library and docs content need with a user token ([S]: larksuite/cli scope lists).
- * Each must be enabled for the app in the developer console, or the authorize page shows 20027.
- * A connection's `oauthScopes` config (space-separated) replaces this list.
- */
-export const FEISHU_SIGN_IN_SCOPES: readonly string[] = FEISHU_SIGN_IN_DEFAULT_SCOPES;
 
 /** The authorize page takes at most 50 scopes (obtain-oauth-code page, `scope` parameter). */
 const MAX_SCOPES = 50;
@@ -72,10 +65,15 @@ export function feishuAuthorizeUrl(input: { accountsBaseUrl: string; clientId: s
   return url.toString();
 }
 
-/** The scope list from config (`oauthScopes`, space- or comma-separated), always with offline_access. */
+/**
+ * The scopes asked for at sign-in: the connection's `oauthScopes` (space-separated; commas from
+ * configs written before it was checked are tolerated) or FEISHU_SIGN_IN_DEFAULT_SCOPES ([S]:
+ * larksuite/cli scope lists), always with offline_access, which is what returns a refresh token.
+ * Each must be enabled for the app in the developer console, or the authorize page shows 20027.
+ */
 export function signInScopes(configured: string | number | boolean | undefined): string[] {
   const listed = typeof configured === 'string' ? configured.split(/[\s,]+/).filter(Boolean) : [];
-  const scopes = [...new Set(listed.length > 0 ? listed : FEISHU_SIGN_IN_SCOPES)];
+  const scopes = [...new Set(listed.length > 0 ? listed : FEISHU_SIGN_IN_DEFAULT_SCOPES)];
   return scopes.includes('offline_access') ? scopes : ['offline_access', ...scopes];
 }
 
