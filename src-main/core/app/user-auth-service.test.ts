@@ -174,6 +174,27 @@ describe('Feishu user sign-in', () => {
     expect([(await again).ok, (await view(connection.id)).userAuth]).toEqual([true, 'authorized']);
   });
 
+  it('signing out stops a running sync first, so it cannot write its rotated token back', async () => {
+    const connection = unwrap(await cairn.api.connections.add({ platform: 'feishu', name: 'Syncing sign-out', mode: 'rag', config: { baseUrl: fake.baseUrl, appId: fake.credentials.appId, redirectPort: 0 }, secrets: { appSecret: fake.credentials.appSecret } }));
+    const outcome = finished(connection.id);
+    await browse(unwrap(await cairn.api.connections.authorize({ id: connection.id })).authorizeUrl);
+    expect((await outcome).ok).toBe(true);
+    fake.control.inject({ kind: 'slow', delayMs: 300 }, { path: 'docs/v1/content', times: 100 });
+    const fetching = new Promise<void>((resolve) => {
+      const off = cairn.events.on('sync.progress', (progress) => {
+        if (progress.connectionId !== connection.id || progress.phase !== 'fetching') return;
+        off();
+        resolve();
+      });
+    });
+    const { runId } = unwrap(await cairn.api.sync.start({ connectionId: connection.id }));
+    await fetching;
+    const signedOut = unwrap(await cairn.api.connections.signOut({ id: connection.id }));
+    await cairn.whenIdle();
+    const run = unwrap(await cairn.api.sync.runs({ connectionId: connection.id })).find((candidate) => candidate.id === runId);
+    expect([run?.status, signedOut.userAuth, await storedRefreshToken(connection.id)]).toEqual(['cancelled', 'none', undefined]);
+  });
+
   it('signing out ends a waiting sign-in and frees its port', async () => {
     const connection = await addFeishu('Signed out while waiting');
     const outcome = finished(connection.id);
