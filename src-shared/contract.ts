@@ -51,6 +51,12 @@ export interface CairnApi {
      */
     authorize(input: { id: string }): Promise<Result<{ authorizeUrl: string; opened: boolean }>>;
     cancelAuthorize(input: { id: string }): Promise<Result<void>>;
+    /**
+     * Withdraws the user sign-in: ends a waiting one and a running sync of the connection, and
+     * removes the stored user refresh token (the app credentials stay). UNSUPPORTED for platforms
+     * without a user sign-in.
+     */
+    signOut(input: { id: string }): Promise<Result<ConnectionView>>;
   };
   sync: {
     /** Starts a sync in the background; ALREADY_SYNCING when one runs for this connection. */
@@ -95,7 +101,7 @@ export type CairnEventName = keyof CairnEvents;
 /** Runtime list of the contract's methods, for transports that build proxies. */
 export const API_METHODS = {
   app: ['status', 'openExternal'],
-  connections: ['list', 'add', 'test', 'testNew', 'setMode', 'rename', 'remove', 'update', 'testUpdate', 'authorize', 'cancelAuthorize'],
+  connections: ['list', 'add', 'test', 'testNew', 'setMode', 'rename', 'remove', 'update', 'testUpdate', 'authorize', 'cancelAuthorize', 'signOut'],
   sync: ['start', 'startAll', 'cancel', 'runs'],
   search: ['query'],
   chat: ['ask', 'cancel', 'conversations', 'messages', 'removeConversation'],

@@ -52,6 +52,8 @@ export interface ConnectionUpdate {
   config?: Record<string, string | number | boolean>;
   /** Secret fields to replace; a field left out or "" keeps the stored value (never sent back). */
   secrets?: Record<string, string>;
+  /** Optional secret fields to remove from the secret store (a required one is refused). */
+  clearSecrets?: string[];
 }
 
 export type SyncPhase = 'listing' | 'detecting' | 'fetching' | 'embedding' | 'writing' | 'deleting' | 'done';

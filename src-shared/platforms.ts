@@ -14,6 +14,8 @@ export interface CredentialField {
   hint?: { en: string; zh: string };
   /** A checkbox (stored as `true` in config; the CLI flag takes no value) instead of a text input. @default 'text' */
   type?: 'text' | 'boolean';
+  /** Rarely needed: the form shows it under "Advanced", closed unless it has a value. */
+  advanced?: boolean;
 }
 
 export interface PlatformInfo {
@@ -37,6 +39,15 @@ export function feishuRedirectUrl(port: number = FEISHU_SIGN_IN_DEFAULT_PORT): s
   return `http://127.0.0.1:${port}/callback`;
 }
 
+/**
+ * Scopes the Feishu/Lark sign-in asks for unless the connection's `oauthScopes` replaces them.
+ * offline_access returns a refresh token; the others are what search v2, My Library and document
+ * content need with a user token (docs/connectors.md, "Feishu/Lark user sign-in").
+ */
+export const FEISHU_SIGN_IN_DEFAULT_SCOPES: readonly string[] = ['offline_access', 'search:docs:read', 'wiki:wiki:readonly', 'docs:document.content:read', 'docx:document:readonly'];
+
+const defaultScopes = FEISHU_SIGN_IN_DEFAULT_SCOPES.join(' ');
+
 const feishuUserFields: CredentialField[] = [
   {
     key: 'userRefreshToken',
@@ -56,6 +67,19 @@ const feishuUserFields: CredentialField[] = [
     hint: {
       en: `Register ${feishuRedirectUrl()} (with your port, if you change it) as a redirect URL in the app's Security settings.`,
       zh: `请在应用的“安全设置”中把 ${feishuRedirectUrl()}（如改了端口则用您的端口）添加为重定向 URL。`,
+    },
+  },
+  {
+    key: 'oauthScopes',
+    secret: false,
+    required: false,
+    advanced: true,
+    flag: '--oauth-scopes',
+    label: { en: 'Sign-in scopes (optional)', zh: '登录授权范围（可选）' },
+    placeholder: defaultScopes,
+    hint: {
+      en: `Space-separated; replaces the default list: ${defaultScopes}. offline_access is always added. The app must have each scope enabled, or the sign-in page shows error 20027.`,
+      zh: `以空格分隔，填写后替换默认列表：${defaultScopes}。offline_access 始终会加上。每项权限都须在开发者后台为应用开通，否则登录页会显示错误 20027。`,
     },
   },
 ];

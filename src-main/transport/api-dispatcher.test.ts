@@ -107,6 +107,10 @@ describe('withSignInOpener', () => {
       expect(opened[0]?.startsWith(`${fake.baseUrl}/open-apis/authen/v1/authorize?`)).toBe(true);
       expect(refused.map((result) => (result.ok ? 'ok' : result.error.code))).toEqual(['INVALID_ARGUMENT', 'NOT_FOUND', 'INVALID_ARGUMENT']);
       expect((await dispatch('connections.cancelAuthorize', { id: added.value.id })).ok).toBe(true);
+      const signOut = await Promise.all([dispatch('connections.signOut', { id: added.value.id }), dispatch('connections.signOut', { id: added.value.id, extra: 1 })]);
+      expect(signOut.map((result) => (result.ok ? (result.value as { userAuth?: string }).userAuth : result.error.code))).toEqual(['none', 'INVALID_ARGUMENT']);
+      const update = await dispatch('connections.update', { id: added.value.id, clearSecrets: 'userRefreshToken' });
+      expect(update.ok ? 'ok' : update.error.code).toBe('INVALID_ARGUMENT');
     } finally {
       await fake.close();
     }

@@ -31,7 +31,13 @@ const newConnection = z.strictObject({
   secrets,
 });
 
-const connectionUpdate = z.strictObject({ id, name: z.string().trim().min(1).max(200).optional(), config: config.optional(), secrets: secrets.optional() });
+const connectionUpdate = z.strictObject({
+  id,
+  name: z.string().trim().min(1).max(200).optional(),
+  config: config.optional(),
+  secrets: secrets.optional(),
+  clearSecrets: z.array(z.string().max(100)).max(20).optional(),
+});
 
 const url = z.string().trim().min(1).max(4_000);
 const providerUrl = z.string().trim().max(2_000);
@@ -69,6 +75,7 @@ export const API_SCHEMAS: ApiSchemas = {
     testUpdate: connectionUpdate,
     authorize: z.strictObject({ id }),
     cancelAuthorize: z.strictObject({ id }),
+    signOut: z.strictObject({ id }),
   },
   sync: {
     start: z.strictObject({ connectionId: id }),

@@ -4,7 +4,9 @@ import { createCairn, type CairnInternals } from '../../core/app/create-cairn';
 import { startFeishuFake, type FeishuFake } from '../../core/connectors/fakes/feishu-fake';
 import { runCli } from '../testing/run-cli';
 import type { CliCommand } from '../command';
+import { secretRefFor } from '../../core/app/connection-repository';
 import { authorizeCommand, runAuthorize } from './authorize';
+import { signOutCommand } from './sign-out';
 
 let cairn: CairnInternals;
 let fake: FeishuFake;
@@ -16,7 +18,7 @@ const withBrowser: CliCommand = {
   run: (args, context) => runAuthorize(args, context, { openBrowser: async (url) => void browsed.push(await (await fetch(url)).text()) }),
 };
 
-const cli = (argv: string[], signal?: AbortSignal) => runCli(argv, { cairn, commands: [withBrowser], ...(signal ? { signal } : {}) });
+const cli = (argv: string[], signal?: AbortSignal) => runCli(argv, { cairn, commands: [withBrowser, signOutCommand], ...(signal ? { signal } : {}) });
 
 beforeAll(async () => {
   fake = await startFeishuFake({ documents: 2 });
@@ -58,5 +60,18 @@ describe('cairn authorize', () => {
     expect(refused.stderr).toContain('/open-apis/authen/v1/authorize?');
     const unknown = await cli(['authorize', 'nope']);
     expect([unknown.code, unknown.stderr.startsWith('cairn: No connection named "nope".')]).toEqual([1, true]);
+  });
+
+  it('cairn sign-out removes the user authorisation and keeps the app credentials', async () => {
+    const listed = await cairn.api.connections.list();
+    const id = listed.ok ? listed.value.find((view) => view.name === 'wiki')!.id : '';
+    expect((await cairn.secrets.get(secretRefFor(id)))?.userRefreshToken).toBeDefined();
+    const run = await cli(['sign-out', 'wiki']);
+    expect([run.code, run.stdout, run.stderr]).toEqual([0, 'Signed out of Feishu on "wiki": the user authorisation was removed; the app credentials stay.\n', '']);
+    expect(await cairn.secrets.get(secretRefFor(id))).toEqual({ appSecret: fake.credentials.appSecret });
+    const again = await cli(['sign-out', 'wiki', '--json']);
+    expect([again.code, JSON.parse(again.stdout).value.userAuth]).toEqual([0, 'none']);
+    const human = await cli(['sign-out', 'wiki']);
+    expect(human.stdout).toBe('"wiki" had no Feishu sign-in stored; nothing to remove.\n');
   });
 });

@@ -17,6 +17,7 @@ const USAGE = [
   'Signs in to Feishu/Lark as yourself so search and My Library work. The app must list the printed',
   'redirect URL (http://127.0.0.1:<port>/callback) under Security settings → Redirect URLs.',
   'Exit code 0 when signed in, 1 when refused or failed, 130 when cancelled with Ctrl-C.',
+  'To withdraw the sign-in (shared computer, wrong account): cairn sign-out <connection>.',
 ].join('\n');
 
 export interface AuthorizeOptions {

@@ -175,6 +175,31 @@ describe('cairn commands over a real in-memory Cairn', () => {
     await cli(['edit', '团队 Wiki', '--name', 'Team Wiki']);
   });
 
+  it('edit --clear removes a stored optional secret, and refuses a required one or a non-secret; scopes are checked', async () => {
+    const added = await cairn.api.connections.add({ platform: 'lark', name: 'Lark edit', mode: 'direct', config: { appId: 'cli_x', baseUrl: 'http://127.0.0.1:9' }, secrets: { appSecret: 'lark-secret-value', userRefreshToken: 'lark-refresh-value' } });
+    if (!added.ok) throw new Error(added.error.message);
+    try {
+      const cleared = await cli(['edit', 'Lark edit', '--clear', 'user-refresh-token']);
+      const refusals = await Promise.all([cli(['edit', 'Lark edit', '--clear=--app-secret']), cli(['edit', 'Lark edit', '--clear', 'app-id']), cli(['edit', 'Lark edit', '--clear', 'token']), cli(['edit', 'Lark edit', '--oauth-scopes', 'wiki:wiki:readonly,search:docs:read'])]);
+      expect({
+        cleared,
+        stored: await cairn.secrets.get(`connection:${added.value.id}`),
+        refusals: refusals.map((run) => [run.code, run.stderr.split('\n')[0]]),
+      }).toEqual({
+        cleared: { code: 0, stdout: `Updated "Lark edit" (id ${added.value.id}): userRefreshToken removed. Its index is kept.\n`, stderr: '' },
+        stored: { appSecret: 'lark-secret-value' },
+        refusals: [
+          [2, 'cairn: Invalid Lark connection: App secret (--app-secret) is required and cannot be removed. (INVALID_ARGUMENT)'],
+          [2, 'cairn edit: --app-id is not a secret: clear it with --app-id "" instead of --clear.'],
+          [2, 'cairn edit: --clear takes a field flag of lark (e.g. --app-secret), not "token".'],
+          [2, 'cairn: Invalid Lark connection: oauthScopes: "wiki:wiki:readonly,search:docs:read" is not a scope name (separate scopes with spaces, e.g. "search:docs:read wiki:wiki:readonly"). (INVALID_ARGUMENT)'],
+        ],
+      });
+    } finally {
+      await cairn.api.connections.remove({ id: added.value.id });
+    }
+  });
+
   it('edit turns an on/off option on and off with true/false, and the limitation follows', async () => {
     const added = await cairn.api.connections.add({ platform: 'dingtalk', name: 'DT edit', mode: 'direct', config: { appKey: 'key', operatorId: 'union' }, secrets: { appSecret: 'dt-secret-value' } });
     if (!added.ok) throw new Error(added.error.message);

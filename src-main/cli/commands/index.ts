@@ -9,8 +9,9 @@ import { modeCommand } from './mode';
 import { removeCommand } from './remove';
 import { searchCommand } from './search';
 import { serveCommand } from './serve';
+import { signOutCommand } from './sign-out';
 import { statusCommand } from './status';
 import { syncCommand } from './sync';
 import { testCommand } from './test';
 
-export const COMMANDS: CliCommand[] = [statusCommand, addFolderCommand, addCommand, editCommand, testCommand, authorizeCommand, modeCommand, syncCommand, searchCommand, askCommand, serveCommand, removeCommand];
+export const COMMANDS: CliCommand[] = [statusCommand, addFolderCommand, addCommand, editCommand, testCommand, authorizeCommand, signOutCommand, modeCommand, syncCommand, searchCommand, askCommand, serveCommand, removeCommand];

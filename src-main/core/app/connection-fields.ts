@@ -8,6 +8,7 @@ import { z } from 'zod';
 import type { ConnectionUpdate, ConnectionView, NewConnection, Platform } from '../../../src-shared/models';
 import { PLATFORMS } from '../../../src-shared/models';
 import { PLATFORM_INFO } from '../../../src-shared/platforms';
+import { scopeListProblem } from '../connectors/feishu/feishu-sign-in';
 import { CairnError } from '../errors';
 import { parseInput } from './validation';
 
@@ -56,6 +57,12 @@ function reviewFields(parsed: NewConnection): { clean: NewConnection; problems: 
   if (baseUrl !== undefined && (typeof baseUrl !== 'string' || !/^https?:\/\/[^\s/]+/.test(baseUrl))) problems.push('baseUrl must be an http(s) URL');
   const port = config['redirectPort'];
   if (port !== undefined && !(Number.isInteger(Number(port)) && Number(port) >= 0 && Number(port) <= 65_535)) problems.push('redirectPort must be a port number (1-65535)');
+  const scopes = config['oauthScopes'];
+  if (scopes !== undefined) {
+    const problem = typeof scopes === 'string' ? scopeListProblem(scopes) : 'oauthScopes must be space-separated scope names';
+    if (problem) problems.push(problem);
+    else config['oauthScopes'] = (scopes as string).split(/\s+/).join(' ');
+  }
   const path = config['path'];
   if (parsed.platform === 'folder' && typeof path === 'string' && !/^([/\\]|[A-Za-z]:[/\\])/.test(path)) problems.push('path must be an absolute folder path');
   return { clean: { ...parsed, config, secrets }, problems };
@@ -72,6 +79,8 @@ export interface ConnectionEdit {
   secrets: Record<string, string>;
   /** The secret values the edit supplied (trimmed, non-empty). */
   givenSecrets: Record<string, string>;
+  /** Stored secret fields the edit removes (`clearSecrets`); fields that were not stored are left out. */
+  clearedSecrets: string[];
   /** The settings or credentials change, i.e. how Cairn reaches the platform (not just the name). */
   changesAccess: boolean;
 }
@@ -82,6 +91,7 @@ const updateSchema = z
     name: z.string().optional(),
     config: z.record(z.string(), z.union([z.string(), z.number(), z.boolean()])).optional(),
     secrets: z.record(z.string(), z.string()).optional(),
+    clearSecrets: z.array(z.string()).optional(),
   })
   .strict();
 
@@ -110,15 +120,26 @@ export function planConnectionEdit(view: ConnectionView, stored: Record<string, 
     else if (!field.secret) problems.push(`${key} is not a secret and belongs in config`);
     else if (value.trim() !== '') givenSecrets[key] = value.trim();
   }
+  const clearing = new Set<string>();
+  for (const key of update.clearSecrets ?? []) {
+    const field = fieldOf(key);
+    if (!field) problems.push(`unknown secret field "${key}"`);
+    else if (!field.secret) problems.push(`${key} is not a secret: clear it with "" in config`);
+    else if (field.required) problems.push(`${field.label.en} (${field.flag}) is required and cannot be removed`);
+    else if (key in givenSecrets) problems.push(`${key} cannot be both replaced and removed`);
+    else clearing.add(key);
+  }
+  const kept = Object.fromEntries(Object.entries(stored).filter(([key]) => !clearing.has(key)));
   // Connectors may store more than the declared fields (e.g. a rotated token): those are kept,
   // but only the declared ones are validated.
-  const declared = Object.fromEntries(Object.entries(stored).filter(([key]) => fieldOf(key)?.secret));
+  const declared = Object.fromEntries(Object.entries(kept).filter(([key]) => fieldOf(key)?.secret));
   const review = reviewFields({ platform: view.platform, name: update.name ?? view.name, mode: view.mode, config, secrets: { ...declared, ...givenSecrets } });
   if (problems.length + review.problems.length > 0) throw invalid(view.platform, [...problems, ...review.problems]);
   const checked = review.clean;
-  const secrets = { ...stored, ...givenSecrets };
-  const changesAccess = !sameRecord(checked.config, view.config) || Object.entries(givenSecrets).some(([key, value]) => stored[key] !== value);
-  return { name: checked.name, config: checked.config, secrets, givenSecrets, changesAccess };
+  const secrets = { ...kept, ...givenSecrets };
+  const clearedSecrets = [...clearing].filter((key) => key in stored);
+  const changesAccess = !sameRecord(checked.config, view.config) || clearedSecrets.length > 0 || Object.entries(givenSecrets).some(([key, value]) => stored[key] !== value);
+  return { name: checked.name, config: checked.config, secrets, givenSecrets, clearedSecrets, changesAccess };
 }
 
 function sameRecord(a: Record<string, unknown>, b: Record<string, unknown>): boolean {

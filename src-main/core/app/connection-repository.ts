@@ -40,8 +40,8 @@ export interface ConnectionRepositoryOptions {
   secretFieldsOf?: (secretRef: string) => Promise<string[]>;
   /** What a connection cannot do, as a code and an English sentence (from its connector's capabilities). @default null */
   limitationOf?: (platform: Platform, config: ConnectionConfig, secretFields: string[]) => { code: string; message: string } | null;
-  /** The user sign-in state, for platforms that have one. @default none */
-  userAuthOf?: (id: string, platform: Platform, secretFields: string[]) => UserAuthState | undefined;
+  /** The user sign-in state, for platforms that have one; `lost`: the platform refused the stored authorisation for good. @default none */
+  userAuthOf?: (id: string, platform: Platform, secretFields: string[], lost: boolean) => UserAuthState | undefined;
 }
 
 interface ConnectionRow {
@@ -55,13 +55,14 @@ interface ConnectionRow {
   sync_error: string | null;
   last_sync_at: Date | null;
   next_sync_at: Date | null;
+  user_auth_lost_at: Date | null;
   document_count: number;
   chunk_count: number;
 }
 
 const SELECT_VIEW = /* sql */ `
   SELECT c.id, c.platform, c.name, c.mode, c.config, c.secret_ref, c.sync_status, c.sync_error,
-         c.last_sync_at, c.next_sync_at,
+         c.last_sync_at, c.next_sync_at, c.user_auth_lost_at,
          (SELECT count(*) FROM documents d WHERE d.connection_id = c.id)::int AS document_count,
          (SELECT count(*) FROM chunks k WHERE k.connection_id = c.id)::int AS chunk_count
   FROM connections c`;
@@ -171,6 +172,21 @@ export class ConnectionRepository {
     return (result.affectedRows ?? 0) > 0;
   }
 
+  /**
+   * Records (or clears) that the platform refused the stored user authorisation for good; it
+   * survives a restart (migration 004). Returns whether anything changed; a removed connection is
+   * not an error (a late refusal may arrive after it is gone).
+   */
+  async setUserAuthLost(id: string, lost: boolean): Promise<boolean> {
+    const result = await this.db.query(
+      lost
+        ? 'UPDATE connections SET user_auth_lost_at = now() WHERE id = $1 AND user_auth_lost_at IS NULL'
+        : 'UPDATE connections SET user_auth_lost_at = NULL WHERE id = $1 AND user_auth_lost_at IS NOT NULL',
+      [id],
+    );
+    return (result.affectedRows ?? 0) > 0;
+  }
+
   async updateSyncState(id: string, patch: SyncStatePatch): Promise<void> {
     const sets: string[] = [];
     const values: unknown[] = [id];
@@ -212,7 +228,7 @@ export class ConnectionRepository {
   private async toView(row: ConnectionRow): Promise<ConnectionView> {
     const platform = row.platform as Platform;
     const secretFields = row.secret_ref && this.options.secretFieldsOf ? await this.options.secretFieldsOf(row.secret_ref) : [];
-    const userAuth = this.options.userAuthOf?.(row.id, platform, secretFields);
+    const userAuth = this.options.userAuthOf?.(row.id, platform, secretFields, row.user_auth_lost_at !== null);
     return {
       id: row.id,
       platform,

@@ -134,6 +134,23 @@ describe('ConnectionService', () => {
     expect(logLines.join('\n')).not.toMatch(/rotated-from|typed-in-form/);
   });
 
+  it('drops a rotation from a connector still running on credentials an edit replaced', async () => {
+    const id = (await service.list()).find((c) => c.name === 'Wiki')?.id ?? '';
+    const ref = `connection:${id}`;
+    await service.connectorFor(id);
+    const fromOldConnector = rotate;
+    await service.update({ id, secrets: { token: 'replaced-in-edit-7' } });
+    await fromOldConnector?.({ token: 'rotated-by-old-connector-8', refreshToken: 'rotated-token-3' });
+    const afterStaleRotation = await secrets.get(ref);
+    await service.connectorFor(id);
+    await rotate?.({ token: 'rotated-by-new-connector-9' });
+    expect({ afterStaleRotation, now: await secrets.get(ref) }).toEqual({
+      afterStaleRotation: { token: 'replaced-in-edit-7', refreshToken: 'rotated-token-3' },
+      now: { token: 'rotated-by-new-connector-9', refreshToken: 'rotated-token-3' },
+    });
+    expect(logLines.some((line) => line.includes('a rotated credential was not stored') && line.includes('"token"'))).toBe(true);
+  });
+
   it('switches mode, renames, and removes with the secrets, after the beforeRemove hook', async () => {
     const wiki = (await service.list()).find((c) => c.name === 'Wiki');
     const id = wiki?.id ?? '';

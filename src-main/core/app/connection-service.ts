@@ -128,16 +128,16 @@ export class ConnectionService {
     const sent = { ...update, secrets: this.drafts.take(draftKey(view), update.secrets ?? {}) };
     const edit = planConnectionEdit(view, stored, sent);
     this.deps.redactor?.register(...Object.values(edit.secrets));
-    const newSecrets = Object.keys(edit.givenSecrets).length > 0;
+    const secretsChange = Object.keys(edit.givenSecrets).length + edit.clearedSecrets.length > 0;
     // Every platform with secret fields requires one, so its connections were created with a ref.
-    if (newSecrets && !ref) throw new CairnError('INTERNAL', `Connection ${view.id} has no secret reference.`);
+    if (secretsChange && !ref) throw new CairnError('INTERNAL', `Connection ${view.id} has no secret reference.`);
     const save = async () => {
-      if (newSecrets && ref) await this.deps.secrets.set(ref, edit.secrets);
+      if (secretsChange && ref) await this.deps.secrets.set(ref, edit.secrets);
       try {
         await this.deps.repository.update(view.id, { name: edit.name, config: edit.config });
       } catch (error) {
         // The row kept its old settings: put the old credentials back so the two still match.
-        if (newSecrets && ref) await this.deps.secrets.set(ref, stored);
+        if (secretsChange && ref) await this.deps.secrets.set(ref, stored);
         throw error;
       }
     };
@@ -190,15 +190,38 @@ export class ConnectionService {
     const ref = await this.deps.repository.secretRef(id);
     const secrets = ref ? ((await this.deps.secrets.get(ref)) ?? {}) : {};
     this.deps.redactor?.register(...Object.values(secrets));
+    // What this connector holds: a rotation is stored only over the value it replaces.
+    let held = { ...secrets };
     const init: ConnectorInit = {
       config: view.config,
       secrets,
       logger: this.deps.logger.child(view.platform),
       // OAuth refresh-token rotation: the new token replaces the old one at once.
-      saveSecrets: (rotated) => this.storeSecrets(id, rotated),
+      saveSecrets: async (rotated) => {
+        held = await this.storeRotatedSecrets(id, held, rotated);
+      },
       onUserAuthLost: () => this.deps.onUserAuthLost?.(id),
     };
     return createConnector(view.platform, init, this.factories);
+  }
+
+  /**
+   * Stores the fields a connector rotated, but only where the store still holds the value that
+   * connector was built with: after a sign-out or an edit, a connector still running on the old
+   * credentials (a sync, a direct search in flight) must not write them back. Returns what the
+   * connector now holds.
+   */
+  private async storeRotatedSecrets(id: string, held: Record<string, string>, rotated: Record<string, string>): Promise<Record<string, string>> {
+    const ref = await this.deps.repository.secretRef(id);
+    if (!ref) throw new CairnError('INTERNAL', `Connection ${id} has no secret reference.`);
+    this.deps.redactor?.register(...Object.values(rotated));
+    const current = (await this.deps.secrets.get(ref)) ?? {};
+    const changed = Object.entries(rotated).filter(([key, value]) => held[key] !== value);
+    const applicable = changed.filter(([key]) => current[key] === held[key]);
+    const stale = changed.filter(([key]) => current[key] !== held[key]).map(([key]) => key);
+    if (stale.length > 0) this.deps.logger.warn('a rotated credential was not stored: the stored one was replaced or removed meanwhile', { connectionId: id, fields: stale });
+    if (applicable.length > 0) await this.deps.secrets.set(ref, { ...current, ...Object.fromEntries(applicable) });
+    return { ...held, ...Object.fromEntries(changed) };
   }
 
   /** Merges secret fields into a saved connection's stored secrets (token rotation, sign-in). */
@@ -236,7 +259,7 @@ export class ConnectionService {
 }
 
 /** The contract's `connections` domain over the service: every failure becomes data. */
-export function connectionsApi(service: ConnectionService, signal?: AbortSignal): Omit<CairnApi['connections'], 'authorize' | 'cancelAuthorize'> {
+export function connectionsApi(service: ConnectionService, signal?: AbortSignal): Omit<CairnApi['connections'], 'authorize' | 'cancelAuthorize' | 'signOut'> {
   return {
     list: () => toResult(() => service.list()),
     add: (input) => toResult(() => service.add(input)),

@@ -87,7 +87,7 @@ export async function createCairn(options: CreateCairnOptions = {}): Promise<Cai
     const repository = new ConnectionRepository(db, {
       secretFieldsOf: async (ref) => Object.keys((await secrets.get(ref)) ?? {}),
       limitationOf: (platform, config, secretFields) => connectionLimitation(platform, config, secretFields),
-      userAuthOf: (id, platform, secretFields) => userAuth?.stateOf(id, supportsUserSignIn(platform), secretFields),
+      userAuthOf: (id, platform, secretFields, lost) => userAuth?.stateOf(id, supportsUserSignIn(platform), secretFields, lost),
     });
     const settings = new SettingsRepository(db, secrets);
     const embeddings = new EmbeddingService({
@@ -127,7 +127,7 @@ export async function createCairn(options: CreateCairnOptions = {}): Promise<Cai
       },
       withoutSync: (id, edit) => (syncService ? syncService.withoutSync(id, edit) : edit()),
       afterAccessChange: async (id) => {
-        userAuth?.credentialsChanged(id);
+        await userAuth?.credentialsChanged(id);
         await direct.invalidate(id);
       },
       onUserAuthLost: (id) => userAuth?.markLost(id),
@@ -145,9 +145,15 @@ export async function createCairn(options: CreateCairnOptions = {}): Promise<Cai
       connectorFor: (id) => connectionService.connectorFor(id),
       viewOf: (id) => repository.get(id),
       storeSecrets: (id, patch) => connectionService.storeSecrets(id, patch),
+      setUserAuthLost: (id, lost) => repository.setUserAuthLost(id, lost),
       announce: () => connectionService.announceChanged(),
       // The cached direct-search connector still holds no (or the old) refresh token.
       afterSignIn: (id) => direct.invalidate(id),
+      // A running sync holds the authorisation and would keep rotating it: sign-out stops it first.
+      clearSecrets: async (id, fields) => {
+        await syncService?.cancel(id);
+        return connectionService.update({ id, clearSecrets: fields });
+      },
       events,
       logger: logger.child('sign-in'),
       redact: (text) => redactor.redact(text),

@@ -156,9 +156,69 @@ describe('Feishu user sign-in', () => {
     expect([(await view(connection.id)).userAuth, (await feishuHits(connection.id, '离线同步')).warnings]).toEqual(['authorized', []]);
   });
 
+  it('signs out: the refresh token leaves the secret store, the app credentials stay, search asks for a sign-in again', async () => {
+    const connection = await addFeishu('Shared computer');
+    const outcome = finished(connection.id);
+    await browse(unwrap(await cairn.api.connections.authorize({ id: connection.id })).authorizeUrl);
+    expect([(await outcome).ok, await feishuHits(connection.id, '离线同步')]).toEqual([true, { hits: expect.any(Number), warnings: [] }]);
+
+    const signedOut = unwrap(await cairn.api.connections.signOut({ id: connection.id }));
+    expect({ userAuth: signedOut.userAuth, fields: signedOut.secretFields, stored: await cairn.secrets.get(secretRefFor(connection.id)), limitation: signedOut.limitationCode, config: signedOut.config })
+      .toEqual({ userAuth: 'none', fields: ['appSecret'], stored: { appSecret: fake.credentials.appSecret }, limitation: 'feishu.no-user-auth', config: connection.config });
+    // The direct-search connector that held the authorisation was dropped.
+    expect(await feishuHits(connection.id, '离线同步')).toEqual({ hits: 0, warnings: ['PERMISSION_DENIED'] });
+    // Signing out again is harmless; signing in again works.
+    expect(unwrap(await cairn.api.connections.signOut({ id: connection.id })).userAuth).toBe('none');
+    const again = finished(connection.id);
+    await browse(unwrap(await cairn.api.connections.authorize({ id: connection.id })).authorizeUrl);
+    expect([(await again).ok, (await view(connection.id)).userAuth]).toEqual([true, 'authorized']);
+  });
+
+  it('signing out stops a running sync first, so it cannot write its rotated token back', async () => {
+    const connection = unwrap(await cairn.api.connections.add({ platform: 'feishu', name: 'Syncing sign-out', mode: 'rag', config: { baseUrl: fake.baseUrl, appId: fake.credentials.appId, redirectPort: 0 }, secrets: { appSecret: fake.credentials.appSecret } }));
+    const outcome = finished(connection.id);
+    await browse(unwrap(await cairn.api.connections.authorize({ id: connection.id })).authorizeUrl);
+    expect((await outcome).ok).toBe(true);
+    fake.control.inject({ kind: 'slow', delayMs: 300 }, { path: 'docs/v1/content', times: 100 });
+    const fetching = new Promise<void>((resolve) => {
+      const off = cairn.events.on('sync.progress', (progress) => {
+        if (progress.connectionId !== connection.id || progress.phase !== 'fetching') return;
+        off();
+        resolve();
+      });
+    });
+    const { runId } = unwrap(await cairn.api.sync.start({ connectionId: connection.id }));
+    await fetching;
+    const signedOut = unwrap(await cairn.api.connections.signOut({ id: connection.id }));
+    await cairn.whenIdle();
+    const run = unwrap(await cairn.api.sync.runs({ connectionId: connection.id })).find((candidate) => candidate.id === runId);
+    expect([run?.status, signedOut.userAuth, await storedRefreshToken(connection.id)]).toEqual(['cancelled', 'none', undefined]);
+  });
+
+  it('signing out ends a waiting sign-in and frees its port', async () => {
+    const connection = await addFeishu('Signed out while waiting');
+    const outcome = finished(connection.id);
+    const { authorizeUrl } = unwrap(await cairn.api.connections.authorize({ id: connection.id }));
+    const signedOut = unwrap(await cairn.api.connections.signOut({ id: connection.id }));
+    expect([(await outcome).error?.code, signedOut.userAuth, await portIsClosed(new URL(new URL(authorizeUrl).searchParams.get('redirect_uri')!))]).toEqual(['CANCELLED', 'none', true]);
+  });
+
+  it("asks for the connection's own scopes when it has them, and for the defaults again once they are cleared", async () => {
+    const connection = unwrap(await cairn.api.connections.add({ platform: 'feishu', name: 'Scoped', mode: 'direct', config: { baseUrl: fake.baseUrl, appId: fake.credentials.appId, redirectPort: 0, oauthScopes: 'wiki:wiki:readonly  search:docs:read' }, secrets: { appSecret: fake.credentials.appSecret } }));
+    const scopeAsked = async () => {
+      const { authorizeUrl } = unwrap(await cairn.api.connections.authorize({ id: connection.id }));
+      unwrap(await cairn.api.connections.cancelAuthorize({ id: connection.id }));
+      return new URL(authorizeUrl).searchParams.get('scope');
+    };
+    const own = await scopeAsked();
+    unwrap(await cairn.api.connections.update({ id: connection.id, config: { oauthScopes: '' } }));
+    expect([own, await scopeAsked()]).toEqual(['offline_access wiki:wiki:readonly search:docs:read', 'offline_access search:docs:read wiki:wiki:readonly docs:document.content:read docx:document:readonly']);
+  });
+
   it('answers UNSUPPORTED for a platform without a user sign-in', async () => {
     const folder = unwrap(await cairn.api.connections.add({ platform: 'folder', name: 'notes', mode: 'rag', config: { path: '/tmp' }, secrets: {} }));
     const result = await cairn.api.connections.authorize({ id: folder.id });
-    expect([folder.userAuth, result.ok ? null : result.error.code]).toEqual([undefined, 'UNSUPPORTED']);
+    const signOut = await cairn.api.connections.signOut({ id: folder.id });
+    expect([folder.userAuth, result.ok ? null : result.error.code, signOut.ok ? null : signOut.error.code]).toEqual([undefined, 'UNSUPPORTED', 'UNSUPPORTED']);
   });
 });

@@ -19,16 +19,26 @@ export interface UserAuthServiceDeps {
   viewOf(connectionId: string): Promise<ConnectionView>;
   /** Merges secret fields into the connection's stored secrets (registering them with the redactor first). */
   storeSecrets(connectionId: string, secrets: Record<string, string>): Promise<void>;
+  /** Records or clears, on the connection's row, that the platform refused its stored authorisation; true when that changed. */
+  setUserAuthLost(connectionId: string, lost: boolean): Promise<boolean>;
   /** Re-announces `connections.changed` so views show the new `userAuth`. */
   announce(): Promise<void>;
   /** Runs after new credentials were stored, e.g. to drop a cached direct-search connector. */
   afterSignIn?(connectionId: string): Promise<void> | void;
+  /**
+   * Removes secret fields from the connection as an edit would (`clearSecrets`): connectors built
+   * from them are dropped and the views announced. Sign-out uses it.
+   */
+  clearSecrets(connectionId: string, fields: string[]): Promise<ConnectionView>;
   events: EventBus;
   logger: Logger;
   redact?: (text: string) => string;
   /** How long to wait for the browser. Authorization codes live 5 minutes. @default 300000 */
   timeoutMs?: number;
 }
+
+/** The secret field that holds a user's authorisation (written by `exchangeCode`, removed by sign-out). */
+const USER_AUTH_FIELD = 'userRefreshToken';
 
 interface Flow {
   authorizeUrl: string;
@@ -39,29 +49,31 @@ interface Flow {
 export class UserAuthService {
   private readonly flows = new Map<string, Flow>();
   private readonly starting = new Map<string, Promise<{ authorizeUrl: string }>>();
-  /** Connections whose stored user authorisation the platform refused for good (until the next sign-in). */
-  private readonly lost = new Set<string>();
 
   constructor(private readonly deps: UserAuthServiceDeps) {}
 
-  /** The `userAuth` a view shows; undefined for platforms without a user sign-in. */
-  stateOf(connectionId: string, hasSignIn: boolean, secretFields: readonly string[]): UserAuthState | undefined {
+  /**
+   * The `userAuth` a view shows; undefined for platforms without a user sign-in. `lost` is the
+   * row's record that the platform refused the stored authorisation (it survives a restart).
+   */
+  stateOf(connectionId: string, hasSignIn: boolean, secretFields: readonly string[], lost: boolean): UserAuthState | undefined {
     if (!hasSignIn) return undefined;
     if (this.flows.has(connectionId)) return 'pending';
-    if (this.lost.has(connectionId)) return 'expired';
-    return secretFields.includes('userRefreshToken') ? 'authorized' : 'none';
+    if (!secretFields.includes(USER_AUTH_FIELD)) return 'none';
+    return lost ? 'expired' : 'authorized';
   }
 
-  /** The platform refused the stored refresh token for good; the card offers sign-in again. */
+  /** The platform refused the stored refresh token for good; the card offers sign-in again, also after a restart. */
   markLost(connectionId: string): void {
-    if (this.lost.has(connectionId)) return;
-    this.lost.add(connectionId);
-    void this.deps.announce().catch((error: unknown) => this.deps.logger.warn('announcing a lost user authorisation failed', { error }));
+    void this.deps
+      .setUserAuthLost(connectionId, true)
+      .then((changed) => (changed ? this.deps.announce() : undefined))
+      .catch((error: unknown) => this.deps.logger.warn('recording a lost user authorisation failed', { connectionId, error }));
   }
 
   /** The user edited the connection's credentials: a refusal of the old ones says nothing about the new. */
-  credentialsChanged(connectionId: string): void {
-    this.lost.delete(connectionId);
+  async credentialsChanged(connectionId: string): Promise<void> {
+    await this.deps.setUserAuthLost(connectionId, false);
   }
 
   /**
@@ -126,6 +138,22 @@ export class UserAuthService {
     await flow.finished;
   }
 
+  /**
+   * Sign-out: ends a waiting sign-in, then removes the stored user refresh token; the app
+   * credentials stay and the card offers "Sign in" again. Feishu documents no endpoint that
+   * revokes a user's refresh token (its "退出登录" API, passport/v1/sessions/logout, ends the user's
+   * Feishu client sessions instead), so nothing is sent to the platform: docs/connectors.md says
+   * what the user can do there.
+   */
+  async signOut(connectionId: string): Promise<ConnectionView> {
+    const view = await this.deps.viewOf(connectionId);
+    if (view.userAuth === undefined) throw new CairnError('UNSUPPORTED', `${view.name}: this platform has no user sign-in.`);
+    await this.cancel(connectionId);
+    const after = await this.deps.clearSecrets(connectionId, [USER_AUTH_FIELD]);
+    this.deps.logger.info('user signed out', { connectionId, hadAuthorisation: view.secretFields.includes(USER_AUTH_FIELD) });
+    return after;
+  }
+
   async dispose(): Promise<void> {
     await Promise.all([...this.flows.keys()].map((id) => this.cancel(id)));
   }
@@ -134,8 +162,8 @@ export class UserAuthService {
     this.flows.delete(connectionId);
     const redact = this.deps.redact ?? ((text: string) => text);
     if (error === null) {
-      this.lost.delete(connectionId);
       try {
+        await this.deps.setUserAuthLost(connectionId, false);
         await this.deps.afterSignIn?.(connectionId);
       } catch (failure) {
         this.deps.logger.warn('after-sign-in step failed', { connectionId, error: failure });
@@ -169,10 +197,11 @@ export function checkAuthorizeUrl(authorizeUrl: string, config: ConnectionView['
   throw new CairnError('PERMISSION_DENIED', `Cairn opens only https sign-in pages (or the connection's own base URL), not ${url.protocol}//${url.host}.`);
 }
 
-/** The contract's two sign-in methods over the service. */
-export function userAuthApi(service: UserAuthService): Pick<CairnApi['connections'], 'authorize' | 'cancelAuthorize'> {
+/** The contract's sign-in methods over the service. */
+export function userAuthApi(service: UserAuthService): Pick<CairnApi['connections'], 'authorize' | 'cancelAuthorize' | 'signOut'> {
   return {
     authorize: (input) => toResult(async () => ({ ...(await service.start(input.id)), opened: false })),
     cancelAuthorize: (input) => toResult(() => service.cancel(input.id)),
+    signOut: (input) => toResult(() => service.signOut(input.id)),
   };
 }

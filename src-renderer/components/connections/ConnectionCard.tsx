@@ -8,7 +8,7 @@ import { ConfirmButton } from '../common/ConfirmButton';
 import { PlatformBadge } from '../common/PlatformBadge';
 import { ProgressBar } from '../common/ProgressBar';
 import { EditConnectionForm } from './ConnectionForm';
-import { SignInPanel } from './SignInPanel';
+import { LIMITATIONS_SHOWN_BY_SIGN_IN, SignInPanel } from './SignInPanel';
 
 function SyncProgressLine({ progress }: { progress: SyncProgress }) {
   const t = useT();
@@ -81,6 +81,7 @@ export function ConnectionCard({ connection }: { connection: ConnectionView }) {
   const rag = connection.mode === 'rag';
   const status = !rag ? 'direct' : syncing ? 'syncing' : connection.syncStatus;
   const [editing, setEditing] = useState(false);
+  const limitationNote = connection.limitation !== null && !(connection.userAuth !== undefined && LIMITATIONS_SHOWN_BY_SIGN_IN.has(connection.limitationCode ?? ''));
   if (editing) return <EditConnectionForm connection={connection} onClose={() => setEditing(false)} />;
   return (
     <article className={`card connection-card status-${status}`} aria-label={connection.name} data-connection-id={connection.id}>
@@ -96,7 +97,7 @@ export function ConnectionCard({ connection }: { connection: ConnectionView }) {
         <span>{t('card.rag')}</span>
       </label>
       {!rag && <p className="hint">{t('card.ragHint')}</p>}
-      {connection.limitation && (
+      {limitationNote && (
         // What the platform cannot do is a fact about it, not a failure: a calm note, never an alert.
         <p className="limitation-note" role="note">
           <span className="limitation-label">{t('card.limitation')}</span>

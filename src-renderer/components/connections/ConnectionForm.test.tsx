@@ -1,8 +1,8 @@
 // @vitest-environment jsdom
-import { cleanup, fireEvent, screen, within } from '@testing-library/react';
+import { cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, describe, expect, it } from 'vitest';
 import { fail, ok } from '../../../src-shared/errors';
-import { connection, fakeBackend } from '../../test/fake-api';
+import { connection, fakeBackend, settings } from '../../test/fake-api';
 import { renderWithStore } from '../../test/render';
 import { useApp } from '../../store/store-context';
 import { ConnectionCard } from './ConnectionCard';
@@ -58,6 +58,25 @@ describe('AddConnectionForm', () => {
   });
 });
 
+describe('Sign-in scopes (Feishu/Lark)', () => {
+  it('sit under Advanced with the default list as hint, in English and Chinese; an edit with scopes set opens it', () => {
+    renderWithStore(<AddConnectionForm initialPlatform="feishu" onClose={() => {}} />, fakeBackend({}), { settings: settings({ language: 'zh' }) });
+    const advanced = screen.getByText('高级设置').closest('details')!;
+    const scopes = within(advanced).getByLabelText(/登录授权范围/) as HTMLInputElement;
+    expect([advanced.open, scopes.placeholder, within(advanced).getByText(/^以空格分隔/).textContent]).toEqual([
+      false,
+      'offline_access search:docs:read wiki:wiki:readonly docs:document.content:read docx:document:readonly',
+      '以空格分隔，填写后替换默认列表：offline_access search:docs:read wiki:wiki:readonly docs:document.content:read docx:document:readonly。offline_access 始终会加上。每项权限都须在开发者后台为应用开通，否则登录页会显示错误 20027。',
+    ]);
+    cleanup();
+    const scoped = connection({ id: 'f1', platform: 'feishu', name: 'Wiki', mode: 'direct', config: { appId: 'cli_x', oauthScopes: 'wiki:wiki:readonly' }, secretFields: ['appSecret'] });
+    renderWithStore(<ConnectionCard connection={scoped} />, fakeBackend({}), { connections: [scoped] });
+    fireEvent.click(screen.getByRole('button', { name: 'Edit' }));
+    const details = screen.getByText('Advanced').closest('details')!;
+    expect([details.open, (within(details).getByLabelText(/Sign-in scopes/) as HTMLInputElement).value]).toEqual([true, 'wiki:wiki:readonly']);
+  });
+});
+
 describe('EditConnectionForm', () => {
   const wiki = connection({ id: 'y1', platform: 'yuque', name: 'Team wiki', config: { baseUrl: 'http://127.0.0.1:9/api/v2' }, secretFields: ['token'], syncStatus: 'failed', syncError: 'Yuque rejected the token.' });
 
@@ -102,6 +121,23 @@ describe('EditConnectionForm', () => {
       last: { channel: 'connections.update', input: { id: 'y1', name: '团队知识库', config: { baseUrl: 'http://127.0.0.1:9/api/v2' }, secrets: { token: 'new-token-789' } } },
       names: ['团队知识库'],
       form: null,
+    });
+  });
+
+  it('can remove a stored optional secret (not a required one)', async () => {
+    const lark = connection({ id: 'l1', platform: 'lark', name: 'Lark wiki', mode: 'direct', config: { appId: 'cli_x' }, secretFields: ['appSecret', 'userRefreshToken'], userAuth: 'authorized' });
+    const backend = fakeBackend({ 'connections.update': () => ok({ ...lark, secretFields: ['appSecret'], userAuth: 'none' }) });
+    renderWithStore(<ConnectionCard connection={lark} />, backend, { connections: [lark] });
+    fireEvent.click(screen.getByRole('button', { name: 'Edit' }));
+    const removals = screen.getAllByRole('checkbox', { name: 'Remove the stored value' });
+    fireEvent.click(removals[0]!);
+    const token = screen.getByLabelText(/User refresh token/) as HTMLInputElement;
+    fireEvent.click(screen.getByRole('button', { name: 'Save changes' }));
+    await waitFor(() => expect(backend.calls.length).toBe(1));
+    expect({ removals: removals.length, token: [token.disabled, token.placeholder], input: backend.calls[0]?.input }).toEqual({
+      removals: 1,
+      token: [true, 'Removed when you save'],
+      input: { id: 'l1', name: 'Lark wiki', config: { appId: 'cli_x', baseUrl: '', redirectPort: '', oauthScopes: '' }, secrets: {}, clearSecrets: ['userRefreshToken'] },
     });
   });
 });

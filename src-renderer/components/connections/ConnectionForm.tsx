@@ -1,7 +1,7 @@
-import { useState, type FormEvent } from 'react';
+import { Fragment, useState, type FormEvent } from 'react';
 import type { Result } from '../../../src-shared/errors';
 import { PLATFORMS, type ConnectionUpdate, type ConnectionView, type NewConnection, type Platform } from '../../../src-shared/models';
-import { PLATFORM_INFO } from '../../../src-shared/platforms';
+import { PLATFORM_INFO, type CredentialField } from '../../../src-shared/platforms';
 import { useLanguage, useT } from '../../i18n/i18n';
 import { useAppShallow } from '../../store/store-context';
 
@@ -47,9 +47,14 @@ function ConnectionForm({ target, onClose }: { target: FormTarget; onClose: () =
   const [test, setTest] = useState<TestState>({ kind: 'idle' });
   const [error, setError] = useState<string | null>(null);
   const [saving, setSaving] = useState(false);
+  /** Stored optional secrets the user chose to remove (sent as `clearSecrets`). */
+  const [clearing, setClearing] = useState<string[]>([]);
   const info = PLATFORM_INFO[platform];
   const stored = (key: string) => editing?.secretFields.includes(key) ?? false;
   const title = editing ? t('edit.title', { name: editing.name }) : t('add.title');
+  const advancedFields = info.fields.filter((field) => field.advanced);
+  // Open at first when an edit starts with an advanced value set; afterwards the user decides.
+  const [advancedOpen] = useState(() => advancedFields.some((field) => values[field.key]?.trim()));
 
   function checked(): boolean {
     const missing = info.fields.find((field) => field.required && !values[field.key]?.trim() && !(field.secret && stored(field.key)));
@@ -76,9 +81,11 @@ function ConnectionForm({ target, onClose }: { target: FormTarget; onClose: () =
       const value = values[field.key]?.trim() ?? '';
       if (field.type === 'boolean') config[field.key] = value === 'true';
       else if (!field.secret) config[field.key] = value;
-      else if (value) secrets[field.key] = value;
+      else if (value && !clearing.includes(field.key)) secrets[field.key] = value;
     }
-    return { id: connection.id, name: name.trim() || connection.name, config, secrets };
+    const update: ConnectionUpdate = { id: connection.id, name: name.trim() || connection.name, config, secrets };
+    if (clearing.length > 0) update.clearSecrets = clearing;
+    return update;
   }
 
   async function onTest() {
@@ -95,6 +102,43 @@ function ConnectionForm({ target, onClose }: { target: FormTarget; onClose: () =
     setSaving(false);
     if (result.ok) onClose();
     else setError(result.error.message);
+  }
+
+  function renderField(field: CredentialField) {
+    if (field.type === 'boolean') {
+      return (
+        <label className="switch" key={`${platform}-${field.key}`}>
+          <input type="checkbox" checked={values[field.key] === 'true'} onChange={(event) => setValues({ ...values, [field.key]: event.target.checked ? 'true' : '' })} />
+          <span>{field.label[language]}</span>
+        </label>
+      );
+    }
+    const removing = clearing.includes(field.key);
+    return (
+      <Fragment key={`${platform}-${field.key}`}>
+        <label className="field">
+          <span>{field.label[language]}{field.required && !(field.secret && stored(field.key)) && <em className="required"> *</em>}</span>
+          <input
+            type={field.secret ? 'password' : 'text'}
+            autoComplete="off"
+            spellCheck={false}
+            disabled={removing}
+            placeholder={removing ? t('edit.secretRemoved') : field.secret && stored(field.key) ? t('edit.secretStored') : (field.placeholder ?? (field.key === 'baseUrl' ? info.defaultBaseUrl ?? '' : ''))}
+            value={removing ? '' : (values[field.key] ?? '')}
+            onChange={(event) => setValues({ ...values, [field.key]: event.target.value })}
+          />
+          {field.hint && <small className="hint">{field.hint[language]}</small>}
+          {field.secret && <small className="hint">{t('add.secretHint')}</small>}
+        </label>
+        {field.secret && !field.required && stored(field.key) && (
+          // Only an optional secret can go: a required one can be replaced, not removed.
+          <label className="switch clear-secret">
+            <input type="checkbox" checked={removing} onChange={(event) => setClearing(event.target.checked ? [...clearing, field.key] : clearing.filter((key) => key !== field.key))} />
+            <span>{t('edit.clearSecret')}</span>
+          </label>
+        )}
+      </Fragment>
+    );
   }
 
   return (
@@ -115,26 +159,13 @@ function ConnectionForm({ target, onClose }: { target: FormTarget; onClose: () =
         <span>{t('add.name')}</span>
         <input value={name} placeholder={t('add.namePlaceholder')} onChange={(event) => setName(event.target.value)} maxLength={200} />
       </label>
-      {info.fields.map((field) => field.type === 'boolean' ? (
-        <label className="switch" key={`${platform}-${field.key}`}>
-          <input type="checkbox" checked={values[field.key] === 'true'} onChange={(event) => setValues({ ...values, [field.key]: event.target.checked ? 'true' : '' })} />
-          <span>{field.label[language]}</span>
-        </label>
-      ) : (
-        <label className="field" key={`${platform}-${field.key}`}>
-          <span>{field.label[language]}{field.required && !(field.secret && stored(field.key)) && <em className="required"> *</em>}</span>
-          <input
-            type={field.secret ? 'password' : 'text'}
-            autoComplete="off"
-            spellCheck={false}
-            placeholder={field.secret && stored(field.key) ? t('edit.secretStored') : (field.placeholder ?? (field.key === 'baseUrl' ? info.defaultBaseUrl ?? '' : ''))}
-            value={values[field.key] ?? ''}
-            onChange={(event) => setValues({ ...values, [field.key]: event.target.value })}
-          />
-          {field.hint && <small className="hint">{field.hint[language]}</small>}
-          {field.secret && <small className="hint">{t('add.secretHint')}</small>}
-        </label>
-      ))}
+      {info.fields.filter((field) => !field.advanced).map(renderField)}
+      {advancedFields.length > 0 && (
+        <details className="advanced-fields" open={advancedOpen}>
+          <summary>{t('add.advanced')}</summary>
+          {advancedFields.map(renderField)}
+        </details>
+      )}
       {!editing && (
         <label className="switch">
           <input type="checkbox" checked={rag} onChange={(event) => setRag(event.target.checked)} />

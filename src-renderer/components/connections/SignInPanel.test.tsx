@@ -38,7 +38,26 @@ describe('SignInPanel', () => {
       applyEvent(store, 'connections.changed', [feishu({ userAuth: 'authorized', secretFields: ['appSecret', 'userRefreshToken'] })]);
       applyEvent(store, 'auth.finished', { connectionId: 'c1', ok: true, error: null });
     });
-    expect([screen.getByRole('status').textContent, screen.getByTestId('sign-in').textContent]).toEqual(['Signed in: search and My Library are on.', 'Signed in: search and My Library are on.Sign in again']);
+    expect([screen.getByRole('status').textContent, screen.getByTestId('sign-in').textContent]).toEqual(['Signed in: search and My Library are on.', 'Signed in: search and My Library are on.Sign in againSign out']);
+  });
+
+  it('signs out from a signed-in or expired card; the card then offers Sign in', async () => {
+    const signedOut = feishu({ userAuth: 'none', secretFields: ['appSecret'] });
+    const backend = fakeBackend({ 'connections.signOut': () => ok(signedOut) });
+    const { store } = renderWithStore(<FirstCard />, backend, { connections: [feishu({ userAuth: 'authorized', secretFields: ['appSecret', 'userRefreshToken'] })] }, { openWindow: () => {} });
+    act(() => applyEvent(store, 'auth.finished', { connectionId: 'c1', ok: true, error: null }));
+    fireEvent.click(screen.getByRole('button', { name: 'Sign out' }));
+    await settle();
+    act(() => applyEvent(store, 'connections.changed', [signedOut]));
+    expect([backend.calls.map((call) => [call.channel, call.input]), store.getState().signIn['c1'], !!screen.queryByRole('button', { name: 'Sign in with Feishu' }), !!screen.queryByRole('button', { name: 'Sign out' })])
+      .toEqual([[['connections.signOut', { id: 'c1' }]], undefined, true, false]);
+    cleanup();
+    const expired = fakeBackend({ 'connections.signOut': () => ({ ok: false, error: { code: 'ALREADY_SYNCING', message: 'busy' } }) });
+    const second = renderWithStore(<FirstCard />, expired, { connections: [feishu({ userAuth: 'expired', secretFields: ['appSecret', 'userRefreshToken'] })], settings: settings({ language: 'zh' }) }, { openWindow: () => {} });
+    expect(screen.getByRole('button', { name: '登录飞书' })).toBeTruthy();
+    fireEvent.click(screen.getByRole('button', { name: '退出登录' }));
+    await settle();
+    expect(second.store.getState().notice).toMatchObject({ kind: 'error', text: 'busy' });
   });
 
   it('leaves opening to the shell when it opened the page, and never opens a non-web address', async () => {
@@ -76,6 +95,17 @@ describe('SignInPanel', () => {
     renderWithStore(<FirstCard />, fakeBackend({}), { connections: [feishu({ platform: 'lark' })], settings: settings({ language: 'zh' }) });
     expect(screen.getByText('应用需在“安全设置 → 重定向 URL”中添加 http://127.0.0.1:18765/callback。')).toBeTruthy();
     expect(screen.getByRole('button', { name: '登录 Lark' })).toBeTruthy();
+  });
+
+  it('says once, next to the button, what an unsigned card cannot do (no separate limitation note)', () => {
+    const unsigned = feishu({ limitation: 'Feishu search and My Library need you to sign in with Feishu; listing and reading work with the app credentials.', limitationCode: 'feishu.no-user-auth' });
+    const said = (language: 'en' | 'zh', sentence: string) => {
+      cleanup();
+      renderWithStore(<FirstCard />, fakeBackend({}), { connections: [unsigned], settings: settings({ language }) });
+      const card = screen.getByRole('article');
+      return [screen.queryAllByRole('note').length, card.textContent!.split(sentence).length - 1, screen.getByTestId('sign-in').textContent!.includes(sentence)];
+    };
+    expect([said('en', 'Feishu search and My Library need you to sign in with Feishu'), said('zh', '飞书的搜索和“我的文档库”需要先登录飞书')]).toEqual([[0, 1, true], [0, 1, true]]);
   });
 
   it('is not shown for platforms without a user sign-in', () => {

@@ -5,9 +5,15 @@
  * sign-in the CLI started) and from this window's own sign-in (`signIn`).
  */
 import type { ConnectionView } from '../../../src-shared/models';
-import { feishuRedirectUrl, FEISHU_SIGN_IN_DEFAULT_PORT } from '../../../src-shared/platforms';
-import { useT } from '../../i18n/i18n';
+import { feishuRedirectUrl, FEISHU_SIGN_IN_DEFAULT_PORT, PLATFORM_INFO } from '../../../src-shared/platforms';
+import { useLanguage, useT } from '../../i18n/i18n';
 import { useApp, useAppShallow } from '../../store/store-context';
+
+/**
+ * Limitations this panel states itself, next to its Sign in button: the card leaves out its own
+ * note for them, so an unsigned card says it once (the CLI and the status keep the limitation).
+ */
+export const LIMITATIONS_SHOWN_BY_SIGN_IN = new Set(['feishu.no-user-auth']);
 
 function redirectUrlOf(connection: ConnectionView): string {
   const port = Number(connection.config.redirectPort);
@@ -16,8 +22,9 @@ function redirectUrlOf(connection: ConnectionView): string {
 
 export function SignInPanel({ connection }: { connection: ConnectionView }) {
   const t = useT();
+  const language = useLanguage();
   const local = useApp((state) => state.signIn[connection.id]);
-  const actions = useAppShallow((state) => ({ start: state.startSignIn, cancel: state.cancelSignIn, reopen: state.reopenSignIn }));
+  const actions = useAppShallow((state) => ({ start: state.startSignIn, cancel: state.cancelSignIn, reopen: state.reopenSignIn, signOut: state.signOut }));
   if (connection.userAuth === undefined) return null;
   const platform = connection.platform === 'lark' ? 'lark' : 'feishu';
   const signInLabel = t(`signIn.button.${platform}`);
@@ -39,13 +46,21 @@ export function SignInPanel({ connection }: { connection: ConnectionView }) {
       {connection.userAuth === 'authorized' &&
         // Just signed in from this window: the same sentence, shown as a success.
         (local?.phase === 'succeeded' ? <p className="test-result ok" role="status">{t('signIn.authorized')}</p> : <p className="sign-in-state">{t('signIn.authorized')}</p>)}
+      {connection.userAuth === 'none' && <p className="sign-in-state">{t('limitation.feishu.no-user-auth', { platform: PLATFORM_INFO[connection.platform].label[language] })}</p>}
       {connection.userAuth === 'expired' && <p className="sign-in-state" role="alert">{t('signIn.expired')}</p>}
       {local?.phase === 'failed' && <p className="sync-error" role="alert">{t('signIn.failed', { message: local.message })}</p>}
       {connection.userAuth === 'authorized' ? (
-        <button type="button" className="button quiet" onClick={() => void actions.start(connection.id)}>{t('signIn.again')}</button>
+        <div className="actions">
+          <button type="button" className="button quiet" onClick={() => void actions.start(connection.id)}>{t('signIn.again')}</button>
+          <button type="button" className="button quiet" onClick={() => void actions.signOut(connection.id)}>{t('signIn.signOut')}</button>
+        </div>
       ) : (
         <>
-          <button type="button" className="button primary" onClick={() => void actions.start(connection.id)}>{signInLabel}</button>
+          <div className="actions">
+            <button type="button" className="button primary" onClick={() => void actions.start(connection.id)}>{signInLabel}</button>
+            {/* An expired authorisation is still stored: it can be removed without signing in again. */}
+            {connection.userAuth === 'expired' && <button type="button" className="button quiet" onClick={() => void actions.signOut(connection.id)}>{t('signIn.signOut')}</button>}
+          </div>
           <p className="hint">{t('signIn.redirectHint', { url: redirectUrlOf(connection) })}</p>
         </>
       )}

@@ -18,6 +18,8 @@ export interface SignInSlice {
   cancelSignIn(connectionId: string): Promise<void>;
   /** Opens the sign-in page again (a popup blocker ate it, or the tab was closed). */
   reopenSignIn(connectionId: string): Promise<void>;
+  /** Withdraws the user authorisation (the stored refresh token); the card offers Sign in again. */
+  signOut(connectionId: string): Promise<void>;
 }
 
 /** Only web pages: a sign-in page is https (or the connection's own http base URL for fakes). */
@@ -51,6 +53,16 @@ export function createSignInSlice(set: SetState, get: GetState, { api, openWindo
     async cancelSignIn(connectionId) {
       const result = await api.connections.cancelAuthorize({ id: connectionId });
       if (!result.ok) get().showNotice('error', result.error.message);
+    },
+    async signOut(connectionId) {
+      const result = await api.connections.signOut({ id: connectionId });
+      if (!result.ok) return get().showNotice('error', result.error.message);
+      // The "just signed in" outcome no longer describes the card.
+      set((state) => {
+        const signIn = { ...state.signIn };
+        delete signIn[connectionId];
+        return { signIn };
+      });
     },
     async reopenSignIn(connectionId) {
       const status = get().signIn[connectionId];

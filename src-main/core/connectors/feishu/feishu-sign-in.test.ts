@@ -5,7 +5,7 @@ import { CairnError } from '../../errors';
 import { createLogger } from '../../logging/logger';
 import { startFeishuFake, type FeishuFake } from '../fakes/feishu-fake';
 import { FeishuConnector } from '../feishu-connector';
-import { feishuAuthorizeUrl, signInPort, signInScopes } from './feishu-sign-in';
+import { feishuAuthorizeUrl, scopeListProblem, signInPort, signInScopes } from './feishu-sign-in';
 
 const REDIRECT = 'http://127.0.0.1:18765/callback';
 let fake: FeishuFake;
@@ -41,6 +41,27 @@ describe('Feishu sign-in pieces', () => {
     ]);
     expect([signInPort(undefined), signInPort('0'), signInPort(20_000)]).toEqual([18765, 0, 20_000]);
     expect(() => signInPort('http')).toThrow(/not a port/);
+  });
+
+  it('checks a scope list: space-separated scope names, at most 50 with offline_access; duplicates are asked for once', () => {
+    const fifty = Array.from({ length: 50 }, (_, index) => `scope:${index}:read`).join(' ');
+    expect([
+      scopeListProblem('search:docs:read  wiki:wiki:readonly\tdocs:document.content:read'),
+      scopeListProblem('search:docs:read,wiki:wiki:readonly'),
+      scopeListProblem('"search:docs:read"'),
+      scopeListProblem(fifty),
+      scopeListProblem(`offline_access ${fifty.split(' ').slice(1).join(' ')}`),
+    ]).toEqual([
+      null,
+      'oauthScopes: "search:docs:read,wiki:wiki:readonly" is not a scope name (separate scopes with spaces, e.g. "search:docs:read wiki:wiki:readonly")',
+      'oauthScopes: ""search:docs:read"" is not a scope name (separate scopes with spaces, e.g. "search:docs:read wiki:wiki:readonly")',
+      'oauthScopes: 51 scopes with offline_access, but the sign-in page takes at most 50',
+      null,
+    ]);
+    expect([signInScopes('wiki:wiki:readonly wiki:wiki:readonly'), signInScopes(undefined)]).toEqual([
+      ['offline_access', 'wiki:wiki:readonly'],
+      ['offline_access', 'search:docs:read', 'wiki:wiki:readonly', 'docs:document.content:read', 'docx:document:readonly'],
+    ]);
   });
 
   it('exchanges a code once with its verifier, and names every refusal precisely', async () => {

@@ -10,17 +10,29 @@
  *   a refresh token is only accepted by the endpoint version that issued it (20026, refresh page).
  *   https://open.feishu.cn/document/authentication-management/access-token/get-user-access-token
  */
-import { FEISHU_SIGN_IN_DEFAULT_PORT } from '../../../../src-shared/platforms';
+import { FEISHU_SIGN_IN_DEFAULT_PORT, FEISHU_SIGN_IN_DEFAULT_SCOPES } from '../../../../src-shared/platforms';
 import { CairnError } from '../../errors';
 import type { Interpretation, RawResponse } from '../http/platform-http';
 
+
+/** The authorize page takes at most 50 scopes (obtain-oauth-code page, `scope` parameter). */
+const MAX_SCOPES = 50;
+
 /**
- * Scopes asked for at sign-in. offline_access is what returns a refresh token; the others are what
- * search v2, My Library and docs content need with a user token ([S]: larksuite/cli scope lists).
- * Each must be enabled for the app in the developer console, or the authorize page shows 20027.
- * A connection's `oauthScopes` config (space-separated) replaces this list.
+ * Feishu scope names are letters, digits and `_ . : -` (e.g. `docs:document.content:read`); RFC 6749
+ * §3.3 allows more, but a comma or a quote here is a typo, not a scope Feishu has.
  */
-export const FEISHU_SIGN_IN_SCOPES = ['offline_access', 'search:docs:read', 'wiki:wiki:readonly', 'docs:document.content:read', 'docx:document:readonly'];
+const SCOPE_NAME = /^[A-Za-z0-9_.:-]+$/;
+
+/** What is wrong with an `oauthScopes` value, or null. Scopes are separated by spaces. */
+export function scopeListProblem(value: string): string | null {
+  const tokens = value.trim().split(/\s+/).filter(Boolean);
+  const bad = tokens.find((token) => !SCOPE_NAME.test(token));
+  if (bad !== undefined) return `oauthScopes: "${bad}" is not a scope name (separate scopes with spaces, e.g. "search:docs:read wiki:wiki:readonly")`;
+  const count = new Set([...tokens, 'offline_access']).size;
+  if (count > MAX_SCOPES) return `oauthScopes: ${count} scopes with offline_access, but the sign-in page takes at most ${MAX_SCOPES}`;
+  return null;
+}
 
 /**
  * Feishu accepts only redirect URLs registered in the app's security settings, matched exactly
@@ -53,10 +65,15 @@ export function feishuAuthorizeUrl(input: { accountsBaseUrl: string; clientId: s
   return url.toString();
 }
 
-/** The scope list from config (`oauthScopes`, space- or comma-separated), always with offline_access. */
+/**
+ * The scopes asked for at sign-in: the connection's `oauthScopes` (space-separated; commas from
+ * configs written before it was checked are tolerated) or FEISHU_SIGN_IN_DEFAULT_SCOPES ([S]:
+ * larksuite/cli scope lists), always with offline_access, which is what returns a refresh token.
+ * Each must be enabled for the app in the developer console, or the authorize page shows 20027.
+ */
 export function signInScopes(configured: string | number | boolean | undefined): string[] {
   const listed = typeof configured === 'string' ? configured.split(/[\s,]+/).filter(Boolean) : [];
-  const scopes = listed.length > 0 ? listed : FEISHU_SIGN_IN_SCOPES;
+  const scopes = [...new Set(listed.length > 0 ? listed : FEISHU_SIGN_IN_DEFAULT_SCOPES)];
   return scopes.includes('offline_access') ? scopes : ['offline_access', ...scopes];
 }
 

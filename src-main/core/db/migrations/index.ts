@@ -1,6 +1,7 @@
 import { sql as core } from './001-core';
 import { sql as search } from './002-search';
 import { sql as chat } from './003-chat';
+import { sql as userAuth } from './004-user-auth';
 
 export interface Migration {
   version: number;
@@ -13,4 +14,5 @@ export const MIGRATIONS: Migration[] = [
   { version: 1, name: 'core', sql: core },
   { version: 2, name: 'search', sql: search },
   { version: 3, name: 'chat', sql: chat },
+  { version: 4, name: 'user-auth', sql: userAuth },
 ];
