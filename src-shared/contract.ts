@@ -91,7 +91,11 @@ export interface CairnEvents {
   'sync.finished': SyncRunView;
   'connections.changed': ConnectionView[];
   'reindex.progress': ReindexStatus;
-  'chat.token': { conversationId: string; messageId: string; delta: string };
+  /**
+   * `offset`: characters of this answer streamed before `delta`. A client that missed events (its
+   * event stream broke) sees a gap and drops repeats; chat.messages gives the text streamed so far.
+   */
+  'chat.token': { conversationId: string; messageId: string; delta: string; offset: number };
   'chat.done': ChatAnswer;
   'auth.finished': { connectionId: string; ok: boolean; error: AppErrorData | null };
 }

@@ -177,6 +177,7 @@ export interface ChatAnswer {
 export interface ChatMessageView {
   id: string;
   role: 'user' | 'assistant';
+  /** For an answer still running (`answer` null), the text streamed so far. */
   text: string;
   createdAt: string;
   answer: ChatAnswer | null;

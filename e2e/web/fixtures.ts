@@ -57,6 +57,27 @@ export async function fillYuqueForm(page: Page, backend: BackendHost, token = ba
   await page.getByLabel('Personal or team token').fill(token);
 }
 
+/** Opens the Add dialog on a platform's tile and fills its fields by their labels. */
+export async function fillConnectionForm(page: Page, platform: string, name: string, fields: Record<string, string>): Promise<void> {
+  await page.getByRole('button', { name: /^(Add connection|Add a local folder)$/ }).first().click();
+  await page.locator('label.platform-tile', { hasText: platform }).click();
+  await page.getByLabel('Name').fill(name);
+  for (const [label, value] of Object.entries(fields)) await page.getByLabel(label).fill(value);
+}
+
+/** Sets the fake chat model as a custom provider in Settings and closes the saved notice. */
+export async function useFakeChatModel(page: Page, backend: BackendHost): Promise<void> {
+  await page.getByRole('button', { name: 'Settings', exact: true }).click();
+  const chat = page.getByRole('group', { name: 'Chat model' });
+  await chat.getByLabel('Provider').selectOption('custom');
+  await chat.getByLabel('Base URL').fill(backend.chatModel.baseUrl);
+  await chat.getByLabel('Model').fill(backend.chatModel.model);
+  await chat.getByLabel('API key').fill(backend.chatModel.apiKey);
+  await page.getByRole('button', { name: 'Save', exact: true }).click();
+  await expect(page.getByText('Settings saved')).toBeVisible();
+  await page.getByRole('button', { name: 'Dismiss' }).click();
+}
+
 /** Adds the Yuque fake as a RAG connection through the form and waits for its card. */
 export async function addYuque(page: Page, backend: BackendHost): Promise<Locator> {
   await fillYuqueForm(page, backend);

@@ -1,15 +1,6 @@
-import type { Page } from '@playwright/test';
-import { addYuque, expect, screenshot, searchFor, syncAndWait, test, YUQUE_CARD } from './fixtures';
+import { addYuque, expect, fillConnectionForm, screenshot, searchFor, syncAndWait, test, YUQUE_CARD } from './fixtures';
 
 test.use({ locale: 'en-US' });
-
-/** Opens the Add dialog on a platform's tile and fills its fields by their labels. */
-async function fillConnectionForm(page: Page, platform: string, name: string, fields: Record<string, string>): Promise<void> {
-  await page.getByRole('button', { name: 'Add connection' }).first().click();
-  await page.locator('label.platform-tile', { hasText: platform }).click();
-  await page.getByLabel('Name').fill(name);
-  for (const [label, value] of Object.entries(fields)) await page.getByLabel(label).fill(value);
-}
 
 test('Yuque and Feishu indexed plus DingTalk searched live answer one query together, each hit badged', async ({ app, backend }) => {
   await addYuque(app, backend);

@@ -16,10 +16,10 @@ describe('chat streaming through the event reducer', () => {
     const backend = fakeBackend({ 'chat.ask': async () => { await gate; return ok({ conversationId: 'conv', messageId: 'm1' }); } });
     const { store } = createAppStore(backend.api);
     const asking = store.getState().ask('什么是报销流程？');
-    applyEvent(store, 'chat.token', { conversationId: 'conv', messageId: 'm1', delta: '报销' });
+    applyEvent(store, 'chat.token', { conversationId: 'conv', messageId: 'm1', delta: '报销', offset: 0 });
     release();
     await asking;
-    applyEvent(store, 'chat.token', { conversationId: 'conv', messageId: 'm1', delta: '需要发票 [1]' });
+    applyEvent(store, 'chat.token', { conversationId: 'conv', messageId: 'm1', delta: '需要发票 [1]', offset: 2 });
     const streamed = store.getState().exchanges[0];
     applyEvent(store, 'chat.done', answer('m1', '报销需要发票。'));
     expect({ streamed: streamed?.text, status: streamed?.status, final: store.getState().exchanges[0]?.text, done: store.getState().exchanges[0]?.status, conversation: store.getState().conversationId, early: store.getState().earlyTokens })

@@ -4,6 +4,7 @@
  */
 import type { CairnEventName, CairnEvents } from '../../src-shared/contract';
 import type { AppState, AppStore } from './store-types';
+import { landDelta } from './stream-text';
 
 type Handlers = { [N in CairnEventName]: (state: AppState, payload: CairnEvents[N]) => Partial<AppState> };
 
@@ -38,8 +39,8 @@ const handlers: Handlers = {
   }),
   'chat.token': (state, token) => {
     const known = state.exchanges.some((exchange) => exchange.messageId === token.messageId);
-    if (!known) return { earlyTokens: { ...state.earlyTokens, [token.messageId]: (state.earlyTokens[token.messageId] ?? '') + token.delta } };
-    return { exchanges: state.exchanges.map((exchange) => (exchange.messageId === token.messageId && exchange.status !== 'done' ? { ...exchange, text: exchange.text + token.delta } : exchange)) };
+    if (!known) return { earlyTokens: { ...state.earlyTokens, [token.messageId]: landDelta(state.earlyTokens[token.messageId] ?? '', token.offset, token.delta).text } };
+    return { exchanges: state.exchanges.map((exchange) => (exchange.messageId === token.messageId && exchange.status !== 'done' ? { ...exchange, text: landDelta(exchange.text, token.offset, token.delta).text } : exchange)) };
   },
   'chat.done': (state, answer) => {
     const known = state.exchanges.some((exchange) => exchange.messageId === answer.messageId);
@@ -53,6 +54,11 @@ const handlers: Handlers = {
  * so that this file remains the one place where events lead to changes.
  */
 const effects: { [N in CairnEventName]?: (store: AppStore, payload: CairnEvents[N]) => void } = {
+  // Tokens before this one never arrived (the event stream broke): read what was streamed so far.
+  'chat.token': (store, token) => {
+    const exchange = store.getState().exchanges.find((candidate) => candidate.messageId === token.messageId);
+    if (exchange?.status === 'streaming' && token.offset > exchange.text.length) void store.getState().catchUpAnswers();
+  },
   // An answer moved its conversation to the top of the history (and a first answer created it).
   'chat.done': (store) => {
     if (store.getState().conversationsStatus !== 'idle') void store.getState().loadConversations();

@@ -3,7 +3,8 @@
  * hydrate, then replay the buffer and apply every later event through applyEvent. When the event
  * stream comes back after a break (the host drops a client that stopped reading; a network
  * blip), events were lost in between, so the same happens again: buffer, fetch a fresh snapshot,
- * hydrate, replay.
+ * hydrate, replay; and a chat answer that was streaming reads its stored message (chat-slice
+ * catchUpAnswers), since tokens and chat.done are not in the snapshot.
  */
 import type { CairnEventName, CairnEvents } from '../../src-shared/contract';
 import type { Transport } from '../transport/transport';
@@ -45,7 +46,11 @@ export function connectStore(store: AppStore, transport: Transport): () => void 
 
   store.setState({ phase: 'loading', loadError: null });
   load(true);
-  const stopReconnects = transport.onReconnect(() => load(false));
+  const stopReconnects = transport.onReconnect(() => {
+    load(false);
+    // The status snapshot holds no chat: an answer streaming across the break catches up from its stored message.
+    void store.getState().catchUpAnswers();
+  });
   return () => {
     disposed = true;
     unsubscribe();

@@ -152,6 +152,32 @@ describe('ChatService with a model', () => {
     expect(answer.text).toBe(recorder.streamed(messageId));
   });
 
+  it('numbers each token by its offset, and while an answer runs chat.messages holds the text streamed so far', async () => {
+    fake.chunkDelayMs = 30;
+    const { service, recorder, events } = createChatKit(db, { chat: withModel() });
+    const offsets: [number, string][] = [];
+    events.on('chat.token', ({ offset, delta }) => void offsets.push([offset, delta]));
+    const { conversationId, messageId } = unwrap(await service.chat.ask({ question: 'When does the VPN certificate expire?' }));
+    while ((recorder.tokens.get(messageId)?.length ?? 0) < 3) await new Promise((resolve) => setTimeout(resolve, 10));
+    const midway = unwrap(await service.chat.messages({ conversationId })).find((message) => message.id === messageId)!;
+    const streamedThen = recorder.streamed(messageId);
+    const answer = await recorder.answer(messageId);
+
+    expect(midway.answer).toBeNull();
+    // The read happened between two tokens, so it holds exactly what had been sent by then.
+    expect(midway.text).toBe(streamedThen);
+    expect(midway.text.length).toBeGreaterThan(0);
+    expect(answer.text.startsWith(midway.text)).toBe(true);
+    let expected = 0;
+    for (const [offset, delta] of offsets) {
+      expect(offset).toBe(expected);
+      expected += delta.length;
+    }
+    expect(expected).toBe(recorder.streamed(messageId).length);
+    const stored = unwrap(await service.chat.messages({ conversationId })).find((message) => message.id === messageId)!;
+    expect({ text: stored.text, done: stored.answer?.text }).toEqual({ text: answer.text, done: answer.text });
+  });
+
   it('never puts the API key into a request or an answer, whatever a document says', async () => {
     // The worst model: it repeats everything it was sent. Whatever reaches it comes back out.
     fake.behaviour = { kind: 'echo' };

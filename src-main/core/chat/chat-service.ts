@@ -49,6 +49,8 @@ interface Run {
   conversationId: string;
   controller: AbortController;
   settled: Promise<void>;
+  /** Every delta sent as chat.token so far: the offset of the next one, and what chat.messages shows while it runs. */
+  streamed: string;
 }
 
 interface Outcome {
@@ -96,7 +98,7 @@ export class ChatService implements Pick<CairnApi, 'chat'> {
     const exchange = await this.deps.conversations.startExchange(question, input.conversationId);
     if (!exchange) throw new CairnError('NOT_FOUND', `No conversation ${input.conversationId}.`);
     const controller = new AbortController();
-    const run: Run = { conversationId: exchange.conversationId, controller, settled: Promise.resolve() };
+    const run: Run = { conversationId: exchange.conversationId, controller, settled: Promise.resolve(), streamed: '' };
     this.runs.set(exchange.answerMessageId, run);
     run.settled = this.answer(question, exchange.conversationId, exchange.answerMessageId, input.k, controller.signal)
       .catch((error: unknown) => this.logger.error('chat answer crashed', { error }))
@@ -117,7 +119,12 @@ export class ChatService implements Pick<CairnApi, 'chat'> {
   async messages(conversationId: string): Promise<ChatMessageView[]> {
     await this.ready;
     if (!(await this.deps.conversations.getConversation(conversationId))) throw new CairnError('NOT_FOUND', `No conversation ${conversationId}.`);
-    return this.deps.conversations.listMessages(conversationId);
+    const messages = await this.deps.conversations.listMessages(conversationId);
+    // An answer still running is stored empty until it finishes; a client catching up after a broken event stream needs what was streamed.
+    return messages.map((message) => {
+      const run = message.role === 'assistant' && !message.answer ? this.runs.get(message.id) : undefined;
+      return run ? { ...message, text: run.streamed } : message;
+    });
   }
 
   async removeConversation(conversationId: string): Promise<void> {
@@ -181,7 +188,11 @@ export class ChatService implements Pick<CairnApi, 'chat'> {
       try {
         const result = await model.stream({ messages, maxTokens: prompt.answerReserveTokens }, (delta) => {
           partial += delta;
-          this.deps.events.emit('chat.token', { conversationId, messageId, delta: scrub(delta, secrets) });
+          const sent = scrub(delta, secrets);
+          const run = this.runs.get(messageId);
+          const offset = run?.streamed.length ?? 0;
+          if (run) run.streamed += sent;
+          this.deps.events.emit('chat.token', { conversationId, messageId, delta: sent, offset });
         }, signal);
         // Some OpenAI-compatible servers send no usage; then it is estimated with the same tokenizer.
         const usage = result.usage ?? estimateUsage(prompt.estimatedTokens, result.text);

@@ -1,5 +1,6 @@
 import type { ChatAnswer } from '../../../src-shared/models';
 import type { GetState, SetState, StoreDeps } from '../store-types';
+import { furthest } from '../stream-text';
 
 export interface ChatExchange {
   /** Local key (the message id is known only once `chat.ask` answers). */
@@ -24,6 +25,12 @@ export interface ChatSlice {
   cancelAnswer(): Promise<void>;
   newConversation(): void;
   highlightSource(messageId: string, n: number): void;
+  /**
+   * After a break in the event stream (or a gap in an answer's tokens): reads the shown
+   * conversation's stored messages. An answer that finished meanwhile is shown whole; one still
+   * running takes the text streamed so far and goes on with the next tokens.
+   */
+  catchUpAnswers(): Promise<void>;
 }
 
 let exchangeKeys = 0;
@@ -44,6 +51,33 @@ export function parkStreamingAnswers(state: Pick<ChatSlice, 'exchanges' | 'early
 }
 
 export function createChatSlice(set: SetState, get: GetState, { api }: StoreDeps): ChatSlice {
+  /** One catch-up at a time; a gap seen meanwhile asks for one more read after it. */
+  let catchingUp: Promise<void> | null = null;
+  let catchUpAgain = false;
+
+  async function catchUpOnce(): Promise<void> {
+    const { conversationId, exchanges } = get();
+    if (!conversationId || !exchanges.some((exchange) => exchange.status === 'streaming' && exchange.messageId)) return;
+    const result = await api.chat.messages({ conversationId });
+    // A failed read changes nothing: the next reconnect or gap tries again (a removed conversation has nothing to show).
+    if (!result.ok) return;
+    const stored = new Map(result.value.map((message) => [message.id, message]));
+    let finished = false;
+    set((state) => {
+      if (state.conversationId !== conversationId) return {};
+      const caughtUp = state.exchanges.map((exchange): ChatExchange => {
+        const message = exchange.status === 'streaming' && exchange.messageId ? stored.get(exchange.messageId) : undefined;
+        if (!message) return exchange;
+        if (!message.answer) return { ...exchange, text: furthest(exchange.text, message.text) };
+        finished = true;
+        return { ...exchange, text: message.answer.text, answer: message.answer, status: 'done' };
+      });
+      return { exchanges: caughtUp };
+    });
+    // As chat.done would have: the answered conversation moved to the top of the history.
+    if (finished && get().conversationsStatus !== 'idle') void get().loadConversations();
+  }
+
   return {
     exchanges: [],
     conversationId: null,
@@ -80,5 +114,18 @@ export function createChatSlice(set: SetState, get: GetState, { api }: StoreDeps
     },
     newConversation: () => set((state) => ({ exchanges: [], conversationId: null, highlighted: null, openingConversationId: null, earlyTokens: parkStreamingAnswers(state) })),
     highlightSource: (messageId, n) => set({ highlighted: { messageId, n } }),
+    catchUpAnswers() {
+      if (catchingUp) {
+        catchUpAgain = true;
+        return catchingUp;
+      }
+      catchingUp = (async () => {
+        do {
+          catchUpAgain = false;
+          await catchUpOnce();
+        } while (catchUpAgain);
+      })().finally(() => (catchingUp = null));
+      return catchingUp;
+    },
   };
 }

@@ -23,7 +23,7 @@ describe('chat history in the store', () => {
     });
     const { store } = createAppStore(backend.api);
     // The second answer is still streaming in core; one token already arrived while another conversation was shown.
-    applyEvent(store, 'chat.token', { conversationId: 'conv-a', messageId: 'conv-a-a1', delta: 'Within 30 days' });
+    applyEvent(store, 'chat.token', { conversationId: 'conv-a', messageId: 'conv-a-a1', delta: 'Within 30 days', offset: 0 });
     await store.getState().openConversation('conv-a');
     expect({ conversation: store.getState().conversationId, exchanges: shown(store.getState().exchanges) }).toEqual({
       conversation: 'conv-a',
@@ -33,9 +33,9 @@ describe('chat history in the store', () => {
       ],
     });
     // Switching away mid-stream and back loses no token.
-    applyEvent(store, 'chat.token', { conversationId: 'conv-a', messageId: 'conv-a-a1', delta: ' of purchase' });
+    applyEvent(store, 'chat.token', { conversationId: 'conv-a', messageId: 'conv-a-a1', delta: ' of purchase', offset: 14 });
     store.getState().newConversation();
-    applyEvent(store, 'chat.token', { conversationId: 'conv-a', messageId: 'conv-a-a1', delta: ' [2]' });
+    applyEvent(store, 'chat.token', { conversationId: 'conv-a', messageId: 'conv-a-a1', delta: ' [2]', offset: 26 });
     await store.getState().openConversation('conv-a');
     expect({ text: store.getState().exchanges[1]?.text, buffered: store.getState().earlyTokens }).toEqual({ text: 'Within 30 days of purchase [2]', buffered: {} });
     applyEvent(store, 'chat.done', storedAnswer('conv-a', 'conv-a-a1', 'Within 30 days [2].', [2]));

@@ -1,5 +1,6 @@
 import type { ChatAnswer, ChatMessageView, ConversationView } from '../../../src-shared/models';
 import type { GetState, SetState, StoreDeps } from '../store-types';
+import { furthest } from '../stream-text';
 import { nextExchangeKey, parkStreamingAnswers, type ChatExchange } from './chat-slice';
 
 export interface HistorySlice {
@@ -38,7 +39,8 @@ export function exchangesFromMessages(messages: ChatMessageView[], stream: Strea
     }
     const answer = reply.answer ?? stream.earlyAnswers[reply.id] ?? null;
     if (answer) exchanges.push({ ...base, messageId: reply.id, text: answer.text, answer, status: 'done' });
-    else exchanges.push({ ...base, messageId: reply.id, text: stream.earlyTokens[reply.id] ?? reply.text, answer: null, status: 'streaming' });
+    // Core holds the text streamed so far too; whichever got further is shown, and later tokens extend it.
+    else exchanges.push({ ...base, messageId: reply.id, text: furthest(stream.earlyTokens[reply.id] ?? '', reply.text), answer: null, status: 'streaming' });
   });
   return exchanges;
 }

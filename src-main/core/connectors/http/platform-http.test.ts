@@ -1,3 +1,4 @@
+import { getEventListeners } from 'node:events';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -81,6 +82,33 @@ describe('PlatformHttp', () => {
     });
     const slow = new PlatformHttp({ baseUrl: base, logger: silentLogger(), timeoutMs: 100 });
     await expect(slow.request({ path: '/' }, interpret)).rejects.toMatchObject({ code: 'TIMEOUT' });
+  });
+
+  it('adds no listener to the caller\'s signal however many requests wait on it, and leaves none behind', async () => {
+    // A sync passes one signal to every document it fetches at once (16); each request used to park an
+    // abort listener on it while queued, and Node warns past 10 (MaxListenersExceededWarning).
+    const controller = new AbortController();
+    const counts: number[] = [];
+    const base = await serve((_req, res) => {
+      counts.push(getEventListeners(controller.signal, 'abort').length);
+      setTimeout(() => res.end('{"ok":true}'), 5);
+    });
+    const http = new PlatformHttp({ baseUrl: base, logger: silentLogger(), concurrency: 4, rate: { intervalMs: 1000, intervalCap: 1000 } });
+    const requests = Array.from({ length: 40 }, () => http.request({ path: '/', signal: controller.signal }, interpret));
+    counts.push(getEventListeners(controller.signal, 'abort').length);
+    await Promise.all(requests);
+    expect({ served: counts.length - 1, most: Math.max(...counts), after: getEventListeners(controller.signal, 'abort').length }).toEqual({ served: 40, most: 0, after: 0 });
+  });
+
+  it('cancels queued and running requests alike from the caller\'s signal', async () => {
+    const base = await serve((_req, res) => setTimeout(() => res.end('{}'), 2000));
+    const http = new PlatformHttp({ baseUrl: base, logger: silentLogger(), concurrency: 2 });
+    const controller = new AbortController();
+    const requests = Array.from({ length: 12 }, () => http.request({ path: '/', signal: controller.signal }, interpret).catch((error: unknown) => error));
+    setTimeout(() => controller.abort(), 50);
+    const started = Date.now();
+    const outcomes = await Promise.all(requests);
+    expect({ codes: new Set(outcomes.map((error) => (error as CairnError).code)), quick: Date.now() - started < 1500 }).toEqual({ codes: new Set(['CANCELLED']), quick: true });
   });
 
   it('stops waiting when cancelled', async () => {

@@ -76,7 +76,13 @@ export class PlatformHttp {
     return url.toString();
   }
 
-  async request<T>(request: HttpRequest, interpret: (response: RawResponse) => Interpretation<T>): Promise<T> {
+  async request<T>(callerRequest: HttpRequest, interpret: (response: RawResponse) => Interpretation<T>): Promise<T> {
+    // The queue, the backoff and fetch each listen for 'abort' while a request waits or runs. A sync
+    // passes ONE signal to all the documents it fetches at once (16), so on that signal the listeners
+    // add up past Node's leak warning (MaxListenersExceededWarning at 11) though each is removed when
+    // its request settles. A signal of this request's own takes them instead: AbortSignal.any follows
+    // the caller's signal without adding a listener to it (Node tracks dependants internally).
+    const request = callerRequest.signal ? { ...callerRequest, signal: AbortSignal.any([callerRequest.signal]) } : callerRequest;
     let refreshed = false;
     for (let attempt = 0; ; attempt++) {
       throwIfAborted(request.signal);
