@@ -128,8 +128,19 @@ export interface SearchHit {
   ranks: { vector?: number; keyword?: number; direct?: number };
 }
 
+/** One document in the results, ranked by its best passage (see docs/decisions for why core groups). */
+export interface SearchDocument {
+  /** The document's best-ranked passage; a live (direct) hit is a document of one passage. */
+  best: SearchHit;
+  /** Its other matching passages, best first (at most two: core keeps three chunks per document). */
+  more: SearchHit[];
+}
+
 export interface SearchResponse {
+  /** The top-k passages (chunks), several per document possible: what chat retrieval and the eval use. */
   hits: SearchHit[];
+  /** The top-k documents, one entry per document: what people are shown (app, CLI). */
+  documents: SearchDocument[];
   /** Direct-mode connections that failed or timed out; the local results still stand. */
   warnings: { connectionId: string; error: AppErrorData }[];
   tookMs: number;

@@ -21,6 +21,20 @@ test('without a chat model the answer is extractive; clicking [1] highlights the
   expect(backend.chatModel.requests).toHaveLength(0);
 });
 
+test('a source card quoting a Markdown table shows a table of cells, not pipes and dashes', async ({ app, backend }) => {
+  await addYuque(app, backend);
+  await syncAndWait(app, YUQUE_CARD);
+  await ask(app, 'rate limiting concurrency region setting value');
+  const source = app.getByRole('article', { name: /^\[1\] / });
+  const rows = source.locator('blockquote table tr');
+  await expect(rows).toHaveCount(3);
+  expect(await Promise.all((await rows.all()).map((row) => row.locator('th, td').allInnerTexts()))).toEqual([['Setting', 'Value'], ['concurrency', expect.stringMatching(/^\d+$/)], ['region', 'us-west-1']]);
+  await expect(source.locator('blockquote')).not.toContainText('|');
+  await expect(source.locator('blockquote')).not.toContainText('---');
+  await source.scrollIntoViewIfNeeded();
+  await screenshot(app, '11b-chat-source-table');
+});
+
 test('with a chat model set in Settings the streamed answer cites [1]; clicking it highlights the right paragraph', async ({ app, backend }) => {
   await addYuque(app, backend);
   await syncAndWait(app, YUQUE_CARD);

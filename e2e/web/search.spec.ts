@@ -35,7 +35,25 @@ test('search finds folder and Yuque documents with highlights, platform and know
   await expect(englishHit.locator('.badge-platform')).toHaveText('Yuque');
   await expect(englishHit.locator('.badge-kb')).toHaveText('团队周报 Weekly');
   await expect(englishHit.locator('mark').first()).toHaveText(/rate|limiting/i);
+  // One card per document: the release notes match in several sections, shown under one card.
+  const titles = await app.locator('article.hit .hit-title').allInnerTexts();
+  expect(titles.length).toBeGreaterThan(1);
+  expect(new Set(titles).size).toBe(titles.length);
+  const release = app.getByRole('article', { name: 'Notes on release process 10' });
+  const more = release.getByRole('button', { name: /^\d more passages? in this document$/ });
+  const count = Number((await more.innerText()).split(' ')[0]);
+  expect(count).toBeGreaterThanOrEqual(1);
+  await expect(more).toHaveAttribute('aria-expanded', 'false');
+  await more.click();
+  const passages = release.getByRole('list', { name: 'Other matching passages' }).getByRole('listitem');
+  await expect(passages).toHaveCount(count);
+  for (const passage of await passages.all()) {
+    await expect(passage.locator('.heading-path')).not.toHaveText('');
+    await expect(passage.locator('mark').first()).toHaveText(/rate|limiting/i);
+  }
   await screenshot(app, '10-search-yuque');
+  await release.getByRole('button', { name: 'Hide the other passages' }).click();
+  await expect(passages).toHaveCount(0);
   await englishHit.getByRole('button', { name: /Open original/ }).click();
   await expect.poll(() => backend.opened.at(-1)).toMatch(new RegExp(`^${new URL(backend.yuque.baseUrl).origin}/`));
 });

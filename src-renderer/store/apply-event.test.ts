@@ -40,7 +40,7 @@ describe('type-ahead search', () => {
     const backend = fakeBackend({
       'search.query': async (input: { query: string }) => {
         await new Promise((resolve) => setTimeout(resolve, answers[input.query] ?? 0));
-        return ok({ hits: [{ key: input.query } as never], warnings: [], tookMs: 1 });
+        return ok({ hits: [], documents: [{ best: { key: input.query }, more: [] } as never], warnings: [], tookMs: 1 });
       },
     });
     const { store, dispose } = createAppStore(backend.api, { searchDebounceMs: 5 });
@@ -49,7 +49,7 @@ describe('type-ahead search', () => {
     await new Promise((resolve) => setTimeout(resolve, 10));
     store.getState().setQuery('报销');
     await new Promise((resolve) => setTimeout(resolve, 60));
-    expect({ calls: backend.calls.map((call) => (call.input as { query: string }).query), answered: store.getState().answeredQuery, hits: store.getState().hits.map((hit) => hit.key) }).toEqual({ calls: ['报', '报销'], answered: '报销', hits: ['报销'] });
+    expect({ calls: backend.calls.map((call) => (call.input as { query: string }).query), answered: store.getState().answeredQuery, hits: store.getState().documents.map((document) => document.best.key) }).toEqual({ calls: ['报', '报销'], answered: '报销', hits: ['报销'] });
     dispose();
   });
 });

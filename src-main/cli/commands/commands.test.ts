@@ -105,13 +105,15 @@ describe('cairn commands over a real in-memory Cairn', () => {
     expect(text).toMatch(/\nNAME {7}PLATFORM {2}MODE {4}STATUS {2}DOCS {2}CHUNKS {2}LAST SYNC {9}NEXT SYNC\nnotes {6}folder {4}rag {5}synced {2}2 {5}2 {7}\d{4}-/);
   });
 
-  it('search prints hits with knowledge base, link and per-channel ranks, and filters by connection', async () => {
-    const hits = json<SearchResponse>((await cli(['search', 'installer', '--k', '5', '--connection', 'notes', '--json'])).stdout).value.hits;
+  it('search prints documents with knowledge base, link and per-channel ranks, and filters by connection', async () => {
+    const response = json<SearchResponse>((await cli(['search', 'installer', '--k', '5', '--connection', 'notes', '--json'])).stdout).value;
+    const hits = response.hits;
+    expect(response.documents.map((document) => document.best)).toEqual(hits.filter((hit, index) => hits.findIndex((other) => other.documentId === hit.documentId) === index));
     // Both index channels rank the only document that says "installer" first.
     expect(hits.map((hit) => [hit.title, hit.knowledgeBase, hit.url, hit.ranks])[0]).toEqual(['FAQ', 'notes', join(notes, 'faq.md'), { keyword: 1, vector: 1 }]);
     const text = await cli(['search', '发票']);
     expect(text.stdout.replace(/in \d+ ms/, 'in N ms')).toBe(
-      `1. 报销流程 — notes (folder)  [vector #1 · keyword #1]\n   报销流程\n   ${join(notes, '中文', '报销.md')}\n   # 报销流程 报销需要发票。\n\nwarning: Team Wiki: Cannot reach 127.0.0.1:9 (fetch failed).\n1 result in N ms\n`,
+      `1. 报销流程 — notes (folder)  [vector #1 · keyword #1]\n   报销流程\n   ${join(notes, '中文', '报销.md')}\n   # 报销流程 报销需要发票。\n\nwarning: Team Wiki: Cannot reach 127.0.0.1:9 (fetch failed).\n1 document in N ms\n`,
     );
     expect((await cli(['search', 'installer', '--connection', 'nobody'])).code).toBe(1);
   });

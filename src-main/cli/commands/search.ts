@@ -7,7 +7,7 @@ import { resolveConnection } from '../resolve-connection';
 
 export const searchCommand: CliCommand = {
   name: 'search',
-  summary: 'Hybrid search over the index and direct-mode connections',
+  summary: 'Hybrid search over the index and direct-mode connections, one result per document',
   usage: 'cairn search "<query>" [--k 10] [--connection <name>]... [--json]',
   async run(args, context) {
     const { values, positionals } = parseCommandArgs(
@@ -39,20 +39,31 @@ export function formatRanks(ranks: SearchHit['ranks']): string {
   return parts.join(' · ');
 }
 
+const PASSAGE_CHARS = 300;
+const MORE_PASSAGE_CHARS = 120;
+
+function oneLine(text: string, max: number): string {
+  const line = text.replace(/\s+/g, ' ').trim();
+  return line.length > max ? `${line.slice(0, max)}…` : line;
+}
+
+/** One block per document (core groups the chunks): its best passage, then its other matching passages, shorter. */
 export function formatSearch(response: SearchResponse, names: Map<string, string> = new Map()): string {
   const lines: string[] = [];
-  response.hits.forEach((hit, index) => {
-    const text = hit.text.replace(/\s+/g, ' ').trim();
+  response.documents.forEach(({ best, more }, index) => {
     lines.push(
-      `${index + 1}. ${hit.title} — ${hit.knowledgeBase || hit.platform} (${hit.platform})  [${formatRanks(hit.ranks)}]`,
-      ...(hit.headingPath ? [`   ${hit.headingPath}`] : []),
-      ...(hit.url ? [`   ${hit.url}`] : []),
-      `   ${text.length > 300 ? `${text.slice(0, 300)}…` : text}`,
-      '',
+      `${index + 1}. ${best.title} — ${best.knowledgeBase || best.platform} (${best.platform})  [${formatRanks(best.ranks)}]`,
+      ...(best.headingPath ? [`   ${best.headingPath}`] : []),
+      ...(best.url ? [`   ${best.url}`] : []),
+      `   ${oneLine(best.text, PASSAGE_CHARS)}`,
     );
+    if (more.length > 0) lines.push(`   + ${more.length} more passage${more.length === 1 ? '' : 's'} in this document:`);
+    for (const passage of more) lines.push(`     · ${passage.headingPath ? `${passage.headingPath}: ` : ''}${oneLine(passage.text, MORE_PASSAGE_CHARS)}`);
+    lines.push('');
   });
-  if (response.hits.length === 0) lines.push('No results.');
+  if (response.documents.length === 0) lines.push('No results.');
   for (const warning of response.warnings) lines.push(`warning: ${names.get(warning.connectionId) ?? warning.connectionId}: ${warning.error.message}`);
-  lines.push(`${response.hits.length} result${response.hits.length === 1 ? '' : 's'} in ${Math.round(response.tookMs)} ms`);
+  const count = response.documents.length;
+  lines.push(`${count} document${count === 1 ? '' : 's'} in ${Math.round(response.tookMs)} ms`);
   return lines.join('\n');
 }

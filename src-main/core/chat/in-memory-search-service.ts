@@ -5,6 +5,7 @@
  */
 import type { SearchHit, SearchRequest, SearchResponse } from '../../../src-shared/models';
 import { throwIfAborted } from '../errors';
+import { groupByDocument } from '../search/document-groups';
 import type { SearchService } from '../search/search-service';
 import { analyze } from '../text/analyzer';
 
@@ -52,15 +53,16 @@ export class InMemorySearchService implements SearchService {
         return { d, score };
       })
       .filter((s) => s.score > 0)
-      .sort((a, b) => b.score - a.score)
-      .slice(0, request.k ?? 10);
-    const hits: SearchHit[] = scored.map(({ d, score }, index) => ({
+      .sort((a, b) => b.score - a.score);
+    const ranked: SearchHit[] = scored.map(({ d, score }, index) => ({
       ...d.passage,
       key: d.passage.key ?? `chunk:${d.passage.externalId}:${d.passage.charStart ?? index}`,
       source: d.passage.source ?? 'index',
       score,
       ranks: { keyword: index + 1 },
     }));
-    return { hits, warnings: [], tookMs: Date.now() - started };
+    const k = request.k ?? 10;
+    const documents = groupByDocument(ranked, (hit) => `${hit.connectionId}\u0000${hit.externalId}`).slice(0, k);
+    return { hits: ranked.slice(0, k), documents, warnings: [], tookMs: Date.now() - started };
   }
 }

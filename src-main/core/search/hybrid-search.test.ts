@@ -86,6 +86,20 @@ describe('HybridSearch', () => {
     expect({ chunksOfHandbook: await chunkCount('handbook'), shown: handbook.length }).toEqual({ chunksOfHandbook: 6, shown: 3 });
   });
 
+  it('lists each document once, ranked by its best chunk, its other chunks under it, and k counts documents', async () => {
+    const response = await search.search({ query: 'sprocket calibration install', k: 2 });
+    // Passages: the handbook's chunks crowd out every other document.
+    expect(response.hits.map((hit) => hit.externalId)).toEqual(['handbook', 'handbook']);
+    const [handbook, second] = response.documents;
+    expect(response.documents).toHaveLength(2);
+    expect(handbook!.best).toEqual(response.hits[0]);
+    expect(handbook!.more.map((hit) => hit.externalId)).toEqual(['handbook', 'handbook']);
+    expect(handbook!.more[0]).toEqual(response.hits[1]);
+    const scores = [handbook!.best, ...handbook!.more].map((hit) => hit.score);
+    expect(scores).toEqual([...scores].sort((a, b) => b - a));
+    expect(second).toMatchObject({ best: { externalId: 'install' }, more: [] });
+  });
+
   it('finds a 2-character Chinese word through the keyword channel and fills every hit field', async () => {
     const response = await search.search({ query: '报销' });
     const top = response.hits[0];
@@ -132,6 +146,8 @@ describe('HybridSearch', () => {
       const live = response.hits.find((h) => h.source === 'direct');
       expect(live).toMatchObject({ key: 'direct:old:y1', connectionId: 'old', platform: 'yuque', documentId: null, title: 'Live: 报销', knowledgeBase: 'Old wiki', text: '新报销流程见此', ranks: { direct: 1 } });
       expect(response.hits.filter((h) => h.source === 'index').length).toBeGreaterThan(0);
+      // A live hit is a document of its own, kept among the documents as among the passages.
+      expect(response.documents.find((d) => d.best.source === 'direct')).toEqual({ best: live, more: [] });
       expect(response.warnings).toEqual([
         { connectionId: 'slow', error: { code: 'TIMEOUT', message: 'No answer within 100 ms.' } },
         { connectionId: 'broken', error: { code: 'AUTH_EXPIRED', message: 'Token expired.' } },

@@ -4,7 +4,7 @@
  * Only connections in 'rag' mode contribute index hits: a connection switched to direct keeps its
  * index on disk but is searched live.
  */
-import type { Platform, SearchHit, SearchRequest, SearchResponse } from '../../../src-shared/models';
+import type { Platform, SearchDocument, SearchHit, SearchRequest, SearchResponse } from '../../../src-shared/models';
 import type { Db } from '../db/database';
 import type { Embedder, EmbeddingSpace } from '../embedding/embedder';
 import { isAbortError, throwIfAborted } from '../errors';
@@ -14,7 +14,8 @@ import { silentLogger } from '../logging/logger';
 import { DEFAULT_DIRECT_TIMEOUT_MS, searchDirectSources, type DirectResult, type DirectSearchSource } from './direct-channel';
 import { CHANNEL_DEPTH, configureVectorSession, keywordChannel, vectorChannel } from './index-channels';
 import { clampK, prepareQuery } from './query-text';
-import { RRF_K, reciprocalRankFusion, topKKeepingChannels } from './rrf';
+import { groupByDocument } from './document-groups';
+import { RRF_K, reciprocalRankFusion, topKKeepingChannels, type FusedItem } from './rrf';
 import type { SearchService } from './search-service';
 
 export interface HybridSearchOptions {
@@ -55,6 +56,12 @@ type Channel = 'vector' | 'keyword' | `direct:${string}`;
 
 const DEFAULT_MAX_HITS_PER_DOCUMENT = 3;
 
+/** The document a fused item belongs to: an indexed chunk's document, or the live hit itself. */
+function documentOf(item: { key: string }, chunks: Map<number, ChunkRow>): string {
+  const row = item.key.startsWith('chunk:') ? chunks.get(Number(item.key.slice('chunk:'.length))) : undefined;
+  return row ? `document:${row.document_id}` : item.key;
+}
+
 /** Drops a document's chunks beyond its best `max`, keeping the fused order. */
 function capPerDocument<T extends { key: string }>(ranked: T[], chunks: Map<number, ChunkRow>, max: number): T[] {
   const seen = new Map<string, number>();
@@ -82,7 +89,7 @@ export class HybridSearch implements SearchService {
   async search(request: SearchRequest, signal?: AbortSignal): Promise<SearchResponse> {
     const started = performance.now();
     const query = prepareQuery(request?.query);
-    if (!query) return { hits: [], warnings: [], tookMs: Math.round(performance.now() - started) };
+    if (!query) return { hits: [], documents: [], warnings: [], tookMs: Math.round(performance.now() - started) };
     const k = clampK(request.k);
     const requested = Array.isArray(request.connectionIds) ? new Set(request.connectionIds) : null;
     this.sessionReady ??= configureVectorSession(this.db);
@@ -116,26 +123,19 @@ export class HybridSearch implements SearchService {
     // Every direct-mode connection that answered shows its best hit (see topKKeepingChannels), and
     // no one document fills the page: its best few chunks stand for it.
     const diverse = capPerDocument(ranked, chunks, this.options.maxHitsPerDocument ?? DEFAULT_MAX_HITS_PER_DOCUMENT);
-    const fused = topKKeepingChannels(diverse, k, direct.results.map((result) => `direct:${result.source.connectionId}` as Channel));
-
-    const hits: SearchHit[] = [];
-    for (const item of fused) {
-      const ranks: SearchHit['ranks'] = {};
-      for (const [channel, rank] of Object.entries(item.ranks) as [Channel, number][]) {
-        if (channel === 'vector' || channel === 'keyword') ranks[channel] = rank;
-        else ranks.direct = rank;
-      }
-      if (item.key.startsWith('chunk:')) {
-        const row = chunks.get(Number(item.key.slice('chunk:'.length)));
-        if (row) hits.push(indexHit(item.key, row, item.score, ranks));
-      } else {
-        const entry = directByKey.get(item.key);
-        if (entry) hits.push(directHit(item.key, entry.result, entry.index, item.score, ranks));
-      }
+    const guaranteed = direct.results.map((result) => `direct:${result.source.connectionId}` as Channel);
+    const toHit = (item: FusedItem<Channel>) => fusedHit(item, chunks, directByKey);
+    const hits = topKKeepingChannels(diverse, k, guaranteed).map(toHit).filter((hit) => hit !== null);
+    // The same candidates, one per document: the top k documents, each with its best chunks.
+    const groups = new Map(groupByDocument(diverse, (item) => documentOf(item, chunks)).map((group) => [group.best.key, group]));
+    const documents: SearchDocument[] = [];
+    for (const best of topKKeepingChannels([...groups.values()].map((group) => group.best), k, guaranteed)) {
+      const bestHit = toHit(best);
+      if (bestHit) documents.push({ best: bestHit, more: groups.get(best.key)!.more.map(toHit).filter((hit) => hit !== null) });
     }
     const redact = this.options.redact;
     const warnings = redact ? direct.warnings.map((w) => ({ ...w, error: { ...w.error, message: redact(w.error.message) } })) : direct.warnings;
-    return { hits, warnings, tookMs: Math.round(performance.now() - started) };
+    return { hits, documents, warnings, tookMs: Math.round(performance.now() - started) };
   }
 
   /** The vector channel's ranking and the space it searched (null when the channel was skipped). */
@@ -177,6 +177,21 @@ export class HybridSearch implements SearchService {
     );
     return new Map(rows.rows.map((r) => [Number(r.id), r]));
   }
+}
+
+/** The hit a fused key stands for (null if its chunk vanished between ranking and loading). */
+function fusedHit(item: FusedItem<Channel>, chunks: Map<number, ChunkRow>, directByKey: Map<string, { result: DirectResult; index: number }>): SearchHit | null {
+  const ranks: SearchHit['ranks'] = {};
+  for (const [channel, rank] of Object.entries(item.ranks) as [Channel, number][]) {
+    if (channel === 'vector' || channel === 'keyword') ranks[channel] = rank;
+    else ranks.direct = rank;
+  }
+  if (item.key.startsWith('chunk:')) {
+    const row = chunks.get(Number(item.key.slice('chunk:'.length)));
+    return row ? indexHit(item.key, row, item.score, ranks) : null;
+  }
+  const entry = directByKey.get(item.key);
+  return entry ? directHit(item.key, entry.result, entry.index, item.score, ranks) : null;
 }
 
 function indexHit(key: string, row: ChunkRow, score: number, ranks: SearchHit['ranks']): SearchHit {

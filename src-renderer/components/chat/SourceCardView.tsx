@@ -1,6 +1,7 @@
 import { useEffect, useRef } from 'react';
 import type { SourceCard } from '../../../src-shared/models';
 import { useApp } from '../../store/store-context';
+import { MarkdownQuote } from '../common/MarkdownQuote';
 import { OpenOriginal } from '../common/OpenOriginal';
 import { KnowledgeBaseBadge, PlatformBadge } from '../common/PlatformBadge';
 
@@ -22,7 +23,7 @@ export function SourceCardView({ source, messageId }: { source: SourceCard; mess
         <KnowledgeBaseBadge name={source.knowledgeBase} />
       </header>
       {source.headingPath && <p className="heading-path">{source.headingPath.split(' > ').join(' › ')}</p>}
-      <blockquote className="source-paragraph">{source.paragraph}</blockquote>
+      <blockquote className="source-paragraph"><MarkdownQuote markdown={source.paragraph} /></blockquote>
       <footer className="hit-footer"><span className="spacer" /><OpenOriginal url={source.url} /></footer>
     </article>
   );

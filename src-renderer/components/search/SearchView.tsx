@@ -2,13 +2,13 @@ import { useMemo } from 'react';
 import { useT } from '../../i18n/i18n';
 import { useApp } from '../../store/store-context';
 import { highlightTerms } from './highlight';
-import { SearchHitCard } from './SearchHitCard';
+import { SearchResultCard } from './SearchResultCard';
 
 export function SearchView() {
   const t = useT();
   const query = useApp((state) => state.query);
   const answeredQuery = useApp((state) => state.answeredQuery);
-  const hits = useApp((state) => state.hits);
+  const documents = useApp((state) => state.documents);
   const warnings = useApp((state) => state.warnings);
   const searching = useApp((state) => state.searching);
   const searchError = useApp((state) => state.searchError);
@@ -28,15 +28,15 @@ export function SearchView() {
   return (
     <div className="view-search">
       <p className="search-meta muted" aria-live="polite">
-        {!query.trim() ? t('search.empty') : searching && hits.length === 0 ? t('search.searching') : answeredQuery && hits.length > 0 ? t('search.count', { count: hits.length, ms: tookMs ?? 0 }) : ''}
+        {!query.trim() ? t('search.empty') : searching && documents.length === 0 ? t('search.searching') : answeredQuery && documents.length > 0 ? t('search.count', { count: documents.length, ms: tookMs ?? 0 }) : ''}
       </p>
       {searchError && <p className="form-error" role="alert">{searchError}</p>}
       {warnings.map((warning) => (
         <p key={warning.connectionId} className="warning">{t('search.warning', { name: connections.find((c) => c.id === warning.connectionId)?.name ?? warning.connectionId, message: warning.error.message })}</p>
       ))}
-      {query.trim() && answeredQuery && !searching && hits.length === 0 && !searchError && <p className="empty-line">{t('search.noHits', { query: answeredQuery })}</p>}
+      {query.trim() && answeredQuery && !searching && documents.length === 0 && !searchError && <p className="empty-line">{t('search.noHits', { query: answeredQuery })}</p>}
       <div className="hit-list">
-        {hits.map((hit) => <SearchHitCard key={hit.key} hit={hit} terms={terms} />)}
+        {documents.map((document) => <SearchResultCard key={document.best.key} document={document} terms={terms} />)}
       </div>
     </div>
   );

@@ -7,6 +7,10 @@ describe('hitPreview', () => {
     expect(hitPreview(chunk, ['backups'])).toBe('Notes on backups #14 This note explains how we handle backups. Checklist Owner is on call Dashboards SELECT id FROM docs; Setting · Value region · us-west-1');
   });
 
+  it('drops single-star emphasis and strikethrough but keeps stars in arithmetic and underscores in names', () => {
+    expect(hitPreview('An *important* ~~old~~ note: rate_limit = 2 * 3 * x, *备注*。', [])).toBe('An important old note: rate_limit = 2 * 3 * x, 备注。');
+  });
+
   it('starts shortly before a match that lies deep in the chunk', () => {
     const chunk = `${'第一节内容很长。'.repeat(40)}\n\n## 数据备份\n\n每天凌晨备份一次。`;
     const preview = hitPreview(chunk, ['备份']);

@@ -16,7 +16,9 @@ function plainLine(line: string): string | null {
   if (/^\|.*\|$/.test(text)) text = text.slice(1, -1).split('|').map((cell) => cell.trim()).join(' · ');
   return text
     .replace(/!?\[([^\]]*)\]\([^)]*\)/g, '$1')
-    .replace(/(\*\*|__|`)/g, '');
+    .replace(/(\*\*|__|~~|`)/g, '')
+    // Single-star emphasis; single underscores are left alone, they are too often part of a name (rate_limit).
+    .replace(/(^|[^\p{L}\p{N}*])\*(?=\S)([^*\n]*?\S)\*(?![\p{L}\p{N}*])/gu, '$1$2');
 }
 
 export function hitPreview(markdown: string, terms: string[]): string {

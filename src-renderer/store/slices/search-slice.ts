@@ -1,9 +1,10 @@
-import type { SearchHit, SearchResponse } from '../../../src-shared/models';
+import type { SearchDocument, SearchResponse } from '../../../src-shared/models';
 import type { GetState, SetState, StoreDeps } from '../store-types';
 
 export interface SearchSlice {
   query: string;
-  hits: SearchHit[];
+  /** One entry per document, best passage first (core groups the chunks). */
+  documents: SearchDocument[];
   warnings: SearchResponse['warnings'];
   searching: boolean;
   searchError: string | null;
@@ -20,7 +21,7 @@ export function createSearchSlice(set: SetState, get: GetState, { api, searchDeb
   let pending: ReturnType<typeof setTimeout> | null = null;
   return {
     query: '',
-    hits: [],
+    documents: [],
     warnings: [],
     searching: false,
     searchError: null,
@@ -42,15 +43,15 @@ export function createSearchSlice(set: SetState, get: GetState, { api, searchDeb
     async runSearch(query) {
       const id = ++latest;
       if (!query.trim()) {
-        set({ hits: [], warnings: [], searching: false, searchError: null, tookMs: null, answeredQuery: '' });
+        set({ documents: [], warnings: [], searching: false, searchError: null, tookMs: null, answeredQuery: '' });
         return;
       }
       set({ searching: true });
       const result = await api.search.query({ query });
       // An older, slower answer must not replace a newer one.
       if (id !== latest) return;
-      if (result.ok) set({ hits: result.value.hits, warnings: result.value.warnings, tookMs: result.value.tookMs, searching: false, searchError: null, answeredQuery: query });
-      else set({ hits: [], warnings: [], searching: false, searchError: result.error.message, answeredQuery: query });
+      if (result.ok) set({ documents: result.value.documents, warnings: result.value.warnings, tookMs: result.value.tookMs, searching: false, searchError: null, answeredQuery: query });
+      else set({ documents: [], warnings: [], searching: false, searchError: result.error.message, answeredQuery: query });
     },
   };
 }

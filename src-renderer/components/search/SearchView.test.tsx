@@ -1,0 +1,66 @@
+// @vitest-environment jsdom
+import { cleanup, fireEvent, screen, within } from '@testing-library/react';
+import { afterEach, describe, expect, it } from 'vitest';
+import { ok } from '../../../src-shared/errors';
+import type { SearchHit, SearchResponse } from '../../../src-shared/models';
+import { connection, fakeBackend, settings } from '../../test/fake-api';
+import { renderWithStore } from '../../test/render';
+import { SearchBox } from './SearchBox';
+import { SearchView } from './SearchView';
+
+afterEach(cleanup);
+
+function hit(key: string, fields: Partial<SearchHit>): SearchHit {
+  return {
+    key, source: 'index', connectionId: 'c1', platform: 'folder', documentId: 1, externalId: 'expense.md', title: '报销流程', knowledgeBase: 'notes',
+    url: '/n/expense.md', headingPath: '', text: '', charStart: 0, charEnd: 0, score: 0.03, ranks: { keyword: 1 }, ...fields,
+  };
+}
+
+const best = hit('chunk:1', { headingPath: '报销流程 > 提交', text: '## 提交\n\n员工提交**报销**单，附上发票。', ranks: { vector: 1, keyword: 1 } });
+const second = hit('chunk:2', { headingPath: '报销流程 > 审批', text: '经理审批后打款。\n\n| 金额 | 审批人 |\n| --- | --- |\n| *5000* 以上 | 总监 |', ranks: { keyword: 3 } });
+const third = hit('chunk:3', { headingPath: '报销流程 > 差旅', text: '差旅报销还需附上行程单。', ranks: { vector: 4 } });
+const travel = hit('chunk:9', { documentId: 2, externalId: 'travel.md', title: '差旅政策', headingPath: '差旅政策', text: '超出部分需在报销时说明原因。', ranks: { keyword: 2 } });
+const response: SearchResponse = { hits: [best, travel, second, third], documents: [{ best, more: [second, third] }, { best: travel, more: [] }], warnings: [], tookMs: 4 };
+
+function renderSearch(language: 'en' | 'zh' = 'en') {
+  const backend = fakeBackend({ 'search.query': () => ok(response) });
+  renderWithStore(<><SearchBox /><SearchView /></>, backend, { connections: [connection({ documentCount: 2, syncStatus: 'synced' })], settings: settings({ language }) });
+  fireEvent.change(screen.getByRole('searchbox'), { target: { value: '报销' } });
+}
+
+describe('SearchView', () => {
+  it('shows each document once with its best passage, and folds its other passages under a toggle', async () => {
+    renderSearch();
+    await screen.findByText('2 results in 4 ms');
+    const cards = screen.getAllByRole('article');
+    expect(cards.map((card) => card.getAttribute('aria-label'))).toEqual(['报销流程', '差旅政策']);
+    const [expense, other] = cards as [HTMLElement, HTMLElement];
+    expect(expense.querySelector('.heading-path')?.textContent).toBe('报销流程 › 提交');
+    expect(expense.querySelector('.hit-text')?.textContent).toBe('提交 员工提交报销单，附上发票。');
+    expect(within(other).queryByRole('button', { name: /more passage/ })).toBeNull();
+
+    const toggle = within(expense).getByRole('button', { name: '2 more passages in this document' });
+    expect(toggle.getAttribute('aria-expanded')).toBe('false');
+    expect(within(expense).queryByRole('list')).toBeNull();
+    fireEvent.click(toggle);
+    expect(toggle.getAttribute('aria-expanded')).toBe('true');
+    expect(toggle.textContent).toBe('Hide the other passages');
+    const passages = within(within(expense).getByRole('list', { name: 'Other matching passages' })).getAllByRole('listitem');
+    expect(passages.map((item) => [item.querySelector('.heading-path')?.textContent, item.querySelector('.hit-text')?.textContent, [...item.querySelectorAll('mark')].map((mark) => mark.textContent)])).toEqual([
+      ['报销流程 › 审批', '经理审批后打款。 金额 · 审批人 5000 以上 · 总监', []],
+      ['报销流程 › 差旅', '差旅报销还需附上行程单。', ['报销']],
+    ]);
+    expect(toggle.getAttribute('aria-controls')).toBe(within(expense).getByRole('list').id);
+    fireEvent.click(toggle);
+    expect(within(expense).queryByRole('list')).toBeNull();
+  });
+
+  it('says how many more passages a document has in Chinese', async () => {
+    renderSearch('zh');
+    const toggle = await screen.findByRole('button', { name: '本文档还有 2 处匹配' });
+    fireEvent.click(toggle);
+    expect(toggle.textContent).toBe('收起其他匹配');
+    expect(screen.getByRole('list', { name: '其他匹配段落' }).querySelectorAll('li')).toHaveLength(2);
+  });
+});
