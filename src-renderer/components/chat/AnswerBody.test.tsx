@@ -37,4 +37,10 @@ describe('AnswerBody', () => {
     fireEvent.click(screen.getByRole('button', { name: '[2]' }));
     expect(store.getState().highlighted).toEqual({ messageId: 'm1', n: 2 });
   });
+
+  it('renders a GitHub-style table in an answer as a table, not pipes', () => {
+    const { container } = renderWithStore(<AnswerBody text={'对比如下 [1]：\n\n| 方案 | 费用 |\n| --- | ---: |\n| 自建 | **高** |\n| 托管 | 低 |'} messageId="m1" citations={[1]} />, fakeBackend({}));
+    const rows = [...container.querySelectorAll('table tr')].map((row) => [...row.querySelectorAll('th, td')].map((cell) => cell.textContent));
+    expect({ rows, pipes: container.textContent?.includes('|') }).toEqual({ rows: [['方案', '费用'], ['自建', '高'], ['托管', '低']], pipes: false });
+  });
 });

@@ -1,6 +1,7 @@
 import { useMemo } from 'react';
 import Markdown, { defaultUrlTransform, type Components } from 'react-markdown';
 import { useApp } from '../../store/store-context';
+import { MARKDOWN_PLUGINS } from '../common/markdown-plugins';
 import { useOpenExternal } from '../common/use-open-external';
 import { citationNumber, linkCitations } from './citations';
 
@@ -28,7 +29,7 @@ export function AnswerBody({ text, messageId, citations }: { text: string; messa
   }), [messageId, highlightSource, open]);
   return (
     <div className="answer-body">
-      <Markdown skipHtml urlTransform={defaultUrlTransform} components={components}>{markdown}</Markdown>
+      <Markdown skipHtml urlTransform={defaultUrlTransform} remarkPlugins={MARKDOWN_PLUGINS} components={components}>{markdown}</Markdown>
     </div>
   );
 }

@@ -38,4 +38,12 @@ describe('MarkdownQuote', () => {
     expect(element.textContent).toBe('报销流程\n报销需要发票，单笔超过 5000 元需写明用途。');
     expect(element.querySelector('p:not(.quote-heading) strong')?.textContent).toBe('发票');
   });
+
+  it('renders bold next to Chinese punctuation, which plain CommonMark leaves as literal asterisks', () => {
+    const element = quote('报销必须附**“发票”**。审批人是**部门负责人（或其代理人）**，然后提交。');
+    expect({ text: element.textContent, bold: [...element.querySelectorAll('strong')].map((node) => node.textContent) }).toEqual({
+      text: '报销必须附“发票”。审批人是部门负责人（或其代理人），然后提交。',
+      bold: ['“发票”', '部门负责人（或其代理人）'],
+    });
+  });
 });

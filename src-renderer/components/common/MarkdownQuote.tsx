@@ -1,5 +1,5 @@
 import Markdown, { defaultUrlTransform, type Components } from 'react-markdown';
-import { splitPipeTables } from './pipe-tables';
+import { MARKDOWN_PLUGINS } from './markdown-plugins';
 
 /**
  * A quoted passage of a source document, readable instead of raw Markdown. react-markdown (already
@@ -12,37 +12,18 @@ function Heading({ children }: { children?: React.ReactNode }) {
   return <p className="quote-heading"><strong>{children}</strong></p>;
 }
 
-const BLOCK_COMPONENTS: Components = {
+const COMPONENTS: Components = {
   h1: Heading, h2: Heading, h3: Heading, h4: Heading, h5: Heading, h6: Heading,
   a: ({ children }) => <span className="quote-link">{children}</span>,
   img: ({ alt }) => (alt ? <span className="muted">[{alt}]</span> : null),
   hr: () => null,
+  table: ({ children }) => <table className="quote-table">{children}</table>,
 };
-
-/** Inside a table cell a paragraph is just its inline content. */
-const CELL_COMPONENTS: Components = { ...BLOCK_COMPONENTS, p: ({ children }) => <>{children}</> };
-
-function QuoteMarkdown({ text, components }: { text: string; components: Components }) {
-  return <Markdown skipHtml urlTransform={defaultUrlTransform} components={components}>{text}</Markdown>;
-}
 
 export function MarkdownQuote({ markdown }: { markdown: string }) {
   return (
     <div className="markdown-quote">
-      {splitPipeTables(markdown).map((block, index) =>
-        block.kind === 'markdown' ? (
-          <QuoteMarkdown key={index} text={block.text} components={BLOCK_COMPONENTS} />
-        ) : (
-          <table key={index} className="quote-table">
-            <thead><tr>{block.header.map((cell, column) => <th key={column}><QuoteMarkdown text={cell} components={CELL_COMPONENTS} /></th>)}</tr></thead>
-            <tbody>
-              {block.rows.map((row, rowIndex) => (
-                <tr key={rowIndex}>{block.header.map((_header, column) => <td key={column}><QuoteMarkdown text={row[column] ?? ''} components={CELL_COMPONENTS} /></td>)}</tr>
-              ))}
-            </tbody>
-          </table>
-        ),
-      )}
+      <Markdown skipHtml urlTransform={defaultUrlTransform} remarkPlugins={MARKDOWN_PLUGINS} components={COMPONENTS}>{markdown}</Markdown>
     </div>
   );
 }
