@@ -35,7 +35,7 @@ export function isWebPage(url: string): boolean {
 
 export function createSignInSlice(set: SetState, get: GetState, { api, openWindow }: StoreDeps): SignInSlice {
   const openPage = async (url: string, openedByShell: boolean) => {
-    if (!isWebPage(url)) return get().showNotice('error', 'Cairn opens only web sign-in pages.');
+    if (!isWebPage(url)) return get().showError({ code: 'PERMISSION_DENIED', message: 'Cairn opens only web sign-in pages.' });
     if (openedByShell) await get().openExternal(url);
     else openWindow(url);
   };
