@@ -1,5 +1,6 @@
 import { useEffect } from 'react';
 import { ChatView } from './components/chat/ChatView';
+import { ErrorMessage } from './components/common/ErrorMessage';
 import { NoticeToast } from './components/common/NoticeToast';
 import { ConnectionsView } from './components/connections/ConnectionsView';
 import { SearchBox } from './components/search/SearchBox';
@@ -86,7 +87,7 @@ export function App() {
     return (
       <div className="splash" role={phase === 'failed' ? 'alert' : 'status'}>
         <span className="brand-mark large" aria-hidden="true" />
-        <p>{phase === 'failed' ? `${t('app.loadFailed')}: ${loadError ?? ''}` : t('app.loading')}</p>
+        <p>{phase === 'failed' && loadError ? <ErrorMessage error={loadError} lead={t('app.loadFailed')} /> : phase === 'failed' ? t('app.loadFailed') : t('app.loading')}</p>
       </div>
     );
   }

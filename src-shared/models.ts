@@ -1,5 +1,5 @@
 /** Plain data shapes shared by main, preload, renderer and the headless host. No behaviour here. */
-import type { AppErrorData } from './errors';
+import type { AppErrorData, ErrorCode } from './errors';
 
 export const PLATFORMS = ['folder', 'feishu', 'lark', 'yuque', 'dingtalk', 'ima'] as const;
 export type Platform = (typeof PLATFORMS)[number];
@@ -18,7 +18,10 @@ export interface ConnectionView {
   /** Names of the secret fields that are stored (values never leave main). */
   secretFields: string[];
   syncStatus: SyncStatus;
+  /** Why the last sync failed or was partial: core's English sentence (names, numbers)… */
   syncError: string | null;
+  /** …and its code, so the UI can say it in its own language; null when there is no syncError (or it predates the code). */
+  syncErrorCode: ErrorCode | null;
   lastSyncAt: string | null;
   nextSyncAt: string | null;
   documentCount: number;

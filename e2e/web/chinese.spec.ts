@@ -2,7 +2,7 @@ import { addFolder, addYuque, ask, expect, screenshot, searchFor, syncAndWait, t
 
 test.use({ locale: 'en-US' });
 
-test('the interface switches to Chinese: cards, search badges, a cited Chinese answer and settings', async ({ app, backend }) => {
+test('the interface switches to Chinese: cards, errors, search badges, a cited Chinese answer and settings', async ({ app, backend }) => {
   await addFolder(app, backend);
   await syncAndWait(app, 'notes');
   await addYuque(app, backend);
@@ -16,6 +16,17 @@ test('the interface switches to Chinese: cards, search badges, a cited Chinese a
   const yuqueCard = app.getByRole('article', { name: YUQUE_CARD });
   await yuqueCard.getByRole('button', { name: '立即同步' }).click();
   await expect(yuqueCard.getByTestId('sync-status')).toHaveText('同步失败', { timeout: 20_000 });
+  // Errors say what went wrong in Chinese; core's English sentence stays beneath for the details.
+  const syncError = yuqueCard.getByRole('alert');
+  await expect(syncError.locator('.error-headline')).toHaveText('平台拒绝了凭证');
+  await expect(syncError.locator('.error-detail')).toContainText('Yuque rejected the token');
+  await yuqueCard.getByRole('button', { name: '编辑' }).click();
+  const form = app.getByRole('form', { name: `编辑“${YUQUE_CARD}”` });
+  await form.getByRole('button', { name: '测试连接' }).click();
+  await expect(form.getByRole('status').locator('.error-headline')).toHaveText('平台拒绝了凭证');
+  await expect(form.getByRole('status').locator('.error-detail')).toContainText('Yuque rejected the token');
+  await screenshot(app, '14a-zh-test-failed');
+  await form.getByRole('button', { name: '取消' }).click();
   await screenshot(app, '14-zh-connections');
 
   await searchFor(app, '数据备份');

@@ -3,7 +3,7 @@ import type { ConnectionView } from '../../src-shared/models';
 import { trayMenuModel } from './tray-menu';
 
 function connection(id: string, name: string, patch: Partial<ConnectionView> = {}): ConnectionView {
-  return { id, platform: 'folder', name, mode: 'rag', config: {}, secretFields: [], syncStatus: 'synced', syncError: null, lastSyncAt: null, nextSyncAt: null, documentCount: 0, chunkCount: 0, limitation: null, limitationCode: null, experimental: false, ...patch };
+  return { id, platform: 'folder', name, mode: 'rag', config: {}, secretFields: [], syncStatus: 'synced', syncError: null, syncErrorCode: null, lastSyncAt: null, nextSyncAt: null, documentCount: 0, chunkCount: 0, limitation: null, limitationCode: null, experimental: false, ...patch };
 }
 
 describe('trayMenuModel', () => {

@@ -30,7 +30,7 @@ describe('chat streaming through the event reducer', () => {
     const backend = fakeBackend({});
     const { store } = createAppStore(backend.api);
     await store.getState().ask('hello');
-    expect(store.getState().exchanges[0]).toMatchObject({ status: 'failed', error: 'no fake for chat.ask' });
+    expect(store.getState().exchanges[0]).toMatchObject({ status: 'failed', error: { code: 'UNSUPPORTED', message: 'no fake for chat.ask' } });
   });
 });
 

@@ -35,7 +35,7 @@ const handlers: Handlers = {
       ? { ...state.signIn, [outcome.connectionId]: { phase: 'succeeded' } }
       : outcome.error?.code === 'CANCELLED'
         ? withoutKey(state.signIn, outcome.connectionId)
-        : { ...state.signIn, [outcome.connectionId]: { phase: 'failed', message: outcome.error?.message ?? 'Sign-in failed.' } },
+        : { ...state.signIn, [outcome.connectionId]: { phase: 'failed', error: outcome.error ?? { code: 'INTERNAL', message: '' } } },
   }),
   'chat.token': (state, token) => {
     const known = state.exchanges.some((exchange) => exchange.messageId === token.messageId);

@@ -34,7 +34,7 @@ describe('connectStore (snapshot, then deltas)', () => {
     const { store } = createAppStore(backend.api);
     connectStore(store, backend.transport);
     await new Promise((resolve) => setTimeout(resolve, 0));
-    expect({ phase: store.getState().phase, error: store.getState().loadError }).toEqual({ phase: 'failed', error: 'no fake for app.status' });
+    expect({ phase: store.getState().phase, error: store.getState().loadError }).toEqual({ phase: 'failed', error: { code: 'UNSUPPORTED', message: 'no fake for app.status' } });
   });
 
   it('fetches a fresh snapshot when the event stream comes back, replaying events that raced it', async () => {

@@ -37,9 +37,9 @@ export function connectStore(store: AppStore, transport: Transport): () => void 
       if (disposed || mine !== generation) return;
       if (result.ok) hydrate(store, result.value);
       else if (first) {
-        store.setState({ phase: 'failed', loadError: result.error.message });
+        store.setState({ phase: 'failed', loadError: result.error });
         return;
-      } else store.getState().showNotice('error', result.error.message);
+      } else store.getState().showError(result.error);
       replay();
     });
   }

@@ -52,7 +52,7 @@ export function settings(patch: Partial<SettingsView> = {}): SettingsView {
 }
 
 export function connection(patch: Partial<ConnectionView> = {}): ConnectionView {
-  return { id: 'c1', platform: 'folder', name: 'Notes', mode: 'rag', config: { path: '/n' }, secretFields: [], syncStatus: 'idle', syncError: null, lastSyncAt: null, nextSyncAt: null, documentCount: 0, chunkCount: 0, limitation: null, limitationCode: null, experimental: false, ...patch };
+  return { id: 'c1', platform: 'folder', name: 'Notes', mode: 'rag', config: { path: '/n' }, secretFields: [], syncStatus: 'idle', syncError: null, syncErrorCode: null, lastSyncAt: null, nextSyncAt: null, documentCount: 0, chunkCount: 0, limitation: null, limitationCode: null, experimental: false, ...patch };
 }
 
 export function snapshot(patch: Partial<StatusSnapshot> = {}): StatusSnapshot {

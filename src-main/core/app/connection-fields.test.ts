@@ -13,6 +13,7 @@ const feishu: ConnectionView = {
   secretFields: ['appSecret', 'userRefreshToken'],
   syncStatus: 'idle',
   syncError: null,
+  syncErrorCode: null,
   lastSyncAt: null,
   nextSyncAt: null,
   documentCount: 0,

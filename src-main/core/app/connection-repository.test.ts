@@ -56,6 +56,7 @@ describe('ConnectionRepository', () => {
         secretFields: [],
         syncStatus: 'idle',
         syncError: null,
+        syncErrorCode: null,
         lastSyncAt: null,
         nextSyncAt: null,
         documentCount: 2,
@@ -89,8 +90,10 @@ describe('ConnectionRepository', () => {
     const view = await repo.create({ platform: 'folder', name: 'Sched', mode: 'rag', config: { path: '/s' }, hasSecrets: false });
     const last = new Date('2025-01-02T03:04:05.000Z');
     const next = new Date('2025-01-03T03:04:05.000Z');
-    await repo.updateSyncState(view.id, { syncStatus: 'failed', syncError: '2 documents failed', lastSyncAt: last, nextSyncAt: next });
-    expect(await repo.get(view.id)).toMatchObject({ syncStatus: 'failed', syncError: '2 documents failed', lastSyncAt: last.toISOString(), nextSyncAt: next.toISOString() });
+    await repo.updateSyncState(view.id, { syncStatus: 'failed', syncError: '2 documents failed', syncErrorCode: 'DOCUMENT_FAILED', lastSyncAt: last, nextSyncAt: next });
+    expect(await repo.get(view.id)).toMatchObject({ syncStatus: 'failed', syncError: '2 documents failed', syncErrorCode: 'DOCUMENT_FAILED', lastSyncAt: last.toISOString(), nextSyncAt: next.toISOString() });
+    await repo.updateSyncState(view.id, { syncError: null, syncErrorCode: null });
+    expect(await repo.get(view.id)).toMatchObject({ syncError: null, syncErrorCode: null });
     expect((await repo.syncSchedules()).find((s) => s.id === view.id)).toEqual({ id: view.id, lastSyncAt: last, nextSyncAt: next });
     expect(await repo.setMode(view.id, 'direct')).toMatchObject({ mode: 'direct', nextSyncAt: null });
     expect((await repo.syncSchedules()).some((s) => s.id === view.id)).toBe(false);

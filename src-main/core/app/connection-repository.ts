@@ -3,7 +3,7 @@
  * the secret store holds the values, this table holds only the reference to them.
  */
 import { randomBytes } from 'node:crypto';
-import type { ErrorCode } from '../../../src-shared/errors';
+import { isErrorCode, type ErrorCode } from '../../../src-shared/errors';
 import type { ConnectionMode, ConnectionView, Platform, SyncStatus, UserAuthState } from '../../../src-shared/models';
 import { PLATFORMS } from '../../../src-shared/models';
 import { PLATFORM_INFO } from '../../../src-shared/platforms';
@@ -24,6 +24,8 @@ export interface NewConnectionRow {
 export interface SyncStatePatch {
   syncStatus?: SyncStatus;
   syncError?: string | null;
+  /** Set and cleared together with `syncError`. */
+  syncErrorCode?: ErrorCode | null;
   lastSyncAt?: Date | null;
   nextSyncAt?: Date | null;
 }
@@ -53,6 +55,7 @@ interface ConnectionRow {
   secret_ref: string | null;
   sync_status: SyncStatus;
   sync_error: string | null;
+  sync_error_code: string | null;
   last_sync_at: Date | null;
   next_sync_at: Date | null;
   user_auth_lost_at: Date | null;
@@ -61,7 +64,7 @@ interface ConnectionRow {
 }
 
 const SELECT_VIEW = /* sql */ `
-  SELECT c.id, c.platform, c.name, c.mode, c.config, c.secret_ref, c.sync_status, c.sync_error,
+  SELECT c.id, c.platform, c.name, c.mode, c.config, c.secret_ref, c.sync_status, c.sync_error, c.sync_error_code,
          c.last_sync_at, c.next_sync_at, c.user_auth_lost_at,
          (SELECT count(*) FROM documents d WHERE d.connection_id = c.id)::int AS document_count,
          (SELECT count(*) FROM chunks k WHERE k.connection_id = c.id)::int AS chunk_count
@@ -164,7 +167,7 @@ export class ConnectionRepository {
    */
   async clearAccessFailure(id: string): Promise<boolean> {
     const result = await this.db.query(
-      `UPDATE connections c SET sync_status = CASE WHEN c.last_sync_at IS NULL THEN 'idle' ELSE 'synced' END, sync_error = NULL
+      `UPDATE connections c SET sync_status = CASE WHEN c.last_sync_at IS NULL THEN 'idle' ELSE 'synced' END, sync_error = NULL, sync_error_code = NULL
        WHERE c.id = $1 AND c.sync_status = 'failed'
          AND (SELECT r.error->>'code' FROM sync_runs r WHERE r.connection_id = c.id AND r.status <> 'running' ORDER BY r.id DESC LIMIT 1) = ANY($2::text[])`,
       [id, ACCESS_FAILURE_CODES],
@@ -196,6 +199,7 @@ export class ConnectionRepository {
     };
     if (patch.syncStatus !== undefined) add('sync_status', patch.syncStatus);
     if (patch.syncError !== undefined) add('sync_error', patch.syncError);
+    if (patch.syncErrorCode !== undefined) add('sync_error_code', patch.syncErrorCode);
     if (patch.lastSyncAt !== undefined) add('last_sync_at', patch.lastSyncAt);
     if (patch.nextSyncAt !== undefined) add('next_sync_at', patch.nextSyncAt);
     if (sets.length > 0) await this.updateOne(`UPDATE connections SET ${sets.join(', ')} WHERE id = $1`, values);
@@ -238,6 +242,7 @@ export class ConnectionRepository {
       secretFields,
       syncStatus: row.sync_status,
       syncError: row.sync_error,
+      syncErrorCode: row.sync_error === null ? null : isErrorCode(row.sync_error_code) ? row.sync_error_code : null,
       lastSyncAt: row.last_sync_at ? row.last_sync_at.toISOString() : null,
       nextSyncAt: row.next_sync_at ? row.next_sync_at.toISOString() : null,
       documentCount: row.document_count,

@@ -80,22 +80,23 @@ describe('connections.update', () => {
     expect({
       tested: tested.ok,
       // Not cleared by a test of unsaved values, nor by saving them: only by a test of the saved ones.
-      statusAfterTestUpdate: afterTestUpdate.syncStatus,
+      statusAfterTestUpdate: [afterTestUpdate.syncStatus, afterTestUpdate.syncErrorCode],
       updated: updated.ok,
       afterUpdate: [afterUpdate.syncStatus, afterUpdate.documentCount, afterUpdate.chunkCount, afterUpdate.secretFields],
       sameHits: hitsAfterUpdate,
       test: test.ok,
-      afterTest: [afterTest.syncStatus, afterTest.syncError],
+      afterTest: [afterTest.syncStatus, afterTest.syncError, afterTest.syncErrorCode],
       run: [run.status, run.counters.unchanged, run.counters.added, run.counters.deleted],
       stored: await cairn.secrets.get(`connection:${wiki.id}`),
     }).toEqual({
       tested: true,
-      statusAfterTestUpdate: 'failed',
+      // The code goes with the sentence, so the card can say it in the UI language.
+      statusAfterTestUpdate: ['failed', 'AUTH_INVALID'],
       updated: true,
       afterUpdate: ['failed', indexed.documentCount, indexed.chunkCount, ['token']],
       sameHits: before,
       test: true,
-      afterTest: ['synced', null],
+      afterTest: ['synced', null, null],
       run: ['succeeded', indexed.documentCount, 0, 0],
       stored: { token: newToken },
     });

@@ -186,11 +186,11 @@ describe('a folder of 200 Chinese and English notes through createCairn', () => 
     const reopened = await open();
     const [abandoned] = unwrap(await reopened.api.sync.runs({ connectionId, limit: 1 }));
     expect(abandoned).toMatchObject({ status: 'failed', error: { code: 'CANCELLED' } });
-    expect(unwrap(await reopened.api.connections.list()).find((view) => view.id === connectionId)).toMatchObject({ syncStatus: 'synced', syncError: 'Cairn stopped during this sync.' });
+    expect(unwrap(await reopened.api.connections.list()).find((view) => view.id === connectionId)).toMatchObject({ syncStatus: 'synced', syncError: 'Cairn stopped during this sync.', syncErrorCode: 'CANCELLED' });
 
     const resumed = await syncToEnd(reopened, connectionId);
     expect(resumed).toMatchObject({ status: 'succeeded', counters: { seen: 201, added: 0, deleted: 0, failed: 0, updated: edited.length - landed, unchanged: unchanged + landed } });
-    expect(unwrap(await reopened.api.connections.list()).find((view) => view.id === connectionId)).toMatchObject({ syncStatus: 'synced', syncError: null, documentCount: 201 });
+    expect(unwrap(await reopened.api.connections.list()).find((view) => view.id === connectionId)).toMatchObject({ syncStatus: 'synced', syncError: null, syncErrorCode: null, documentCount: 201 });
     await close();
     expectIndexMatchesFolder(await indexSnapshot());
   });

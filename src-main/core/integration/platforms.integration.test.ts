@@ -130,7 +130,7 @@ describe('Yuque and Feishu indexed, DingTalk searched live, through createCairn'
     const failed = new Map(run.errors.map((error) => [error.externalId, error.code]));
     expect(new Map([...failed].sort())).toEqual(new Map([...vanished.map((id) => [String(id), 'NOT_FOUND'] as const), ...serverErrors.map((id) => [String(id), 'SOURCE_ERROR'] as const)].sort()));
     const view = unwrap(await cairn.api.connections.list()).find((candidate) => candidate.id === connections.bigYuque.id);
-    expect(view).toMatchObject({ syncStatus: 'synced', documentCount: 285 });
+    expect(view).toMatchObject({ syncStatus: 'synced', syncErrorCode: 'DOCUMENT_FAILED', documentCount: 285 });
     expect(view?.syncError).toMatch(/^15 documents failed \(first: /);
 
     // The next sync fetches only the 15 that failed (still broken) and leaves the 285 alone.

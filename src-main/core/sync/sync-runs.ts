@@ -1,5 +1,5 @@
 /** The sync_runs table and the connection's sync status: what a run leaves behind for the UI. */
-import type { AppErrorData } from '../../../src-shared/errors';
+import type { AppErrorData, ErrorCode } from '../../../src-shared/errors';
 import type { DocumentError, SyncCounters, SyncRunStatus, SyncRunView, SyncStatus } from '../../../src-shared/models';
 import type { Db } from '../db/database';
 import { normalizeText } from '../text/normalize';
@@ -47,6 +47,16 @@ function summary(run: FinishedRun): string | null {
   return parts.join(' ') || 'Some documents failed.';
 }
 
+/**
+ * The code that goes with the summary: the run's own error, else DOCUMENT_FAILED for a run whose
+ * only trouble was some documents (the summary then counts them).
+ */
+function summaryCode(run: FinishedRun): ErrorCode | null {
+  if (run.status === 'failed') return run.error?.code ?? 'INTERNAL';
+  if (run.status !== 'partial') return null;
+  return run.error?.code ?? 'DOCUMENT_FAILED';
+}
+
 function storableSummary(run: FinishedRun): string | null {
   const text = summary(run);
   return text === null ? null : normalizeText(text);
@@ -67,9 +77,9 @@ export async function finishRun(db: Db, connectionId: string, runId: number, run
     if (run.status === 'cancelled') {
       await tx.query('UPDATE connections SET sync_status = $2 WHERE id = $1', [connectionId, previousStatus === 'syncing' ? 'idle' : previousStatus]);
     } else if (run.status === 'failed') {
-      await tx.query("UPDATE connections SET sync_status = 'failed', sync_error = $2 WHERE id = $1", [connectionId, storableSummary(run)]);
+      await tx.query("UPDATE connections SET sync_status = 'failed', sync_error = $2, sync_error_code = $3 WHERE id = $1", [connectionId, storableSummary(run), summaryCode(run)]);
     } else {
-      await tx.query("UPDATE connections SET sync_status = 'synced', sync_error = $2, last_sync_at = now() WHERE id = $1", [connectionId, storableSummary(run)]);
+      await tx.query("UPDATE connections SET sync_status = 'synced', sync_error = $2, sync_error_code = $3, last_sync_at = now() WHERE id = $1", [connectionId, storableSummary(run), summaryCode(run)]);
     }
     const times = row.rows[0];
     return {
@@ -117,6 +127,9 @@ export async function listRuns(db: Db, connectionId: string, limit = 20): Promis
 /** Why a run left 'running' by a crash or kill ended; shown on the connection until its next sync. */
 export const ABANDONED_RUN_MESSAGE = 'Cairn stopped during this sync.';
 
+/** The run was interrupted, not refused by anything: the UI shows it as a note, never as a failure (STYLE §6). */
+const ABANDONED_RUN_CODE: ErrorCode = 'CANCELLED';
+
 /**
  * Runs left 'running' by a crash or kill: marks them failed at start-up so the UI does not wait
  * forever. Their connections get back the status of their last finished run (a connection that
@@ -126,14 +139,14 @@ export const ABANDONED_RUN_MESSAGE = 'Cairn stopped during this sync.';
 export async function closeAbandonedRuns(db: Db): Promise<number> {
   return db.transaction(async (tx) => {
     await tx.query(
-      `UPDATE connections c SET sync_error = $1, sync_status = coalesce((
+      `UPDATE connections c SET sync_error = $1, sync_error_code = $2, sync_status = coalesce((
          SELECT CASE r.status WHEN 'failed' THEN 'failed' ELSE 'synced' END FROM sync_runs r
          WHERE r.connection_id = c.id AND r.status IN ('succeeded', 'partial', 'failed') ORDER BY r.id DESC LIMIT 1), 'failed')
        WHERE c.sync_status = 'syncing'`,
-      [ABANDONED_RUN_MESSAGE],
+      [ABANDONED_RUN_MESSAGE, ABANDONED_RUN_CODE],
     );
     const result = await tx.query("UPDATE sync_runs SET status = 'failed', finished_at = now(), error = $1::jsonb WHERE status = 'running'", [
-      JSON.stringify({ code: 'CANCELLED', message: ABANDONED_RUN_MESSAGE }),
+      JSON.stringify({ code: ABANDONED_RUN_CODE, message: ABANDONED_RUN_MESSAGE }),
     ]);
     return result.affectedRows ?? 0;
   });

@@ -1,6 +1,7 @@
 import { useMemo } from 'react';
 import { formatNumber, useLanguage, useT } from '../../i18n/i18n';
 import type { ChatExchange } from '../../store/slices/chat-slice';
+import { ErrorMessage } from '../common/ErrorMessage';
 import { AnswerBody } from './AnswerBody';
 import { SourceCardView } from './SourceCardView';
 
@@ -15,7 +16,7 @@ export function ChatExchangeView({ exchange }: { exchange: ChatExchange }) {
       <p className="question">{exchange.question}</p>
       <div className="answer" aria-busy={exchange.status === 'asking' || exchange.status === 'streaming'}>
         {exchange.status === 'asking' && <p className="muted">{t('chat.thinking')}</p>}
-        {exchange.status === 'failed' && <p className="form-error" role="alert">{t('chat.failed', { message: exchange.error ?? '' })}</p>}
+        {exchange.status === 'failed' && exchange.error && exchange.error.code !== 'CANCELLED' && <p className="form-error" role="alert"><ErrorMessage error={exchange.error} lead={t('chat.failed')} /></p>}
         {exchange.text && <AnswerBody text={exchange.text} messageId={exchange.messageId} citations={cited} />}
         {exchange.status === 'streaming' && <span className="cursor" aria-hidden="true" />}
         {answer && (
@@ -23,7 +24,7 @@ export function ChatExchangeView({ exchange }: { exchange: ChatExchange }) {
             {answer.mode === 'extractive' && <span className="label">{t('chat.extractive')}</span>}
             {answer.incomplete && <span className="label warning-label">{t('chat.incomplete')}</span>}
             {answer.droppedMarkers.length > 0 && <span className="label">{t('chat.dropped', { count: answer.droppedMarkers.length })}</span>}
-            {answer.error && <span className="label warning-label">{answer.error.message}</span>}
+            {answer.error && answer.error.code !== 'CANCELLED' && <span className="label warning-label"><ErrorMessage error={answer.error} /></span>}
             {answer.usage && (
               <span className="label muted">{t('chat.usage', { total: formatNumber(language, answer.usage.totalTokens), prompt: formatNumber(language, answer.usage.promptTokens), completion: formatNumber(language, answer.usage.completionTokens) })}</span>
             )}

@@ -1,6 +1,7 @@
 import { formatDateTime, useLanguage, useT } from '../../i18n/i18n';
 import { useAppShallow } from '../../store/store-context';
 import { ConfirmButton } from '../common/ConfirmButton';
+import { ErrorMessage } from '../common/ErrorMessage';
 
 /** Past conversations, newest first: open one to continue it, or delete it after a confirmation. */
 export function ConversationList() {
@@ -22,7 +23,7 @@ export function ConversationList() {
       {status === 'loading' && conversations.length === 0 && <p className="muted small">{t('chat.historyLoading')}</p>}
       {status === 'failed' && (
         <p className="small" role="alert">
-          <span className="muted">{t('chat.historyFailed', { message: error ?? '' })}</span>{' '}
+          <span className="muted">{error ? <ErrorMessage error={error} lead={t('chat.historyFailed')} /> : t('chat.historyFailed')}</span>{' '}
           <button type="button" className="link-button" onClick={() => void actions.reload()}>{t('chat.historyRetry')}</button>
         </p>
       )}

@@ -77,6 +77,32 @@ describe('ConnectionCard', () => {
     expect({ calls: backend.calls, left: store.getState().connections }).toEqual({ calls: [{ channel: 'connections.remove', input: { id: 'c1' } }], left: [] });
   });
 
+  it('says a sync failure in the UI language from its code, with core’s sentence beneath', () => {
+    const detail = 'Yuque rejected the token (wrong, revoked or expired; HTTP 401).';
+    const view = connection({ platform: 'yuque', syncStatus: 'failed', syncError: detail, syncErrorCode: 'AUTH_INVALID' });
+    renderWithStore(<ConnectionCard connection={view} />, fakeBackend({}), { connections: [view], settings: settings({ language: 'zh' }) });
+    const alert = screen.getByRole('alert');
+    expect({ status: screen.getByTestId('sync-status').textContent, headline: alert.querySelector('.error-headline')?.textContent, detail: alert.querySelector('.error-detail')?.textContent })
+      .toEqual({ status: '同步失败', headline: '平台拒绝了凭证', detail });
+  });
+
+  it('shows a sync Cairn was stopped during (CANCELLED) as a note, never as a failure', () => {
+    const view = connection({ syncStatus: 'failed', syncError: 'Cairn stopped during this sync.', syncErrorCode: 'CANCELLED' });
+    renderWithStore(<ConnectionCard connection={view} />, fakeBackend({}), { connections: [view], settings: settings({ language: 'zh' }) });
+    expect({ alerts: screen.queryAllByRole('alert').length, note: screen.getByRole('note').textContent }).toEqual({ alerts: 0, note: '上次同步未完成。' });
+  });
+
+  it('lists each failed document with its own localised headline', async () => {
+    const run = { id: 7, connectionId: 'c1', status: 'partial' as const, startedAt: '2025-01-01T00:00:00.000Z', finishedAt: '2025-01-01T00:01:00.000Z', counters: { seen: 2, added: 1, updated: 0, unchanged: 0, deleted: 0, failed: 1, chunksEmbedded: 1, embedderCalls: 1, embeddingTokens: 10 }, errors: [{ externalId: 'd1', title: '周报', code: 'NOT_FOUND', message: 'Yuque could not find doc 42.' }], error: null };
+    const view = connection({ syncStatus: 'synced', syncError: '1 document failed (first: "周报": Yuque could not find doc 42.)', syncErrorCode: 'DOCUMENT_FAILED' });
+    const backend = fakeBackend({ 'sync.runs': () => ok([run]) });
+    renderWithStore(<FirstCard />, backend, { connections: [view], settings: settings({ language: 'zh' }) });
+    const details = screen.getByText('文档未能索引').closest('details')!;
+    details.open = true;
+    fireEvent(details, new Event('toggle'));
+    expect((await within(details).findByRole('listitem')).textContent).toBe('周报 找不到相应内容Yuque could not find doc 42.');
+  });
+
   it('switches a connection to direct search with the RAG toggle', async () => {
     const backend = fakeBackend({ 'connections.setMode': (input: { id: string; mode: 'direct' }) => ok(connection({ mode: input.mode })) });
     const view = connection({ syncStatus: 'synced' });

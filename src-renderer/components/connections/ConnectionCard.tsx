@@ -5,6 +5,7 @@ import { formatDateTime, formatNumber, hasMessage, useLanguage, useT, type Messa
 import type { Language } from '../../store/slices/ui-slice';
 import { useApp, useAppShallow } from '../../store/store-context';
 import { ConfirmButton } from '../common/ConfirmButton';
+import { ErrorMessage } from '../common/ErrorMessage';
 import { PlatformBadge } from '../common/PlatformBadge';
 import { ProgressBar } from '../common/ProgressBar';
 import { EditConnectionForm } from './ConnectionForm';
@@ -22,18 +23,32 @@ function SyncProgressLine({ progress }: { progress: SyncProgress }) {
   );
 }
 
+/**
+ * The last sync's failure (or, on a synced card, what went wrong in it) in the UI language. A
+ * view from before the code was stored has none: its sentence is shown under a generic headline.
+ * An interrupted sync (CANCELLED: Cairn stopped during it) is a calm note, not a failure.
+ */
+function SyncError({ connection }: { connection: ConnectionView }) {
+  const t = useT();
+  if (!connection.syncError) return null;
+  const error = { code: connection.syncErrorCode ?? 'unknown', message: connection.syncError };
+  if (connection.syncErrorCode === 'CANCELLED') return <p className="hint" role="note">{t('card.syncInterrupted')}</p>;
+  return <p className="sync-error" role="alert"><ErrorMessage error={error} /></p>;
+}
+
 function DocumentErrors({ connection, run }: { connection: ConnectionView; run: SyncRunView | undefined }) {
   const t = useT();
   const loadLastRun = useApp((state) => state.loadLastRun);
   const errors = run?.errors ?? [];
-  if (errors.length === 0 && !(connection.syncError && connection.syncStatus === 'synced')) return null;
+  const summary = errors.length === 1 ? t('card.errorsOne') : errors.length > 1 ? t('card.errors', { count: errors.length }) : null;
+  if (!summary && !(connection.syncError && connection.syncStatus === 'synced')) return null;
   return (
     <details className="doc-errors" onToggle={(event) => { if ((event.target as HTMLDetailsElement).open && !run) void loadLastRun(connection.id); }}>
-      <summary>{errors.length === 1 ? t('card.errorsOne') : errors.length > 1 ? t('card.errors', { count: errors.length }) : connection.syncError}</summary>
+      <summary>{summary ?? (connection.syncErrorCode === 'CANCELLED' ? t('card.syncInterrupted') : <ErrorMessage error={{ code: connection.syncErrorCode ?? 'unknown', message: connection.syncError ?? '' }} />)}</summary>
       {run ? (
         <ul>
           {errors.map((error) => (
-            <li key={error.externalId}><strong>{error.title}</strong> <span className="muted">{error.message}</span></li>
+            <li key={error.externalId}><strong>{error.title}</strong> <span className="muted"><ErrorMessage error={error} /></span></li>
           ))}
         </ul>
       ) : (
@@ -106,7 +121,7 @@ export function ConnectionCard({ connection }: { connection: ConnectionView }) {
       )}
       <SignInPanel connection={connection} />
       {rag && progress && <SyncProgressLine progress={progress} />}
-      {rag && connection.syncStatus === 'failed' && !syncing && connection.syncError && <p className="sync-error" role="alert">{connection.syncError}</p>}
+      {rag && connection.syncStatus === 'failed' && !syncing && <SyncError connection={connection} />}
       {rag && (
         <dl className="facts">
           <div><dt>{t('card.documents')}</dt><dd data-testid="document-count">{documentCount(language, connection, progress)}</dd></div>

@@ -32,6 +32,24 @@ describe('AddConnectionForm', () => {
     expect(backend.calls).toEqual([{ channel: 'connections.testNew', input: { platform: 'yuque', name: 'Yuque', mode: 'rag', config: {}, secrets: { token: 'secret-token-123' } } }]);
   });
 
+  it('says a refused test in Chinese, with core’s English sentence beneath it', async () => {
+    const detail = 'Yuque rejected the token (wrong, revoked or expired; HTTP 401).';
+    renderWithStore(<AddConnectionForm initialPlatform="yuque" onClose={() => {}} />, fakeBackend({ 'connections.testNew': () => fail('AUTH_INVALID', detail) }), { settings: settings({ language: 'zh' }) });
+    fireEvent.change(screen.getByLabelText(/个人或团队 Token/), { target: { value: 'secret-token-123' } });
+    fireEvent.click(screen.getByRole('button', { name: '测试连接' }));
+    const status = await screen.findByRole('status');
+    expect({ headline: status.querySelector('.error-headline')?.textContent, detail: status.querySelector('.error-detail')?.textContent, text: status.textContent })
+      .toEqual({ headline: '平台拒绝了凭证', detail, text: `✗ 平台拒绝了凭证${detail}` });
+  });
+
+  it('shows a refused save in Chinese too', async () => {
+    const backend = fakeBackend({ 'connections.add': () => fail('ALREADY_EXISTS', 'A connection named "笔记" already exists.') });
+    renderWithStore(<AddConnectionForm initialPlatform="folder" onClose={() => {}} />, backend, { settings: settings({ language: 'zh' }) });
+    fireEvent.change(screen.getByLabelText(/文件夹路径/), { target: { value: '/home/me/笔记' } });
+    fireEvent.click(screen.getByRole('button', { name: '添加连接' }));
+    expect((await screen.findByRole('alert')).textContent).toBe('该名称已被使用A connection named "笔记" already exists.');
+  });
+
   it('adds a folder named after its path and closes', async () => {
     let closed = false;
     const backend = fakeBackend({ 'connections.add': (input: { name: string }) => ok({ id: 'c9', name: input.name }) });

@@ -1,9 +1,10 @@
 import { Fragment, useState, type FormEvent } from 'react';
-import type { Result } from '../../../src-shared/errors';
+import type { AppErrorData, Result } from '../../../src-shared/errors';
 import { PLATFORMS, type ConnectionUpdate, type ConnectionView, type NewConnection, type Platform } from '../../../src-shared/models';
 import { PLATFORM_INFO, type CredentialField } from '../../../src-shared/platforms';
 import { useLanguage, useT } from '../../i18n/i18n';
 import { useAppShallow } from '../../store/store-context';
+import { ErrorMessage } from '../common/ErrorMessage';
 
 type TestState = { kind: 'idle' } | { kind: 'testing' } | { kind: 'done'; result: Result<{ message: string }> };
 
@@ -45,7 +46,8 @@ function ConnectionForm({ target, onClose }: { target: FormTarget; onClose: () =
   const [values, setValues] = useState<Record<string, string>>(() => (editing ? savedValues(editing) : {}));
   const [rag, setRag] = useState(true);
   const [test, setTest] = useState<TestState>({ kind: 'idle' });
-  const [error, setError] = useState<string | null>(null);
+  /** A field the form itself found missing, or core's refusal of the save. */
+  const [error, setError] = useState<string | AppErrorData | null>(null);
   const [saving, setSaving] = useState(false);
   /** Stored optional secrets the user chose to remove (sent as `clearSecrets`). */
   const [clearing, setClearing] = useState<string[]>([]);
@@ -101,7 +103,7 @@ function ConnectionForm({ target, onClose }: { target: FormTarget; onClose: () =
     const result = editing ? await actions.updateConnection(edit(editing)) : await actions.addConnection(draft());
     setSaving(false);
     if (result.ok) onClose();
-    else setError(result.error.message);
+    else setError(result.error);
   }
 
   function renderField(field: CredentialField) {
@@ -175,10 +177,10 @@ function ConnectionForm({ target, onClose }: { target: FormTarget; onClose: () =
       {!editing && !rag && <p className="hint">{t('card.ragHint')}</p>}
       {test.kind === 'done' && (
         <p className={test.result.ok ? 'test-result ok' : 'test-result failed'} role="status">
-          {test.result.ok ? `✓ ${test.result.value.message}` : `✗ ${test.result.error.message}`}
+          {test.result.ok ? `✓ ${test.result.value.message}` : <>✗ <ErrorMessage error={test.result.error} /></>}
         </p>
       )}
-      {error && <p className="form-error" role="alert">{error}</p>}
+      {error && <p className="form-error" role="alert">{typeof error === 'string' ? error : <ErrorMessage error={error} />}</p>}
       <div className="actions">
         <button type="button" className="button" onClick={() => void onTest()} disabled={test.kind === 'testing'}>{test.kind === 'testing' ? t('add.testing') : t('add.test')}</button>
         <span className="spacer" />

@@ -8,6 +8,7 @@ import type { ConnectionView } from '../../../src-shared/models';
 import { feishuRedirectUrl, FEISHU_SIGN_IN_DEFAULT_PORT, PLATFORM_INFO } from '../../../src-shared/platforms';
 import { useLanguage, useT } from '../../i18n/i18n';
 import { useApp, useAppShallow } from '../../store/store-context';
+import { ErrorMessage } from '../common/ErrorMessage';
 
 /**
  * Limitations this panel states itself, next to its Sign in button: the card leaves out its own
@@ -48,7 +49,7 @@ export function SignInPanel({ connection }: { connection: ConnectionView }) {
         (local?.phase === 'succeeded' ? <p className="test-result ok" role="status">{t('signIn.authorized')}</p> : <p className="sign-in-state">{t('signIn.authorized')}</p>)}
       {connection.userAuth === 'none' && <p className="sign-in-state">{t('limitation.feishu.no-user-auth', { platform: PLATFORM_INFO[connection.platform].label[language] })}</p>}
       {connection.userAuth === 'expired' && <p className="sign-in-state" role="alert">{t('signIn.expired')}</p>}
-      {local?.phase === 'failed' && <p className="sync-error" role="alert">{t('signIn.failed', { message: local.message })}</p>}
+      {local?.phase === 'failed' && <p className="sync-error" role="alert"><ErrorMessage error={local.error} lead={t('signIn.failed')} /></p>}
       {connection.userAuth === 'authorized' ? (
         <div className="actions">
           <button type="button" className="button quiet" onClick={() => void actions.start(connection.id)}>{t('signIn.again')}</button>

@@ -1,6 +1,7 @@
 import { useMemo } from 'react';
 import { useT } from '../../i18n/i18n';
 import { useApp } from '../../store/store-context';
+import { ErrorMessage } from '../common/ErrorMessage';
 import { highlightTerms } from './highlight';
 import { SearchResultCard } from './SearchResultCard';
 
@@ -30,9 +31,11 @@ export function SearchView() {
       <p className="search-meta muted" aria-live="polite">
         {!query.trim() ? t('search.empty') : searching && documents.length === 0 ? t('search.searching') : answeredQuery && documents.length > 0 ? t('search.count', { count: documents.length, ms: tookMs ?? 0 }) : ''}
       </p>
-      {searchError && <p className="form-error" role="alert">{searchError}</p>}
-      {warnings.map((warning) => (
-        <p key={warning.connectionId} className="warning">{t('search.warning', { name: connections.find((c) => c.id === warning.connectionId)?.name ?? warning.connectionId, message: warning.error.message })}</p>
+      {searchError && searchError.code !== 'CANCELLED' && <p className="form-error" role="alert"><ErrorMessage error={searchError} /></p>}
+      {warnings.filter((warning) => warning.error.code !== 'CANCELLED').map((warning) => (
+        <p key={warning.connectionId} className="warning">
+          <ErrorMessage error={warning.error} lead={t('search.warning', { name: connections.find((c) => c.id === warning.connectionId)?.name ?? warning.connectionId })} />
+        </p>
       ))}
       {query.trim() && answeredQuery && !searching && documents.length === 0 && !searchError && <p className="empty-line">{t('search.noHits', { query: answeredQuery })}</p>}
       <div className="hit-list">

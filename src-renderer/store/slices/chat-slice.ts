@@ -1,3 +1,4 @@
+import type { AppErrorData } from '../../../src-shared/errors';
 import type { ChatAnswer } from '../../../src-shared/models';
 import type { GetState, SetState, StoreDeps } from '../store-types';
 import { furthest } from '../stream-text';
@@ -11,7 +12,7 @@ export interface ChatExchange {
   text: string;
   answer: ChatAnswer | null;
   status: 'asking' | 'streaming' | 'done' | 'failed';
-  error: string | null;
+  error: AppErrorData | null;
 }
 
 export interface ChatSlice {
@@ -92,7 +93,7 @@ export function createChatSlice(set: SetState, get: GetState, { api }: StoreDeps
       set((state) => {
         const exchanges = state.exchanges.map((exchange): ChatExchange => {
           if (exchange.key !== key) return exchange;
-          if (!result.ok) return { ...exchange, status: 'failed', error: result.error.message };
+          if (!result.ok) return { ...exchange, status: 'failed', error: result.error };
           const { messageId } = result.value;
           const early = state.earlyAnswers[messageId];
           if (early) return { ...exchange, messageId, text: early.text, answer: early, status: 'done' };

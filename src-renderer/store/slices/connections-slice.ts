@@ -27,7 +27,7 @@ function upsert(list: ConnectionView[], view: ConnectionView): ConnectionView[] 
 
 export function createConnectionsSlice(set: SetState, get: GetState, { api }: StoreDeps): ConnectionsSlice {
   const report = (result: Result<unknown>) => {
-    if (!result.ok && result.error.code !== 'CANCELLED') get().showNotice('error', result.error.message);
+    if (!result.ok) get().showError(result.error);
   };
   return {
     connections: [],

@@ -1,3 +1,4 @@
+import type { AppErrorData } from '../../../src-shared/errors';
 import type { ChatAnswer, ChatMessageView, ConversationView } from '../../../src-shared/models';
 import type { GetState, SetState, StoreDeps } from '../store-types';
 import { furthest } from '../stream-text';
@@ -8,7 +9,7 @@ export interface HistorySlice {
   conversations: ConversationView[];
   /** 'idle' until the chat panel first asks for the list. */
   conversationsStatus: 'idle' | 'loading' | 'ready' | 'failed';
-  conversationsError: string | null;
+  conversationsError: AppErrorData | null;
   /** The conversation whose messages are being fetched; its exchanges replace the shown ones. */
   openingConversationId: string | null;
   loadConversations(): Promise<void>;
@@ -59,7 +60,7 @@ export function createHistorySlice(set: SetState, get: GetState, { api }: StoreD
       // Refreshes overlap (panel opened, answer done): only the newest answer may land.
       if (request !== latestList) return;
       if (result.ok) set({ conversations: result.value, conversationsStatus: 'ready', conversationsError: null });
-      else set({ conversationsStatus: 'failed', conversationsError: result.error.message });
+      else set({ conversationsStatus: 'failed', conversationsError: result.error });
     },
     async openConversation(conversationId) {
       set({ openingConversationId: conversationId });
@@ -68,7 +69,7 @@ export function createHistorySlice(set: SetState, get: GetState, { api }: StoreD
       if (get().openingConversationId !== conversationId) return;
       if (!result.ok) {
         set({ openingConversationId: null });
-        get().showNotice('error', result.error.message);
+        get().showError(result.error);
         if (result.error.code === 'NOT_FOUND') void get().loadConversations();
         return;
       }
@@ -85,7 +86,7 @@ export function createHistorySlice(set: SetState, get: GetState, { api }: StoreD
     async removeConversation(conversationId) {
       const result = await api.chat.removeConversation({ conversationId });
       if (!result.ok && result.error.code !== 'NOT_FOUND') {
-        get().showNotice('error', result.error.message);
+        get().showError(result.error);
         return;
       }
       set((state) => ({ conversations: state.conversations.filter((conversation) => conversation.id !== conversationId) }));

@@ -1,3 +1,4 @@
+import type { AppErrorData } from '../../../src-shared/errors';
 import type { SearchDocument, SearchResponse } from '../../../src-shared/models';
 import type { GetState, SetState, StoreDeps } from '../store-types';
 
@@ -7,7 +8,7 @@ export interface SearchSlice {
   documents: SearchDocument[];
   warnings: SearchResponse['warnings'];
   searching: boolean;
-  searchError: string | null;
+  searchError: AppErrorData | null;
   tookMs: number | null;
   /** The query the shown hits answer (the box may be ahead of it while typing). */
   answeredQuery: string;
@@ -51,7 +52,7 @@ export function createSearchSlice(set: SetState, get: GetState, { api, searchDeb
       // An older, slower answer must not replace a newer one.
       if (id !== latest) return;
       if (result.ok) set({ documents: result.value.documents, warnings: result.value.warnings, tookMs: result.value.tookMs, searching: false, searchError: null, answeredQuery: query });
-      else set({ documents: [], warnings: [], searching: false, searchError: result.error.message, answeredQuery: query });
+      else set({ documents: [], warnings: [], searching: false, searchError: result.error, answeredQuery: query });
     },
   };
 }

@@ -19,7 +19,7 @@ export function createSettingsSlice(set: SetState, get: GetState, { api }: Store
     async saveSettings(patch) {
       const result = await api.settings.update(patch);
       if (result.ok) set({ settings: result.value });
-      else get().showNotice('error', result.error.message);
+      else get().showError(result.error);
       return result.ok;
     },
     async loadReindexCost() {

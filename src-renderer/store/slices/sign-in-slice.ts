@@ -4,12 +4,13 @@
  * opens it with window.open (injected, so tests see it). The outcome comes as `auth.finished`,
  * applied in apply-event.ts.
  */
+import type { AppErrorData } from '../../../src-shared/errors';
 import type { GetState, SetState, StoreDeps } from '../store-types';
 
 export type SignInStatus =
   | { phase: 'waiting'; authorizeUrl: string; openedByShell: boolean }
   | { phase: 'succeeded' }
-  | { phase: 'failed'; message: string };
+  | { phase: 'failed'; error: AppErrorData };
 
 export interface SignInSlice {
   /** The sign-in this window started or saw finish, by connection id. */
@@ -34,7 +35,7 @@ export function isWebPage(url: string): boolean {
 
 export function createSignInSlice(set: SetState, get: GetState, { api, openWindow }: StoreDeps): SignInSlice {
   const openPage = async (url: string, openedByShell: boolean) => {
-    if (!isWebPage(url)) return get().showNotice('error', 'Cairn opens only web sign-in pages.');
+    if (!isWebPage(url)) return get().showError({ code: 'PERMISSION_DENIED', message: 'Cairn opens only web sign-in pages.' });
     if (openedByShell) await get().openExternal(url);
     else openWindow(url);
   };
@@ -43,7 +44,7 @@ export function createSignInSlice(set: SetState, get: GetState, { api, openWindo
     async startSignIn(connectionId) {
       const result = await api.connections.authorize({ id: connectionId });
       if (!result.ok) {
-        set((state) => ({ signIn: { ...state.signIn, [connectionId]: { phase: 'failed', message: result.error.message } } }));
+        set((state) => ({ signIn: { ...state.signIn, [connectionId]: { phase: 'failed', error: result.error } } }));
         return;
       }
       const { authorizeUrl, opened } = result.value;
@@ -52,11 +53,11 @@ export function createSignInSlice(set: SetState, get: GetState, { api, openWindo
     },
     async cancelSignIn(connectionId) {
       const result = await api.connections.cancelAuthorize({ id: connectionId });
-      if (!result.ok) get().showNotice('error', result.error.message);
+      if (!result.ok) get().showError(result.error);
     },
     async signOut(connectionId) {
       const result = await api.connections.signOut({ id: connectionId });
-      if (!result.ok) return get().showNotice('error', result.error.message);
+      if (!result.ok) return get().showError(result.error);
       // The "just signed in" outcome no longer describes the card.
       set((state) => {
         const signIn = { ...state.signIn };

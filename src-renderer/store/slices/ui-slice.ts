@@ -1,3 +1,4 @@
+import type { AppErrorData } from '../../../src-shared/errors';
 import type { Platform } from '../../../src-shared/models';
 import type { GetState, SetState, StoreDeps } from '../store-types';
 
@@ -8,6 +9,8 @@ export interface Notice {
   id: number;
   kind: 'error' | 'info';
   text: string;
+  /** An error from core: shown with ErrorMessage (headline in the UI language, core's sentence beneath). */
+  error?: AppErrorData;
 }
 
 export interface UiSlice {
@@ -15,13 +18,15 @@ export interface UiSlice {
   /** The language the OS asked for; the settings may override it. */
   systemLanguage: Language;
   phase: 'loading' | 'ready' | 'failed';
-  loadError: string | null;
+  loadError: AppErrorData | null;
   notice: Notice | null;
   addForm: { open: boolean; platform: Platform };
   /** Bumped by Ctrl/Cmd+K; the search box focuses itself when it changes. */
   searchFocusRequest: number;
   setView(view: View): void;
   showNotice(kind: Notice['kind'], text: string): void;
+  /** Shows core's error; a CANCELLED one is not a failure and shows nothing (STYLE.md §6). */
+  showError(error: AppErrorData): void;
   dismissNotice(): void;
   openAddForm(platform?: Platform): void;
   closeAddForm(): void;
@@ -49,13 +54,16 @@ export function createUiSlice(systemLanguage: Language, set: SetState, get: GetS
     searchFocusRequest: 0,
     setView: (view) => set({ view }),
     showNotice: (kind, text) => set({ notice: { id: ++noticeIds, kind, text } }),
+    showError: (error) => {
+      if (error.code !== 'CANCELLED') set({ notice: { id: ++noticeIds, kind: 'error', text: error.message, error } });
+    },
     dismissNotice: () => set({ notice: null }),
     openAddForm: (platform = 'folder') => set({ addForm: { open: true, platform }, view: 'connections' }),
     closeAddForm: () => set((state) => ({ addForm: { ...state.addForm, open: false } })),
     requestSearchFocus: () => set((state) => ({ view: 'search', searchFocusRequest: state.searchFocusRequest + 1 })),
     async openExternal(url) {
       const result = await api.app.openExternal({ url });
-      if (!result.ok) get().showNotice('error', result.error.message);
+      if (!result.ok) get().showError(result.error);
     },
     async setLanguage(language) {
       await get().saveSettings({ language });

@@ -2,6 +2,7 @@ import { sql as core } from './001-core';
 import { sql as search } from './002-search';
 import { sql as chat } from './003-chat';
 import { sql as userAuth } from './004-user-auth';
+import { sql as syncErrorCode } from './005-sync-error-code';
 
 export interface Migration {
   version: number;
@@ -15,4 +16,5 @@ export const MIGRATIONS: Migration[] = [
   { version: 2, name: 'search', sql: search },
   { version: 3, name: 'chat', sql: chat },
   { version: 4, name: 'user-auth', sql: userAuth },
+  { version: 5, name: 'sync-error-code', sql: syncErrorCode },
 ];

@@ -1,0 +1,33 @@
+/**
+ * What an error says to the user, in the UI language. Core's sentence is English and written for
+ * the user (it names the document, the host, the HTTP status), so:
+ * - Chinese UI: the localised headline for the code, with core's sentence beneath it as the detail
+ *   (it carries the names and numbers the headline cannot).
+ * - English UI: core's sentence alone (a headline above it would say the same thing twice); the
+ *   English headline stands in only when core sent no sentence.
+ * CANCELLED is never a failure (docs/STYLE.md §6): it describes to nothing.
+ */
+import { isErrorCode, type AppErrorData } from '../../src-shared/errors';
+import type { Language } from '../store/slices/ui-slice';
+import { translate, type MessageKey } from './i18n';
+
+/** An error as it crosses the boundary; a stored per-document error keeps its code as a plain string. */
+export type DescribableError = Pick<AppErrorData, 'message'> & { code: string };
+
+export interface ErrorDescription {
+  /** The line that says what went wrong, in the UI language. */
+  headline: string;
+  /** Core's sentence beneath it, when it adds to the headline. */
+  detail: string | null;
+}
+
+export function headlineKey(code: string): MessageKey {
+  return isErrorCode(code) ? `error.${code}` : 'error.unknown';
+}
+
+export function describeError(error: DescribableError, language: Language): ErrorDescription | null {
+  if (error.code === 'CANCELLED') return null;
+  const sentence = error.message.trim();
+  if (language === 'en' && sentence) return { headline: sentence, detail: null };
+  return { headline: translate(language, headlineKey(error.code)), detail: sentence || null };
+}
