@@ -96,6 +96,12 @@ export class TimedStore implements DocumentStore {
     return written;
   }
 
+  async writeDocuments(docs: DocumentToWrite[]): Promise<{ documentId: number }[]> {
+    const written = await this.clock.time('write', () => this.inner.writeDocuments(docs));
+    docs.forEach((doc, index) => this.sink?.(written[index]!.documentId, doc.chunks, doc.vectors));
+    return written;
+  }
+
   touchDocument(connectionId: string, ref: DocumentRef, title: string): Promise<void> {
     return this.inner.touchDocument(connectionId, ref, title);
   }

@@ -1,9 +1,9 @@
 /**
- * DocumentStore over PGlite/Postgres. Each document is written in ONE transaction (upsert the
+ * DocumentStore over PGlite/Postgres. A document is written inside ONE transaction (upsert the
  * document, delete its old chunks — their vectors go by cascade in every space — insert the new
- * chunks and their vectors), so a crash or cancel between documents leaves every document in its
- * last good state. Rows travel as arrays through unnest(): one statement per table per document,
- * whatever its size.
+ * chunks and their vectors), alone or with a group of others (`writeDocuments`), so a crash or
+ * cancel leaves every document in its last good state. Rows travel as arrays through unnest()
+ * (document-rows.ts): one statement per table for the whole group, whatever its size.
  */
 import { CairnError, throwIfAborted } from '../errors';
 import type { Db } from '../db/database';
@@ -14,10 +14,11 @@ import { silentLogger } from '../logging/logger';
 import type { DocumentStore, DocumentToWrite, StoredDocumentState } from './document-store';
 import { countVectors, dropAnnIndex, ensureAnnIndex, hasAnnIndex, shouldDropBeforeBulkWrite } from './ann-index';
 import { keywordInput } from './embedding-input';
-import { readSpaces, resolveWritableSpace, spaceTable, vectorCast } from './embedding-spaces';
+import { readSpaces, resolveWritableSpace, sameSpace } from './embedding-spaces';
+import { insertChunksWithVectors, timestampOrNull, upsertDocuments } from './document-rows';
 import { toVectorLiteral } from './vector-literal';
 
-/** Rows per INSERT … unnest() statement, to bound one statement's parameter text. */
+/** Documents per DELETE … ANY() statement, to bound one statement's parameter text. */
 const ROWS_PER_STATEMENT = 500;
 /** Chunks per document assumed before a connection has any, for bulk-write planning. */
 const DEFAULT_CHUNKS_PER_DOCUMENT = 3;
@@ -37,13 +38,6 @@ interface StateRow {
 function isoOrNull(value: Date | string | null): string | null {
   if (value === null) return null;
   return value instanceof Date ? value.toISOString() : new Date(value).toISOString();
-}
-
-/** A remote time that Postgres can store, or null: platforms send odd values and they must not fail a write. */
-function timestampOrNull(value: string | null): string | null {
-  if (!value) return null;
-  const time = Date.parse(value);
-  return Number.isFinite(time) ? new Date(time).toISOString() : null;
 }
 
 function checkVectors(doc: DocumentToWrite): void {
@@ -90,53 +84,27 @@ export class PgDocumentStore implements DocumentStore {
   }
 
   async writeDocument(doc: DocumentToWrite): Promise<{ documentId: number }> {
-    checkVectors(doc);
-    const chunks = doc.chunks;
-    const searchTexts = chunks.map((c) => keywordInput({ title: doc.title, headingPath: c.headingPath, text: c.text }));
-    const vectorLiterals = doc.vectors.map(toVectorLiteral);
+    const [written] = await this.writeDocuments([doc]);
+    if (!written) throw new CairnError('INTERNAL', `No row came back for "${doc.title}".`);
+    return written;
+  }
+
+  async writeDocuments(docs: DocumentToWrite[]): Promise<{ documentId: number }[]> {
+    if (docs.length === 0) return [];
+    for (const doc of docs) checkVectors(doc);
+    const space = docs[0]!.space;
+    if (docs.some((doc) => !sameSpace(doc.space, space))) throw new CairnError('INTERNAL', 'One write mixes vectors of two embedding spaces.');
+    // JavaScript work (analysis, vector text) happens before the transaction, which holds the database.
+    const rows = docs.flatMap((doc) =>
+      doc.chunks.map((chunk, index) => ({ doc, chunk, searchText: keywordInput({ title: doc.title, headingPath: chunk.headingPath, text: chunk.text }), vector: toVectorLiteral(doc.vectors[index]!) })),
+    );
     return this.db.transaction(async (tx) => {
-      const space = await resolveWritableSpace(tx, doc.space);
-      const upserted = await tx.query<{ id: string | number }>(
-        `INSERT INTO documents (connection_id, external_id, title, knowledge_base, url, remote_updated_at, revision, content_hash, content, indexed_at, chunk_count)
-         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, now(), $10)
-         ON CONFLICT (connection_id, external_id) DO UPDATE SET
-           title = EXCLUDED.title, knowledge_base = EXCLUDED.knowledge_base, url = EXCLUDED.url,
-           remote_updated_at = EXCLUDED.remote_updated_at, revision = EXCLUDED.revision,
-           content_hash = EXCLUDED.content_hash, content = EXCLUDED.content, indexed_at = now(),
-           chunk_count = EXCLUDED.chunk_count
-         RETURNING id`,
-        [doc.connectionId, doc.ref.externalId, doc.title, doc.ref.knowledgeBase, doc.ref.url, timestampOrNull(doc.ref.remoteUpdatedAt), doc.ref.revision, doc.contentHash, doc.content, chunks.length],
-      );
-      const documentId = Number(upserted.rows[0]?.id);
-      await tx.query('DELETE FROM chunks WHERE document_id = $1', [documentId]);
-      const table = spaceTable(space);
-      const cast = vectorCast(space);
-      for (let start = 0; start < chunks.length; start += ROWS_PER_STATEMENT) {
-        const slice = chunks.slice(start, start + ROWS_PER_STATEMENT);
-        const inserted = await tx.query<{ id: string | number; ord: number }>(
-          `INSERT INTO chunks (document_id, connection_id, ord, heading_path, content, char_start, char_end, search_text)
-           SELECT $1, $2, u.ord, u.heading_path, u.content, u.char_start, u.char_end, u.search_text
-           FROM unnest($3::int[], $4::text[], $5::text[], $6::int[], $7::int[], $8::text[]) AS u(ord, heading_path, content, char_start, char_end, search_text)
-           RETURNING id, ord`,
-          [
-            documentId,
-            doc.connectionId,
-            slice.map((c) => c.ord),
-            slice.map((c) => c.headingPath),
-            slice.map((c) => c.text),
-            slice.map((c) => c.charStart),
-            slice.map((c) => c.charEnd),
-            searchTexts.slice(start, start + ROWS_PER_STATEMENT),
-          ],
-        );
-        const idByOrd = new Map(inserted.rows.map((r) => [r.ord, Number(r.id)]));
-        await tx.query(
-          `INSERT INTO ${table} (chunk_id, connection_id, embedding)
-           SELECT u.chunk_id, $1, u.embedding::${cast} FROM unnest($2::bigint[], $3::text[]) AS u(chunk_id, embedding)`,
-          [doc.connectionId, slice.map((c) => idByOrd.get(c.ord)), vectorLiterals.slice(start, start + ROWS_PER_STATEMENT)],
-        );
-      }
-      return { documentId };
+      const record = await resolveWritableSpace(tx, space);
+      const documentIds = await upsertDocuments(tx, docs);
+      await tx.query('DELETE FROM chunks WHERE document_id = ANY($1::bigint[])', [documentIds]);
+      const documentIdOf = new Map(docs.map((doc, index) => [doc, documentIds[index]!]));
+      await insertChunksWithVectors(tx, record, rows.map((row) => ({ ...row, documentId: documentIdOf.get(row.doc)!, connectionId: row.doc.connectionId })));
+      return documentIds.map((documentId) => ({ documentId }));
     });
   }
 

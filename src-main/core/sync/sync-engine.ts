@@ -21,6 +21,7 @@ import type { Logger } from '../logging/logger';
 import { silentLogger } from '../logging/logger';
 import { goneUpstream, planChanges } from './change-detection';
 import { EmbedBatcher } from './embed-batcher';
+import { WriteBatcher } from './write-batcher';
 import { contentHash, normalizeText } from '../text/normalize';
 import { emptyCounters, finishRun, startRun, type FinishedRun } from './sync-runs';
 import type { SyncLock } from './sync-lock';
@@ -40,6 +41,8 @@ export interface SyncEngineOptions {
   fetchConcurrency?: number;
   /** Inputs per embedder call. @default 64 */
   embedBatchSize?: number;
+  /** Documents written per transaction (group commit; a failed group is retried one by one). @default 32 */
+  writeBatchDocuments?: number;
   /**
    * Applied to every error message the run records: platforms may quote a credential back, and
    * run records reach the UI. @default keeps messages as they are
@@ -169,6 +172,7 @@ export class SyncEngine {
       await resolveWritableSpace(this.options.db, embedder.space);
       await store.prepareBulkWrite?.(embedder.space, plan.toFetch.length);
       const batcher = new EmbedBatcher(embedder, { maxBatch: this.options.embedBatchSize, signal });
+      const writer = new WriteBatcher(store, { maxDocuments: this.options.writeBatchDocuments });
       const queue = new PQueue({ concurrency: Math.max(1, this.options.fetchConcurrency ?? 16) });
       // p-queue holds one abort listener per queued document until it starts; on the caller's
       // signal that trips Node's leak warning (10 listeners) on every sync of 11+ changed documents.
@@ -178,7 +182,7 @@ export class SyncEngine {
       const tasks = plan.toFetch.map((ref) =>
         queue
           .add(async () => {
-            const outcome = await this.syncDocument(request, ref, states.get(ref.externalId), batcher);
+            const outcome = await this.syncDocument(request, ref, states.get(ref.externalId), batcher, writer);
             if (outcome.kind === 'touched') counters.unchanged += 1;
             else {
               if (outcome.kind === 'added') counters.added += 1;
@@ -247,6 +251,7 @@ export class SyncEngine {
     ref: DocumentRef,
     state: StoredDocumentState | undefined,
     batcher: EmbedBatcher,
+    writer: WriteBatcher,
   ): Promise<{ kind: 'touched' } | { kind: 'added' | 'updated'; chunks: number }> {
     const { connectionId, connector, embedder, signal } = request;
     const fetched = await connector.fetch(ref, signal);
@@ -263,7 +268,7 @@ export class SyncEngine {
     const chunks = (this.options.chunk ?? chunkMarkdown)(content);
     const vectors = await batcher.embed(chunks.map((c) => embeddingInput({ title, headingPath: c.headingPath, text: c.text })));
     throwIfAborted(signal);
-    await this.options.store.writeDocument({ connectionId, ref, title, contentHash: hash, content, chunks, vectors, space: embedder.space });
+    await writer.write({ connectionId, ref, title, contentHash: hash, content, chunks, vectors, space: embedder.space });
     return { kind: state ? 'updated' : 'added', chunks: chunks.length };
   }
 }
