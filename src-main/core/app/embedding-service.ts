@@ -94,6 +94,16 @@ export class EmbeddingService {
     return this.configured;
   }
 
+  /**
+   * Like `syncEmbedder`, but reads the active space from the database: a running sync asks this
+   * when a write is refused, since a re-embed may have flipped the space a moment ago.
+   */
+  async currentSyncEmbedder(): Promise<Embedder> {
+    const { active } = await readSpaces(this.deps.db);
+    if (active) this.active = active;
+    return this.syncEmbedder();
+  }
+
   status(): ReindexStatus {
     return { ...this.progress, activeSpace: this.active ? spaceKey(this.active) : this.progress.activeSpace };
   }
