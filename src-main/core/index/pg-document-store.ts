@@ -14,6 +14,7 @@ import { silentLogger } from '../logging/logger';
 import type { DocumentStore, DocumentToWrite, StoredDocumentState } from './document-store';
 import { countVectors, dropAnnIndex, ensureAnnIndex, hasAnnIndex, shouldDropBeforeBulkWrite } from './ann-index';
 import { keywordInput } from './embedding-input';
+import { BULK_KEYWORD_MIN_CHUNKS, beginBulkKeywordWrites, endBulkKeywordWrites } from './keyword-index';
 import { readSpaces, resolveWritableSpace, sameSpace } from './embedding-spaces';
 import { insertChunksWithVectors, timestampOrNull, upsertDocuments } from './document-rows';
 import { toVectorLiteral } from './vector-literal';
@@ -52,6 +53,8 @@ function checkVectors(doc: DocumentToWrite): void {
 
 export class PgDocumentStore implements DocumentStore {
   private readonly logger: Logger;
+  /** The BM25 index is in bulk mode (set by prepareBulkWrite, ended by optimize). */
+  private bulkKeywordWrites = false;
 
   constructor(
     private readonly db: Db,
@@ -136,26 +139,35 @@ export class PgDocumentStore implements DocumentStore {
   }
 
   /**
-   * Called before a sync writes `plannedDocuments` documents in `space`: drops the space's HNSW
-   * index when rebuilding it afterwards is cheaper than inserting through it (see ann-index.ts).
-   * Search falls back to an exact scan until `optimize()` rebuilds it.
+   * Called before a sync writes `plannedDocuments` documents in `space`: puts the BM25 index in
+   * bulk mode for a large burst (keyword-index.ts), and drops the space's HNSW index when
+   * rebuilding it afterwards is cheaper than inserting through it (ann-index.ts). Search keeps
+   * working: keyword through the BM25 index, vectors by an exact scan until `optimize()` rebuilds.
    */
   async prepareBulkWrite(space: EmbeddingSpace, plannedDocuments: number): Promise<void> {
     if (plannedDocuments <= 0) return;
     const record = await resolveWritableSpace(this.db, space);
-    if (!(await hasAnnIndex(this.db, record))) return;
     const totals = await this.db.query<{ docs: number; chunks: number }>('SELECT count(*)::int AS docs, coalesce(sum(chunk_count), 0)::int AS chunks FROM documents');
     const { docs = 0, chunks = 0 } = totals.rows[0] ?? {};
-    const perDocument = docs > 0 ? chunks / docs : DEFAULT_CHUNKS_PER_DOCUMENT;
+    const plannedChunks = Math.ceil(plannedDocuments * (docs > 0 ? chunks / docs : DEFAULT_CHUNKS_PER_DOCUMENT));
+    if (plannedChunks >= BULK_KEYWORD_MIN_CHUNKS && !this.bulkKeywordWrites) {
+      await beginBulkKeywordWrites(this.db);
+      this.bulkKeywordWrites = true;
+    }
+    if (!(await hasAnnIndex(this.db, record))) return;
     const existing = await countVectors(this.db, record);
-    if (shouldDropBeforeBulkWrite(existing, Math.ceil(plannedDocuments * perDocument))) {
+    if (shouldDropBeforeBulkWrite(existing, plannedChunks)) {
       this.logger.info('dropping the HNSW index for a bulk write', { space: record.id, existing, plannedDocuments });
       await dropAnnIndex(this.db, record);
     }
   }
 
-  /** Builds missing HNSW indexes of the active and pending spaces (bulk build after a sync). */
+  /** Ends the BM25 bulk mode, then builds missing HNSW indexes of the active and pending spaces (bulk build after a sync). */
   async optimize(signal?: AbortSignal): Promise<void> {
+    if (this.bulkKeywordWrites) {
+      this.bulkKeywordWrites = false;
+      await endBulkKeywordWrites(this.db);
+    }
     const state = await readSpaces(this.db);
     for (const space of [state.active, state.pending]) {
       if (!space) continue;
