@@ -71,6 +71,10 @@ export class TimedEmbedder implements Embedder {
     return this.inner.space;
   }
 
+  get inProcess(): boolean | undefined {
+    return this.inner.inProcess;
+  }
+
   async embed(texts: string[], options?: { kind?: 'document' | 'query'; signal?: AbortSignal }): Promise<EmbedResult> {
     this.clock.embedRequests += 1;
     return this.clock.time('embed', () => this.inner.embed(texts, options));
