@@ -71,6 +71,10 @@ export class TimedEmbedder implements Embedder {
     return this.inner.space;
   }
 
+  get inProcess(): boolean | undefined {
+    return this.inner.inProcess;
+  }
+
   async embed(texts: string[], options?: { kind?: 'document' | 'query'; signal?: AbortSignal }): Promise<EmbedResult> {
     this.clock.embedRequests += 1;
     return this.clock.time('embed', () => this.inner.embed(texts, options));
@@ -93,6 +97,12 @@ export class TimedStore implements DocumentStore {
   async writeDocument(doc: DocumentToWrite): Promise<{ documentId: number }> {
     const written = await this.clock.time('write', () => this.inner.writeDocument(doc));
     this.sink?.(written.documentId, doc.chunks, doc.vectors);
+    return written;
+  }
+
+  async writeDocuments(docs: DocumentToWrite[]): Promise<{ documentId: number }[]> {
+    const written = await this.clock.time('write', () => this.inner.writeDocuments(docs));
+    docs.forEach((doc, index) => this.sink?.(written[index]!.documentId, doc.chunks, doc.vectors));
     return written;
   }
 

@@ -9,10 +9,8 @@ import { ChatService } from '../chat/chat-service';
 import { ConversationRepository } from '../chat/conversation-repository';
 import { createChatModelResolver } from '../chat/openai-chat-model';
 import { connectionLimitation, supportsUserSignIn, type ConnectorFactories } from '../connectors/registry';
-import { openDatabase } from '../db/database';
-import { BuiltinEmbedder } from '../embedding/builtin-embedder';
+import { openDatabase, type Db } from '../db/database';
 import { createEmbedder, embeddingSettingsFromEnv } from '../embedding/create-embedder';
-import type { Embedder, EmbeddingSpace } from '../embedding/embedder';
 import { toResult } from '../errors';
 import { PgDocumentStore } from '../index/pg-document-store';
 import { createLogger, SecretRedactor, type Logger } from '../logging/logger';
@@ -34,6 +32,7 @@ import { EmbeddingService } from './embedding-service';
 import { EventBus } from './event-bus';
 import { redactFailures } from './redact-failures';
 import { SettingsRepository } from './settings-repository';
+import { SpaceSettingsStore } from './space-settings';
 import { SyncService, syncApi } from './sync-service';
 import { UserAuthService, userAuthApi } from './user-auth-service';
 
@@ -62,6 +61,8 @@ export interface CairnInternals extends Cairn {
   whenIdle(): Promise<void>;
   logger: Logger;
   secrets: SecretStore;
+  /** The open database (tests and diagnostics read it; the app goes through `api`). */
+  db: Db;
 }
 
 export async function createCairn(options: CreateCairnOptions = {}): Promise<CairnInternals> {
@@ -100,9 +101,9 @@ export async function createCairn(options: CreateCairnOptions = {}): Promise<Cai
         const stored = (await settings.get()).embedding;
         const chosen = fromEnv ?? { ...stored, apiKey: (await settings.apiKey('embedding')) ?? undefined };
         redactor.register(chosen.apiKey);
-        return createEmbedder(chosen);
+        return { embedder: createEmbedder(chosen), settings: chosen };
       },
-      embedderForSpace: (space) => rebuildableEmbedder(space),
+      spaceSettings: new SpaceSettingsStore(db, secrets, (key) => redactor.register(key)),
     });
     await embeddings.start();
     disposers.push(() => embeddings.dispose());
@@ -233,6 +234,7 @@ export async function createCairn(options: CreateCairnOptions = {}): Promise<Cai
       dataDir,
       logger,
       secrets,
+      db,
       whenIdle: async () => {
         await syncService?.whenIdle();
         await embeddings.whenIdle();
@@ -261,12 +263,6 @@ async function runDisposers(disposers: (() => Promise<void> | void)[], logger: L
     }
   }
   disposers.length = 0;
-}
-
-/** Old spaces that can be rebuilt without settings: only the built-in embedder's. */
-function rebuildableEmbedder(space: EmbeddingSpace): Embedder | null {
-  const builtin = new BuiltinEmbedder(space.dimensions);
-  return space.provider === builtin.space.provider && space.model === builtin.space.model ? builtin : null;
 }
 
 /** Logs go to a daily file in the data dir's logs/ folder (never to stdout, which belongs to the CLI's output). */

@@ -8,19 +8,27 @@ import type { ReindexStatus } from '../../../src-shared/models';
 import type { Db } from '../db/database';
 import { spaceKey, type Embedder, type EmbeddingSpace } from '../embedding/embedder';
 import { isAbortError } from '../errors';
-import { discardPendingSpace, ensureActiveSpace, readSpaces, sameSpace } from '../index/embedding-spaces';
+import type { EmbeddingSettings } from '../embedding/create-embedder';
+import { createPendingSpace, discardPendingSpace, ensureActiveSpace, readSpaces, sameSpace } from '../index/embedding-spaces';
 import { runReindex } from '../index/reindex-job';
 import type { Logger } from '../logging/logger';
 import type { EventBus } from './event-bus';
+import type { SpaceSettingsStore } from './space-settings';
+
+export interface ConfiguredEmbedder {
+  embedder: Embedder;
+  /** The settings it was built from (recorded per space, so it can be rebuilt after a restart). */
+  settings: EmbeddingSettings;
+}
 
 export interface EmbeddingServiceDeps {
   db: Db;
   events: EventBus;
   logger: Logger;
   /** Builds the embedder the current settings ask for (settings + env overlay + stored key). */
-  configuredEmbedder: () => Promise<Embedder>;
-  /** Rebuilds an embedder for an older space where that is possible without settings (the built-in one). */
-  embedderForSpace: (space: EmbeddingSpace) => Embedder | null;
+  configuredEmbedder: () => Promise<ConfiguredEmbedder>;
+  /** What built each registered space: rebuilds the active space's embedder once the settings moved on. */
+  spaceSettings: SpaceSettingsStore;
 }
 
 export class EmbeddingService {
@@ -41,7 +49,8 @@ export class EmbeddingService {
 
   /** Call after the embedding settings changed. */
   async reconfigure(): Promise<void> {
-    const embedder = await this.deps.configuredEmbedder();
+    const { embedder, settings } = await this.deps.configuredEmbedder();
+    const spaceSettings = this.deps.spaceSettings;
     // Settings overwrite the old provider (and its key): keep its embedder so the active space
     // keeps its vector channel (search, syncs) while the re-embed runs, or if it fails.
     if (this.configured && this.active && sameSpace(this.configured.space, this.active)) this.previous = this.configured;
@@ -52,11 +61,20 @@ export class EmbeddingService {
       await this.stopJob();
       await discardPendingSpace(this.deps.db);
       this.pending = null;
+      await spaceSettings.save(active, settings);
+      await spaceSettings.prune([active]);
       this.publish({ running: false, done: 0, total: 0, activeSpace: spaceKey(active), pendingSpace: null });
       return;
     }
-    if (this.job && this.pending && sameSpace(this.pending, embedder.space)) return;
-    await this.stopJob();
+    // After a restart mid-re-embed nothing is in memory: rebuild the active space's embedder from what built it.
+    if (!this.previous || !sameSpace(this.previous.space, active)) this.previous = await spaceSettings.embedderFor(active);
+    const running = this.job !== null && this.pending !== null && sameSpace(this.pending, embedder.space);
+    if (!running) await this.stopJob();
+    // Registered here (runReindex reuses it) so its settings are on record before any vector lands in it.
+    const pending = await createPendingSpace(this.deps.db, embedder.space);
+    await spaceSettings.save(pending, settings);
+    await spaceSettings.prune([active, pending]);
+    if (running) return;
     this.pending = embedder.space;
     this.startJob(embedder);
   }
@@ -65,7 +83,7 @@ export class EmbeddingService {
   forSpace(space: EmbeddingSpace): Embedder | null {
     if (this.configured && sameSpace(this.configured.space, space)) return this.configured;
     if (this.previous && sameSpace(this.previous.space, space)) return this.previous;
-    return this.deps.embedderForSpace(space);
+    return null;
   }
 
   /** What a sync embeds with: the active space's embedder, else the configured one (its vectors land in the pending space and the flip catches up). */
@@ -74,6 +92,16 @@ export class EmbeddingService {
     if (activeEmbedder) return activeEmbedder;
     if (!this.configured) throw new Error('EmbeddingService.start() was not called');
     return this.configured;
+  }
+
+  /**
+   * Like `syncEmbedder`, but reads the active space from the database: a running sync asks this
+   * when a write is refused, since a re-embed may have flipped the space a moment ago.
+   */
+  async currentSyncEmbedder(): Promise<Embedder> {
+    const { active } = await readSpaces(this.deps.db);
+    if (active) this.active = active;
+    return this.syncEmbedder();
   }
 
   status(): ReindexStatus {
@@ -105,6 +133,7 @@ export class EmbeddingService {
         this.active = active;
         this.pending = null;
         this.previous = null;
+        await this.deps.spaceSettings.prune([active]);
         logger.info('re-embed finished', { embedded, active: active ? spaceKey(active) : null });
         this.publish({ running: false, done: embedded, total: embedded, activeSpace: active ? spaceKey(active) : '', pendingSpace: null });
       })

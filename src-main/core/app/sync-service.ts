@@ -70,7 +70,8 @@ export class SyncService {
       started = await this.deps.engine.start({
         connectionId,
         connector,
-        embedder: this.deps.embeddings.syncEmbedder(),
+        embedder: await this.deps.embeddings.currentSyncEmbedder(),
+        currentEmbedder: () => this.deps.embeddings.currentSyncEmbedder(),
         signal: controller.signal,
         onProgress: (progress) => {
           entry.progress = progress;

@@ -44,6 +44,7 @@ const MODEL = 'cairn-hash-v1';
  */
 export class BuiltinEmbedder implements Embedder {
   readonly space: EmbeddingSpace;
+  readonly inProcess = true;
   private readonly features: HashFeatureOptions;
 
   /** @param features for tuning experiments only; non-default features get their own model name. */

@@ -20,6 +20,11 @@ export interface EmbedResult {
 export interface Embedder {
   readonly space: EmbeddingSpace;
   /**
+   * True when embedding is CPU work in this process with no cost per call (the built-in embedder):
+   * callers then send what they have at once instead of waiting to fill a batch. @default false
+   */
+  readonly inProcess?: boolean;
+  /**
    * Embeds texts in order; every vector is L2-normalised and `space.dimensions` long.
    * `kind` lets asymmetric models (DashScope text_type) treat queries and documents differently.
    */

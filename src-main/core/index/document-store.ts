@@ -39,6 +39,13 @@ export interface DocumentStore {
   listStates(connectionId: string): Promise<Map<string, StoredDocumentState>>;
   /** Atomic replace of one document and its chunks. Throws if the space is not the active or pending one. */
   writeDocument(doc: DocumentToWrite): Promise<{ documentId: number }>;
+  /**
+   * Atomic replace of several documents in ONE transaction: all of them land or none does (so each
+   * one is still all-or-nothing). Cheaper per document than `writeDocument` (one statement per
+   * table for the group); a caller that must not let one bad document fail the others retries
+   * them one by one with `writeDocument` when this throws. Results are in input order.
+   */
+  writeDocuments(docs: DocumentToWrite[]): Promise<{ documentId: number }[]>;
   /** Content unchanged (same hash): refresh metadata only, no re-chunk, no re-embed. */
   touchDocument(connectionId: string, ref: DocumentRef, title: string): Promise<void>;
   /** Removes documents gone upstream, with their chunks and vectors. Returns how many were removed. */

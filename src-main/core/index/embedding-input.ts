@@ -16,7 +16,11 @@ export function embeddingInput(chunk: ChunkContext): string {
   return [chunk.title.trim(), chunk.headingPath.trim(), chunk.text.trim()].filter((part) => part.length > 0).join('\n\n');
 }
 
-/** The analysed keyword text stored in `chunks.search_text`. */
+/**
+ * The analysed keyword text stored in `chunks.search_text`: the analysis of the embedder's input
+ * (the same tokens as title, heading path and text analysed apart, since whitespace only separates),
+ * so the built-in embedder's analysis of it is reused (analyzer.ts keeps recent analyses).
+ */
 export function keywordInput(chunk: ChunkContext): string {
-  return toSearchText([chunk.title, chunk.headingPath, chunk.text].join('\n'));
+  return toSearchText(embeddingInput(chunk));
 }

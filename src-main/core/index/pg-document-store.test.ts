@@ -6,6 +6,9 @@ import { CountingEmbedder, insertConnection } from '../testing/index-fixtures';
 import { ANN_MIN_ROWS, hasAnnIndex, shouldDropBeforeBulkWrite } from './ann-index';
 import { createPendingSpace, ensureActiveSpace, readSpaces, spaceTable } from './embedding-spaces';
 import { PgDocumentStore } from './pg-document-store';
+import { BULK_KEYWORD_MIN_CHUNKS, BULK_MEMTABLE_PAGES } from './keyword-index';
+import { keywordChannel } from '../search/index-channels';
+import { toSearchText } from '../text/analyzer';
 
 let db: Db;
 let store: PgDocumentStore;
@@ -111,6 +114,23 @@ describe('PgDocumentStore', () => {
     // One more document of this connection's average size (2,000 chunks) is a burst worth a rebuild.
     await store.prepareBulkWrite(embedder.space, 1);
     expect(await hasAnnIndex(db, active!)).toBe(false);
+  });
+
+  it('puts the BM25 index in bulk mode for a large burst, keeps keyword search working, and ends it in optimize()', async () => {
+    const threshold = async () => (await db.query<{ value: string }>("SELECT current_setting('pg_textsearch.memtable_pages_threshold') AS value")).rows[0]!.value;
+    await store.optimize();
+    const defaultThreshold = await threshold();
+    expect(defaultThreshold).not.toBe(String(BULK_MEMTABLE_PAGES));
+    await store.prepareBulkWrite(embedder.space, 0);
+    expect(await threshold()).toBe(defaultThreshold);
+    await store.prepareBulkWrite(embedder.space, BULK_KEYWORD_MIN_CHUNKS);
+    expect(await threshold()).toBe(String(BULK_MEMTABLE_PAGES));
+    await write('bulk', [{ ord: 0, headingPath: '', text: '差旅报销 quarterly invoice', charStart: 0, charEnd: 10 }]);
+    const hits = async () => keywordChannel(db, toSearchText('quarterly invoice'), ['c1']);
+    expect((await hits()).length).toBe(1);
+    await store.optimize();
+    expect(await threshold()).toBe(defaultThreshold);
+    expect((await hits()).length).toBe(1);
   });
 
   it('drops the ANN index only when inserting through it would cost more than a rebuild', () => {

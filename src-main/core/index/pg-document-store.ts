@@ -1,9 +1,9 @@
 /**
- * DocumentStore over PGlite/Postgres. Each document is written in ONE transaction (upsert the
+ * DocumentStore over PGlite/Postgres. A document is written inside ONE transaction (upsert the
  * document, delete its old chunks — their vectors go by cascade in every space — insert the new
- * chunks and their vectors), so a crash or cancel between documents leaves every document in its
- * last good state. Rows travel as arrays through unnest(): one statement per table per document,
- * whatever its size.
+ * chunks and their vectors), alone or with a group of others (`writeDocuments`), so a crash or
+ * cancel leaves every document in its last good state. Rows travel as arrays through unnest()
+ * (document-rows.ts): one statement per table for the whole group, whatever its size.
  */
 import { CairnError, throwIfAborted } from '../errors';
 import type { Db } from '../db/database';
@@ -14,10 +14,12 @@ import { silentLogger } from '../logging/logger';
 import type { DocumentStore, DocumentToWrite, StoredDocumentState } from './document-store';
 import { countVectors, dropAnnIndex, ensureAnnIndex, hasAnnIndex, shouldDropBeforeBulkWrite } from './ann-index';
 import { keywordInput } from './embedding-input';
-import { readSpaces, resolveWritableSpace, spaceTable, vectorCast } from './embedding-spaces';
+import { BULK_KEYWORD_MIN_CHUNKS, beginBulkKeywordWrites, endBulkKeywordWrites } from './keyword-index';
+import { readSpaces, resolveWritableSpace, sameSpace } from './embedding-spaces';
+import { insertChunksWithVectors, timestampOrNull, upsertDocuments } from './document-rows';
 import { toVectorLiteral } from './vector-literal';
 
-/** Rows per INSERT … unnest() statement, to bound one statement's parameter text. */
+/** Documents per DELETE … ANY() statement, to bound one statement's parameter text. */
 const ROWS_PER_STATEMENT = 500;
 /** Chunks per document assumed before a connection has any, for bulk-write planning. */
 const DEFAULT_CHUNKS_PER_DOCUMENT = 3;
@@ -39,13 +41,6 @@ function isoOrNull(value: Date | string | null): string | null {
   return value instanceof Date ? value.toISOString() : new Date(value).toISOString();
 }
 
-/** A remote time that Postgres can store, or null: platforms send odd values and they must not fail a write. */
-function timestampOrNull(value: string | null): string | null {
-  if (!value) return null;
-  const time = Date.parse(value);
-  return Number.isFinite(time) ? new Date(time).toISOString() : null;
-}
-
 function checkVectors(doc: DocumentToWrite): void {
   if (doc.vectors.length !== doc.chunks.length) {
     throw new CairnError('EMBEDDING_FAILED', `Got ${doc.vectors.length} vectors for ${doc.chunks.length} chunks of "${doc.title}".`);
@@ -58,6 +53,8 @@ function checkVectors(doc: DocumentToWrite): void {
 
 export class PgDocumentStore implements DocumentStore {
   private readonly logger: Logger;
+  /** The BM25 index is in bulk mode (set by prepareBulkWrite, ended by optimize). */
+  private bulkKeywordWrites = false;
 
   constructor(
     private readonly db: Db,
@@ -90,53 +87,27 @@ export class PgDocumentStore implements DocumentStore {
   }
 
   async writeDocument(doc: DocumentToWrite): Promise<{ documentId: number }> {
-    checkVectors(doc);
-    const chunks = doc.chunks;
-    const searchTexts = chunks.map((c) => keywordInput({ title: doc.title, headingPath: c.headingPath, text: c.text }));
-    const vectorLiterals = doc.vectors.map(toVectorLiteral);
+    const [written] = await this.writeDocuments([doc]);
+    if (!written) throw new CairnError('INTERNAL', `No row came back for "${doc.title}".`);
+    return written;
+  }
+
+  async writeDocuments(docs: DocumentToWrite[]): Promise<{ documentId: number }[]> {
+    if (docs.length === 0) return [];
+    for (const doc of docs) checkVectors(doc);
+    const space = docs[0]!.space;
+    if (docs.some((doc) => !sameSpace(doc.space, space))) throw new CairnError('INTERNAL', 'One write mixes vectors of two embedding spaces.');
+    // JavaScript work (analysis, vector text) happens before the transaction, which holds the database.
+    const rows = docs.flatMap((doc) =>
+      doc.chunks.map((chunk, index) => ({ doc, chunk, searchText: keywordInput({ title: doc.title, headingPath: chunk.headingPath, text: chunk.text }), vector: toVectorLiteral(doc.vectors[index]!) })),
+    );
     return this.db.transaction(async (tx) => {
-      const space = await resolveWritableSpace(tx, doc.space);
-      const upserted = await tx.query<{ id: string | number }>(
-        `INSERT INTO documents (connection_id, external_id, title, knowledge_base, url, remote_updated_at, revision, content_hash, content, indexed_at, chunk_count)
-         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, now(), $10)
-         ON CONFLICT (connection_id, external_id) DO UPDATE SET
-           title = EXCLUDED.title, knowledge_base = EXCLUDED.knowledge_base, url = EXCLUDED.url,
-           remote_updated_at = EXCLUDED.remote_updated_at, revision = EXCLUDED.revision,
-           content_hash = EXCLUDED.content_hash, content = EXCLUDED.content, indexed_at = now(),
-           chunk_count = EXCLUDED.chunk_count
-         RETURNING id`,
-        [doc.connectionId, doc.ref.externalId, doc.title, doc.ref.knowledgeBase, doc.ref.url, timestampOrNull(doc.ref.remoteUpdatedAt), doc.ref.revision, doc.contentHash, doc.content, chunks.length],
-      );
-      const documentId = Number(upserted.rows[0]?.id);
-      await tx.query('DELETE FROM chunks WHERE document_id = $1', [documentId]);
-      const table = spaceTable(space);
-      const cast = vectorCast(space);
-      for (let start = 0; start < chunks.length; start += ROWS_PER_STATEMENT) {
-        const slice = chunks.slice(start, start + ROWS_PER_STATEMENT);
-        const inserted = await tx.query<{ id: string | number; ord: number }>(
-          `INSERT INTO chunks (document_id, connection_id, ord, heading_path, content, char_start, char_end, search_text)
-           SELECT $1, $2, u.ord, u.heading_path, u.content, u.char_start, u.char_end, u.search_text
-           FROM unnest($3::int[], $4::text[], $5::text[], $6::int[], $7::int[], $8::text[]) AS u(ord, heading_path, content, char_start, char_end, search_text)
-           RETURNING id, ord`,
-          [
-            documentId,
-            doc.connectionId,
-            slice.map((c) => c.ord),
-            slice.map((c) => c.headingPath),
-            slice.map((c) => c.text),
-            slice.map((c) => c.charStart),
-            slice.map((c) => c.charEnd),
-            searchTexts.slice(start, start + ROWS_PER_STATEMENT),
-          ],
-        );
-        const idByOrd = new Map(inserted.rows.map((r) => [r.ord, Number(r.id)]));
-        await tx.query(
-          `INSERT INTO ${table} (chunk_id, connection_id, embedding)
-           SELECT u.chunk_id, $1, u.embedding::${cast} FROM unnest($2::bigint[], $3::text[]) AS u(chunk_id, embedding)`,
-          [doc.connectionId, slice.map((c) => idByOrd.get(c.ord)), vectorLiterals.slice(start, start + ROWS_PER_STATEMENT)],
-        );
-      }
-      return { documentId };
+      const record = await resolveWritableSpace(tx, space);
+      const documentIds = await upsertDocuments(tx, docs);
+      await tx.query('DELETE FROM chunks WHERE document_id = ANY($1::bigint[])', [documentIds]);
+      const documentIdOf = new Map(docs.map((doc, index) => [doc, documentIds[index]!]));
+      await insertChunksWithVectors(tx, record, rows.map((row) => ({ ...row, documentId: documentIdOf.get(row.doc)!, connectionId: row.doc.connectionId })));
+      return documentIds.map((documentId) => ({ documentId }));
     });
   }
 
@@ -168,26 +139,35 @@ export class PgDocumentStore implements DocumentStore {
   }
 
   /**
-   * Called before a sync writes `plannedDocuments` documents in `space`: drops the space's HNSW
-   * index when rebuilding it afterwards is cheaper than inserting through it (see ann-index.ts).
-   * Search falls back to an exact scan until `optimize()` rebuilds it.
+   * Called before a sync writes `plannedDocuments` documents in `space`: puts the BM25 index in
+   * bulk mode for a large burst (keyword-index.ts), and drops the space's HNSW index when
+   * rebuilding it afterwards is cheaper than inserting through it (ann-index.ts). Search keeps
+   * working: keyword through the BM25 index, vectors by an exact scan until `optimize()` rebuilds.
    */
   async prepareBulkWrite(space: EmbeddingSpace, plannedDocuments: number): Promise<void> {
     if (plannedDocuments <= 0) return;
     const record = await resolveWritableSpace(this.db, space);
-    if (!(await hasAnnIndex(this.db, record))) return;
     const totals = await this.db.query<{ docs: number; chunks: number }>('SELECT count(*)::int AS docs, coalesce(sum(chunk_count), 0)::int AS chunks FROM documents');
     const { docs = 0, chunks = 0 } = totals.rows[0] ?? {};
-    const perDocument = docs > 0 ? chunks / docs : DEFAULT_CHUNKS_PER_DOCUMENT;
+    const plannedChunks = Math.ceil(plannedDocuments * (docs > 0 ? chunks / docs : DEFAULT_CHUNKS_PER_DOCUMENT));
+    if (plannedChunks >= BULK_KEYWORD_MIN_CHUNKS && !this.bulkKeywordWrites) {
+      await beginBulkKeywordWrites(this.db);
+      this.bulkKeywordWrites = true;
+    }
+    if (!(await hasAnnIndex(this.db, record))) return;
     const existing = await countVectors(this.db, record);
-    if (shouldDropBeforeBulkWrite(existing, Math.ceil(plannedDocuments * perDocument))) {
+    if (shouldDropBeforeBulkWrite(existing, plannedChunks)) {
       this.logger.info('dropping the HNSW index for a bulk write', { space: record.id, existing, plannedDocuments });
       await dropAnnIndex(this.db, record);
     }
   }
 
-  /** Builds missing HNSW indexes of the active and pending spaces (bulk build after a sync). */
+  /** Ends the BM25 bulk mode, then builds missing HNSW indexes of the active and pending spaces (bulk build after a sync). */
   async optimize(signal?: AbortSignal): Promise<void> {
+    if (this.bulkKeywordWrites) {
+      this.bulkKeywordWrites = false;
+      await endBulkKeywordWrites(this.db);
+    }
     const state = await readSpaces(this.db);
     for (const space of [state.active, state.pending]) {
       if (!space) continue;

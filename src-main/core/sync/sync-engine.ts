@@ -12,15 +12,16 @@ import type { AppErrorData } from '../../../src-shared/errors';
 import { chunkMarkdown, type Chunk } from '../chunking/chunker';
 import type { Connector, DocumentRef } from '../connectors/connector';
 import type { Db } from '../db/database';
-import type { Embedder } from '../embedding/embedder';
+import { spaceKey, type Embedder } from '../embedding/embedder';
 import { CairnError, isAbortError, throwIfAborted, toErrorData } from '../errors';
 import type { DocumentStore, StoredDocumentState } from '../index/document-store';
 import { embeddingInput } from '../index/embedding-input';
-import { resolveWritableSpace } from '../index/embedding-spaces';
+import { resolveWritableSpace, sameSpace } from '../index/embedding-spaces';
 import type { Logger } from '../logging/logger';
 import { silentLogger } from '../logging/logger';
 import { goneUpstream, planChanges } from './change-detection';
 import { EmbedBatcher } from './embed-batcher';
+import { WriteBatcher } from './write-batcher';
 import { contentHash, normalizeText } from '../text/normalize';
 import { emptyCounters, finishRun, startRun, type FinishedRun } from './sync-runs';
 import type { SyncLock } from './sync-lock';
@@ -40,6 +41,8 @@ export interface SyncEngineOptions {
   fetchConcurrency?: number;
   /** Inputs per embedder call. @default 64 */
   embedBatchSize?: number;
+  /** Documents written per transaction (group commit; a failed group is retried one by one). @default 32 */
+  writeBatchDocuments?: number;
   /**
    * Applied to every error message the run records: platforms may quote a credential back, and
    * run records reach the UI. @default keeps messages as they are
@@ -52,6 +55,12 @@ export interface SyncRequest {
   connector: Connector;
   /** The embedder of the index's active space. */
   embedder: Embedder;
+  /**
+   * The active space's embedder NOW. A re-embed can flip the active space while this sync runs and
+   * retire the space `embedder` writes into: a write refused after a flip is embedded again with
+   * this and written into the new space, and later documents use it directly. @default none: such writes fail
+   */
+  currentEmbedder?: () => Promise<Embedder>;
   signal?: AbortSignal;
   onProgress?: (progress: SyncProgress) => void;
 }
@@ -60,6 +69,14 @@ interface RunContext {
   counters: SyncCounters;
   errors: DocumentError[];
   timings: Record<string, number>;
+}
+
+/** What embeds and writes the documents of one run; `embedder` changes when a re-embed flips the active space mid-run. */
+interface Pipeline {
+  embedder: Embedder;
+  batchers: Map<string, EmbedBatcher>;
+  writer: WriteBatcher;
+  batcherFor(embedder: Embedder): EmbedBatcher;
 }
 
 const MAX_TITLE_CHARS = 500;
@@ -168,7 +185,18 @@ export class SyncEngine {
       // Fails the run up front (EMBEDDING_FAILED) when a re-embed has retired this embedder's space.
       await resolveWritableSpace(this.options.db, embedder.space);
       await store.prepareBulkWrite?.(embedder.space, plan.toFetch.length);
-      const batcher = new EmbedBatcher(embedder, { maxBatch: this.options.embedBatchSize, signal });
+      const batchers = new Map<string, EmbedBatcher>();
+      const pipeline: Pipeline = {
+        embedder,
+        batchers,
+        writer: new WriteBatcher(store, { maxDocuments: this.options.writeBatchDocuments }),
+        batcherFor: (target) => {
+          const key = spaceKey(target.space);
+          let found = batchers.get(key);
+          if (!found) batchers.set(key, (found = new EmbedBatcher(target, { maxBatch: this.options.embedBatchSize, signal })));
+          return found;
+        },
+      };
       const queue = new PQueue({ concurrency: Math.max(1, this.options.fetchConcurrency ?? 16) });
       // p-queue holds one abort listener per queued document until it starts; on the caller's
       // signal that trips Node's leak warning (10 listeners) on every sync of 11+ changed documents.
@@ -178,7 +206,7 @@ export class SyncEngine {
       const tasks = plan.toFetch.map((ref) =>
         queue
           .add(async () => {
-            const outcome = await this.syncDocument(request, ref, states.get(ref.externalId), batcher);
+            const outcome = await this.syncDocument(request, ref, states.get(ref.externalId), pipeline);
             if (outcome.kind === 'touched') counters.unchanged += 1;
             else {
               if (outcome.kind === 'added') counters.added += 1;
@@ -208,8 +236,8 @@ export class SyncEngine {
           }),
       );
       await Promise.all(tasks);
-      counters.embedderCalls = batcher.calls;
-      counters.embeddingTokens = batcher.tokens;
+      counters.embedderCalls = [...batchers.values()].reduce((sum, b) => sum + b.calls, 0);
+      counters.embeddingTokens = [...batchers.values()].reduce((sum, b) => sum + b.tokens, 0);
     }
     timings.fetchEmbedWriteMs = Math.round(performance.now() - fetchStarted);
     if (signal?.aborted) return finish('cancelled', null);
@@ -246,9 +274,9 @@ export class SyncEngine {
     request: SyncRequest,
     ref: DocumentRef,
     state: StoredDocumentState | undefined,
-    batcher: EmbedBatcher,
+    pipeline: Pipeline,
   ): Promise<{ kind: 'touched' } | { kind: 'added' | 'updated'; chunks: number }> {
-    const { connectionId, connector, embedder, signal } = request;
+    const { connectionId, connector, signal } = request;
     const fetched = await connector.fetch(ref, signal);
     throwIfAborted(signal);
     if (!fetched || typeof fetched.markdown !== 'string') throw new CairnError('DOCUMENT_FAILED', 'The source returned no text for this document.');
@@ -261,9 +289,26 @@ export class SyncEngine {
       return { kind: 'touched' };
     }
     const chunks = (this.options.chunk ?? chunkMarkdown)(content);
-    const vectors = await batcher.embed(chunks.map((c) => embeddingInput({ title, headingPath: c.headingPath, text: c.text })));
-    throwIfAborted(signal);
-    await this.options.store.writeDocument({ connectionId, ref, title, contentHash: hash, content, chunks, vectors, space: embedder.space });
+    const inputs = chunks.map((c) => embeddingInput({ title, headingPath: c.headingPath, text: c.text }));
+    const write = async (embedder: Embedder) => {
+      const vectors = await pipeline.batcherFor(embedder).embed(inputs);
+      throwIfAborted(signal);
+      await pipeline.writer.write({ connectionId, ref, title, contentHash: hash, content, chunks, vectors, space: embedder.space });
+    };
+    const used = pipeline.embedder;
+    try {
+      await write(used);
+    } catch (error) {
+      // A re-embed may have flipped the active space since this document was embedded: then its
+      // vectors belong to a retired space. Embed it again for the space that serves now.
+      const now = request.currentEmbedder && !signal?.aborted ? await request.currentEmbedder() : null;
+      if (!now || sameSpace(now.space, used.space)) throw error;
+      if (sameSpace(pipeline.embedder.space, used.space)) {
+        this.logger.info('the active embedding space changed during the sync; writing into the new one', { connectionId, from: spaceKey(used.space), to: spaceKey(now.space) });
+        pipeline.embedder = now;
+      }
+      await write(now);
+    }
     return { kind: state ? 'updated' : 'added', chunks: chunks.length };
   }
 }

@@ -1,0 +1,114 @@
+/**
+ * The SQL of a document write, for any number of documents at once: rows travel as arrays
+ * through unnest(), so a group of documents costs one statement per table instead of one per
+ * table per document. PGlite pays a fixed price per statement (parse, bind, describe, execute,
+ * each a trip into WASM): with the bench's one-or-two-chunk documents that price, not the rows,
+ * was most of the write time (docs/decisions/indexing-throughput.md).
+ * Callers run these inside their transaction.
+ */
+import type { Chunk } from '../chunking/chunker';
+import type { Db } from '../db/database';
+import { CairnError } from '../errors';
+import type { DocumentToWrite } from './document-store';
+import { spaceTable, vectorCast, type SpaceRecord } from './embedding-spaces';
+
+type Queryable = Pick<Db, 'query'>;
+
+/** Rows per INSERT … unnest() statement, to bound one statement's parameter text. */
+const ROWS_PER_STATEMENT = 500;
+
+/** A remote time that Postgres can store, or null: platforms send odd values and they must not fail a write. */
+export function timestampOrNull(value: string | null): string | null {
+  if (!value) return null;
+  const time = Date.parse(value);
+  return Number.isFinite(time) ? new Date(time).toISOString() : null;
+}
+
+function documentKey(connectionId: string, externalId: string): string {
+  return `${connectionId}\u0000${externalId}`;
+}
+
+function slices<T>(items: T[]): T[][] {
+  const out: T[][] = [];
+  for (let start = 0; start < items.length; start += ROWS_PER_STATEMENT) out.push(items.slice(start, start + ROWS_PER_STATEMENT));
+  return out;
+}
+
+/**
+ * Inserts or updates the document rows; returns their ids in input order. Two entries for one
+ * document make Postgres refuse the statement ("cannot affect row a second time"): the caller's
+ * transaction then rolls back whole.
+ */
+export async function upsertDocuments(tx: Queryable, docs: DocumentToWrite[]): Promise<number[]> {
+  const ids: number[] = [];
+  for (const group of slices(docs)) {
+    const upserted = await tx.query<{ id: string | number; connection_id: string; external_id: string }>(
+      `INSERT INTO documents (connection_id, external_id, title, knowledge_base, url, remote_updated_at, revision, content_hash, content, indexed_at, chunk_count)
+       SELECT u.connection_id, u.external_id, u.title, u.knowledge_base, u.url, u.remote_updated_at, u.revision, u.content_hash, u.content, now(), u.chunk_count
+       FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::timestamptz[], $7::text[], $8::text[], $9::text[], $10::int[])
+         AS u(connection_id, external_id, title, knowledge_base, url, remote_updated_at, revision, content_hash, content, chunk_count)
+       ON CONFLICT (connection_id, external_id) DO UPDATE SET
+         title = EXCLUDED.title, knowledge_base = EXCLUDED.knowledge_base, url = EXCLUDED.url,
+         remote_updated_at = EXCLUDED.remote_updated_at, revision = EXCLUDED.revision,
+         content_hash = EXCLUDED.content_hash, content = EXCLUDED.content, indexed_at = now(),
+         chunk_count = EXCLUDED.chunk_count
+       RETURNING id, connection_id, external_id`,
+      [
+        group.map((d) => d.connectionId),
+        group.map((d) => d.ref.externalId),
+        group.map((d) => d.title),
+        group.map((d) => d.ref.knowledgeBase),
+        group.map((d) => d.ref.url),
+        group.map((d) => timestampOrNull(d.ref.remoteUpdatedAt)),
+        group.map((d) => d.ref.revision),
+        group.map((d) => d.contentHash),
+        group.map((d) => d.content),
+        group.map((d) => d.chunks.length),
+      ],
+    );
+    const idByKey = new Map(upserted.rows.map((r) => [documentKey(r.connection_id, r.external_id), Number(r.id)]));
+    for (const doc of group) {
+      const id = idByKey.get(documentKey(doc.connectionId, doc.ref.externalId));
+      if (id === undefined) throw new CairnError('INTERNAL', `No row came back for "${doc.title}".`);
+      ids.push(id);
+    }
+  }
+  return ids;
+}
+
+export interface ChunkRow {
+  documentId: number;
+  connectionId: string;
+  chunk: Chunk;
+  /** The analysed keyword text (`keywordInput`). */
+  searchText: string;
+  /** The vector as a pgvector literal. */
+  vector: string;
+}
+
+/** Inserts chunks and their vectors (into `space`'s table): two statements per 500 rows. */
+export async function insertChunksWithVectors(tx: Queryable, space: SpaceRecord, rows: ChunkRow[]): Promise<void> {
+  for (const group of slices(rows)) {
+    const inserted = await tx.query<{ id: string | number; document_id: string | number; ord: number }>(
+      `INSERT INTO chunks (document_id, connection_id, ord, heading_path, content, char_start, char_end, search_text)
+       SELECT * FROM unnest($1::bigint[], $2::text[], $3::int[], $4::text[], $5::text[], $6::int[], $7::int[], $8::text[])
+       RETURNING id, document_id, ord`,
+      [
+        group.map((r) => r.documentId),
+        group.map((r) => r.connectionId),
+        group.map((r) => r.chunk.ord),
+        group.map((r) => r.chunk.headingPath),
+        group.map((r) => r.chunk.text),
+        group.map((r) => r.chunk.charStart),
+        group.map((r) => r.chunk.charEnd),
+        group.map((r) => r.searchText),
+      ],
+    );
+    const chunkIdOf = new Map(inserted.rows.map((r) => [`${Number(r.document_id)}:${r.ord}`, Number(r.id)]));
+    await tx.query(
+      `INSERT INTO ${spaceTable(space)} (chunk_id, connection_id, embedding)
+       SELECT u.chunk_id, u.connection_id, u.embedding::${vectorCast(space)} FROM unnest($1::bigint[], $2::text[], $3::text[]) AS u(chunk_id, connection_id, embedding)`,
+      [group.map((r) => chunkIdOf.get(`${r.documentId}:${r.chunk.ord}`)), group.map((r) => r.connectionId), group.map((r) => r.vector)],
+    );
+  }
+}
