@@ -1,5 +1,5 @@
 import { BINARY_NOTE, notesFixtureCount } from '../support/notes-folder';
-import { addFolder, addYuque, expect, fillYuqueForm, screenshot, searchFor, syncAndWait, test, YUQUE_CARD } from './fixtures';
+import { addFolder, addYuque, expect, fillYuqueForm, screenshot, searchFor, syncAndWait, test, watchSyncProgress, YUQUE_CARD } from './fixtures';
 
 test.use({ locale: 'en-US' });
 
@@ -39,17 +39,7 @@ test('a Yuque connection added through the form syncs while the progress bar mov
   expect(await app.content()).not.toContain(backend.yuque.credentials.token);
 
   await card.getByRole('button', { name: 'Sync now' }).click();
-  const bar = card.getByRole('progressbar');
-  const seen = new Set<number>();
-  let total = 0;
-  await expect.poll(async () => {
-    const [now, max] = await Promise.all([bar.getAttribute('aria-valuenow', { timeout: 50 }).catch(() => null), bar.getAttribute('aria-valuemax', { timeout: 50 }).catch(() => null)]);
-    if (now !== null && max !== null) {
-      total = Number(max);
-      seen.add(Number(now));
-    }
-    return [...seen].filter((value) => value > 0 && value < total).length;
-  }, { timeout: 20_000, intervals: [100] }).toBeGreaterThanOrEqual(3);
+  const total = await watchSyncProgress(card, 3);
   await expect(card.getByTestId('sync-status')).toHaveText('Syncing');
   await screenshot(app, '05-yuque-syncing');
 

@@ -1,6 +1,6 @@
 import type { Page } from '@playwright/test';
 import type { BackendHost } from '../support/backend-host';
-import { ask, expect, fillConnectionForm, screenshot, searchFor, test, useFakeChatModel } from './fixtures';
+import { ask, expect, fillConnectionForm, screenshot, searchFor, test, useFakeChatModel, watchSyncProgress } from './fixtures';
 
 test.use({ locale: 'en-US' });
 
@@ -46,17 +46,7 @@ test('DingTalk over Stream: Test connection exports a document over the socket, 
   await expect(card.getByTestId('sync-status')).toHaveText('Not synced yet');
   await expect(card).toContainText('Beta: full text arrives over DingTalk Stream');
   await card.getByRole('button', { name: 'Sync now' }).click();
-  const bar = card.getByRole('progressbar');
-  const seen = new Set<number>();
-  let total = 0;
-  await expect.poll(async () => {
-    const [now, max] = await Promise.all([bar.getAttribute('aria-valuenow', { timeout: 50 }).catch(() => null), bar.getAttribute('aria-valuemax', { timeout: 50 }).catch(() => null)]);
-    if (now !== null && max !== null) {
-      total = Number(max);
-      seen.add(Number(now));
-    }
-    return [...seen].filter((value) => value > 0 && value < total).length;
-  }, { timeout: 20_000, intervals: [100] }).toBeGreaterThanOrEqual(1);
+  const total = await watchSyncProgress(card, 1);
   await expect(card.getByTestId('sync-status')).toHaveText('Syncing');
   await screenshot(app, '24-dingtalk-stream-syncing');
   await expect(card.getByTestId('sync-status')).toHaveText('Synced', { timeout: 30_000 });

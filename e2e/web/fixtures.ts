@@ -34,6 +34,25 @@ export async function screenshot(page: Page, name: string): Promise<void> {
   await page.screenshot({ path: join(SCREENSHOT_DIR, `${name}.png`), fullPage: false });
 }
 
+/**
+ * Watches a card's progress bar while it syncs until it has shown at least `atLeast` distinct values
+ * strictly between 0 and the total (progress that really moves), and returns the total it showed.
+ */
+export async function watchSyncProgress(card: Locator, atLeast: number): Promise<number> {
+  const bar = card.getByRole('progressbar');
+  const seen = new Set<number>();
+  let total = 0;
+  await expect.poll(async () => {
+    const [now, max] = await Promise.all([bar.getAttribute('aria-valuenow', { timeout: 50 }).catch(() => null), bar.getAttribute('aria-valuemax', { timeout: 50 }).catch(() => null)]);
+    if (now !== null && max !== null) {
+      total = Number(max);
+      seen.add(Number(now));
+    }
+    return [...seen].filter((value) => value > 0 && value < total).length;
+  }, { timeout: 20_000, intervals: [100] }).toBeGreaterThanOrEqual(atLeast);
+  return total;
+}
+
 export const YUQUE_CARD = 'Team handbook';
 
 /** Adds the backend's notes folder through the form and waits for its card ("notes"). */
