@@ -61,4 +61,9 @@ export interface DocumentStore {
    * writing any: the place to drop an ANN index that a large burst would make slow to maintain.
    */
   prepareBulkWrite?(space: EmbeddingSpace, plannedDocuments: number): Promise<void>;
+  /**
+   * Called by the sync engine when a run ends, however it ends (optimize() may not have run: a
+   * cancel, a failure): leaves no write-time setting behind. Cheap and idempotent.
+   */
+  endBulkWrite?(): Promise<void>;
 }

@@ -162,12 +162,20 @@ export class PgDocumentStore implements DocumentStore {
     }
   }
 
+  /**
+   * Ends the BM25 bulk mode if a sync started it. A cancelled or failed sync ends here too; a
+   * dropped HNSW index is not rebuilt then (minutes of CPU after the user pressed Cancel): vector
+   * search scans exactly until the next sync's optimize() builds it.
+   */
+  async endBulkWrite(): Promise<void> {
+    if (!this.bulkKeywordWrites) return;
+    this.bulkKeywordWrites = false;
+    await endBulkKeywordWrites(this.db);
+  }
+
   /** Ends the BM25 bulk mode, then builds missing HNSW indexes of the active and pending spaces (bulk build after a sync). */
   async optimize(signal?: AbortSignal): Promise<void> {
-    if (this.bulkKeywordWrites) {
-      this.bulkKeywordWrites = false;
-      await endBulkKeywordWrites(this.db);
-    }
+    await this.endBulkWrite();
     const state = await readSpaces(this.db);
     for (const space of [state.active, state.pending]) {
       if (!space) continue;

@@ -3,6 +3,7 @@ import type { SyncProgress } from '../../../src-shared/models';
 import { openDatabase, type Db } from '../db/database';
 import { chunkMarkdown } from '../chunking/chunker';
 import { ensureActiveSpace, readSpaces, spaceTable } from '../index/embedding-spaces';
+import { BULK_MEMTABLE_PAGES } from '../index/keyword-index';
 import { PgDocumentStore } from '../index/pg-document-store';
 import { HybridSearch } from '../search/hybrid-search';
 import { CountingEmbedder, MemoryConnector, insertConnection } from '../testing/index-fixtures';
@@ -148,6 +149,22 @@ describe('SyncEngine', () => {
     expect(next).toMatchObject({ status: 'succeeded', counters: { deleted: 1, failed: 0 } });
     expect(next.counters.updated).toBe(29 - updated);
     await expectIndexMatches('abort', connector);
+  });
+
+  it('leaves the BM25 index out of bulk mode when a large sync is cancelled before its optimize step', async () => {
+    const threshold = async () => (await db.query<{ value: string }>("SELECT current_setting('pg_textsearch.memtable_pages_threshold') AS value")).rows[0]!.value;
+    const before = await threshold();
+    // Enough planned documents for the bulk mode (BULK_KEYWORD_MIN_CHUNKS), cancelled after a few fetches.
+    const connector = await connectionWith('bulk-cancel', 1200);
+    const controller = new AbortController();
+    let seenInBulk = '';
+    connector.beforeFetch = async () => {
+      if (!seenInBulk) seenInBulk = await threshold();
+      if (connector.fetches.length >= 20) controller.abort();
+    };
+    const run = await engine.run({ connectionId: 'bulk-cancel', connector, embedder, signal: controller.signal });
+    const after = await threshold();
+    expect({ status: run.status, seenInBulk, after }).toEqual({ status: 'cancelled', seenInBulk: String(BULK_MEMTABLE_PAGES), after: before });
   });
 
   it('deletes nothing when the listing breaks off, indexes what it listed, and catches up next time', async () => {

@@ -128,9 +128,21 @@ export class SyncEngine {
         if (!cancelled) this.logger.error('sync failed', { connectionId: request.connectionId, error });
         return { ...context, status: cancelled ? 'cancelled' : 'failed', error: cancelled ? null : this.errorData(error) };
       })
-      .then((run) => finishRun(db, request.connectionId, runId, run, previousStatus))
+      .then(async (run) => {
+        await this.endBulkWrite(request.connectionId);
+        return finishRun(db, request.connectionId, runId, run, previousStatus);
+      })
       .finally(release);
     return { runId, done };
+  }
+
+  /** Write-time index settings never outlive the run (optimize() ends them, but a cancel skips it). */
+  private async endBulkWrite(connectionId: string): Promise<void> {
+    try {
+      await this.options.store.endBulkWrite?.();
+    } catch (error) {
+      this.logger.warn('ending the bulk write mode failed', { connectionId, error });
+    }
   }
 
   private async execute(request: SyncRequest, runId: number, context: RunContext): Promise<FinishedRun> {
