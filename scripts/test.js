@@ -19,9 +19,17 @@ const steps = [
   { name: 'e2e', cmd: ['npx', 'playwright', 'test'], env: { PLAYWRIGHT_JSON_OUTPUT_NAME: join(reports, 'playwright.json') } },
 ].filter((step) => only.length === 0 || only.includes(step.name));
 
+// The e2e suite drives Debian's Chromium; without it, say what to install instead of a launch stack trace.
+const chromium = process.env.CAIRN_CHROMIUM ?? '/usr/bin/chromium';
+
 let failedSteps = [];
 for (const step of steps) {
   process.stdout.write(`\n=== ${step.name}: ${step.cmd.join(' ')}\n`);
+  if (step.name === 'e2e' && !existsSync(chromium)) {
+    process.stdout.write(`e2e needs Chromium at ${chromium}: run \`sudo apt-get install -y chromium fonts-noto-cjk\` (what .ci/run does) or set CAIRN_CHROMIUM.\n`);
+    failedSteps.push(step.name);
+    continue;
+  }
   const result = spawnSync(step.cmd[0], step.cmd.slice(1), { cwd: root, stdio: 'inherit', env: { ...process.env, ...step.env } });
   if (result.status !== 0) failedSteps.push(step.name);
 }
