@@ -2,6 +2,9 @@ import type { CairnApi } from '../../src-shared/contract';
 import type { Result } from '../../src-shared/errors';
 import { fail, ok } from '../../src-shared/errors';
 import type { ConnectionView } from '../../src-shared/models';
+import { parseCommandArgs } from './args';
+import type { CliContext } from './command';
+import { report } from './output';
 
 /** What a person typed: an id, else an exact name, else a unique case-insensitive name. */
 export async function resolveConnection(api: CairnApi, idOrName: string): Promise<Result<ConnectionView>> {
@@ -15,4 +18,21 @@ export async function resolveConnection(api: CairnApi, idOrName: string): Promis
   if (folded.length > 1) return fail('INVALID_ARGUMENT', `"${idOrName}" matches several connections (${folded.map((c) => c.name).join(', ')}); use the exact name or the id.`);
   const names = all.map((c) => c.name);
   return fail('NOT_FOUND', `No connection named "${idOrName}".${names.length ? ` Connections: ${names.join(', ')}.` : ' There are no connections yet.'}`);
+}
+
+/**
+ * The common shape `cairn <verb> <connection> [--json]`: parses the arguments, opens Cairn and
+ * resolves the connection (reporting a missing or ambiguous one), then hands it to `act`.
+ */
+export async function runOnConnection(
+  args: string[],
+  context: CliContext,
+  act: (found: ConnectionView, api: CairnApi, json: boolean) => Promise<number>,
+): Promise<number> {
+  const { values, positionals } = parseCommandArgs(args, { json: { type: 'boolean' } }, { min: 1, max: 1, names: 'the <connection>' });
+  const json = values.json ?? false;
+  const { api } = await context.open();
+  const found = await resolveConnection(api, positionals[0] ?? '');
+  if (!found.ok) return report(context, json, found, () => '');
+  return act(found.value, api, json);
 }

@@ -4,10 +4,9 @@
  * and reading keep working and `cairn authorize` signs in again.
  */
 import { PLATFORM_INFO } from '../../../src-shared/platforms';
-import { parseCommandArgs } from '../args';
 import type { CliCommand } from '../command';
 import { report } from '../output';
-import { resolveConnection } from '../resolve-connection';
+import { runOnConnection } from '../resolve-connection';
 
 export const signOutCommand: CliCommand = {
   name: 'sign-out',
@@ -18,18 +17,14 @@ export const signOutCommand: CliCommand = {
     '`cairn authorize <connection>` again. A sign-in waiting in the browser, and a running sync of the',
     'connection, are stopped first. Feishu has no API to revoke the authorisation on its side.',
   ].join('\n'),
-  async run(args, context) {
-    const { values, positionals } = parseCommandArgs(args, { json: { type: 'boolean' } }, { min: 1, max: 1, names: 'the <connection>' });
-    const json = values.json ?? false;
-    const { api } = await context.open();
-    const found = await resolveConnection(api, positionals[0] ?? '');
-    if (!found.ok) return report(context, json, found, () => '');
-    const before = found.value;
-    const label = PLATFORM_INFO[before.platform].label.en;
-    return report(context, json, await api.connections.signOut({ id: before.id }), (view) =>
-      before.secretFields.includes('userRefreshToken')
-        ? `Signed out of ${label} on "${view.name}": the user authorisation was removed; the app credentials stay.`
-        : `"${view.name}" had no ${label} sign-in stored; nothing to remove.`,
-    );
+  run(args, context) {
+    return runOnConnection(args, context, async (before, api, json) => {
+      const label = PLATFORM_INFO[before.platform].label.en;
+      return report(context, json, await api.connections.signOut({ id: before.id }), (view) =>
+        before.secretFields.includes('userRefreshToken')
+          ? `Signed out of ${label} on "${view.name}": the user authorisation was removed; the app credentials stay.`
+          : `"${view.name}" had no ${label} sign-in stored; nothing to remove.`,
+      );
+    });
   },
 };
