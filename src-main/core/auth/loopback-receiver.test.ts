@@ -3,12 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { CairnError } from '../errors';
 import { startLoopbackReceiver } from './loopback-receiver';
 import { createOAuthState, createPkcePair, s256Challenge } from './pkce';
-
-async function failure(promise: Promise<unknown>): Promise<CairnError> {
-  const error = await promise.then(() => null, (e: unknown) => e);
-  if (!(error instanceof CairnError)) throw new Error(`expected a CairnError, got ${String(error)}`);
-  return error;
-}
+import { failure } from '../testing/connector-test-kit';
 
 async function portIsClosed(port: number): Promise<boolean> {
   return fetch(`http://127.0.0.1:${port}/callback`).then(() => false, () => true);

@@ -5,6 +5,7 @@ import { createDingTalkConnector, DingTalkConnector, type DingTalkConnectorOptio
 import { DingTalkStreamClient } from './dingtalk/stream-client';
 import { DingTalkStreamHub } from './dingtalk/stream-hub';
 import { startDingTalkFake, type DingTalkFake } from './fakes/dingtalk-fake';
+import { listAll } from '../testing/connector-test-kit';
 
 let fake: DingTalkFake;
 /** One real Stream connection per fake, as the registry's hub shares one per app. */
@@ -47,12 +48,6 @@ function connect(target: DingTalkFake, options: DingTalkConnectorOptions & { log
     { config: { baseUrl: target.baseUrl, appKey: appKey!, operatorId: operatorId!, ...config }, secrets: { appSecret: appSecret!, ...secrets }, logger: logger ?? silentLogger() },
     { exportEvents: streamOf(target, logger ?? silentLogger()), rateLimitWaitMs: 5, exportTimeoutMs: 3000, ...rest, http: { backoffBaseMs: 5, rate: { intervalMs: 1000, intervalCap: 10_000 }, ...rest.http } },
   );
-}
-
-async function listAll(connector: DingTalkConnector): Promise<DocumentRef[]> {
-  const refs: DocumentRef[] = [];
-  for await (const ref of connector.list()) refs.push(ref);
-  return refs;
 }
 
 function byId<T extends { externalId: string }>(items: T[]): T[] {

@@ -1,11 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CairnError } from '../errors';
 import { createLogger, silentLogger, type Logger } from '../logging/logger';
 import type { DocumentRef } from './connector';
 import { FeishuConnector, type FeishuConnectorOptions } from './feishu-connector';
 import { startFeishuFake, type FeishuFake } from './fakes/feishu-fake';
 import { DRIVE_KB, MY_LIBRARY_KB } from './fakes/fixtures/feishu-shapes';
 import { blocksToMarkdown, blocksToPlainText } from './fakes/fixtures/markup';
+import { failure, listAll } from '../testing/connector-test-kit';
 
 const FAST: FeishuConnectorOptions = { http: { backoffBaseMs: 5, backoffMaxMs: 20 }, rates: { api: { intervalMs: 1000, intervalCap: 1000 } } };
 
@@ -26,18 +26,6 @@ function connect(fake: FeishuFake, setup: Setup = {}): FeishuConnector {
   const config: Record<string, string> = { baseUrl: setup.baseUrl ?? fake.baseUrl, appId: fake.credentials.appId };
   if (setup.drive) config.driveFolderTokens = fake.credentials.driveFolderTokens;
   return new FeishuConnector(setup.platform ?? 'feishu', { config, secrets, logger: setup.logger ?? silentLogger(), saveSecrets: async (s) => void setup.saved?.push(s) }, setup.options ?? FAST);
-}
-
-async function collect(connector: FeishuConnector): Promise<DocumentRef[]> {
-  const refs: DocumentRef[] = [];
-  for await (const ref of connector.list()) refs.push(ref);
-  return refs;
-}
-
-async function failure(work: Promise<unknown>): Promise<CairnError> {
-  const error = await work.then(() => undefined, (e: unknown) => e);
-  if (!(error instanceof CairnError)) throw new Error(`expected a CairnError, got ${String(error)}`);
-  return error;
 }
 
 describe('FeishuConnector against the fake', () => {
@@ -68,7 +56,7 @@ describe('FeishuConnector against the fake', () => {
   });
 
   it('walks spaces, nested nodes, My Library and drive folders, keeping docx once', async () => {
-    const refs = await collect(connect(fake, { drive: true }));
+    const refs = await listAll(connect(fake, { drive: true }));
     const expected = fake.control.store.list().map((d) => fake.control.externalIdOf(d.id));
     expect(refs.map((r) => r.externalId).sort()).toEqual(expected.sort());
     expect(refs.filter((r) => r.knowledgeBase === 'My Library')).toHaveLength(fake.control.store.list(MY_LIBRARY_KB).length);
@@ -94,7 +82,7 @@ describe('FeishuConnector against the fake', () => {
   it('serves Lark from the same paths with Lark links', async () => {
     const lark = await startFeishuFake({ platform: 'lark', documents: 4, extraNodes: false });
     try {
-      const refs = await collect(connect(lark, { platform: 'lark', refreshToken: null }));
+      const refs = await listAll(connect(lark, { platform: 'lark', refreshToken: null }));
       expect(refs.map((r) => new URL(r.url!).host)).toEqual(Array(4).fill('cairn-demo.larksuite.com'));
     } finally {
       await lark.close();
@@ -105,7 +93,7 @@ describe('FeishuConnector against the fake', () => {
     const local = await startFeishuFake({ documents: 10, blockPageSize: 7 });
     try {
       const connector = connect(local);
-      const refs = await collect(connector);
+      const refs = await listAll(connector);
       const [plain, viaBlocks, viaRaw] = local.control.store.list(0);
       const refOf = (id: number) => refs.find((r) => r.externalId === local.control.externalIdOf(id))!;
       expect((await connector.fetch(refOf(plain!.id))).markdown).toBe(blocksToMarkdown(plain!.blocks));
@@ -123,7 +111,7 @@ describe('FeishuConnector against the fake', () => {
     const local = await startFeishuFake({ documents: 12 });
     try {
       const connector = connect(local, { options: { http: FAST.http, rates: { api: FAST.rates!.api } } });
-      const refs = (await collect(connector)).slice(0, 12);
+      const refs = (await listAll(connector)).slice(0, 12);
       const started = Date.now();
       await Promise.all(refs.map((ref) => connector.fetch(ref)));
       const content = local.control.requests.filter((r) => r.path === '/open-apis/docs/v1/content');
@@ -182,7 +170,7 @@ describe('FeishuConnector against the fake', () => {
 
   it('honours x-ogw-ratelimit-reset (429 and legacy 400), retries 500s, and names other faults', async () => {
     const patient = connect(fake, { options: { http: { backoffBaseMs: 10_000 }, rates: FAST.rates } });
-    const refs = await collect(patient);
+    const refs = await listAll(patient);
     fake.control.inject({ kind: 'rate-limit', resetSeconds: 0.05 }, { path: '/docs/v1/content', times: 2 });
     const started = Date.now();
     expect((await patient.fetch(refs[0]!)).markdown.length).toBeGreaterThan(20);
@@ -195,7 +183,7 @@ describe('FeishuConnector against the fake', () => {
     fake.control.inject({ kind: 'server-error' }, { times: 3, path: '/docs/v1/content' });
     expect((await connector.fetch(refs[1]!)).markdown.length).toBeGreaterThan(20);
     fake.control.inject({ kind: 'malformed-json' }, { path: '/wiki/v2/spaces' });
-    const malformed = await failure(collect(connector));
+    const malformed = await failure(listAll(connector));
     expect([malformed.code, malformed.message]).toEqual(['SOURCE_ERROR', 'Feishu sent a malformed answer (not a {code,msg,data} JSON envelope) to GET /open-apis/wiki/v2/spaces.']);
     fake.control.inject({ kind: 'slow', delayMs: 1500 }, { path: '/docs/v1/content' });
     const impatient = connect(fake, { options: { ...FAST, http: { timeoutMs: 200 } } });
@@ -215,7 +203,7 @@ describe('FeishuConnector against the fake', () => {
       const connector = connect(local, { logger });
       local.control.inject({ kind: 'rate-limit', resetSeconds: 0.01 }, { times: 2, path: '/nodes' });
       local.control.inject({ kind: 'server-error' }, { times: 2, path: '/docs/v1/content' });
-      const refs = await collect(connector);
+      const refs = await listAll(connector);
       local.control.expireTokens();
       local.control.breakExport(local.control.store.list(0)[0]!.id);
       await Promise.all(refs.slice(0, 3).map((ref) => connector.fetch(ref)));

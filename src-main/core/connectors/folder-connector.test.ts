@@ -7,6 +7,7 @@ import { silentLogger } from '../logging/logger';
 import type { DocumentRef } from './connector';
 import { FolderConnector, queryTerms } from './folder-connector';
 import { createConnector } from './registry';
+import { listAll } from '../testing/connector-test-kit';
 
 let base: string;
 let vault: string;
@@ -15,12 +16,6 @@ async function put(relativePath: string, content: string | Uint8Array): Promise<
   const path = join(vault, ...relativePath.split('/'));
   await mkdir(join(path, '..'), { recursive: true });
   await writeFile(path, content);
-}
-
-async function collect(connector: FolderConnector, signal?: AbortSignal): Promise<DocumentRef[]> {
-  const refs: DocumentRef[] = [];
-  for await (const ref of connector.list(signal)) refs.push(ref);
-  return refs;
 }
 
 async function failureOf(work: Promise<unknown>): Promise<{ code: string; message: string }> {
@@ -59,7 +54,7 @@ afterAll(async () => {
 describe('FolderConnector.list', () => {
   it('streams text files with stable ids, skipping dot-folders, node_modules, other extensions and symlinked folders', async () => {
     const connector = new FolderConnector({ root: vault });
-    const refs = await collect(connector);
+    const refs = await listAll(connector);
     expect(refs.map((ref) => ref.externalId)).toEqual([
       'README.md',
       'binary.md',
@@ -87,9 +82,9 @@ describe('FolderConnector.list', () => {
   it('changes the revision when a file changes size', async () => {
     const connector = new FolderConnector({ root: vault });
     await put('scratch.md', 'one');
-    const before = (await collect(connector)).find((ref) => ref.externalId === 'scratch.md')?.revision;
+    const before = (await listAll(connector)).find((ref) => ref.externalId === 'scratch.md')?.revision;
     await put('scratch.md', 'one two');
-    const after = (await collect(connector)).find((ref) => ref.externalId === 'scratch.md')?.revision;
+    const after = (await listAll(connector)).find((ref) => ref.externalId === 'scratch.md')?.revision;
     await rm(join(vault, 'scratch.md'));
     expect(after).not.toBe(before);
   });
@@ -97,14 +92,14 @@ describe('FolderConnector.list', () => {
   it('stops when aborted', async () => {
     const controller = new AbortController();
     controller.abort();
-    expect(await failureOf(collect(new FolderConnector({ root: vault }), controller.signal))).toMatchObject({ code: 'CANCELLED' });
+    expect(await failureOf(listAll(new FolderConnector({ root: vault }), controller.signal))).toMatchObject({ code: 'CANCELLED' });
   });
 });
 
 describe('FolderConnector.fetch', () => {
   async function fetchById(externalId: string) {
     const connector = new FolderConnector({ root: vault });
-    const ref = (await collect(connector)).find((candidate) => candidate.externalId === externalId);
+    const ref = (await listAll(connector)).find((candidate) => candidate.externalId === externalId);
     if (!ref) throw new Error(`not listed: ${externalId}`);
     return connector.fetch(ref);
   }

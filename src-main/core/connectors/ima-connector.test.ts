@@ -3,6 +3,7 @@ import { createLogger, silentLogger, type Logger } from '../logging/logger';
 import type { DocumentRef } from './connector';
 import { startImaFake, type ImaExpectedItem, type ImaFake } from './fakes/ima-fake';
 import { ImaConnector, type ImaConnectorOptions } from './ima-connector';
+import { listAll } from '../testing/connector-test-kit';
 
 let fake: ImaFake;
 beforeAll(async () => {
@@ -23,12 +24,6 @@ function connect(target: ImaFake, options: ImaConnectorOptions & { logger?: Logg
     { config: { baseUrl: target.baseUrl, clientId: target.credentials.clientId!, ...config }, secrets: { apiKey: target.credentials.apiKey!, ...secrets }, logger: logger ?? silentLogger() },
     { requestsPerSecond: 1000, ...rest, http: { backoffBaseMs: 5, ...rest.http } },
   );
-}
-
-async function listAll(connector: ImaConnector): Promise<DocumentRef[]> {
-  const refs: DocumentRef[] = [];
-  for await (const ref of connector.list()) refs.push(ref);
-  return refs;
 }
 
 function sorted<T extends { externalId: string }>(items: T[]): T[] {

@@ -1,10 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CairnError } from '../errors';
 import { createLogger, silentLogger } from '../logging/logger';
 import type { DocumentRef } from './connector';
 import { startYuqueFake, type YuqueFake } from './fakes/yuque-fake';
 import { blocksToMarkdown } from './fakes/fixtures/markup';
 import { YuqueConnector, type YuqueConnectorOptions } from './yuque-connector';
+import { failure, listAll } from '../testing/connector-test-kit';
 
 const FAST: YuqueConnectorOptions = { http: { backoffBaseMs: 5, backoffMaxMs: 20, rate: { intervalMs: 1000, intervalCap: 1000 } } };
 
@@ -13,18 +13,6 @@ function connect(fake: YuqueFake, overrides: { token?: string; baseUrl?: string;
     { config: { baseUrl: overrides.baseUrl ?? fake.baseUrl }, secrets: { token: overrides.token ?? fake.credentials.token }, logger: overrides.logger ?? silentLogger() },
     overrides.options ?? FAST,
   );
-}
-
-async function collect(connector: YuqueConnector): Promise<DocumentRef[]> {
-  const refs: DocumentRef[] = [];
-  for await (const ref of connector.list()) refs.push(ref);
-  return refs;
-}
-
-async function failure(work: Promise<unknown>): Promise<CairnError> {
-  const error = await work.then(() => undefined, (e: unknown) => e);
-  if (!(error instanceof CairnError)) throw new Error(`expected a CairnError, got ${String(error)}`);
-  return error;
 }
 
 describe('YuqueConnector against the fake', () => {
@@ -52,7 +40,7 @@ describe('YuqueConnector against the fake', () => {
   it('lists every document of the user and team repos across offset pages', async () => {
     const big = await startYuqueFake({ documents: 240, knowledgeBases: 2 });
     try {
-      const refs = await collect(connect(big));
+      const refs = await listAll(connect(big));
       // 240 corpus docs + the Sheet and Board extras; the team repo has 120 docs (two pages).
       expect(refs).toHaveLength(242);
       expect(new Set(refs.map((r) => r.externalId)).size).toBe(242);
@@ -74,7 +62,7 @@ describe('YuqueConnector against the fake', () => {
 
   it('fetches Markdown bodies, converts lake/HTML bodies and sheets, and refuses boards per document', async () => {
     const connector = connect(fake);
-    const refs = await collect(connector);
+    const refs = await listAll(connector);
     const byId = (id: number) => refs.find((r) => r.externalId === String(id))!;
     const markdownDoc = fake.control.store.list().find((d) => d.id % 5 !== 2)!;
     expect((await connector.fetch(byId(markdownDoc.id))).markdown).toBe(blocksToMarkdown(markdownDoc.blocks));
@@ -109,7 +97,7 @@ describe('YuqueConnector against the fake', () => {
     expect(Date.now() - started).toBeLessThan(3000);
 
     const connector = connect(fake);
-    const ref = (await collect(connector))[0]!;
+    const ref = (await listAll(connector))[0]!;
     fake.control.inject({ kind: 'server-error' }, { times: 2, path: '/repos/docs/' });
     expect((await connector.fetch(ref)).markdown.length).toBeGreaterThan(50);
     expect(fake.control.requests.filter((r) => r.fault === 'server-error').map((r) => r.status)).toEqual([500, 500]);
@@ -132,12 +120,12 @@ describe('YuqueConnector against the fake', () => {
     const local = await startYuqueFake({ documents: 12, specialDocuments: false });
     try {
       const connector = connect(local);
-      const before = new Map((await collect(connector)).map((r) => [r.externalId, r.revision]));
+      const before = new Map((await listAll(connector)).map((r) => [r.externalId, r.revision]));
       const [changed, removed] = local.control.store.list();
       local.control.changeDocument(changed!.id, { title: '改过的标题 Renamed' });
       local.control.deleteDocument(removed!.id);
       const added = local.control.addDocument({ text: '新文档 fresh' });
-      const after = await collect(connector);
+      const after = await listAll(connector);
       const differences = after.filter((r) => before.get(r.externalId) !== r.revision).map((r) => [r.externalId, r.title]);
       expect(differences).toEqual([
         [String(changed!.id), '改过的标题 Renamed'],
@@ -173,7 +161,7 @@ describe('YuqueConnector against the fake', () => {
     fake.control.inject({ kind: 'rate-limit' }, { times: 2 });
     fake.control.inject({ kind: 'server-error' }, { times: 2 });
     await connector.validate();
-    await collect(connector);
+    await listAll(connector);
     await failure(connect(fake, { logger, token: 'wrong-token-value-123' }).validate());
     expect(lines.length).toBeGreaterThan(2);
     expect(lines.filter((line) => line.includes(fake.credentials.token) || line.includes('wrong-token-value-123'))).toEqual([]);
