@@ -12,7 +12,7 @@
  * so a real model can be measured the same way where one is reachable.
  */
 import { existsSync, readdirSync } from 'node:fs';
-import { dirname, join, resolve } from 'node:path';
+import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { createEmbedder, embeddingSettingsFromEnv } from '../src-main/core/embedding/create-embedder';
 import { BuiltinEmbedder } from '../src-main/core/embedding/builtin-embedder';
@@ -21,17 +21,11 @@ import { loadCollection, readReferenceFigures, type ReferenceFigure } from './co
 import { evaluateCollection, METHODS, type CollectionResult } from './evaluate-collection';
 import { machineFacts } from './process-stats';
 import { currentCommit, markdownTable, num, REPO_ROOT, writeResults } from './report';
+import { findSharedReference } from '../src-main/core/testing/shared-reference';
 
-/**
- * CI places shared/ beside the clone (<repoRoot>/../shared/eval); a git worktree nested one level
- * deeper finds it further up, so the nearest ancestor that has one wins.
- */
+/** Every collection in the nearest `shared/eval` (CI places shared/ beside the clone). */
 function defaultEvalRoot(): string {
-  for (let dir = resolve(REPO_ROOT, '..'); ; dir = dirname(dir)) {
-    const candidate = join(dir, 'shared', 'eval');
-    if (existsSync(candidate)) return candidate;
-    if (dirname(dir) === dir) return resolve(REPO_ROOT, '..', 'shared', 'eval');
-  }
+  return findSharedReference(REPO_ROOT, 'eval') ?? resolve(REPO_ROOT, '..', 'shared', 'eval');
 }
 
 interface GoalCheck {

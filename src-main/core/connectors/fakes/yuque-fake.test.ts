@@ -2,27 +2,20 @@
  * The Yuque fake's answers validate against the official OpenAPI 3.1 spec ("语雀 OpenAPI" 2.0.1),
  * read from ../shared/yuque-openapi.json beside the repository (CI puts shared/ there).
  */
-import { existsSync, readFileSync } from 'node:fs';
-import path from 'node:path';
+import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import Ajv2020 from 'ajv/dist/2020';
 import addFormats from 'ajv-formats';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { findSharedReference } from '../../testing/shared-reference';
 import { startYuqueFake, type YuqueFake } from './yuque-fake';
 
 const SPEC_ID = 'https://cairn.invalid/yuque-openapi.json';
 const repoRoot = fileURLToPath(new URL('../../../../', import.meta.url));
 
-/** repoRoot/../shared, or, inside a git worktree, the main checkout's sibling shared/. */
 function locateSpec(): string {
-  const candidates = [path.resolve(repoRoot, '../shared/yuque-openapi.json')];
-  const dotGit = path.join(repoRoot, '.git');
-  if (existsSync(dotGit) && !existsSync(path.join(dotGit, 'HEAD'))) {
-    const gitdir = /gitdir:\s*(.+)/.exec(readFileSync(dotGit, 'utf8'))?.[1]?.trim();
-    if (gitdir) candidates.push(path.resolve(gitdir, '../../../../shared/yuque-openapi.json'));
-  }
-  const found = candidates.find((candidate) => existsSync(candidate));
-  if (!found) throw new Error(`yuque-openapi.json not found; looked in: ${candidates.join(', ')}`);
+  const found = findSharedReference(repoRoot, 'yuque-openapi.json');
+  if (!found) throw new Error(`yuque-openapi.json not found in shared/ beside ${repoRoot} or in any folder above it.`);
   return found;
 }
 
