@@ -13,30 +13,64 @@ export default tseslint.config(
     },
   },
   {
-    files: ['src-main/core/**/*.ts', 'src-main/cli/**/*.ts', 'src-main/host/**/*.ts', 'src-main/transport/**/*.ts'],
+    files: [
+      'src-main/core/**/*.ts',
+      'src-main/cli/**/*.ts',
+      'src-main/host/**/*.ts',
+      'src-main/transport/**/*.ts',
+    ],
     rules: {
-      'no-restricted-imports': ['error', {
-        paths: [{ name: 'electron', message: 'src-main/core runs in plain Node: reach Electron through an interface passed in.' }],
-        patterns: [{ group: ['**/electron/**'], message: 'Core must not import the Electron shell.' }],
-      }],
+      'no-restricted-imports': [
+        'error',
+        {
+          paths: [
+            {
+              name: 'electron',
+              message: 'src-main/core runs in plain Node: reach Electron through an interface passed in.',
+            },
+          ],
+          patterns: [{ group: ['**/electron/**'], message: 'Core must not import the Electron shell.' }],
+        },
+      ],
     },
   },
   {
     files: ['src-shared/**/*.ts'],
     rules: {
-      'no-restricted-imports': ['error', {
-        paths: [{ name: 'electron', message: 'src-shared holds types and pure constants only.' }, { name: 'react', message: 'src-shared holds types and pure constants only.' }],
-        patterns: [nodeBuiltins, { group: ['**/src-main/**', '**/src-renderer/**', '**/src-preload/**'], message: 'src-shared depends on nothing.' }],
-      }],
+      'no-restricted-imports': [
+        'error',
+        {
+          paths: [
+            { name: 'electron', message: 'src-shared holds types and pure constants only.' },
+            { name: 'react', message: 'src-shared holds types and pure constants only.' },
+          ],
+          patterns: [
+            nodeBuiltins,
+            {
+              group: ['**/src-main/**', '**/src-renderer/**', '**/src-preload/**'],
+              message: 'src-shared depends on nothing.',
+            },
+          ],
+        },
+      ],
     },
   },
   {
     files: ['src-renderer/**/*.{ts,tsx}'],
     rules: {
-      'no-restricted-imports': ['error', {
-        paths: [{ name: 'electron', message: 'The renderer is sandboxed: use the api from the preload.' }],
-        patterns: [nodeBuiltins, { group: ['**/src-main/**', '**/src-preload/**'], message: 'The renderer reaches main only through the typed api.' }],
-      }],
+      'no-restricted-imports': [
+        'error',
+        {
+          paths: [{ name: 'electron', message: 'The renderer is sandboxed: use the api from the preload.' }],
+          patterns: [
+            nodeBuiltins,
+            {
+              group: ['**/src-main/**', '**/src-preload/**'],
+              message: 'The renderer reaches main only through the typed api.',
+            },
+          ],
+        },
+      ],
     },
   },
 );

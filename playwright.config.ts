@@ -13,7 +13,10 @@ export default defineConfig({
   workers: 1,
   fullyParallel: false,
   // The JSON report goes to PLAYWRIGHT_JSON_OUTPUT_NAME when set (scripts/test.js counts tests from it).
-  reporter: [['list'], ['json', { outputFile: process.env.PLAYWRIGHT_JSON_OUTPUT_NAME ?? 'test-results/playwright.json' }]],
+  reporter: [
+    ['list'],
+    ['json', { outputFile: process.env.PLAYWRIGHT_JSON_OUTPUT_NAME ?? 'test-results/playwright.json' }],
+  ],
   use: {
     viewport: { width: 1280, height: 820 },
     trace: 'retain-on-failure',
@@ -26,7 +29,15 @@ export default defineConfig({
         browserName: 'chromium',
         launchOptions: {
           executablePath: CHROMIUM_PATH,
-          args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--no-first-run', '--disable-sync'],
+          args: [
+            '--headless',
+            '--no-sandbox',
+            '--disable-gpu',
+            '--disable-background-networking',
+            '--disable-component-update',
+            '--no-first-run',
+            '--disable-sync',
+          ],
         },
       },
     },

@@ -25,7 +25,9 @@ const queries = generateQueries(200, 1).map((q) => prepareQuery(q)!.text);
 const vectors = (await embedder.embed(queries, { kind: 'query' })).vectors;
 const truth = vectors.map((v) => exact.topK(v, CHANNEL_DEPTH));
 await db.exec('SET hnsw.iterative_scan = relaxed_order');
-console.log(`${exact.size} vectors; exact 10th-best cosine: median ${median(truth.map((t) => t[9]?.score ?? 0)).toFixed(3)}, best: median ${median(truth.map((t) => t[0]?.score ?? 0)).toFixed(3)}`);
+console.log(
+  `${exact.size} vectors; exact 10th-best cosine: median ${median(truth.map((t) => t[9]?.score ?? 0)).toFixed(3)}, best: median ${median(truth.map((t) => t[0]?.score ?? 0)).toFixed(3)}`,
+);
 for (const ef of efList.split(',').map(Number)) {
   await db.exec(`SET hnsw.ef_search = ${ef}`);
   const times: number[] = [];
@@ -37,13 +39,21 @@ for (const ef of efList.split(',').map(Number)) {
     recalls.push(recallAgainstExact(ids, truth[q]!, 10, (id) => exact.scoreOf(id, vector)));
   }
   const zero = recalls.filter((r) => r === 0).length;
-  console.log(`ef_search ${String(ef).padStart(4)}: recall@10 ${mean(recalls).toFixed(3)} (${zero} queries at 0), vector channel p50 ${median(times).toFixed(1)} ms`);
+  console.log(
+    `ef_search ${String(ef).padStart(4)}: recall@10 ${mean(recalls).toFixed(3)} (${zero} queries at 0), vector channel p50 ${median(times).toFixed(1)} ms`,
+  );
 }
 const worst = recalls0(vectors, truth);
 console.log(worst);
 await db.close();
 
 function recalls0(_v: Float32Array[], t: ReturnType<typeof exact.topK>[]): string {
-  const sample = t.slice(0, 5).map((top, i) => `${queries[i]}: exact top-3 ${top.slice(0, 3).map((s) => s.score.toFixed(3)).join(', ')}`);
+  const sample = t.slice(0, 5).map(
+    (top, i) =>
+      `${queries[i]}: exact top-3 ${top
+        .slice(0, 3)
+        .map((s) => s.score.toFixed(3))
+        .join(', ')}`,
+  );
   return sample.join('\n');
 }

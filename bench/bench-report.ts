@@ -36,16 +36,38 @@ export interface TargetCheck {
   gap: string | null;
 }
 
-function check(target: string, goal: string, value: number | null, limit: number, direction: 'below' | 'atLeast', unit: string, digits: number, at: string): TargetCheck {
-  if (value === null || !Number.isFinite(value)) return { target, goal, measured: '–', at, status: 'not measured', gap: null };
+function check(
+  target: string,
+  goal: string,
+  value: number | null,
+  limit: number,
+  direction: 'below' | 'atLeast',
+  unit: string,
+  digits: number,
+  at: string,
+): TargetCheck {
+  if (value === null || !Number.isFinite(value))
+    return { target, goal, measured: '–', at, status: 'not measured', gap: null };
   const met = direction === 'below' ? value < limit : value >= limit;
   const diff = Math.abs(value - limit);
-  const gap = met ? null : `${direction === 'below' ? 'over by' : 'short by'} ${diff.toFixed(digits)}${unit} (${((diff / limit) * 100).toFixed(0)}%)`;
-  return { target, goal, measured: `${value.toFixed(digits)}${unit}`, at, status: met ? 'met' : 'missed', gap };
+  const gap = met
+    ? null
+    : `${direction === 'below' ? 'over by' : 'short by'} ${diff.toFixed(digits)}${unit} (${((diff / limit) * 100).toFixed(0)}%)`;
+  return {
+    target,
+    goal,
+    measured: `${value.toFixed(digits)}${unit}`,
+    at,
+    status: met ? 'met' : 'missed',
+    gap,
+  };
 }
 
 /** The largest scenario (by chunks) among those that pass `filter`. */
-function largest(outcomes: ScenarioOutcome[], filter: (o: ScenarioOutcome) => boolean): ScenarioOutcome | null {
+function largest(
+  outcomes: ScenarioOutcome[],
+  filter: (o: ScenarioOutcome) => boolean,
+): ScenarioOutcome | null {
   return outcomes.filter(filter).sort((a, b) => b.index.chunks - a.index.chunks)[0] ?? null;
 }
 
@@ -58,18 +80,68 @@ function label(outcome: ScenarioOutcome | null): string {
 export function evaluateTargets(outcomes: ScenarioOutcome[]): TargetCheck[] {
   const queried = largest(outcomes, (o) => o.query !== null && o.scenario.embedder === 'builtin');
   const offline = largest(outcomes, (o) => o.scenario.embedder === 'builtin');
-  const resync = outcomes.find((o) => o.scenario.embedder === 'builtin' && o.index.documents === 10_000 && o.index.resyncUnchanged) ?? null;
+  const resync =
+    outcomes.find(
+      (o) => o.scenario.embedder === 'builtin' && o.index.documents === 10_000 && o.index.resyncUnchanged,
+    ) ?? null;
   const q = queried?.query ?? null;
   const peakRss = queried ? Math.max(queried.index.peakRssMb, queried.query?.peakRssMb ?? 0) : null;
-  const throughput = offline ? offline.index.fullIndex.counters.chunksEmbedded / (offline.index.fullIndex.wallMs / 1000) : null;
+  const throughput = offline
+    ? offline.index.fullIndex.counters.chunksEmbedded / (offline.index.fullIndex.wallMs / 1000)
+    : null;
   return [
     check('hybrid query p50', '< 30 ms', q?.hybrid.p50 ?? null, 30, 'below', ' ms', 1, label(queried)),
     check('hybrid query p95', '< 60 ms', q?.hybrid.p95 ?? null, 60, 'below', ' ms', 1, label(queried)),
-    check('vector recall@10 vs exact', '≥ 0.95', q?.recallAt10 ?? null, 0.95, 'atLeast', '', 3, label(queried)),
-    check('re-sync of 10k unchanged docs', '< 3 s', resync?.index.resyncUnchanged ? resync.index.resyncUnchanged.medianWallMs / 1000 : null, 3, 'below', ' s', 2, resync ? resync.scenario.id : '–'),
-    check('offline indexing throughput', '≥ 300 chunks/s', throughput, 300, 'atLeast', ' chunks/s', 0, label(offline)),
-    check('peak RSS', '< 1.5 GB', peakRss === null ? null : peakRss / 1024, 1.5, 'below', ' GB', 2, label(queried)),
-    check('cold open to first search', '< 2 s', q ? q.coldOpen.totalMs / 1000 : null, 2, 'below', ' s', 2, label(queried)),
+    check(
+      'vector recall@10 vs exact',
+      '≥ 0.95',
+      q?.recallAt10 ?? null,
+      0.95,
+      'atLeast',
+      '',
+      3,
+      label(queried),
+    ),
+    check(
+      're-sync of 10k unchanged docs',
+      '< 3 s',
+      resync?.index.resyncUnchanged ? resync.index.resyncUnchanged.medianWallMs / 1000 : null,
+      3,
+      'below',
+      ' s',
+      2,
+      resync ? resync.scenario.id : '–',
+    ),
+    check(
+      'offline indexing throughput',
+      '≥ 300 chunks/s',
+      throughput,
+      300,
+      'atLeast',
+      ' chunks/s',
+      0,
+      label(offline),
+    ),
+    check(
+      'peak RSS',
+      '< 1.5 GB',
+      peakRss === null ? null : peakRss / 1024,
+      1.5,
+      'below',
+      ' GB',
+      2,
+      label(queried),
+    ),
+    check(
+      'cold open to first search',
+      '< 2 s',
+      q ? q.coldOpen.totalMs / 1000 : null,
+      2,
+      'below',
+      ' s',
+      2,
+      label(queried),
+    ),
   ];
 }
 
@@ -79,7 +151,23 @@ function perSecond(count: number, ms: number): number {
 
 export function indexTable(outcomes: ScenarioOutcome[]): string {
   return markdownTable(
-    ['scenario', 'docs', 'chunks', 'wall s', 'docs/s', 'chunks/s', 'chunks/CPU-s', 'chunk s', 'embed s', 'write s', 'HNSW build s', 'embed requests', 'peak RSS MB', 'disk MB', 'load 1m'],
+    [
+      'scenario',
+      'docs',
+      'chunks',
+      'wall s',
+      'docs/s',
+      'chunks/s',
+      'chunks/CPU-s',
+      'chunk s',
+      'embed s',
+      'write s',
+      'HNSW build s',
+      'embed requests',
+      'peak RSS MB',
+      'disk MB',
+      'load 1m',
+    ],
     outcomes.map(({ scenario, index, loadAtStart }) => {
       const full = index.fullIndex;
       return [
@@ -106,7 +194,17 @@ export function indexTable(outcomes: ScenarioOutcome[]): string {
 export function resyncTable(outcomes: ScenarioOutcome[]): string {
   const rows = outcomes.filter((o) => o.index.resyncUnchanged && o.index.resyncChanged);
   return markdownTable(
-    ['scenario', 'docs', 'unchanged: median ms', 'unchanged: runs ms', 'unchanged: fetched', '1% changed: docs', '1% changed: ms', 'chunks re-embedded', 'embed requests'],
+    [
+      'scenario',
+      'docs',
+      'unchanged: median ms',
+      'unchanged: runs ms',
+      'unchanged: fetched',
+      '1% changed: docs',
+      '1% changed: ms',
+      'chunks re-embedded',
+      'embed requests',
+    ],
     rows.map(({ scenario, index }) => [
       scenario.id,
       index.documents,
@@ -128,7 +226,21 @@ function triple(summary: { p50: number; p95: number; p99: number }): string {
 export function queryTable(outcomes: ScenarioOutcome[]): string {
   const rows = outcomes.filter((o) => o.query);
   return markdownTable(
-    ['scenario', 'chunks', 'vector index', 'hybrid p50/p95/p99 ms', 'vector', 'keyword', 'fusion p50', 'query embed p50', 'exact top-30 p50', 'vector / exact', 'recall@10 (min)', 'cold open + first search ms', 'peak RSS MB'],
+    [
+      'scenario',
+      'chunks',
+      'vector index',
+      'hybrid p50/p95/p99 ms',
+      'vector',
+      'keyword',
+      'fusion p50',
+      'query embed p50',
+      'exact top-30 p50',
+      'vector / exact',
+      'recall@10 (min)',
+      'cold open + first search ms',
+      'peak RSS MB',
+    ],
     rows.map(({ scenario, index, query }) => {
       const q = query!;
       return [
@@ -153,17 +265,39 @@ export function queryTable(outcomes: ScenarioOutcome[]): string {
 export function targetsTable(targets: TargetCheck[]): string {
   return markdownTable(
     ['target', 'goal', 'measured', 'at', 'status'],
-    targets.map((t) => [t.target, t.goal, t.measured, t.at, t.status === 'missed' ? `missed: ${t.gap}` : t.status]),
+    targets.map((t) => [
+      t.target,
+      t.goal,
+      t.measured,
+      t.at,
+      t.status === 'missed' ? `missed: ${t.gap}` : t.status,
+    ]),
   );
 }
 
-export function printBenchReport(results: { startedAt: string; commit: string | null; machine: MachineFacts; loadAverageAtEnd: number[]; remoteLatencyMs: number; scenarios: ScenarioOutcome[]; targets: TargetCheck[] }): void {
+export function printBenchReport(results: {
+  startedAt: string;
+  commit: string | null;
+  machine: MachineFacts;
+  loadAverageAtEnd: number[];
+  remoteLatencyMs: number;
+  scenarios: ScenarioOutcome[];
+  targets: TargetCheck[];
+}): void {
   const { machine } = results;
-  console.log(`\n## Bench ${results.startedAt.slice(0, 16).replace('T', ' ')} UTC, commit ${results.commit ?? '?'}`);
-  console.log(`${machine.cpus} cores (${machine.cpuModel}), ${machine.totalMemoryGb} GB, Node ${machine.node}; load ${machine.loadAverage.join(' / ')} at start, ${results.loadAverageAtEnd.join(' / ')} at end (1/5/15 min)`);
-  console.log(`remote-* = OpenAiCompatibleEmbedder (DashScope preset: 10 inputs/request, 5 in flight) against the fake embeddings server in another process, ${results.remoteLatencyMs} ms per request\n`);
+  console.log(
+    `\n## Bench ${results.startedAt.slice(0, 16).replace('T', ' ')} UTC, commit ${results.commit ?? '?'}`,
+  );
+  console.log(
+    `${machine.cpus} cores (${machine.cpuModel}), ${machine.totalMemoryGb} GB, Node ${machine.node}; load ${machine.loadAverage.join(' / ')} at start, ${results.loadAverageAtEnd.join(' / ')} at end (1/5/15 min)`,
+  );
+  console.log(
+    `remote-* = OpenAiCompatibleEmbedder (DashScope preset: 10 inputs/request, 5 in flight) against the fake embeddings server in another process, ${results.remoteLatencyMs} ms per request\n`,
+  );
   console.log(`### Full index\n\n${indexTable(results.scenarios)}\n`);
-  if (results.scenarios.some((o) => o.index.resyncUnchanged)) console.log(`### Re-sync\n\n${resyncTable(results.scenarios)}\n`);
-  if (results.scenarios.some((o) => o.query)) console.log(`### Queries (vector/keyword: p50/p95/p99 ms)\n\n${queryTable(results.scenarios)}\n`);
+  if (results.scenarios.some((o) => o.index.resyncUnchanged))
+    console.log(`### Re-sync\n\n${resyncTable(results.scenarios)}\n`);
+  if (results.scenarios.some((o) => o.query))
+    console.log(`### Queries (vector/keyword: p50/p95/p99 ms)\n\n${queryTable(results.scenarios)}\n`);
   console.log(`### Targets\n\n${targetsTable(results.targets)}`);
 }

@@ -19,8 +19,14 @@ import { runQueryScenario } from './query-scenario';
  */
 function benchEmbedder(kind: string, url: string | undefined, apiKey: string | undefined): Embedder {
   if (kind === 'builtin') return new BuiltinEmbedder();
-  if (kind !== 'remote' || !url) throw new Error(`Unknown embedder "${kind}" (builtin, or remote with --embed-url).`);
-  return new OpenAiCompatibleEmbedder({ ...EMBEDDING_PRESETS.dashscope, provider: 'dashscope', baseUrl: url, apiKey });
+  if (kind !== 'remote' || !url)
+    throw new Error(`Unknown embedder "${kind}" (builtin, or remote with --embed-url).`);
+  return new OpenAiCompatibleEmbedder({
+    ...EMBEDDING_PRESETS.dashscope,
+    provider: 'dashscope',
+    baseUrl: url,
+    apiKey,
+  });
 }
 
 async function main(): Promise<void> {
@@ -42,8 +48,13 @@ async function main(): Promise<void> {
   });
   const command = positionals[0];
   const dataDir = values['data-dir'];
-  if (!dataDir || !values.out || (command !== 'index' && command !== 'query')) throw new Error('usage: bench-worker index|query --data-dir D --out F [options]');
-  const embedder = benchEmbedder(values.embedder ?? 'builtin', values['embed-url'], process.env.CAIRN_BENCH_EMBED_KEY);
+  if (!dataDir || !values.out || (command !== 'index' && command !== 'query'))
+    throw new Error('usage: bench-worker index|query --data-dir D --out F [options]');
+  const embedder = benchEmbedder(
+    values.embedder ?? 'builtin',
+    values['embed-url'],
+    process.env.CAIRN_BENCH_EMBED_KEY,
+  );
   const seed = Number(values.seed);
   const result =
     command === 'index'
@@ -57,7 +68,13 @@ async function main(): Promise<void> {
           ...(values['target-chunks'] ? { targetChunks: Number(values['target-chunks']) } : {}),
           ...(values.documents ? { documents: Number(values.documents) } : {}),
         })
-      : await runQueryScenario({ dataDir, embedder, seed, queries: Number(values.queries), vectorFile: values.vectors ?? '' });
+      : await runQueryScenario({
+          dataDir,
+          embedder,
+          seed,
+          queries: Number(values.queries),
+          vectorFile: values.vectors ?? '',
+        });
   writeFileSync(values.out, JSON.stringify(result, null, 2));
 }
 

@@ -25,9 +25,18 @@ const DEFAULT_SCENARIOS: Scenario[] = [
   { id: 'remote-10k', embedder: 'remote', targetChunks: 10_000, resync: false, queries: false },
   { id: 'remote-10kdocs', embedder: 'remote', documents: 10_000, resync: true, queries: false },
   // The same remote run with more documents in flight, so the batcher can fill its batches.
-  { id: 'remote-10k-fetch32', embedder: 'remote', targetChunks: 10_000, resync: false, queries: false, fetchConcurrency: 32 },
+  {
+    id: 'remote-10k-fetch32',
+    embedder: 'remote',
+    targetChunks: 10_000,
+    resync: false,
+    queries: false,
+    fetchConcurrency: 32,
+  },
 ];
-const LARGE_SCENARIOS: Scenario[] = [{ id: 'builtin-100k', embedder: 'builtin', targetChunks: 100_000, resync: true, queries: true }];
+const LARGE_SCENARIOS: Scenario[] = [
+  { id: 'builtin-100k', embedder: 'builtin', targetChunks: 100_000, resync: true, queries: true },
+];
 
 /** The fake remote embedder's latency per request, as the benchmarks issue asks. */
 export const REMOTE_LATENCY_MS = 100;
@@ -43,11 +52,16 @@ interface FakeServer {
 
 /** Starts the fake embeddings server in its own process and waits for its READY line. */
 async function startFakeServer(latencyMs: number): Promise<FakeServer> {
-  const child = spawn(process.execPath, ['--import', 'tsx', FAKE_SERVER, String(latencyMs)], { cwd: REPO_ROOT, stdio: ['pipe', 'pipe', 'inherit'] });
+  const child = spawn(process.execPath, ['--import', 'tsx', FAKE_SERVER, String(latencyMs)], {
+    cwd: REPO_ROOT,
+    stdio: ['pipe', 'pipe', 'inherit'],
+  });
   const lines = createInterface({ input: child.stdout });
   const ready = await new Promise<string>((resolve, reject) => {
     lines.once('line', resolve);
-    child.once('exit', (code) => reject(new Error(`The fake embeddings server exited with ${code} before it was ready.`)));
+    child.once('exit', (code) =>
+      reject(new Error(`The fake embeddings server exited with ${code} before it was ready.`)),
+    );
   });
   const [, url, apiKey] = ready.split(' ');
   if (!url || !apiKey) throw new Error(`Unexpected line from the fake embeddings server: ${ready}`);
@@ -64,11 +78,19 @@ async function startFakeServer(latencyMs: number): Promise<FakeServer> {
 
 function runWorker(args: string[], env: Record<string, string> = {}): void {
   // `node --import tsx` runs the TypeScript worker in a plain, fresh Node process.
-  const result = spawnSync(process.execPath, ['--import', 'tsx', WORKER, ...args], { cwd: REPO_ROOT, stdio: ['ignore', 'inherit', 'inherit'], env: { ...process.env, ...env } });
-  if (result.status !== 0) throw new Error(`bench worker ${args[0]} exited with ${result.status ?? result.signal}`);
+  const result = spawnSync(process.execPath, ['--import', 'tsx', WORKER, ...args], {
+    cwd: REPO_ROOT,
+    stdio: ['ignore', 'inherit', 'inherit'],
+    env: { ...process.env, ...env },
+  });
+  if (result.status !== 0)
+    throw new Error(`bench worker ${args[0]} exited with ${result.status ?? result.signal}`);
 }
 
-function runScenario(scenario: Scenario, options: { workDir: string; queries: number; seed: number; keep: boolean; server: FakeServer | null }): ScenarioOutcome {
+function runScenario(
+  scenario: Scenario,
+  options: { workDir: string; queries: number; seed: number; keep: boolean; server: FakeServer | null },
+): ScenarioOutcome {
   const dataDir = join(options.workDir, scenario.id);
   const vectors = join(options.workDir, `${scenario.id}.vectors`);
   const indexOut = join(options.workDir, `${scenario.id}.index.json`);
@@ -78,23 +100,44 @@ function runScenario(scenario: Scenario, options: { workDir: string; queries: nu
   const loadAtStart = machineFacts().loadAverage;
   const started = performance.now();
   try {
-    runWorker([
-      'index',
-      '--data-dir', dataDir,
-      '--embedder', scenario.embedder,
-      ...(options.server ? ['--embed-url', options.server.url] : []),
-      '--seed', String(options.seed),
-      '--out', indexOut,
-      ...(scenario.queries ? ['--vectors', vectors] : []),
-      ...(scenario.resync ? ['--resync'] : []),
-      ...(scenario.targetChunks ? ['--target-chunks', String(scenario.targetChunks)] : []),
-      ...(scenario.documents ? ['--documents', String(scenario.documents)] : []),
-      ...(scenario.fetchConcurrency ? ['--fetch-concurrency', String(scenario.fetchConcurrency)] : []),
-    ], options.server ? { CAIRN_BENCH_EMBED_KEY: options.server.apiKey } : {});
+    runWorker(
+      [
+        'index',
+        '--data-dir',
+        dataDir,
+        '--embedder',
+        scenario.embedder,
+        ...(options.server ? ['--embed-url', options.server.url] : []),
+        '--seed',
+        String(options.seed),
+        '--out',
+        indexOut,
+        ...(scenario.queries ? ['--vectors', vectors] : []),
+        ...(scenario.resync ? ['--resync'] : []),
+        ...(scenario.targetChunks ? ['--target-chunks', String(scenario.targetChunks)] : []),
+        ...(scenario.documents ? ['--documents', String(scenario.documents)] : []),
+        ...(scenario.fetchConcurrency ? ['--fetch-concurrency', String(scenario.fetchConcurrency)] : []),
+      ],
+      options.server ? { CAIRN_BENCH_EMBED_KEY: options.server.apiKey } : {},
+    );
     const index = JSON.parse(readFileSync(indexOut, 'utf8')) as IndexScenarioResult;
     let query: QueryScenarioResult | null = null;
     if (scenario.queries) {
-      runWorker(['query', '--data-dir', dataDir, '--embedder', scenario.embedder, '--seed', String(options.seed), '--queries', String(options.queries), '--vectors', vectors, '--out', queryOut]);
+      runWorker([
+        'query',
+        '--data-dir',
+        dataDir,
+        '--embedder',
+        scenario.embedder,
+        '--seed',
+        String(options.seed),
+        '--queries',
+        String(options.queries),
+        '--vectors',
+        vectors,
+        '--out',
+        queryOut,
+      ]);
       query = JSON.parse(readFileSync(queryOut, 'utf8')) as QueryScenarioResult;
     }
     return { scenario, loadAtStart, elapsedS: (performance.now() - started) / 1000, index, query };
@@ -120,20 +163,33 @@ async function main(): Promise<void> {
   const all = [...DEFAULT_SCENARIOS, ...(values.large ? LARGE_SCENARIOS : [])];
   const only = values.only ? new Set(values.only.split(',')) : null;
   const scenarios = only ? [...DEFAULT_SCENARIOS, ...LARGE_SCENARIOS].filter((s) => only.has(s.id)) : all;
-  if (scenarios.length === 0) throw new Error(`No scenario matches --only ${values.only}; known: ${[...DEFAULT_SCENARIOS, ...LARGE_SCENARIOS].map((s) => s.id).join(', ')}`);
+  if (scenarios.length === 0)
+    throw new Error(
+      `No scenario matches --only ${values.only}; known: ${[...DEFAULT_SCENARIOS, ...LARGE_SCENARIOS].map((s) => s.id).join(', ')}`,
+    );
   const workDir = values['work-dir'] ?? join(tmpdir(), 'cairn-bench');
   mkdirSync(workDir, { recursive: true });
   const machine = machineFacts();
   const startedAt = new Date().toISOString();
   // Read before running: the workers load the code of this moment.
   const commit = currentCommit();
-  console.log(`Cairn bench: ${scenarios.map((s) => s.id).join(', ')}; ${machine.cpus} cores, Node ${machine.node}, load ${machine.loadAverage.join(' / ')} (1/5/15 min)`);
+  console.log(
+    `Cairn bench: ${scenarios.map((s) => s.id).join(', ')}; ${machine.cpus} cores, Node ${machine.node}, load ${machine.loadAverage.join(' / ')} (1/5/15 min)`,
+  );
   const outcomes: ScenarioOutcome[] = [];
   for (const scenario of scenarios) {
     console.log(`\n▶ ${scenario.id}`);
     const server = scenario.embedder === 'remote' ? await startFakeServer(REMOTE_LATENCY_MS) : null;
     try {
-      outcomes.push(runScenario(scenario, { workDir, queries: Number(values.queries), seed: Number(values.seed), keep: values.keep ?? false, server }));
+      outcomes.push(
+        runScenario(scenario, {
+          workDir,
+          queries: Number(values.queries),
+          seed: Number(values.seed),
+          keep: values.keep ?? false,
+          server,
+        }),
+      );
     } finally {
       await server?.stop();
     }

@@ -25,8 +25,16 @@ function writeCollection(): string {
   const dir = join(root, 'tiny');
   mkdirSync(join(dir, 'train'), { recursive: true });
   writeFileSync(join(root, 'README.md'), README);
-  writeFileSync(join(dir, 'corpus.jsonl'), ['{"id":"d1","title":"报销","text":"差旅报销流程"}', '', '{"id":2,"text":"no title here"}'].join('\n'));
-  writeFileSync(join(dir, 'queries.jsonl'), ['{"id":"q1","text":"报销"}', '{"id":"q-unjudged","text":"nothing"}', '{"id":"q2","text":"title"}'].join('\n'));
+  writeFileSync(
+    join(dir, 'corpus.jsonl'),
+    ['{"id":"d1","title":"报销","text":"差旅报销流程"}', '', '{"id":2,"text":"no title here"}'].join('\n'),
+  );
+  writeFileSync(
+    join(dir, 'queries.jsonl'),
+    ['{"id":"q1","text":"报销"}', '{"id":"q-unjudged","text":"nothing"}', '{"id":"q2","text":"title"}'].join(
+      '\n',
+    ),
+  );
   writeFileSync(join(dir, 'qrels.tsv'), 'q1\td1\t1\nq2\t2\t2\nq2\td1\t0\n');
   writeFileSync(join(dir, 'train', 'queries.jsonl'), '{"id":"t1","text":"flow"}\n');
   writeFileSync(join(dir, 'train', 'qrels.tsv'), 't1\td1\t1\n');
@@ -47,7 +55,11 @@ describe('collections', () => {
       ['d1', 0],
     ]);
     const train = loadCollection(dir, 'train');
-    expect([train.split, train.queries, train.corpus.length]).toEqual(['train', [{ id: 't1', text: 'flow' }], 2]);
+    expect([train.split, train.queries, train.corpus.length]).toEqual([
+      'train',
+      [{ id: 't1', text: 'flow' }],
+      2,
+    ]);
   });
 
   it('reads reference figures from the README beside the collection, not from other tables', () => {
@@ -61,7 +73,9 @@ describe('collections', () => {
 
   it('rejects malformed qrels and missing files with the path in the message', () => {
     expect(parseQrels('query-id\tcorpus-id\tscore\nq\td\t1\n').get('q')?.get('d')).toBe(1);
-    expect(() => parseQrels('q1\td1\t1\nq2 d2 1\n', 'x/qrels.tsv')).toThrow('x/qrels.tsv:2: expected query_id<TAB>doc_id<TAB>grade');
+    expect(() => parseQrels('q1\td1\t1\nq2 d2 1\n', 'x/qrels.tsv')).toThrow(
+      'x/qrels.tsv:2: expected query_id<TAB>doc_id<TAB>grade',
+    );
     expect(() => loadCollection(join(root, 'nope'))).toThrow(/corpus\.jsonl is missing/);
     const broken = join(root, 'broken');
     mkdirSync(broken, { recursive: true });

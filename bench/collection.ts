@@ -75,9 +75,19 @@ export function parseQrels(text: string, path = 'qrels.tsv'): Map<string, Judgme
 
 export function loadCollection(dir: string, split: 'test' | 'train' = 'test'): Collection {
   const splitDir = split === 'train' ? join(dir, 'train') : dir;
-  const paths = { corpus: join(dir, 'corpus.jsonl'), queries: join(splitDir, 'queries.jsonl'), qrels: join(splitDir, 'qrels.tsv') };
-  for (const path of Object.values(paths)) if (!existsSync(path)) throw new Error(`${path} is missing: a collection needs corpus.jsonl, queries.jsonl and qrels.tsv.`);
-  const corpus = parseJsonLines(paths.corpus).map((r) => ({ id: field(r, 'id', paths.corpus), title: field(r, 'title', paths.corpus), text: field(r, 'text', paths.corpus) }));
+  const paths = {
+    corpus: join(dir, 'corpus.jsonl'),
+    queries: join(splitDir, 'queries.jsonl'),
+    qrels: join(splitDir, 'qrels.tsv'),
+  };
+  for (const path of Object.values(paths))
+    if (!existsSync(path))
+      throw new Error(`${path} is missing: a collection needs corpus.jsonl, queries.jsonl and qrels.tsv.`);
+  const corpus = parseJsonLines(paths.corpus).map((r) => ({
+    id: field(r, 'id', paths.corpus),
+    title: field(r, 'title', paths.corpus),
+    text: field(r, 'text', paths.corpus),
+  }));
   const qrels = parseQrels(readFileSync(paths.qrels, 'utf8'), paths.qrels);
   const queries = parseJsonLines(paths.queries)
     .map((r) => ({ id: field(r, 'id', paths.queries), text: field(r, 'text', paths.queries) }))
@@ -112,14 +122,24 @@ export function parseReferenceTable(markdown: string, collection: string): Refer
     const cells = line.split('|').map((c) => c.trim());
     const lower = cells.map((c) => c.toLowerCase());
     if (lower.includes('ndcg@10') && lower.includes('system')) {
-      columns = { collection: lower.indexOf('collection'), system: lower.indexOf('system'), figure: lower.indexOf('ndcg@10'), source: lower.indexOf('source') };
+      columns = {
+        collection: lower.indexOf('collection'),
+        system: lower.indexOf('system'),
+        figure: lower.indexOf('ndcg@10'),
+        source: lower.indexOf('source'),
+      };
       continue;
     }
     if (!columns || cells[columns.collection] !== collection) continue;
     const figure = cells[columns.figure] ?? '';
     const value = Number(/\d+(?:\.\d+)?/.exec(figure)?.[0]);
     if (!Number.isFinite(value)) continue;
-    figures.push({ system: cells[columns.system] ?? '', ndcgAt10: value, figure, source: columns.source >= 0 ? (cells[columns.source] ?? '') : '' });
+    figures.push({
+      system: cells[columns.system] ?? '',
+      ndcgAt10: value,
+      figure,
+      source: columns.source >= 0 ? (cells[columns.source] ?? '') : '',
+    });
   }
   return figures;
 }

@@ -15,7 +15,11 @@ describe('generated corpus', () => {
   it('edits keep the id, topic and language but change the text', () => {
     const before = generateDocument(42);
     const after = generateDocument(42, { version: 2 });
-    expect([after.externalId, after.knowledgeBase, after.language]).toEqual([before.externalId, before.knowledgeBase, before.language]);
+    expect([after.externalId, after.knowledgeBase, after.language]).toEqual([
+      before.externalId,
+      before.knowledgeBase,
+      before.language,
+    ]);
     expect(after.markdown).not.toBe(before.markdown);
   });
 
@@ -23,7 +27,9 @@ describe('generated corpus', () => {
     const docs = Array.from({ length: 400 }, (_v, i) => generateDocument(i));
     const languages = new Set(docs.map((d) => d.language));
     expect(languages).toEqual(new Set(['zh', 'en', 'mixed']));
-    expect(docs.every((d) => d.markdown.startsWith(`# ${d.title}\n`) && d.markdown.includes('\n## '))).toBe(true);
+    expect(docs.every((d) => d.markdown.startsWith(`# ${d.title}\n`) && d.markdown.includes('\n## '))).toBe(
+      true,
+    );
     expect(docs.filter((d) => /\p{Script=Han}/u.test(d.markdown)).length).toBeGreaterThan(150);
     const chunks = docs.flatMap((d) => chunkMarkdown(d.markdown));
     const perDocument = chunks.length / docs.length;

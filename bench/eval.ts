@@ -41,7 +41,10 @@ export interface EvaluatedCollection extends CollectionResult {
 
 function defaultCollections(): string[] {
   const root = defaultEvalRoot();
-  if (!existsSync(root)) throw new Error(`No collections given and ${root} does not exist. Pass collection directories: npm run eval -- <dir> [<dir>...]`);
+  if (!existsSync(root))
+    throw new Error(
+      `No collections given and ${root} does not exist. Pass collection directories: npm run eval -- <dir> [<dir>...]`,
+    );
   return readdirSync(root, { withFileTypes: true })
     .filter((entry) => entry.isDirectory() && existsSync(join(root, entry.name, 'corpus.jsonl')))
     .map((entry) => join(root, entry.name))
@@ -55,11 +58,19 @@ function checkGoals(result: CollectionResult, references: ReferenceFigure[]): Go
   if (bm25.length > 0 && result.split === 'test') {
     const best = bm25.reduce((a, b) => (b.ndcgAt10 > a.ndcgAt10 ? b : a));
     const diff = keyword.ndcgAt10 - best.ndcgAt10;
-    goals.push({ goal: 'keyword nDCG@10 ≥ best published BM25', met: diff >= -0.0005, detail: `${num(keyword.ndcgAt10, 3)} vs ${num(best.ndcgAt10, 3)} (${best.system}): ${diff >= 0 ? '+' : ''}${diff.toFixed(3)}` });
+    goals.push({
+      goal: 'keyword nDCG@10 ≥ best published BM25',
+      met: diff >= -0.0005,
+      detail: `${num(keyword.ndcgAt10, 3)} vs ${num(best.ndcgAt10, 3)} (${best.system}): ${diff >= 0 ? '+' : ''}${diff.toFixed(3)}`,
+    });
   }
   const betterSingle = Math.max(keyword.ndcgAt10, vector.ndcgAt10);
   const diff = hybrid.ndcgAt10 - betterSingle;
-  goals.push({ goal: 'hybrid nDCG@10 > better single channel', met: diff > 0, detail: `${num(hybrid.ndcgAt10, 3)} vs ${num(betterSingle, 3)} (${keyword.ndcgAt10 >= vector.ndcgAt10 ? 'keyword' : 'vector'}): ${diff >= 0 ? '+' : ''}${diff.toFixed(3)}` });
+  goals.push({
+    goal: 'hybrid nDCG@10 > better single channel',
+    met: diff > 0,
+    detail: `${num(hybrid.ndcgAt10, 3)} vs ${num(betterSingle, 3)} (${keyword.ndcgAt10 >= vector.ndcgAt10 ? 'keyword' : 'vector'}): ${diff >= 0 ? '+' : ''}${diff.toFixed(3)}`,
+  });
   return goals;
 }
 
@@ -68,23 +79,56 @@ export function resultsTable(collections: EvaluatedCollection[]): string {
   for (const c of collections) {
     for (const method of METHODS) {
       const s = c.scores[method];
-      rows.push([`${c.collection}${c.split === 'train' ? ' (train)' : ''}`, c.queries, `Cairn ${method}`, num(s.ndcgAt10, 3), num(s.recallAt10, 3), num(s.recallAt30, 3), num(s.mrrAt10, 3)]);
+      rows.push([
+        `${c.collection}${c.split === 'train' ? ' (train)' : ''}`,
+        c.queries,
+        `Cairn ${method}`,
+        num(s.ndcgAt10, 3),
+        num(s.recallAt10, 3),
+        num(s.recallAt30, 3),
+        num(s.mrrAt10, 3),
+      ]);
     }
     if (c.exactVector) {
       const s = c.exactVector;
-      rows.push([c.collection, c.queries, 'study: vector, exact scan (no HNSW)', num(s.ndcgAt10, 3), num(s.recallAt10, 3), num(s.recallAt30, 3), num(s.mrrAt10, 3)]);
+      rows.push([
+        c.collection,
+        c.queries,
+        'study: vector, exact scan (no HNSW)',
+        num(s.ndcgAt10, 3),
+        num(s.recallAt10, 3),
+        num(s.recallAt30, 3),
+        num(s.mrrAt10, 3),
+      ]);
     }
     if (c.fusionStudy) {
       const s = c.fusionStudy.test;
-      rows.push([c.collection, c.queries, `study: hybrid, vector weight ${c.fusionStudy.chosenVectorWeight} (chosen on train)`, num(s.ndcgAt10, 3), num(s.recallAt10, 3), num(s.recallAt30, 3), num(s.mrrAt10, 3)]);
+      rows.push([
+        c.collection,
+        c.queries,
+        `study: hybrid, vector weight ${c.fusionStudy.chosenVectorWeight} (chosen on train)`,
+        num(s.ndcgAt10, 3),
+        num(s.recallAt10, 3),
+        num(s.recallAt30, 3),
+        num(s.mrrAt10, 3),
+      ]);
     }
-    for (const ref of c.references) rows.push([c.collection, '', `ref: ${ref.system}`, ref.figure, '', '', '']);
+    for (const ref of c.references)
+      rows.push([c.collection, '', `ref: ${ref.system}`, ref.figure, '', '', '']);
   }
   return markdownTable(['collection', 'queries', 'system', 'nDCG@10', 'R@10', 'R@30', 'MRR@10'], rows);
 }
 
 async function main(): Promise<void> {
-  const { values, positionals } = parseArgs({ allowPositionals: true, options: { json: { type: 'boolean', default: false }, train: { type: 'boolean', default: false }, 'fusion-study': { type: 'boolean', default: false }, 'exact-vector': { type: 'boolean', default: false } } });
+  const { values, positionals } = parseArgs({
+    allowPositionals: true,
+    options: {
+      json: { type: 'boolean', default: false },
+      train: { type: 'boolean', default: false },
+      'fusion-study': { type: 'boolean', default: false },
+      'exact-vector': { type: 'boolean', default: false },
+    },
+  });
   const dirs = positionals.length > 0 ? positionals.map((p) => resolve(p)) : defaultCollections();
   const log = (line: string) => process.stderr.write(`  ${line}\n`);
   const machine = machineFacts();
@@ -93,26 +137,65 @@ async function main(): Promise<void> {
   const settings = embeddingSettingsFromEnv(process.env);
   const embedder = settings ? createEmbedder(settings) : new BuiltinEmbedder();
   log(`embedder: ${spaceKey(embedder.space)}`);
-  log(`Cairn eval: ${dirs.join(', ')}; ${machine.cpus} cores, Node ${machine.node}, load ${machine.loadAverage.join(' / ')}`);
+  log(
+    `Cairn eval: ${dirs.join(', ')}; ${machine.cpus} cores, Node ${machine.node}, load ${machine.loadAverage.join(' / ')}`,
+  );
   const collections: EvaluatedCollection[] = [];
   for (const dir of dirs) {
     const collection = loadCollection(dir, values.train ? 'train' : 'test');
-    const tuning = values['fusion-study'] && !values.train && existsSync(join(dir, 'train', 'qrels.tsv')) ? loadCollection(dir, 'train') : undefined;
-    const result = await evaluateCollection(collection, { embedder, log, exactVector: values['exact-vector'] ?? false, ...(tuning ? { tuning } : {}) });
+    const tuning =
+      values['fusion-study'] && !values.train && existsSync(join(dir, 'train', 'qrels.tsv'))
+        ? loadCollection(dir, 'train')
+        : undefined;
+    const result = await evaluateCollection(collection, {
+      embedder,
+      log,
+      exactVector: values['exact-vector'] ?? false,
+      ...(tuning ? { tuning } : {}),
+    });
     const references = readReferenceFigures(dir);
     collections.push({ ...result, references, goals: checkGoals(result, references) });
   }
-  const results = { kind: 'eval', startedAt, finishedAt: new Date().toISOString(), commit, machine, loadAverageAtEnd: machineFacts().loadAverage, embedder: spaceKey(embedder.space), collections };
+  const results = {
+    kind: 'eval',
+    startedAt,
+    finishedAt: new Date().toISOString(),
+    commit,
+    machine,
+    loadAverageAtEnd: machineFacts().loadAverage,
+    embedder: spaceKey(embedder.space),
+    collections,
+  };
   const paths = writeResults('eval', results);
   if (values.json) {
     process.stdout.write(`${JSON.stringify(results, null, 2)}\n`);
   } else {
     console.log(`\n## Eval ${startedAt.slice(0, 16).replace('T', ' ')} UTC, commit ${results.commit ?? '?'}`);
-    console.log(`embedder ${results.embedder}; ${machine.cpus} cores, Node ${machine.node}; load ${machine.loadAverage.join(' / ')} at start, ${results.loadAverageAtEnd.join(' / ')} at end\n`);
+    console.log(
+      `embedder ${results.embedder}; ${machine.cpus} cores, Node ${machine.node}; load ${machine.loadAverage.join(' / ')} at start, ${results.loadAverageAtEnd.join(' / ')} at end\n`,
+    );
     console.log(resultsTable(collections));
     console.log('\n### Goals\n');
-    console.log(markdownTable(['collection', 'goal', 'status', 'detail'], collections.flatMap((c) => c.goals.map((g) => [c.collection, g.goal, g.met ? 'met' : 'missed', g.detail]))));
-    console.log(`\n${markdownTable(['collection', 'docs', 'chunks', 'index s', 'query s'], collections.map((c) => [c.collection, c.documents, c.chunks, num(c.indexSeconds, 1), num(c.querySeconds, 1)]))}`);
+    console.log(
+      markdownTable(
+        ['collection', 'goal', 'status', 'detail'],
+        collections.flatMap((c) =>
+          c.goals.map((g) => [c.collection, g.goal, g.met ? 'met' : 'missed', g.detail]),
+        ),
+      ),
+    );
+    console.log(
+      `\n${markdownTable(
+        ['collection', 'docs', 'chunks', 'index s', 'query s'],
+        collections.map((c) => [
+          c.collection,
+          c.documents,
+          c.chunks,
+          num(c.indexSeconds, 1),
+          num(c.querySeconds, 1),
+        ]),
+      )}`,
+    );
   }
   log(`Results: ${paths.join(', ')}`);
 }

@@ -9,7 +9,11 @@
 import type { Embedder } from '../src-main/core/embedding/embedder';
 import { BuiltinEmbedder } from '../src-main/core/embedding/builtin-embedder';
 import { readSpaces } from '../src-main/core/index/embedding-spaces';
-import { configureVectorSession, keywordChannel, vectorChannel } from '../src-main/core/search/index-channels';
+import {
+  configureVectorSession,
+  keywordChannel,
+  vectorChannel,
+} from '../src-main/core/search/index-channels';
 import { prepareQuery } from '../src-main/core/search/query-text';
 import type { Collection } from './collection';
 import { MemoryConnector } from './memory-connector';
@@ -61,11 +65,21 @@ export function documentMarkdown(title: string, text: string): string {
 }
 
 export function scoreRanking(ranked: readonly string[], judgments: Judgments): MethodScores {
-  return { ndcgAt10: ndcgAt(ranked, judgments, 10), recallAt10: recallAt(ranked, judgments, 10), recallAt30: recallAt(ranked, judgments, 30), mrrAt10: reciprocalRankAt(ranked, judgments, 10) };
+  return {
+    ndcgAt10: ndcgAt(ranked, judgments, 10),
+    recallAt10: recallAt(ranked, judgments, 10),
+    recallAt30: recallAt(ranked, judgments, 30),
+    mrrAt10: reciprocalRankAt(ranked, judgments, 10),
+  };
 }
 
 function averageScores(all: MethodScores[]): MethodScores {
-  return { ndcgAt10: mean(all.map((s) => s.ndcgAt10)), recallAt10: mean(all.map((s) => s.recallAt10)), recallAt30: mean(all.map((s) => s.recallAt30)), mrrAt10: mean(all.map((s) => s.mrrAt10)) };
+  return {
+    ndcgAt10: mean(all.map((s) => s.ndcgAt10)),
+    recallAt10: mean(all.map((s) => s.recallAt10)),
+    recallAt30: mean(all.map((s) => s.recallAt30)),
+    mrrAt10: mean(all.map((s) => s.mrrAt10)),
+  };
 }
 
 interface ChannelRankings {
@@ -73,29 +87,48 @@ interface ChannelRankings {
   vector: number[];
 }
 
-
 export async function evaluateCollection(
   collection: Collection,
-  options: { embedder?: Embedder; log?: (line: string) => void; tuning?: Pick<Collection, 'queries' | 'qrels'>; exactVector?: boolean } = {},
+  options: {
+    embedder?: Embedder;
+    log?: (line: string) => void;
+    tuning?: Pick<Collection, 'queries' | 'qrels'>;
+    exactVector?: boolean;
+  } = {},
 ): Promise<CollectionResult> {
   const log = options.log ?? (() => {});
   const embedder = options.embedder ?? new BuiltinEmbedder();
   const pipeline = await openPipeline({ embedder });
   try {
     const connector = new MemoryConnector();
-    for (const record of collection.corpus) connector.put({ externalId: record.id, title: record.title || record.id, knowledgeBase: collection.name, markdown: documentMarkdown(record.title, record.text) });
+    for (const record of collection.corpus)
+      connector.put({
+        externalId: record.id,
+        title: record.title || record.id,
+        knowledgeBase: collection.name,
+        markdown: documentMarkdown(record.title, record.text),
+      });
     const indexStarted = performance.now();
     const run = await pipeline.engine.run({ connectionId: CONNECTION_ID, connector, embedder });
     const indexSeconds = (performance.now() - indexStarted) / 1000;
-    if (run.status !== 'succeeded') throw new Error(`Indexing ${collection.name} ${run.status}: ${JSON.stringify(run.error ?? run.errors.slice(0, 3))}`);
+    if (run.status !== 'succeeded')
+      throw new Error(
+        `Indexing ${collection.name} ${run.status}: ${JSON.stringify(run.error ?? run.errors.slice(0, 3))}`,
+      );
     const counts = await pipeline.store.counts(CONNECTION_ID);
-    log(`${collection.name}: indexed ${counts.documents} documents, ${counts.chunks} chunks in ${indexSeconds.toFixed(1)} s`);
+    log(
+      `${collection.name}: indexed ${counts.documents} documents, ${counts.chunks} chunks in ${indexSeconds.toFixed(1)} s`,
+    );
 
     const queryStarted = performance.now();
     const { active } = await readSpaces(pipeline.db);
     if (!active) throw new Error('No active embedding space after indexing.');
     const documentOf = new Map(
-      (await pipeline.db.query<{ id: string | number; external_id: string }>('SELECT c.id, d.external_id FROM chunks c JOIN documents d ON d.id = c.document_id')).rows.map((r) => [Number(r.id), r.external_id]),
+      (
+        await pipeline.db.query<{ id: string | number; external_id: string }>(
+          'SELECT c.id, d.external_id FROM chunks c JOIN documents d ON d.id = c.document_id',
+        )
+      ).rows.map((r) => [Number(r.id), r.external_id]),
     );
     const toDocuments = (chunkIds: readonly number[]) => chunkIds.map((id) => documentOf.get(id) ?? `?${id}`);
     const queryEmbedder = new PrecomputedQueryEmbedder(embedder);
@@ -103,10 +136,14 @@ export async function evaluateCollection(
     await configureVectorSession(pipeline.db);
 
     /** Both channels' chunk rankings for each query; query vectors embedded in batches first. */
-    async function rankChannels(queries: readonly { text: string }[], label: string): Promise<ChannelRankings[]> {
+    async function rankChannels(
+      queries: readonly { text: string }[],
+      label: string,
+    ): Promise<ChannelRankings[]> {
       const prepared = queries.map((q) => prepareQuery(q.text));
       const texts = prepared.flatMap((p) => (p ? [p.text] : []));
-      for (let start = 0; start < texts.length; start += QUERY_EMBED_BATCH) await queryEmbedder.precompute(texts.slice(start, start + QUERY_EMBED_BATCH));
+      for (let start = 0; start < texts.length; start += QUERY_EMBED_BATCH)
+        await queryEmbedder.precompute(texts.slice(start, start + QUERY_EMBED_BATCH));
       const rankings: ChannelRankings[] = [];
       for (const [i, p] of prepared.entries()) {
         rankings.push({
@@ -117,8 +154,12 @@ export async function evaluateCollection(
       }
       return rankings;
     }
-    const asKeys = (r: ChannelRankings) => ({ vector: r.vector.map((id) => `chunk:${id}`), keyword: r.keyword.map((id) => `chunk:${id}`) });
-    const fromKeys = (keys: string[]) => toDocuments(keys.slice(0, HYBRID_DEPTH).map((key) => Number(key.slice('chunk:'.length))));
+    const asKeys = (r: ChannelRankings) => ({
+      vector: r.vector.map((id) => `chunk:${id}`),
+      keyword: r.keyword.map((id) => `chunk:${id}`),
+    });
+    const fromKeys = (keys: string[]) =>
+      toDocuments(keys.slice(0, HYBRID_DEPTH).map((key) => Number(key.slice('chunk:'.length))));
 
     const rankings = await rankChannels(collection.queries, 'test');
     const perMethod: Record<Method, MethodScores[]> = { keyword: [], vector: [], hybrid: [] };
@@ -135,13 +176,46 @@ export async function evaluateCollection(
     if (options.tuning) {
       const tuning = options.tuning;
       const trainRankings = await rankChannels(tuning.queries, 'train');
-      const meanNdcg = (weight: number, queries: readonly { id: string }[], all: ChannelRankings[], qrels: Collection['qrels']) =>
-        mean(queries.map((q, i) => ndcgAt(fromKeys(reciprocalRankFusion(asKeys(all[i]!), RRF_K, { vector: weight }).map((item) => item.key)), qrels.get(q.id)!, 10)));
-      const trainNdcgByWeight = VECTOR_WEIGHTS.map((vectorWeight) => ({ vectorWeight, ndcgAt10: meanNdcg(vectorWeight, tuning.queries, trainRankings, tuning.qrels) }));
-      const chosenVectorWeight = bestWeight(new Map(trainNdcgByWeight.map((t) => [t.vectorWeight, t.ndcgAt10])));
-      const test = averageScores(collection.queries.map((q, i) => scoreRanking(fromKeys(reciprocalRankFusion(asKeys(rankings[i]!), RRF_K, { vector: chosenVectorWeight }).map((item) => item.key)), collection.qrels.get(q.id)!)));
+      const meanNdcg = (
+        weight: number,
+        queries: readonly { id: string }[],
+        all: ChannelRankings[],
+        qrels: Collection['qrels'],
+      ) =>
+        mean(
+          queries.map((q, i) =>
+            ndcgAt(
+              fromKeys(
+                reciprocalRankFusion(asKeys(all[i]!), RRF_K, { vector: weight }).map((item) => item.key),
+              ),
+              qrels.get(q.id)!,
+              10,
+            ),
+          ),
+        );
+      const trainNdcgByWeight = VECTOR_WEIGHTS.map((vectorWeight) => ({
+        vectorWeight,
+        ndcgAt10: meanNdcg(vectorWeight, tuning.queries, trainRankings, tuning.qrels),
+      }));
+      const chosenVectorWeight = bestWeight(
+        new Map(trainNdcgByWeight.map((t) => [t.vectorWeight, t.ndcgAt10])),
+      );
+      const test = averageScores(
+        collection.queries.map((q, i) =>
+          scoreRanking(
+            fromKeys(
+              reciprocalRankFusion(asKeys(rankings[i]!), RRF_K, { vector: chosenVectorWeight }).map(
+                (item) => item.key,
+              ),
+            ),
+            collection.qrels.get(q.id)!,
+          ),
+        ),
+      );
       fusionStudy = { trainNdcgByWeight, chosenVectorWeight, test };
-      log(`${collection.name}: vector weight ${chosenVectorWeight} chosen on ${tuning.queries.length} train queries`);
+      log(
+        `${collection.name}: vector weight ${chosenVectorWeight} chosen on ${tuning.queries.length} train queries`,
+      );
     }
     let exactVector: MethodScores | null = null;
     if (options.exactVector) {
@@ -166,7 +240,11 @@ export async function evaluateCollection(
       queries: collection.queries.length,
       indexSeconds,
       querySeconds,
-      scores: { keyword: averageScores(perMethod.keyword), vector: averageScores(perMethod.vector), hybrid: averageScores(perMethod.hybrid) },
+      scores: {
+        keyword: averageScores(perMethod.keyword),
+        vector: averageScores(perMethod.vector),
+        hybrid: averageScores(perMethod.hybrid),
+      },
       fusionStudy,
       exactVector,
     };

@@ -26,7 +26,10 @@ describe('ExactVectorIndex', () => {
     const ids = Int32Array.from({ length: 500 }, (_v, i) => 1000 + i);
     const index = new ExactVectorIndex(ids, matrix, dimensions);
     const query = randomMatrix(1, dimensions, 9);
-    const all = Array.from(ids, (id, row) => ({ id, score: cosine(matrix.subarray(row * dimensions, (row + 1) * dimensions), query) })).sort((a, b) => b.score - a.score);
+    const all = Array.from(ids, (id, row) => ({
+      id,
+      score: cosine(matrix.subarray(row * dimensions, (row + 1) * dimensions), query),
+    })).sort((a, b) => b.score - a.score);
     const top = index.topK(query, 30);
     expect(top.map((s) => s.id)).toEqual(all.slice(0, 30).map((s) => s.id));
     expect(top[0]!.score).toBeCloseTo(all[0]!.score, 5);

@@ -18,9 +18,11 @@ export class ExactVectorIndex {
     readonly matrix: Float32Array,
     readonly dimensions: number,
   ) {
-    if (matrix.length !== ids.length * dimensions) throw new Error(`Matrix holds ${matrix.length} floats, expected ${ids.length} × ${dimensions}.`);
+    if (matrix.length !== ids.length * dimensions)
+      throw new Error(`Matrix holds ${matrix.length} floats, expected ${ids.length} × ${dimensions}.`);
     this.norms = new Float32Array(ids.length);
-    for (let row = 0; row < ids.length; row++) this.norms[row] = Math.sqrt(dot(matrix, row * dimensions, matrix, row * dimensions, dimensions));
+    for (let row = 0; row < ids.length; row++)
+      this.norms[row] = Math.sqrt(dot(matrix, row * dimensions, matrix, row * dimensions, dimensions));
   }
 
   get size(): number {
@@ -51,7 +53,10 @@ export class ExactVectorIndex {
     const row = this.rowOf().get(id);
     if (row === undefined) return null;
     const queryNorm = Math.sqrt(dot(query, 0, query, 0, this.dimensions)) || 1;
-    return dot(this.matrix, row * this.dimensions, query, 0, this.dimensions) / ((this.norms[row]! || 1) * queryNorm);
+    return (
+      dot(this.matrix, row * this.dimensions, query, 0, this.dimensions) /
+      ((this.norms[row]! || 1) * queryNorm)
+    );
   }
 
   private rows: Map<number, number> | null = null;
@@ -77,7 +82,13 @@ function dot(a: Float32Array, aOffset: number, b: Float32Array, bOffset: number,
  * the exact top k OR scores at least the exact k-th score (minus `tolerance`): among equally
  * similar vectors any choice is correct, and the stored vectors are rounded to 7 digits.
  */
-export function recallAgainstExact(approximate: readonly number[], exact: readonly ScoredId[], k: number, scoreOf: (id: number) => number | null, tolerance = 1e-5): number {
+export function recallAgainstExact(
+  approximate: readonly number[],
+  exact: readonly ScoredId[],
+  k: number,
+  scoreOf: (id: number) => number | null,
+  tolerance = 1e-5,
+): number {
   const target = exact.slice(0, k);
   if (target.length === 0) return approximate.length === 0 ? 1 : 0;
   const threshold = target[target.length - 1]!.score - tolerance;

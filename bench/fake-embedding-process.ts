@@ -11,7 +11,9 @@ const server = await startFakeEmbeddingServer({ latencyMs });
 process.stdout.write(`READY ${server.baseUrl} ${server.apiKey}\n`);
 
 async function stop(): Promise<void> {
-  process.stderr.write(`  [fake embeddings] ${server.stats.requests} requests, ${server.stats.inputs} inputs, at most ${server.stats.maxInFlight} in flight\n`);
+  process.stderr.write(
+    `  [fake embeddings] ${server.stats.requests} requests, ${server.stats.inputs} inputs, at most ${server.stats.maxInFlight} in flight\n`,
+  );
   await server.close();
   process.exit(0);
 }

@@ -10,7 +10,8 @@ export const VECTOR_WEIGHTS: readonly number[] = [1, 0.75, 0.5, 0.35, 0.25, 0.1,
 /** The weight with the best mean score; the first listed wins a tie (1 = the app's plain RRF). */
 export function bestWeight(scoreByWeight: ReadonlyMap<number, number>): number {
   let best: number | null = null;
-  for (const [weight, score] of scoreByWeight) if (best === null || score > scoreByWeight.get(best)!) best = weight;
+  for (const [weight, score] of scoreByWeight)
+    if (best === null || score > scoreByWeight.get(best)!) best = weight;
   if (best === null) throw new Error('No weight was scored.');
   return best;
 }

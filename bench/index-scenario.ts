@@ -55,14 +55,17 @@ const CHANGE_STRIDE = 100;
 
 export async function runIndexScenario(options: IndexScenarioOptions): Promise<IndexScenarioResult> {
   const clock = new StageClock();
-  const vectors = options.vectorFile ? new VectorFileWriter(options.vectorFile, options.embedder.space.dimensions) : null;
+  const vectors = options.vectorFile
+    ? new VectorFileWriter(options.vectorFile, options.embedder.space.dimensions)
+    : null;
   const openStarted = performance.now();
   const pipeline = await openPipeline({
     dataDir: options.dataDir,
     embedder: options.embedder,
     chunk: timedChunker(clock),
     fetchConcurrency: options.fetchConcurrency,
-    wrapStore: (store) => new TimedStore(store, clock, vectors ? (id, chunks, v) => vectors.append(id, chunks, v) : null),
+    wrapStore: (store) =>
+      new TimedStore(store, clock, vectors ? (id, chunks, v) => vectors.append(id, chunks, v) : null),
   });
   const openMs = performance.now() - openStarted;
   const embedder = new TimedEmbedder(options.embedder, clock);
@@ -70,7 +73,11 @@ export async function runIndexScenario(options: IndexScenarioOptions): Promise<I
   const connector = new MemoryConnector();
   let chunks = 0;
   let corpusChars = 0;
-  for (let i = 0; options.documents !== undefined ? i < options.documents : chunks < (options.targetChunks ?? 0); i++) {
+  for (
+    let i = 0;
+    options.documents !== undefined ? i < options.documents : chunks < (options.targetChunks ?? 0);
+    i++
+  ) {
     const doc = generateDocument(i, { seed: options.seed });
     connector.put(doc);
     corpusChars += doc.markdown.length;
@@ -85,11 +92,21 @@ export async function runIndexScenario(options: IndexScenarioOptions): Promise<I
     const run = await pipeline.engine.run({ connectionId: CONNECTION_ID, connector, embedder });
     const wallMs = performance.now() - started;
     const cpu = process.cpuUsage(cpuBefore);
-    if (run.status !== 'succeeded') throw new Error(`Sync ${run.status}: ${JSON.stringify(run.error ?? run.errors.slice(0, 3))}`);
-    return { wallMs, cpuMs: (cpu.user + cpu.system) / 1000, stagesMs: { ...clock.ms }, embedRequests: clock.embedRequests, counters: run.counters, fetches: connector.fetchCount - fetchesBefore };
+    if (run.status !== 'succeeded')
+      throw new Error(`Sync ${run.status}: ${JSON.stringify(run.error ?? run.errors.slice(0, 3))}`);
+    return {
+      wallMs,
+      cpuMs: (cpu.user + cpu.system) / 1000,
+      stagesMs: { ...clock.ms },
+      embedRequests: clock.embedRequests,
+      counters: run.counters,
+      fetches: connector.fetchCount - fetchesBefore,
+    };
   }
 
-  log(`indexing ${connector.size} documents with ${options.embedder.space.provider}/${options.embedder.space.model}`);
+  log(
+    `indexing ${connector.size} documents with ${options.embedder.space.provider}/${options.embedder.space.model}`,
+  );
   const fullIndex = await measuredSync();
   log(`indexed ${fullIndex.counters.chunksEmbedded} chunks in ${(fullIndex.wallMs / 1000).toFixed(1)} s`);
 
@@ -105,7 +122,9 @@ export async function runIndexScenario(options: IndexScenarioOptions): Promise<I
       changedDocuments++;
     }
     resyncChanged = { ...(await measuredSync()), changedDocuments };
-    log(`re-sync unchanged ${resyncUnchanged.medianWallMs.toFixed(0)} ms (median of ${UNCHANGED_RUNS}), 1% changed ${resyncChanged.wallMs.toFixed(0)} ms`);
+    log(
+      `re-sync unchanged ${resyncUnchanged.medianWallMs.toFixed(0)} ms (median of ${UNCHANGED_RUNS}), 1% changed ${resyncChanged.wallMs.toFixed(0)} ms`,
+    );
   }
 
   const counts = await pipeline.store.counts(CONNECTION_ID);

@@ -11,7 +11,11 @@
 import { chunkMarkdown, type Chunk } from '../src-main/core/chunking/chunker';
 import type { EmbedResult, Embedder, EmbeddingSpace } from '../src-main/core/embedding/embedder';
 import type { DocumentRef } from '../src-main/core/connectors/connector';
-import type { DocumentStore, DocumentToWrite, StoredDocumentState } from '../src-main/core/index/document-store';
+import type {
+  DocumentStore,
+  DocumentToWrite,
+  StoredDocumentState,
+} from '../src-main/core/index/document-store';
 
 type Stage = 'chunk' | 'embed' | 'write' | 'optimize';
 
@@ -75,13 +79,20 @@ export class TimedEmbedder implements Embedder {
     return this.inner.inProcess;
   }
 
-  async embed(texts: string[], options?: { kind?: 'document' | 'query'; signal?: AbortSignal }): Promise<EmbedResult> {
+  async embed(
+    texts: string[],
+    options?: { kind?: 'document' | 'query'; signal?: AbortSignal },
+  ): Promise<EmbedResult> {
     this.clock.embedRequests += 1;
     return this.clock.time('embed', () => this.inner.embed(texts, options));
   }
 }
 
-export type VectorSink = (documentId: number, chunks: readonly Chunk[], vectors: readonly Float32Array[]) => void;
+export type VectorSink = (
+  documentId: number,
+  chunks: readonly Chunk[],
+  vectors: readonly Float32Array[],
+) => void;
 
 export class TimedStore implements DocumentStore {
   constructor(

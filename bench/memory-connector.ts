@@ -5,7 +5,12 @@
  * platform connectors do.
  */
 import type { Platform } from '../src-shared/models';
-import type { Connector, DirectHit, DocumentRef, FetchedDocument } from '../src-main/core/connectors/connector';
+import type {
+  Connector,
+  DirectHit,
+  DocumentRef,
+  FetchedDocument,
+} from '../src-main/core/connectors/connector';
 import { CairnError, throwIfAborted } from '../src-main/core/errors';
 
 export interface MemoryDocumentInput {
@@ -28,7 +33,14 @@ export class MemoryConnector implements Connector {
     const revision = String(previous ? Number(previous.ref.revision) + 1 : 1);
     this.documents.set(doc.externalId, {
       markdown: doc.markdown,
-      ref: { externalId: doc.externalId, title: doc.title, knowledgeBase: doc.knowledgeBase, url: null, remoteUpdatedAt: null, revision },
+      ref: {
+        externalId: doc.externalId,
+        title: doc.title,
+        knowledgeBase: doc.knowledgeBase,
+        url: null,
+        remoteUpdatedAt: null,
+        revision,
+      },
     });
   }
 

@@ -39,9 +39,20 @@ describe('ranking metrics', () => {
 describe('latency summaries', () => {
   it('interpolates percentiles between closest ranks', () => {
     const values = [40, 10, 30, 20];
-    expect([percentile(values, 0), percentile(values, 50), percentile(values, 95), percentile(values, 100)]).toEqual([10, 25, 38.5, 40]);
+    expect([
+      percentile(values, 0),
+      percentile(values, 50),
+      percentile(values, 95),
+      percentile(values, 100),
+    ]).toEqual([10, 25, 38.5, 40]);
     expect(Number.isNaN(percentile([], 50))).toBe(true);
     const oneToHundred = Array.from({ length: 100 }, (_v, i) => i + 1);
-    expect(summarizeLatencies(oneToHundred)).toEqual({ p50: 50.5, p95: 95.05, p99: 99.01, mean: 50.5, n: 100 });
+    expect(summarizeLatencies(oneToHundred)).toEqual({
+      p50: 50.5,
+      p95: 95.05,
+      p99: 99.01,
+      mean: 50.5,
+      n: 100,
+    });
   });
 });

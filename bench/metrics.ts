@@ -71,5 +71,11 @@ export interface LatencySummary {
 }
 
 export function summarizeLatencies(values: readonly number[]): LatencySummary {
-  return { p50: percentile(values, 50), p95: percentile(values, 95), p99: percentile(values, 99), mean: mean(values), n: values.length };
+  return {
+    p50: percentile(values, 50),
+    p95: percentile(values, 95),
+    p99: percentile(values, 99),
+    mean: mean(values),
+    n: values.length,
+  };
 }

@@ -41,15 +41,34 @@ describe('instrumented sync', () => {
     const clock = new StageClock();
     const vectorPath = join(workDir, 'vectors.bin');
     const writer = new VectorFileWriter(vectorPath, 64);
-    const server = await startFakeEmbeddingServer({ latencyMs: 20, models: { tiny: { dimensions: 64, honoursDimensions: false } } });
-    const remote = new OpenAiCompatibleEmbedder({ ...EMBEDDING_PRESETS.dashscope, provider: 'dashscope', model: 'tiny', dimensions: 64, sendDimensions: false, baseUrl: server.baseUrl, apiKey: server.apiKey });
-    const pipeline = await openPipeline({ embedder: remote, chunk: timedChunker(clock), wrapStore: (store) => new TimedStore(store, clock, (id, chunks, v) => writer.append(id, chunks, v)) });
+    const server = await startFakeEmbeddingServer({
+      latencyMs: 20,
+      models: { tiny: { dimensions: 64, honoursDimensions: false } },
+    });
+    const remote = new OpenAiCompatibleEmbedder({
+      ...EMBEDDING_PRESETS.dashscope,
+      provider: 'dashscope',
+      model: 'tiny',
+      dimensions: 64,
+      sendDimensions: false,
+      baseUrl: server.baseUrl,
+      apiKey: server.apiKey,
+    });
+    const pipeline = await openPipeline({
+      embedder: remote,
+      chunk: timedChunker(clock),
+      wrapStore: (store) => new TimedStore(store, clock, (id, chunks, v) => writer.append(id, chunks, v)),
+    });
     try {
       const connector = new MemoryConnector();
       for (let i = 0; i < 12; i++) connector.put(generateDocument(i));
       const embedder = new TimedEmbedder(remote, clock);
       const run = await pipeline.engine.run({ connectionId: CONNECTION_ID, connector, embedder });
-      const stored = (await pipeline.db.query<{ document_id: number; ord: number; embedding: string }>('SELECT c.document_id, c.ord, e.embedding::text AS embedding FROM chunks c JOIN embeddings_1 e ON e.chunk_id = c.id')).rows;
+      const stored = (
+        await pipeline.db.query<{ document_id: number; ord: number; embedding: string }>(
+          'SELECT c.document_id, c.ord, e.embedding::text AS embedding FROM chunks c JOIN embeddings_1 e ON e.chunk_id = c.id',
+        )
+      ).rows;
       const captured = readVectorFile(vectorPath, 64);
       expect(captured.size).toBe(run.counters.chunksEmbedded);
       expect(stored.length).toBe(captured.size);
@@ -86,11 +105,27 @@ describe('instrumented sync', () => {
 describe('evaluateCollection', () => {
   it('indexes records as Markdown documents and scores the three methods at document level', async () => {
     const corpus = [
-      { id: 'travel', title: '差旅报销流程', text: '员工出差回来后，在系统中提交报销单，附上发票，经理审批后财务付款。' },
+      {
+        id: 'travel',
+        title: '差旅报销流程',
+        text: '员工出差回来后，在系统中提交报销单，附上发票，经理审批后财务付款。',
+      },
       { id: 'report', title: '周报模板', text: '每周五提交工作报告，写清本周进展和下周计划。' },
-      { id: 'install', title: 'Install guide', text: 'To install Cairn on Linux, download the AppImage and run it.' },
-      { id: 'budget', title: 'Budget policy', text: 'Travel expenses above 500 need a manager approval before booking.' },
-      { id: 'long', title: 'Handbook', text: `${'Filler sentence about nothing in particular. '.repeat(80)}The zebra migration schedule is at the end.` },
+      {
+        id: 'install',
+        title: 'Install guide',
+        text: 'To install Cairn on Linux, download the AppImage and run it.',
+      },
+      {
+        id: 'budget',
+        title: 'Budget policy',
+        text: 'Travel expenses above 500 need a manager approval before booking.',
+      },
+      {
+        id: 'long',
+        title: 'Handbook',
+        text: `${'Filler sentence about nothing in particular. '.repeat(80)}The zebra migration schedule is at the end.`,
+      },
     ];
     const queries = [
       { id: 'q1', text: '报销发票' },
@@ -102,7 +137,14 @@ describe('evaluateCollection', () => {
       ['q2', new Map([['install', 1]])],
       ['q3', new Map([['long', 2]])],
     ]);
-    const result = await evaluateCollection({ name: 'tiny', dir: workDir, split: 'test', corpus, queries, qrels });
+    const result = await evaluateCollection({
+      name: 'tiny',
+      dir: workDir,
+      split: 'test',
+      corpus,
+      queries,
+      qrels,
+    });
     expect(result).toMatchObject({ collection: 'tiny', documents: 5, queries: 3 });
     // The handbook is long enough for several chunks; it still counts as one document.
     expect(result.chunks).toBeGreaterThan(5);

@@ -32,11 +32,20 @@ export async function openPipeline(options: {
   fetchConcurrency?: number;
 }): Promise<IndexPipeline> {
   const db = await openDatabase(options.dataDir ? { dataDir: options.dataDir } : {});
-  await db.query(`INSERT INTO connections (id, platform, name, mode) VALUES ($1, 'folder', $1, 'rag') ON CONFLICT (id) DO NOTHING`, [CONNECTION_ID]);
+  await db.query(
+    `INSERT INTO connections (id, platform, name, mode) VALUES ($1, 'folder', $1, 'rag') ON CONFLICT (id) DO NOTHING`,
+    [CONNECTION_ID],
+  );
   const { matches } = await ensureActiveSpace(db, options.embedder.space);
   if (!matches) throw new Error(`The index at ${options.dataDir ?? 'memory'} holds another embedding space.`);
   const store = new PgDocumentStore(db);
-  const engine = new SyncEngine({ db, store: options.wrapStore?.(store) ?? store, lock: new SyncLock(db), chunk: options.chunk, fetchConcurrency: options.fetchConcurrency });
+  const engine = new SyncEngine({
+    db,
+    store: options.wrapStore?.(store) ?? store,
+    lock: new SyncLock(db),
+    chunk: options.chunk,
+    fetchConcurrency: options.fetchConcurrency,
+  });
   return { db, store, engine };
 }
 
@@ -45,7 +54,8 @@ export function hybridSearchFor(db: Db, embedder: Embedder): HybridSearch {
   // The app's own tuning of the vector channel (similarity floor, fusion weight), so numbers are what users get.
   return new HybridSearch({
     db,
-    queryEmbedder: (space) => (space.model === embedder.space.model && space.provider === embedder.space.provider ? embedder : null),
+    queryEmbedder: (space) =>
+      space.model === embedder.space.model && space.provider === embedder.space.provider ? embedder : null,
     minVectorSimilarity: (space) => vectorTuning(space).minSimilarity,
     vectorWeight: (space) => vectorTuning(space).weight,
   });

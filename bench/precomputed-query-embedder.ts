@@ -26,7 +26,10 @@ export class PrecomputedQueryEmbedder implements Embedder {
     return this.vectors.get(text);
   }
 
-  async embed(texts: string[], options?: { kind?: 'document' | 'query'; signal?: AbortSignal }): Promise<EmbedResult> {
+  async embed(
+    texts: string[],
+    options?: { kind?: 'document' | 'query'; signal?: AbortSignal },
+  ): Promise<EmbedResult> {
     if (options?.kind === 'query' && texts.every((t) => this.vectors.has(t))) {
       return { vectors: texts.map((t) => this.vectors.get(t)!), tokens: 0, calls: 0 };
     }

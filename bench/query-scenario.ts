@@ -9,7 +9,12 @@ import { openDatabase } from '../src-main/core/db/database';
 import type { Embedder } from '../src-main/core/embedding/embedder';
 import { hasAnnIndex } from '../src-main/core/index/ann-index';
 import { readSpaces } from '../src-main/core/index/embedding-spaces';
-import { CHANNEL_DEPTH, configureVectorSession, keywordChannel, vectorChannel } from '../src-main/core/search/index-channels';
+import {
+  CHANNEL_DEPTH,
+  configureVectorSession,
+  keywordChannel,
+  vectorChannel,
+} from '../src-main/core/search/index-channels';
 import { prepareQuery } from '../src-main/core/search/query-text';
 import { reciprocalRankFusion } from '../src-main/core/search/rrf';
 import { generateQueries } from './corpus';
@@ -38,7 +43,13 @@ export interface QueryScenarioResult {
 
 const WARMUP_QUERIES = 10;
 
-export async function runQueryScenario(options: { dataDir: string; embedder: Embedder; queries: number; vectorFile: string; seed: number }): Promise<QueryScenarioResult> {
+export async function runQueryScenario(options: {
+  dataDir: string;
+  embedder: Embedder;
+  queries: number;
+  vectorFile: string;
+  seed: number;
+}): Promise<QueryScenarioResult> {
   const queries = generateQueries(options.queries, options.seed);
   const openStarted = performance.now();
   const db = await openDatabase({ dataDir: options.dataDir });
@@ -47,7 +58,12 @@ export async function runQueryScenario(options: { dataDir: string; embedder: Emb
   const firstStarted = performance.now();
   await search.search({ query: queries[0]! });
   const firstSearchMs = performance.now() - firstStarted;
-  const coldOpen = { openMs, firstSearchMs, totalMs: openMs + firstSearchMs, processUptimeMs: process.uptime() * 1000 };
+  const coldOpen = {
+    openMs,
+    firstSearchMs,
+    totalMs: openMs + firstSearchMs,
+    processUptimeMs: process.uptime() * 1000,
+  };
   log(`cold open ${openMs.toFixed(0)} ms + first search ${firstSearchMs.toFixed(0)} ms`);
 
   const { active } = await readSpaces(db);
@@ -55,7 +71,13 @@ export async function runQueryScenario(options: { dataDir: string; embedder: Emb
   await configureVectorSession(db);
   for (const query of generateQueries(WARMUP_QUERIES, options.seed + 1)) await search.search({ query });
 
-  const times = { hybrid: [] as number[], queryEmbed: [] as number[], vector: [] as number[], keyword: [] as number[], fusion: [] as number[] };
+  const times = {
+    hybrid: [] as number[],
+    queryEmbed: [] as number[],
+    vector: [] as number[],
+    keyword: [] as number[],
+    fusion: [] as number[],
+  };
   const queryVectors: Float32Array[] = [];
   const vectorResults: number[][] = [];
   for (const query of queries) {
@@ -74,7 +96,10 @@ export async function runQueryScenario(options: { dataDir: string; embedder: Emb
     const keywordIds = await keywordChannel(db, prepared.keywordText, null);
     times.keyword.push(performance.now() - started);
     started = performance.now();
-    reciprocalRankFusion({ vector: vectorIds.map((id) => `chunk:${id}`), keyword: keywordIds.map((id) => `chunk:${id}`) }).slice(0, 10);
+    reciprocalRankFusion({
+      vector: vectorIds.map((id) => `chunk:${id}`),
+      keyword: keywordIds.map((id) => `chunk:${id}`),
+    }).slice(0, 10);
     times.fusion.push(performance.now() - started);
     queryVectors.push(vector);
     vectorResults.push(vectorIds);
@@ -114,9 +139,17 @@ export async function runQueryScenario(options: { dataDir: string; embedder: Emb
 }
 
 /** The exact reference over the vectors the sync wrote, keyed by the chunk ids the index gave them. */
-export async function loadExactIndex(db: Awaited<ReturnType<typeof openDatabase>>, vectorFile: string, dimensions: number): Promise<ExactVectorIndex> {
+export async function loadExactIndex(
+  db: Awaited<ReturnType<typeof openDatabase>>,
+  vectorFile: string,
+  dimensions: number,
+): Promise<ExactVectorIndex> {
   const byDocumentOrd = readVectorFile(vectorFile, dimensions);
-  const rows = (await db.query<{ id: string | number; document_id: string | number; ord: number }>('SELECT id, document_id, ord FROM chunks ORDER BY id')).rows;
+  const rows = (
+    await db.query<{ id: string | number; document_id: string | number; ord: number }>(
+      'SELECT id, document_id, ord FROM chunks ORDER BY id',
+    )
+  ).rows;
   const ids = new Int32Array(rows.length);
   const matrix = new Float32Array(rows.length * dimensions);
   rows.forEach((row, i) => {

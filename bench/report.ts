@@ -8,11 +8,18 @@ export const REPO_ROOT = fileURLToPath(new URL('..', import.meta.url));
 /** Where results land (documented in the README): dated files plus latest-<kind>.json. */
 export const RESULTS_DIR = join(REPO_ROOT, 'bench-results');
 
-export function markdownTable(headers: readonly string[], rows: readonly (readonly (string | number)[])[]): string {
+export function markdownTable(
+  headers: readonly string[],
+  rows: readonly (readonly (string | number)[])[],
+): string {
   const cells = [headers.map(String), ...rows.map((row) => row.map(String))];
   const widths = headers.map((_h, c) => Math.max(3, ...cells.map((row) => (row[c] ?? '').length)));
   const line = (row: readonly string[]) => `| ${row.map((cell, c) => cell.padEnd(widths[c]!)).join(' | ')} |`;
-  return [line(cells[0]!), `|${widths.map((w) => '-'.repeat(w + 2)).join('|')}|`, ...cells.slice(1).map(line)].join('\n');
+  return [
+    line(cells[0]!),
+    `|${widths.map((w) => '-'.repeat(w + 2)).join('|')}|`,
+    ...cells.slice(1).map(line),
+  ].join('\n');
 }
 
 /** A number with `digits` decimals, or '–' when missing. */
@@ -28,7 +35,10 @@ export function today(): string {
 export function currentCommit(): string | null {
   const head = spawnSync('git', ['rev-parse', '--short', 'HEAD'], { cwd: REPO_ROOT, encoding: 'utf8' });
   if (head.status !== 0) return null;
-  const dirty = spawnSync('git', ['status', '--porcelain', '--', 'src-main', 'src-shared', 'bench'], { cwd: REPO_ROOT, encoding: 'utf8' });
+  const dirty = spawnSync('git', ['status', '--porcelain', '--', 'src-main', 'src-shared', 'bench'], {
+    cwd: REPO_ROOT,
+    encoding: 'utf8',
+  });
   return `${head.stdout.trim()}${dirty.stdout.trim() ? '+dirty' : ''}`;
 }
 

@@ -6,5 +6,9 @@ import { bundlesAreStale } from './support/build-state';
 export default function globalSetup(): void {
   const root = process.cwd();
   if (!bundlesAreStale(root)) return;
-  execFileSync(process.execPath, [join(root, 'node_modules', 'electron-vite', 'bin', 'electron-vite.js'), 'build'], { cwd: root, stdio: 'inherit' });
+  execFileSync(
+    process.execPath,
+    [join(root, 'node_modules', 'electron-vite', 'bin', 'electron-vite.js'), 'build'],
+    { cwd: root, stdio: 'inherit' },
+  );
 }

@@ -10,8 +10,13 @@ const root = join(import.meta.dirname, '..');
 describe('electron-builder.yml', () => {
   it('is valid against electron-builder’s schema and keeps PGlite’s files out of the asar', () => {
     const yaml = require('js-yaml') as { load(text: string): unknown };
-    const Ajv = require('ajv') as new (options: object) => { compile(schema: object): ((data: unknown) => boolean) & { errors?: unknown } };
-    const config = yaml.load(readFileSync(join(root, 'electron-builder.yml'), 'utf8')) as Record<string, unknown>;
+    const Ajv = require('ajv') as new (options: object) => {
+      compile(schema: object): ((data: unknown) => boolean) & { errors?: unknown };
+    };
+    const config = yaml.load(readFileSync(join(root, 'electron-builder.yml'), 'utf8')) as Record<
+      string,
+      unknown
+    >;
     const schema = JSON.parse(readFileSync(require.resolve('app-builder-lib/scheme.json'), 'utf8')) as object;
     const validate = new Ajv({ allErrors: true, strict: false }).compile(schema);
     const valid = validate(config);
@@ -19,7 +24,15 @@ describe('electron-builder.yml', () => {
     expect({
       valid,
       unpacked: config.asarUnpack,
-      targets: [(config.linux as { target: string[] }).target, (config.mac as { target: string }).target, (config.win as { target: string }).target],
-    }).toEqual({ valid: true, unpacked: ['node_modules/@electric-sql/**'], targets: [['AppImage', 'deb'], 'dmg', 'nsis'] });
+      targets: [
+        (config.linux as { target: string[] }).target,
+        (config.mac as { target: string }).target,
+        (config.win as { target: string }).target,
+      ],
+    }).toEqual({
+      valid: true,
+      unpacked: ['node_modules/@electric-sql/**'],
+      targets: [['AppImage', 'deb'], 'dmg', 'nsis'],
+    });
   });
 });

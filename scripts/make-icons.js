@@ -25,7 +25,8 @@ function insideRoundedSquare(x, y, radius) {
 }
 
 function colourAt(x, y, withTile) {
-  if (STONES.some((s) => ((x - s.cx) / s.rx) ** 2 + ((y - s.cy) / s.ry) ** 2 <= 1)) return withTile ? [...STONE, 255] : [...TEAL, 255];
+  if (STONES.some((s) => ((x - s.cx) / s.rx) ** 2 + ((y - s.cy) / s.ry) ** 2 <= 1))
+    return withTile ? [...STONE, 255] : [...TEAL, 255];
   if (withTile && insideRoundedSquare(x, y, 0.2)) return [...TEAL, 255];
   return [0, 0, 0, 0];
 }
@@ -38,8 +39,15 @@ function render(size, withTile) {
       const sum = [0, 0, 0, 0];
       for (let sy = 0; sy < samples; sy++) {
         for (let sx = 0; sx < samples; sx++) {
-          const [r, g, b, a] = colourAt((px + (sx + 0.5) / samples) / size, (py + (sy + 0.5) / samples) / size, withTile);
-          sum[0] += r * a; sum[1] += g * a; sum[2] += b * a; sum[3] += a;
+          const [r, g, b, a] = colourAt(
+            (px + (sx + 0.5) / samples) / size,
+            (py + (sy + 0.5) / samples) / size,
+            withTile,
+          );
+          sum[0] += r * a;
+          sum[1] += g * a;
+          sum[2] += b * a;
+          sum[3] += a;
         }
       }
       const offset = (py * size + px) * 4;
@@ -82,7 +90,12 @@ function encodePng(size, pixels) {
   header.set([8, 6, 0, 0, 0], 8);
   const rows = Buffer.alloc(size * (size * 4 + 1));
   for (let y = 0; y < size; y++) pixels.copy(rows, y * (size * 4 + 1) + 1, y * size * 4, (y + 1) * size * 4);
-  return Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), chunk('IHDR', header), chunk('IDAT', deflateSync(rows, { level: 9 })), chunk('IEND', Buffer.alloc(0))]);
+  return Buffer.concat([
+    Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
+    chunk('IHDR', header),
+    chunk('IDAT', deflateSync(rows, { level: 9 })),
+    chunk('IEND', Buffer.alloc(0)),
+  ]);
 }
 
 const OUTPUTS = [

@@ -23,11 +23,24 @@ function electronBinary() {
 function fetchElectron() {
   const installer = join(root, 'node_modules', 'electron', 'install.js');
   if (!existsSync(installer)) return 'the electron package is not installed (run npm install)';
-  const result = spawnSync(process.execPath, [installer], { cwd: root, stdio: ['ignore', 'ignore', 'pipe'], timeout: FETCH_TIMEOUT_MS, encoding: 'utf8' });
-  if (result.error) return result.error.code === 'ETIMEDOUT' ? 'its download timed out' : result.error.message;
+  const result = spawnSync(process.execPath, [installer], {
+    cwd: root,
+    stdio: ['ignore', 'ignore', 'pipe'],
+    timeout: FETCH_TIMEOUT_MS,
+    encoding: 'utf8',
+  });
+  if (result.error)
+    return result.error.code === 'ETIMEDOUT' ? 'its download timed out' : result.error.message;
   if (result.status !== 0) {
-    const lines = (result.stderr || '').split('\n').map((line) => line.trim()).filter(Boolean);
-    return lines.find((line) => /error/i.test(line) && !line.startsWith('at ')) ?? lines[0] ?? `its installer exited with code ${result.status}`;
+    const lines = (result.stderr || '')
+      .split('\n')
+      .map((line) => line.trim())
+      .filter(Boolean);
+    return (
+      lines.find((line) => /error/i.test(line) && !line.startsWith('at ')) ??
+      lines[0] ??
+      `its installer exited with code ${result.status}`
+    );
   }
   return null;
 }
@@ -68,12 +81,18 @@ function newestMtime(dir) {
 function needsBuild(bundles) {
   if (bundles.some((bundle) => !existsSync(join(root, bundle)))) return true;
   const oldest = Math.min(...bundles.map((bundle) => statSync(join(root, bundle)).mtimeMs));
-  return ['src-main', 'src-preload', 'src-renderer', 'src-shared'].some((dir) => newestMtime(join(root, dir)) > oldest);
+  return ['src-main', 'src-preload', 'src-renderer', 'src-shared'].some(
+    (dir) => newestMtime(join(root, dir)) > oldest,
+  );
 }
 
 function build() {
   console.log('Building Cairn (electron-vite build)…');
-  const result = spawnSync(process.execPath, [join(root, 'node_modules', 'electron-vite', 'bin', 'electron-vite.js'), 'build'], { cwd: root, stdio: 'inherit' });
+  const result = spawnSync(
+    process.execPath,
+    [join(root, 'node_modules', 'electron-vite', 'bin', 'electron-vite.js'), 'build'],
+    { cwd: root, stdio: 'inherit' },
+  );
   if (result.status !== 0) process.exit(result.status ?? 1);
 }
 
@@ -101,7 +120,9 @@ if (binary) {
   if (needsBuild(['out/main/index.js', 'out/preload/index.cjs', 'out/renderer/index.html'])) build();
   run(binary, ['.', ...forwarded]);
 } else {
-  console.log(`Cairn's desktop window needs Electron, which could not be installed (${reason ?? 'unknown reason'}).`);
+  console.log(
+    `Cairn's desktop window needs Electron, which could not be installed (${reason ?? 'unknown reason'}).`,
+  );
   console.log('Serving the same app to your browser instead; press Ctrl+C to stop.');
   if (needsBuild(['out/renderer/index.html'])) build();
   run(process.execPath, [join(root, 'bin', 'cairn.js'), 'serve', '--open', ...forwarded]);

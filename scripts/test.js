@@ -15,8 +15,23 @@ const only = process.argv.slice(2);
 const steps = [
   { name: 'typecheck', cmd: ['npx', 'tsc', '-b'] },
   { name: 'lint', cmd: ['npx', 'eslint', '.'] },
-  { name: 'unit', cmd: ['npx', 'vitest', 'run', '--reporter=default', '--reporter=json', `--outputFile.json=${join(reports, 'vitest.json')}`] },
-  { name: 'e2e', cmd: ['npx', 'playwright', 'test'], env: { PLAYWRIGHT_JSON_OUTPUT_NAME: join(reports, 'playwright.json') } },
+  { name: 'format', cmd: ['npx', 'prettier', '--check', '--log-level', 'warn', '.'] },
+  {
+    name: 'unit',
+    cmd: [
+      'npx',
+      'vitest',
+      'run',
+      '--reporter=default',
+      '--reporter=json',
+      `--outputFile.json=${join(reports, 'vitest.json')}`,
+    ],
+  },
+  {
+    name: 'e2e',
+    cmd: ['npx', 'playwright', 'test'],
+    env: { PLAYWRIGHT_JSON_OUTPUT_NAME: join(reports, 'playwright.json') },
+  },
 ].filter((step) => only.length === 0 || only.includes(step.name));
 
 // The e2e suite drives Debian's Chromium; without it, say what to install instead of a launch stack trace.
@@ -26,11 +41,17 @@ let failedSteps = [];
 for (const step of steps) {
   process.stdout.write(`\n=== ${step.name}: ${step.cmd.join(' ')}\n`);
   if (step.name === 'e2e' && !existsSync(chromium)) {
-    process.stdout.write(`e2e needs Chromium at ${chromium}: run \`sudo apt-get install -y chromium fonts-noto-cjk\` (what .ci/run does) or set CAIRN_CHROMIUM.\n`);
+    process.stdout.write(
+      `e2e needs Chromium at ${chromium}: run \`sudo apt-get install -y chromium fonts-noto-cjk\` (what .ci/run does) or set CAIRN_CHROMIUM.\n`,
+    );
     failedSteps.push(step.name);
     continue;
   }
-  const result = spawnSync(step.cmd[0], step.cmd.slice(1), { cwd: root, stdio: 'inherit', env: { ...process.env, ...step.env } });
+  const result = spawnSync(step.cmd[0], step.cmd.slice(1), {
+    cwd: root,
+    stdio: 'inherit',
+    env: { ...process.env, ...step.env },
+  });
   if (result.status !== 0) failedSteps.push(step.name);
 }
 
@@ -50,5 +71,7 @@ if (existsSync(playwrightReport)) {
   counts.skipped += stats.skipped ?? 0;
 }
 if (failedSteps.length) process.stdout.write(`\nFailed steps: ${failedSteps.join(', ')}\n`);
-process.stdout.write(`\ntests: ${counts.passed} passed, ${counts.failed} failed, ${counts.skipped} skipped\n`);
+process.stdout.write(
+  `\ntests: ${counts.passed} passed, ${counts.failed} failed, ${counts.skipped} skipped\n`,
+);
 process.exit(failedSteps.length ? 1 : 0);

@@ -4,13 +4,22 @@
  * No ipcRenderer, no Node: https://www.electronjs.org/docs/latest/tutorial/context-isolation
  */
 import { contextBridge, ipcRenderer, type IpcRendererEvent } from 'electron';
-import { buildApiProxy, IPC_EVENT_CHANNEL, IPC_INVOKE_CHANNEL, type CairnEventListener, type CairnPreloadGlobals } from '../src-shared/bridge';
+import {
+  buildApiProxy,
+  IPC_EVENT_CHANNEL,
+  IPC_INVOKE_CHANNEL,
+  type CairnEventListener,
+  type CairnPreloadGlobals,
+} from '../src-shared/bridge';
 import type { Result } from '../src-shared/errors';
 
-const api = buildApiProxy((channel, input) => ipcRenderer.invoke(IPC_INVOKE_CHANNEL, channel, input) as Promise<Result<unknown>>);
+const api = buildApiProxy(
+  (channel, input) => ipcRenderer.invoke(IPC_INVOKE_CHANNEL, channel, input) as Promise<Result<unknown>>,
+);
 
 function onCairnEvent(listener: CairnEventListener): () => void {
-  const forward = (_event: IpcRendererEvent, name: Parameters<CairnEventListener>[0], payload: unknown) => listener(name, payload as never);
+  const forward = (_event: IpcRendererEvent, name: Parameters<CairnEventListener>[0], payload: unknown) =>
+    listener(name, payload as never);
   ipcRenderer.on(IPC_EVENT_CHANNEL, forward);
   return () => ipcRenderer.removeListener(IPC_EVENT_CHANNEL, forward);
 }

@@ -25,12 +25,17 @@ describe('App', () => {
   });
 
   it('follows the system language and switches when asked', async () => {
-    const backend = fakeBackend({ 'settings.update': (patch: { language: 'en' }) => ok(settings({ language: patch.language })) });
+    const backend = fakeBackend({
+      'settings.update': (patch: { language: 'en' }) => ok(settings({ language: patch.language })),
+    });
     const { store } = renderWithStore(<App />, backend, { settings: settings({ language: 'system' }) });
     store.setState({ systemLanguage: 'zh' });
     expect(await screen.findByRole('button', { name: '连接' })).toBeTruthy();
     fireEvent.click(screen.getByRole('button', { name: 'EN' }));
     expect(await screen.findByRole('button', { name: 'Connections' })).toBeTruthy();
-    expect({ calls: backend.calls, lang: document.documentElement.lang }).toEqual({ calls: [{ channel: 'settings.update', input: { language: 'en' } }], lang: 'en' });
+    expect({ calls: backend.calls, lang: document.documentElement.lang }).toEqual({
+      calls: [{ channel: 'settings.update', input: { language: 'en' } }],
+      lang: 'en',
+    });
   });
 });

@@ -11,7 +11,12 @@ import type { View } from './store/slices/ui-slice';
 import { useApp } from './store/store-context';
 
 const VIEWS: View[] = ['connections', 'search', 'chat', 'settings'];
-const NAV_KEYS: Record<View, MessageKey> = { connections: 'nav.connections', search: 'nav.search', chat: 'nav.chat', settings: 'nav.settings' };
+const NAV_KEYS: Record<View, MessageKey> = {
+  connections: 'nav.connections',
+  search: 'nav.search',
+  chat: 'nav.chat',
+  settings: 'nav.settings',
+};
 
 function LanguageSwitch() {
   const t = useT();
@@ -19,8 +24,12 @@ function LanguageSwitch() {
   const setLanguage = useApp((state) => state.setLanguage);
   return (
     <div className="language-switch" role="group" aria-label={t('nav.language')}>
-      <button type="button" aria-pressed={language === 'zh'} onClick={() => void setLanguage('zh')}>中文</button>
-      <button type="button" aria-pressed={language === 'en'} onClick={() => void setLanguage('en')}>EN</button>
+      <button type="button" aria-pressed={language === 'zh'} onClick={() => void setLanguage('zh')}>
+        中文
+      </button>
+      <button type="button" aria-pressed={language === 'en'} onClick={() => void setLanguage('en')}>
+        EN
+      </button>
     </div>
   );
 }
@@ -41,7 +50,12 @@ function Sidebar() {
       <ul className="nav">
         {VIEWS.map((candidate) => (
           <li key={candidate}>
-            <button type="button" className={candidate === view ? 'nav-item active' : 'nav-item'} aria-current={candidate === view ? 'page' : undefined} onClick={() => setView(candidate)}>
+            <button
+              type="button"
+              className={candidate === view ? 'nav-item active' : 'nav-item'}
+              aria-current={candidate === view ? 'page' : undefined}
+              onClick={() => setView(candidate)}
+            >
               {t(NAV_KEYS[candidate])}
             </button>
           </li>
@@ -87,7 +101,15 @@ export function App() {
     return (
       <div className="splash" role={phase === 'failed' ? 'alert' : 'status'}>
         <span className="brand-mark large" aria-hidden="true" />
-        <p>{phase === 'failed' && loadError ? <ErrorMessage error={loadError} lead={t('app.loadFailed')} /> : phase === 'failed' ? t('app.loadFailed') : t('app.loading')}</p>
+        <p>
+          {phase === 'failed' && loadError ? (
+            <ErrorMessage error={loadError} lead={t('app.loadFailed')} />
+          ) : phase === 'failed' ? (
+            t('app.loadFailed')
+          ) : (
+            t('app.loading')
+          )}
+        </p>
       </div>
     );
   }
@@ -95,8 +117,12 @@ export function App() {
     <div className="app">
       <Sidebar />
       <main className="main">
-        <header className="topbar"><SearchBox /></header>
-        <div className="view"><CurrentView /></div>
+        <header className="topbar">
+          <SearchBox />
+        </header>
+        <div className="view">
+          <CurrentView />
+        </div>
       </main>
       <NoticeToast />
     </div>

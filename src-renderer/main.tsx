@@ -13,7 +13,9 @@ import './styles/app.css';
 const root = createRoot(document.getElementById('root')!);
 try {
   const transport = selectTransport(window as Window & Partial<CairnPreloadGlobals>);
-  const { store, dispose } = createAppStore(transport.api, { systemLanguage: languageFromTag(navigator.language) });
+  const { store, dispose } = createAppStore(transport.api, {
+    systemLanguage: languageFromTag(navigator.language),
+  });
   const disconnect = connectStore(store, transport);
   window.addEventListener('pagehide', () => {
     disconnect();
@@ -28,5 +30,9 @@ try {
     </StrictMode>,
   );
 } catch (error) {
-  root.render(<div className="splash" role="alert"><p>{error instanceof Error ? error.message : String(error)}</p></div>);
+  root.render(
+    <div className="splash" role="alert">
+      <p>{error instanceof Error ? error.message : String(error)}</p>
+    </div>,
+  );
 }

@@ -70,7 +70,11 @@ export interface CairnApi {
   };
   chat: {
     /** Starts an answer; tokens arrive as `chat.token` events and the result as `chat.done`. */
-    ask(input: { question: string; conversationId?: string; k?: number }): Promise<Result<{ conversationId: string; messageId: string }>>;
+    ask(input: {
+      question: string;
+      conversationId?: string;
+      k?: number;
+    }): Promise<Result<{ conversationId: string; messageId: string }>>;
     cancel(input: { messageId: string }): Promise<Result<void>>;
     conversations(): Promise<Result<ConversationView[]>>;
     messages(input: { conversationId: string }): Promise<Result<ChatMessageView[]>>;
@@ -105,7 +109,20 @@ export type CairnEventName = keyof CairnEvents;
 /** Runtime list of the contract's methods, for transports that build proxies. */
 export const API_METHODS = {
   app: ['status', 'openExternal'],
-  connections: ['list', 'add', 'test', 'testNew', 'setMode', 'rename', 'remove', 'update', 'testUpdate', 'authorize', 'cancelAuthorize', 'signOut'],
+  connections: [
+    'list',
+    'add',
+    'test',
+    'testNew',
+    'setMode',
+    'rename',
+    'remove',
+    'update',
+    'testUpdate',
+    'authorize',
+    'cancelAuthorize',
+    'signOut',
+  ],
   sync: ['start', 'startAll', 'cancel', 'runs'],
   search: ['query'],
   chat: ['ask', 'cancel', 'conversations', 'messages', 'removeConversation'],
@@ -114,8 +131,17 @@ export const API_METHODS = {
 
 // A method missing from API_METHODS is a compile error too.
 type Listed = { [D in keyof typeof API_METHODS]: (typeof API_METHODS)[D][number] };
-type Exhaustive = { [D in keyof CairnApi]: Exclude<keyof CairnApi[D], Listed[D]> extends never ? true : never };
-export const API_METHODS_EXHAUSTIVE: Exhaustive = { app: true, connections: true, sync: true, search: true, chat: true, settings: true };
+type Exhaustive = {
+  [D in keyof CairnApi]: Exclude<keyof CairnApi[D], Listed[D]> extends never ? true : never;
+};
+export const API_METHODS_EXHAUSTIVE: Exhaustive = {
+  app: true,
+  connections: true,
+  sync: true,
+  search: true,
+  chat: true,
+  settings: true,
+};
 
 export const EVENT_NAMES: readonly CairnEventName[] = [
   'sync.progress',

@@ -39,7 +39,11 @@ export function ok<T>(value: T): Result<T> {
   return { ok: true, value };
 }
 
-export function fail<T = never>(code: ErrorCode, message: string, details?: Record<string, unknown>): Result<T> {
+export function fail<T = never>(
+  code: ErrorCode,
+  message: string,
+  details?: Record<string, unknown>,
+): Result<T> {
   return { ok: false, error: details ? { code, message, details } : { code, message } };
 }
 

@@ -205,7 +205,8 @@ export interface ConversationView {
 }
 
 export type EmbeddingProviderKind = 'builtin' | 'dashscope' | 'openai' | 'ollama' | 'custom';
-export type ChatProviderKind = 'none' | 'dashscope' | 'openai' | 'deepseek' | 'ollama' | 'lmstudio' | 'custom';
+export type ChatProviderKind =
+  'none' | 'dashscope' | 'openai' | 'deepseek' | 'ollama' | 'lmstudio' | 'custom';
 
 export interface EmbeddingSettingsView {
   provider: EmbeddingProviderKind;

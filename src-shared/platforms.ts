@@ -44,7 +44,13 @@ export function feishuRedirectUrl(port: number = FEISHU_SIGN_IN_DEFAULT_PORT): s
  * offline_access returns a refresh token; the others are what search v2, My Library and document
  * content need with a user token (docs/connectors.md, "Feishu/Lark user sign-in").
  */
-export const FEISHU_SIGN_IN_DEFAULT_SCOPES: readonly string[] = ['offline_access', 'search:docs:read', 'wiki:wiki:readonly', 'docs:document.content:read', 'docx:document:readonly'];
+export const FEISHU_SIGN_IN_DEFAULT_SCOPES: readonly string[] = [
+  'offline_access',
+  'search:docs:read',
+  'wiki:wiki:readonly',
+  'docs:document.content:read',
+  'docx:document:readonly',
+];
 
 const defaultScopes = FEISHU_SIGN_IN_DEFAULT_SCOPES.join(' ');
 
@@ -55,7 +61,10 @@ const feishuUserFields: CredentialField[] = [
     required: false,
     flag: '--user-refresh-token',
     label: { en: 'User refresh token (optional)', zh: '用户 refresh token（可选）' },
-    hint: { en: 'Leave empty: after adding, use “Sign in” on the connection for search and My Library.', zh: '可留空：添加后在连接卡片上点击“登录”，即可使用搜索与我的文档库。' },
+    hint: {
+      en: 'Leave empty: after adding, use “Sign in” on the connection for search and My Library.',
+      zh: '可留空：添加后在连接卡片上点击“登录”，即可使用搜索与我的文档库。',
+    },
   },
   {
     key: 'redirectPort',
@@ -98,7 +107,16 @@ export const PLATFORM_INFO: Record<Platform, PlatformInfo> = {
     label: { en: 'Local folder', zh: '本地文件夹' },
     experimental: false,
     defaultBaseUrl: null,
-    fields: [{ key: 'path', secret: false, required: true, flag: '--path', label: { en: 'Folder path', zh: '文件夹路径' }, placeholder: '/home/me/notes' }],
+    fields: [
+      {
+        key: 'path',
+        secret: false,
+        required: true,
+        flag: '--path',
+        label: { en: 'Folder path', zh: '文件夹路径' },
+        placeholder: '/home/me/notes',
+      },
+    ],
   },
   feishu: {
     platform: 'feishu',
@@ -107,11 +125,27 @@ export const PLATFORM_INFO: Record<Platform, PlatformInfo> = {
     defaultBaseUrl: 'https://open.feishu.cn',
     fields: [
       baseUrl,
-      { key: 'appId', secret: false, required: true, flag: '--app-id', label: { en: 'App ID', zh: 'App ID' }, placeholder: 'cli_…' },
-      { key: 'appSecret', secret: true, required: true, flag: '--app-secret', label: { en: 'App secret', zh: 'App Secret' } },
+      {
+        key: 'appId',
+        secret: false,
+        required: true,
+        flag: '--app-id',
+        label: { en: 'App ID', zh: 'App ID' },
+        placeholder: 'cli_…',
+      },
+      {
+        key: 'appSecret',
+        secret: true,
+        required: true,
+        flag: '--app-secret',
+        label: { en: 'App secret', zh: 'App Secret' },
+      },
       ...feishuUserFields,
     ],
-    note: { en: 'Add the app to each knowledge space you want indexed; search and My Library need you to sign in after adding.', zh: '请把应用添加为各知识空间成员；搜索与我的文档库需要在添加后登录授权。' },
+    note: {
+      en: 'Add the app to each knowledge space you want indexed; search and My Library need you to sign in after adding.',
+      zh: '请把应用添加为各知识空间成员；搜索与我的文档库需要在添加后登录授权。',
+    },
   },
   lark: {
     platform: 'lark',
@@ -120,8 +154,21 @@ export const PLATFORM_INFO: Record<Platform, PlatformInfo> = {
     defaultBaseUrl: 'https://open.larksuite.com',
     fields: [
       baseUrl,
-      { key: 'appId', secret: false, required: true, flag: '--app-id', label: { en: 'App ID', zh: 'App ID' }, placeholder: 'cli_…' },
-      { key: 'appSecret', secret: true, required: true, flag: '--app-secret', label: { en: 'App secret', zh: 'App Secret' } },
+      {
+        key: 'appId',
+        secret: false,
+        required: true,
+        flag: '--app-id',
+        label: { en: 'App ID', zh: 'App ID' },
+        placeholder: 'cli_…',
+      },
+      {
+        key: 'appSecret',
+        secret: true,
+        required: true,
+        flag: '--app-secret',
+        label: { en: 'App secret', zh: 'App Secret' },
+      },
       ...feishuUserFields,
     ],
   },
@@ -131,8 +178,21 @@ export const PLATFORM_INFO: Record<Platform, PlatformInfo> = {
     experimental: false,
     defaultBaseUrl: 'https://www.yuque.com/api/v2',
     fields: [
-      { ...baseUrl, label: { en: 'API base URL (team tokens need the space host)', zh: 'API 地址（团队 Token 需使用空间域名）' }, placeholder: 'https://<space>.yuque.com/api/v2' },
-      { key: 'token', secret: true, required: true, flag: '--token', label: { en: 'Personal or team token', zh: '个人或团队 Token' } },
+      {
+        ...baseUrl,
+        label: {
+          en: 'API base URL (team tokens need the space host)',
+          zh: 'API 地址（团队 Token 需使用空间域名）',
+        },
+        placeholder: 'https://<space>.yuque.com/api/v2',
+      },
+      {
+        key: 'token',
+        secret: true,
+        required: true,
+        flag: '--token',
+        label: { en: 'Personal or team token', zh: '个人或团队 Token' },
+      },
     ],
     note: { en: 'Yuque API tokens need a paid membership.', zh: '语雀 API Token 需要付费会员。' },
   },
@@ -143,19 +203,43 @@ export const PLATFORM_INFO: Record<Platform, PlatformInfo> = {
     defaultBaseUrl: 'https://api.dingtalk.com',
     fields: [
       baseUrl,
-      { key: 'appKey', secret: false, required: true, flag: '--app-key', label: { en: 'App key', zh: 'AppKey' } },
-      { key: 'appSecret', secret: true, required: true, flag: '--app-secret', label: { en: 'App secret', zh: 'AppSecret' } },
-      { key: 'operatorId', secret: false, required: true, flag: '--operator-id', label: { en: 'Your unionId (operatorId)', zh: '您的 unionId（operatorId）' } },
+      {
+        key: 'appKey',
+        secret: false,
+        required: true,
+        flag: '--app-key',
+        label: { en: 'App key', zh: 'AppKey' },
+      },
+      {
+        key: 'appSecret',
+        secret: true,
+        required: true,
+        flag: '--app-secret',
+        label: { en: 'App secret', zh: 'AppSecret' },
+      },
+      {
+        key: 'operatorId',
+        secret: false,
+        required: true,
+        flag: '--operator-id',
+        label: { en: 'Your unionId (operatorId)', zh: '您的 unionId（operatorId）' },
+      },
       {
         key: 'streamEvents',
         secret: false,
         required: false,
         type: 'boolean',
         flag: '--stream-events',
-        label: { en: 'Receive full text over DingTalk Stream (needs the document event subscription in the developer console)', zh: '通过钉钉 Stream 接收全文（需在开发者后台订阅文档事件）' },
+        label: {
+          en: 'Receive full text over DingTalk Stream (needs the document event subscription in the developer console)',
+          zh: '通过钉钉 Stream 接收全文（需在开发者后台订阅文档事件）',
+        },
       },
     ],
-    note: { en: 'Without Stream, DingTalk is searched live (direct search); full text needs Stream mode and the document export event in the developer console.', zh: '不开启 Stream 时，钉钉仅支持实时搜索；索引全文需在开发者后台启用 Stream 模式并订阅文档导出事件。' },
+    note: {
+      en: 'Without Stream, DingTalk is searched live (direct search); full text needs Stream mode and the document export event in the developer console.',
+      zh: '不开启 Stream 时，钉钉仅支持实时搜索；索引全文需在开发者后台启用 Stream 模式并订阅文档导出事件。',
+    },
   },
   ima: {
     platform: 'ima',
@@ -164,9 +248,24 @@ export const PLATFORM_INFO: Record<Platform, PlatformInfo> = {
     defaultBaseUrl: 'https://ima.qq.com',
     fields: [
       baseUrl,
-      { key: 'clientId', secret: false, required: true, flag: '--client-id', label: { en: 'Client ID', zh: 'Client ID' } },
-      { key: 'apiKey', secret: true, required: true, flag: '--api-key', label: { en: 'API key', zh: 'API Key' } },
+      {
+        key: 'clientId',
+        secret: false,
+        required: true,
+        flag: '--client-id',
+        label: { en: 'Client ID', zh: 'Client ID' },
+      },
+      {
+        key: 'apiKey',
+        secret: true,
+        required: true,
+        flag: '--api-key',
+        label: { en: 'API key', zh: 'API Key' },
+      },
     ],
-    note: { en: 'Experimental: IMA’s agent OpenAPI is documented only inside the ima skill package.', zh: '实验性：IMA 的 OpenAPI 仅在 ima skill 包内有说明。' },
+    note: {
+      en: 'Experimental: IMA’s agent OpenAPI is documented only inside the ima skill package.',
+      zh: '实验性：IMA 的 OpenAPI 仅在 ima skill 包内有说明。',
+    },
   },
 };

@@ -42,6 +42,9 @@ export class Bm25Index {
         scores.set(doc, (scores.get(doc) ?? 0) + (idf * tf) / (tf + norm));
       }
     }
-    return [...scores.entries()].sort((x, y) => y[1] - x[1] || x[0] - y[0]).slice(0, k).map(([doc]) => doc);
+    return [...scores.entries()]
+      .sort((x, y) => y[1] - x[1] || x[0] - y[0])
+      .slice(0, k)
+      .map(([doc]) => doc);
   }
 }

@@ -29,12 +29,22 @@ export function loadCollection(dir: string, split: Split): Collection {
   const splitDir = split === 'train' ? join(dir, 'train') : dir;
   if (!existsSync(join(splitDir, 'queries.jsonl'))) throw new Error(`no ${split} queries in ${dir}`);
   const qrels = readQrels(join(splitDir, 'qrels.tsv'));
-  const queries = readJsonl<EvalQuery>(join(splitDir, 'queries.jsonl')).filter((query) => qrels.has(query.id));
-  return { name: dir.split('/').filter(Boolean).pop() ?? dir, documents: readJsonl<EvalDocument>(join(dir, 'corpus.jsonl')), queries, qrels };
+  const queries = readJsonl<EvalQuery>(join(splitDir, 'queries.jsonl')).filter((query) =>
+    qrels.has(query.id),
+  );
+  return {
+    name: dir.split('/').filter(Boolean).pop() ?? dir,
+    documents: readJsonl<EvalDocument>(join(dir, 'corpus.jsonl')),
+    queries,
+    qrels,
+  };
 }
 
 function readJsonl<T>(path: string): T[] {
-  return readFileSync(path, 'utf8').split('\n').filter((line) => line.trim() !== '').map((line) => JSON.parse(line) as T);
+  return readFileSync(path, 'utf8')
+    .split('\n')
+    .filter((line) => line.trim() !== '')
+    .map((line) => JSON.parse(line) as T);
 }
 
 function readQrels(path: string): Qrels {

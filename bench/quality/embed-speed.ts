@@ -18,7 +18,9 @@ function chunksOf(name: string, count: number): string[] {
     .filter(Boolean)
     .map((line) => (JSON.parse(line) as { text: string }).text)
     .join(' ');
-  return Array.from({ length: Math.min(count, Math.floor(text.length / CHUNK_CHARS)) }, (_, i) => text.slice(i * CHUNK_CHARS, (i + 1) * CHUNK_CHARS));
+  return Array.from({ length: Math.min(count, Math.floor(text.length / CHUNK_CHARS)) }, (_, i) =>
+    text.slice(i * CHUNK_CHARS, (i + 1) * CHUNK_CHARS),
+  );
 }
 
 function perSecond(chunks: string[], work: (text: string) => unknown): number {
@@ -27,11 +29,16 @@ function perSecond(chunks: string[], work: (text: string) => unknown): number {
   return Math.round((chunks.length / (performance.now() - started)) * 1000);
 }
 
-for (const [label, name] of [['Chinese', 'cmrc2018'], ['English', 'scifact']] as const) {
+for (const [label, name] of [
+  ['Chinese', 'cmrc2018'],
+  ['English', 'scifact'],
+] as const) {
   const chunks = chunksOf(name, 300);
   const embedder = new BuiltinEmbedder();
   const cold = perSecond(chunks, (text) => embedder.embedOne(text));
   const warm = perSecond(chunks, (text) => embedder.embedOne(text));
   const analyzer = perSecond(chunks, (text) => analyze(text));
-  console.log(`${label}: ${chunks.length} chunks of ${CHUNK_CHARS} chars — embed cold ${cold}/s, warm ${warm}/s; analyze ${analyzer}/s`);
+  console.log(
+    `${label}: ${chunks.length} chunks of ${CHUNK_CHARS} chars — embed cold ${cold}/s, warm ${warm}/s; analyze ${analyzer}/s`,
+  );
 }

@@ -18,10 +18,17 @@ export function scoreRanking(ranking: string[], relevant: Map<string, number>, k
     found++;
     if (reciprocalRank === 0) reciprocalRank = 1 / (index + 1);
   });
-  const ideal = [...relevant.values()].filter((grade) => grade > 0).sort((a, b) => b - a).slice(0, k);
+  const ideal = [...relevant.values()]
+    .filter((grade) => grade > 0)
+    .sort((a, b) => b - a)
+    .slice(0, k);
   const idcg = ideal.reduce((sum, grade, index) => sum + grade / Math.log2(index + 2), 0);
   const totalRelevant = [...relevant.values()].filter((grade) => grade > 0).length;
-  return { ndcg10: idcg === 0 ? 0 : dcg / idcg, recall10: totalRelevant === 0 ? 0 : found / totalRelevant, mrr10: reciprocalRank };
+  return {
+    ndcg10: idcg === 0 ? 0 : dcg / idcg,
+    recall10: totalRelevant === 0 ? 0 : found / totalRelevant,
+    mrr10: reciprocalRank,
+  };
 }
 
 export function meanMetrics(all: Metrics[]): Metrics {
@@ -36,6 +43,7 @@ export function meanMetrics(all: Metrics[]): Metrics {
 /** Reciprocal rank fusion (Cormack et al. 2009): score = Σ 1/(k + rank), rank 1-based. */
 export function reciprocalRankFusion(rankings: string[][], k = 60): string[] {
   const scores = new Map<string, number>();
-  for (const ranking of rankings) ranking.forEach((id, index) => scores.set(id, (scores.get(id) ?? 0) + 1 / (k + index + 1)));
+  for (const ranking of rankings)
+    ranking.forEach((id, index) => scores.set(id, (scores.get(id) ?? 0) + 1 / (k + index + 1)));
   return [...scores.entries()].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1)).map(([id]) => id);
 }

@@ -37,7 +37,11 @@ interface ChannelResult {
   seconds: number;
 }
 
-export function evaluate(collection: Collection, split: Split, embedder = new BuiltinEmbedder()): ChannelResult {
+export function evaluate(
+  collection: Collection,
+  split: Split,
+  embedder = new BuiltinEmbedder(),
+): ChannelResult {
   const started = performance.now();
   const docTexts = collection.documents.map((doc) => `${doc.title}\n${doc.text}`);
   const bm25 = new Bm25Index(docTexts.map((text) => analyze(text)));
@@ -48,7 +52,9 @@ export function evaluate(collection: Collection, split: Split, embedder = new Bu
   for (const query of collection.queries) {
     const relevant = collection.qrels.get(query.id)!;
     const keyword = bm25.search(analyze(query.text), CANDIDATES).map((i) => collection.documents[i]!.id);
-    const vector = exactTop(embedder.embedOne(query.text), docVectors, CANDIDATES).map((i) => collection.documents[i]!.id);
+    const vector = exactTop(embedder.embedOne(query.text), docVectors, CANDIDATES).map(
+      (i) => collection.documents[i]!.id,
+    );
     scores.keyword.push(scoreRanking(keyword, relevant));
     scores.vector.push(scoreRanking(vector, relevant));
     scores.hybrid.push(scoreRanking(reciprocalRankFusion([vector, keyword]), relevant));
@@ -76,35 +82,54 @@ export function exactTop(query: Float32Array, vectors: Float32Array[], k: number
 
 export function defaultEvalDir(): string {
   const repo = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
-  const candidates = [process.env.CAIRN_EVAL_DIR, join(repo, '../shared/eval'), join(repo, '../../shared/eval')];
+  const candidates = [
+    process.env.CAIRN_EVAL_DIR,
+    join(repo, '../shared/eval'),
+    join(repo, '../../shared/eval'),
+  ];
   const found = candidates.find((dir): dir is string => !!dir && existsSync(dir));
-  if (!found) throw new Error('eval collections not found: set CAIRN_EVAL_DIR to the folder holding scifact/ and cmrc2018/');
+  if (!found)
+    throw new Error(
+      'eval collections not found: set CAIRN_EVAL_DIR to the folder holding scifact/ and cmrc2018/',
+    );
   return found;
 }
 
 function formatTable(results: ChannelResult[]): string {
   const f = (n: number) => n.toFixed(3);
-  const lines = ['| collection | split | queries | channel | nDCG@10 | R@10 | MRR@10 | ref BM25 nDCG@10 |', '|---|---|---|---|---|---|---|---|'];
+  const lines = [
+    '| collection | split | queries | channel | nDCG@10 | R@10 | MRR@10 | ref BM25 nDCG@10 |',
+    '|---|---|---|---|---|---|---|---|',
+  ];
   for (const r of results) {
     for (const channel of ['keyword', 'vector', 'hybrid'] as const) {
       const m = r[channel];
       const ref = channel === 'keyword' && r.referenceBm25 !== null ? f(r.referenceBm25) : '';
-      lines.push(`| ${r.collection} | ${r.split} | ${r.queries} | ${channel} | ${f(m.ndcg10)} | ${f(m.recall10)} | ${f(m.mrr10)} | ${ref} |`);
+      lines.push(
+        `| ${r.collection} | ${r.split} | ${r.queries} | ${channel} | ${f(m.ndcg10)} | ${f(m.recall10)} | ${f(m.mrr10)} | ${ref} |`,
+      );
     }
   }
   lines.push('');
   for (const r of results) {
-    lines.push(`${r.collection}: built-in embedder ${r.embedDocsPerSecond.toFixed(0)} docs/s at ${r.avgDocChars.toFixed(0)} chars/doc, cold (first use loads the prior); ${r.seconds.toFixed(1)} s total. Chunk speed: embed-speed.ts`);
+    lines.push(
+      `${r.collection}: built-in embedder ${r.embedDocsPerSecond.toFixed(0)} docs/s at ${r.avgDocChars.toFixed(0)} chars/doc, cold (first use loads the prior); ${r.seconds.toFixed(1)} s total. Chunk speed: embed-speed.ts`,
+    );
   }
   return lines.join('\n');
 }
 
 function main(): void {
-  const { values, positionals } = parseArgs({ allowPositionals: true, options: { split: { type: 'string', default: 'test' }, json: { type: 'boolean', default: false } } });
+  const { values, positionals } = parseArgs({
+    allowPositionals: true,
+    options: { split: { type: 'string', default: 'test' }, json: { type: 'boolean', default: false } },
+  });
   const split = values.split === 'train' ? 'train' : 'test';
   const evalDir = positionals.every((p) => p.includes('/')) && positionals.length > 0 ? '' : defaultEvalDir();
   const names = positionals.length > 0 ? positionals : ['scifact', 'cmrc2018'];
-  const results = names.map((name) => evaluate(loadCollection(name.includes('/') ? name : join(evalDir, name), split), split));
+  const results = names.map((name) =>
+    evaluate(loadCollection(name.includes('/') ? name : join(evalDir, name), split), split),
+  );
   console.log(values.json ? JSON.stringify(results, null, 2) : formatTable(results));
 }
 

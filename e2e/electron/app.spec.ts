@@ -22,12 +22,20 @@ test('the desktop window opens without a tray, is locked down, and runs one sync
     args: ['.', '--no-tray', '--no-sandbox'],
     cwd: process.cwd(),
     // The real core on a fresh data directory; no CAIRN_* settings leak in from the machine.
-    env: { ...Object.fromEntries(Object.entries(process.env).filter(([key]) => !key.startsWith('CAIRN_'))), CAIRN_DATA_DIR: dataDir },
+    env: {
+      ...Object.fromEntries(Object.entries(process.env).filter(([key]) => !key.startsWith('CAIRN_'))),
+      CAIRN_DATA_DIR: dataDir,
+    },
   });
   try {
     const window = await app.firstWindow();
     await expect(window).toHaveTitle('Cairn');
-    expect(await window.evaluate(() => ({ require: typeof (globalThis as { require?: unknown }).require, api: typeof (globalThis as { api?: unknown }).api }))).toEqual({ require: 'undefined', api: 'object' });
+    expect(
+      await window.evaluate(() => ({
+        require: typeof (globalThis as { require?: unknown }).require,
+        api: typeof (globalThis as { api?: unknown }).api,
+      })),
+    ).toEqual({ require: 'undefined', api: 'object' });
     await window.getByRole('button', { name: 'Add a local folder' }).click();
     await window.getByLabel('Folder path').fill(notesDir);
     await window.getByRole('button', { name: 'Add connection' }).click();

@@ -50,10 +50,16 @@ export const RENDERER_DIR = join(process.cwd(), 'out', 'renderer');
 const E2E_FEISHU_API_RATE = { intervalMs: 1000, intervalCap: 50 };
 
 export async function startBackendHost(): Promise<BackendHost> {
-  if (!existsSync(join(RENDERER_DIR, 'index.html'))) throw new Error('out/renderer is missing: the global setup builds it (npm run build).');
+  if (!existsSync(join(RENDERER_DIR, 'index.html')))
+    throw new Error('out/renderer is missing: the global setup builds it (npm run build).');
   const scratch = mkdtempSync(join(tmpdir(), 'cairn-e2e-'));
   const notesDir = writeNotesFolder(join(scratch, 'notes'));
-  const [yuque, feishu, dingtalk, chatModel] = await Promise.all([startYuqueFake(), startFeishuFake(), startDingTalkFake(), startFakeOpenAiServer()]);
+  const [yuque, feishu, dingtalk, chatModel] = await Promise.all([
+    startYuqueFake(),
+    startFeishuFake(),
+    startDingTalkFake(),
+    startFakeOpenAiServer(),
+  ]);
   const fakes = [yuque, feishu, dingtalk, chatModel];
   const logLines: string[] = [];
   const redactor = new SecretRedactor();
@@ -68,7 +74,8 @@ export async function startBackendHost(): Promise<BackendHost> {
       scheduler: false,
       factories: {
         ...defaultConnectorFactories(),
-        feishu: (init: ConnectorInit) => new FeishuConnector('feishu', init, { rates: { api: E2E_FEISHU_API_RATE } }),
+        feishu: (init: ConnectorInit) =>
+          new FeishuConnector('feishu', init, { rates: { api: E2E_FEISHU_API_RATE } }),
       },
     });
   } catch (error) {
@@ -77,7 +84,12 @@ export async function startBackendHost(): Promise<BackendHost> {
     throw error;
   }
   const opened: string[] = [];
-  const host = await startHttpHost({ api: cairn.api, events: cairn.events, rendererDir: RENDERER_DIR, openExternal: async (url) => void opened.push(url) });
+  const host = await startHttpHost({
+    api: cairn.api,
+    events: cairn.events,
+    rendererDir: RENDERER_DIR,
+    openExternal: async (url) => void opened.push(url),
+  });
   return {
     url: host.url,
     origin: host.origin,

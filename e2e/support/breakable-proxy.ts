@@ -7,7 +7,13 @@
  *
  * The host accepts only its own Host and Origin (request-guard.ts), so the proxy rewrites them.
  */
-import { createServer, request as httpRequest, type ClientRequest, type IncomingMessage, type ServerResponse } from 'node:http';
+import {
+  createServer,
+  request as httpRequest,
+  type ClientRequest,
+  type IncomingMessage,
+  type ServerResponse,
+} from 'node:http';
 import type { AddressInfo } from 'node:net';
 
 export interface BreakableProxy {
@@ -31,11 +37,18 @@ export async function startBreakableProxy(hostUrl: string): Promise<BreakablePro
 
   function forward(request: IncomingMessage, response: ServerResponse): void {
     if (down) return void request.socket.destroy();
-    const headers = { ...request.headers, host: target.host, ...(request.headers.origin ? { origin: target.origin } : {}) };
-    const upstream = httpRequest({ host: target.hostname, port: target.port, method: request.method, path: request.url, headers }, (answer) => {
-      response.writeHead(answer.statusCode ?? 502, answer.headers);
-      answer.pipe(response);
-    });
+    const headers = {
+      ...request.headers,
+      host: target.host,
+      ...(request.headers.origin ? { origin: target.origin } : {}),
+    };
+    const upstream = httpRequest(
+      { host: target.hostname, port: target.port, method: request.method, path: request.url, headers },
+      (answer) => {
+        response.writeHead(answer.statusCode ?? 502, answer.headers);
+        answer.pipe(response);
+      },
+    );
     upstream.on('error', () => response.destroy());
     request.pipe(upstream);
     if (!request.url?.startsWith('/api/events')) return;

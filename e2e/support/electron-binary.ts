@@ -8,8 +8,14 @@ export function findElectronBinary(root = process.cwd()): ElectronBinary {
   const packageDir = join(root, 'node_modules', 'electron');
   const pathFile = join(packageDir, 'path.txt');
   if (!existsSync(pathFile)) {
-    return { ok: false, reason: 'Electron binary is not installed: node_modules/electron/path.txt is missing because its download did not run (install scripts are not allowed here and there is no network for it). Run `node node_modules/electron/install.js` where it can download.' };
+    return {
+      ok: false,
+      reason:
+        'Electron binary is not installed: node_modules/electron/path.txt is missing because its download did not run (install scripts are not allowed here and there is no network for it). Run `node node_modules/electron/install.js` where it can download.',
+    };
   }
   const path = join(packageDir, 'dist', readFileSync(pathFile, 'utf8').trim());
-  return existsSync(path) ? { ok: true, path } : { ok: false, reason: `Electron binary is missing at ${path}.` };
+  return existsSync(path)
+    ? { ok: true, path }
+    : { ok: false, reason: `Electron binary is missing at ${path}.` };
 }

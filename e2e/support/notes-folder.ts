@@ -14,6 +14,9 @@ export function notesFixtureCount(): number {
 export function writeNotesFolder(target: string): string {
   mkdirSync(target, { recursive: true });
   cpSync(NOTES_FIXTURE_DIR, target, { recursive: true });
-  writeFileSync(join(target, BINARY_NOTE), Buffer.from([0x25, 0x50, 0x44, 0x46, 0x00, 0x01, 0x02, 0x00, 0xff, 0xfe]));
+  writeFileSync(
+    join(target, BINARY_NOTE),
+    Buffer.from([0x25, 0x50, 0x44, 0x46, 0x00, 0x01, 0x02, 0x00, 0xff, 0xfe]),
+  );
   return target;
 }

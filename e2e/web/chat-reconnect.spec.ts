@@ -1,7 +1,15 @@
 import type { Locator, Page } from '@playwright/test';
 import type { BackendHost } from '../support/backend-host';
 import { startBreakableProxy, type BreakableProxy } from '../support/breakable-proxy';
-import { addYuque, expect, screenshot, syncAndWait, test as base, useFakeChatModel, YUQUE_CARD } from './fixtures';
+import {
+  addYuque,
+  expect,
+  screenshot,
+  syncAndWait,
+  test as base,
+  useFakeChatModel,
+  YUQUE_CARD,
+} from './fixtures';
 
 /** The page talks to the host through a proxy whose event streams the test can cut. */
 const test = base.extend<{ link: BreakableProxy; app: Page }>({
@@ -50,13 +58,19 @@ async function storedAnswerText(backend: BackendHost): Promise<string | null> {
 
 const normalised = (text: string) => text.replace(/\s+/g, ' ').trim();
 
-test('an answer that finishes while the event stream is down is shown whole, cited, when the stream is back', async ({ app, backend, link }) => {
+test('an answer that finishes while the event stream is down is shown whole, cited, when the stream is back', async ({
+  app,
+  backend,
+  link,
+}) => {
   const answer = await askSlowly(app, backend, 60);
   expect(link.cut()).toBe(1);
   // Core goes on: the rest of the tokens and chat.done are sent while the page cannot hear them.
   await expect.poll(() => storedAnswerText(backend), { timeout: 20_000 }).not.toBeNull();
   const stored = (await storedAnswerText(backend))!;
-  expect(normalised(await answer.locator('.answer-body').innerText()).length).toBeLessThan(normalised(stored).length);
+  expect(normalised(await answer.locator('.answer-body').innerText()).length).toBeLessThan(
+    normalised(stored).length,
+  );
   await expect(answer).toHaveAttribute('aria-busy', 'true');
 
   link.restore();
@@ -71,7 +85,11 @@ test('an answer that finishes while the event stream is down is shown whole, cit
   await screenshot(app, '29-chat-answer-after-reconnect');
 });
 
-test('an answer still streaming when the event stream comes back goes on from the text core streamed, with no gap', async ({ app, backend, link }) => {
+test('an answer still streaming when the event stream comes back goes on from the text core streamed, with no gap', async ({
+  app,
+  backend,
+  link,
+}) => {
   const answer = await askSlowly(app, backend, 150);
   expect(link.cut()).toBe(1);
   // Tokens sent now are lost to the page; the answer is far from finished (150 ms a piece).
@@ -82,10 +100,15 @@ test('an answer still streaming when the event stream comes back goes on from th
 
   // From the reconnect to the end, every text shown must be the start of the final answer: no hole, no repeat.
   const samples: string[] = [];
-  await expect.poll(async () => {
-    samples.push(normalised(await answer.locator('.answer-body').innerText()));
-    return answer.getAttribute('aria-busy');
-  }, { timeout: 30_000, intervals: [100] }).toBe('false');
+  await expect
+    .poll(
+      async () => {
+        samples.push(normalised(await answer.locator('.answer-body').innerText()));
+        return answer.getAttribute('aria-busy');
+      },
+      { timeout: 30_000, intervals: [100] },
+    )
+    .toBe('false');
   expect(link.eventStreamsOpened()).toBe(2);
   const final = normalised(await answer.locator('.answer-body').innerText());
   const stored = (await storedAnswerText(backend))!;
@@ -94,5 +117,8 @@ test('an answer still streaming when the event stream comes back goes on from th
   const misplaced = samples.filter((sample) => !final.startsWith(sample));
   expect(misplaced, 'texts shown while streaming that are not a start of the final answer').toEqual([]);
   // It went on streaming after the reconnect (texts between the one at the break and the final one), not only jumped to the end.
-  expect(samples.filter((sample) => sample.length > shownWhenRestored.length && sample.length < final.length).length).toBeGreaterThan(1);
+  expect(
+    samples.filter((sample) => sample.length > shownWhenRestored.length && sample.length < final.length)
+      .length,
+  ).toBeGreaterThan(1);
 });

@@ -3,7 +3,10 @@ import { addFolder, addYuque, ask, expect, screenshot, syncAndWait, test, YUQUE_
 
 test.use({ locale: 'en-US' });
 
-test('without a chat model the answer is extractive; clicking [1] highlights the source card with the quoted paragraph', async ({ app, backend }) => {
+test('without a chat model the answer is extractive; clicking [1] highlights the source card with the quoted paragraph', async ({
+  app,
+  backend,
+}) => {
   await addYuque(app, backend);
   await syncAndWait(app, YUQUE_CARD);
   const marker = await ask(app, 'How do we handle rate limiting?');
@@ -14,28 +17,40 @@ test('without a chat model the answer is extractive; clicking [1] highlights the
   await expect(source).toHaveClass(/highlighted/);
   await expect(source).toContainText('Notes on rate limiting 12');
   // The card shows the very paragraph the first quote was taken from.
-  const quoted = (await app.locator('.answer-body blockquote').first().locator('p').first().innerText()).trim();
+  const quoted = (
+    await app.locator('.answer-body blockquote').first().locator('p').first().innerText()
+  ).trim();
   expect(quoted.length).toBeGreaterThan(20);
   await expect(source.locator('blockquote')).toContainText(quoted.split('\n')[0]!.slice(0, 60));
   await screenshot(app, '11-chat-extractive');
   expect(backend.chatModel.requests).toHaveLength(0);
 });
 
-test('a source card quoting a Markdown table shows a table of cells, not pipes and dashes', async ({ app, backend }) => {
+test('a source card quoting a Markdown table shows a table of cells, not pipes and dashes', async ({
+  app,
+  backend,
+}) => {
   await addYuque(app, backend);
   await syncAndWait(app, YUQUE_CARD);
   await ask(app, 'rate limiting concurrency region setting value');
   const source = app.getByRole('article', { name: /^\[1\] / });
   const rows = source.locator('blockquote table tr');
   await expect(rows).toHaveCount(3);
-  expect(await Promise.all((await rows.all()).map((row) => row.locator('th, td').allInnerTexts()))).toEqual([['Setting', 'Value'], ['concurrency', expect.stringMatching(/^\d+$/)], ['region', 'us-west-1']]);
+  expect(await Promise.all((await rows.all()).map((row) => row.locator('th, td').allInnerTexts()))).toEqual([
+    ['Setting', 'Value'],
+    ['concurrency', expect.stringMatching(/^\d+$/)],
+    ['region', 'us-west-1'],
+  ]);
   await expect(source.locator('blockquote')).not.toContainText('|');
   await expect(source.locator('blockquote')).not.toContainText('---');
   await source.scrollIntoViewIfNeeded();
   await screenshot(app, '11b-chat-source-table');
 });
 
-test('with a chat model set in Settings the streamed answer cites [1]; clicking it highlights the right paragraph', async ({ app, backend }) => {
+test('with a chat model set in Settings the streamed answer cites [1]; clicking it highlights the right paragraph', async ({
+  app,
+  backend,
+}) => {
   await addYuque(app, backend);
   await syncAndWait(app, YUQUE_CARD);
   await app.getByRole('button', { name: 'Settings', exact: true }).click();
@@ -67,7 +82,10 @@ test('with a chat model set in Settings the streamed answer cites [1]; clicking 
   expect(await app.content()).not.toContain(backend.chatModel.apiKey);
 });
 
-test('conversations survive a reload: listed newest first, reopened with their cited answers, continued, deleted', async ({ app, backend }) => {
+test('conversations survive a reload: listed newest first, reopened with their cited answers, continued, deleted', async ({
+  app,
+  backend,
+}) => {
   await addFolder(app, backend);
   await syncAndWait(app, 'notes');
   await ask(app, '报销流程是什么？');
@@ -82,10 +100,16 @@ test('conversations survive a reload: listed newest first, reopened with their c
   await app.reload();
   await app.getByRole('button', { name: 'Ask', exact: true }).first().click();
   const history = app.getByRole('region', { name: 'Conversations' });
-  await expect(history.locator('.conversation-title')).toHaveText(['What goes into the release checklist?', '报销流程是什么？']);
+  await expect(history.locator('.conversation-title')).toHaveText([
+    'What goes into the release checklist?',
+    '报销流程是什么？',
+  ]);
   await expect(app.locator('.exchange')).toHaveCount(0);
   await history.getByRole('button', { name: /^报销流程是什么？/ }).click();
-  await expect(app.locator('.exchange .question')).toHaveText(['报销流程是什么？', 'How do I set up the VPN?']);
+  await expect(app.locator('.exchange .question')).toHaveText([
+    '报销流程是什么？',
+    'How do I set up the VPN?',
+  ]);
   const first = app.locator('.exchange').first();
   await expect(first.getByText('Extractive answer: quoted from your documents')).toBeVisible();
   await screenshot(app, '20-chat-history-opened');
@@ -101,7 +125,10 @@ test('conversations survive a reload: listed newest first, reopened with their c
   await app.getByRole('textbox', { name: 'Ask' }).fill('报销需要发票吗？');
   await app.keyboard.press('Enter');
   await finishAnswer(app, 3);
-  await expect(history.locator('.conversation-title')).toHaveText(['报销流程是什么？', 'What goes into the release checklist?']);
+  await expect(history.locator('.conversation-title')).toHaveText([
+    '报销流程是什么？',
+    'What goes into the release checklist?',
+  ]);
   const stored = await backend.cairn.api.chat.conversations();
   expect(stored.ok && stored.value.length).toBe(2);
 
@@ -115,11 +142,15 @@ test('conversations survive a reload: listed newest first, reopened with their c
   await expect(zhHistory.locator('.conversation-title')).toHaveText(['报销流程是什么？']);
   await app.reload();
   await app.getByRole('button', { name: '问答', exact: true }).click();
-  await expect(app.getByRole('region', { name: '历史对话' }).locator('.conversation-title')).toHaveText(['报销流程是什么？']);
+  await expect(app.getByRole('region', { name: '历史对话' }).locator('.conversation-title')).toHaveText([
+    '报销流程是什么？',
+  ]);
 });
 
 /** Waits until the panel shows `count` exchanges and the last one's answer has finished. */
 async function finishAnswer(page: Page, count: number): Promise<void> {
   await expect(page.locator('.exchange')).toHaveCount(count);
-  await expect(page.locator('.exchange .answer').last()).toHaveAttribute('aria-busy', 'false', { timeout: 20_000 });
+  await expect(page.locator('.exchange .answer').last()).toHaveAttribute('aria-busy', 'false', {
+    timeout: 20_000,
+  });
 }

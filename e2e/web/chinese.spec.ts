@@ -1,13 +1,28 @@
-import { addFolder, addYuque, ask, expect, screenshot, searchFor, syncAndWait, test, YUQUE_CARD } from './fixtures';
+import {
+  addFolder,
+  addYuque,
+  ask,
+  expect,
+  screenshot,
+  searchFor,
+  syncAndWait,
+  test,
+  YUQUE_CARD,
+} from './fixtures';
 
 test.use({ locale: 'en-US' });
 
-test('the interface switches to Chinese: cards, errors, search badges, a cited Chinese answer and settings', async ({ app, backend }) => {
+test('the interface switches to Chinese: cards, errors, search badges, a cited Chinese answer and settings', async ({
+  app,
+  backend,
+}) => {
   await addFolder(app, backend);
   await syncAndWait(app, 'notes');
   await addYuque(app, backend);
   await syncAndWait(app, YUQUE_CARD);
-  const documents = Number(await app.getByTestId('document-count').first().innerText()) + Number(await app.getByTestId('document-count').last().innerText());
+  const documents =
+    Number(await app.getByTestId('document-count').first().innerText()) +
+    Number(await app.getByTestId('document-count').last().innerText());
 
   await app.getByRole('button', { name: '中文' }).click();
   await expect(app.getByRole('button', { name: '连接', exact: true })).toBeVisible();

@@ -1,5 +1,16 @@
 import { BINARY_NOTE, notesFixtureCount } from '../support/notes-folder';
-import { addFolder, addYuque, expect, fillYuqueForm, screenshot, searchFor, syncAndWait, test, watchSyncProgress, YUQUE_CARD } from './fixtures';
+import {
+  addFolder,
+  addYuque,
+  expect,
+  fillYuqueForm,
+  screenshot,
+  searchFor,
+  syncAndWait,
+  test,
+  watchSyncProgress,
+  YUQUE_CARD,
+} from './fixtures';
 
 test.use({ locale: 'en-US' });
 
@@ -11,7 +22,9 @@ test('a new user is led to add a local folder and syncs it', async ({ app, backe
   await app.getByLabel('Folder path').fill(backend.notesDir);
   await app.getByRole('button', { name: 'Test connection' }).click();
   // The binary file has a text extension, so listing counts it; fetching refuses it.
-  await expect(app.getByRole('status').filter({ hasText: 'is readable' })).toContainText(`${notesFixtureCount() + 1} Markdown/text files`);
+  await expect(app.getByRole('status').filter({ hasText: 'is readable' })).toContainText(
+    `${notesFixtureCount() + 1} Markdown/text files`,
+  );
   await screenshot(app, '02-add-folder');
   await app.getByRole('button', { name: 'Add connection' }).click();
 
@@ -25,10 +38,17 @@ test('a new user is led to add a local folder and syncs it', async ({ app, backe
   await screenshot(app, '03-folder-synced');
 });
 
-test('a Yuque connection added through the form syncs while the progress bar moves', async ({ app, backend }) => {
+test('a Yuque connection added through the form syncs while the progress bar moves', async ({
+  app,
+  backend,
+}) => {
   await addFolder(app, backend);
   await fillYuqueForm(app, backend);
-  await expect(app.getByRole('form', { name: 'Add a connection' }).getByRole('checkbox', { name: 'Enable RAG indexing' })).toBeChecked();
+  await expect(
+    app
+      .getByRole('form', { name: 'Add a connection' })
+      .getByRole('checkbox', { name: 'Enable RAG indexing' }),
+  ).toBeChecked();
   await app.getByRole('button', { name: 'Test connection' }).click();
   await expect(app.getByRole('status').filter({ hasText: 'Connected to Yuque' })).toBeVisible();
   await screenshot(app, '04-add-yuque');
@@ -54,7 +74,10 @@ test('a Yuque connection added through the form syncs while the progress bar mov
   await screenshot(app, '06-yuque-synced');
 });
 
-test('a revoked Yuque token shows the auth error on the card while the old results still come back; a new token through Edit fixes it', async ({ app, backend }) => {
+test('a revoked Yuque token shows the auth error on the card while the old results still come back; a new token through Edit fixes it', async ({
+  app,
+  backend,
+}) => {
   const card = await addYuque(app, backend);
   await syncAndWait(app, YUQUE_CARD);
   const documents = await card.getByTestId('document-count').innerText();

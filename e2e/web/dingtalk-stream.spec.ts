@@ -1,6 +1,15 @@
 import type { Page } from '@playwright/test';
 import type { BackendHost } from '../support/backend-host';
-import { ask, expect, fillConnectionForm, screenshot, searchFor, test, useFakeChatModel, watchSyncProgress } from './fixtures';
+import {
+  ask,
+  expect,
+  fillConnectionForm,
+  screenshot,
+  searchFor,
+  test,
+  useFakeChatModel,
+  watchSyncProgress,
+} from './fixtures';
 
 test.use({ locale: 'en-US' });
 
@@ -12,17 +21,27 @@ const BODY_ONLY_TERM = 'kubectl';
 /** Fills the Add form for the DingTalk fake, with "Receive full text over DingTalk Stream" checked. */
 async function fillDingTalkForm(page: Page, backend: BackendHost): Promise<void> {
   const { dingtalk } = backend;
-  await fillConnectionForm(page, 'DingTalk', CARD, { 'API base URL': dingtalk.baseUrl, 'App key': dingtalk.credentials.appKey!, 'App secret': dingtalk.credentials.appSecret!, 'Your unionId': dingtalk.credentials.operatorId! });
+  await fillConnectionForm(page, 'DingTalk', CARD, {
+    'API base URL': dingtalk.baseUrl,
+    'App key': dingtalk.credentials.appKey!,
+    'App secret': dingtalk.credentials.appSecret!,
+    'Your unionId': dingtalk.credentials.operatorId!,
+  });
   const form = page.getByRole('form', { name: 'Add a connection' });
   await form.getByRole('checkbox', { name: STREAM_OPTION }).check();
   await expect(form.getByRole('checkbox', { name: 'Enable RAG indexing' })).toBeChecked();
 }
 
 function exportRequests(backend: BackendHost): string[] {
-  return backend.dingtalk.control.requests.filter((request) => /^GET \/v2\.0\/doc\/query\/[^/]+\/contents$/.test(request));
+  return backend.dingtalk.control.requests.filter((request) =>
+    /^GET \/v2\.0\/doc\/query\/[^/]+\/contents$/.test(request),
+  );
 }
 
-test('DingTalk over Stream: Test connection exports a document over the socket, Sync indexes full text, a term only in bodies finds it, a cited answer opens its source', async ({ app, backend }) => {
+test('DingTalk over Stream: Test connection exports a document over the socket, Sync indexes full text, a term only in bodies finds it, a cited answer opens its source', async ({
+  app,
+  backend,
+}) => {
   const { dingtalk } = backend;
   const documents = dingtalk.control.documents();
   expect(documents.some((document) => document.markdown.includes(BODY_ONLY_TERM))).toBe(true);
@@ -55,7 +74,9 @@ test('DingTalk over Stream: Test connection exports a document over the socket, 
   await expect(card.getByTestId('chunk-count')).toHaveText(/^[1-9]\d*$/);
   // Every document's Markdown came as an export event over the socket: the probe's one, then one per document.
   expect(exportRequests(backend)).toHaveLength(documents.length + 1);
-  expect(dingtalk.control.stream.acks.filter((ack) => ack.status === 'SUCCESS')).toHaveLength(documents.length + 1);
+  expect(dingtalk.control.stream.acks.filter((ack) => ack.status === 'SUCCESS')).toHaveLength(
+    documents.length + 1,
+  );
   await screenshot(app, '25-dingtalk-stream-synced');
 
   // Only the index can know this term: titles do not carry it, and the hit is not a live one.
@@ -90,13 +111,19 @@ test('DingTalk over Stream: Test connection exports a document over the socket, 
   await expect.poll(() => backend.opened.at(-1)).toBe(cited!.url);
 });
 
-test('DingTalk over Stream without the export event subscription: Test connection says what to subscribe, and Stream off still connects', async ({ app, backend }) => {
+test('DingTalk over Stream without the export event subscription: Test connection says what to subscribe, and Stream off still connects', async ({
+  app,
+  backend,
+}) => {
   backend.dingtalk.control.stream.subscribed = false;
   await fillDingTalkForm(app, backend);
   await app.getByRole('button', { name: 'Test connection' }).click();
   const failed = app.getByRole('status').filter({ hasText: '✗' });
   // The probe waits 8 s for the export event before it gives up.
-  await expect(failed).toContainText('Connected to DingTalk and its Stream gateway, but no document export event arrived within 8 s', { timeout: 20_000 });
+  await expect(failed).toContainText(
+    'Connected to DingTalk and its Stream gateway, but no document export event arrived within 8 s',
+    { timeout: 20_000 },
+  );
   await expect(failed).toContainText('subscribe to the document export event (doc_content_export_result)');
   // The socket opened and the export was requested: only the subscription was missing.
   expect(backend.dingtalk.control.stream.connectionsAccepted()).toBe(1);
@@ -109,5 +136,7 @@ test('DingTalk over Stream without the export event subscription: Test connectio
   const form = app.getByRole('form', { name: 'Add a connection' });
   await form.getByRole('checkbox', { name: STREAM_OPTION }).uncheck();
   await app.getByRole('button', { name: 'Test connection' }).click();
-  await expect(app.getByRole('status').filter({ hasText: 'Connected to DingTalk' })).toContainText('Direct search only (Stream is off)');
+  await expect(app.getByRole('status').filter({ hasText: 'Connected to DingTalk' })).toContainText(
+    'Direct search only (Stream is off)',
+  );
 });

@@ -14,7 +14,9 @@ export const test = base.extend<{ backend: BackendHost; app: Page }>({
     const backend = await startBackendHost();
     try {
       await use(backend);
-      const leaked = backend.secrets().filter((secret) => backend.logLines.some((line) => line.includes(secret)));
+      const leaked = backend
+        .secrets()
+        .filter((secret) => backend.logLines.some((line) => line.includes(secret)));
       expect(leaked, 'secrets written to the log').toEqual([]);
     } finally {
       await backend.close();
@@ -42,14 +44,22 @@ export async function watchSyncProgress(card: Locator, atLeast: number): Promise
   const bar = card.getByRole('progressbar');
   const seen = new Set<number>();
   let total = 0;
-  await expect.poll(async () => {
-    const [now, max] = await Promise.all([bar.getAttribute('aria-valuenow', { timeout: 50 }).catch(() => null), bar.getAttribute('aria-valuemax', { timeout: 50 }).catch(() => null)]);
-    if (now !== null && max !== null) {
-      total = Number(max);
-      seen.add(Number(now));
-    }
-    return [...seen].filter((value) => value > 0 && value < total).length;
-  }, { timeout: 20_000, intervals: [100] }).toBeGreaterThanOrEqual(atLeast);
+  await expect
+    .poll(
+      async () => {
+        const [now, max] = await Promise.all([
+          bar.getAttribute('aria-valuenow', { timeout: 50 }).catch(() => null),
+          bar.getAttribute('aria-valuemax', { timeout: 50 }).catch(() => null),
+        ]);
+        if (now !== null && max !== null) {
+          total = Number(max);
+          seen.add(Number(now));
+        }
+        return [...seen].filter((value) => value > 0 && value < total).length;
+      },
+      { timeout: 20_000, intervals: [100] },
+    )
+    .toBeGreaterThanOrEqual(atLeast);
   return total;
 }
 
@@ -66,9 +76,16 @@ export async function addFolder(page: Page, backend: BackendHost): Promise<Locat
 }
 
 /** Opens the Add dialog on the Yuque tile and fills in the fake's base URL and token. */
-export async function fillYuqueForm(page: Page, backend: BackendHost, token = backend.yuque.credentials.token): Promise<void> {
+export async function fillYuqueForm(
+  page: Page,
+  backend: BackendHost,
+  token = backend.yuque.credentials.token,
+): Promise<void> {
   // With no connection yet, the first-run screen offers only the folder form; its tiles switch platforms.
-  await page.getByRole('button', { name: /^(Add connection|Add a local folder)$/ }).first().click();
+  await page
+    .getByRole('button', { name: /^(Add connection|Add a local folder)$/ })
+    .first()
+    .click();
   await page.locator('label.platform-tile', { hasText: 'Yuque' }).click();
   await expect(page.getByRole('radio', { name: 'Yuque' })).toBeChecked();
   await page.getByLabel('Name').fill(YUQUE_CARD);
@@ -77,8 +94,16 @@ export async function fillYuqueForm(page: Page, backend: BackendHost, token = ba
 }
 
 /** Opens the Add dialog on a platform's tile and fills its fields by their labels. */
-export async function fillConnectionForm(page: Page, platform: string, name: string, fields: Record<string, string>): Promise<void> {
-  await page.getByRole('button', { name: /^(Add connection|Add a local folder)$/ }).first().click();
+export async function fillConnectionForm(
+  page: Page,
+  platform: string,
+  name: string,
+  fields: Record<string, string>,
+): Promise<void> {
+  await page
+    .getByRole('button', { name: /^(Add connection|Add a local folder)$/ })
+    .first()
+    .click();
   await page.locator('label.platform-tile', { hasText: platform }).click();
   await page.getByLabel('Name').fill(name);
   for (const [label, value] of Object.entries(fields)) await page.getByLabel(label).fill(value);
@@ -121,7 +146,11 @@ export async function searchFor(page: Page, query: string): Promise<void> {
 }
 
 /** Asks a question on the Ask page and waits for the first [1] marker. */
-export async function ask(page: Page, question: string, labels = { tab: 'Ask', box: 'Ask' }): Promise<Locator> {
+export async function ask(
+  page: Page,
+  question: string,
+  labels = { tab: 'Ask', box: 'Ask' },
+): Promise<Locator> {
   await page.getByRole('button', { name: labels.tab, exact: true }).first().click();
   await page.getByRole('textbox', { name: labels.box }).fill(question);
   await page.keyboard.press('Enter');

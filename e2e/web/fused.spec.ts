@@ -1,23 +1,50 @@
-import { addYuque, expect, fillConnectionForm, screenshot, searchFor, syncAndWait, test, YUQUE_CARD } from './fixtures';
+import {
+  addYuque,
+  expect,
+  fillConnectionForm,
+  screenshot,
+  searchFor,
+  syncAndWait,
+  test,
+  YUQUE_CARD,
+} from './fixtures';
 
 test.use({ locale: 'en-US' });
 
-test('Yuque and Feishu indexed plus DingTalk searched live answer one query together, each hit badged', async ({ app, backend }) => {
+test('Yuque and Feishu indexed plus DingTalk searched live answer one query together, each hit badged', async ({
+  app,
+  backend,
+}) => {
   await addYuque(app, backend);
   await syncAndWait(app, YUQUE_CARD);
 
   const { feishu, dingtalk } = backend;
-  await fillConnectionForm(app, 'Feishu', 'Feishu wiki', { 'API base URL': feishu.baseUrl, 'App ID': feishu.credentials.appId, 'App secret': feishu.credentials.appSecret, 'User refresh token': feishu.credentials.userRefreshToken });
+  await fillConnectionForm(app, 'Feishu', 'Feishu wiki', {
+    'API base URL': feishu.baseUrl,
+    'App ID': feishu.credentials.appId,
+    'App secret': feishu.credentials.appSecret,
+    'User refresh token': feishu.credentials.userRefreshToken,
+  });
   await app.getByRole('button', { name: 'Test connection' }).click();
-  await expect(app.getByRole('status').filter({ hasText: 'Connected to Feishu' })).toContainText('search enabled');
+  await expect(app.getByRole('status').filter({ hasText: 'Connected to Feishu' })).toContainText(
+    'search enabled',
+  );
   await app.getByRole('button', { name: 'Add connection' }).click();
   const feishuCard = await syncAndWait(app, 'Feishu wiki');
   // 24 wiki documents plus the 2 in My Library, read with the user token that Test connection must not have spent.
   await expect(feishuCard.getByTestId('document-count')).toHaveText('26');
 
-  await fillConnectionForm(app, 'DingTalk', 'DingTalk docs', { 'API base URL': dingtalk.baseUrl, 'App key': dingtalk.credentials.appKey!, 'App secret': dingtalk.credentials.appSecret!, 'Your unionId': dingtalk.credentials.operatorId! });
+  await fillConnectionForm(app, 'DingTalk', 'DingTalk docs', {
+    'API base URL': dingtalk.baseUrl,
+    'App key': dingtalk.credentials.appKey!,
+    'App secret': dingtalk.credentials.appSecret!,
+    'Your unionId': dingtalk.credentials.operatorId!,
+  });
   // Off: searched live on DingTalk, nothing stored.
-  await app.getByRole('form', { name: 'Add a connection' }).getByRole('checkbox', { name: 'Enable RAG indexing' }).uncheck();
+  await app
+    .getByRole('form', { name: 'Add a connection' })
+    .getByRole('checkbox', { name: 'Enable RAG indexing' })
+    .uncheck();
   await app.getByRole('button', { name: 'Add connection' }).click();
   const dingtalkCard = app.getByRole('article', { name: 'DingTalk docs' });
   await expect(dingtalkCard.getByTestId('sync-status')).toHaveText('Direct search');
@@ -27,7 +54,9 @@ test('Yuque and Feishu indexed plus DingTalk searched live answer one query toge
   await searchFor(app, '数据备份');
   const hits = app.locator('article.hit');
   await expect(hits.first()).toBeVisible();
-  await expect.poll(async () => new Set(await hits.locator('.badge-platform').allInnerTexts())).toEqual(new Set(['Yuque', 'Feishu', 'DingTalk']));
+  await expect
+    .poll(async () => new Set(await hits.locator('.badge-platform').allInnerTexts()))
+    .toEqual(new Set(['Yuque', 'Feishu', 'DingTalk']));
   for (const hit of await hits.all()) await expect(hit.locator('.badge-kb')).not.toHaveText('');
   const live = hits.filter({ has: app.locator('.badge-live') }).first();
   await expect(live.locator('.badge-platform')).toHaveText('DingTalk');

@@ -1,9 +1,21 @@
 import { join } from 'node:path';
-import { addFolder, addYuque, expect, screenshot, searchFor, syncAndWait, test, YUQUE_CARD } from './fixtures';
+import {
+  addFolder,
+  addYuque,
+  expect,
+  screenshot,
+  searchFor,
+  syncAndWait,
+  test,
+  YUQUE_CARD,
+} from './fixtures';
 
 test.use({ locale: 'en-US' });
 
-test('search finds folder and Yuque documents with highlights, platform and knowledge-base badges', async ({ app, backend }) => {
+test('search finds folder and Yuque documents with highlights, platform and knowledge-base badges', async ({
+  app,
+  backend,
+}) => {
   await addFolder(app, backend);
   await syncAndWait(app, 'notes');
   await addYuque(app, backend);
@@ -55,5 +67,7 @@ test('search finds folder and Yuque documents with highlights, platform and know
   await release.getByRole('button', { name: 'Hide the other passages' }).click();
   await expect(passages).toHaveCount(0);
   await englishHit.getByRole('button', { name: /Open original/ }).click();
-  await expect.poll(() => backend.opened.at(-1)).toMatch(new RegExp(`^${new URL(backend.yuque.baseUrl).origin}/`));
+  await expect
+    .poll(() => backend.opened.at(-1))
+    .toMatch(new RegExp(`^${new URL(backend.yuque.baseUrl).origin}/`));
 });

@@ -5,7 +5,12 @@ import { addFolder, expect, screenshot, searchFor, test } from './fixtures';
 test.use({ locale: 'en-US' });
 
 /** Fills the Add form for a direct-mode Feishu/Lark connection to the fake (the folder the first-run screen asks for comes first). */
-async function fillSignInForm(app: Page, backend: BackendHost, platform: 'Feishu' | 'Lark', name: string): Promise<void> {
+async function fillSignInForm(
+  app: Page,
+  backend: BackendHost,
+  platform: 'Feishu' | 'Lark',
+  name: string,
+): Promise<void> {
   await addFolder(app, backend);
   await app.getByRole('button', { name: 'Add connection' }).first().click();
   await app.locator('label.platform-tile', { hasText: platform }).click();
@@ -15,18 +20,31 @@ async function fillSignInForm(app: Page, backend: BackendHost, platform: 'Feishu
   await app.getByLabel('App secret').fill(backend.feishu.credentials.appSecret);
   // The fake, unlike Feishu, accepts any loopback port: 0 lets the sign-in take a free one.
   await app.getByLabel('Sign-in port').fill('0');
-  await app.getByRole('form', { name: 'Add a connection' }).getByRole('checkbox', { name: 'Enable RAG indexing' }).uncheck();
+  await app
+    .getByRole('form', { name: 'Add a connection' })
+    .getByRole('checkbox', { name: 'Enable RAG indexing' })
+    .uncheck();
 }
 
-test('a Feishu connection added without a refresh token signs in through the browser, then searches Feishu live', async ({ app, backend, context }) => {
+test('a Feishu connection added without a refresh token signs in through the browser, then searches Feishu live', async ({
+  app,
+  backend,
+  context,
+}) => {
   const { feishu } = backend;
   await fillSignInForm(app, backend, 'Feishu', 'Feishu wiki');
-  await expect(app.getByRole('form', { name: 'Add a connection' }).getByText('Leave empty: after adding, use “Sign in” on the connection for search and My Library.')).toBeVisible();
+  await expect(
+    app
+      .getByRole('form', { name: 'Add a connection' })
+      .getByText('Leave empty: after adding, use “Sign in” on the connection for search and My Library.'),
+  ).toBeVisible();
   await app.getByRole('button', { name: 'Add connection' }).click();
 
   const card = app.getByRole('article', { name: 'Feishu wiki' });
   // The card says once what it cannot do yet, next to its Sign in button (no separate note).
-  await expect(card.getByTestId('sign-in')).toContainText('Feishu search and My Library need you to sign in with Feishu');
+  await expect(card.getByTestId('sign-in')).toContainText(
+    'Feishu search and My Library need you to sign in with Feishu',
+  );
   await expect(card.getByRole('note')).toHaveCount(0);
   // The fake shows a consent page with an Approve button, as Feishu does.
   feishu.control.setConsent('page');
@@ -71,12 +89,18 @@ test('cancelling a sign-in returns the card to Sign in', async ({ app, backend, 
   await expect(card.getByRole('alert')).toHaveCount(0);
 });
 
-test('in Chinese: 登录飞书, 已登录 with 退出登录, and the sign-in scopes under 高级设置', async ({ app, backend, context }) => {
+test('in Chinese: 登录飞书, 已登录 with 退出登录, and the sign-in scopes under 高级设置', async ({
+  app,
+  backend,
+  context,
+}) => {
   await fillSignInForm(app, backend, 'Feishu', '飞书知识库');
   await app.getByRole('button', { name: 'Add connection' }).click();
   await app.getByRole('button', { name: '中文' }).click();
   const card = app.getByRole('article', { name: '飞书知识库' });
-  await expect(card.getByTestId('sign-in')).toContainText('飞书的搜索和“我的文档库”需要先登录飞书；列出和读取文档只需应用凭证。');
+  await expect(card.getByTestId('sign-in')).toContainText(
+    '飞书的搜索和“我的文档库”需要先登录飞书；列出和读取文档只需应用凭证。',
+  );
   await expect(card.getByRole('note')).toHaveCount(0);
   await screenshot(app, '32-zh-feishu-sign-in');
 
@@ -90,7 +114,10 @@ test('in Chinese: 登录飞书, 已登录 with 退出登录, and the sign-in sco
   await card.getByRole('button', { name: '编辑' }).click();
   const form = app.getByRole('form', { name: '编辑“飞书知识库”' });
   await form.getByText('高级设置').click();
-  await expect(form.getByLabel('登录授权范围（可选）')).toHaveAttribute('placeholder', 'offline_access search:docs:read wiki:wiki:readonly docs:document.content:read docx:document:readonly');
+  await expect(form.getByLabel('登录授权范围（可选）')).toHaveAttribute(
+    'placeholder',
+    'offline_access search:docs:read wiki:wiki:readonly docs:document.content:read docx:document:readonly',
+  );
   await expect(form.getByRole('checkbox', { name: '删除已保存的值' })).toBeVisible();
   await screenshot(app, '34-zh-feishu-edit-advanced');
 });

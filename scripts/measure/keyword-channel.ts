@@ -26,10 +26,16 @@ function standIn(text: string): string {
   }
   return out.join(' ');
 }
-const analyzers: Record<string, (text: string) => string> = { placeholder: toSearchText, 'segmenter+stem': standIn };
+const analyzers: Record<string, (text: string) => string> = {
+  placeholder: toSearchText,
+  'segmenter+stem': standIn,
+};
 
 function readJsonl<T>(path: string): T[] {
-  return readFileSync(path, 'utf8').split('\n').filter((l) => l.trim()).map((l) => JSON.parse(l) as T);
+  return readFileSync(path, 'utf8')
+    .split('\n')
+    .filter((l) => l.trim())
+    .map((l) => JSON.parse(l) as T);
 }
 
 function ndcgAt10(ranked: string[], relevant: Map<string, number>): number {
@@ -47,11 +53,15 @@ function median(xs: number[]): number {
 
 /** A tsquery that ORs every token; each token quoted so no user text is parsed as operators. */
 function orQuery(searchText: string): string {
-  return [...new Set(searchText.split(' ').filter(Boolean))].map((t) => `'${t.replace(/'/g, "''").replace(/\\/g, '\\\\')}'`).join(' | ');
+  return [...new Set(searchText.split(' ').filter(Boolean))]
+    .map((t) => `'${t.replace(/'/g, "''").replace(/\\/g, '\\\\')}'`)
+    .join(' | ');
 }
 
 async function load(db: Db, dir: string, analyze: (t: string) => string): Promise<number> {
-  await db.exec("TRUNCATE documents, chunks CASCADE; INSERT INTO connections (id, platform, name, mode) VALUES ('eval', 'folder', 'eval', 'rag') ON CONFLICT DO NOTHING");
+  await db.exec(
+    "TRUNCATE documents, chunks CASCADE; INSERT INTO connections (id, platform, name, mode) VALUES ('eval', 'folder', 'eval', 'rag') ON CONFLICT DO NOTHING",
+  );
   const corpus = readJsonl<{ id: string; title: string; text: string }>(join(dir, 'corpus.jsonl'));
   let chunkCount = 0;
   for (let i = 0; i < corpus.length; i += 200) {
@@ -60,14 +70,21 @@ async function load(db: Db, dir: string, analyze: (t: string) => string): Promis
       for (const doc of batch) {
         const markdown = doc.text;
         const chunks = chunkMarkdown(markdown);
-        const id = (await tx.query<{ id: number }>(
-          "INSERT INTO documents (connection_id, external_id, title, content_hash, content, chunk_count) VALUES ('eval', $1, $2, '', '', $3) RETURNING id",
-          [doc.id, doc.title, chunks.length],
-        )).rows[0]!.id;
+        const id = (
+          await tx.query<{ id: number }>(
+            "INSERT INTO documents (connection_id, external_id, title, content_hash, content, chunk_count) VALUES ('eval', $1, $2, '', '', $3) RETURNING id",
+            [doc.id, doc.title, chunks.length],
+          )
+        ).rows[0]!.id;
         await tx.query(
           `INSERT INTO chunks (document_id, connection_id, ord, content, char_start, char_end, search_text)
            SELECT $1, 'eval', u.ord, u.content, 0, 0, u.st FROM unnest($2::int[], $3::text[], $4::text[]) AS u(ord, content, st)`,
-          [id, chunks.map((c) => c.ord), chunks.map((c) => c.text), chunks.map((c) => analyze(`${doc.title}\n${c.text}`))],
+          [
+            id,
+            chunks.map((c) => c.ord),
+            chunks.map((c) => c.text),
+            chunks.map((c) => analyze(`${doc.title}\n${c.text}`)),
+          ],
         );
         chunkCount += chunks.length;
       }
@@ -77,7 +94,12 @@ async function load(db: Db, dir: string, analyze: (t: string) => string): Promis
   return chunkCount;
 }
 
-async function evaluate(db: Db, dir: string, analyze: (t: string) => string, method: 'bm25' | 'tsrank'): Promise<{ ndcg10: number; recall10: number; p50ms: number }> {
+async function evaluate(
+  db: Db,
+  dir: string,
+  analyze: (t: string) => string,
+  method: 'bm25' | 'tsrank',
+): Promise<{ ndcg10: number; recall10: number; p50ms: number }> {
   const queries = readJsonl<{ id: string; text: string }>(join(dir, 'queries.jsonl'));
   const qrels = new Map<string, Map<string, number>>();
   for (const line of readFileSync(join(dir, 'qrels.tsv'), 'utf8').split('\n')) {
@@ -120,14 +142,24 @@ async function evaluate(db: Db, dir: string, analyze: (t: string) => string, met
 
 async function main(): Promise<void> {
   const db = await openDatabase();
-  await db.exec("ALTER TABLE chunks ADD COLUMN search_tsv tsvector GENERATED ALWAYS AS (to_tsvector('simple', search_text)) STORED; CREATE INDEX chunks_tsv_gin ON chunks USING gin (search_tsv)");
+  await db.exec(
+    "ALTER TABLE chunks ADD COLUMN search_tsv tsvector GENERATED ALWAYS AS (to_tsvector('simple', search_text)) STORED; CREATE INDEX chunks_tsv_gin ON chunks USING gin (search_tsv)",
+  );
   const results: Record<string, unknown>[] = [];
   for (const name of collections) {
     for (const [analyzerName, analyze] of Object.entries(analyzers)) {
       const chunks = await load(db, join(EVAL_DIR, name), analyze);
       for (const method of ['bm25', 'tsrank'] as const) {
         const r = await evaluate(db, join(EVAL_DIR, name), analyze, method);
-        const row = { collection: name, chunks, analyzer: analyzerName, method, ndcg10: r.ndcg10.toFixed(3), recall10: r.recall10.toFixed(3), p50ms: r.p50ms.toFixed(1) };
+        const row = {
+          collection: name,
+          chunks,
+          analyzer: analyzerName,
+          method,
+          ndcg10: r.ndcg10.toFixed(3),
+          recall10: r.recall10.toFixed(3),
+          p50ms: r.p50ms.toFixed(1),
+        };
         results.push(row);
         console.log(JSON.stringify(row));
       }

@@ -16,8 +16,12 @@ const N = Number(process.argv[2] ?? 2000);
 
 function paragraph(i: number, j: number): string {
   return i % 2 === 0
-    ? `第${i}篇文档的第${j}段介绍了报销、差旅、采购和审批流程中的常见问题，以及财务部门给出的处理建议。`.repeat(6)
-    : `Paragraph ${j} of document ${i} covers deployment, monitoring and the on-call rota in some detail. `.repeat(6);
+    ? `第${i}篇文档的第${j}段介绍了报销、差旅、采购和审批流程中的常见问题，以及财务部门给出的处理建议。`.repeat(
+        6,
+      )
+    : `Paragraph ${j} of document ${i} covers deployment, monitoring and the on-call rota in some detail. `.repeat(
+        6,
+      );
 }
 
 async function main(): Promise<void> {
@@ -26,7 +30,11 @@ async function main(): Promise<void> {
   await ensureActiveSpace(db, embedder.space);
   await insertConnection(db, 'bench');
   const connector = new MemoryConnector();
-  for (let i = 0; i < N; i++) connector.put(`d${i}`, `# Doc ${i}\n\n## Part A\n\n${paragraph(i, 1)}\n\n${paragraph(i, 2)}\n\n## Part B\n\n${paragraph(i, 3)}`);
+  for (let i = 0; i < N; i++)
+    connector.put(
+      `d${i}`,
+      `# Doc ${i}\n\n## Part A\n\n${paragraph(i, 1)}\n\n${paragraph(i, 2)}\n\n## Part B\n\n${paragraph(i, 3)}`,
+    );
   const engine = new SyncEngine({ db, store: new PgDocumentStore(db), lock: new SyncLock(db) });
   let started = performance.now();
   const full = await engine.run({ connectionId: 'bench', connector, embedder });
@@ -34,17 +42,21 @@ async function main(): Promise<void> {
   started = performance.now();
   const again = await engine.run({ connectionId: 'bench', connector, embedder });
   const againMs = performance.now() - started;
-  console.log(JSON.stringify({
-    documents: N,
-    chunks: full.counters.chunksEmbedded,
-    fullStatus: full.status,
-    fullMs: Math.round(fullMs),
-    chunksPerSecond: Math.round(full.counters.chunksEmbedded / (fullMs / 1000)),
-    unchangedResyncMs: Math.round(againMs),
-    unchanged: again.counters.unchanged,
-    rssMB: Math.round(process.memoryUsage().rss / 1e6),
-    timings: (await db.query<{ timings: unknown }>('SELECT timings FROM sync_runs ORDER BY id')).rows.map((r) => r.timings),
-  }));
+  console.log(
+    JSON.stringify({
+      documents: N,
+      chunks: full.counters.chunksEmbedded,
+      fullStatus: full.status,
+      fullMs: Math.round(fullMs),
+      chunksPerSecond: Math.round(full.counters.chunksEmbedded / (fullMs / 1000)),
+      unchangedResyncMs: Math.round(againMs),
+      unchanged: again.counters.unchanged,
+      rssMB: Math.round(process.memoryUsage().rss / 1e6),
+      timings: (await db.query<{ timings: unknown }>('SELECT timings FROM sync_runs ORDER BY id')).rows.map(
+        (r) => r.timings,
+      ),
+    }),
+  );
   await db.close();
 }
 

@@ -47,20 +47,37 @@ function median(xs: number[]): number {
   return s[Math.floor(s.length / 2)] ?? NaN;
 }
 
-async function insertAll(db: PGlite, table: string, cast: string, vectors: Float32Array[], startId = 1): Promise<number> {
+async function insertAll(
+  db: PGlite,
+  table: string,
+  cast: string,
+  vectors: Float32Array[],
+  startId = 1,
+): Promise<number> {
   const t0 = performance.now();
   const batch = 100;
   for (let i = 0; i < vectors.length; i += batch) {
     const rows = vectors.slice(i, i + batch);
     const values = rows.map((_v, j) => `($${2 * j + 1}::bigint, $${2 * j + 2}::${cast})`).join(',');
-    await db.query(`INSERT INTO ${table} (id, embedding) VALUES ${values}`, rows.flatMap((v, j) => [startId + i + j, toVectorLiteral(v)]));
+    await db.query(
+      `INSERT INTO ${table} (id, embedding) VALUES ${values}`,
+      rows.flatMap((v, j) => [startId + i + j, toVectorLiteral(v)]),
+    );
   }
   return performance.now() - t0;
 }
 
-async function topK(db: PGlite, table: string, cast: string, q: Float32Array): Promise<{ ids: number[]; ms: number }> {
+async function topK(
+  db: PGlite,
+  table: string,
+  cast: string,
+  q: Float32Array,
+): Promise<{ ids: number[]; ms: number }> {
   const t0 = performance.now();
-  const r = await db.query<{ id: number }>(`SELECT id FROM ${table} ORDER BY embedding <=> $1::${cast} LIMIT 30`, [toVectorLiteral(q)]);
+  const r = await db.query<{ id: number }>(
+    `SELECT id FROM ${table} ORDER BY embedding <=> $1::${cast} LIMIT 30`,
+    [toVectorLiteral(q)],
+  );
   return { ids: r.rows.map((x) => Number(x.id)), ms: performance.now() - t0 };
 }
 
@@ -69,7 +86,11 @@ async function main(): Promise<void> {
   await db.exec('CREATE EXTENSION vector');
   const vectors = Array.from({ length: N }, sample);
   const queries = Array.from({ length: QUERIES }, sample);
-  const out: Record<string, number | string> = { chunks: N, dims: D, distribution: UNIFORM ? 'uniform' : 'clustered' };
+  const out: Record<string, number | string> = {
+    chunks: N,
+    dims: D,
+    distribution: UNIFORM ? 'uniform' : 'clustered',
+  };
 
   for (const type of TYPES) {
     const cast = type;
@@ -85,7 +106,9 @@ async function main(): Promise<void> {
       exactMs.push(r.ms);
     }
     out[`${type}.exact_p50_ms`] = median(exactMs).toFixed(1);
-    const size = await db.query<{ s: string }>(`SELECT pg_size_pretty(pg_total_relation_size('${table}')) AS s`);
+    const size = await db.query<{ s: string }>(
+      `SELECT pg_size_pretty(pg_total_relation_size('${table}')) AS s`,
+    );
     out[`${type}.table_size`] = size.rows[0]!.s;
 
     const t0 = performance.now();
@@ -102,7 +125,9 @@ async function main(): Promise<void> {
     }
     out[`${type}.hnsw_p50_ms`] = median(annMs).toFixed(1);
     out[`${type}.hnsw_recall@10`] = (recall / QUERIES).toFixed(3);
-    const idx = await db.query<{ s: string }>(`SELECT pg_size_pretty(pg_relation_size('${table}_hnsw')) AS s`);
+    const idx = await db.query<{ s: string }>(
+      `SELECT pg_size_pretty(pg_relation_size('${table}_hnsw')) AS s`,
+    );
     out[`${type}.hnsw_size`] = idx.rows[0]!.s;
 
     // Filtered query (a quarter of the rows match), the shape of a connection filter.
@@ -112,10 +137,16 @@ async function main(): Promise<void> {
     for (const q of queries.slice(0, 20)) {
       const lit = toVectorLiteral(q);
       const t = performance.now();
-      const ann = await db.query<{ id: number }>(`WITH n AS MATERIALIZED (SELECT id, embedding <=> $1::${cast} AS d FROM ${table} WHERE id % 4 = 0 ORDER BY d LIMIT 30) SELECT id FROM n ORDER BY d`, [lit]);
+      const ann = await db.query<{ id: number }>(
+        `WITH n AS MATERIALIZED (SELECT id, embedding <=> $1::${cast} AS d FROM ${table} WHERE id % 4 = 0 ORDER BY d LIMIT 30) SELECT id FROM n ORDER BY d`,
+        [lit],
+      );
       filteredMs.push(performance.now() - t);
       await db.exec('SET enable_indexscan = off');
-      const truth = await db.query<{ id: number }>(`SELECT id FROM ${table} WHERE id % 4 = 0 ORDER BY embedding <=> $1::${cast} LIMIT 10`, [lit]);
+      const truth = await db.query<{ id: number }>(
+        `SELECT id FROM ${table} WHERE id % 4 = 0 ORDER BY embedding <=> $1::${cast} LIMIT 10`,
+        [lit],
+      );
       await db.exec('RESET enable_indexscan');
       const t10 = new Set(truth.rows.map((r) => Number(r.id)));
       filteredRecall += ann.rows.slice(0, 10).filter((r) => t10.has(Number(r.id))).length / 10;
@@ -128,7 +159,10 @@ async function main(): Promise<void> {
     const extra = Array.from({ length: 100 }, sample);
     const t1 = performance.now();
     for (const [i, v] of extra.entries()) {
-      await db.query(`INSERT INTO ${table} (id, embedding) VALUES ($1, $2::${cast})`, [N + 1 + i, toVectorLiteral(v)]);
+      await db.query(`INSERT INTO ${table} (id, embedding) VALUES ($1, $2::${cast})`, [
+        N + 1 + i,
+        toVectorLiteral(v),
+      ]);
     }
     out[`${type}.hnsw_insert_each_ms`] = ((performance.now() - t1) / extra.length).toFixed(1);
     const t2 = performance.now();

@@ -26,7 +26,13 @@ beforeAll(async () => {
   dataDir = join(scratch, 'data');
   yuque = await startYuqueFake({ documents: 4, specialDocuments: false });
   const cairn = await createCairn({ dataDir, env: {}, scheduler: false, logger: silentLogger() });
-  const added = await cairn.api.connections.add({ platform: 'yuque', name: 'Slow wiki', mode: 'direct', config: { baseUrl: yuque.baseUrl }, secrets: { ...yuque.credentials } });
+  const added = await cairn.api.connections.add({
+    platform: 'yuque',
+    name: 'Slow wiki',
+    mode: 'direct',
+    config: { baseUrl: yuque.baseUrl },
+    secrets: { ...yuque.credentials },
+  });
   await cairn.dispose();
   if (!added.ok) throw new Error(added.error.message);
 });
@@ -46,32 +52,48 @@ async function requestArrived(part: string, timeoutMs: number): Promise<void> {
 }
 
 describe('Ctrl-C in cairn search', () => {
-  it('aborts the live search, exits 130 quietly, and leaves the data directory unlocked and consistent', { timeout: 60_000 }, async () => {
-    yuque.control.inject({ kind: 'slow', delayMs: 20_000 }, { path: '/search', times: 10 });
-    // Without Ctrl-C the search would wait for its direct-search budget and then exit 0.
-    const child = spawn(process.execPath, [CAIRN_BIN, '--data-dir', dataDir, 'search', '报销'], { env: { ...process.env, CAIRN_DATA_DIR: '' }, stdio: ['ignore', 'pipe', 'pipe'] });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (part: Buffer) => (stdout += part.toString()));
-    child.stderr.on('data', (part: Buffer) => (stderr += part.toString()));
-    const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+  it(
+    'aborts the live search, exits 130 quietly, and leaves the data directory unlocked and consistent',
+    { timeout: 60_000 },
+    async () => {
+      yuque.control.inject({ kind: 'slow', delayMs: 20_000 }, { path: '/search', times: 10 });
+      // Without Ctrl-C the search would wait for its direct-search budget and then exit 0.
+      const child = spawn(process.execPath, [CAIRN_BIN, '--data-dir', dataDir, 'search', '报销'], {
+        env: { ...process.env, CAIRN_DATA_DIR: '' },
+        stdio: ['ignore', 'pipe', 'pipe'],
+      });
+      let stdout = '';
+      let stderr = '';
+      child.stdout.on('data', (part: Buffer) => (stdout += part.toString()));
+      child.stderr.on('data', (part: Buffer) => (stderr += part.toString()));
+      const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
 
-    await requestArrived('/search', 30_000);
-    const interruptedAt = Date.now();
-    child.kill('SIGINT');
-    const code = await exited;
-    const stoppedWithinMs = Date.now() - interruptedAt;
+      await requestArrived('/search', 30_000);
+      const interruptedAt = Date.now();
+      child.kill('SIGINT');
+      const code = await exited;
+      const stoppedWithinMs = Date.now() - interruptedAt;
 
-    const reopened = await createCairn({ dataDir, env: {}, scheduler: false, logger: silentLogger() });
-    const connections = await reopened.api.connections.list();
-    await reopened.dispose();
-    expect({
-      code,
-      stdout,
-      stderr,
-      quick: stoppedWithinMs < 2_500,
-      lockLeft: existsSync(dataDirLayout(dataDir).lock),
-      connections: connections.ok ? connections.value.map((view) => [view.name, view.mode]) : connections.error,
-    }).toEqual({ code: 130, stdout: '', stderr: '', quick: true, lockLeft: false, connections: [['Slow wiki', 'direct']] });
-  });
+      const reopened = await createCairn({ dataDir, env: {}, scheduler: false, logger: silentLogger() });
+      const connections = await reopened.api.connections.list();
+      await reopened.dispose();
+      expect({
+        code,
+        stdout,
+        stderr,
+        quick: stoppedWithinMs < 2_500,
+        lockLeft: existsSync(dataDirLayout(dataDir).lock),
+        connections: connections.ok
+          ? connections.value.map((view) => [view.name, view.mode])
+          : connections.error,
+      }).toEqual({
+        code: 130,
+        stdout: '',
+        stderr: '',
+        quick: true,
+        lockLeft: false,
+        connections: [['Slow wiki', 'direct']],
+      });
+    },
+  );
 });

@@ -13,7 +13,8 @@ describe('cairn dispatcher', () => {
     const help = await runCli(['--help']);
     expect(help.code).toBe(0);
     expect(help.stdout).toMatch(/^Usage: cairn \[--data-dir <dir>\] <command> \[args\]/);
-    for (const name of ['status', 'add-folder', 'add', 'test', 'mode', 'sync', 'search', 'remove']) expect(help.stdout).toContain(`\n  ${name} `);
+    for (const name of ['status', 'add-folder', 'add', 'test', 'mode', 'sync', 'search', 'remove'])
+      expect(help.stdout).toContain(`\n  ${name} `);
     expect(await runCli([])).toMatchObject({ code: 2, stdout: '' });
   });
 
@@ -24,15 +25,24 @@ describe('cairn dispatcher', () => {
   });
 
   it('shows a command usage for `<command> --help` and `help <command>`', async () => {
-    expect(await runCli(['search', '--help'])).toEqual({ code: 0, stdout: 'Usage: cairn search "<query>" [--k 10] [--connection <name>]... [--json]\n', stderr: '' });
-    expect((await runCli(['help', 'add'])).stdout).toContain('  yuque    [--base-url <baseUrl>] --token <token>');
+    expect(await runCli(['search', '--help'])).toEqual({
+      code: 0,
+      stdout: 'Usage: cairn search "<query>" [--k 10] [--connection <name>]... [--json]\n',
+      stderr: '',
+    });
+    expect((await runCli(['help', 'add'])).stdout).toContain(
+      '  yuque    [--base-url <baseUrl>] --token <token>',
+    );
   });
 
   it('answers bad or missing arguments with a clear message, the usage and exit 2, before opening anything', async () => {
     const opened: OpenCairnOptions[] = [];
     const cases: [string[], string][] = [
       [['add-folder'], 'cairn add-folder: Missing the folder <path>.'],
-      [['add-folder', '/x', '--mode', 'cloud'], 'cairn add-folder: --mode must be "rag" or "direct", not "cloud".'],
+      [
+        ['add-folder', '/x', '--mode', 'cloud'],
+        'cairn add-folder: --mode must be "rag" or "direct", not "cloud".',
+      ],
       [['search', 'q', '--k', 'ten'], 'cairn search: --k must be a whole number from 1 to 50, not "ten".'],
       [['search', 'q', '--k', '80'], 'cairn search: --k must be a whole number from 1 to 50, not "80".'],
       [['search', '  '], 'cairn search: The query is empty.'],
@@ -40,7 +50,10 @@ describe('cairn dispatcher', () => {
       [['add', 'notion', '--name', 'N'], 'cairn add: Unknown platform "notion".'],
       [['add', 'folder', '--name', 'N'], 'cairn add: Use `cairn add-folder <path>` for local folders.'],
       [['add', 'yuque', '--name', 'Wiki'], 'cairn add: Missing --token (or CAIRN_TOKEN) for yuque.'],
-      [['add', 'yuque', '--name', 'Wiki', '--token', 't', '--app-id', 'a'], 'cairn add: --app-id is not an option for yuque.'],
+      [
+        ['add', 'yuque', '--name', 'Wiki', '--token', 't', '--app-id', 'a'],
+        'cairn add: --app-id is not an option for yuque.',
+      ],
       [['add', 'feishu', '--app-id', 'a', '--app-secret', 's'], 'cairn add: Missing --name <name>.'],
       [['mode', 'notes'], 'cairn mode: Missing the <connection> and the mode (rag or direct).'],
       [['remove', 'a', 'b'], 'cairn remove: Unexpected argument "b".'],
@@ -48,7 +61,11 @@ describe('cairn dispatcher', () => {
     ];
     for (const [argv, message] of cases) {
       const run = await runCli(argv, { opened });
-      expect({ argv, code: run.code, first: run.stderr.split('\n')[0] }).toEqual({ argv, code: 2, first: message.split('\n')[0] });
+      expect({ argv, code: run.code, first: run.stderr.split('\n')[0] }).toEqual({
+        argv,
+        code: 2,
+        first: message.split('\n')[0],
+      });
     }
     expect(opened).toEqual([]);
   });
@@ -66,7 +83,10 @@ describe('cairn dispatcher', () => {
     const dir = await mkdtemp(join(tmpdir(), 'cairn-main-'));
     try {
       const real = await runCli(['--data-dir', dir, 'status', '--json']);
-      expect({ code: real.code, dataDir: (JSON.parse(real.stdout) as { value: { dataDir: string } }).value.dataDir }).toEqual({ code: 0, dataDir: dir });
+      expect({
+        code: real.code,
+        dataDir: (JSON.parse(real.stdout) as { value: { dataDir: string } }).value.dataDir,
+      }).toEqual({ code: 0, dataDir: dir });
       expect(existsSync(join(dir, 'db'))).toBe(true);
     } finally {
       await rm(dir, { recursive: true, force: true });
@@ -74,13 +94,26 @@ describe('cairn dispatcher', () => {
   });
 
   it('reports an unexpected failure as one JSON document under --json, exit 1', async () => {
-    const boom: CliCommand = { name: 'boom', summary: 'fails', usage: 'cairn boom [--json]', run: async () => { throw new TypeError('kaput'); } };
+    const boom: CliCommand = {
+      name: 'boom',
+      summary: 'fails',
+      usage: 'cairn boom [--json]',
+      run: async () => {
+        throw new TypeError('kaput');
+      },
+    };
     const run = await runCli(['boom', '--json'], { commands: [boom] });
-    expect({ code: run.code, stdout: JSON.parse(run.stdout) as unknown }).toEqual({ code: 1, stdout: { ok: false, error: { code: 'INTERNAL', message: 'kaput' } } });
+    expect({ code: run.code, stdout: JSON.parse(run.stdout) as unknown }).toEqual({
+      code: 1,
+      stdout: { ok: false, error: { code: 'INTERNAL', message: 'kaput' } },
+    });
     expect(run.stderr).toMatch(/^cairn: unexpected error: TypeError: kaput\n {4}at /);
   });
 
   it('leaves arguments after -- alone', () => {
-    expect(splitGlobalOptions(['search', '--', '--data-dir', 'x'])).toEqual({ dataDir: undefined, rest: ['search', '--', '--data-dir', 'x'] });
+    expect(splitGlobalOptions(['search', '--', '--data-dir', 'x'])).toEqual({
+      dataDir: undefined,
+      rest: ['search', '--', '--data-dir', 'x'],
+    });
   });
 });

@@ -29,7 +29,7 @@ export function usage(commands: CliCommand[]): string {
     '',
     'Options:',
     '  --data-dir <dir>  Where Cairn keeps its index (default: CAIRN_DATA_DIR, else the per-user app-data folder)',
-    '  --help, -h        Show help; `cairn <command> --help` shows a command\'s usage',
+    "  --help, -h        Show help; `cairn <command> --help` shows a command's usage",
     '',
     'Exit codes: 0 ok, 1 failed, 2 bad arguments, 130 interrupted.',
   ].join('\n');
@@ -47,7 +47,8 @@ export function splitGlobalOptions(argv: string[]): { dataDir: string | undefine
     }
     if (arg === '--data-dir') {
       const value = argv[i + 1];
-      if (value === undefined || value.startsWith('--')) throw new UsageError("Option '--data-dir <dir>' argument missing");
+      if (value === undefined || value.startsWith('--'))
+        throw new UsageError("Option '--data-dir <dir>' argument missing");
       dataDir = value;
       i++;
     } else if (arg.startsWith('--data-dir=')) dataDir = arg.slice('--data-dir='.length);
@@ -96,7 +97,12 @@ export async function main(argv: string[], deps: CliDeps = {}): Promise<number> 
     ...io,
     signal,
     async open(options) {
-      if (!opened) opened = await (deps.open ?? openCairnFromCli)({ dataDir: resolveDataDir({ flag: global.dataDir, env: io.env }), env: io.env, scheduler: options?.scheduler ?? false });
+      if (!opened)
+        opened = await (deps.open ?? openCairnFromCli)({
+          dataDir: resolveDataDir({ flag: global.dataDir, env: io.env }),
+          env: io.env,
+          scheduler: options?.scheduler ?? false,
+        });
       // Every command's long calls (search, connection tests) stop on Ctrl-C, also one pressed
       // while the database was opening (the signal is then already aborted).
       return { ...opened, api: opened.cancellable(signal) };
@@ -111,7 +117,10 @@ export async function main(argv: string[], deps: CliDeps = {}): Promise<number> 
       return 2;
     }
     if (!(error instanceof CairnError)) {
-      writeLine(io.stderr, `cairn: unexpected error: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
+      writeLine(
+        io.stderr,
+        `cairn: unexpected error: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`,
+      );
       // The stack went to stderr; --json still gets its one document (INTERNAL, exit 1).
       if (json) writeJson(io, { ok: false, error: toErrorData(error) });
       return 1;

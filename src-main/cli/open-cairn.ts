@@ -13,5 +13,9 @@ export interface OpenCairnOptions {
 export type OpenCairn = (options: OpenCairnOptions) => Promise<Cairn>;
 
 export async function openCairnFromCli(options: OpenCairnOptions): Promise<Cairn> {
-  return createCairn({ dataDir: options.dataDir.path, env: options.env, scheduler: options.scheduler ?? false });
+  return createCairn({
+    dataDir: options.dataDir.path,
+    env: options.env,
+    scheduler: options.scheduler ?? false,
+  });
 }

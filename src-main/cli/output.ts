@@ -33,7 +33,8 @@ export function report<T>(io: CliIo, json: boolean, result: Result<T>, human: (v
 }
 
 // East Asian wide characters take two terminal columns; padding by string length misaligns CJK names.
-const WIDE = /[\u1100-\u115f\u2e80-\u303e\u3041-\u33ff\u3400-\u4dbf\u4e00-\u9fff\ua000-\ua4cf\uac00-\ud7a3\uf900-\ufaff\ufe30-\ufe4f\uff00-\uff60\uffe0-\uffe6]|[\u{1f300}-\u{1faff}\u{20000}-\u{3fffd}]/u;
+const WIDE =
+  /[\u1100-\u115f\u2e80-\u303e\u3041-\u33ff\u3400-\u4dbf\u4e00-\u9fff\ua000-\ua4cf\uac00-\ud7a3\uf900-\ufaff\ufe30-\ufe4f\uff00-\uff60\uffe0-\uffe6]|[\u{1f300}-\u{1faff}\u{20000}-\u{3fffd}]/u;
 
 export function displayWidth(text: string): number {
   let width = 0;
@@ -57,10 +58,14 @@ export function truncateToWidth(text: string, width: number): string {
 
 /** Left-aligned columns sized to the widest cell, CJK-aware. */
 export function formatTable(header: string[], rows: string[][]): string {
-  const widths = header.map((title, column) => Math.max(displayWidth(title), ...rows.map((row) => displayWidth(row[column] ?? ''))));
+  const widths = header.map((title, column) =>
+    Math.max(displayWidth(title), ...rows.map((row) => displayWidth(row[column] ?? ''))),
+  );
   const line = (cells: string[]) =>
     cells
-      .map((cell, column) => (column === cells.length - 1 ? cell : cell + ' '.repeat((widths[column] ?? 0) - displayWidth(cell))))
+      .map((cell, column) =>
+        column === cells.length - 1 ? cell : cell + ' '.repeat((widths[column] ?? 0) - displayWidth(cell)),
+      )
       .join('  ')
       .trimEnd();
   return [line(header), ...rows.map(line)].join('\n');

@@ -16,7 +16,11 @@ describe('progress bar', () => {
     bar.update({ done: 2, total: 4, label: 'fetching' });
     bar.update({ done: 4, total: 4, label: 'writing' });
     bar.stop();
-    expect(tty.writes).toEqual([`\r\x1b[2K[${'#'.repeat(8)}${'.'.repeat(22)}] 1/4  fetching`, `\r\x1b[2K[${'#'.repeat(30)}] 4/4  writing`, '\r\x1b[2K']);
+    expect(tty.writes).toEqual([
+      `\r\x1b[2K[${'#'.repeat(8)}${'.'.repeat(22)}] 1/4  fetching`,
+      `\r\x1b[2K[${'#'.repeat(30)}] 4/4  writing`,
+      '\r\x1b[2K',
+    ]);
   });
 
   it('writes nothing when output is not a terminal', () => {

@@ -11,7 +11,11 @@ function apiWith(names: [id: string, name: string][]): CairnApi {
 
 describe('resolveConnection', () => {
   it('resolves ids, exact names and unique case-insensitive names, and explains the rest', async () => {
-    const api = apiWith([['docs-1', 'Docs'], ['docs-2', 'DOCS'], ['hb-3', 'Handbook']]);
+    const api = apiWith([
+      ['docs-1', 'Docs'],
+      ['docs-2', 'DOCS'],
+      ['hb-3', 'Handbook'],
+    ]);
     const ids = async (typed: string) => {
       const found = await resolveConnection(api, typed);
       return found.ok ? found.value.id : found.error;
@@ -20,7 +24,10 @@ describe('resolveConnection', () => {
       'docs-1',
       'docs-2',
       'hb-3',
-      { code: 'INVALID_ARGUMENT', message: '"docs" matches several connections (Docs, DOCS); use the exact name or the id.' },
+      {
+        code: 'INVALID_ARGUMENT',
+        message: '"docs" matches several connections (Docs, DOCS); use the exact name or the id.',
+      },
       { code: 'NOT_FOUND', message: 'No connection named "nope". Connections: Docs, DOCS, Handbook.' },
     ]);
   });

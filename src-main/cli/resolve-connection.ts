@@ -15,9 +15,16 @@ export async function resolveConnection(api: CairnApi, idOrName: string): Promis
   if (exact) return ok(exact);
   const folded = all.filter((c) => c.name.toLowerCase() === idOrName.toLowerCase());
   if (folded.length === 1 && folded[0]) return ok(folded[0]);
-  if (folded.length > 1) return fail('INVALID_ARGUMENT', `"${idOrName}" matches several connections (${folded.map((c) => c.name).join(', ')}); use the exact name or the id.`);
+  if (folded.length > 1)
+    return fail(
+      'INVALID_ARGUMENT',
+      `"${idOrName}" matches several connections (${folded.map((c) => c.name).join(', ')}); use the exact name or the id.`,
+    );
   const names = all.map((c) => c.name);
-  return fail('NOT_FOUND', `No connection named "${idOrName}".${names.length ? ` Connections: ${names.join(', ')}.` : ' There are no connections yet.'}`);
+  return fail(
+    'NOT_FOUND',
+    `No connection named "${idOrName}".${names.length ? ` Connections: ${names.join(', ')}.` : ' There are no connections yet.'}`,
+  );
 }
 
 /**
@@ -29,7 +36,11 @@ export async function runOnConnection(
   context: CliContext,
   act: (found: ConnectionView, api: CairnApi, json: boolean) => Promise<number>,
 ): Promise<number> {
-  const { values, positionals } = parseCommandArgs(args, { json: { type: 'boolean' } }, { min: 1, max: 1, names: 'the <connection>' });
+  const { values, positionals } = parseCommandArgs(
+    args,
+    { json: { type: 'boolean' } },
+    { min: 1, max: 1, names: 'the <connection>' },
+  );
   const json = values.json ?? false;
   const { api } = await context.open();
   const found = await resolveConnection(api, positionals[0] ?? '');

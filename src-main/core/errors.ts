@@ -8,7 +8,11 @@ export class CairnError extends Error {
   readonly code: ErrorCode;
   readonly details: Record<string, unknown> | undefined;
 
-  constructor(code: ErrorCode, message: string, options?: { cause?: unknown; details?: Record<string, unknown> }) {
+  constructor(
+    code: ErrorCode,
+    message: string,
+    options?: { cause?: unknown; details?: Record<string, unknown> },
+  ) {
     super(message, options?.cause === undefined ? undefined : { cause: options.cause });
     this.name = 'CairnError';
     this.code = code;
@@ -26,7 +30,9 @@ export function isAbortError(error: unknown): boolean {
 /** Turns anything thrown into boundary data. Unexpected errors keep only a generic message outward. */
 export function toErrorData(error: unknown): AppErrorData {
   if (error instanceof CairnError) {
-    return error.details ? { code: error.code, message: error.message, details: error.details } : { code: error.code, message: error.message };
+    return error.details
+      ? { code: error.code, message: error.message, details: error.details }
+      : { code: error.code, message: error.message };
   }
   if (isAbortError(error)) return { code: 'CANCELLED', message: 'Cancelled.' };
   const message = error instanceof Error ? error.message : String(error);

@@ -9,11 +9,20 @@ import type { EventBus } from '../core/app/event-bus';
 import type { ApiDispatcher } from '../transport/api-dispatcher';
 import { isTrustedSender } from './sender-check';
 
-export function registerIpc(options: { window: BrowserWindow; rendererUrl: string; dispatch: ApiDispatcher; events: EventBus }): () => void {
+export function registerIpc(options: {
+  window: BrowserWindow;
+  rendererUrl: string;
+  dispatch: ApiDispatcher;
+  events: EventBus;
+}): () => void {
   const { window, rendererUrl, dispatch, events } = options;
   ipcMain.handle(IPC_INVOKE_CHANNEL, async (event: IpcMainInvokeEvent, channel: unknown, input: unknown) => {
     const trusted = isTrustedSender(
-      { webContentsId: event.sender.id, frameUrl: event.senderFrame?.url, isMainFrame: event.senderFrame !== null && event.senderFrame === event.sender.mainFrame },
+      {
+        webContentsId: event.sender.id,
+        frameUrl: event.senderFrame?.url,
+        isMainFrame: event.senderFrame !== null && event.senderFrame === event.sender.mainFrame,
+      },
       { webContentsId: window.webContents.id, rendererUrl },
     );
     if (!trusted) return fail('PERMISSION_DENIED', 'This page may not call Cairn.');

@@ -32,7 +32,9 @@ function here(relative: string): string {
 }
 
 function resourcePath(name: string): string {
-  return app.isPackaged ? join(process.resourcesPath, 'resources', name) : join(app.getAppPath(), 'resources', name);
+  return app.isPackaged
+    ? join(process.resourcesPath, 'resources', name)
+    : join(app.getAppPath(), 'resources', name);
 }
 
 function rendererUrl(): string {
@@ -46,7 +48,10 @@ function systemLanguage(): 'en' | 'zh' {
 }
 
 async function start(): Promise<void> {
-  const dataDir = desktopDataDir(process.env, process.argv.find((arg) => arg.startsWith('--data-dir='))?.slice('--data-dir='.length));
+  const dataDir = desktopDataDir(
+    process.env,
+    process.argv.find((arg) => arg.startsWith('--data-dir='))?.slice('--data-dir='.length),
+  );
   const secretStore = new SafeStorageSecretStore(safeStorage, desktopSecretFile(dataDir));
   const cairn = await openCairn({ dataDir, secretStore, logger });
   disposers.push(() => cairn.dispose());
@@ -58,14 +63,21 @@ async function start(): Promise<void> {
     return chosen === 'system' ? systemLanguage() : chosen;
   };
   // Links and the Feishu/Lark sign-in page open in the system browser, never in the app window.
-  const api = observeSettings(withSignInOpener(withExternalOpener(cairn.api, openWithShell), openWithShell, logger), (settings) => state.setSettings(settings));
+  const api = observeSettings(
+    withSignInOpener(withExternalOpener(cairn.api, openWithShell), openWithShell, logger),
+    (settings) => state.setSettings(settings),
+  );
   const dispatch = createApiDispatcher(api, logger);
 
   const url = rendererUrl();
   const iconPath = resourcePath('icon.png');
   const showWindow = () => {
     if (!mainWindow || mainWindow.isDestroyed()) {
-      mainWindow = createMainWindow({ preloadPath: here('../preload/index.cjs'), rendererUrl: url, ...(existsSync(iconPath) ? { iconPath } : {}) });
+      mainWindow = createMainWindow({
+        preloadPath: here('../preload/index.cjs'),
+        rendererUrl: url,
+        ...(existsSync(iconPath) ? { iconPath } : {}),
+      });
       const window = mainWindow;
       const stopIpc = registerIpc({ window, rendererUrl: url, dispatch, events: cairn.events });
       window.on('closed', () => {
@@ -88,13 +100,21 @@ async function start(): Promise<void> {
       if (action.kind === 'open') showWindow();
       else if (action.kind === 'syncAll') void api.sync.startAll();
       else if (action.kind === 'sync') void api.sync.start({ connectionId: action.connectionId });
-      else if (action.kind === 'togglePause') void api.settings.update({ scheduledSyncPaused: !(state.settings?.scheduledSyncPaused ?? false) });
+      else if (action.kind === 'togglePause')
+        void api.settings.update({ scheduledSyncPaused: !(state.settings?.scheduledSyncPaused ?? false) });
       else app.quit();
     };
     disposers.push(createTray({ iconPath: resourcePath('tray.png'), state, language, onAction }));
   }
   if (Notification.isSupported()) {
-    disposers.push(watchSyncNotifications({ events: cairn.events, connections: () => state.connections, language, notify: ({ title, body }) => new Notification({ title, body }).show() }));
+    disposers.push(
+      watchSyncNotifications({
+        events: cairn.events,
+        connections: () => state.connections,
+        language,
+        notify: ({ title, body }) => new Notification({ title, body }).show(),
+      }),
+    );
   }
   app.on('second-instance', showWindow);
   app.on('activate', showWindow);
@@ -125,10 +145,13 @@ if (!app.requestSingleInstanceLock()) {
     quitting = true;
     void disposeAll().finally(() => app.exit(0));
   });
-  app.whenReady().then(start).catch((error: unknown) => {
-    logger.error('Cairn could not start', { error });
-    dialog.showErrorBox('Cairn could not start', error instanceof Error ? error.message : String(error));
-    quitting = true;
-    void disposeAll().finally(() => app.exit(1));
-  });
+  app
+    .whenReady()
+    .then(start)
+    .catch((error: unknown) => {
+      logger.error('Cairn could not start', { error });
+      dialog.showErrorBox('Cairn could not start', error instanceof Error ? error.message : String(error));
+      quitting = true;
+      void disposeAll().finally(() => app.exit(1));
+    });
 }

@@ -31,25 +31,41 @@ describe('SafeStorageSecretStore', () => {
     const file = join(dir, 'secrets', 'safe.json');
     const storage = aesSafeStorage();
     const store = new SafeStorageSecretStore(storage, file);
-    await Promise.all([store.set('conn:a', { token: 'yuque-token-秘密-123' }), store.set('conn:b', { appSecret: 'feishu-secret-456' })]);
+    await Promise.all([
+      store.set('conn:a', { token: 'yuque-token-秘密-123' }),
+      store.set('conn:b', { appSecret: 'feishu-secret-456' }),
+    ]);
     await store.delete('conn:b');
     const reopened = new SafeStorageSecretStore(storage, file);
-    expect([await reopened.get('conn:a'), await reopened.get('conn:b')]).toEqual([{ token: 'yuque-token-秘密-123' }, null]);
+    expect([await reopened.get('conn:a'), await reopened.get('conn:b')]).toEqual([
+      { token: 'yuque-token-秘密-123' },
+      null,
+    ]);
     const raw = await readFile(file, 'utf8');
     expect(raw.includes('yuque-token') || raw.includes('秘密')).toBe(false);
     expect((await stat(file)).mode & 0o777).toBe(0o600);
   });
 
   it('refuses to store without a keychain and says why', async () => {
-    const store = new SafeStorageSecretStore({ ...aesSafeStorage(), isEncryptionAvailable: () => false }, join(dir, 'none.json'));
+    const store = new SafeStorageSecretStore(
+      { ...aesSafeStorage(), isEncryptionAvailable: () => false },
+      join(dir, 'none.json'),
+    );
     await expect(store.set('x', { token: 'abcdefgh' })).rejects.toMatchObject({ code: 'UNSUPPORTED' });
     expect(store.protection).toContain('no OS keychain');
-    expect(new SafeStorageSecretStore({ ...aesSafeStorage(), getSelectedStorageBackend: () => 'basic_text' }, join(dir, 'weak.json')).protection).toContain('weak');
+    expect(
+      new SafeStorageSecretStore(
+        { ...aesSafeStorage(), getSelectedStorageBackend: () => 'basic_text' },
+        join(dir, 'weak.json'),
+      ).protection,
+    ).toContain('weak');
   });
 
   it('reports credentials it cannot decrypt instead of returning garbage', async () => {
     const file = join(dir, 'rotated.json');
     await new SafeStorageSecretStore(aesSafeStorage(), file).set('conn', { token: 'abcdefgh' });
-    await expect(new SafeStorageSecretStore(aesSafeStorage(), file).get('conn')).rejects.toMatchObject({ code: 'AUTH_INVALID' });
+    await expect(new SafeStorageSecretStore(aesSafeStorage(), file).get('conn')).rejects.toMatchObject({
+      code: 'AUTH_INVALID',
+    });
   });
 });

@@ -25,7 +25,10 @@ export class SafeStorageSecretStore implements SecretStore {
   /** Serialises writes so two quick `set` calls cannot lose one another. */
   private writing: Promise<void> = Promise.resolve();
 
-  constructor(private readonly safeStorage: SafeStorageLike, private readonly filePath: string) {
+  constructor(
+    private readonly safeStorage: SafeStorageLike,
+    private readonly filePath: string,
+  ) {
     const backend = safeStorage.getSelectedStorageBackend?.();
     this.protection = !safeStorage.isEncryptionAvailable()
       ? 'unavailable: this system offers no OS keychain to encrypt secrets'
@@ -38,14 +41,22 @@ export class SafeStorageSecretStore implements SecretStore {
     const stored = (await this.readAll())[ref];
     if (stored === undefined) return null;
     try {
-      return JSON.parse(this.safeStorage.decryptString(Buffer.from(stored, 'base64'))) as Record<string, string>;
+      return JSON.parse(this.safeStorage.decryptString(Buffer.from(stored, 'base64'))) as Record<
+        string,
+        string
+      >;
     } catch (error) {
-      throw new CairnError('AUTH_INVALID', 'Stored credentials could not be decrypted (the OS keychain changed?): enter them again.', { cause: error });
+      throw new CairnError(
+        'AUTH_INVALID',
+        'Stored credentials could not be decrypted (the OS keychain changed?): enter them again.',
+        { cause: error },
+      );
     }
   }
 
   async set(ref: string, values: Record<string, string>): Promise<void> {
-    if (!this.safeStorage.isEncryptionAvailable()) throw new CairnError('UNSUPPORTED', 'This system offers no OS keychain to encrypt credentials.');
+    if (!this.safeStorage.isEncryptionAvailable())
+      throw new CairnError('UNSUPPORTED', 'This system offers no OS keychain to encrypt credentials.');
     const encrypted = this.safeStorage.encryptString(JSON.stringify(values)).toString('base64');
     await this.update((all) => ({ ...all, [ref]: encrypted }));
   }

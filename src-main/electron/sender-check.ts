@@ -17,7 +17,8 @@ export interface ExpectedSender {
 }
 
 export function isTrustedSender(sender: IpcSender, expected: ExpectedSender): boolean {
-  if (sender.webContentsId !== expected.webContentsId || !sender.isMainFrame || !sender.frameUrl) return false;
+  if (sender.webContentsId !== expected.webContentsId || !sender.isMainFrame || !sender.frameUrl)
+    return false;
   let actual: URL;
   let wanted: URL;
   try {

@@ -12,7 +12,10 @@ let notes: string;
 
 beforeAll(async () => {
   notes = await mkdtemp(join(tmpdir(), 'cairn-shell-notes-'));
-  await writeFile(join(notes, 'vpn.md'), '# VPN setup\n\nInstall the client, then sign in with your work account.\n');
+  await writeFile(
+    join(notes, 'vpn.md'),
+    '# VPN setup\n\nInstall the client, then sign in with your work account.\n',
+  );
   await writeFile(join(notes, '报销.md'), '# 报销流程\n\n提交发票后，财务在五个工作日内处理。\n');
   await writeFile(join(notes, 'onboarding.md'), '# Onboarding\n\nYour laptop arrives on the first day.\n');
   cairn = await createCairn({ scheduler: false, env: {}, logger: silentLogger() });
@@ -31,7 +34,13 @@ describe('ShellState', () => {
     const status = await cairn.api.app.status();
     if (status.ok) state.hydrate(status.value);
     const api = observeSettings(cairn.api, (settings) => state.setSettings(settings));
-    const added = await api.connections.add({ platform: 'folder', name: 'Notes', mode: 'rag', config: { path: notes }, secrets: {} });
+    const added = await api.connections.add({
+      platform: 'folder',
+      name: 'Notes',
+      mode: 'rag',
+      config: { path: notes },
+      secrets: {},
+    });
     if (!added.ok) throw new Error(added.error.message);
     // Registered after ShellState's own listeners, so each sees the state as the event left it.
     const inProgress: string[][] = [];
@@ -47,7 +56,12 @@ describe('ShellState', () => {
     expect(inProgress.length).toBeGreaterThan(0);
     expect(inProgress.every((ids) => ids.length === 1 && ids[0] === added.value.id)).toBe(true);
     await api.settings.update({ scheduledSyncPaused: true });
-    expect({ names: state.connections.map((c) => c.name), syncing: Object.keys(state.progress), paused: state.settings?.scheduledSyncPaused, changed: changes > 3 }).toEqual({ names: ['Notes'], syncing: [], paused: true, changed: true });
+    expect({
+      names: state.connections.map((c) => c.name),
+      syncing: Object.keys(state.progress),
+      paused: state.settings?.scheduledSyncPaused,
+      changed: changes > 3,
+    }).toEqual({ names: ['Notes'], syncing: [], paused: true, changed: true });
     state.dispose();
   });
 });

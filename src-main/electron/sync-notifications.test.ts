@@ -4,7 +4,27 @@ import type { SyncRunView } from '../../src-shared/models';
 import { watchSyncNotifications, type NoticeText } from './sync-notifications';
 
 function run(status: SyncRunView['status'], patch: Partial<SyncRunView> = {}): SyncRunView {
-  return { id: 1, connectionId: 'c1', status, startedAt: '', finishedAt: '', counters: { seen: 3, added: 2, updated: 0, unchanged: 0, deleted: 0, failed: 0, chunksEmbedded: 4, embedderCalls: 1, embeddingTokens: 0 }, errors: [], error: null, ...patch };
+  return {
+    id: 1,
+    connectionId: 'c1',
+    status,
+    startedAt: '',
+    finishedAt: '',
+    counters: {
+      seen: 3,
+      added: 2,
+      updated: 0,
+      unchanged: 0,
+      deleted: 0,
+      failed: 0,
+      chunksEmbedded: 4,
+      embedderCalls: 1,
+      embeddingTokens: 0,
+    },
+    errors: [],
+    error: null,
+    ...patch,
+  };
 }
 
 describe('watchSyncNotifications', () => {
@@ -12,12 +32,25 @@ describe('watchSyncNotifications', () => {
     const events = new EventBus();
     const shown: NoticeText[] = [];
     let language: 'en' | 'zh' = 'en';
-    const stop = watchSyncNotifications({ events, connections: () => [{ id: 'c1', name: '语雀' } as never], language: () => language, notify: (notice) => shown.push(notice) });
+    const stop = watchSyncNotifications({
+      events,
+      connections: () => [{ id: 'c1', name: '语雀' } as never],
+      language: () => language,
+      notify: (notice) => shown.push(notice),
+    });
     events.emit('sync.finished', run('succeeded'));
     events.emit('sync.finished', run('cancelled', { error: { code: 'CANCELLED', message: 'Cancelled.' } }));
-    events.emit('sync.finished', run('failed', { error: { code: 'AUTH_EXPIRED', message: 'Token expired.' } }));
+    events.emit(
+      'sync.finished',
+      run('failed', { error: { code: 'AUTH_EXPIRED', message: 'Token expired.' } }),
+    );
     language = 'zh';
-    events.emit('sync.finished', run('partial', { errors: [{ externalId: 'x', title: 'x', code: 'DOCUMENT_FAILED', message: 'binary' }] }));
+    events.emit(
+      'sync.finished',
+      run('partial', {
+        errors: [{ externalId: 'x', title: 'x', code: 'DOCUMENT_FAILED', message: 'binary' }],
+      }),
+    );
     stop();
     events.emit('sync.finished', run('failed'));
     expect(shown).toEqual([

@@ -11,11 +11,17 @@ export interface NoticeText {
   body: string;
 }
 
-export function syncFinishedNotice(run: SyncRunView, connection: ConnectionView | undefined, language: 'en' | 'zh'): NoticeText | null {
+export function syncFinishedNotice(
+  run: SyncRunView,
+  connection: ConnectionView | undefined,
+  language: 'en' | 'zh',
+): NoticeText | null {
   const name = connection?.name ?? run.connectionId;
   if (run.status === 'failed') {
     const reason = run.error?.message ?? '';
-    return language === 'zh' ? { title: `“${name}”同步失败`, body: reason } : { title: `Sync of “${name}” failed`, body: reason };
+    return language === 'zh'
+      ? { title: `“${name}”同步失败`, body: reason }
+      : { title: `Sync of “${name}” failed`, body: reason };
   }
   if (run.status === 'partial' || (run.status === 'succeeded' && run.errors.length > 0)) {
     const count = run.errors.length || run.counters.failed;
@@ -33,7 +39,11 @@ export function watchSyncNotifications(options: {
   notify: (notice: NoticeText) => void;
 }): Unsubscribe {
   return options.events.on('sync.finished', (run) => {
-    const notice = syncFinishedNotice(run, options.connections().find((connection) => connection.id === run.connectionId), options.language());
+    const notice = syncFinishedNotice(
+      run,
+      options.connections().find((connection) => connection.id === run.connectionId),
+      options.language(),
+    );
     if (notice) options.notify(notice);
   });
 }

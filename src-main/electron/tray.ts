@@ -20,10 +20,21 @@ export function createTray(options: TrayOptions): () => void {
 
   function rebuild(): void {
     pending = null;
-    const items = trayMenuModel({ connections: options.state.connections, progress: options.state.progress, paused: options.state.settings?.scheduledSyncPaused ?? false, language: options.language() });
+    const items = trayMenuModel({
+      connections: options.state.connections,
+      progress: options.state.progress,
+      paused: options.state.settings?.scheduledSyncPaused ?? false,
+      language: options.language(),
+    });
     const template: MenuItemConstructorOptions[] = items.map((item) => {
       if (item.type === 'separator') return { type: 'separator' };
-      if (item.type === 'checkbox') return { type: 'checkbox', label: item.label, checked: item.checked, click: () => options.onAction(item.action) };
+      if (item.type === 'checkbox')
+        return {
+          type: 'checkbox',
+          label: item.label,
+          checked: item.checked,
+          click: () => options.onAction(item.action),
+        };
       return { label: item.label, enabled: item.enabled, click: () => options.onAction(item.action) };
     });
     tray.setContextMenu(Menu.buildFromTemplate(template));

@@ -22,8 +22,17 @@ export interface EventStreamOptions {
   onClose: () => void;
 }
 
-export function serveEventStream(request: IncomingMessage, response: ServerResponse, headers: Record<string, string>, options: EventStreamOptions): void {
-  response.writeHead(200, { ...headers, 'content-type': 'text/event-stream; charset=utf-8', connection: 'keep-alive' });
+export function serveEventStream(
+  request: IncomingMessage,
+  response: ServerResponse,
+  headers: Record<string, string>,
+  options: EventStreamOptions,
+): void {
+  response.writeHead(200, {
+    ...headers,
+    'content-type': 'text/event-stream; charset=utf-8',
+    connection: 'keep-alive',
+  });
   let open = true;
   /** Since when write() has said "buffer full" without a 'drain' since; null while keeping up. */
   let behindSince: number | null = null;
@@ -35,12 +44,17 @@ export function serveEventStream(request: IncomingMessage, response: ServerRespo
     const backlog = response.writableLength;
     const stalled = behindSince !== null && Date.now() - behindSince >= options.stallMs;
     if (backlog > options.maxBacklogBytes && (stalled || backlog > 4 * options.maxBacklogBytes)) {
-      options.logger?.warn('event stream client is not reading: dropped (it reconnects and refetches status)', { backlogBytes: response.writableLength });
+      options.logger?.warn(
+        'event stream client is not reading: dropped (it reconnects and refetches status)',
+        { backlogBytes: response.writableLength },
+      );
       cleanup();
       response.destroy();
     }
   };
-  const unsubscribe = options.events.onAny((name, payload) => send(`data: ${JSON.stringify({ name, payload })}\n\n`));
+  const unsubscribe = options.events.onAny((name, payload) =>
+    send(`data: ${JSON.stringify({ name, payload })}\n\n`),
+  );
   // Comments keep proxies and idle timers from closing a quiet stream.
   const heartbeat = setInterval(() => send(': ping\n\n'), options.heartbeatMs);
   function cleanup() {

@@ -49,9 +49,14 @@ export interface HttpHost {
 }
 
 // The UI is served from this host only; nothing inline, nothing from elsewhere.
-export const HOST_CSP = "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; font-src 'self'; connect-src 'self'; object-src 'none'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'";
+export const HOST_CSP =
+  "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; font-src 'self'; connect-src 'self'; object-src 'none'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'";
 
-const BASE_HEADERS = { 'x-content-type-options': 'nosniff', 'referrer-policy': 'no-referrer', 'cache-control': 'no-store' };
+const BASE_HEADERS = {
+  'x-content-type-options': 'nosniff',
+  'referrer-policy': 'no-referrer',
+  'cache-control': 'no-store',
+};
 
 function sendJson(response: ServerResponse, status: number, body: unknown): void {
   response.writeHead(status, { ...BASE_HEADERS, 'content-type': 'application/json; charset=utf-8' });
@@ -76,18 +81,30 @@ export async function startHttpHost(options: HttpHostOptions): Promise<HttpHost>
   const streams = new Set<ServerResponse>();
   let port = 0;
 
-  async function handleApi(request: IncomingMessage, response: ServerResponse, channel: string): Promise<void> {
-    if (request.method !== 'POST') return sendError(response, 405, 'INVALID_ARGUMENT', 'Use POST for API calls.');
-    if (!resolveChannel(channel)) return sendError(response, 404, 'NOT_FOUND', `Unknown method "${channel.slice(0, 80)}".`);
+  async function handleApi(
+    request: IncomingMessage,
+    response: ServerResponse,
+    channel: string,
+  ): Promise<void> {
+    if (request.method !== 'POST')
+      return sendError(response, 405, 'INVALID_ARGUMENT', 'Use POST for API calls.');
+    if (!resolveChannel(channel))
+      return sendError(response, 404, 'NOT_FOUND', `Unknown method "${channel.slice(0, 80)}".`);
     // A JSON content type forces a CORS preflight on cross-site fetches, which this host never answers.
     const type = request.headers['content-type'] ?? '';
     const read = await readBody(request, maxBodyBytes);
     if (read.kind === 'too-large') {
       response.setHeader('connection', 'close');
-      return sendError(response, 413, 'INVALID_ARGUMENT', `Request body too large: the limit is ${formatBytes(maxBodyBytes)}.`);
+      return sendError(
+        response,
+        413,
+        'INVALID_ARGUMENT',
+        `Request body too large: the limit is ${formatBytes(maxBodyBytes)}.`,
+      );
     }
     const body = read.text;
-    if (body.trim() !== '' && !type.startsWith('application/json')) return sendError(response, 415, 'INVALID_ARGUMENT', 'Send JSON (Content-Type: application/json).');
+    if (body.trim() !== '' && !type.startsWith('application/json'))
+      return sendError(response, 415, 'INVALID_ARGUMENT', 'Send JSON (Content-Type: application/json).');
     let input: unknown;
     try {
       input = body.trim() === '' ? undefined : JSON.parse(body);
@@ -99,29 +116,47 @@ export async function startHttpHost(options: HttpHostOptions): Promise<HttpHost>
 
   function handleEvents(request: IncomingMessage, response: ServerResponse): void {
     streams.add(response);
-    serveEventStream(request, response, BASE_HEADERS, { events: options.events, heartbeatMs, maxBacklogBytes, stallMs: options.eventStallMs ?? 2_000, logger: options.logger, onClose: () => streams.delete(response) });
+    serveEventStream(request, response, BASE_HEADERS, {
+      events: options.events,
+      heartbeatMs,
+      maxBacklogBytes,
+      stallMs: options.eventStallMs ?? 2_000,
+      logger: options.logger,
+      onClose: () => streams.delete(response),
+    });
   }
 
   async function handleStatic(request: IncomingMessage, response: ServerResponse, url: URL): Promise<void> {
-    if (request.method !== 'GET' && request.method !== 'HEAD') return sendError(response, 405, 'INVALID_ARGUMENT', 'Method not allowed.');
+    if (request.method !== 'GET' && request.method !== 'HEAD')
+      return sendError(response, 405, 'INVALID_ARGUMENT', 'Method not allowed.');
     const isIndex = url.pathname === '/' || url.pathname === '/index.html';
     if (isIndex) {
       const verdict = checkToken(request, url, token);
       if (!verdict.ok) {
         response.writeHead(401, { ...BASE_HEADERS, 'content-type': 'text/plain; charset=utf-8' });
-        return void response.end('Cairn: open the address printed by `cairn serve` (it carries the access token).\n');
+        return void response.end(
+          'Cairn: open the address printed by `cairn serve` (it carries the access token).\n',
+        );
       }
       const file = options.rendererDir ? await readStaticFile(options.rendererDir, 'index.html') : null;
       if (!file) {
         response.writeHead(503, { ...BASE_HEADERS, 'content-type': 'text/plain; charset=utf-8' });
         return void response.end('Cairn: the UI is not built yet. Run `npm run build`, then reload.\n');
       }
-      response.writeHead(200, { ...BASE_HEADERS, 'content-type': file.contentType, 'content-security-policy': HOST_CSP });
+      response.writeHead(200, {
+        ...BASE_HEADERS,
+        'content-type': file.contentType,
+        'content-security-policy': HOST_CSP,
+      });
       return void response.end(injectToken(file.body.toString('utf8'), token));
     }
     const file = options.rendererDir ? await readStaticFile(options.rendererDir, url.pathname) : null;
     if (!file) return sendError(response, 404, 'NOT_FOUND', 'Not found.');
-    response.writeHead(200, { ...BASE_HEADERS, 'content-type': file.contentType, 'cache-control': 'no-cache' });
+    response.writeHead(200, {
+      ...BASE_HEADERS,
+      'content-type': file.contentType,
+      'cache-control': 'no-cache',
+    });
     response.end(request.method === 'HEAD' ? undefined : file.body);
   }
 
@@ -133,7 +168,10 @@ export async function startHttpHost(options: HttpHostOptions): Promise<HttpHost>
       if (!url.pathname.startsWith('/api/')) return handleStatic(request, response, url);
       const verdict = checkToken(request, url, token);
       if (!verdict.ok) return sendError(response, verdict.status, 'PERMISSION_DENIED', verdict.message);
-      if (url.pathname === '/api/events') return request.method === 'GET' ? handleEvents(request, response) : sendError(response, 405, 'INVALID_ARGUMENT', 'Use GET for the event stream.');
+      if (url.pathname === '/api/events')
+        return request.method === 'GET'
+          ? handleEvents(request, response)
+          : sendError(response, 405, 'INVALID_ARGUMENT', 'Use GET for the event stream.');
       return handleApi(request, response, url.pathname.slice('/api/'.length));
     };
     work().catch((error: unknown) => {
@@ -166,4 +204,3 @@ export async function startHttpHost(options: HttpHostOptions): Promise<HttpHost>
     },
   };
 }
-

@@ -28,7 +28,9 @@ export function readBody(request: IncomingMessage, limit: number): Promise<BodyR
         request.destroy();
       }
     });
-    request.on('end', () => resolve(tooLarge ? { kind: 'too-large' } : { kind: 'ok', text: Buffer.concat(parts).toString('utf8') }));
+    request.on('end', () =>
+      resolve(tooLarge ? { kind: 'too-large' } : { kind: 'ok', text: Buffer.concat(parts).toString('utf8') }),
+    );
     request.on('error', reject);
   });
 }

@@ -32,13 +32,18 @@ export type GuardVerdict = { ok: true } | { ok: false; status: 401 | 403; messag
 /** Host and Origin must be this server; the browser's own cross-site marker is refused too. */
 export function checkOrigin(request: IncomingMessage, port: number): GuardVerdict {
   const allowedHosts = [`127.0.0.1:${port}`, `localhost:${port}`];
-  if (!allowedHosts.includes(request.headers.host ?? '')) return { ok: false, status: 403, message: 'Unexpected Host header.' };
+  if (!allowedHosts.includes(request.headers.host ?? ''))
+    return { ok: false, status: 403, message: 'Unexpected Host header.' };
   const origin = request.headers.origin;
-  if (origin !== undefined && !allowedHosts.some((host) => origin === `http://${host}`)) return { ok: false, status: 403, message: 'Requests from other origins are refused.' };
-  if (request.headers['sec-fetch-site'] === 'cross-site') return { ok: false, status: 403, message: 'Cross-site requests are refused.' };
+  if (origin !== undefined && !allowedHosts.some((host) => origin === `http://${host}`))
+    return { ok: false, status: 403, message: 'Requests from other origins are refused.' };
+  if (request.headers['sec-fetch-site'] === 'cross-site')
+    return { ok: false, status: 403, message: 'Cross-site requests are refused.' };
   return { ok: true };
 }
 
 export function checkToken(request: IncomingMessage, url: URL, token: string): GuardVerdict {
-  return sameToken(token, tokenOf(request, url)) ? { ok: true } : { ok: false, status: 401, message: 'Missing or wrong token: open the URL that `cairn serve` printed.' };
+  return sameToken(token, tokenOf(request, url))
+    ? { ok: true }
+    : { ok: false, status: 401, message: 'Missing or wrong token: open the URL that `cairn serve` printed.' };
 }

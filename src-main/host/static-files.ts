@@ -34,7 +34,10 @@ export async function readStaticFile(root: string, urlPath: string): Promise<Sta
   if (rel === '' || rel.startsWith('..') || isAbsolute(rel)) return null;
   try {
     if (!(await stat(target)).isFile()) return null;
-    return { body: await readFile(target), contentType: CONTENT_TYPES[extname(target).toLowerCase()] ?? 'application/octet-stream' };
+    return {
+      body: await readFile(target),
+      contentType: CONTENT_TYPES[extname(target).toLowerCase()] ?? 'application/octet-stream',
+    };
   } catch {
     return null;
   }

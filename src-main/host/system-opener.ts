@@ -5,7 +5,10 @@
  */
 import { spawn } from 'node:child_process';
 
-export function systemOpenCommand(platform: NodeJS.Platform, target: string): { command: string; args: string[] } {
+export function systemOpenCommand(
+  platform: NodeJS.Platform,
+  target: string,
+): { command: string; args: string[] } {
   if (platform === 'darwin') return { command: 'open', args: [target] };
   // `start` is a cmd built-in that re-parses its arguments; the URL handler DLL takes one argument as-is.
   if (platform === 'win32') return { command: 'rundll32', args: ['url.dll,FileProtocolHandler', target] };

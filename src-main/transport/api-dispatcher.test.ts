@@ -17,10 +17,26 @@ afterAll(async () => {
 
 describe('resolveChannel', () => {
   it('resolves contract methods only, never prototype members', () => {
-    expect(['sync.start', 'app.status', '__proto__.x', 'app.constructor', 'app.toString', 'sync', '.start', 'nope.start'].map(resolveChannel)).toEqual([
+    expect(
+      [
+        'sync.start',
+        'app.status',
+        '__proto__.x',
+        'app.constructor',
+        'app.toString',
+        'sync',
+        '.start',
+        'nope.start',
+      ].map(resolveChannel),
+    ).toEqual([
       { domain: 'sync', method: 'start' },
       { domain: 'app', method: 'status' },
-      null, null, null, null, null, null,
+      null,
+      null,
+      null,
+      null,
+      null,
+      null,
     ]);
   });
 });
@@ -38,15 +54,33 @@ describe('createApiDispatcher', () => {
       dispatch('nope.nothing', {}),
     ]);
     expect(results.map((result) => (result.ok ? 'ok' : result.error.code))).toEqual([
-      'INVALID_ARGUMENT', 'INVALID_ARGUMENT', 'INVALID_ARGUMENT', 'INVALID_ARGUMENT', 'INVALID_ARGUMENT', 'NOT_FOUND', 'NOT_FOUND',
+      'INVALID_ARGUMENT',
+      'INVALID_ARGUMENT',
+      'INVALID_ARGUMENT',
+      'INVALID_ARGUMENT',
+      'INVALID_ARGUMENT',
+      'NOT_FOUND',
+      'NOT_FOUND',
     ]);
-    const ok = await dispatch('connections.add', { platform: 'folder', name: '笔记', mode: 'rag', config: { path: '/home/me/笔记' }, secrets: {} });
+    const ok = await dispatch('connections.add', {
+      platform: 'folder',
+      name: '笔记',
+      mode: 'rag',
+      config: { path: '/home/me/笔记' },
+      secrets: {},
+    });
     expect(ok.ok && (ok.value as { name: string }).name).toBe('笔记');
   });
 
   it('validates connection edits at the boundary and lets a good one through to core', async () => {
     const dispatch = createApiDispatcher(cairn.api);
-    const added = await dispatch('connections.add', { platform: 'folder', name: 'Edit me', mode: 'rag', config: { path: '/home/me/edit' }, secrets: {} });
+    const added = await dispatch('connections.add', {
+      platform: 'folder',
+      name: 'Edit me',
+      mode: 'rag',
+      config: { path: '/home/me/edit' },
+      secrets: {},
+    });
     const id = added.ok ? (added.value as { id: string }).id : '';
     const results = await Promise.all([
       dispatch('connections.update', { id, name: '' }),
@@ -55,15 +89,38 @@ describe('createApiDispatcher', () => {
       dispatch('connections.testUpdate', { name: 'no id' }),
       dispatch('connections.update', { id: 'missing', name: 'x' }),
     ]);
-    expect(results.map((result) => (result.ok ? 'ok' : result.error.code))).toEqual(['INVALID_ARGUMENT', 'INVALID_ARGUMENT', 'INVALID_ARGUMENT', 'INVALID_ARGUMENT', 'NOT_FOUND']);
-    const moved = await dispatch('connections.update', { id, name: '移动后', config: { path: '/home/me/moved' } });
-    expect(moved.ok && (moved.value as { name: string; config: unknown })).toEqual(expect.objectContaining({ name: '移动后', config: { path: '/home/me/moved' } }));
+    expect(results.map((result) => (result.ok ? 'ok' : result.error.code))).toEqual([
+      'INVALID_ARGUMENT',
+      'INVALID_ARGUMENT',
+      'INVALID_ARGUMENT',
+      'INVALID_ARGUMENT',
+      'NOT_FOUND',
+    ]);
+    const moved = await dispatch('connections.update', {
+      id,
+      name: '移动后',
+      config: { path: '/home/me/moved' },
+    });
+    expect(moved.ok && (moved.value as { name: string; config: unknown })).toEqual(
+      expect.objectContaining({ name: '移动后', config: { path: '/home/me/moved' } }),
+    );
   });
 
   it('turns a throwing implementation into INTERNAL data and logs the stack', async () => {
     const lines: string[] = [];
-    const broken = { ...cairn.api, settings: { ...cairn.api.settings, get: async () => { throw new Error('disk on fire'); } } };
-    const result = await createApiDispatcher(broken, createLogger({ sink: (line) => lines.push(line) }))('settings.get', undefined);
+    const broken = {
+      ...cairn.api,
+      settings: {
+        ...cairn.api.settings,
+        get: async () => {
+          throw new Error('disk on fire');
+        },
+      },
+    };
+    const result = await createApiDispatcher(broken, createLogger({ sink: (line) => lines.push(line) }))(
+      'settings.get',
+      undefined,
+    );
     expect(result).toEqual({ ok: false, error: { code: 'INTERNAL', message: 'disk on fire' } });
     expect(lines.join('\n')).toContain('settings.get threw');
   });
@@ -71,15 +128,30 @@ describe('createApiDispatcher', () => {
 
 describe('withExternalOpener', () => {
   beforeAll(async () => {
-    const added = await cairn.api.connections.add({ platform: 'folder', name: 'Notes', mode: 'rag', config: { path: '/home/me/notes' }, secrets: {} });
+    const added = await cairn.api.connections.add({
+      platform: 'folder',
+      name: 'Notes',
+      mode: 'rag',
+      config: { path: '/home/me/notes' },
+      secrets: {},
+    });
     expect(added.ok).toBe(true);
   });
 
   it('opens only what core allowed', async () => {
     const opened: string[] = [];
     const api = withExternalOpener(cairn.api, async (url) => void opened.push(url));
-    const results = await Promise.all(['https://www.yuque.com/a', 'javascript:alert(1)', '/etc/passwd', '/home/me/notes/a.md'].map((url) => api.app.openExternal({ url })));
-    expect(results.map((result) => (result.ok ? 'ok' : result.error.code))).toEqual(['ok', 'INVALID_ARGUMENT', 'PERMISSION_DENIED', 'ok']);
+    const results = await Promise.all(
+      ['https://www.yuque.com/a', 'javascript:alert(1)', '/etc/passwd', '/home/me/notes/a.md'].map((url) =>
+        api.app.openExternal({ url }),
+      ),
+    );
+    expect(results.map((result) => (result.ok ? 'ok' : result.error.code))).toEqual([
+      'ok',
+      'INVALID_ARGUMENT',
+      'PERMISSION_DENIED',
+      'ok',
+    ]);
     expect(opened).toEqual(['https://www.yuque.com/a', '/home/me/notes/a.md']);
   });
 
@@ -87,7 +159,11 @@ describe('withExternalOpener', () => {
     const opened: string[] = [];
     const api = withExternalOpener(cairn.api, async (url) => void opened.push(url));
     // `link/..` is resolved by name in the check; the OS would follow `link` first if it is a symlink.
-    const links = ['/home/me/notes/link/../a.md', 'file:///home/me/notes/b%20c.md', ' https://www.yuque.com/a b\n'];
+    const links = [
+      '/home/me/notes/link/../a.md',
+      'file:///home/me/notes/b%20c.md',
+      ' https://www.yuque.com/a b\n',
+    ];
     for (const url of links) expect((await api.app.openExternal({ url })).ok).toBe(true);
     expect(opened).toEqual(['/home/me/notes/a.md', '/home/me/notes/b c.md', 'https://www.yuque.com/a%20b']);
   });
@@ -97,19 +173,43 @@ describe('withSignInOpener', () => {
   it('opens the sign-in page core started and says so; failures stay data', async () => {
     const fake = await startFeishuFake({ documents: 1 });
     try {
-      const added = await cairn.api.connections.add({ platform: 'feishu', name: 'Feishu', mode: 'direct', config: { baseUrl: fake.baseUrl, appId: fake.credentials.appId, redirectPort: 0 }, secrets: { appSecret: fake.credentials.appSecret } });
+      const added = await cairn.api.connections.add({
+        platform: 'feishu',
+        name: 'Feishu',
+        mode: 'direct',
+        config: { baseUrl: fake.baseUrl, appId: fake.credentials.appId, redirectPort: 0 },
+        secrets: { appSecret: fake.credentials.appSecret },
+      });
       if (!added.ok) throw new Error(added.error.message);
       const opened: string[] = [];
       const dispatch = createApiDispatcher(withSignInOpener(cairn.api, async (url) => void opened.push(url)));
       const started = await dispatch('connections.authorize', { id: added.value.id });
-      const refused = await Promise.all([dispatch('connections.authorize', { id: 7 }), dispatch('connections.authorize', { id: 'missing' }), dispatch('connections.cancelAuthorize', {})]);
+      const refused = await Promise.all([
+        dispatch('connections.authorize', { id: 7 }),
+        dispatch('connections.authorize', { id: 'missing' }),
+        dispatch('connections.cancelAuthorize', {}),
+      ]);
       expect(started.ok && started.value).toEqual({ authorizeUrl: opened[0], opened: true });
       expect(opened[0]?.startsWith(`${fake.baseUrl}/open-apis/authen/v1/authorize?`)).toBe(true);
-      expect(refused.map((result) => (result.ok ? 'ok' : result.error.code))).toEqual(['INVALID_ARGUMENT', 'NOT_FOUND', 'INVALID_ARGUMENT']);
+      expect(refused.map((result) => (result.ok ? 'ok' : result.error.code))).toEqual([
+        'INVALID_ARGUMENT',
+        'NOT_FOUND',
+        'INVALID_ARGUMENT',
+      ]);
       expect((await dispatch('connections.cancelAuthorize', { id: added.value.id })).ok).toBe(true);
-      const signOut = await Promise.all([dispatch('connections.signOut', { id: added.value.id }), dispatch('connections.signOut', { id: added.value.id, extra: 1 })]);
-      expect(signOut.map((result) => (result.ok ? (result.value as { userAuth?: string }).userAuth : result.error.code))).toEqual(['none', 'INVALID_ARGUMENT']);
-      const update = await dispatch('connections.update', { id: added.value.id, clearSecrets: 'userRefreshToken' });
+      const signOut = await Promise.all([
+        dispatch('connections.signOut', { id: added.value.id }),
+        dispatch('connections.signOut', { id: added.value.id, extra: 1 }),
+      ]);
+      expect(
+        signOut.map((result) =>
+          result.ok ? (result.value as { userAuth?: string }).userAuth : result.error.code,
+        ),
+      ).toEqual(['none', 'INVALID_ARGUMENT']);
+      const update = await dispatch('connections.update', {
+        id: added.value.id,
+        clearSecrets: 'userRefreshToken',
+      });
       expect(update.ok ? 'ok' : update.error.code).toBe('INVALID_ARGUMENT');
     } finally {
       await fake.close();

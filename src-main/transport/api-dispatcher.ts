@@ -31,15 +31,29 @@ export function createApiDispatcher(api: CairnApi, logger?: Logger): ApiDispatch
   return async function dispatch(channel, input) {
     const resolved = resolveChannel(channel);
     if (!resolved) return fail('NOT_FOUND', `Unknown method "${String(channel).slice(0, 80)}".`);
-    const schemas = API_SCHEMAS[resolved.domain] as Record<string, { safeParse(value: unknown): { success: true; data: unknown } | { success: false; error: { issues: { path: PropertyKey[]; message: string }[] } } }>;
+    const schemas = API_SCHEMAS[resolved.domain] as Record<
+      string,
+      {
+        safeParse(
+          value: unknown,
+        ):
+          | { success: true; data: unknown }
+          | { success: false; error: { issues: { path: PropertyKey[]; message: string }[] } };
+      }
+    >;
     const parsed = schemas[resolved.method]!.safeParse(input);
     if (!parsed.success) {
-      const details = parsed.error.issues.slice(0, 3).map((issue) => `${issue.path.map(String).join('.') || 'argument'}: ${issue.message}`);
+      const details = parsed.error.issues
+        .slice(0, 3)
+        .map((issue) => `${issue.path.map(String).join('.') || 'argument'}: ${issue.message}`);
       return fail('INVALID_ARGUMENT', `Invalid argument for ${channel}: ${details.join('; ')}`);
     }
     const domain = api[resolved.domain] as unknown as Record<string, AnyMethod>;
     try {
-      const result = parsed.data === undefined ? await domain[resolved.method]!.call(domain) : await domain[resolved.method]!.call(domain, parsed.data);
+      const result =
+        parsed.data === undefined
+          ? await domain[resolved.method]!.call(domain)
+          : await domain[resolved.method]!.call(domain, parsed.data);
       return result;
     } catch (error) {
       // The contract returns Results; a throw here is a broken invariant: log it with its stack.
@@ -71,7 +85,10 @@ export function withExternalOpener(api: CairnApi, open: (url: string) => Promise
           await open(openTargetString(parseOpenTarget(input.url)));
           return checked;
         } catch (error) {
-          return fail('INTERNAL', `Could not open the link: ${error instanceof Error ? error.message : String(error)}`);
+          return fail(
+            'INTERNAL',
+            `Could not open the link: ${error instanceof Error ? error.message : String(error)}`,
+          );
         }
       },
     },
@@ -83,7 +100,11 @@ export function withExternalOpener(api: CairnApi, open: (url: string) => Promise
  * sandboxed window may open nothing itself) and says so with `opened: true`. Only a web page is
  * handed over; core already allowed only https or the connection's own base URL.
  */
-export function withSignInOpener(api: CairnApi, open: (url: string) => Promise<void>, logger?: Logger): CairnApi {
+export function withSignInOpener(
+  api: CairnApi,
+  open: (url: string) => Promise<void>,
+  logger?: Logger,
+): CairnApi {
   return {
     ...api,
     connections: {

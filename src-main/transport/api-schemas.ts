@@ -8,8 +8,12 @@ import type { ApiDomain, ApiMethodName, CairnApi } from '../../src-shared/contra
 import { PLATFORMS } from '../../src-shared/models';
 
 /** The single argument a method takes (undefined for methods without one). */
-export type MethodInput<D extends ApiDomain, M extends ApiMethodName<D>> = CairnApi[D][M] extends (...args: infer A) => unknown
-  ? A extends [] ? undefined : A[0]
+export type MethodInput<D extends ApiDomain, M extends ApiMethodName<D>> = CairnApi[D][M] extends (
+  ...args: infer A
+) => unknown
+  ? A extends []
+    ? undefined
+    : A[0]
   : never;
 
 export type ApiSchemas = { [D in ApiDomain]: { [M in ApiMethodName<D>]: z.ZodType<MethodInput<D, M>> } };
@@ -19,8 +23,12 @@ const id = z.string().trim().min(1).max(200);
 const shortText = z.string().max(500);
 const noInput = z.undefined();
 const configValue = z.union([z.string().max(4_000), z.number().finite(), z.boolean()]);
-const config = z.record(z.string().max(100), configValue).refine((value) => Object.keys(value).length <= 50, 'too many config fields');
-const secrets = z.record(z.string().max(100), z.string().max(8_000)).refine((value) => Object.keys(value).length <= 20, 'too many secret fields');
+const config = z
+  .record(z.string().max(100), configValue)
+  .refine((value) => Object.keys(value).length <= 50, 'too many config fields');
+const secrets = z
+  .record(z.string().max(100), z.string().max(8_000))
+  .refine((value) => Object.keys(value).length <= 20, 'too many secret fields');
 const mode = z.enum(['rag', 'direct']);
 
 const newConnection = z.strictObject({
@@ -107,7 +115,11 @@ export const API_SCHEMAS: ApiSchemas = {
     update: z.strictObject({
       embedding: embeddingPatch.optional(),
       chat: chatPatch.optional(),
-      syncIntervalHours: z.number().min(1).max(24 * 30).optional(),
+      syncIntervalHours: z
+        .number()
+        .min(1)
+        .max(24 * 30)
+        .optional(),
       scheduledSyncPaused: z.boolean().optional(),
       language: z.enum(['system', 'zh', 'en']).optional(),
     }),

@@ -10,8 +10,14 @@ export type Translate = (key: MessageKey, params?: Record<string, string | numbe
 
 const CATALOGS: Record<Language, Record<MessageKey, string>> = { en, zh };
 
-export function translate(language: Language, key: MessageKey, params: Record<string, string | number> = {}): string {
-  return CATALOGS[language][key].replace(/\{(\w+)\}/g, (whole, name: string) => (name in params ? String(params[name]) : whole));
+export function translate(
+  language: Language,
+  key: MessageKey,
+  params: Record<string, string | number> = {},
+): string {
+  return CATALOGS[language][key].replace(/\{(\w+)\}/g, (whole, name: string) =>
+    name in params ? String(params[name]) : whole,
+  );
 }
 
 /** For keys built from data (e.g. a limitation code): true when the catalog has the message. */
@@ -31,7 +37,13 @@ export function useT(): Translate {
 /** Compact dates that fit a card cell, e.g. "5/3 14:05" / "5/3, 14:05". */
 export function formatDateTime(language: Language, iso: string | null, never: string): string {
   if (!iso) return never;
-  return new Intl.DateTimeFormat(language === 'zh' ? 'zh-CN' : 'en', { month: 'numeric', day: 'numeric', hour: '2-digit', minute: '2-digit', hourCycle: 'h23' }).format(new Date(iso));
+  return new Intl.DateTimeFormat(language === 'zh' ? 'zh-CN' : 'en', {
+    month: 'numeric',
+    day: 'numeric',
+    hour: '2-digit',
+    minute: '2-digit',
+    hourCycle: 'h23',
+  }).format(new Date(iso));
 }
 
 export function formatNumber(language: Language, value: number): string {

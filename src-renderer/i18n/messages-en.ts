@@ -35,7 +35,8 @@ export const en = {
   'connections.add': 'Add connection',
   'connections.syncAll': 'Sync all',
   'connections.emptyTitle': 'Start with a local folder',
-  'connections.emptyBody': 'Point Cairn at a folder of Markdown or text notes (an Obsidian vault works). Everything is indexed on this computer; nothing leaves it.',
+  'connections.emptyBody':
+    'Point Cairn at a folder of Markdown or text notes (an Obsidian vault works). Everything is indexed on this computer; nothing leaves it.',
   'connections.emptyAction': 'Add a local folder',
   'connections.emptyLater': 'Later you can add Feishu/Lark, Yuque, DingTalk or IMA.',
   'card.rag': 'Enable RAG indexing',
@@ -73,10 +74,14 @@ export const en = {
   'signIn.signOut': 'Sign out',
   'signIn.redirectHint': 'The app must list {url} under Security settings → Redirect URLs.',
   // Connector limitations by their stable code (ConnectionView.limitationCode); unknown codes show core's English sentence.
-  'limitation.dingtalk.no-stream': 'Full text unavailable: direct search only. DingTalk delivers Markdown only as a Stream-mode event; turn on “Receive full text over DingTalk Stream” for this connection to index it.',
-  'limitation.dingtalk.stream-beta': 'Beta: full text arrives over DingTalk Stream (the document export event must be subscribed in the developer console); only online documents (.adoc) are indexed.',
-  'limitation.feishu.no-user-auth': '{platform} search and My Library need you to sign in with {platform}; listing and reading work with the app credentials.',
-  'limitation.ima.experimental': 'Experimental: uses IMA’s agent OpenAPI, documented only inside the ima skill package. Notes and .md/.txt files are indexed; other files are not. IMA has no cross-knowledge-base search, so direct search asks each knowledge base in turn.',
+  'limitation.dingtalk.no-stream':
+    'Full text unavailable: direct search only. DingTalk delivers Markdown only as a Stream-mode event; turn on “Receive full text over DingTalk Stream” for this connection to index it.',
+  'limitation.dingtalk.stream-beta':
+    'Beta: full text arrives over DingTalk Stream (the document export event must be subscribed in the developer console); only online documents (.adoc) are indexed.',
+  'limitation.feishu.no-user-auth':
+    '{platform} search and My Library need you to sign in with {platform}; listing and reading work with the app credentials.',
+  'limitation.ima.experimental':
+    'Experimental: uses IMA’s agent OpenAPI, documented only inside the ima skill package. Notes and .md/.txt files are indexed; other files are not. IMA has no cross-knowledge-base search, so direct search asks each knowledge base in turn.',
   // One headline per error code (src-shared/errors.ts ERROR_CODES); core's English sentence goes beneath it (ErrorMessage.tsx).
   'error.INVALID_ARGUMENT': 'Some of the input is not valid',
   'error.NOT_FOUND': 'It could not be found',
@@ -151,7 +156,8 @@ export const en = {
   'settings.embedding': 'Embeddings',
   'settings.embeddingHint': 'How text becomes vectors for semantic search.',
   'settings.chat': 'Chat model',
-  'settings.chatHint': 'Writes answers from the retrieved paragraphs. Without one, Cairn quotes the best passages.',
+  'settings.chatHint':
+    'Writes answers from the retrieved paragraphs. Without one, Cairn quotes the best passages.',
   'settings.provider': 'Provider',
   'settings.baseUrl': 'Base URL',
   'settings.model': 'Model',
@@ -165,7 +171,8 @@ export const en = {
   'settings.language': 'Language',
   'settings.language.system': 'Follow the system',
   'settings.saved': 'Settings saved.',
-  'settings.reindexNotice': 'Changing the embedding model re-embeds {documents} documents ({chunks} chunks) in the background. Search keeps using the current index until the new one is complete.',
+  'settings.reindexNotice':
+    'Changing the embedding model re-embeds {documents} documents ({chunks} chunks) in the background. Search keeps using the current index until the new one is complete.',
   'settings.reindexPaid': 'With a paid provider this is billed per token for every chunk.',
   'settings.reindexRunning': 'Re-indexing: {done}/{total} chunks',
   'settings.activeSpace': 'Index in use: {space}',
@@ -178,7 +185,8 @@ export const en = {
   'provider.none': 'None (quote passages)',
   'provider.deepseek': 'DeepSeek',
   'provider.lmstudio': 'LM Studio (local)',
-  'provider.builtinHint': 'Works offline with no download: hashed word and character features. Good for keywords and close wording, weaker at paraphrase.',
+  'provider.builtinHint':
+    'Works offline with no download: hashed word and character features. Good for keywords and close wording, weaker at paraphrase.',
 } as const;
 
 export type MessageKey = keyof typeof en;

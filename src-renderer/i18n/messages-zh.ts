@@ -37,7 +37,8 @@ export const zh: Record<MessageKey, string> = {
   'connections.add': '添加连接',
   'connections.syncAll': '全部同步',
   'connections.emptyTitle': '从一个本地文件夹开始',
-  'connections.emptyBody': '选择一个存放 Markdown 或文本笔记的文件夹（Obsidian 仓库也可以）。所有内容都在本机索引，不会上传。',
+  'connections.emptyBody':
+    '选择一个存放 Markdown 或文本笔记的文件夹（Obsidian 仓库也可以）。所有内容都在本机索引，不会上传。',
   'connections.emptyAction': '添加本地文件夹',
   'connections.emptyLater': '之后还可以添加飞书/Lark、语雀、钉钉或 IMA。',
   'card.rag': '启用 RAG 索引',
@@ -74,10 +75,14 @@ export const zh: Record<MessageKey, string> = {
   'signIn.again': '重新登录',
   'signIn.signOut': '退出登录',
   'signIn.redirectHint': '应用需在“安全设置 → 重定向 URL”中添加 {url}。',
-  'limitation.dingtalk.no-stream': '无法获取全文：仅支持实时搜索。钉钉只通过 Stream 模式的事件提供 Markdown；为此连接开启“通过钉钉 Stream 接收全文”后即可建立索引。',
-  'limitation.dingtalk.stream-beta': '测试版：全文通过钉钉 Stream 接收（需在开发者后台订阅文档导出事件）；仅索引在线文档（.adoc）。',
-  'limitation.feishu.no-user-auth': '{platform}的搜索和“我的文档库”需要先登录{platform}；列出和读取文档只需应用凭证。',
-  'limitation.ima.experimental': '实验性：使用 IMA 的 agent OpenAPI，其说明仅见于 ima skill 包。会索引笔记和 .md/.txt 文件，其他文件不索引。IMA 不支持跨知识库搜索，实时搜索会逐个查询各知识库。',
+  'limitation.dingtalk.no-stream':
+    '无法获取全文：仅支持实时搜索。钉钉只通过 Stream 模式的事件提供 Markdown；为此连接开启“通过钉钉 Stream 接收全文”后即可建立索引。',
+  'limitation.dingtalk.stream-beta':
+    '测试版：全文通过钉钉 Stream 接收（需在开发者后台订阅文档导出事件）；仅索引在线文档（.adoc）。',
+  'limitation.feishu.no-user-auth':
+    '{platform}的搜索和“我的文档库”需要先登录{platform}；列出和读取文档只需应用凭证。',
+  'limitation.ima.experimental':
+    '实验性：使用 IMA 的 agent OpenAPI，其说明仅见于 ima skill 包。会索引笔记和 .md/.txt 文件，其他文件不索引。IMA 不支持跨知识库搜索，实时搜索会逐个查询各知识库。',
   // 每个错误码一条标题（src-shared/errors.ts ERROR_CODES）；其下显示 Cairn 核心给出的英文原文（ErrorMessage.tsx）。
   'error.INVALID_ARGUMENT': '输入内容有误',
   'error.NOT_FOUND': '找不到相应内容',
@@ -166,7 +171,8 @@ export const zh: Record<MessageKey, string> = {
   'settings.language': '语言',
   'settings.language.system': '跟随系统',
   'settings.saved': '设置已保存。',
-  'settings.reindexNotice': '更换向量模型会在后台重新向量化 {documents} 篇文档（{chunks} 个分块）。新索引完成前，搜索继续使用当前索引。',
+  'settings.reindexNotice':
+    '更换向量模型会在后台重新向量化 {documents} 篇文档（{chunks} 个分块）。新索引完成前，搜索继续使用当前索引。',
   'settings.reindexPaid': '使用付费服务时，每个分块都会按 token 计费。',
   'settings.reindexRunning': '正在重建索引：{done}/{total} 个分块',
   'settings.activeSpace': '当前使用的索引：{space}',
@@ -179,5 +185,6 @@ export const zh: Record<MessageKey, string> = {
   'provider.none': '不使用（引用原文）',
   'provider.deepseek': 'DeepSeek',
   'provider.lmstudio': 'LM Studio（本地）',
-  'provider.builtinHint': '离线可用，无需下载：基于词与字符特征的哈希向量。适合关键词和相近措辞，对同义改写较弱。',
+  'provider.builtinHint':
+    '离线可用，无需下载：基于词与字符特征的哈希向量。适合关键词和相近措辞，对同义改写较弱。',
 };

@@ -31,7 +31,12 @@ export interface AppStoreHandle {
 }
 
 export function createAppStore(api: CairnApi, options: AppStoreOptions = {}): AppStoreHandle {
-  const deps: StoreDeps = { api, searchDebounceMs: options.searchDebounceMs ?? 150, timers: new Set(), openWindow: options.openWindow ?? openInNewTab };
+  const deps: StoreDeps = {
+    api,
+    searchDebounceMs: options.searchDebounceMs ?? 150,
+    timers: new Set(),
+    openWindow: options.openWindow ?? openInNewTab,
+  };
   const store = createStore<AppState>()((set, get) => ({
     ...createUiSlice(options.systemLanguage ?? 'en', set, get, deps),
     ...createConnectionsSlice(set, get, deps),

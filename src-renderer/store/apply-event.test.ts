@@ -6,31 +6,68 @@ import { createAppStore } from './app-store';
 import { applyEvent } from './apply-event';
 
 function answer(messageId: string, text: string): ChatAnswer {
-  return { conversationId: 'conv', messageId, text, citations: [], sources: [], droppedMarkers: [], mode: 'model', incomplete: false, error: null, usage: { promptTokens: 10, completionTokens: 5, totalTokens: 15 } };
+  return {
+    conversationId: 'conv',
+    messageId,
+    text,
+    citations: [],
+    sources: [],
+    droppedMarkers: [],
+    mode: 'model',
+    incomplete: false,
+    error: null,
+    usage: { promptTokens: 10, completionTokens: 5, totalTokens: 15 },
+  };
 }
 
 describe('chat streaming through the event reducer', () => {
   it('keeps tokens that arrive before chat.ask returns, then streams and finishes the exchange', async () => {
     let release!: () => void;
     const gate = new Promise<void>((resolve) => (release = resolve));
-    const backend = fakeBackend({ 'chat.ask': async () => { await gate; return ok({ conversationId: 'conv', messageId: 'm1' }); } });
+    const backend = fakeBackend({
+      'chat.ask': async () => {
+        await gate;
+        return ok({ conversationId: 'conv', messageId: 'm1' });
+      },
+    });
     const { store } = createAppStore(backend.api);
     const asking = store.getState().ask('什么是报销流程？');
     applyEvent(store, 'chat.token', { conversationId: 'conv', messageId: 'm1', delta: '报销', offset: 0 });
     release();
     await asking;
-    applyEvent(store, 'chat.token', { conversationId: 'conv', messageId: 'm1', delta: '需要发票 [1]', offset: 2 });
+    applyEvent(store, 'chat.token', {
+      conversationId: 'conv',
+      messageId: 'm1',
+      delta: '需要发票 [1]',
+      offset: 2,
+    });
     const streamed = store.getState().exchanges[0];
     applyEvent(store, 'chat.done', answer('m1', '报销需要发票。'));
-    expect({ streamed: streamed?.text, status: streamed?.status, final: store.getState().exchanges[0]?.text, done: store.getState().exchanges[0]?.status, conversation: store.getState().conversationId, early: store.getState().earlyTokens })
-      .toEqual({ streamed: '报销需要发票 [1]', status: 'streaming', final: '报销需要发票。', done: 'done', conversation: 'conv', early: {} });
+    expect({
+      streamed: streamed?.text,
+      status: streamed?.status,
+      final: store.getState().exchanges[0]?.text,
+      done: store.getState().exchanges[0]?.status,
+      conversation: store.getState().conversationId,
+      early: store.getState().earlyTokens,
+    }).toEqual({
+      streamed: '报销需要发票 [1]',
+      status: 'streaming',
+      final: '报销需要发票。',
+      done: 'done',
+      conversation: 'conv',
+      early: {},
+    });
   });
 
   it('marks a refused question as failed with the reason', async () => {
     const backend = fakeBackend({});
     const { store } = createAppStore(backend.api);
     await store.getState().ask('hello');
-    expect(store.getState().exchanges[0]).toMatchObject({ status: 'failed', error: { code: 'UNSUPPORTED', message: 'no fake for chat.ask' } });
+    expect(store.getState().exchanges[0]).toMatchObject({
+      status: 'failed',
+      error: { code: 'UNSUPPORTED', message: 'no fake for chat.ask' },
+    });
   });
 });
 
@@ -40,7 +77,12 @@ describe('type-ahead search', () => {
     const backend = fakeBackend({
       'search.query': async (input: { query: string }) => {
         await new Promise((resolve) => setTimeout(resolve, answers[input.query] ?? 0));
-        return ok({ hits: [], documents: [{ best: { key: input.query }, more: [] } as never], warnings: [], tookMs: 1 });
+        return ok({
+          hits: [],
+          documents: [{ best: { key: input.query }, more: [] } as never],
+          warnings: [],
+          tookMs: 1,
+        });
       },
     });
     const { store, dispose } = createAppStore(backend.api, { searchDebounceMs: 5 });
@@ -49,7 +91,11 @@ describe('type-ahead search', () => {
     await new Promise((resolve) => setTimeout(resolve, 10));
     store.getState().setQuery('报销');
     await new Promise((resolve) => setTimeout(resolve, 60));
-    expect({ calls: backend.calls.map((call) => (call.input as { query: string }).query), answered: store.getState().answeredQuery, hits: store.getState().documents.map((document) => document.best.key) }).toEqual({ calls: ['报', '报销'], answered: '报销', hits: ['报销'] });
+    expect({
+      calls: backend.calls.map((call) => (call.input as { query: string }).query),
+      answered: store.getState().answeredQuery,
+      hits: store.getState().documents.map((document) => document.best.key),
+    }).toEqual({ calls: ['报', '报销'], answered: '报销', hits: ['报销'] });
     dispose();
   });
 });

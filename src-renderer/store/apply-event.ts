@@ -15,9 +15,16 @@ function withoutKey<T>(record: Record<string, T>, key: string): Record<string, T
 
 const handlers: Handlers = {
   'sync.progress': (state, progress) => ({
-    progress: progress.phase === 'done' ? withoutKey(state.progress, progress.connectionId) : { ...state.progress, [progress.connectionId]: progress },
+    progress:
+      progress.phase === 'done'
+        ? withoutKey(state.progress, progress.connectionId)
+        : { ...state.progress, [progress.connectionId]: progress },
     connections: state.connections.map((connection) =>
-      connection.id === progress.connectionId && progress.phase !== 'done' && connection.syncStatus !== 'syncing' ? { ...connection, syncStatus: 'syncing' } : connection,
+      connection.id === progress.connectionId &&
+      progress.phase !== 'done' &&
+      connection.syncStatus !== 'syncing'
+        ? { ...connection, syncStatus: 'syncing' }
+        : connection,
     ),
   }),
   'sync.finished': (state, run) => ({
@@ -26,7 +33,9 @@ const handlers: Handlers = {
   }),
   'connections.changed': (state, connections) => ({
     connections,
-    progress: Object.fromEntries(Object.entries(state.progress).filter(([id]) => connections.some((connection) => connection.id === id))),
+    progress: Object.fromEntries(
+      Object.entries(state.progress).filter(([id]) => connections.some((connection) => connection.id === id)),
+    ),
   }),
   'reindex.progress': (_state, reindex) => ({ reindex }),
   // A cancelled sign-in is not a failure (STYLE.md §6): the card simply returns to "Sign in".
@@ -35,17 +44,42 @@ const handlers: Handlers = {
       ? { ...state.signIn, [outcome.connectionId]: { phase: 'succeeded' } }
       : outcome.error?.code === 'CANCELLED'
         ? withoutKey(state.signIn, outcome.connectionId)
-        : { ...state.signIn, [outcome.connectionId]: { phase: 'failed', error: outcome.error ?? { code: 'INTERNAL', message: '' } } },
+        : {
+            ...state.signIn,
+            [outcome.connectionId]: {
+              phase: 'failed',
+              error: outcome.error ?? { code: 'INTERNAL', message: '' },
+            },
+          },
   }),
   'chat.token': (state, token) => {
     const known = state.exchanges.some((exchange) => exchange.messageId === token.messageId);
-    if (!known) return { earlyTokens: { ...state.earlyTokens, [token.messageId]: landDelta(state.earlyTokens[token.messageId] ?? '', token.offset, token.delta).text } };
-    return { exchanges: state.exchanges.map((exchange) => (exchange.messageId === token.messageId && exchange.status !== 'done' ? { ...exchange, text: landDelta(exchange.text, token.offset, token.delta).text } : exchange)) };
+    if (!known)
+      return {
+        earlyTokens: {
+          ...state.earlyTokens,
+          [token.messageId]: landDelta(state.earlyTokens[token.messageId] ?? '', token.offset, token.delta)
+            .text,
+        },
+      };
+    return {
+      exchanges: state.exchanges.map((exchange) =>
+        exchange.messageId === token.messageId && exchange.status !== 'done'
+          ? { ...exchange, text: landDelta(exchange.text, token.offset, token.delta).text }
+          : exchange,
+      ),
+    };
   },
   'chat.done': (state, answer) => {
     const known = state.exchanges.some((exchange) => exchange.messageId === answer.messageId);
     if (!known) return { earlyAnswers: { ...state.earlyAnswers, [answer.messageId]: answer } };
-    return { exchanges: state.exchanges.map((exchange) => (exchange.messageId === answer.messageId ? { ...exchange, text: answer.text, answer, status: 'done' } : exchange)) };
+    return {
+      exchanges: state.exchanges.map((exchange) =>
+        exchange.messageId === answer.messageId
+          ? { ...exchange, text: answer.text, answer, status: 'done' }
+          : exchange,
+      ),
+    };
   },
 };
 
@@ -57,7 +91,8 @@ const effects: { [N in CairnEventName]?: (store: AppStore, payload: CairnEvents[
   // Tokens before this one never arrived (the event stream broke): read what was streamed so far.
   'chat.token': (store, token) => {
     const exchange = store.getState().exchanges.find((candidate) => candidate.messageId === token.messageId);
-    if (exchange?.status === 'streaming' && token.offset > exchange.text.length) void store.getState().catchUpAnswers();
+    if (exchange?.status === 'streaming' && token.offset > exchange.text.length)
+      void store.getState().catchUpAnswers();
   },
   // An answer moved its conversation to the top of the history (and a first answer created it).
   'chat.done': (store) => {
@@ -65,8 +100,13 @@ const effects: { [N in CairnEventName]?: (store: AppStore, payload: CairnEvents[
   },
 };
 
-export function applyEvent<N extends CairnEventName>(store: AppStore, name: N, payload: CairnEvents[N]): void {
-  const handler = handlers[name] as ((state: AppState, payload: CairnEvents[N]) => Partial<AppState>) | undefined;
+export function applyEvent<N extends CairnEventName>(
+  store: AppStore,
+  name: N,
+  payload: CairnEvents[N],
+): void {
+  const handler = handlers[name] as
+    ((state: AppState, payload: CairnEvents[N]) => Partial<AppState>) | undefined;
   if (handler) store.setState((state) => handler(state, payload));
   const effect = effects[name] as ((store: AppStore, payload: CairnEvents[N]) => void) | undefined;
   effect?.(store, payload);

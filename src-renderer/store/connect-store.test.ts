@@ -5,13 +5,26 @@ import { connection, fakeBackend, snapshot } from '../test/fake-api';
 import { createAppStore } from './app-store';
 import { connectStore } from './connect-store';
 
-const progress = (done: number, phase: SyncProgress['phase'] = 'embedding'): SyncProgress => ({ connectionId: 'c1', runId: 7, phase, documentsDone: done, documentsTotal: 10, chunksWritten: 0, errors: 0 });
+const progress = (done: number, phase: SyncProgress['phase'] = 'embedding'): SyncProgress => ({
+  connectionId: 'c1',
+  runId: 7,
+  phase,
+  documentsDone: done,
+  documentsTotal: 10,
+  chunksWritten: 0,
+  errors: 0,
+});
 
 describe('connectStore (snapshot, then deltas)', () => {
   it('hydrates from app.status, replays events that raced it, then applies every later event', async () => {
     let release!: () => void;
     const gate = new Promise<void>((resolve) => (release = resolve));
-    const backend = fakeBackend({ 'app.status': async () => { await gate; return ok(snapshot({ connections: [connection()] })); } });
+    const backend = fakeBackend({
+      'app.status': async () => {
+        await gate;
+        return ok(snapshot({ connections: [connection()] }));
+      },
+    });
     const { store } = createAppStore(backend.api);
     const disconnect = connectStore(store, backend.transport);
     backend.emit('sync.progress', progress(3));
@@ -19,11 +32,20 @@ describe('connectStore (snapshot, then deltas)', () => {
     release();
     await gate;
     await new Promise((resolve) => setTimeout(resolve, 0));
-    expect({ phase: store.getState().phase, status: store.getState().connections[0]?.syncStatus, done: store.getState().progress.c1?.documentsDone }).toEqual({ phase: 'ready', status: 'syncing', done: 3 });
+    expect({
+      phase: store.getState().phase,
+      status: store.getState().connections[0]?.syncStatus,
+      done: store.getState().progress.c1?.documentsDone,
+    }).toEqual({ phase: 'ready', status: 'syncing', done: 3 });
 
     backend.emit('sync.progress', progress(10, 'done'));
-    backend.emit('connections.changed', [connection({ syncStatus: 'synced', documentCount: 10, chunkCount: 31 })]);
-    expect({ progress: store.getState().progress, card: store.getState().connections[0] }).toMatchObject({ progress: {}, card: { syncStatus: 'synced', documentCount: 10, chunkCount: 31 } });
+    backend.emit('connections.changed', [
+      connection({ syncStatus: 'synced', documentCount: 10, chunkCount: 31 }),
+    ]);
+    expect({ progress: store.getState().progress, card: store.getState().connections[0] }).toMatchObject({
+      progress: {},
+      card: { syncStatus: 'synced', documentCount: 10, chunkCount: 31 },
+    });
     disconnect();
     backend.emit('connections.changed', []);
     expect(store.getState().connections).toHaveLength(1);
@@ -34,26 +56,49 @@ describe('connectStore (snapshot, then deltas)', () => {
     const { store } = createAppStore(backend.api);
     connectStore(store, backend.transport);
     await new Promise((resolve) => setTimeout(resolve, 0));
-    expect({ phase: store.getState().phase, error: store.getState().loadError }).toEqual({ phase: 'failed', error: { code: 'UNSUPPORTED', message: 'no fake for app.status' } });
+    expect({ phase: store.getState().phase, error: store.getState().loadError }).toEqual({
+      phase: 'failed',
+      error: { code: 'UNSUPPORTED', message: 'no fake for app.status' },
+    });
   });
 
   it('fetches a fresh snapshot when the event stream comes back, replaying events that raced it', async () => {
-    let status = snapshot({ connections: [connection({ syncStatus: 'syncing' })], syncing: { c1: progress(3) } });
+    let status = snapshot({
+      connections: [connection({ syncStatus: 'syncing' })],
+      syncing: { c1: progress(3) },
+    });
     let release: () => void = () => {};
-    const backend = fakeBackend({ 'app.status': async () => { await new Promise<void>((resolve) => (release = resolve)); return ok(status); } });
+    const backend = fakeBackend({
+      'app.status': async () => {
+        await new Promise<void>((resolve) => (release = resolve));
+        return ok(status);
+      },
+    });
     const { store } = createAppStore(backend.api);
     connectStore(store, backend.transport);
     release();
     await new Promise((resolve) => setTimeout(resolve, 0));
     const before = { phase: store.getState().phase, done: store.getState().progress.c1?.documentsDone };
     // Missed while the stream was down: the sync finished. Then the stream is back.
-    status = snapshot({ connections: [connection({ syncStatus: 'synced', documentCount: 10 })], syncing: {} });
+    status = snapshot({
+      connections: [connection({ syncStatus: 'synced', documentCount: 10 })],
+      syncing: {},
+    });
     backend.reconnect();
-    backend.emit('connections.changed', [connection({ syncStatus: 'synced', documentCount: 10, name: 'Renamed meanwhile' })]);
+    backend.emit('connections.changed', [
+      connection({ syncStatus: 'synced', documentCount: 10, name: 'Renamed meanwhile' }),
+    ]);
     const whileLoading = { phase: store.getState().phase, name: store.getState().connections[0]?.name };
     release();
     await new Promise((resolve) => setTimeout(resolve, 0));
-    expect({ before, whileLoading, after: { progress: store.getState().progress, card: store.getState().connections.map((c) => [c.name, c.syncStatus, c.documentCount]) } }).toEqual({
+    expect({
+      before,
+      whileLoading,
+      after: {
+        progress: store.getState().progress,
+        card: store.getState().connections.map((c) => [c.name, c.syncStatus, c.documentCount]),
+      },
+    }).toEqual({
       before: { phase: 'ready', done: 3 },
       whileLoading: { phase: 'ready', name: 'Notes' },
       after: { progress: {}, card: [['Renamed meanwhile', 'synced', 10]] },

@@ -9,7 +9,13 @@ import type { SettingsSlice } from './slices/settings-slice';
 import type { SignInSlice } from './slices/sign-in-slice';
 import type { UiSlice } from './slices/ui-slice';
 
-export type AppState = UiSlice & ConnectionsSlice & SignInSlice & SearchSlice & ChatSlice & HistorySlice & SettingsSlice;
+export type AppState = UiSlice &
+  ConnectionsSlice &
+  SignInSlice &
+  SearchSlice &
+  ChatSlice &
+  HistorySlice &
+  SettingsSlice;
 export type AppStore = StoreApi<AppState>;
 
 export interface StoreDeps {

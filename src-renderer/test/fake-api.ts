@@ -5,7 +5,9 @@ import { fail, type Result } from '../../src-shared/errors';
 import type { ConnectionView, SettingsView, StatusSnapshot } from '../../src-shared/models';
 import type { Transport } from '../transport/transport';
 
-export type Handlers = Partial<Record<ApiChannel, (input: never) => Result<unknown> | Promise<Result<unknown>>>>;
+export type Handlers = Partial<
+  Record<ApiChannel, (input: never) => Result<unknown> | Promise<Result<unknown>>>
+>;
 
 export interface FakeBackend {
   api: CairnApi;
@@ -22,7 +24,8 @@ export function fakeBackend(handlers: Handlers): FakeBackend {
   const reconnectListeners = new Set<() => void>();
   const api = buildApiProxy(async (channel, input) => {
     calls.push({ channel, input });
-    const handler = handlers[channel as ApiChannel] as ((input: unknown) => Result<unknown> | Promise<Result<unknown>>) | undefined;
+    const handler = handlers[channel as ApiChannel] as
+      ((input: unknown) => Result<unknown> | Promise<Result<unknown>>) | undefined;
     return handler ? handler(input) : fail('UNSUPPORTED', `no fake for ${channel}`);
   });
   return {
@@ -32,7 +35,10 @@ export function fakeBackend(handlers: Handlers): FakeBackend {
       kind: 'http',
       api,
       subscribe: (listener) => (listeners.add(listener), () => listeners.delete(listener)),
-      onReconnect: (listener) => (reconnectListeners.add(listener), () => reconnectListeners.delete(listener)),
+      onReconnect: (listener) => (
+        reconnectListeners.add(listener),
+        () => reconnectListeners.delete(listener)
+      ),
       dispose: () => listeners.clear(),
     },
     emit: (name, payload) => listeners.forEach((listener) => listener(name, payload)),
@@ -42,7 +48,13 @@ export function fakeBackend(handlers: Handlers): FakeBackend {
 
 export function settings(patch: Partial<SettingsView> = {}): SettingsView {
   return {
-    embedding: { provider: 'builtin', baseUrl: '', model: 'cairn-hash-v1', dimensions: 1024, hasApiKey: false },
+    embedding: {
+      provider: 'builtin',
+      baseUrl: '',
+      model: 'cairn-hash-v1',
+      dimensions: 1024,
+      hasApiKey: false,
+    },
     chat: { provider: 'none', baseUrl: '', model: '', hasApiKey: false, topK: 10 },
     syncIntervalHours: 24,
     scheduledSyncPaused: false,
@@ -52,9 +64,41 @@ export function settings(patch: Partial<SettingsView> = {}): SettingsView {
 }
 
 export function connection(patch: Partial<ConnectionView> = {}): ConnectionView {
-  return { id: 'c1', platform: 'folder', name: 'Notes', mode: 'rag', config: { path: '/n' }, secretFields: [], syncStatus: 'idle', syncError: null, syncErrorCode: null, lastSyncAt: null, nextSyncAt: null, documentCount: 0, chunkCount: 0, limitation: null, limitationCode: null, experimental: false, ...patch };
+  return {
+    id: 'c1',
+    platform: 'folder',
+    name: 'Notes',
+    mode: 'rag',
+    config: { path: '/n' },
+    secretFields: [],
+    syncStatus: 'idle',
+    syncError: null,
+    syncErrorCode: null,
+    lastSyncAt: null,
+    nextSyncAt: null,
+    documentCount: 0,
+    chunkCount: 0,
+    limitation: null,
+    limitationCode: null,
+    experimental: false,
+    ...patch,
+  };
 }
 
 export function snapshot(patch: Partial<StatusSnapshot> = {}): StatusSnapshot {
-  return { version: 'test', dataDir: '/data', connections: [], settings: settings(), reindex: { running: false, done: 0, total: 0, activeSpace: 'builtin/cairn-hash-v1/1024', pendingSpace: null }, syncing: {}, ...patch };
+  return {
+    version: 'test',
+    dataDir: '/data',
+    connections: [],
+    settings: settings(),
+    reindex: {
+      running: false,
+      done: 0,
+      total: 0,
+      activeSpace: 'builtin/cairn-hash-v1/1024',
+      pendingSpace: null,
+    },
+    syncing: {},
+    ...patch,
+  };
 }

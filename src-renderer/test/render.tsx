@@ -8,7 +8,12 @@ import { snapshot } from './fake-api';
 import type { FakeBackend } from './fake-api';
 
 /** Renders `ui` over a store hydrated from `status`, as main.tsx does after app.status. */
-export function renderWithStore(ui: ReactElement, backend: FakeBackend, status: Partial<StatusSnapshot> = {}, options: AppStoreOptions = {}): RenderResult & { store: AppStore } {
+export function renderWithStore(
+  ui: ReactElement,
+  backend: FakeBackend,
+  status: Partial<StatusSnapshot> = {},
+  options: AppStoreOptions = {},
+): RenderResult & { store: AppStore } {
   const { store } = createAppStore(backend.api, { searchDebounceMs: 0, ...options });
   hydrate(store, snapshot(status));
   return { store, ...render(<StoreProvider store={store}>{ui}</StoreProvider>) };

@@ -32,9 +32,18 @@ export function createHttpTransport(options: HttpTransportOptions): Transport {
       });
       const body: unknown = await response.json().catch(() => null);
       if (isResult(body)) return body;
-      return { ok: false, error: { code: 'INTERNAL', message: `Unexpected answer from Cairn (HTTP ${response.status}).` } };
+      return {
+        ok: false,
+        error: { code: 'INTERNAL', message: `Unexpected answer from Cairn (HTTP ${response.status}).` },
+      };
     } catch {
-      return { ok: false, error: { code: 'SOURCE_UNREACHABLE', message: 'Cairn is not reachable: is `cairn serve` still running?' } };
+      return {
+        ok: false,
+        error: {
+          code: 'SOURCE_UNREACHABLE',
+          message: 'Cairn is not reachable: is `cairn serve` still running?',
+        },
+      };
     }
   }
 

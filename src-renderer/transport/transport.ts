@@ -21,17 +21,30 @@ export interface Transport {
 }
 
 export function createIpcTransport(globals: CairnPreloadGlobals): Transport {
-  return { kind: 'ipc', api: globals.api, subscribe: (listener) => globals.onCairnEvent(listener), onReconnect: () => () => {}, dispose: () => {} };
+  return {
+    kind: 'ipc',
+    api: globals.api,
+    subscribe: (listener) => globals.onCairnEvent(listener),
+    onReconnect: () => () => {},
+    dispose: () => {},
+  };
 }
 
 /** The token the headless host injected into index.html (or, as a fallback, the page URL's ?token=). */
 export function hostToken(doc: Document, location: Location): string | null {
-  return doc.querySelector<HTMLMetaElement>('meta[name="cairn-token"]')?.content || new URLSearchParams(location.search).get('token');
+  return (
+    doc.querySelector<HTMLMetaElement>('meta[name="cairn-token"]')?.content ||
+    new URLSearchParams(location.search).get('token')
+  );
 }
 
 export function selectTransport(win: Window & Partial<CairnPreloadGlobals>): Transport {
-  if (win.api && typeof win.onCairnEvent === 'function') return createIpcTransport({ api: win.api, onCairnEvent: win.onCairnEvent });
+  if (win.api && typeof win.onCairnEvent === 'function')
+    return createIpcTransport({ api: win.api, onCairnEvent: win.onCairnEvent });
   const token = hostToken(win.document, win.location);
-  if (!token) throw new Error('No connection to Cairn: open the address printed by `cairn serve` (it carries the access token).');
+  if (!token)
+    throw new Error(
+      'No connection to Cairn: open the address printed by `cairn serve` (it carries the access token).',
+    );
   return createHttpTransport({ origin: win.location.origin, token });
 }

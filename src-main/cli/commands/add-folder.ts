@@ -9,10 +9,20 @@ export const addFolderCommand: CliCommand = {
   summary: 'Add a local folder of Markdown/text files (an Obsidian vault works)',
   usage: 'cairn add-folder <path> [--name <name>] [--mode rag|direct] [--json]',
   async run(args, context) {
-    const { values, positionals } = parseCommandArgs(args, { name: { type: 'string' }, mode: { type: 'string' }, json: { type: 'boolean' } }, { min: 1, max: 1, names: 'the folder <path>' });
+    const { values, positionals } = parseCommandArgs(
+      args,
+      { name: { type: 'string' }, mode: { type: 'string' }, json: { type: 'boolean' } },
+      { min: 1, max: 1, names: 'the folder <path>' },
+    );
     const path = resolve(positionals[0] ?? '');
     const json = values.json ?? false;
-    const input: NewConnection = { platform: 'folder', name: values.name ?? basename(path), mode: parseModeArgument(values.mode, '--mode') ?? 'rag', config: { path }, secrets: {} };
+    const input: NewConnection = {
+      platform: 'folder',
+      name: values.name ?? basename(path),
+      mode: parseModeArgument(values.mode, '--mode') ?? 'rag',
+      config: { path },
+      secrets: {},
+    };
     const { api } = await context.open();
     // Checked before saving, so a mistyped path never becomes a broken connection.
     const checked = await api.connections.testNew(input);
@@ -21,7 +31,9 @@ export const addFolderCommand: CliCommand = {
     return report(context, json, added, (view) =>
       [
         `Added folder "${view.name}" (id ${view.id}, ${view.mode} mode): ${checked.value.message}`,
-        view.mode === 'rag' ? `Index it now with: cairn sync ${JSON.stringify(view.name)}` : 'Direct mode: it is searched live, nothing is indexed.',
+        view.mode === 'rag'
+          ? `Index it now with: cairn sync ${JSON.stringify(view.name)}`
+          : 'Direct mode: it is searched live, nothing is indexed.',
       ].join('\n'),
     );
   },

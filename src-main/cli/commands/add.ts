@@ -35,20 +35,45 @@ export const addCommand: CliCommand = {
     'Secret flags can be left out and given as environment variables instead (e.g. CAIRN_APP_SECRET, CAIRN_TOKEN, CAIRN_API_KEY).',
   ].join('\n'),
   async run(args, context) {
-    const spec: OptionSpec = { name: { type: 'string' }, mode: { type: 'string' }, json: { type: 'boolean' } };
-    for (const platform of PLATFORMS) for (const field of PLATFORM_INFO[platform].fields) spec[flagName(field)] = { type: field.type === 'boolean' ? 'boolean' : 'string' };
-    const { values, positionals } = parseCommandArgs(args, spec, { min: 1, max: 1, names: 'the platform (feishu, lark, yuque, dingtalk or ima)' });
+    const spec: OptionSpec = {
+      name: { type: 'string' },
+      mode: { type: 'string' },
+      json: { type: 'boolean' },
+    };
+    for (const platform of PLATFORMS)
+      for (const field of PLATFORM_INFO[platform].fields)
+        spec[flagName(field)] = { type: field.type === 'boolean' ? 'boolean' : 'string' };
+    const { values, positionals } = parseCommandArgs(args, spec, {
+      min: 1,
+      max: 1,
+      names: 'the platform (feishu, lark, yuque, dingtalk or ima)',
+    });
     const platform = PLATFORMS.find((candidate) => candidate === positionals[0]);
     if (!platform) {
-      throw new UsageError(positionals[0] === 'folder' ? 'Use `cairn add-folder <path>` for local folders.' : `Unknown platform "${positionals[0]}".`);
+      throw new UsageError(
+        positionals[0] === 'folder'
+          ? 'Use `cairn add-folder <path>` for local folders.'
+          : `Unknown platform "${positionals[0]}".`,
+      );
     }
     const fields = PLATFORM_INFO[platform].fields;
-    const foreign = Object.keys(values).filter((key) => !['name', 'mode', 'json'].includes(key) && !fields.some((field) => flagName(field) === key));
-    if (foreign.length > 0) throw new UsageError(`${foreign.map((key) => `--${key}`).join(', ')} ${foreign.length === 1 ? 'is not an option' : 'are not options'} for ${platform}.`);
+    const foreign = Object.keys(values).filter(
+      (key) => !['name', 'mode', 'json'].includes(key) && !fields.some((field) => flagName(field) === key),
+    );
+    if (foreign.length > 0)
+      throw new UsageError(
+        `${foreign.map((key) => `--${key}`).join(', ')} ${foreign.length === 1 ? 'is not an option' : 'are not options'} for ${platform}.`,
+      );
     const name = values['name'];
     if (typeof name !== 'string' || !name.trim()) throw new UsageError('Missing --name <name>.');
 
-    const input: NewConnection = { platform, name, mode: parseModeArgument(values['mode'], '--mode') ?? 'rag', config: {}, secrets: {} };
+    const input: NewConnection = {
+      platform,
+      name,
+      mode: parseModeArgument(values['mode'], '--mode') ?? 'rag',
+      config: {},
+      secrets: {},
+    };
     const missing: string[] = [];
     for (const field of fields) {
       const given = values[flagName(field)];
@@ -56,22 +81,31 @@ export const addCommand: CliCommand = {
         if ((given as unknown) === true) input.config[field.key] = true;
         continue;
       }
-      const value = typeof given === 'string' ? given : field.secret ? context.env[secretEnvName(field)] : undefined;
-      if (value !== undefined && value !== '') (field.secret ? input.secrets : input.config)[field.key] = value;
-      else if (field.required) missing.push(field.secret ? `${field.flag} (or ${secretEnvName(field)})` : field.flag);
+      const value =
+        typeof given === 'string' ? given : field.secret ? context.env[secretEnvName(field)] : undefined;
+      if (value !== undefined && value !== '')
+        (field.secret ? input.secrets : input.config)[field.key] = value;
+      else if (field.required)
+        missing.push(field.secret ? `${field.flag} (or ${secretEnvName(field)})` : field.flag);
     }
     if (missing.length > 0) throw new UsageError(`Missing ${missing.join(', ')} for ${platform}.`);
 
     const { api } = await context.open();
-    return report(context, (values as Record<string, unknown>)['json'] === true, await api.connections.add(input), (view) =>
-      [
-        `Added ${PLATFORM_INFO[platform].label.en} connection "${view.name}" (id ${view.id}, ${view.mode} mode).`,
-        view.experimental ? 'Note: this platform is experimental.' : null,
-        `Check its credentials with: cairn test ${JSON.stringify(view.name)}`,
-        view.userAuth === 'none' ? `For search and My Library, sign in with: cairn authorize ${JSON.stringify(view.name)}` : null,
-      ]
-        .filter(Boolean)
-        .join('\n'),
+    return report(
+      context,
+      (values as Record<string, unknown>)['json'] === true,
+      await api.connections.add(input),
+      (view) =>
+        [
+          `Added ${PLATFORM_INFO[platform].label.en} connection "${view.name}" (id ${view.id}, ${view.mode} mode).`,
+          view.experimental ? 'Note: this platform is experimental.' : null,
+          `Check its credentials with: cairn test ${JSON.stringify(view.name)}`,
+          view.userAuth === 'none'
+            ? `For search and My Library, sign in with: cairn authorize ${JSON.stringify(view.name)}`
+            : null,
+        ]
+          .filter(Boolean)
+          .join('\n'),
     );
   },
 };

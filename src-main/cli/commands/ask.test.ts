@@ -39,7 +39,10 @@ function cliContext(options: { tty?: boolean; model?: boolean; signal?: AbortSig
     env: {},
     signal: options.signal ?? new AbortController().signal,
     async open(): Promise<Cairn> {
-      const kit = createChatKit(db, { chat: options.model === false ? null : { baseUrl: fake.baseUrl, apiKey: fake.apiKey, model: fake.model } });
+      const kit = createChatKit(db, {
+        chat:
+          options.model === false ? null : { baseUrl: fake.baseUrl, apiKey: fake.apiKey, model: fake.model },
+      });
       const api = { chat: kit.service.chat } as unknown as CairnApi;
       return {
         api,
@@ -63,7 +66,9 @@ describe('cairn ask', () => {
     expect(await askCommand.run(['When does the VPN certificate expire?', '--k', '3'], context)).toBe(0);
     const [answer, ...rest] = stdout.text.split('\n\n');
     expect(answer).toMatch(/^The office VPN certificate expires every 90 days \[1\]\./);
-    expect(rest.join('\n\n')).toMatch(/^Sources:\n\[1\] VPN Guide › Certificates \(Handbook · yuque\)\n {4}https:\/\/www\.yuque\.com\/handbook\/vpn\n {4}“The office VPN certificate expires every 90 days\.”/);
+    expect(rest.join('\n\n')).toMatch(
+      /^Sources:\n\[1\] VPN Guide › Certificates \(Handbook · yuque\)\n {4}https:\/\/www\.yuque\.com\/handbook\/vpn\n {4}“The office VPN certificate expires every 90 days\.”/,
+    );
     expect(stdout.text).toMatch(/\nTokens: \d+ prompt \+ \d+ answer = \d+\n$/);
     expect(disposed()).toBe(1);
   });
@@ -71,18 +76,66 @@ describe('cairn ask', () => {
   it('--json gives the answer, cited source cards, usage, mode and state', async () => {
     fake.behaviour = { kind: 'cite-out-of-range' };
     const { context, stdout } = cliContext();
-    expect(await askCommand.run(['--json', 'What does the office handbook say about the IT portal, expenses, the printer and laptops?', '--k', '4'], context)).toBe(0);
-    const printed = JSON.parse(stdout.text) as Record<string, unknown> & { citations: { n: number; title: string; paragraph: string; documentId: number | null; charStart: number | null }[] };
-    expect(Object.keys(printed).sort()).toEqual(['answer', 'citations', 'conversationId', 'droppedMarkers', 'error', 'incomplete', 'messageId', 'mode', 'usage']);
-    expect(printed).toMatchObject({ mode: 'model', incomplete: false, droppedMarkers: [7], error: null, usage: { totalTokens: expect.any(Number) } });
+    expect(
+      await askCommand.run(
+        [
+          '--json',
+          'What does the office handbook say about the IT portal, expenses, the printer and laptops?',
+          '--k',
+          '4',
+        ],
+        context,
+      ),
+    ).toBe(0);
+    const printed = JSON.parse(stdout.text) as Record<string, unknown> & {
+      citations: {
+        n: number;
+        title: string;
+        paragraph: string;
+        documentId: number | null;
+        charStart: number | null;
+      }[];
+    };
+    expect(Object.keys(printed).sort()).toEqual([
+      'answer',
+      'citations',
+      'conversationId',
+      'droppedMarkers',
+      'error',
+      'incomplete',
+      'messageId',
+      'mode',
+      'usage',
+    ]);
+    expect(printed).toMatchObject({
+      mode: 'model',
+      incomplete: false,
+      droppedMarkers: [7],
+      error: null,
+      usage: { totalTokens: expect.any(Number) },
+    });
     expect(printed.citations.map((c) => c.n)).toEqual([1, 2, 3]);
-    expect(printed.citations[0]).toMatchObject({ title: expect.any(String), paragraph: expect.any(String), documentId: expect.any(Number), charStart: 0 });
+    expect(printed.citations[0]).toMatchObject({
+      title: expect.any(String),
+      paragraph: expect.any(String),
+      documentId: expect.any(Number),
+      charStart: 0,
+    });
   });
 
   it('streams tokens on a terminal and notes removed citations after them', async () => {
     fake.behaviour = { kind: 'cite-out-of-range' };
     const { context, stdout } = cliContext({ tty: true });
-    expect(await askCommand.run(['What does the office handbook say about the IT portal, expenses, the printer and laptops?', '--k', '4'], context)).toBe(0);
+    expect(
+      await askCommand.run(
+        [
+          'What does the office handbook say about the IT portal, expenses, the printer and laptops?',
+          '--k',
+          '4',
+        ],
+        context,
+      ),
+    ).toBe(0);
     expect(stdout.text).toContain('This is also documented elsewhere [7].');
     expect(stdout.text).toContain('(Removed citation to no source: [7])');
   });

@@ -14,7 +14,12 @@ export const askCommand: CliCommand = {
   summary: 'Answer a question from your documents, with numbered sources',
   usage: USAGE,
   async run(args, context) {
-    let parsed: { question: string; json: boolean; k: number | undefined; conversationId: string | undefined };
+    let parsed: {
+      question: string;
+      json: boolean;
+      k: number | undefined;
+      conversationId: string | undefined;
+    };
     try {
       parsed = parseAskArgs(args);
     } catch (error) {
@@ -30,7 +35,12 @@ export const askCommand: CliCommand = {
   },
 };
 
-export function parseAskArgs(args: string[]): { question: string; json: boolean; k: number | undefined; conversationId: string | undefined } {
+export function parseAskArgs(args: string[]): {
+  question: string;
+  json: boolean;
+  k: number | undefined;
+  conversationId: string | undefined;
+} {
   const { values, positionals } = parseArgs({
     args,
     options: { json: { type: 'boolean' }, k: { type: 'string' }, conversation: { type: 'string' } },
@@ -42,7 +52,8 @@ export function parseAskArgs(args: string[]): { question: string; json: boolean;
   let k: number | undefined;
   if (values.k !== undefined) {
     k = Number(values.k);
-    if (!/^\d+$/.test(values.k.trim()) || k < 1 || k > 50) throw new Error(`--k must be a whole number from 1 to 50, not "${values.k}".`);
+    if (!/^\d+$/.test(values.k.trim()) || k < 1 || k > 50)
+      throw new Error(`--k must be a whole number from 1 to 50, not "${values.k}".`);
   }
   return { question, json: values.json ?? false, k, conversationId: values.conversation };
 }
@@ -72,7 +83,11 @@ async function ask(
   // Ctrl-C (the dispatcher's signal) cancels the answer; the partial text is kept and marked incomplete.
   io.signal.addEventListener('abort', cancel, { once: true });
   try {
-    const started = await cairn.api.chat.ask({ question: input.question, ...(input.k ? { k: input.k } : {}), ...(input.conversationId ? { conversationId: input.conversationId } : {}) });
+    const started = await cairn.api.chat.ask({
+      question: input.question,
+      ...(input.k ? { k: input.k } : {}),
+      ...(input.conversationId ? { conversationId: input.conversationId } : {}),
+    });
     if (!started.ok) {
       if (input.json) io.stdout.write(`${JSON.stringify({ ok: false, error: started.error }, null, 2)}\n`);
       else io.stderr.write(`cairn: ${started.error.message} (${started.error.code})\n`);
@@ -82,11 +97,13 @@ async function ask(
     // A Ctrl-C that came while the question was being stored had no answer to cancel yet.
     if (io.signal.aborted) cancel();
     if (live) for (const token of early) if (token.messageId === messageId) io.stdout.write(token.delta);
-    const answer = finished.get(messageId) ?? (await new Promise<ChatAnswer>((resolve) => (deliver = resolve)));
+    const answer =
+      finished.get(messageId) ?? (await new Promise<ChatAnswer>((resolve) => (deliver = resolve)));
 
     if (input.json) io.stdout.write(`${JSON.stringify(toJson(answer), null, 2)}\n`);
     else io.stdout.write(formatAnswer(answer, live));
-    if (answer.error && !input.json) io.stderr.write(`cairn: ${answer.error.message} (${answer.error.code})\n`);
+    if (answer.error && !input.json)
+      io.stderr.write(`cairn: ${answer.error.message} (${answer.error.code})\n`);
     if (!answer.incomplete) return 0;
     return answer.error?.code === 'CANCELLED' ? 130 : 1;
   } finally {
@@ -117,14 +134,21 @@ export function formatAnswer(answer: ChatAnswer, alreadyStreamed: boolean): stri
   if (!alreadyStreamed) lines.push(answer.text);
   else lines.push('');
   if (alreadyStreamed && answer.droppedMarkers.length > 0) {
-    lines.push('', `(Removed citation${answer.droppedMarkers.length === 1 ? '' : 's'} to no source: ${answer.droppedMarkers.map((n) => `[${n}]`).join(' ')})`);
+    lines.push(
+      '',
+      `(Removed citation${answer.droppedMarkers.length === 1 ? '' : 's'} to no source: ${answer.droppedMarkers.map((n) => `[${n}]`).join(' ')})`,
+    );
   }
   if (answer.incomplete) lines.push('', '(incomplete answer)');
   if (answer.citations.length > 0) {
     lines.push('', 'Sources:');
     for (const card of answer.citations) lines.push(...formatCard(card));
   }
-  if (answer.usage) lines.push('', `Tokens: ${answer.usage.promptTokens} prompt + ${answer.usage.completionTokens} answer = ${answer.usage.totalTokens}`);
+  if (answer.usage)
+    lines.push(
+      '',
+      `Tokens: ${answer.usage.promptTokens} prompt + ${answer.usage.completionTokens} answer = ${answer.usage.totalTokens}`,
+    );
   return `${lines.join('\n')}\n`;
 }
 

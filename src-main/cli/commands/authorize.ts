@@ -25,8 +25,16 @@ export interface AuthorizeOptions {
   openBrowser?: (url: string) => Promise<void>;
 }
 
-export async function runAuthorize(args: string[], context: CliContext, options: AuthorizeOptions = {}): Promise<number> {
-  const { values, positionals } = parseCommandArgs(args, { 'no-open': { type: 'boolean' }, json: { type: 'boolean' } }, { min: 1, max: 1, names: 'the <connection>' });
+export async function runAuthorize(
+  args: string[],
+  context: CliContext,
+  options: AuthorizeOptions = {},
+): Promise<number> {
+  const { values, positionals } = parseCommandArgs(
+    args,
+    { 'no-open': { type: 'boolean' }, json: { type: 'boolean' } },
+    { min: 1, max: 1, names: 'the <connection>' },
+  );
   const json = values.json ?? false;
   const { api, events } = await context.open();
   const found = await resolveConnection(api, positionals[0] ?? '');
@@ -49,10 +57,17 @@ export async function runAuthorize(args: string[], context: CliContext, options:
     // With --json stdout carries one document only, so the page goes to stderr.
     const say = json ? context.stderr : context.stdout;
     writeLine(say, `Sign in to ${label} for "${connection.name}" on this page:\n  ${authorizeUrl}`);
-    if (redirect) writeLine(say, `(${label} sends the browser back to ${redirect}; the app must list it as a redirect URL.)`);
+    if (redirect)
+      writeLine(
+        say,
+        `(${label} sends the browser back to ${redirect}; the app must list it as a redirect URL.)`,
+      );
     if (!values['no-open']) {
       await (options.openBrowser ?? openWithSystem)(authorizeUrl).catch((error: unknown) => {
-        writeLine(context.stderr, `Could not open a browser (${error instanceof Error ? error.message : String(error)}): open the page above yourself.`);
+        writeLine(
+          context.stderr,
+          `Could not open a browser (${error instanceof Error ? error.message : String(error)}): open the page above yourself.`,
+        );
       });
     }
     writeLine(say, 'Waiting for you to approve in the browser (Ctrl-C cancels)…');
@@ -61,11 +76,18 @@ export async function runAuthorize(args: string[], context: CliContext, options:
 
     const result = await outcome;
     if (result.ok) {
-      if (json) writeJson(context, { ok: true, value: { connectionId: connection.id, name: connection.name, signedIn: true } });
+      if (json)
+        writeJson(context, {
+          ok: true,
+          value: { connectionId: connection.id, name: connection.name, signedIn: true },
+        });
       else writeLine(context.stdout, `Signed in: search and My Library now work for "${connection.name}".`);
       return 0;
     }
-    const error = result.error ?? { code: 'INTERNAL' as const, message: 'The sign-in ended without an answer.' };
+    const error = result.error ?? {
+      code: 'INTERNAL' as const,
+      message: 'The sign-in ended without an answer.',
+    };
     if (error.code === 'CANCELLED') {
       if (json) writeJson(context, { ok: false, error });
       else writeLine(context.stderr, 'Sign-in cancelled.');

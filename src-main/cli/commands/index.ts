@@ -14,4 +14,18 @@ import { statusCommand } from './status';
 import { syncCommand } from './sync';
 import { testCommand } from './test';
 
-export const COMMANDS: CliCommand[] = [statusCommand, addFolderCommand, addCommand, editCommand, testCommand, authorizeCommand, signOutCommand, modeCommand, syncCommand, searchCommand, askCommand, serveCommand, removeCommand];
+export const COMMANDS: CliCommand[] = [
+  statusCommand,
+  addFolderCommand,
+  addCommand,
+  editCommand,
+  testCommand,
+  authorizeCommand,
+  signOutCommand,
+  modeCommand,
+  syncCommand,
+  searchCommand,
+  askCommand,
+  serveCommand,
+  removeCommand,
+];

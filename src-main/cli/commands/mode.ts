@@ -8,7 +8,11 @@ export const modeCommand: CliCommand = {
   summary: 'Switch a connection between rag (indexed) and direct (live search)',
   usage: 'cairn mode <connection> <rag|direct> [--json]',
   async run(args, context) {
-    const { values, positionals } = parseCommandArgs(args, { json: { type: 'boolean' } }, { min: 2, max: 2, names: 'the <connection> and the mode (rag or direct)' });
+    const { values, positionals } = parseCommandArgs(
+      args,
+      { json: { type: 'boolean' } },
+      { min: 2, max: 2, names: 'the <connection> and the mode (rag or direct)' },
+    );
     const mode = parseModeArgument(positionals[1], 'The mode');
     const json = values.json ?? false;
     const { api } = await context.open();

@@ -10,7 +10,13 @@ export const removeCommand: CliCommand = {
     return runOnConnection(args, context, async (view, api, json) => {
       const removed = await api.connections.remove({ id: view.id });
       const result = removed.ok ? { ok: true as const, value: { id: view.id, name: view.name } } : removed;
-      return report(context, json, result, () => `Removed "${view.name}" with its ${view.documentCount} documents and ${view.chunkCount} chunks.`);
+      return report(
+        context,
+        json,
+        result,
+        () =>
+          `Removed "${view.name}" with its ${view.documentCount} documents and ${view.chunkCount} chunks.`,
+      );
     });
   },
 };

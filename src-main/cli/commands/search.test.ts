@@ -4,39 +4,86 @@ import { formatSearch } from './search';
 
 function hit(key: string, fields: Partial<SearchHit>): SearchHit {
   return {
-    key, source: 'index', connectionId: 'c1', platform: 'yuque', documentId: 1, externalId: 'release', title: 'Release process', knowledgeBase: '产品手册',
-    url: null, headingPath: '', text: '', charStart: 0, charEnd: 0, score: 0.03, ranks: { keyword: 1 }, ...fields,
+    key,
+    source: 'index',
+    connectionId: 'c1',
+    platform: 'yuque',
+    documentId: 1,
+    externalId: 'release',
+    title: 'Release process',
+    knowledgeBase: '产品手册',
+    url: null,
+    headingPath: '',
+    text: '',
+    charStart: 0,
+    charEnd: 0,
+    score: 0.03,
+    ranks: { keyword: 1 },
+    ...fields,
   };
 }
 
 describe('formatSearch', () => {
   it('prints a document once, its best passage first and its other matching passages under it', () => {
-    const best = hit('chunk:1', { headingPath: 'Release process > Rollback', text: 'Roll back\nwithin five minutes.', url: 'https://yuque.test/r', ranks: { vector: 2, keyword: 1 } });
-    const second = hit('chunk:2', { headingPath: 'Release process > 发布检查', text: `发布前检查${'清单'.repeat(80)}`, ranks: { keyword: 3 } });
+    const best = hit('chunk:1', {
+      headingPath: 'Release process > Rollback',
+      text: 'Roll back\nwithin five minutes.',
+      url: 'https://yuque.test/r',
+      ranks: { vector: 2, keyword: 1 },
+    });
+    const second = hit('chunk:2', {
+      headingPath: 'Release process > 发布检查',
+      text: `发布前检查${'清单'.repeat(80)}`,
+      ranks: { keyword: 3 },
+    });
     const third = hit('chunk:3', { text: 'No heading here.', ranks: { vector: 5 } });
-    const other = hit('chunk:9', { documentId: 2, externalId: 'vpn', title: 'VPN 设置', knowledgeBase: '', platform: 'folder', text: '连接 VPN。', ranks: { keyword: 2 } });
+    const other = hit('chunk:9', {
+      documentId: 2,
+      externalId: 'vpn',
+      title: 'VPN 设置',
+      knowledgeBase: '',
+      platform: 'folder',
+      text: '连接 VPN。',
+      ranks: { keyword: 2 },
+    });
     const response: SearchResponse = {
       hits: [best, second, other],
-      documents: [{ best, more: [second, third] }, { best: other, more: [] }],
+      documents: [
+        { best, more: [second, third] },
+        { best: other, more: [] },
+      ],
       warnings: [],
       tookMs: 12.4,
     };
-    expect(formatSearch(response)).toBe([
-      '1. Release process — 产品手册 (yuque)  [vector #2 · keyword #1]',
-      '   Release process > Rollback',
-      '   https://yuque.test/r',
-      '   Roll back within five minutes.',
-      '   + 2 more passages in this document:',
-      `     · Release process > 发布检查: 发布前检查${'清单'.repeat(80)}`.slice(0, '     · Release process > 发布检查: '.length + 120) + '…',
-      '     · No heading here.',
-      '',
-      '2. VPN 设置 — folder (folder)  [keyword #2]',
-      '   连接 VPN。',
-      '',
-      '2 documents in 12 ms',
-    ].join('\n'));
-    expect(formatSearch({ hits: [], documents: [], warnings: [{ connectionId: 'c9', error: { code: 'TIMEOUT', message: 'No answer.' } }], tookMs: 3 }, new Map([['c9', 'DingTalk']]))).toBe(
-      'No results.\nwarning: DingTalk: No answer.\n0 documents in 3 ms',
+    expect(formatSearch(response)).toBe(
+      [
+        '1. Release process — 产品手册 (yuque)  [vector #2 · keyword #1]',
+        '   Release process > Rollback',
+        '   https://yuque.test/r',
+        '   Roll back within five minutes.',
+        '   + 2 more passages in this document:',
+        `     · Release process > 发布检查: 发布前检查${'清单'.repeat(80)}`.slice(
+          0,
+          '     · Release process > 发布检查: '.length + 120,
+        ) + '…',
+        '     · No heading here.',
+        '',
+        '2. VPN 设置 — folder (folder)  [keyword #2]',
+        '   连接 VPN。',
+        '',
+        '2 documents in 12 ms',
+      ].join('\n'),
     );
+    expect(
+      formatSearch(
+        {
+          hits: [],
+          documents: [],
+          warnings: [{ connectionId: 'c9', error: { code: 'TIMEOUT', message: 'No answer.' } }],
+          tookMs: 3,
+        },
+        new Map([['c9', 'DingTalk']]),
+      ),
+    ).toBe('No results.\nwarning: DingTalk: No answer.\n0 documents in 3 ms');
   });
 });

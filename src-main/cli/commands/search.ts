@@ -35,7 +35,9 @@ export const searchCommand: CliCommand = {
 };
 
 export function formatRanks(ranks: SearchHit['ranks']): string {
-  const parts = (['vector', 'keyword', 'direct'] as const).filter((channel) => ranks[channel] !== undefined).map((channel) => `${channel} #${ranks[channel]}`);
+  const parts = (['vector', 'keyword', 'direct'] as const)
+    .filter((channel) => ranks[channel] !== undefined)
+    .map((channel) => `${channel} #${ranks[channel]}`);
   return parts.join(' · ');
 }
 
@@ -57,12 +59,19 @@ export function formatSearch(response: SearchResponse, names: Map<string, string
       ...(best.url ? [`   ${best.url}`] : []),
       `   ${oneLine(best.text, PASSAGE_CHARS)}`,
     );
-    if (more.length > 0) lines.push(`   + ${more.length} more passage${more.length === 1 ? '' : 's'} in this document:`);
-    for (const passage of more) lines.push(`     · ${passage.headingPath ? `${passage.headingPath}: ` : ''}${oneLine(passage.text, MORE_PASSAGE_CHARS)}`);
+    if (more.length > 0)
+      lines.push(`   + ${more.length} more passage${more.length === 1 ? '' : 's'} in this document:`);
+    for (const passage of more)
+      lines.push(
+        `     · ${passage.headingPath ? `${passage.headingPath}: ` : ''}${oneLine(passage.text, MORE_PASSAGE_CHARS)}`,
+      );
     lines.push('');
   });
   if (response.documents.length === 0) lines.push('No results.');
-  for (const warning of response.warnings) lines.push(`warning: ${names.get(warning.connectionId) ?? warning.connectionId}: ${warning.error.message}`);
+  for (const warning of response.warnings)
+    lines.push(
+      `warning: ${names.get(warning.connectionId) ?? warning.connectionId}: ${warning.error.message}`,
+    );
   const count = response.documents.length;
   lines.push(`${count} document${count === 1 ? '' : 's'} in ${Math.round(response.tookMs)} ms`);
   return lines.join('\n');

@@ -25,10 +25,30 @@ function context(): ServeIo {
   stderr.on('data', (part: Buffer) => (err += part.toString()));
   async function open(options: { scheduler?: boolean } = {}) {
     opens.push(options);
-    const cairn = await createCairn({ scheduler: options.scheduler ?? false, env: {}, logger: silentLogger() });
-    return { ...cairn, dispose: async () => { disposed = true; await cairn.dispose(); } };
+    const cairn = await createCairn({
+      scheduler: options.scheduler ?? false,
+      env: {},
+      logger: silentLogger(),
+    });
+    return {
+      ...cairn,
+      dispose: async () => {
+        disposed = true;
+        await cairn.dispose();
+      },
+    };
   }
-  return { stdout, stderr, env: {}, signal: new AbortController().signal, open, out: () => out, err: () => err, opens, disposed: () => disposed };
+  return {
+    stdout,
+    stderr,
+    env: {},
+    signal: new AbortController().signal,
+    open,
+    out: () => out,
+    err: () => err,
+    opens,
+    disposed: () => disposed,
+  };
 }
 
 describe('cairn serve', () => {
@@ -48,10 +68,17 @@ describe('cairn serve', () => {
     const io = context();
     const controller = new AbortController();
     const opened: string[] = [];
-    const running = runServe(['--open'], io, { stop: controller.signal, rendererDir: '/nonexistent', openBrowser: async (url) => void opened.push(url) });
+    const running = runServe(['--open'], io, {
+      stop: controller.signal,
+      rendererDir: '/nonexistent',
+      openBrowser: async (url) => void opened.push(url),
+    });
     while (!io.out().includes('Ctrl+C')) await new Promise((resolve) => setTimeout(resolve, 10));
     const url = new URL(/Cairn is running at (\S+)/.exec(io.out())![1]!);
-    const status = await fetch(`${url.origin}/api/app.status`, { method: 'POST', headers: { 'x-cairn-token': url.searchParams.get('token')! } });
+    const status = await fetch(`${url.origin}/api/app.status`, {
+      method: 'POST',
+      headers: { 'x-cairn-token': url.searchParams.get('token')! },
+    });
     expect((await status.json()) as unknown).toMatchObject({ ok: true, value: { connections: [] } });
     expect(opened).toEqual([url.toString()]);
     expect(io.opens).toEqual([{ scheduler: true }]);

@@ -30,7 +30,12 @@ export function defaultRendererDir(env: NodeJS.ProcessEnv): string {
 export async function runServe(args: string[], context: CliContext, options: ServeOptions): Promise<number> {
   let parsed;
   try {
-    parsed = parseArgs({ args, strict: true, allowPositionals: false, options: { port: { type: 'string' }, open: { type: 'boolean' } } });
+    parsed = parseArgs({
+      args,
+      strict: true,
+      allowPositionals: false,
+      options: { port: { type: 'string' }, open: { type: 'boolean' } },
+    });
   } catch (error) {
     context.stderr.write(`${error instanceof Error ? error.message : String(error)}\nusage: ${USAGE}\n`);
     return 2;
@@ -50,21 +55,35 @@ export async function runServe(args: string[], context: CliContext, options: Ser
   }
   let host;
   try {
-    host = await startHttpHost({ api: cairn.api, events: cairn.events, rendererDir, port, openExternal: options.openBrowser ?? openWithSystem });
+    host = await startHttpHost({
+      api: cairn.api,
+      events: cairn.events,
+      rendererDir,
+      port,
+      openExternal: options.openBrowser ?? openWithSystem,
+    });
   } catch (error) {
     await cairn.dispose();
-    context.stderr.write(`Could not listen on 127.0.0.1:${port}: ${error instanceof Error ? error.message : String(error)}\n`);
+    context.stderr.write(
+      `Could not listen on 127.0.0.1:${port}: ${error instanceof Error ? error.message : String(error)}\n`,
+    );
     return 1;
   }
   context.stdout.write(`Cairn is running at ${host.url}\n`);
-  if (!existsSync(join(rendererDir, 'index.html'))) context.stdout.write('The UI is not built yet: run `npm run build` (the API works already).\n');
+  if (!existsSync(join(rendererDir, 'index.html')))
+    context.stdout.write('The UI is not built yet: run `npm run build` (the API works already).\n');
   context.stdout.write('Press Ctrl+C to stop.\n');
   if (parsed.values.open) {
     await (options.openBrowser ?? openWithSystem)(host.url).catch((error: unknown) => {
-      context.stderr.write(`Could not open a browser (${error instanceof Error ? error.message : String(error)}): open the address above yourself.\n`);
+      context.stderr.write(
+        `Could not open a browser (${error instanceof Error ? error.message : String(error)}): open the address above yourself.\n`,
+      );
     });
   }
-  if (!options.stop.aborted) await new Promise<void>((resolve) => options.stop.addEventListener('abort', () => resolve(), { once: true }));
+  if (!options.stop.aborted)
+    await new Promise<void>((resolve) =>
+      options.stop.addEventListener('abort', () => resolve(), { once: true }),
+    );
   await host.close();
   await cairn.dispose();
   return 0;

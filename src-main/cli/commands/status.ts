@@ -21,7 +21,9 @@ export function formatStatus(status: StatusSnapshot): string {
     `Data directory: ${status.dataDir}`,
     `Embeddings: ${embedding.provider}${embedding.model ? ` ${embedding.model}` : ''}, ${embedding.dimensions} dims · Chat: ${chat.provider}${chat.model ? ` ${chat.model}` : ''}`,
     `Scheduled sync: ${status.settings.scheduledSyncPaused ? 'paused' : `every ${status.settings.syncIntervalHours} h`} · Index: ${status.reindex.activeSpace}` +
-      (status.reindex.running ? ` (re-indexing into ${status.reindex.pendingSpace}: ${status.reindex.done}/${status.reindex.total})` : ''),
+      (status.reindex.running
+        ? ` (re-indexing into ${status.reindex.pendingSpace}: ${status.reindex.done}/${status.reindex.total})`
+        : ''),
     '',
   ];
   if (status.connections.length === 0) {
@@ -30,10 +32,23 @@ export function formatStatus(status: StatusSnapshot): string {
   }
   const rows = status.connections.map((c) => {
     const running = status.syncing[c.id];
-    const state = running ? `syncing ${running.phase} ${running.documentsDone}/${running.documentsTotal}` : c.syncStatus;
-    return [c.name, c.platform + (c.experimental ? '*' : ''), c.mode, state, String(c.documentCount), String(c.chunkCount), formatTime(c.lastSyncAt), c.mode === 'rag' ? formatTime(c.nextSyncAt) : '—'];
+    const state = running
+      ? `syncing ${running.phase} ${running.documentsDone}/${running.documentsTotal}`
+      : c.syncStatus;
+    return [
+      c.name,
+      c.platform + (c.experimental ? '*' : ''),
+      c.mode,
+      state,
+      String(c.documentCount),
+      String(c.chunkCount),
+      formatTime(c.lastSyncAt),
+      c.mode === 'rag' ? formatTime(c.nextSyncAt) : '—',
+    ];
   });
-  lines.push(formatTable(['NAME', 'PLATFORM', 'MODE', 'STATUS', 'DOCS', 'CHUNKS', 'LAST SYNC', 'NEXT SYNC'], rows));
+  lines.push(
+    formatTable(['NAME', 'PLATFORM', 'MODE', 'STATUS', 'DOCS', 'CHUNKS', 'LAST SYNC', 'NEXT SYNC'], rows),
+  );
   for (const c of status.connections) {
     if (c.syncError) lines.push(`${c.name}: ${c.syncError}`);
     if (c.limitation) lines.push(`${c.name}: ${c.limitation}`);

@@ -21,9 +21,14 @@ export interface NotStarted {
 export const syncCommand: CliCommand = {
   name: 'sync',
   summary: 'Sync one RAG connection, or all of them, incrementally',
-  usage: 'cairn sync [connection] [--json]\nExit code 0 when every run succeeded, 1 when any failed, skipped documents or could not start, 130 when cancelled.',
+  usage:
+    'cairn sync [connection] [--json]\nExit code 0 when every run succeeded, 1 when any failed, skipped documents or could not start, 130 when cancelled.',
   async run(args, context) {
-    const { values, positionals } = parseCommandArgs(args, { json: { type: 'boolean' } }, { min: 0, max: 1, names: '' });
+    const { values, positionals } = parseCommandArgs(
+      args,
+      { json: { type: 'boolean' } },
+      { min: 0, max: 1, names: '' },
+    );
     const json = values.json ?? false;
     const { api, events } = await context.open();
 
@@ -39,7 +44,12 @@ export const syncCommand: CliCommand = {
         wake();
       }),
       events.on('sync.progress', (progress) => {
-        if (names.has(progress.connectionId)) bar.update({ done: progress.documentsDone, total: progress.documentsTotal, label: `${names.get(progress.connectionId)} · ${progress.phase}` });
+        if (names.has(progress.connectionId))
+          bar.update({
+            done: progress.documentsDone,
+            total: progress.documentsTotal,
+            label: `${names.get(progress.connectionId)} · ${progress.phase}`,
+          });
       }),
     ];
     try {
@@ -64,21 +74,46 @@ export const syncCommand: CliCommand = {
         }
       }
 
-      const runFor = (id: string) => seen.find((run) => run.connectionId === id && (targets.get(id) === undefined || run.id === targets.get(id)));
+      const runFor = (id: string) =>
+        seen.find(
+          (run) => run.connectionId === id && (targets.get(id) === undefined || run.id === targets.get(id)),
+        );
       const allDone = () => [...targets.keys()].every((id) => runFor(id) !== undefined);
-      const cancelled = await waitUntil(allDone, (wakeUp) => (wake = wakeUp), context, async () => {
-        for (const id of targets.keys()) if (!runFor(id)) await api.sync.cancel({ connectionId: id });
-      });
+      const cancelled = await waitUntil(
+        allDone,
+        (wakeUp) => (wake = wakeUp),
+        context,
+        async () => {
+          for (const id of targets.keys()) if (!runFor(id)) await api.sync.cancel({ connectionId: id });
+        },
+      );
       bar.stop();
-      const runs = [...targets.keys()].map((id) => runFor(id)).filter((run): run is SyncRunView => run !== undefined);
-      const reports: SyncRunReport[] = runs.map((run) => ({ ...run, name: names.get(run.connectionId) ?? run.connectionId }));
+      const runs = [...targets.keys()]
+        .map((id) => runFor(id))
+        .filter((run): run is SyncRunView => run !== undefined);
+      const reports: SyncRunReport[] = runs.map((run) => ({
+        ...run,
+        name: names.get(run.connectionId) ?? run.connectionId,
+      }));
       if (json) writeJson(context, { ok: true, value: { runs: reports, notStarted } });
       else {
-        const lines = [...reports.map(formatRun), ...notStarted.map((entry) => `${entry.name}: not started: ${entry.error.message} (${entry.error.code})`)];
-        writeLine(context.stdout, lines.length ? lines.join('\n') : 'Nothing to sync: no connection is in RAG mode.');
+        const lines = [
+          ...reports.map(formatRun),
+          ...notStarted.map(
+            (entry) => `${entry.name}: not started: ${entry.error.message} (${entry.error.code})`,
+          ),
+        ];
+        writeLine(
+          context.stdout,
+          lines.length ? lines.join('\n') : 'Nothing to sync: no connection is in RAG mode.',
+        );
       }
       if (cancelled || reports.some((run) => run.status === 'cancelled')) return 130;
-      return notStarted.length === 0 && reports.every((run) => run.status === 'succeeded') && reports.length === targets.size ? 0 : 1;
+      return notStarted.length === 0 &&
+        reports.every((run) => run.status === 'succeeded') &&
+        reports.length === targets.size
+        ? 0
+        : 1;
     } finally {
       bar.stop();
       for (const stop of unsubscribe) stop();
@@ -87,7 +122,12 @@ export const syncCommand: CliCommand = {
 };
 
 /** Resolves once `done()` holds; on Ctrl-C asks to cancel, then waits a grace period. Returns true when interrupted. */
-async function waitUntil(done: () => boolean, onWake: (wake: () => void) => void, context: CliContext, cancel: () => Promise<void>): Promise<boolean> {
+async function waitUntil(
+  done: () => boolean,
+  onWake: (wake: () => void) => void,
+  context: CliContext,
+  cancel: () => Promise<void>,
+): Promise<boolean> {
   let interrupted = false;
   await new Promise<void>((resolve) => {
     let grace: ReturnType<typeof setTimeout> | undefined;
@@ -114,10 +154,13 @@ export function formatCounters(c: SyncCounters): string {
 }
 
 export function formatRun(run: SyncRunReport): string {
-  const seconds = run.finishedAt ? ` in ${((Date.parse(run.finishedAt) - Date.parse(run.startedAt)) / 1000).toFixed(1)} s` : '';
+  const seconds = run.finishedAt
+    ? ` in ${((Date.parse(run.finishedAt) - Date.parse(run.startedAt)) / 1000).toFixed(1)} s`
+    : '';
   const lines = [`${run.name}: ${run.status}${seconds}`, `  ${formatCounters(run.counters)}`];
   if (run.error) lines.push(`  error: ${run.error.message} (${run.error.code})`);
   for (const error of run.errors.slice(0, 10)) lines.push(`  ✗ ${error.externalId}: ${error.message}`);
-  if (run.errors.length > 10) lines.push(`  … and ${run.errors.length - 10} more (cairn sync --json lists them all)`);
+  if (run.errors.length > 10)
+    lines.push(`  … and ${run.errors.length - 10} more (cairn sync --json lists them all)`);
   return lines.join('\n');
 }

@@ -8,7 +8,12 @@ export const testCommand: CliCommand = {
   usage: 'cairn test <connection> [--json]',
   run(args, context) {
     return runOnConnection(args, context, async (view, api, json) =>
-      report(context, json, await api.connections.test({ id: view.id }), (value) => `OK "${view.name}": ${value.message}`),
+      report(
+        context,
+        json,
+        await api.connections.test({ id: view.id }),
+        (value) => `OK "${view.name}": ${value.message}`,
+      ),
     );
   },
 };

@@ -23,7 +23,14 @@ function capture(sink: string[], isTTY: boolean): CliIo['stdout'] {
 
 export async function runCli(
   argv: string[],
-  options: { cairn?: Cairn; env?: NodeJS.ProcessEnv; tty?: boolean; signal?: AbortSignal; opened?: OpenCairnOptions[]; commands?: CliCommand[] } = {},
+  options: {
+    cairn?: Cairn;
+    env?: NodeJS.ProcessEnv;
+    tty?: boolean;
+    signal?: AbortSignal;
+    opened?: OpenCairnOptions[];
+    commands?: CliCommand[];
+  } = {},
 ): Promise<CliRun> {
   const out: string[] = [];
   const err: string[] = [];

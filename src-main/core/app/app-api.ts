@@ -37,7 +37,9 @@ export function appApi(deps: AppApiDeps): CairnApi['app'] {
     // headless host: transport/api-dispatcher.ts withExternalOpener) decides HOW, after this check.
     openExternal: (input) =>
       toResult(async () => {
-        const folderRoots = (await deps.repository.list()).filter((c) => c.platform === 'folder' && typeof c.config['path'] === 'string').map((c) => String(c.config['path']));
+        const folderRoots = (await deps.repository.list())
+          .filter((c) => c.platform === 'folder' && typeof c.config['path'] === 'string')
+          .map((c) => String(c.config['path']));
         resolveOpenTarget(String(input?.url ?? ''), folderRoots);
       }),
   };
@@ -52,8 +54,16 @@ export function settingsApi(deps: AppApiDeps): CairnApi['settings'] {
         const after = await deps.settings.update(input);
         // A changed key alone counts too: the same model behind a new key needs no re-embed, but a
         // provider that could not be built before may be buildable now.
-        if (JSON.stringify(before.embedding) !== JSON.stringify(after.embedding) || input.embedding?.apiKey !== undefined) await deps.embeddings.reconfigure();
-        if (before.syncIntervalHours !== after.syncIntervalHours || before.scheduledSyncPaused !== after.scheduledSyncPaused) await deps.onScheduleSettingsChanged();
+        if (
+          JSON.stringify(before.embedding) !== JSON.stringify(after.embedding) ||
+          input.embedding?.apiKey !== undefined
+        )
+          await deps.embeddings.reconfigure();
+        if (
+          before.syncIntervalHours !== after.syncIntervalHours ||
+          before.scheduledSyncPaused !== after.scheduledSyncPaused
+        )
+          await deps.onScheduleSettingsChanged();
         return after;
       }),
     reindexCost: () => toResult(() => reindexCost(deps.db)),

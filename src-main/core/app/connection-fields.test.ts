@@ -38,44 +38,99 @@ function problem(run: () => unknown): string {
 describe('planConnectionEdit: clearSecrets', () => {
   it('removes an optional secret field and keeps the others; that changes how Cairn reaches the platform', () => {
     const edit = planConnectionEdit(feishu, stored, { id: feishu.id, clearSecrets: ['userRefreshToken'] });
-    expect({ secrets: edit.secrets, cleared: edit.clearedSecrets, changesAccess: edit.changesAccess }).toEqual({ secrets: { appSecret: 'app-secret-1' }, cleared: ['userRefreshToken'], changesAccess: true });
+    expect({
+      secrets: edit.secrets,
+      cleared: edit.clearedSecrets,
+      changesAccess: edit.changesAccess,
+    }).toEqual({
+      secrets: { appSecret: 'app-secret-1' },
+      cleared: ['userRefreshToken'],
+      changesAccess: true,
+    });
   });
 
   it('clearing a field that is not stored changes nothing', () => {
-    const edit = planConnectionEdit({ ...feishu, secretFields: ['appSecret'] }, { appSecret: 'app-secret-1' }, { id: feishu.id, clearSecrets: ['userRefreshToken'] });
-    expect({ secrets: edit.secrets, cleared: edit.clearedSecrets, changesAccess: edit.changesAccess }).toEqual({ secrets: { appSecret: 'app-secret-1' }, cleared: [], changesAccess: false });
+    const edit = planConnectionEdit(
+      { ...feishu, secretFields: ['appSecret'] },
+      { appSecret: 'app-secret-1' },
+      { id: feishu.id, clearSecrets: ['userRefreshToken'] },
+    );
+    expect({
+      secrets: edit.secrets,
+      cleared: edit.clearedSecrets,
+      changesAccess: edit.changesAccess,
+    }).toEqual({ secrets: { appSecret: 'app-secret-1' }, cleared: [], changesAccess: false });
   });
 
   it('refuses to remove a required secret, a non-secret, an unknown field, or one the same edit replaces', () => {
-    expect(problem(() => planConnectionEdit(feishu, stored, { id: feishu.id, clearSecrets: ['appSecret'] }))).toBe(
+    expect(
+      problem(() => planConnectionEdit(feishu, stored, { id: feishu.id, clearSecrets: ['appSecret'] })),
+    ).toBe(
       'INVALID_ARGUMENT: Invalid Feishu connection: App secret (--app-secret) is required and cannot be removed.',
     );
-    expect(problem(() => planConnectionEdit(feishu, stored, { id: feishu.id, clearSecrets: ['appId', 'tenantToken'] }))).toBe(
+    expect(
+      problem(() =>
+        planConnectionEdit(feishu, stored, { id: feishu.id, clearSecrets: ['appId', 'tenantToken'] }),
+      ),
+    ).toBe(
       'INVALID_ARGUMENT: Invalid Feishu connection: appId is not a secret: clear it with "" in config; unknown secret field "tenantToken".',
     );
-    expect(problem(() => planConnectionEdit(feishu, stored, { id: feishu.id, secrets: { userRefreshToken: 'refresh-2' }, clearSecrets: ['userRefreshToken'] }))).toBe(
+    expect(
+      problem(() =>
+        planConnectionEdit(feishu, stored, {
+          id: feishu.id,
+          secrets: { userRefreshToken: 'refresh-2' },
+          clearSecrets: ['userRefreshToken'],
+        }),
+      ),
+    ).toBe(
       'INVALID_ARGUMENT: Invalid Feishu connection: userRefreshToken cannot be both replaced and removed.',
     );
   });
 
   it('checks the shape: clearSecrets is a list of field names', () => {
-    expect(problem(() => parseConnectionUpdate({ id: 'x', clearSecrets: 'userRefreshToken' as unknown as string[] }))).toMatch(/^INVALID_ARGUMENT: .*clearSecrets/);
+    expect(
+      problem(() =>
+        parseConnectionUpdate({ id: 'x', clearSecrets: 'userRefreshToken' as unknown as string[] }),
+      ),
+    ).toMatch(/^INVALID_ARGUMENT: .*clearSecrets/);
   });
 });
 
 describe('oauthScopes', () => {
-  const lark = { platform: 'lark' as const, name: 'Lark', mode: 'direct' as const, secrets: { appSecret: 's' } };
+  const lark = {
+    platform: 'lark' as const,
+    name: 'Lark',
+    mode: 'direct' as const,
+    secrets: { appSecret: 's' },
+  };
 
   it('is kept as one space between scope names', () => {
-    expect(checkNewConnection({ ...lark, config: { appId: 'cli_x', oauthScopes: '  search:docs:read \n wiki:wiki:readonly ' } }).config).toEqual({ appId: 'cli_x', oauthScopes: 'search:docs:read wiki:wiki:readonly' });
+    expect(
+      checkNewConnection({
+        ...lark,
+        config: { appId: 'cli_x', oauthScopes: '  search:docs:read \n wiki:wiki:readonly ' },
+      }).config,
+    ).toEqual({ appId: 'cli_x', oauthScopes: 'search:docs:read wiki:wiki:readonly' });
   });
 
   it('refuses a list that is not scope names, on add and on edit; "" goes back to the defaults', () => {
-    expect(problem(() => checkNewConnection({ ...lark, config: { appId: 'cli_x', oauthScopes: 'search:docs:read,wiki:wiki:readonly' } }))).toBe(
+    expect(
+      problem(() =>
+        checkNewConnection({
+          ...lark,
+          config: { appId: 'cli_x', oauthScopes: 'search:docs:read,wiki:wiki:readonly' },
+        }),
+      ),
+    ).toBe(
       'INVALID_ARGUMENT: Invalid Lark connection: oauthScopes: "search:docs:read,wiki:wiki:readonly" is not a scope name (separate scopes with spaces, e.g. "search:docs:read wiki:wiki:readonly").',
     );
     const scoped = { ...feishu, config: { appId: 'cli_x', oauthScopes: 'search:docs:read' } };
-    expect(problem(() => planConnectionEdit(scoped, stored, { id: feishu.id, config: { oauthScopes: 'wiki:*' } }))).toMatch(/"wiki:\*" is not a scope name/);
-    expect(planConnectionEdit(scoped, stored, { id: feishu.id, config: { oauthScopes: '' } }).config).toEqual({ appId: 'cli_x' });
+    expect(
+      problem(() => planConnectionEdit(scoped, stored, { id: feishu.id, config: { oauthScopes: 'wiki:*' } })),
+    ).toMatch(/"wiki:\*" is not a scope name/);
+    expect(planConnectionEdit(scoped, stored, { id: feishu.id, config: { oauthScopes: '' } }).config).toEqual(
+      { appId: 'cli_x' },
+    );
   });
 });

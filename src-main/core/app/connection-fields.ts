@@ -34,42 +34,58 @@ export function checkNewConnection(input: NewConnection): NewConnection {
 function reviewFields(parsed: NewConnection): { clean: NewConnection; problems: string[] } {
   const info = PLATFORM_INFO[parsed.platform];
   const config: NewConnection['config'] = {};
-  for (const [key, value] of Object.entries(parsed.config)) if (value !== '') config[key] = typeof value === 'string' ? value.trim() : value;
+  for (const [key, value] of Object.entries(parsed.config))
+    if (value !== '') config[key] = typeof value === 'string' ? value.trim() : value;
   for (const field of info.fields) {
     // A checkbox option is a boolean; "true"/"false" from a hand-written request or a CLI flag mean the same.
     const value = config[field.key];
-    if (field.type === 'boolean' && (value === 'true' || value === 'false')) config[field.key] = value === 'true';
+    if (field.type === 'boolean' && (value === 'true' || value === 'false'))
+      config[field.key] = value === 'true';
   }
   const secrets: Record<string, string> = {};
-  for (const [key, value] of Object.entries(parsed.secrets)) if (value.trim() !== '') secrets[key] = value.trim();
+  for (const [key, value] of Object.entries(parsed.secrets))
+    if (value.trim() !== '') secrets[key] = value.trim();
 
   const problems: string[] = [];
   for (const field of info.fields) {
     const inConfig = config[field.key] !== undefined;
     const inSecrets = secrets[field.key] !== undefined;
-    if (field.secret && inConfig) problems.push(`${field.key} is a secret and belongs in secrets, not config`);
+    if (field.secret && inConfig)
+      problems.push(`${field.key} is a secret and belongs in secrets, not config`);
     if (!field.secret && inSecrets) problems.push(`${field.key} is not a secret and belongs in config`);
-    if (field.required && !(field.secret ? inSecrets : inConfig)) problems.push(`${field.label.en} (${field.flag}) is required`);
-    if (field.type === 'boolean' && inConfig && typeof config[field.key] !== 'boolean') problems.push(`${field.key} must be true or false`);
+    if (field.required && !(field.secret ? inSecrets : inConfig))
+      problems.push(`${field.label.en} (${field.flag}) is required`);
+    if (field.type === 'boolean' && inConfig && typeof config[field.key] !== 'boolean')
+      problems.push(`${field.key} must be true or false`);
   }
-  for (const key of Object.keys(secrets)) if (!info.fields.some((field) => field.key === key)) problems.push(`unknown secret field "${key}"`);
+  for (const key of Object.keys(secrets))
+    if (!info.fields.some((field) => field.key === key)) problems.push(`unknown secret field "${key}"`);
   const baseUrl = config['baseUrl'];
-  if (baseUrl !== undefined && (typeof baseUrl !== 'string' || !/^https?:\/\/[^\s/]+/.test(baseUrl))) problems.push('baseUrl must be an http(s) URL');
+  if (baseUrl !== undefined && (typeof baseUrl !== 'string' || !/^https?:\/\/[^\s/]+/.test(baseUrl)))
+    problems.push('baseUrl must be an http(s) URL');
   const port = config['redirectPort'];
-  if (port !== undefined && !(Number.isInteger(Number(port)) && Number(port) >= 0 && Number(port) <= 65_535)) problems.push('redirectPort must be a port number (1-65535)');
+  if (port !== undefined && !(Number.isInteger(Number(port)) && Number(port) >= 0 && Number(port) <= 65_535))
+    problems.push('redirectPort must be a port number (1-65535)');
   const scopes = config['oauthScopes'];
   if (scopes !== undefined) {
-    const problem = typeof scopes === 'string' ? scopeListProblem(scopes) : 'oauthScopes must be space-separated scope names';
+    const problem =
+      typeof scopes === 'string'
+        ? scopeListProblem(scopes)
+        : 'oauthScopes must be space-separated scope names';
     if (problem) problems.push(problem);
     else config['oauthScopes'] = (scopes as string).split(/\s+/).join(' ');
   }
   const path = config['path'];
-  if (parsed.platform === 'folder' && typeof path === 'string' && !/^([/\\]|[A-Za-z]:[/\\])/.test(path)) problems.push('path must be an absolute folder path');
+  if (parsed.platform === 'folder' && typeof path === 'string' && !/^([/\\]|[A-Za-z]:[/\\])/.test(path))
+    problems.push('path must be an absolute folder path');
   return { clean: { ...parsed, config, secrets }, problems };
 }
 
 function invalid(platform: Platform, problems: string[]): CairnError {
-  return new CairnError('INVALID_ARGUMENT', `Invalid ${PLATFORM_INFO[platform].label.en} connection: ${problems.join('; ')}.`);
+  return new CairnError(
+    'INVALID_ARGUMENT',
+    `Invalid ${PLATFORM_INFO[platform].label.en} connection: ${problems.join('; ')}.`,
+  );
 }
 
 export interface ConnectionEdit {
@@ -100,7 +116,11 @@ export function parseConnectionUpdate(input: ConnectionUpdate): ConnectionUpdate
   return parseInput(updateSchema, input, 'connection update');
 }
 
-export function planConnectionEdit(view: ConnectionView, stored: Record<string, string>, update: ConnectionUpdate): ConnectionEdit {
+export function planConnectionEdit(
+  view: ConnectionView,
+  stored: Record<string, string>,
+  update: ConnectionUpdate,
+): ConnectionEdit {
   const info = PLATFORM_INFO[view.platform];
   const fieldOf = (key: string) => info.fields.find((field) => field.key === key);
   const problems: string[] = [];
@@ -125,7 +145,8 @@ export function planConnectionEdit(view: ConnectionView, stored: Record<string, 
     const field = fieldOf(key);
     if (!field) problems.push(`unknown secret field "${key}"`);
     else if (!field.secret) problems.push(`${key} is not a secret: clear it with "" in config`);
-    else if (field.required) problems.push(`${field.label.en} (${field.flag}) is required and cannot be removed`);
+    else if (field.required)
+      problems.push(`${field.label.en} (${field.flag}) is required and cannot be removed`);
     else if (key in givenSecrets) problems.push(`${key} cannot be both replaced and removed`);
     else clearing.add(key);
   }
@@ -133,12 +154,22 @@ export function planConnectionEdit(view: ConnectionView, stored: Record<string, 
   // Connectors may store more than the declared fields (e.g. a rotated token): those are kept,
   // but only the declared ones are validated.
   const declared = Object.fromEntries(Object.entries(kept).filter(([key]) => fieldOf(key)?.secret));
-  const review = reviewFields({ platform: view.platform, name: update.name ?? view.name, mode: view.mode, config, secrets: { ...declared, ...givenSecrets } });
-  if (problems.length + review.problems.length > 0) throw invalid(view.platform, [...problems, ...review.problems]);
+  const review = reviewFields({
+    platform: view.platform,
+    name: update.name ?? view.name,
+    mode: view.mode,
+    config,
+    secrets: { ...declared, ...givenSecrets },
+  });
+  if (problems.length + review.problems.length > 0)
+    throw invalid(view.platform, [...problems, ...review.problems]);
   const checked = review.clean;
   const secrets = { ...kept, ...givenSecrets };
   const clearedSecrets = [...clearing].filter((key) => key in stored);
-  const changesAccess = !sameRecord(checked.config, view.config) || clearedSecrets.length > 0 || Object.entries(givenSecrets).some(([key, value]) => stored[key] !== value);
+  const changesAccess =
+    !sameRecord(checked.config, view.config) ||
+    clearedSecrets.length > 0 ||
+    Object.entries(givenSecrets).some(([key, value]) => stored[key] !== value);
   return { name: checked.name, config: checked.config, secrets, givenSecrets, clearedSecrets, changesAccess };
 }
 

@@ -10,7 +10,10 @@ beforeAll(async () => {
   db = await openDatabase();
   repo = new ConnectionRepository(db, {
     secretFieldsOf: async (ref) => (ref.startsWith('connection:') ? ['appSecret'] : []),
-    limitationOf: (platform) => (platform === 'dingtalk' ? { code: 'dingtalk.no-stream', message: 'full text unavailable: direct search only' } : null),
+    limitationOf: (platform) =>
+      platform === 'dingtalk'
+        ? { code: 'dingtalk.no-stream', message: 'full text unavailable: direct search only' }
+        : null,
   });
 });
 
@@ -34,14 +37,29 @@ async function addDocument(connectionId: string, externalId: string, chunks: num
     [connectionId, externalId, chunks],
   );
   for (let ord = 0; ord < chunks; ord++) {
-    await db.query("INSERT INTO chunks (document_id, connection_id, ord, content, char_start, char_end) VALUES ($1, $2, $3, 'x', 0, 1)", [doc.rows[0]?.id, connectionId, ord]);
+    await db.query(
+      "INSERT INTO chunks (document_id, connection_id, ord, content, char_start, char_end) VALUES ($1, $2, $3, 'x', 0, 1)",
+      [doc.rows[0]?.id, connectionId, ord],
+    );
   }
 }
 
 describe('ConnectionRepository', () => {
   it('creates connections with readable unique ids and returns complete views with counts', async () => {
-    const notes = await repo.create({ platform: 'folder', name: '  My   Notes ', mode: 'rag', config: { path: '/n' }, hasSecrets: false });
-    const ding = await repo.create({ platform: 'dingtalk', name: '钉钉知识库', mode: 'direct', config: { appKey: 'k' }, hasSecrets: true });
+    const notes = await repo.create({
+      platform: 'folder',
+      name: '  My   Notes ',
+      mode: 'rag',
+      config: { path: '/n' },
+      hasSecrets: false,
+    });
+    const ding = await repo.create({
+      platform: 'dingtalk',
+      name: '钉钉知识库',
+      mode: 'direct',
+      config: { appKey: 'k' },
+      hasSecrets: true,
+    });
     expect(notes.id).toMatch(/^my-notes-[0-9a-f]{6}$/);
     expect(ding.id).toMatch(/^dingtalk-[0-9a-f]{6}$/);
     await addDocument(notes.id, 'a.md', 2);
@@ -65,21 +83,62 @@ describe('ConnectionRepository', () => {
         limitationCode: null,
         experimental: false,
       },
-      { ...ding, documentCount: 0, chunkCount: 0, secretFields: ['appSecret'], limitation: 'full text unavailable: direct search only', limitationCode: 'dingtalk.no-stream' },
+      {
+        ...ding,
+        documentCount: 0,
+        chunkCount: 0,
+        secretFields: ['appSecret'],
+        limitation: 'full text unavailable: direct search only',
+        limitationCode: 'dingtalk.no-stream',
+      },
     ]);
     expect(await repo.secretRef(ding.id)).toBe(`connection:${ding.id}`);
     expect((await repo.list({ mode: 'direct' })).map((c) => c.id)).toEqual([ding.id]);
   });
 
   it('rejects duplicate, empty and over-long names', async () => {
-    const taken = await repo.create({ platform: 'yuque', name: 'Team Wiki', mode: 'rag', config: {}, hasSecrets: true });
-    expect(await errorOf(repo.create({ platform: 'yuque', name: 'Team Wiki', mode: 'rag', config: {}, hasSecrets: true }))).toEqual({
+    const taken = await repo.create({
+      platform: 'yuque',
+      name: 'Team Wiki',
+      mode: 'rag',
+      config: {},
+      hasSecrets: true,
+    });
+    expect(
+      await errorOf(
+        repo.create({ platform: 'yuque', name: 'Team Wiki', mode: 'rag', config: {}, hasSecrets: true }),
+      ),
+    ).toEqual({
       code: 'ALREADY_EXISTS',
       message: 'A connection named "Team Wiki" already exists.',
     });
-    expect((await errorOf(repo.create({ platform: 'yuque', name: '  ', mode: 'rag', config: {}, hasSecrets: false }))).message).toBe('A connection needs a name.');
-    expect((await errorOf(repo.create({ platform: 'yuque', name: 'x'.repeat(81), mode: 'rag', config: {}, hasSecrets: false }))).code).toBe('INVALID_ARGUMENT');
-    const other = await repo.create({ platform: 'yuque', name: 'Other', mode: 'rag', config: {}, hasSecrets: false });
+    expect(
+      (
+        await errorOf(
+          repo.create({ platform: 'yuque', name: '  ', mode: 'rag', config: {}, hasSecrets: false }),
+        )
+      ).message,
+    ).toBe('A connection needs a name.');
+    expect(
+      (
+        await errorOf(
+          repo.create({
+            platform: 'yuque',
+            name: 'x'.repeat(81),
+            mode: 'rag',
+            config: {},
+            hasSecrets: false,
+          }),
+        )
+      ).code,
+    ).toBe('INVALID_ARGUMENT');
+    const other = await repo.create({
+      platform: 'yuque',
+      name: 'Other',
+      mode: 'rag',
+      config: {},
+      hasSecrets: false,
+    });
     expect((await errorOf(repo.rename(other.id, 'Team Wiki'))).code).toBe('ALREADY_EXISTS');
     expect((await repo.rename(other.id, 'Renamed')).name).toBe('Renamed');
     await repo.remove(taken.id);
@@ -87,14 +146,36 @@ describe('ConnectionRepository', () => {
   });
 
   it('records sync state, switches mode (dropping the schedule outside RAG) and lists schedules', async () => {
-    const view = await repo.create({ platform: 'folder', name: 'Sched', mode: 'rag', config: { path: '/s' }, hasSecrets: false });
+    const view = await repo.create({
+      platform: 'folder',
+      name: 'Sched',
+      mode: 'rag',
+      config: { path: '/s' },
+      hasSecrets: false,
+    });
     const last = new Date('2025-01-02T03:04:05.000Z');
     const next = new Date('2025-01-03T03:04:05.000Z');
-    await repo.updateSyncState(view.id, { syncStatus: 'failed', syncError: '2 documents failed', syncErrorCode: 'DOCUMENT_FAILED', lastSyncAt: last, nextSyncAt: next });
-    expect(await repo.get(view.id)).toMatchObject({ syncStatus: 'failed', syncError: '2 documents failed', syncErrorCode: 'DOCUMENT_FAILED', lastSyncAt: last.toISOString(), nextSyncAt: next.toISOString() });
+    await repo.updateSyncState(view.id, {
+      syncStatus: 'failed',
+      syncError: '2 documents failed',
+      syncErrorCode: 'DOCUMENT_FAILED',
+      lastSyncAt: last,
+      nextSyncAt: next,
+    });
+    expect(await repo.get(view.id)).toMatchObject({
+      syncStatus: 'failed',
+      syncError: '2 documents failed',
+      syncErrorCode: 'DOCUMENT_FAILED',
+      lastSyncAt: last.toISOString(),
+      nextSyncAt: next.toISOString(),
+    });
     await repo.updateSyncState(view.id, { syncError: null, syncErrorCode: null });
     expect(await repo.get(view.id)).toMatchObject({ syncError: null, syncErrorCode: null });
-    expect((await repo.syncSchedules()).find((s) => s.id === view.id)).toEqual({ id: view.id, lastSyncAt: last, nextSyncAt: next });
+    expect((await repo.syncSchedules()).find((s) => s.id === view.id)).toEqual({
+      id: view.id,
+      lastSyncAt: last,
+      nextSyncAt: next,
+    });
     expect(await repo.setMode(view.id, 'direct')).toMatchObject({ mode: 'direct', nextSyncAt: null });
     expect((await repo.syncSchedules()).some((s) => s.id === view.id)).toBe(false);
     expect((await errorOf(repo.setMode('missing', 'rag'))).code).toBe('NOT_FOUND');
@@ -103,7 +184,13 @@ describe('ConnectionRepository', () => {
   });
 
   it('removes a connection with its documents, chunks and runs, returning its secret ref', async () => {
-    const view = await repo.create({ platform: 'feishu', name: 'Gone', mode: 'rag', config: {}, hasSecrets: true });
+    const view = await repo.create({
+      platform: 'feishu',
+      name: 'Gone',
+      mode: 'rag',
+      config: {},
+      hasSecrets: true,
+    });
     await addDocument(view.id, 'doc', 4);
     await db.query("INSERT INTO sync_runs (connection_id, status) VALUES ($1, 'succeeded')", [view.id]);
     expect(await repo.remove(view.id)).toEqual({ secretRef: `connection:${view.id}` });

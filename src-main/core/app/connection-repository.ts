@@ -4,7 +4,13 @@
  */
 import { randomBytes } from 'node:crypto';
 import { isErrorCode, type ErrorCode } from '../../../src-shared/errors';
-import type { ConnectionMode, ConnectionView, Platform, SyncStatus, UserAuthState } from '../../../src-shared/models';
+import type {
+  ConnectionMode,
+  ConnectionView,
+  Platform,
+  SyncStatus,
+  UserAuthState,
+} from '../../../src-shared/models';
 import { PLATFORMS } from '../../../src-shared/models';
 import { PLATFORM_INFO } from '../../../src-shared/platforms';
 import type { Db } from '../db/database';
@@ -41,9 +47,18 @@ export interface ConnectionRepositoryOptions {
   /** Names (never values) of the secret fields stored under a ref. @default every ref has none */
   secretFieldsOf?: (secretRef: string) => Promise<string[]>;
   /** What a connection cannot do, as a code and an English sentence (from its connector's capabilities). @default null */
-  limitationOf?: (platform: Platform, config: ConnectionConfig, secretFields: string[]) => { code: string; message: string } | null;
+  limitationOf?: (
+    platform: Platform,
+    config: ConnectionConfig,
+    secretFields: string[],
+  ) => { code: string; message: string } | null;
   /** The user sign-in state, for platforms that have one; `lost`: the platform refused the stored authorisation for good. @default none */
-  userAuthOf?: (id: string, platform: Platform, secretFields: string[], lost: boolean) => UserAuthState | undefined;
+  userAuthOf?: (
+    id: string,
+    platform: Platform,
+    secretFields: string[],
+    lost: boolean,
+  ) => UserAuthState | undefined;
 }
 
 interface ConnectionRow {
@@ -73,7 +88,12 @@ const SELECT_VIEW = /* sql */ `
 const MAX_NAME_LENGTH = 80;
 
 /** Run errors that say the platform could not be reached with these settings or credentials. */
-const ACCESS_FAILURE_CODES: ErrorCode[] = ['AUTH_INVALID', 'AUTH_EXPIRED', 'PERMISSION_DENIED', 'SOURCE_UNREACHABLE'];
+const ACCESS_FAILURE_CODES: ErrorCode[] = [
+  'AUTH_INVALID',
+  'AUTH_EXPIRED',
+  'PERMISSION_DENIED',
+  'SOURCE_UNREACHABLE',
+];
 
 export class ConnectionRepository {
   constructor(
@@ -83,7 +103,9 @@ export class ConnectionRepository {
 
   async list(filter: { mode?: ConnectionMode } = {}): Promise<ConnectionView[]> {
     const rows = filter.mode
-      ? await this.db.query<ConnectionRow>(`${SELECT_VIEW} WHERE c.mode = $1 ORDER BY c.created_at, c.id`, [filter.mode])
+      ? await this.db.query<ConnectionRow>(`${SELECT_VIEW} WHERE c.mode = $1 ORDER BY c.created_at, c.id`, [
+          filter.mode,
+        ])
       : await this.db.query<ConnectionRow>(`${SELECT_VIEW} ORDER BY c.created_at, c.id`);
     return Promise.all(rows.rows.map((row) => this.toView(row)));
   }
@@ -100,23 +122,28 @@ export class ConnectionRepository {
   }
 
   async create(input: NewConnectionRow): Promise<ConnectionView> {
-    if (!(PLATFORMS as readonly string[]).includes(input.platform)) throw new CairnError('INVALID_ARGUMENT', `Unknown platform "${input.platform}".`);
+    if (!(PLATFORMS as readonly string[]).includes(input.platform))
+      throw new CairnError('INVALID_ARGUMENT', `Unknown platform "${input.platform}".`);
     const name = checkName(input.name);
     for (let attempt = 0; ; attempt++) {
       const id = newConnectionId(name, input.platform);
       try {
-        await this.db.query('INSERT INTO connections (id, platform, name, mode, config, secret_ref) VALUES ($1, $2, $3, $4, $5, $6)', [
-          id,
-          input.platform,
-          name,
-          input.mode,
-          JSON.stringify(input.config),
-          input.hasSecrets ? secretRefFor(id) : null,
-        ]);
+        await this.db.query(
+          'INSERT INTO connections (id, platform, name, mode, config, secret_ref) VALUES ($1, $2, $3, $4, $5, $6)',
+          [
+            id,
+            input.platform,
+            name,
+            input.mode,
+            JSON.stringify(input.config),
+            input.hasSecrets ? secretRefFor(id) : null,
+          ],
+        );
         return await this.get(id);
       } catch (error) {
         const violated = uniqueViolation(error);
-        if (violated === 'connections_name_key') throw new CairnError('ALREADY_EXISTS', `A connection named "${name}" already exists.`);
+        if (violated === 'connections_name_key')
+          throw new CairnError('ALREADY_EXISTS', `A connection named "${name}" already exists.`);
         if (violated === 'connections_pkey' && attempt < 3) continue; // random suffix collided: draw again
         throw error;
       }
@@ -124,15 +151,23 @@ export class ConnectionRepository {
   }
 
   async secretRef(id: string): Promise<string | null> {
-    const row = (await this.db.query<{ secret_ref: string | null }>('SELECT secret_ref FROM connections WHERE id = $1', [id])).rows[0];
+    const row = (
+      await this.db.query<{ secret_ref: string | null }>('SELECT secret_ref FROM connections WHERE id = $1', [
+        id,
+      ])
+    ).rows[0];
     if (!row) throw new CairnError('NOT_FOUND', `No connection with id "${id}".`);
     return row.secret_ref;
   }
 
   async setMode(id: string, mode: ConnectionMode): Promise<ConnectionView> {
-    if (mode !== 'rag' && mode !== 'direct') throw new CairnError('INVALID_ARGUMENT', `Mode must be "rag" or "direct", not "${String(mode)}".`);
+    if (mode !== 'rag' && mode !== 'direct')
+      throw new CairnError('INVALID_ARGUMENT', `Mode must be "rag" or "direct", not "${String(mode)}".`);
     // Leaving RAG keeps the index on disk but stops scheduled syncs.
-    await this.updateOne('UPDATE connections SET mode = $2, next_sync_at = CASE WHEN $2 = \'rag\' THEN next_sync_at ELSE NULL END WHERE id = $1', [id, mode]);
+    await this.updateOne(
+      "UPDATE connections SET mode = $2, next_sync_at = CASE WHEN $2 = 'rag' THEN next_sync_at ELSE NULL END WHERE id = $1",
+      [id, mode],
+    );
     return this.get(id);
   }
 
@@ -141,7 +176,8 @@ export class ConnectionRepository {
     try {
       await this.updateOne('UPDATE connections SET name = $2 WHERE id = $1', [id, clean]);
     } catch (error) {
-      if (uniqueViolation(error) === 'connections_name_key') throw new CairnError('ALREADY_EXISTS', `A connection named "${clean}" already exists.`);
+      if (uniqueViolation(error) === 'connections_name_key')
+        throw new CairnError('ALREADY_EXISTS', `A connection named "${clean}" already exists.`);
       throw error;
     }
     return this.get(id);
@@ -151,9 +187,14 @@ export class ConnectionRepository {
   async update(id: string, edit: { name: string; config: ConnectionConfig }): Promise<ConnectionView> {
     const clean = checkName(edit.name);
     try {
-      await this.updateOne('UPDATE connections SET name = $2, config = $3 WHERE id = $1', [id, clean, JSON.stringify(edit.config)]);
+      await this.updateOne('UPDATE connections SET name = $2, config = $3 WHERE id = $1', [
+        id,
+        clean,
+        JSON.stringify(edit.config),
+      ]);
     } catch (error) {
-      if (uniqueViolation(error) === 'connections_name_key') throw new CairnError('ALREADY_EXISTS', `A connection named "${clean}" already exists.`);
+      if (uniqueViolation(error) === 'connections_name_key')
+        throw new CairnError('ALREADY_EXISTS', `A connection named "${clean}" already exists.`);
       throw error;
     }
     return this.get(id);
@@ -202,7 +243,8 @@ export class ConnectionRepository {
     if (patch.syncErrorCode !== undefined) add('sync_error_code', patch.syncErrorCode);
     if (patch.lastSyncAt !== undefined) add('last_sync_at', patch.lastSyncAt);
     if (patch.nextSyncAt !== undefined) add('next_sync_at', patch.nextSyncAt);
-    if (sets.length > 0) await this.updateOne(`UPDATE connections SET ${sets.join(', ')} WHERE id = $1`, values);
+    if (sets.length > 0)
+      await this.updateOne(`UPDATE connections SET ${sets.join(', ')} WHERE id = $1`, values);
   }
 
   /** RAG connections with their sync times, for the scheduler. */
@@ -210,7 +252,11 @@ export class ConnectionRepository {
     const rows = await this.db.query<{ id: string; last_sync_at: Date | null; next_sync_at: Date | null }>(
       "SELECT id, last_sync_at, next_sync_at FROM connections WHERE mode = 'rag' ORDER BY created_at, id",
     );
-    return rows.rows.map((row) => ({ id: row.id, lastSyncAt: row.last_sync_at, nextSyncAt: row.next_sync_at }));
+    return rows.rows.map((row) => ({
+      id: row.id,
+      lastSyncAt: row.last_sync_at,
+      nextSyncAt: row.next_sync_at,
+    }));
   }
 
   async setNextSyncAt(id: string, at: Date | null): Promise<void> {
@@ -219,20 +265,32 @@ export class ConnectionRepository {
 
   /** Deletes the connection; documents, chunks and sync runs go with it (ON DELETE CASCADE). Returns its secret ref for the caller to delete. */
   async remove(id: string): Promise<{ secretRef: string | null }> {
-    const row = (await this.db.query<{ secret_ref: string | null }>('DELETE FROM connections WHERE id = $1 RETURNING secret_ref', [id])).rows[0];
+    const row = (
+      await this.db.query<{ secret_ref: string | null }>(
+        'DELETE FROM connections WHERE id = $1 RETURNING secret_ref',
+        [id],
+      )
+    ).rows[0];
     if (!row) throw new CairnError('NOT_FOUND', `No connection with id "${id}".`);
     return { secretRef: row.secret_ref };
   }
 
   private async updateOne(sql: string, values: unknown[]): Promise<void> {
     const result = await this.db.query(sql, values);
-    if (!result.affectedRows) throw new CairnError('NOT_FOUND', `No connection with id "${String(values[0])}".`);
+    if (!result.affectedRows)
+      throw new CairnError('NOT_FOUND', `No connection with id "${String(values[0])}".`);
   }
 
   private async toView(row: ConnectionRow): Promise<ConnectionView> {
     const platform = row.platform as Platform;
-    const secretFields = row.secret_ref && this.options.secretFieldsOf ? await this.options.secretFieldsOf(row.secret_ref) : [];
-    const userAuth = this.options.userAuthOf?.(row.id, platform, secretFields, row.user_auth_lost_at !== null);
+    const secretFields =
+      row.secret_ref && this.options.secretFieldsOf ? await this.options.secretFieldsOf(row.secret_ref) : [];
+    const userAuth = this.options.userAuthOf?.(
+      row.id,
+      platform,
+      secretFields,
+      row.user_auth_lost_at !== null,
+    );
     return {
       id: row.id,
       platform,
@@ -242,7 +300,8 @@ export class ConnectionRepository {
       secretFields,
       syncStatus: row.sync_status,
       syncError: row.sync_error,
-      syncErrorCode: row.sync_error === null ? null : isErrorCode(row.sync_error_code) ? row.sync_error_code : null,
+      syncErrorCode:
+        row.sync_error === null ? null : isErrorCode(row.sync_error_code) ? row.sync_error_code : null,
       lastSyncAt: row.last_sync_at ? row.last_sync_at.toISOString() : null,
       nextSyncAt: row.next_sync_at ? row.next_sync_at.toISOString() : null,
       documentCount: row.document_count,
@@ -254,7 +313,9 @@ export class ConnectionRepository {
   }
 }
 
-function limitationFields(limitation: { code: string; message: string } | null): Pick<ConnectionView, 'limitation' | 'limitationCode'> {
+function limitationFields(
+  limitation: { code: string; message: string } | null,
+): Pick<ConnectionView, 'limitation' | 'limitationCode'> {
   return { limitation: limitation?.message ?? null, limitationCode: limitation?.code ?? null };
 }
 
@@ -265,8 +326,13 @@ export function secretRefFor(connectionId: string): string {
 function checkName(name: string): string {
   const clean = typeof name === 'string' ? name.replace(/\s+/g, ' ').trim() : '';
   if (!clean) throw new CairnError('INVALID_ARGUMENT', 'A connection needs a name.');
-  if (clean.length > MAX_NAME_LENGTH) throw new CairnError('INVALID_ARGUMENT', `A connection name may have at most ${MAX_NAME_LENGTH} characters.`);
-  if (/[\u0000-\u001f\u007f]/.test(clean)) throw new CairnError('INVALID_ARGUMENT', 'A connection name may not contain control characters.');
+  if (clean.length > MAX_NAME_LENGTH)
+    throw new CairnError(
+      'INVALID_ARGUMENT',
+      `A connection name may have at most ${MAX_NAME_LENGTH} characters.`,
+    );
+  if (/[\u0000-\u001f\u007f]/.test(clean))
+    throw new CairnError('INVALID_ARGUMENT', 'A connection name may not contain control characters.');
   return clean;
 }
 

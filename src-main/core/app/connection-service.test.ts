@@ -22,14 +22,21 @@ let logLines: string[];
 let rotate: ((values: Record<string, string>) => Promise<void>) | undefined;
 
 // A Yuque stand-in that checks its token and can hang, so tests exercise secrets and timeouts.
-function fakeYuque(init: { secrets: Record<string, string>; saveSecrets?: (s: Record<string, string>) => Promise<void>; logger: { info(m: string, f?: Record<string, unknown>): void } }): Connector {
+function fakeYuque(init: {
+  secrets: Record<string, string>;
+  saveSecrets?: (s: Record<string, string>) => Promise<void>;
+  logger: { info(m: string, f?: Record<string, unknown>): void };
+}): Connector {
   rotate = init.saveSecrets;
   return {
     platform: 'yuque',
     capabilities: { fullText: true, search: true, experimental: false, limitation: null },
     async validate(signal) {
       init.logger.info('validating', { token: init.secrets['token'] });
-      if (init.secrets['token'] === 'hang') await new Promise((_, reject) => signal?.addEventListener('abort', () => reject(new DOMException('aborted', 'AbortError'))));
+      if (init.secrets['token'] === 'hang')
+        await new Promise((_, reject) =>
+          signal?.addEventListener('abort', () => reject(new DOMException('aborted', 'AbortError'))),
+        );
       return `token ok (${init.secrets['token']?.length} chars)`;
     },
     async *list() {},
@@ -54,7 +61,9 @@ beforeAll(async () => {
   events.on('connections.changed', (list) => changes.push(list));
   const redactor = new SecretRedactor();
   service = new ConnectionService({
-    repository: new ConnectionRepository(db, { secretFieldsOf: async (ref) => Object.keys((await secrets.get(ref)) ?? {}) }),
+    repository: new ConnectionRepository(db, {
+      secretFieldsOf: async (ref) => Object.keys((await secrets.get(ref)) ?? {}),
+    }),
     secrets,
     logger: createLogger({ sink: (line) => logLines.push(line), level: 'debug', redactor }),
     factories: { ...defaultConnectorFactories(), yuque: fakeYuque },
@@ -72,11 +81,23 @@ afterAll(async () => {
   await rm(folder, { recursive: true, force: true });
 });
 
-const yuque = (token: string, name = 'Wiki'): NewConnection => ({ platform: 'yuque', name, mode: 'rag', config: { baseUrl: 'http://127.0.0.1:1/api/v2' }, secrets: { token } });
+const yuque = (token: string, name = 'Wiki'): NewConnection => ({
+  platform: 'yuque',
+  name,
+  mode: 'rag',
+  config: { baseUrl: 'http://127.0.0.1:1/api/v2' },
+  secrets: { token },
+});
 
 describe('ConnectionService', () => {
   it('adds connections, keeping secrets only in the secret store, and announces each change', async () => {
-    const notes = await service.add({ platform: 'folder', name: 'Notes', mode: 'rag', config: { path: folder }, secrets: {} });
+    const notes = await service.add({
+      platform: 'folder',
+      name: 'Notes',
+      mode: 'rag',
+      config: { path: folder },
+      secrets: {},
+    });
     const wiki = await service.add(yuque('tok-secret-value-1'));
     expect([notes.secretFields, wiki.secretFields]).toEqual([[], ['token']]);
     expect(await secrets.get(`connection:${wiki.id}`)).toEqual({ token: 'tok-secret-value-1' });
@@ -87,7 +108,15 @@ describe('ConnectionService', () => {
 
   it('rejects incomplete or misplaced fields with one clear message', async () => {
     const api = connectionsApi(service);
-    expect(await api.add({ platform: 'dingtalk', name: 'D', mode: 'direct', config: { appSecret: 'x', baseUrl: 'ftp://nope' }, secrets: { colour: 'blue' } })).toEqual({
+    expect(
+      await api.add({
+        platform: 'dingtalk',
+        name: 'D',
+        mode: 'direct',
+        config: { appSecret: 'x', baseUrl: 'ftp://nope' },
+        secrets: { colour: 'blue' },
+      }),
+    ).toEqual({
       ok: false,
       error: {
         code: 'INVALID_ARGUMENT',
@@ -95,15 +124,40 @@ describe('ConnectionService', () => {
           'Invalid DingTalk connection: App key (--app-key) is required; appSecret is a secret and belongs in secrets, not config; App secret (--app-secret) is required; Your unionId (operatorId) (--operator-id) is required; unknown secret field "colour"; baseUrl must be an http(s) URL.',
       },
     });
-    expect((await api.add({ platform: 'folder', name: 'Rel', mode: 'rag', config: { path: 'notes' }, secrets: {} })).ok).toBe(false);
-    expect((await api.add({ platform: 'nope', name: 'X', mode: 'rag', config: {}, secrets: {} } as unknown as NewConnection)).ok).toBe(false);
+    expect(
+      (
+        await api.add({
+          platform: 'folder',
+          name: 'Rel',
+          mode: 'rag',
+          config: { path: 'notes' },
+          secrets: {},
+        })
+      ).ok,
+    ).toBe(false);
+    expect(
+      (
+        await api.add({
+          platform: 'nope',
+          name: 'X',
+          mode: 'rag',
+          config: {},
+          secrets: {},
+        } as unknown as NewConnection)
+      ).ok,
+    ).toBe(false);
   });
 
   it('tests saved and unsaved connections, with a timeout and no secret in the logs', async () => {
     const notes = (await service.list()).find((c) => c.name === 'Notes');
-    expect(await service.test(notes?.id ?? '')).toEqual({ message: `Folder "${basename(folder)}" is readable: 1 Markdown/text file.` });
+    expect(await service.test(notes?.id ?? '')).toEqual({
+      message: `Folder "${basename(folder)}" is readable: 1 Markdown/text file.`,
+    });
     expect(await service.testNew(yuque('another-secret-22'))).toEqual({ message: 'token ok (17 chars)' });
-    expect(await connectionsApi(service).testNew(yuque('hang'))).toEqual({ ok: false, error: { code: 'TIMEOUT', message: 'No answer within 0.2 s.' } });
+    expect(await connectionsApi(service).testNew(yuque('hang'))).toEqual({
+      ok: false,
+      error: { code: 'TIMEOUT', message: 'No answer within 0.2 s.' },
+    });
     expect(logLines.join('\n')).not.toMatch(/another-secret-22|tok-secret-value-1/);
     expect(logLines.join('\n')).toContain('[redacted]');
   });
@@ -112,7 +166,10 @@ describe('ConnectionService', () => {
     const wiki = (await service.list()).find((c) => c.name === 'Wiki');
     await service.connectorFor(wiki?.id ?? '');
     await rotate?.({ refreshToken: 'rotated-token-3' });
-    expect(await secrets.get(`connection:${wiki?.id}`)).toEqual({ token: 'tok-secret-value-1', refreshToken: 'rotated-token-3' });
+    expect(await secrets.get(`connection:${wiki?.id}`)).toEqual({
+      token: 'tok-secret-value-1',
+      refreshToken: 'rotated-token-3',
+    });
   });
 
   it('keeps a token rotated while testing an edit: a stored one is replaced at once, a typed one waits for Save', async () => {
@@ -148,7 +205,11 @@ describe('ConnectionService', () => {
       afterStaleRotation: { token: 'replaced-in-edit-7', refreshToken: 'rotated-token-3' },
       now: { token: 'rotated-by-new-connector-9', refreshToken: 'rotated-token-3' },
     });
-    expect(logLines.some((line) => line.includes('a rotated credential was not stored') && line.includes('"token"'))).toBe(true);
+    expect(
+      logLines.some(
+        (line) => line.includes('a rotated credential was not stored') && line.includes('"token"'),
+      ),
+    ).toBe(true);
   });
 
   it('switches mode, renames, and removes with the secrets, after the beforeRemove hook', async () => {
@@ -157,7 +218,14 @@ describe('ConnectionService', () => {
     expect(await service.setMode(id, 'direct')).toMatchObject({ mode: 'direct' });
     expect(await service.rename(id, 'Team Wiki')).toMatchObject({ name: 'Team Wiki' });
     await service.remove(id);
-    expect({ removedFirst, secret: await secrets.get(`connection:${id}`), names: (await service.list()).map((c) => c.name) }).toEqual({ removedFirst: [id], secret: null, names: ['Notes'] });
-    expect(await connectionsApi(service).remove({ id })).toEqual({ ok: false, error: { code: 'NOT_FOUND', message: `No connection with id "${id}".` } });
+    expect({
+      removedFirst,
+      secret: await secrets.get(`connection:${id}`),
+      names: (await service.list()).map((c) => c.name),
+    }).toEqual({ removedFirst: [id], secret: null, names: ['Notes'] });
+    expect(await connectionsApi(service).remove({ id })).toEqual({
+      ok: false,
+      error: { code: 'NOT_FOUND', message: `No connection with id "${id}".` },
+    });
   });
 });

@@ -5,7 +5,12 @@
  * `connections.changed`.
  */
 import type { CairnApi } from '../../../src-shared/contract';
-import type { ConnectionMode, ConnectionUpdate, ConnectionView, NewConnection } from '../../../src-shared/models';
+import type {
+  ConnectionMode,
+  ConnectionUpdate,
+  ConnectionView,
+  NewConnection,
+} from '../../../src-shared/models';
 import type { Connector, ConnectorInit } from '../connectors/connector';
 import { createConnector, defaultConnectorFactories, type ConnectorFactories } from '../connectors/registry';
 import { CairnError, isAbortError, toResult } from '../errors';
@@ -59,7 +64,13 @@ export class ConnectionService {
     // A "Test connection" before Add may have rotated a single-use token the form still holds.
     const clean = { ...checked, secrets: this.drafts.take(checked.platform, checked.secrets) };
     const hasSecrets = Object.keys(clean.secrets).length > 0;
-    const view = await this.deps.repository.create({ platform: clean.platform, name: clean.name, mode: clean.mode, config: clean.config, hasSecrets });
+    const view = await this.deps.repository.create({
+      platform: clean.platform,
+      name: clean.name,
+      mode: clean.mode,
+      config: clean.config,
+      hasSecrets,
+    });
     if (hasSecrets) {
       const ref = await this.deps.repository.secretRef(view.id);
       try {
@@ -130,7 +141,8 @@ export class ConnectionService {
     this.deps.redactor?.register(...Object.values(edit.secrets));
     const secretsChange = Object.keys(edit.givenSecrets).length + edit.clearedSecrets.length > 0;
     // Every platform with secret fields requires one, so its connections were created with a ref.
-    if (secretsChange && !ref) throw new CairnError('INTERNAL', `Connection ${view.id} has no secret reference.`);
+    if (secretsChange && !ref)
+      throw new CairnError('INTERNAL', `Connection ${view.id} has no secret reference.`);
     const save = async () => {
       if (secretsChange && ref) await this.deps.secrets.set(ref, edit.secrets);
       try {
@@ -156,7 +168,10 @@ export class ConnectionService {
     const ref = await this.deps.repository.secretRef(view.id);
     const stored = ref ? ((await this.deps.secrets.get(ref)) ?? {}) : {};
     const sentSecrets = update.secrets ?? {};
-    const edit = planConnectionEdit(view, stored, { ...update, secrets: this.drafts.current(draftKey(view), sentSecrets) });
+    const edit = planConnectionEdit(view, stored, {
+      ...update,
+      secrets: this.drafts.current(draftKey(view), sentSecrets),
+    });
     this.deps.redactor?.register(...Object.values(edit.secrets));
     const init: ConnectorInit = {
       config: edit.config,
@@ -169,7 +184,8 @@ export class ConnectionService {
         const changed = Object.entries(rotated).filter(([key, value]) => edit.secrets[key] !== value);
         const fromForm = Object.fromEntries(changed.filter(([key]) => key in edit.givenSecrets));
         const fromStore = Object.fromEntries(changed.filter(([key]) => !(key in edit.givenSecrets)));
-        if (ref && Object.keys(fromStore).length > 0) await this.deps.secrets.set(ref, { ...((await this.deps.secrets.get(ref)) ?? {}), ...fromStore });
+        if (ref && Object.keys(fromStore).length > 0)
+          await this.deps.secrets.set(ref, { ...((await this.deps.secrets.get(ref)) ?? {}), ...fromStore });
         if (Object.keys(fromForm).length > 0) this.drafts.remember(draftKey(view), sentSecrets, fromForm);
       },
     };
@@ -211,7 +227,11 @@ export class ConnectionService {
    * credentials (a sync, a direct search in flight) must not write them back. Returns what the
    * connector now holds.
    */
-  private async storeRotatedSecrets(id: string, held: Record<string, string>, rotated: Record<string, string>): Promise<Record<string, string>> {
+  private async storeRotatedSecrets(
+    id: string,
+    held: Record<string, string>,
+    rotated: Record<string, string>,
+  ): Promise<Record<string, string>> {
     const ref = await this.deps.repository.secretRef(id);
     if (!ref) throw new CairnError('INTERNAL', `Connection ${id} has no secret reference.`);
     this.deps.redactor?.register(...Object.values(rotated));
@@ -219,8 +239,13 @@ export class ConnectionService {
     const changed = Object.entries(rotated).filter(([key, value]) => held[key] !== value);
     const applicable = changed.filter(([key]) => current[key] === held[key]);
     const stale = changed.filter(([key]) => current[key] !== held[key]).map(([key]) => key);
-    if (stale.length > 0) this.deps.logger.warn('a rotated credential was not stored: the stored one was replaced or removed meanwhile', { connectionId: id, fields: stale });
-    if (applicable.length > 0) await this.deps.secrets.set(ref, { ...current, ...Object.fromEntries(applicable) });
+    if (stale.length > 0)
+      this.deps.logger.warn(
+        'a rotated credential was not stored: the stored one was replaced or removed meanwhile',
+        { connectionId: id, fields: stale },
+      );
+    if (applicable.length > 0)
+      await this.deps.secrets.set(ref, { ...current, ...Object.fromEntries(applicable) });
     return { ...held, ...Object.fromEntries(changed) };
   }
 
@@ -259,7 +284,10 @@ export class ConnectionService {
 }
 
 /** The contract's `connections` domain over the service: every failure becomes data. */
-export function connectionsApi(service: ConnectionService, signal?: AbortSignal): Omit<CairnApi['connections'], 'authorize' | 'cancelAuthorize' | 'signOut'> {
+export function connectionsApi(
+  service: ConnectionService,
+  signal?: AbortSignal,
+): Omit<CairnApi['connections'], 'authorize' | 'cancelAuthorize' | 'signOut'> {
   return {
     list: () => toResult(() => service.list()),
     add: (input) => toResult(() => service.add(input)),

@@ -80,7 +80,8 @@ export async function createCairn(options: CreateCairnOptions = {}): Promise<Cai
   try {
     const db = await openDatabase(layout ? { dataDir: layout.database } : {});
     disposers.push(() => db.close());
-    const secrets = options.secretStore ?? (layout ? new FileSecretStore(layout.secrets) : new MemorySecretStore());
+    const secrets =
+      options.secretStore ?? (layout ? new FileSecretStore(layout.secrets) : new MemorySecretStore());
     const events = new EventBus();
     await closeAbandonedRuns(db);
 
@@ -88,7 +89,8 @@ export async function createCairn(options: CreateCairnOptions = {}): Promise<Cai
     const repository = new ConnectionRepository(db, {
       secretFieldsOf: async (ref) => Object.keys((await secrets.get(ref)) ?? {}),
       limitationOf: (platform, config, secretFields) => connectionLimitation(platform, config, secretFields),
-      userAuthOf: (id, platform, secretFields, lost) => userAuth?.stateOf(id, supportsUserSignIn(platform), secretFields, lost),
+      userAuthOf: (id, platform, secretFields, lost) =>
+        userAuth?.stateOf(id, supportsUserSignIn(platform), secretFields, lost),
     });
     const settings = new SettingsRepository(db, secrets);
     const embeddings = new EmbeddingService({
@@ -110,7 +112,13 @@ export async function createCairn(options: CreateCairnOptions = {}): Promise<Cai
 
     const store = new PgDocumentStore(db, { logger: logger.child('index') });
     const redact = (text: string) => redactor.redact(text);
-    const engine = new SyncEngine({ db, store, lock: new SyncLock(db), logger: logger.child('sync'), redact });
+    const engine = new SyncEngine({
+      db,
+      store,
+      lock: new SyncLock(db),
+      logger: logger.child('sync'),
+      redact,
+    });
     let syncService: SyncService | null = null;
     const connectionService = new ConnectionService({
       repository,
@@ -133,7 +141,15 @@ export async function createCairn(options: CreateCairnOptions = {}): Promise<Cai
       },
       onUserAuthLost: (id) => userAuth?.markLost(id),
     });
-    syncService = new SyncService({ db, engine, connections: connectionService, repository, embeddings, events, logger: logger.child('sync') });
+    syncService = new SyncService({
+      db,
+      engine,
+      connections: connectionService,
+      repository,
+      embeddings,
+      events,
+      logger: logger.child('sync'),
+    });
     disposers.push(() => syncService?.dispose());
 
     // Direct-mode connections, updated whenever connections change.
@@ -267,8 +283,13 @@ async function runDisposers(disposers: (() => Promise<void> | void)[], logger: L
 
 /** Logs go to a daily file in the data dir's logs/ folder (never to stdout, which belongs to the CLI's output). */
 function defaultLogger(logsDir: string | null, redactor: SecretRedactor): Logger {
-  if (!logsDir) return createLogger({ redactor, level: 'warn', sink: (line) => process.stderr.write(line + '\n') });
+  if (!logsDir)
+    return createLogger({ redactor, level: 'warn', sink: (line) => process.stderr.write(line + '\n') });
   mkdirSync(logsDir, { recursive: true, mode: 0o700 });
   const file = join(logsDir, `cairn-${new Date().toISOString().slice(0, 10)}.log`);
-  return createLogger({ redactor, level: 'info', sink: (line) => appendFileSync(file, line + '\n', { mode: 0o600 }) });
+  return createLogger({
+    redactor,
+    level: 'info',
+    sink: (line) => appendFileSync(file, line + '\n', { mode: 0o600 }),
+  });
 }

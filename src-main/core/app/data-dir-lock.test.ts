@@ -42,14 +42,18 @@ function race(dir: string, count: number): Racer[] {
   // tsx start-up takes ~1 s per process on a loaded 2-core machine; every racer must be waiting by then.
   const startAt = Date.now() + 4_000;
   const started = Array.from({ length: count }, () => {
-    const child = spawn(process.execPath, ['--import', 'tsx', CHILD, dir, String(startAt)], { stdio: ['pipe', 'pipe', 'inherit'] });
+    const child = spawn(process.execPath, ['--import', 'tsx', CHILD, dir, String(startAt)], {
+      stdio: ['pipe', 'pipe', 'inherit'],
+    });
     const lines = createInterface({ input: child.stdout! });
     const outcome = new Promise<Outcome>((resolve, reject) => {
       lines.once('line', (line) => resolve(JSON.parse(line) as Outcome));
       child.once('exit', (code) => reject(new Error(`racer exited (${code}) without an outcome`)));
     });
     outcome.catch(() => undefined);
-    const exited = new Promise<void>((resolve) => (child.exitCode !== null ? resolve() : child.once('exit', () => resolve())));
+    const exited = new Promise<void>((resolve) =>
+      child.exitCode !== null ? resolve() : child.once('exit', () => resolve()),
+    );
     return { child, outcome, exited };
   });
   racers.push(...started);
@@ -57,57 +61,76 @@ function race(dir: string, count: number): Racer[] {
 }
 
 describe('data-directory lock across processes', () => {
-  it('lets exactly one of several processes starting at the same instant win, and a stale lock from a killed winner be taken over by exactly one', { timeout: 60_000 }, async () => {
-    const dir = join(base, 'data');
-    const first = race(dir, 5);
-    const firstOutcomes = await Promise.all(first.map((racer) => racer.outcome));
-    const winner = first.find((racer) => racer.child.pid === firstOutcomes.find((outcome) => outcome.won)?.pid);
-    const holder = JSON.parse(await readFile(dataDirLayout(dir).lock, 'utf8')) as { pid: number };
+  it(
+    'lets exactly one of several processes starting at the same instant win, and a stale lock from a killed winner be taken over by exactly one',
+    { timeout: 60_000 },
+    async () => {
+      const dir = join(base, 'data');
+      const first = race(dir, 5);
+      const firstOutcomes = await Promise.all(first.map((racer) => racer.outcome));
+      const winner = first.find(
+        (racer) => racer.child.pid === firstOutcomes.find((outcome) => outcome.won)?.pid,
+      );
+      const holder = JSON.parse(await readFile(dataDirLayout(dir).lock, 'utf8')) as { pid: number };
 
-    // The winner dies without releasing: its lock file stays behind, naming a dead pid.
-    winner?.child.kill('SIGKILL');
-    await winner?.exited;
-    const second = race(dir, 4);
-    const secondOutcomes = await Promise.all(second.map((racer) => racer.outcome));
-    const newHolder = JSON.parse(await readFile(dataDirLayout(dir).lock, 'utf8')) as { pid: number };
-    const secondWinner = second.find((racer) => racer.child.pid === newHolder.pid);
-    secondWinner?.child.stdin?.end();
-    await secondWinner?.exited;
+      // The winner dies without releasing: its lock file stays behind, naming a dead pid.
+      winner?.child.kill('SIGKILL');
+      await winner?.exited;
+      const second = race(dir, 4);
+      const secondOutcomes = await Promise.all(second.map((racer) => racer.outcome));
+      const newHolder = JSON.parse(await readFile(dataDirLayout(dir).lock, 'utf8')) as { pid: number };
+      const secondWinner = second.find((racer) => racer.child.pid === newHolder.pid);
+      secondWinner?.child.stdin?.end();
+      await secondWinner?.exited;
 
-    const summary = (outcomes: Outcome[]) => outcomes.map((outcome) => (outcome.won ? 'won' : outcome.code)).sort();
-    expect({
-      first: summary(firstOutcomes),
-      holderIsWinner: holder.pid === winner?.child.pid,
-      second: summary(secondOutcomes),
-      newHolderWon: secondOutcomes.find((outcome) => outcome.won)?.pid === newHolder.pid,
-      // Released on exit; no temp, takeover or stale file is left behind.
-      left: await readdir(dir),
-    }).toEqual({
-      first: ['DATA_DIR_LOCKED', 'DATA_DIR_LOCKED', 'DATA_DIR_LOCKED', 'DATA_DIR_LOCKED', 'won'],
-      holderIsWinner: true,
-      second: ['DATA_DIR_LOCKED', 'DATA_DIR_LOCKED', 'DATA_DIR_LOCKED', 'won'],
-      newHolderWon: true,
-      left: [],
-    });
-    // Every racer was waiting before the agreed instant, so the race really was simultaneous.
-    expect(Math.max(...[...firstOutcomes, ...secondOutcomes].map((outcome) => outcome.lateByMs))).toBeLessThan(0);
-  });
+      const summary = (outcomes: Outcome[]) =>
+        outcomes.map((outcome) => (outcome.won ? 'won' : outcome.code)).sort();
+      expect({
+        first: summary(firstOutcomes),
+        holderIsWinner: holder.pid === winner?.child.pid,
+        second: summary(secondOutcomes),
+        newHolderWon: secondOutcomes.find((outcome) => outcome.won)?.pid === newHolder.pid,
+        // Released on exit; no temp, takeover or stale file is left behind.
+        left: await readdir(dir),
+      }).toEqual({
+        first: ['DATA_DIR_LOCKED', 'DATA_DIR_LOCKED', 'DATA_DIR_LOCKED', 'DATA_DIR_LOCKED', 'won'],
+        holderIsWinner: true,
+        second: ['DATA_DIR_LOCKED', 'DATA_DIR_LOCKED', 'DATA_DIR_LOCKED', 'won'],
+        newHolderWon: true,
+        left: [],
+      });
+      // Every racer was waiting before the agreed instant, so the race really was simultaneous.
+      expect(
+        Math.max(...[...firstOutcomes, ...secondOutcomes].map((outcome) => outcome.lateByMs)),
+      ).toBeLessThan(0);
+    },
+  );
 
-  it.runIf(process.platform === 'linux')('treats a live pid that started at another time as a reused pid: its lock is stale', async () => {
-    const dir = join(base, 'reused');
-    const path = dataDirLayout(dir).lock;
-    await mkdir(dir, { recursive: true });
-    const parentStart = await processStartTime(process.ppid);
-    const lockedBy = async (processStart: string) => {
-      await writeFile(path, JSON.stringify({ pid: process.ppid, host: hostname(), token: 't', processStart, startedAt: 'x' }));
-      try {
-        const lock = await acquireDataDirLock(dir);
-        await lock.release();
-        return 'taken over';
-      } catch (error) {
-        return error instanceof CairnError ? error.code : String(error);
-      }
-    };
-    expect({ parentStart: typeof parentStart, same: await lockedBy(parentStart ?? ''), other: await lockedBy('1') }).toEqual({ parentStart: 'string', same: 'DATA_DIR_LOCKED', other: 'taken over' });
-  });
+  it.runIf(process.platform === 'linux')(
+    'treats a live pid that started at another time as a reused pid: its lock is stale',
+    async () => {
+      const dir = join(base, 'reused');
+      const path = dataDirLayout(dir).lock;
+      await mkdir(dir, { recursive: true });
+      const parentStart = await processStartTime(process.ppid);
+      const lockedBy = async (processStart: string) => {
+        await writeFile(
+          path,
+          JSON.stringify({ pid: process.ppid, host: hostname(), token: 't', processStart, startedAt: 'x' }),
+        );
+        try {
+          const lock = await acquireDataDirLock(dir);
+          await lock.release();
+          return 'taken over';
+        } catch (error) {
+          return error instanceof CairnError ? error.code : String(error);
+        }
+      };
+      expect({
+        parentStart: typeof parentStart,
+        same: await lockedBy(parentStart ?? ''),
+        other: await lockedBy('1'),
+      }).toEqual({ parentStart: 'string', same: 'DATA_DIR_LOCKED', other: 'taken over' });
+    },
+  );
 });

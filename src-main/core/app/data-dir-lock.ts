@@ -53,11 +53,16 @@ const heldInThisProcess = new Set<string>();
  * Takes the lock file at `path`. A lock held by a live process gives DATA_DIR_LOCKED naming its
  * pid; a lock left by a dead process is taken over.
  */
-export async function acquireLockFile(path: string, what: string, options: LockOptions = {}): Promise<DataDirLock> {
+export async function acquireLockFile(
+  path: string,
+  what: string,
+  options: LockOptions = {},
+): Promise<DataDirLock> {
   const isAlive = options.isAlive ?? isProcessAlive;
   const startTimeOf = options.startTimeOf ?? processStartTime;
   const deadline = Date.now() + (options.patienceMs ?? 5_000);
-  if (heldInThisProcess.has(path)) throw new CairnError('DATA_DIR_LOCKED', `The data directory ${what} is already open in this process.`);
+  if (heldInThisProcess.has(path))
+    throw new CairnError('DATA_DIR_LOCKED', `The data directory ${what} is already open in this process.`);
   await mkdir(resolve(path, '..'), { recursive: true });
   const mine = await lockContent(startTimeOf);
   const text = JSON.stringify(mine);
@@ -71,7 +76,11 @@ export async function acquireLockFile(path: string, what: string, options: LockO
   };
 
   for (let attempt = 0; ; attempt++) {
-    if (attempt > 0 && Date.now() > deadline) throw new CairnError('DATA_DIR_LOCKED', `Could not take the lock ${path}: other processes keep racing for it.`);
+    if (attempt > 0 && Date.now() > deadline)
+      throw new CairnError(
+        'DATA_DIR_LOCKED',
+        `Could not take the lock ${path}: other processes keep racing for it.`,
+      );
     if (await linkInPlace(path, text)) {
       heldInThisProcess.add(path);
       return lockHandle(path, text);
@@ -101,7 +110,13 @@ export async function acquireLockFile(path: string, what: string, options: LockO
  * aside. (Two processes moving one such dead takeover lock aside at once could still collide:
  * that needs a crash inside a microseconds-long window and then a three-way race.)
  */
-async function withTakeoverLock(path: string, text: string, deadline: number, holderAlive: (holder: LockContent | null) => Promise<boolean>, work: () => Promise<void>): Promise<void> {
+async function withTakeoverLock(
+  path: string,
+  text: string,
+  deadline: number,
+  holderAlive: (holder: LockContent | null) => Promise<boolean>,
+  work: () => Promise<void>,
+): Promise<void> {
   const guard = `${path}.takeover`;
   for (;;) {
     if (await linkInPlace(guard, text)) {
@@ -114,7 +129,11 @@ async function withTakeoverLock(path: string, text: string, deadline: number, ho
     const existing = await readText(guard);
     if (existing === null) continue;
     if (await holderAlive(parseLock(existing))) {
-      if (Date.now() > deadline) throw new CairnError('DATA_DIR_LOCKED', `Could not take over the stale lock ${path}: ${guard} stays held.`);
+      if (Date.now() > deadline)
+        throw new CairnError(
+          'DATA_DIR_LOCKED',
+          `Could not take over the stale lock ${path}: ${guard} stays held.`,
+        );
       await sleep(5 + Math.random() * 20);
       continue;
     }
@@ -162,15 +181,30 @@ async function readText(path: string): Promise<string | null> {
 function parseLock(text: string): LockContent | null {
   try {
     const value = JSON.parse(text) as Partial<LockContent>;
-    if (typeof value.pid !== 'number' || !Number.isInteger(value.pid) || value.pid <= 0 || typeof value.host !== 'string') return null;
-    return { ...(value as LockContent), processStart: typeof value.processStart === 'string' ? value.processStart : null };
+    if (
+      typeof value.pid !== 'number' ||
+      !Number.isInteger(value.pid) ||
+      value.pid <= 0 ||
+      typeof value.host !== 'string'
+    )
+      return null;
+    return {
+      ...(value as LockContent),
+      processStart: typeof value.processStart === 'string' ? value.processStart : null,
+    };
   } catch {
     return null;
   }
 }
 
 async function lockContent(startTimeOf: (pid: number) => Promise<string | null>): Promise<LockContent> {
-  return { pid: process.pid, host: hostname(), token: randomBytes(8).toString('hex'), processStart: await startTimeOf(process.pid), startedAt: new Date().toISOString() };
+  return {
+    pid: process.pid,
+    host: hostname(),
+    token: randomBytes(8).toString('hex'),
+    processStart: await startTimeOf(process.pid),
+    startedAt: new Date().toISOString(),
+  };
 }
 
 function lockHandle(path: string, text: string): DataDirLock {

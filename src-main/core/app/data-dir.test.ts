@@ -39,7 +39,13 @@ describe('resolveDataDir', () => {
   });
 
   it('lays out the database, secrets, lock and logs inside the folder', () => {
-    expect(dataDirLayout('/d')).toEqual({ root: '/d', database: '/d/db', secrets: '/d/secrets/secrets.json', lock: '/d/cairn.lock', logs: '/d/logs' });
+    expect(dataDirLayout('/d')).toEqual({
+      root: '/d',
+      database: '/d/db',
+      secrets: '/d/secrets/secrets.json',
+      lock: '/d/cairn.lock',
+      logs: '/d/logs',
+    });
   });
 });
 
@@ -58,8 +64,14 @@ describe('acquireDataDirLock', () => {
   it('writes our pid, refuses a second holder in this process, and releases', async () => {
     const dir = join(base, 'one');
     const lock = await acquireDataDirLock(dir);
-    expect(JSON.parse(await readFile(lock.path, 'utf8'))).toMatchObject({ pid: process.pid, host: hostname() });
-    expect(await lockedBy(dir)).toEqual({ code: 'DATA_DIR_LOCKED', message: `The data directory ${dir} is already open in this process.` });
+    expect(JSON.parse(await readFile(lock.path, 'utf8'))).toMatchObject({
+      pid: process.pid,
+      host: hostname(),
+    });
+    expect(await lockedBy(dir)).toEqual({
+      code: 'DATA_DIR_LOCKED',
+      message: `The data directory ${dir} is already open in this process.`,
+    });
     await lock.release();
     await lock.release();
     expect(await readdir(dir)).toEqual([]);
@@ -70,7 +82,10 @@ describe('acquireDataDirLock', () => {
     const lock = await acquireDataDirLock(dir);
     await lock.release();
     // The test runner's parent process is alive and is not us.
-    await writeFile(lock.path, JSON.stringify({ pid: process.ppid, host: hostname(), token: 't', startedAt: 'x' }));
+    await writeFile(
+      lock.path,
+      JSON.stringify({ pid: process.ppid, host: hostname(), token: 't', startedAt: 'x' }),
+    );
     const refused = await lockedBy(dir);
     expect(refused?.code).toBe('DATA_DIR_LOCKED');
     expect(refused?.message).toContain(`in use by another Cairn process (pid ${process.ppid})`);

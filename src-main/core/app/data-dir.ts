@@ -19,10 +19,13 @@ export function defaultDataDir(): string {
 }
 
 /** `--data-dir` beats `CAIRN_DATA_DIR`, which beats the OS default. Always an absolute path. */
-export function resolveDataDir(options: { flag?: string; env?: NodeJS.ProcessEnv; defaultDir?: () => string } = {}): DataDirChoice {
+export function resolveDataDir(
+  options: { flag?: string; env?: NodeJS.ProcessEnv; defaultDir?: () => string } = {},
+): DataDirChoice {
   if (options.flag !== undefined) return { path: absolute(options.flag, '--data-dir'), source: 'flag' };
   const fromEnv = (options.env ?? process.env)['CAIRN_DATA_DIR'];
-  if (fromEnv !== undefined && fromEnv !== '') return { path: absolute(fromEnv, 'CAIRN_DATA_DIR'), source: 'env' };
+  if (fromEnv !== undefined && fromEnv !== '')
+    return { path: absolute(fromEnv, 'CAIRN_DATA_DIR'), source: 'env' };
   return { path: resolve((options.defaultDir ?? defaultDataDir)()), source: 'default' };
 }
 
@@ -45,7 +48,13 @@ export interface DataDirLayout {
 }
 
 export function dataDirLayout(root: string): DataDirLayout {
-  return { root, database: join(root, 'db'), secrets: join(root, 'secrets', 'secrets.json'), lock: join(root, 'cairn.lock'), logs: join(root, 'logs') };
+  return {
+    root,
+    database: join(root, 'db'),
+    secrets: join(root, 'secrets', 'secrets.json'),
+    lock: join(root, 'cairn.lock'),
+    logs: join(root, 'logs'),
+  };
 }
 
 export type { DataDirLock } from './data-dir-lock';

@@ -35,7 +35,15 @@ function value<T>(result: Result<T>): T {
 
 describe('direct-mode sources as wired by createCairn', () => {
   it('keep one connector per connection across searches (no sign-in per keystroke), and let it go when the mode changes', async () => {
-    const live = value(await cairn.api.connections.add({ platform: 'folder', name: 'live', mode: 'direct', config: { path: '/tmp/live' }, secrets: {} }));
+    const live = value(
+      await cairn.api.connections.add({
+        platform: 'folder',
+        name: 'live',
+        mode: 'direct',
+        config: { path: '/tmp/live' },
+        secrets: {},
+      }),
+    );
     for (const query of ['quarterly', 'quarterly budget', 'budget']) {
       const hits = value(await cairn.api.search.query({ query })).hits;
       expect(hits.map((hit) => [hit.source, hit.externalId])).toEqual([['direct', 'live-1']]);

@@ -21,7 +21,10 @@ export class DraftSecrets {
 
   /** Remembers a rotation that happened while testing the draft the form sent. */
   remember(platform: string, sent: Record<string, string>, rotated: Record<string, string>): void {
-    this.rotated.set(keyOf(platform, sent), { secrets: { ...this.current(platform, sent), ...rotated }, at: this.now() });
+    this.rotated.set(keyOf(platform, sent), {
+      secrets: { ...this.current(platform, sent), ...rotated },
+      at: this.now(),
+    });
   }
 
   /** The secrets to save for what the form sent; the draft is forgotten (it is a connection now). */
@@ -38,5 +41,7 @@ export class DraftSecrets {
 
 function keyOf(platform: string, secrets: Record<string, string>): string {
   const entries = Object.entries(secrets).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
-  return createHash('sha256').update(JSON.stringify([platform, entries])).digest('hex');
+  return createHash('sha256')
+    .update(JSON.stringify([platform, entries]))
+    .digest('hex');
 }

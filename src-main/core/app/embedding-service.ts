@@ -9,7 +9,13 @@ import type { Db } from '../db/database';
 import { spaceKey, type Embedder, type EmbeddingSpace } from '../embedding/embedder';
 import { isAbortError } from '../errors';
 import type { EmbeddingSettings } from '../embedding/create-embedder';
-import { createPendingSpace, discardPendingSpace, ensureActiveSpace, readSpaces, sameSpace } from '../index/embedding-spaces';
+import {
+  createPendingSpace,
+  discardPendingSpace,
+  ensureActiveSpace,
+  readSpaces,
+  sameSpace,
+} from '../index/embedding-spaces';
 import { runReindex } from '../index/reindex-job';
 import type { Logger } from '../logging/logger';
 import type { EventBus } from './event-bus';
@@ -38,7 +44,13 @@ export class EmbeddingService {
   private active: EmbeddingSpace | null = null;
   private pending: EmbeddingSpace | null = null;
   private job: { controller: AbortController; done: Promise<void> } | null = null;
-  private progress: ReindexStatus = { running: false, done: 0, total: 0, activeSpace: '', pendingSpace: null };
+  private progress: ReindexStatus = {
+    running: false,
+    done: 0,
+    total: 0,
+    activeSpace: '',
+    pendingSpace: null,
+  };
 
   constructor(private readonly deps: EmbeddingServiceDeps) {}
 
@@ -53,7 +65,8 @@ export class EmbeddingService {
     const spaceSettings = this.deps.spaceSettings;
     // Settings overwrite the old provider (and its key): keep its embedder so the active space
     // keeps its vector channel (search, syncs) while the re-embed runs, or if it fails.
-    if (this.configured && this.active && sameSpace(this.configured.space, this.active)) this.previous = this.configured;
+    if (this.configured && this.active && sameSpace(this.configured.space, this.active))
+      this.previous = this.configured;
     this.configured = embedder;
     const { active, matches } = await ensureActiveSpace(this.deps.db, embedder.space);
     this.active = active;
@@ -67,7 +80,8 @@ export class EmbeddingService {
       return;
     }
     // After a restart mid-re-embed nothing is in memory: rebuild the active space's embedder from what built it.
-    if (!this.previous || !sameSpace(this.previous.space, active)) this.previous = await spaceSettings.embedderFor(active);
+    if (!this.previous || !sameSpace(this.previous.space, active))
+      this.previous = await spaceSettings.embedderFor(active);
     const running = this.job !== null && this.pending !== null && sameSpace(this.pending, embedder.space);
     if (!running) await this.stopJob();
     // Registered here (runReindex reuses it) so its settings are on record before any vector lands in it.
@@ -135,7 +149,13 @@ export class EmbeddingService {
         this.previous = null;
         await this.deps.spaceSettings.prune([active]);
         logger.info('re-embed finished', { embedded, active: active ? spaceKey(active) : null });
-        this.publish({ running: false, done: embedded, total: embedded, activeSpace: active ? spaceKey(active) : '', pendingSpace: null });
+        this.publish({
+          running: false,
+          done: embedded,
+          total: embedded,
+          activeSpace: active ? spaceKey(active) : '',
+          pendingSpace: null,
+        });
       })
       .catch((error: unknown) => {
         if (!isAbortError(error)) logger.error('re-embed failed; the old index keeps serving', { error });

@@ -4,7 +4,9 @@ export type Unsubscribe = () => void;
 
 /** Typed fan-out of pushed events (sync progress, chat tokens) to the transports (IPC, SSE, CLI). */
 export class EventBus {
-  private readonly listeners = new Set<<N extends CairnEventName>(name: N, payload: CairnEvents[N]) => void>();
+  private readonly listeners = new Set<
+    <N extends CairnEventName>(name: N, payload: CairnEvents[N]) => void
+  >();
 
   emit<N extends CairnEventName>(name: N, payload: CairnEvents[N]): void {
     for (const listener of this.listeners) {

@@ -17,9 +17,32 @@ describe('resolveOpenTarget', () => {
   });
 
   it('refuses other schemes and paths outside the roots', () => {
-    const refused = ['javascript:alert(1)', 'smb://host/share', '/etc/passwd', '/home/me/notes/../secrets.txt', '/home/me/notes', 'file:///home/me/notes-evil/x.md', 'relative/path.md'];
-    expect(refused.map((link) => { try { resolveOpenTarget(link, roots); return 'opened'; } catch (error) { return (error as { code: string }).code; } })).toEqual([
-      'INVALID_ARGUMENT', 'INVALID_ARGUMENT', 'PERMISSION_DENIED', 'PERMISSION_DENIED', 'PERMISSION_DENIED', 'PERMISSION_DENIED', 'INVALID_ARGUMENT',
+    const refused = [
+      'javascript:alert(1)',
+      'smb://host/share',
+      '/etc/passwd',
+      '/home/me/notes/../secrets.txt',
+      '/home/me/notes',
+      'file:///home/me/notes-evil/x.md',
+      'relative/path.md',
+    ];
+    expect(
+      refused.map((link) => {
+        try {
+          resolveOpenTarget(link, roots);
+          return 'opened';
+        } catch (error) {
+          return (error as { code: string }).code;
+        }
+      }),
+    ).toEqual([
+      'INVALID_ARGUMENT',
+      'INVALID_ARGUMENT',
+      'PERMISSION_DENIED',
+      'PERMISSION_DENIED',
+      'PERMISSION_DENIED',
+      'PERMISSION_DENIED',
+      'INVALID_ARGUMENT',
     ]);
   });
 });

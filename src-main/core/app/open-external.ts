@@ -34,7 +34,10 @@ export function parseOpenTarget(link: string): OpenTarget {
     path = trimmed;
   }
   if (path) return { kind: 'path', path: resolve(path) };
-  throw new CairnError('INVALID_ARGUMENT', 'Cairn only opens http(s) links and files from your local folders.');
+  throw new CairnError(
+    'INVALID_ARGUMENT',
+    'Cairn only opens http(s) links and files from your local folders.',
+  );
 }
 
 /** The string to hand the OS opener for a parsed target. */
@@ -50,5 +53,8 @@ export function resolveOpenTarget(link: string, folderRoots: string[]): OpenTarg
     return rel !== '' && !rel.startsWith('..') && !isAbsolute(rel) && !rel.split(sep).includes('..');
   });
   if (inside) return target;
-  throw new CairnError('PERMISSION_DENIED', 'Cairn only opens files that belong to one of your local-folder connections.');
+  throw new CairnError(
+    'PERMISSION_DENIED',
+    'Cairn only opens files that belong to one of your local-folder connections.',
+  );
 }

@@ -16,7 +16,9 @@ export function redactFailures(api: CairnApi, redact: (text: string) => string):
     for (const method of API_METHODS[domain]) {
       wrapped[domain][method] = async (input) => {
         const result = await implementation[method]!.call(implementation, input);
-        return result.ok ? result : { ok: false, error: { ...result.error, message: redact(result.error.message) } };
+        return result.ok
+          ? result
+          : { ok: false, error: { ...result.error, message: redact(result.error.message) } };
       };
     }
   }

@@ -9,7 +9,8 @@ import { createCairn, type CairnInternals } from './create-cairn';
 const TOKEN = 'yq-Echoed-Secret-7f3a9c';
 
 function echoingYuque(init: { secrets: Record<string, string> }): Connector {
-  const refuse = () => new CairnError('AUTH_INVALID', `Yuque refused the request (invalid token "${init.secrets['token']}").`);
+  const refuse = () =>
+    new CairnError('AUTH_INVALID', `Yuque refused the request (invalid token "${init.secrets['token']}").`);
   return {
     platform: 'yuque',
     capabilities: { fullText: true, search: true, experimental: false, limitation: null },
@@ -17,7 +18,14 @@ function echoingYuque(init: { secrets: Record<string, string> }): Connector {
       throw refuse();
     },
     async *list() {
-      yield { externalId: 'd1', title: 'Doc', knowledgeBase: 'kb', url: null, remoteUpdatedAt: null, revision: null };
+      yield {
+        externalId: 'd1',
+        title: 'Doc',
+        knowledgeBase: 'kb',
+        url: null,
+        remoteUpdatedAt: null,
+        revision: null,
+      };
       throw refuse();
     },
     async fetch() {
@@ -56,20 +64,33 @@ describe('secrets a platform echoes back', () => {
   it('never reach the renderer, the sync records or the logs', async () => {
     const seen: string[] = [];
     const off = cairn.events.onAny((name, payload) => seen.push(JSON.stringify({ name, payload })));
-    const newConnection = { platform: 'yuque' as const, name: 'team wiki', mode: 'rag' as const, config: { baseUrl: 'http://127.0.0.1:9/api/v2' }, secrets: { token: TOKEN } };
+    const newConnection = {
+      platform: 'yuque' as const,
+      name: 'team wiki',
+      mode: 'rag' as const,
+      config: { baseUrl: 'http://127.0.0.1:9/api/v2' },
+      secrets: { token: TOKEN },
+    };
     const testedNew = await cairn.api.connections.testNew(newConnection);
     const rag = value(await cairn.api.connections.add(newConnection));
     const tested = await cairn.api.connections.test({ id: rag.id });
     value(await cairn.api.sync.start({ connectionId: rag.id }));
     await cairn.whenIdle();
     const runs = value(await cairn.api.sync.runs({ connectionId: rag.id }));
-    const live = value(await cairn.api.connections.add({ ...newConnection, name: 'live wiki', mode: 'direct' }));
+    const live = value(
+      await cairn.api.connections.add({ ...newConnection, name: 'live wiki', mode: 'direct' }),
+    );
     const searched = value(await cairn.api.search.query({ query: 'anything', connectionIds: [live.id] }));
     const listed = value(await cairn.api.connections.list());
     off();
 
     // The failures are still reported, with their codes.
-    expect([testedNew.ok || testedNew.error.code, tested.ok || tested.error.code, runs[0]?.status, searched.warnings[0]?.error.code]).toEqual(['AUTH_INVALID', 'AUTH_INVALID', 'failed', 'AUTH_INVALID']);
+    expect([
+      testedNew.ok || testedNew.error.code,
+      tested.ok || tested.error.code,
+      runs[0]?.status,
+      searched.warnings[0]?.error.code,
+    ]).toEqual(['AUTH_INVALID', 'AUTH_INVALID', 'failed', 'AUTH_INVALID']);
     const everything = JSON.stringify({ testedNew, tested, runs, searched, listed, seen, logLines });
     expect(everything).toContain('[redacted]');
     expect(everything).not.toContain(TOKEN);

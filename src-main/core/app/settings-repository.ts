@@ -3,7 +3,12 @@
  * to the SecretStore under `settings:embedding` / `settings:chat`, and views only say `hasApiKey`.
  */
 import { z } from 'zod';
-import type { ChatSettingsView, EmbeddingSettingsView, SettingsPatch, SettingsView } from '../../../src-shared/models';
+import type {
+  ChatSettingsView,
+  EmbeddingSettingsView,
+  SettingsPatch,
+  SettingsView,
+} from '../../../src-shared/models';
 import type { Db } from '../db/database';
 import { MAX_DIMENSIONS } from '../index/embedding-spaces';
 import type { SecretStore } from '../secrets/secret-store';
@@ -113,11 +118,16 @@ export class SettingsRepository {
     if (patch.scheduledSyncPaused !== undefined) next.scheduledSyncPaused = patch.scheduledSyncPaused;
     if (patch.language !== undefined) next.language = patch.language;
 
-    const changed = (Object.keys(next) as (keyof StoredSettings)[]).filter((key) => JSON.stringify(next[key]) !== JSON.stringify(current[key]));
+    const changed = (Object.keys(next) as (keyof StoredSettings)[]).filter(
+      (key) => JSON.stringify(next[key]) !== JSON.stringify(current[key]),
+    );
     if (changed.length > 0) {
       await this.db.transaction(async (tx) => {
         for (const key of changed) {
-          await tx.query('INSERT INTO settings (key, value) VALUES ($1, $2) ON CONFLICT (key) DO UPDATE SET value = EXCLUDED.value', [key, JSON.stringify(next[key])]);
+          await tx.query(
+            'INSERT INTO settings (key, value) VALUES ($1, $2) ON CONFLICT (key) DO UPDATE SET value = EXCLUDED.value',
+            [key, JSON.stringify(next[key])],
+          );
         }
       });
     }
@@ -135,7 +145,8 @@ export class SettingsRepository {
   }
 
   private async readStored(): Promise<StoredSettings> {
-    const rows = (await this.db.query<{ key: string; value: unknown }>('SELECT key, value FROM settings')).rows;
+    const rows = (await this.db.query<{ key: string; value: unknown }>('SELECT key, value FROM settings'))
+      .rows;
     const byKey = new Map(rows.map((row) => [row.key, row.value]));
     const read = <K extends keyof StoredSettings>(key: K): StoredSettings[K] => {
       const parsed = STORED_SCHEMAS[key].safeParse(byKey.get(key));

@@ -19,7 +19,11 @@ beforeAll(async () => {
   root = await mkdtemp(join(tmpdir(), 'cairn-space-settings-'));
   const notes = join(root, 'notes');
   await mkdir(notes);
-  for (let i = 0; i < 6; i++) await writeFile(join(notes, `guide-${i}.md`), `# Guide ${i}\n\nThe installer wizard sets up step ${i}.\n`);
+  for (let i = 0; i < 6; i++)
+    await writeFile(
+      join(notes, `guide-${i}.md`),
+      `# Guide ${i}\n\nThe installer wizard sets up step ${i}.\n`,
+    );
 });
 
 afterAll(async () => {
@@ -28,7 +32,13 @@ afterAll(async () => {
 });
 
 function open(): Promise<CairnInternals> {
-  return createCairn({ dataDir: join(root, 'data'), secretStore: secrets, scheduler: false, env: {}, logger: silentLogger() });
+  return createCairn({
+    dataDir: join(root, 'data'),
+    secretStore: secrets,
+    scheduler: false,
+    env: {},
+    logger: silentLogger(),
+  });
 }
 
 async function vectorHits(cairn: CairnInternals, query: string): Promise<number> {
@@ -38,17 +48,33 @@ async function vectorHits(cairn: CairnInternals, query: string): Promise<number>
 }
 
 async function activeSpaceId(cairn: CairnInternals): Promise<number> {
-  const row = await cairn.db.query<{ value: { id: number } }>("SELECT value FROM index_meta WHERE key = 'embedding.active'");
+  const row = await cairn.db.query<{ value: { id: number } }>(
+    "SELECT value FROM index_meta WHERE key = 'embedding.active'",
+  );
   return row.rows[0]!.value.id;
 }
 
 describe('embedding settings per space', () => {
   it('after a restart in the middle of a re-embed from provider A to B, search still embeds queries with A until the flip', async () => {
     let cairn = await open();
-    const toA = await cairn.api.settings.update({ embedding: { provider: 'custom', baseUrl: serverA.baseUrl, model: 'text-embedding-v3', dimensions: 1024, apiKey: serverA.apiKey } });
+    const toA = await cairn.api.settings.update({
+      embedding: {
+        provider: 'custom',
+        baseUrl: serverA.baseUrl,
+        model: 'text-embedding-v3',
+        dimensions: 1024,
+        apiKey: serverA.apiKey,
+      },
+    });
     expect(toA.ok).toBe(true);
     await cairn.whenIdle();
-    const added = await cairn.api.connections.add({ platform: 'folder', name: 'notes', mode: 'rag', config: { path: join(root, 'notes') }, secrets: {} });
+    const added = await cairn.api.connections.add({
+      platform: 'folder',
+      name: 'notes',
+      mode: 'rag',
+      config: { path: join(root, 'notes') },
+      secrets: {},
+    });
     if (!added.ok) throw new Error(added.error.message);
     await cairn.api.sync.start({ connectionId: added.value.id });
     await cairn.whenIdle();
@@ -56,7 +82,15 @@ describe('embedding settings per space', () => {
     expect(await vectorHits(cairn, 'installer wizard')).toBeGreaterThan(0);
 
     // Switch to B while B's endpoint is down: the re-embed cannot finish, and the app stops.
-    const toB = await cairn.api.settings.update({ embedding: { provider: 'custom', baseUrl: 'http://127.0.0.1:9/v1', model: 'bge-m3', dimensions: 1024, apiKey: serverB.apiKey } });
+    const toB = await cairn.api.settings.update({
+      embedding: {
+        provider: 'custom',
+        baseUrl: 'http://127.0.0.1:9/v1',
+        model: 'bge-m3',
+        dimensions: 1024,
+        apiKey: serverB.apiKey,
+      },
+    });
     expect(toB.ok).toBe(true);
     await cairn.whenIdle();
     await cairn.dispose();
@@ -65,11 +99,16 @@ describe('embedding settings per space', () => {
     expect(await secrets.get(spaceSecretRef({ id: spaceA }))).toEqual({ apiKey: serverA.apiKey });
     cairn = await open();
     try {
-      const rows = await cairn.db.query<{ value: unknown }>("SELECT value FROM index_meta WHERE key LIKE 'embedding.%'");
+      const rows = await cairn.db.query<{ value: unknown }>(
+        "SELECT value FROM index_meta WHERE key LIKE 'embedding.%'",
+      );
       expect(JSON.stringify(rows.rows)).not.toContain('sk-provider');
       await cairn.whenIdle();
       const status = await cairn.api.app.status();
-      expect(status.ok && status.value.reindex).toMatchObject({ activeSpace: 'custom/text-embedding-v3/1024', pendingSpace: 'custom/bge-m3/1024' });
+      expect(status.ok && status.value.reindex).toMatchObject({
+        activeSpace: 'custom/text-embedding-v3/1024',
+        pendingSpace: 'custom/bge-m3/1024',
+      });
       const requestsBefore = serverA.stats.requests;
       expect(await vectorHits(cairn, 'installer wizard')).toBeGreaterThan(0);
       expect(serverA.stats.requests).toBeGreaterThan(requestsBefore);
@@ -78,10 +117,16 @@ describe('embedding settings per space', () => {
       await cairn.api.settings.update({ embedding: { baseUrl: serverB.baseUrl } });
       await cairn.whenIdle();
       const after = await cairn.api.app.status();
-      expect(after.ok && after.value.reindex).toMatchObject({ activeSpace: 'custom/bge-m3/1024', pendingSpace: null });
+      expect(after.ok && after.value.reindex).toMatchObject({
+        activeSpace: 'custom/bge-m3/1024',
+        pendingSpace: null,
+      });
       expect(await vectorHits(cairn, 'installer wizard')).toBeGreaterThan(0);
       expect(await secrets.get(spaceSecretRef({ id: spaceA }))).toBeNull();
-      expect((await cairn.db.query("SELECT key FROM index_meta WHERE key = $1", [`embedding.space.${spaceA}`])).rows).toEqual([]);
+      expect(
+        (await cairn.db.query('SELECT key FROM index_meta WHERE key = $1', [`embedding.space.${spaceA}`]))
+          .rows,
+      ).toEqual([]);
     } finally {
       await cairn.dispose();
     }

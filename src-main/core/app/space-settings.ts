@@ -41,7 +41,10 @@ export class SpaceSettingsStore {
   async save(space: SpaceRecord, settings: EmbeddingSettings): Promise<void> {
     const { apiKey, ...rest } = settings;
     const stored = storedSchema.parse(rest);
-    await this.db.query('INSERT INTO index_meta (key, value) VALUES ($1, $2) ON CONFLICT (key) DO UPDATE SET value = EXCLUDED.value', [`${KEY_PREFIX}${space.id}`, JSON.stringify(stored)]);
+    await this.db.query(
+      'INSERT INTO index_meta (key, value) VALUES ($1, $2) ON CONFLICT (key) DO UPDATE SET value = EXCLUDED.value',
+      [`${KEY_PREFIX}${space.id}`, JSON.stringify(stored)],
+    );
     if (apiKey) await this.secrets.set(spaceSecretRef(space), { apiKey });
     else await this.secrets.delete(spaceSecretRef(space));
   }
@@ -52,18 +55,26 @@ export class SpaceSettingsStore {
    * built-in embedder needs no settings.
    */
   async embedderFor(space: SpaceRecord): Promise<Embedder | null> {
-    const row = (await this.db.query<{ value: unknown }>('SELECT value FROM index_meta WHERE key = $1', [`${KEY_PREFIX}${space.id}`])).rows[0];
+    const row = (
+      await this.db.query<{ value: unknown }>('SELECT value FROM index_meta WHERE key = $1', [
+        `${KEY_PREFIX}${space.id}`,
+      ])
+    ).rows[0];
     const parsed = storedSchema.safeParse(row?.value);
     const apiKey = parsed.success ? (await this.secrets.get(spaceSecretRef(space)))?.['apiKey'] : undefined;
     if (apiKey) this.onSecret(apiKey);
-    const embedder = parsed.success ? createEmbedder({ ...parsed.data, apiKey }) : new BuiltinEmbedder(space.dimensions);
+    const embedder = parsed.success
+      ? createEmbedder({ ...parsed.data, apiKey })
+      : new BuiltinEmbedder(space.dimensions);
     return sameSpace(embedder.space, space) ? embedder : null;
   }
 
   /** Forgets every space but `keep` (settings row and key). */
   async prune(keep: (SpaceRecord | null)[]): Promise<void> {
     const kept = new Set(keep.flatMap((space) => (space ? [`${KEY_PREFIX}${space.id}`] : [])));
-    const rows = (await this.db.query<{ key: string }>('SELECT key FROM index_meta WHERE key LIKE $1', [`${KEY_PREFIX}%`])).rows;
+    const rows = (
+      await this.db.query<{ key: string }>('SELECT key FROM index_meta WHERE key LIKE $1', [`${KEY_PREFIX}%`])
+    ).rows;
     for (const { key } of rows) {
       if (kept.has(key)) continue;
       const id = Number(key.slice(KEY_PREFIX.length));

@@ -11,7 +11,12 @@ let cairn: CairnInternals;
 let counter = 0;
 
 beforeAll(async () => {
-  cairn = await createCairn({ scheduler: false, env: {}, logger: silentLogger(), factories: { folder: () => source } });
+  cairn = await createCairn({
+    scheduler: false,
+    env: {},
+    logger: silentLogger(),
+    factories: { folder: () => source },
+  });
 });
 
 afterAll(async () => {
@@ -20,7 +25,8 @@ afterAll(async () => {
 
 beforeEach(() => {
   source = new MemoryConnector();
-  for (let i = 0; i < 12; i++) source.put(`doc-${i}`, `# Note ${i}\n\nThe quarterly budget review number ${i}.\n`);
+  for (let i = 0; i < 12; i++)
+    source.put(`doc-${i}`, `# Note ${i}\n\nThe quarterly budget review number ${i}.\n`);
 });
 
 function value<T>(result: Result<T>): T {
@@ -30,7 +36,15 @@ function value<T>(result: Result<T>): T {
 
 async function addConnection(): Promise<ConnectionView> {
   counter += 1;
-  return value(await cairn.api.connections.add({ platform: 'folder', name: `notes ${counter}`, mode: 'rag', config: { path: `/tmp/notes-${counter}` }, secrets: {} }));
+  return value(
+    await cairn.api.connections.add({
+      platform: 'folder',
+      name: `notes ${counter}`,
+      mode: 'rag',
+      config: { path: `/tmp/notes-${counter}` },
+      secrets: {},
+    }),
+  );
 }
 
 async function view(id: string): Promise<ConnectionView | undefined> {
@@ -53,21 +67,33 @@ function gateFetches(): { reached: Promise<void>; release: () => void } {
 describe('SyncService as wired by createCairn', () => {
   it('runs exactly one of two syncs started at once', async () => {
     const connection = await addConnection();
-    const [a, b] = await Promise.all([cairn.api.sync.start({ connectionId: connection.id }), cairn.api.sync.start({ connectionId: connection.id })]);
+    const [a, b] = await Promise.all([
+      cairn.api.sync.start({ connectionId: connection.id }),
+      cairn.api.sync.start({ connectionId: connection.id }),
+    ]);
     await cairn.whenIdle();
     expect([a.ok, b.ok].sort()).toEqual([false, true]);
-    expect((a.ok ? b : a).ok === false && (a.ok ? b : a)).toMatchObject({ error: { code: 'ALREADY_SYNCING' } });
-    expect(value(await cairn.api.sync.runs({ connectionId: connection.id })).map((run) => run.status)).toEqual(['succeeded']);
+    expect((a.ok ? b : a).ok === false && (a.ok ? b : a)).toMatchObject({
+      error: { code: 'ALREADY_SYNCING' },
+    });
+    expect(
+      value(await cairn.api.sync.runs({ connectionId: connection.id })).map((run) => run.status),
+    ).toEqual(['succeeded']);
   });
 
   it('a cancel that arrives while the sync is still starting stops it', async () => {
     const connection = await addConnection();
-    const [started, cancelled] = await Promise.all([cairn.api.sync.start({ connectionId: connection.id }), cairn.api.sync.cancel({ connectionId: connection.id })]);
+    const [started, cancelled] = await Promise.all([
+      cairn.api.sync.start({ connectionId: connection.id }),
+      cairn.api.sync.cancel({ connectionId: connection.id }),
+    ]);
     await cairn.whenIdle();
     expect(cancelled.ok).toBe(true);
     // Either start reports the cancellation, or the run it started ends cancelled: never a full sync.
     const runs = value(await cairn.api.sync.runs({ connectionId: connection.id }));
-    expect(started.ok ? runs.map((run) => run.status) : started.error.code).toEqual(started.ok ? ['cancelled'] : 'CANCELLED');
+    expect(started.ok ? runs.map((run) => run.status) : started.error.code).toEqual(
+      started.ok ? ['cancelled'] : 'CANCELLED',
+    );
     expect(source.fetches).toEqual([]);
     expect(await view(connection.id)).toMatchObject({ syncStatus: 'idle', documentCount: 0 });
   });
@@ -75,7 +101,10 @@ describe('SyncService as wired by createCairn', () => {
   it('removing a connection while its sync is starting stops the sync and leaves nothing behind', async () => {
     const connection = await addConnection();
     const before = value(await cairn.api.settings.reindexCost());
-    const [, removed] = await Promise.all([cairn.api.sync.start({ connectionId: connection.id }), cairn.api.connections.remove({ id: connection.id })]);
+    const [, removed] = await Promise.all([
+      cairn.api.sync.start({ connectionId: connection.id }),
+      cairn.api.connections.remove({ id: connection.id }),
+    ]);
     await cairn.whenIdle();
     expect(removed.ok).toBe(true);
     expect(source.fetches).toEqual([]);
@@ -116,7 +145,11 @@ describe('SyncService as wired by createCairn', () => {
     await cairn.whenIdle();
     const runs = value(await cairn.api.sync.runs({ connectionId: connection.id }));
     expect(runs.map((run) => run.status)).toEqual(['cancelled', 'succeeded']);
-    expect(await view(connection.id)).toMatchObject({ mode: 'direct', syncStatus: 'synced', documentCount: 12 });
+    expect(await view(connection.id)).toMatchObject({
+      mode: 'direct',
+      syncStatus: 'synced',
+      documentCount: 12,
+    });
     expect(value(await cairn.api.app.status()).syncing[connection.id]).toBeUndefined();
   });
 
@@ -136,7 +169,9 @@ describe('SyncService as wired by createCairn', () => {
     const done = progress.map((event) => event.documentsDone);
     expect(done).toEqual([...done].sort((a, b) => a - b));
     expect(progress.at(-1)).toMatchObject({ phase: 'done', documentsDone: 11, documentsTotal: 11 });
-    expect(progress.filter((event) => event.phase !== 'listing').every((event) => event.documentsTotal === 11)).toBe(true);
+    expect(
+      progress.filter((event) => event.phase !== 'listing').every((event) => event.documentsTotal === 11),
+    ).toBe(true);
   });
 
   it('a cancelled run does not report every document as done', async () => {

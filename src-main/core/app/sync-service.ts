@@ -47,23 +47,36 @@ export class SyncService {
     }
     if (this.editing.has(connectionId)) {
       const name = (await this.deps.repository.findById(connectionId))?.name ?? connectionId;
-      throw new CairnError('ALREADY_SYNCING', `"${name}" is being edited; sync it once the changes are saved.`);
+      throw new CairnError(
+        'ALREADY_SYNCING',
+        `"${name}" is being edited; sync it once the changes are saved.`,
+      );
     }
     // Claimed before the first await, so a cancel or a remove arriving during the set-up finds
     // the run and stops it instead of missing it.
     const controller = new AbortController();
     let settle: (run: SyncRunView | null) => void = () => {};
-    const entry: RunningSync = { controller, progress: null, done: new Promise((resolve) => (settle = resolve)) };
+    const entry: RunningSync = {
+      controller,
+      progress: null,
+      done: new Promise((resolve) => (settle = resolve)),
+    };
     this.running.set(connectionId, entry);
     let started: { runId: number; done: Promise<SyncRunView> };
     let connector: Awaited<ReturnType<ConnectionService['connectorFor']>> | null = null;
     try {
       const view = await this.deps.repository.get(connectionId);
-      if (view.mode !== 'rag') throw new CairnError('INVALID_ARGUMENT', `"${view.name}" is in direct mode: it is searched live and has nothing to sync.`);
+      if (view.mode !== 'rag')
+        throw new CairnError(
+          'INVALID_ARGUMENT',
+          `"${view.name}" is in direct mode: it is searched live and has nothing to sync.`,
+        );
       throwIfAborted(controller.signal);
       connector = await this.deps.connections.connectorFor(connectionId);
       if (!connector.capabilities.fullText) {
-        const limitation = (connector.capabilities.limitation?.message ?? 'full text is unavailable for this platform').replace(/[.\s]+$/, '');
+        const limitation = (
+          connector.capabilities.limitation?.message ?? 'full text is unavailable for this platform'
+        ).replace(/[.\s]+$/, '');
         throw new CairnError('UNSUPPORTED', `"${view.name}": ${limitation}. Switch it to direct search.`);
       }
       throwIfAborted(controller.signal);
@@ -85,7 +98,15 @@ export class SyncService {
       throw error;
     }
     const activeConnector = connector;
-    entry.progress ??= { connectionId, runId: started.runId, phase: 'listing', documentsDone: 0, documentsTotal: 0, chunksWritten: 0, errors: 0 };
+    entry.progress ??= {
+      connectionId,
+      runId: started.runId,
+      phase: 'listing',
+      documentsDone: 0,
+      documentsTotal: 0,
+      chunksWritten: 0,
+      errors: 0,
+    };
     started.done
       .then((run) => {
         this.deps.events.emit('sync.finished', run);
@@ -155,7 +176,9 @@ export class SyncService {
 
   /** Latest progress of each running sync (for the status snapshot). */
   snapshot(): Record<string, SyncProgress> {
-    return Object.fromEntries([...this.running].flatMap(([id, entry]) => (entry.progress ? [[id, entry.progress]] : [])));
+    return Object.fromEntries(
+      [...this.running].flatMap(([id, entry]) => (entry.progress ? [[id, entry.progress]] : [])),
+    );
   }
 
   /** Resolves when every running sync has finished. */

@@ -45,7 +45,9 @@ async function signIn(app: CairnInternals, id: string): Promise<boolean> {
       resolve(payload.ok);
     });
   });
-  const consent = await fetch(unwrap(await app.api.connections.authorize({ id })).authorizeUrl, { redirect: 'manual' });
+  const consent = await fetch(unwrap(await app.api.connections.authorize({ id })).authorizeUrl, {
+    redirect: 'manual',
+  });
   await (await fetch(consent.headers.get('location')!)).text();
   return outcome;
 }
@@ -67,7 +69,15 @@ async function searchUntilExpired(app: CairnInternals, id: string): Promise<stri
 describe('a refused user authorisation after a restart', () => {
   it('stays "expired" until a sign-in or an edit of the credentials, across restarts', async () => {
     let app = await restart();
-    const { id } = unwrap(await app.api.connections.add({ platform: 'feishu', name: '飞书', mode: 'direct', config: { baseUrl: fake.baseUrl, appId: fake.credentials.appId, redirectPort: 0 }, secrets: { appSecret: fake.credentials.appSecret } }));
+    const { id } = unwrap(
+      await app.api.connections.add({
+        platform: 'feishu',
+        name: '飞书',
+        mode: 'direct',
+        config: { baseUrl: fake.baseUrl, appId: fake.credentials.appId, redirectPort: 0 },
+        secrets: { appSecret: fake.credentials.appSecret },
+      }),
+    );
     expect(await signIn(app, id)).toBe(true);
     fake.control.expireRefreshTokens();
     expect(await searchUntilExpired(app, id)).toEqual(['AUTH_EXPIRED']);

@@ -56,7 +56,12 @@ export class UserAuthService {
    * The `userAuth` a view shows; undefined for platforms without a user sign-in. `lost` is the
    * row's record that the platform refused the stored authorisation (it survives a restart).
    */
-  stateOf(connectionId: string, hasSignIn: boolean, secretFields: readonly string[], lost: boolean): UserAuthState | undefined {
+  stateOf(
+    connectionId: string,
+    hasSignIn: boolean,
+    secretFields: readonly string[],
+    lost: boolean,
+  ): UserAuthState | undefined {
     if (!hasSignIn) return undefined;
     if (this.flows.has(connectionId)) return 'pending';
     if (!secretFields.includes(USER_AUTH_FIELD)) return 'none';
@@ -68,7 +73,9 @@ export class UserAuthService {
     void this.deps
       .setUserAuthLost(connectionId, true)
       .then((changed) => (changed ? this.deps.announce() : undefined))
-      .catch((error: unknown) => this.deps.logger.warn('recording a lost user authorisation failed', { connectionId, error }));
+      .catch((error: unknown) =>
+        this.deps.logger.warn('recording a lost user authorisation failed', { connectionId, error }),
+      );
   }
 
   /** The user edited the connection's credentials: a refusal of the old ones says nothing about the new. */
@@ -83,7 +90,9 @@ export class UserAuthService {
   async start(connectionId: string): Promise<{ authorizeUrl: string }> {
     const running = this.flows.get(connectionId);
     if (running) return { authorizeUrl: running.authorizeUrl };
-    const pending = this.starting.get(connectionId) ?? this.startFlow(connectionId).finally(() => this.starting.delete(connectionId));
+    const pending =
+      this.starting.get(connectionId) ??
+      this.startFlow(connectionId).finally(() => this.starting.delete(connectionId));
     this.starting.set(connectionId, pending);
     return pending;
   }
@@ -108,11 +117,20 @@ export class UserAuthService {
         timeoutMs: this.deps.timeoutMs,
         signal: controller.signal,
         handleCode: async (code) => {
-          const secrets = await signIn.exchangeCode({ code, redirectUri: receiver!.redirectUri, codeVerifier: pkce.verifier, signal: controller.signal });
+          const secrets = await signIn.exchangeCode({
+            code,
+            redirectUri: receiver!.redirectUri,
+            codeVerifier: pkce.verifier,
+            signal: controller.signal,
+          });
           await this.deps.storeSecrets(connectionId, secrets);
         },
       });
-      authorizeUrl = signIn.authorizeUrl({ redirectUri: receiver.redirectUri, state, codeChallenge: pkce.challenge });
+      authorizeUrl = signIn.authorizeUrl({
+        redirectUri: receiver.redirectUri,
+        state,
+        codeChallenge: pkce.challenge,
+      });
       checkAuthorizeUrl(authorizeUrl, view.config);
     } catch (error) {
       controller.abort();
@@ -124,7 +142,11 @@ export class UserAuthService {
       () => this.finish(connectionId, null),
       (error: unknown) => this.finish(connectionId, error),
     );
-    this.flows.set(connectionId, { authorizeUrl, controller, finished: finished.finally(() => connector.dispose?.()) });
+    this.flows.set(connectionId, {
+      authorizeUrl,
+      controller,
+      finished: finished.finally(() => connector.dispose?.()),
+    });
     this.deps.logger.info('user sign-in started', { connectionId, redirectPort: receiver.port });
     await this.deps.announce();
     return { authorizeUrl };
@@ -147,10 +169,14 @@ export class UserAuthService {
    */
   async signOut(connectionId: string): Promise<ConnectionView> {
     const view = await this.deps.viewOf(connectionId);
-    if (view.userAuth === undefined) throw new CairnError('UNSUPPORTED', `${view.name}: this platform has no user sign-in.`);
+    if (view.userAuth === undefined)
+      throw new CairnError('UNSUPPORTED', `${view.name}: this platform has no user sign-in.`);
     await this.cancel(connectionId);
     const after = await this.deps.clearSecrets(connectionId, [USER_AUTH_FIELD]);
-    this.deps.logger.info('user signed out', { connectionId, hadAuthorisation: view.secretFields.includes(USER_AUTH_FIELD) });
+    this.deps.logger.info('user signed out', {
+      connectionId,
+      hadAuthorisation: view.secretFields.includes(USER_AUTH_FIELD),
+    });
     return after;
   }
 
@@ -170,11 +196,22 @@ export class UserAuthService {
       }
       this.deps.logger.info('user sign-in finished', { connectionId });
     } else {
-      this.deps.logger.info('user sign-in ended without authorisation', { connectionId, code: toErrorData(error).code });
+      this.deps.logger.info('user sign-in ended without authorisation', {
+        connectionId,
+        code: toErrorData(error).code,
+      });
     }
-    await this.deps.announce().catch((failure: unknown) => this.deps.logger.warn('announcing the sign-in outcome failed', { error: failure }));
+    await this.deps
+      .announce()
+      .catch((failure: unknown) =>
+        this.deps.logger.warn('announcing the sign-in outcome failed', { error: failure }),
+      );
     const data = error === null ? null : toErrorData(error);
-    this.deps.events.emit('auth.finished', { connectionId, ok: error === null, error: data && { code: data.code, message: redact(data.message) } });
+    this.deps.events.emit('auth.finished', {
+      connectionId,
+      ok: error === null,
+      error: data && { code: data.code, message: redact(data.message) },
+    });
   }
 }
 
@@ -185,7 +222,9 @@ export class UserAuthService {
 export function checkAuthorizeUrl(authorizeUrl: string, config: ConnectionView['config']): void {
   const url = new URL(authorizeUrl);
   if (url.protocol === 'https:') return;
-  const configured = [config.baseUrl, config.accountsBaseUrl].filter((value): value is string => typeof value === 'string' && value !== '');
+  const configured = [config.baseUrl, config.accountsBaseUrl].filter(
+    (value): value is string => typeof value === 'string' && value !== '',
+  );
   const origins = configured.flatMap((value) => {
     try {
       return [new URL(value).origin];
@@ -194,11 +233,16 @@ export function checkAuthorizeUrl(authorizeUrl: string, config: ConnectionView['
     }
   });
   if (url.protocol === 'http:' && origins.includes(url.origin)) return;
-  throw new CairnError('PERMISSION_DENIED', `Cairn opens only https sign-in pages (or the connection's own base URL), not ${url.protocol}//${url.host}.`);
+  throw new CairnError(
+    'PERMISSION_DENIED',
+    `Cairn opens only https sign-in pages (or the connection's own base URL), not ${url.protocol}//${url.host}.`,
+  );
 }
 
 /** The contract's sign-in methods over the service. */
-export function userAuthApi(service: UserAuthService): Pick<CairnApi['connections'], 'authorize' | 'cancelAuthorize' | 'signOut'> {
+export function userAuthApi(
+  service: UserAuthService,
+): Pick<CairnApi['connections'], 'authorize' | 'cancelAuthorize' | 'signOut'> {
   return {
     authorize: (input) => toResult(async () => ({ ...(await service.start(input.id)), opened: false })),
     cancelAuthorize: (input) => toResult(() => service.cancel(input.id)),

@@ -42,7 +42,8 @@ const HEADERS = {
   'cache-control': 'no-store',
   'referrer-policy': 'no-referrer',
   'x-content-type-options': 'nosniff',
-  'content-security-policy': "default-src 'none'; style-src 'unsafe-inline'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'",
+  'content-security-policy':
+    "default-src 'none'; style-src 'unsafe-inline'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'",
 };
 
 function answer(response: ServerResponse, status: number, outcome: CallbackOutcome, detail?: string): void {
@@ -65,7 +66,8 @@ export async function startLoopbackReceiver(options: LoopbackReceiverOptions): P
       response.writeHead(404, { 'content-type': 'text/plain; charset=utf-8' });
       return void response.end('Not found.\n');
     }
-    if (url.searchParams.get('state') !== options.expectedState) return answer(response, 400, 'unknown-request');
+    if (url.searchParams.get('state') !== options.expectedState)
+      return answer(response, 400, 'unknown-request');
     if (used) return answer(response, 410, 'used');
     used = true;
     const error = url.searchParams.get('error');
@@ -73,7 +75,10 @@ export async function startLoopbackReceiver(options: LoopbackReceiverOptions): P
     if (error || !code) {
       answer(response, 200, 'denied');
       // RFC 6749 §4.1.2.1 error codes; Feishu sends only access_denied (obtain-oauth-code page).
-      const reason = error === 'access_denied' || !error ? 'You declined the sign-in in the browser.' : `The sign-in page answered "${error.slice(0, 80)}".`;
+      const reason =
+        error === 'access_denied' || !error
+          ? 'You declined the sign-in in the browser.'
+          : `The sign-in page answered "${error.slice(0, 80)}".`;
       return settle.reject(new CairnError('PERMISSION_DENIED', reason));
     }
     options.handleCode(code).then(
@@ -92,15 +97,30 @@ export async function startLoopbackReceiver(options: LoopbackReceiverOptions): P
     server.once('error', (error: NodeJS.ErrnoException) => {
       reject(
         error.code === 'EADDRINUSE'
-          ? new CairnError('INVALID_ARGUMENT', `Port ${options.port} on 127.0.0.1 is in use, so the sign-in cannot receive its answer. Close the program using it, or set another sign-in port (and register that redirect URL in the app's settings).`)
-          : new CairnError('INTERNAL', `Could not listen on 127.0.0.1:${options.port ?? 0}: ${error.message}`),
+          ? new CairnError(
+              'INVALID_ARGUMENT',
+              `Port ${options.port} on 127.0.0.1 is in use, so the sign-in cannot receive its answer. Close the program using it, or set another sign-in port (and register that redirect URL in the app's settings).`,
+            )
+          : new CairnError(
+              'INTERNAL',
+              `Could not listen on 127.0.0.1:${options.port ?? 0}: ${error.message}`,
+            ),
       );
     });
     server.listen(options.port ?? 0, '127.0.0.1', () => resolve());
   });
   const port = (server.address() as AddressInfo).port;
 
-  const timer = setTimeout(() => settle.reject(new CairnError('TIMEOUT', `No answer from the sign-in page within ${Math.round(timeoutMs / 1000)} s. Start the sign-in again.`)), timeoutMs);
+  const timer = setTimeout(
+    () =>
+      settle.reject(
+        new CairnError(
+          'TIMEOUT',
+          `No answer from the sign-in page within ${Math.round(timeoutMs / 1000)} s. Start the sign-in again.`,
+        ),
+      ),
+    timeoutMs,
+  );
   const onAbort = () => settle.reject(new CairnError('CANCELLED', 'Sign-in cancelled.'));
   options.signal?.addEventListener('abort', onAbort, { once: true });
 

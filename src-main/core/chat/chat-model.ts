@@ -30,7 +30,11 @@ export interface ChatModel {
    * (AUTH_INVALID, MODEL_NOT_FOUND, RATE_LIMITED, TIMEOUT, CONTEXT_TOO_LONG, SOURCE_UNREACHABLE,
    * CANCELLED, ...) on failure; text already delivered through onDelta is the partial answer.
    */
-  stream(request: ChatCompletionRequest, onDelta: (delta: string) => void, signal?: AbortSignal): Promise<ChatCompletionResult>;
+  stream(
+    request: ChatCompletionRequest,
+    onDelta: (delta: string) => void,
+    signal?: AbortSignal,
+  ): Promise<ChatCompletionResult>;
 }
 
 /** A chat model plus the secret values that must never appear in a prompt or an answer. */

@@ -20,16 +20,52 @@ export interface ChatPreset {
 /** Context sizes from the providers' model pages; the budget keeps a margin below them anyway. */
 export const CHAT_PRESETS: Record<Exclude<ChatProviderKind, 'none'>, ChatPreset> = {
   // https://help.aliyun.com/zh/model-studio/models (qwen-plus: 131,072 tokens)
-  dashscope: { label: 'DashScope (Qwen)', baseUrl: 'https://dashscope.aliyuncs.com/compatible-mode/v1', defaultModel: 'qwen-plus', contextWindow: 131_072, needsApiKey: true },
+  dashscope: {
+    label: 'DashScope (Qwen)',
+    baseUrl: 'https://dashscope.aliyuncs.com/compatible-mode/v1',
+    defaultModel: 'qwen-plus',
+    contextWindow: 131_072,
+    needsApiKey: true,
+  },
   // https://platform.openai.com/docs/models/gpt-4o-mini (128,000 tokens)
-  openai: { label: 'OpenAI', baseUrl: 'https://api.openai.com/v1', defaultModel: 'gpt-4o-mini', contextWindow: 128_000, needsApiKey: true },
+  openai: {
+    label: 'OpenAI',
+    baseUrl: 'https://api.openai.com/v1',
+    defaultModel: 'gpt-4o-mini',
+    contextWindow: 128_000,
+    needsApiKey: true,
+  },
   // https://api-docs.deepseek.com/quick_start/pricing (deepseek-chat: 128K; 64K on older versions, so 64K)
-  deepseek: { label: 'DeepSeek', baseUrl: 'https://api.deepseek.com', defaultModel: 'deepseek-chat', contextWindow: 65_536, needsApiKey: true },
+  deepseek: {
+    label: 'DeepSeek',
+    baseUrl: 'https://api.deepseek.com',
+    defaultModel: 'deepseek-chat',
+    contextWindow: 65_536,
+    needsApiKey: true,
+  },
   // Ollama serves a 4,096-token context unless num_ctx is raised (https://github.com/ollama/ollama/blob/main/docs/faq.md).
-  ollama: { label: 'Ollama (local)', baseUrl: 'http://127.0.0.1:11434/v1', defaultModel: 'qwen2.5:7b', contextWindow: 4_096, needsApiKey: false },
+  ollama: {
+    label: 'Ollama (local)',
+    baseUrl: 'http://127.0.0.1:11434/v1',
+    defaultModel: 'qwen2.5:7b',
+    contextWindow: 4_096,
+    needsApiKey: false,
+  },
   // LM Studio loads models with a 4,096-token context by default.
-  lmstudio: { label: 'LM Studio (local)', baseUrl: 'http://127.0.0.1:1234/v1', defaultModel: 'local-model', contextWindow: 4_096, needsApiKey: false },
-  custom: { label: 'Custom (OpenAI-compatible)', baseUrl: '', defaultModel: '', contextWindow: 8_192, needsApiKey: false },
+  lmstudio: {
+    label: 'LM Studio (local)',
+    baseUrl: 'http://127.0.0.1:1234/v1',
+    defaultModel: 'local-model',
+    contextWindow: 4_096,
+    needsApiKey: false,
+  },
+  custom: {
+    label: 'Custom (OpenAI-compatible)',
+    baseUrl: '',
+    defaultModel: '',
+    contextWindow: 8_192,
+    needsApiKey: false,
+  },
 };
 
 export interface ChatModelConfig {
@@ -73,7 +109,13 @@ export function resolveChatModelConfig(input: ChatSettingsInput): ChatModelConfi
     const provider = envBaseUrl ? presetForBaseUrl(baseUrl) : configured;
     const preset = CHAT_PRESETS[provider];
     const model = envModel || (provider === configured ? settings.model : '') || preset.defaultModel;
-    return finish({ provider, baseUrl, model, apiKey: envKey || input.apiKey || '', contextWindow: preset.contextWindow });
+    return finish({
+      provider,
+      baseUrl,
+      model,
+      apiKey: envKey || input.apiKey || '',
+      contextWindow: preset.contextWindow,
+    });
   }
   if (settings.provider === 'none') return null;
   const preset = CHAT_PRESETS[settings.provider];
@@ -94,17 +136,29 @@ function presetForBaseUrl(baseUrl: string): Exclude<ChatProviderKind, 'none'> {
 }
 
 function finish(config: ChatModelConfig): ChatModelConfig {
-  if (!config.baseUrl) throw new CairnError('INVALID_ARGUMENT', 'The chat provider needs a base URL (Settings → Chat, or CAIRN_CHAT_BASE_URL).');
+  if (!config.baseUrl)
+    throw new CairnError(
+      'INVALID_ARGUMENT',
+      'The chat provider needs a base URL (Settings → Chat, or CAIRN_CHAT_BASE_URL).',
+    );
   let url: URL;
   try {
     url = new URL(config.baseUrl);
   } catch {
     throw new CairnError('INVALID_ARGUMENT', `The chat base URL is not a valid URL: ${config.baseUrl}`);
   }
-  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new CairnError('INVALID_ARGUMENT', 'The chat base URL must start with http:// or https://.');
-  if (!config.model) throw new CairnError('INVALID_ARGUMENT', 'The chat provider needs a model name (Settings → Chat, or CAIRN_CHAT_MODEL).');
+  if (url.protocol !== 'http:' && url.protocol !== 'https:')
+    throw new CairnError('INVALID_ARGUMENT', 'The chat base URL must start with http:// or https://.');
+  if (!config.model)
+    throw new CairnError(
+      'INVALID_ARGUMENT',
+      'The chat provider needs a model name (Settings → Chat, or CAIRN_CHAT_MODEL).',
+    );
   if (CHAT_PRESETS[config.provider].needsApiKey && !config.apiKey) {
-    throw new CairnError('AUTH_INVALID', `${CHAT_PRESETS[config.provider].label} needs an API key (Settings → Chat, or CAIRN_CHAT_API_KEY).`);
+    throw new CairnError(
+      'AUTH_INVALID',
+      `${CHAT_PRESETS[config.provider].label} needs an API key (Settings → Chat, or CAIRN_CHAT_API_KEY).`,
+    );
   }
   return { ...config, baseUrl: config.baseUrl.replace(/\/+$/, '') };
 }

@@ -6,7 +6,13 @@
  */
 import type { CairnApi } from '../../../src-shared/contract';
 import type { AppErrorData } from '../../../src-shared/errors';
-import type { ChatAnswer, ChatMessageView, ConversationView, SearchHit, TokenUsage } from '../../../src-shared/models';
+import type {
+  ChatAnswer,
+  ChatMessageView,
+  ConversationView,
+  SearchHit,
+  TokenUsage,
+} from '../../../src-shared/models';
 import type { EventBus } from '../app/event-bus';
 import { CairnError, toErrorData, toResult } from '../errors';
 import { silentLogger, type Logger } from '../logging/logger';
@@ -15,7 +21,12 @@ import type { ChatMessage, ChatModel, ResolvedChatModel } from './chat-model';
 import { citedCards, toSourceCard, validateCitations } from './citations';
 import type { ConversationRepository } from './conversation-repository';
 import { buildExtractiveAnswer, type ExtractiveReason } from './extractive-answer';
-import { buildChatPrompt, type HistoryTurn, type PromptBudgetOptions, type PromptSource } from './prompt-builder';
+import {
+  buildChatPrompt,
+  type HistoryTurn,
+  type PromptBudgetOptions,
+  type PromptSource,
+} from './prompt-builder';
 import { HeuristicQuestionRewriter, ModelQuestionRewriter, type QuestionRewriter } from './question-rewriter';
 import { retrieve } from './retrieval';
 import { countTokens } from './tokens';
@@ -76,7 +87,9 @@ export class ChatService implements Pick<CairnApi, 'chat'> {
   constructor(private readonly deps: ChatServiceDeps) {
     this.logger = deps.logger ?? silentLogger();
     this.options = deps.options ?? {};
-    this.ready = deps.conversations.closeInterrupted().catch((error: unknown) => this.logger.error('closing interrupted answers failed', { error }));
+    this.ready = deps.conversations
+      .closeInterrupted()
+      .catch((error: unknown) => this.logger.error('closing interrupted answers failed', { error }));
     this.chat = {
       ask: (input) => toResult(() => this.ask(input)),
       cancel: (input) => toResult(async () => this.cancel(input.messageId)),
@@ -86,11 +99,16 @@ export class ChatService implements Pick<CairnApi, 'chat'> {
     };
   }
 
-  async ask(input: { question: string; conversationId?: string; k?: number }): Promise<{ conversationId: string; messageId: string }> {
+  async ask(input: {
+    question: string;
+    conversationId?: string;
+    k?: number;
+  }): Promise<{ conversationId: string; messageId: string }> {
     const question = typeof input.question === 'string' ? input.question.trim() : '';
     if (!question) throw new CairnError('INVALID_ARGUMENT', 'The question is empty.');
     const maxChars = this.options.maxQuestionChars ?? 4000;
-    if (question.length > maxChars) throw new CairnError('INVALID_ARGUMENT', `The question is longer than ${maxChars} characters.`);
+    if (question.length > maxChars)
+      throw new CairnError('INVALID_ARGUMENT', `The question is longer than ${maxChars} characters.`);
     if (input.k !== undefined && (!Number.isInteger(input.k) || input.k < 1 || input.k > MAX_TOP_K)) {
       throw new CairnError('INVALID_ARGUMENT', `k must be a whole number from 1 to ${MAX_TOP_K}.`);
     }
@@ -98,9 +116,20 @@ export class ChatService implements Pick<CairnApi, 'chat'> {
     const exchange = await this.deps.conversations.startExchange(question, input.conversationId);
     if (!exchange) throw new CairnError('NOT_FOUND', `No conversation ${input.conversationId}.`);
     const controller = new AbortController();
-    const run: Run = { conversationId: exchange.conversationId, controller, settled: Promise.resolve(), streamed: '' };
+    const run: Run = {
+      conversationId: exchange.conversationId,
+      controller,
+      settled: Promise.resolve(),
+      streamed: '',
+    };
     this.runs.set(exchange.answerMessageId, run);
-    run.settled = this.answer(question, exchange.conversationId, exchange.answerMessageId, input.k, controller.signal)
+    run.settled = this.answer(
+      question,
+      exchange.conversationId,
+      exchange.answerMessageId,
+      input.k,
+      controller.signal,
+    )
       .catch((error: unknown) => this.logger.error('chat answer crashed', { error }))
       .finally(() => this.runs.delete(exchange.answerMessageId));
     return { conversationId: exchange.conversationId, messageId: exchange.answerMessageId };
@@ -118,7 +147,8 @@ export class ChatService implements Pick<CairnApi, 'chat'> {
 
   async messages(conversationId: string): Promise<ChatMessageView[]> {
     await this.ready;
-    if (!(await this.deps.conversations.getConversation(conversationId))) throw new CairnError('NOT_FOUND', `No conversation ${conversationId}.`);
+    if (!(await this.deps.conversations.getConversation(conversationId)))
+      throw new CairnError('NOT_FOUND', `No conversation ${conversationId}.`);
     const messages = await this.deps.conversations.listMessages(conversationId);
     // An answer still running is stored empty until it finishes; a client catching up after a broken event stream needs what was streamed.
     return messages.map((message) => {
@@ -132,7 +162,8 @@ export class ChatService implements Pick<CairnApi, 'chat'> {
     const running = [...this.runs.values()].filter((run) => run.conversationId === conversationId);
     for (const run of running) run.controller.abort();
     await Promise.all(running.map((run) => run.settled));
-    if (!(await this.deps.conversations.removeConversation(conversationId))) throw new CairnError('NOT_FOUND', `No conversation ${conversationId}.`);
+    if (!(await this.deps.conversations.removeConversation(conversationId)))
+      throw new CairnError('NOT_FOUND', `No conversation ${conversationId}.`);
   }
 
   /** Cancels running answers and waits until they are stored (call before closing the database). */
@@ -142,7 +173,13 @@ export class ChatService implements Pick<CairnApi, 'chat'> {
     await Promise.all([this.ready, ...running.map((run) => run.settled)]);
   }
 
-  private async answer(question: string, conversationId: string, messageId: string, k: number | undefined, signal: AbortSignal): Promise<void> {
+  private async answer(
+    question: string,
+    conversationId: string,
+    messageId: string,
+    k: number | undefined,
+    signal: AbortSignal,
+  ): Promise<void> {
     let outcome: Outcome;
     let retrievalQuery: string | null = null;
     let secrets: string[] = [];
@@ -156,15 +193,35 @@ export class ChatService implements Pick<CairnApi, 'chat'> {
         configError = toErrorData(error);
       }
       secrets = resolved?.secrets.filter((s) => s.length >= 6) ?? [];
-      const rewriter: QuestionRewriter = resolved && this.options.rewrite === 'model' ? new ModelQuestionRewriter(resolved.model) : new HeuristicQuestionRewriter();
+      const rewriter: QuestionRewriter =
+        resolved && this.options.rewrite === 'model'
+          ? new ModelQuestionRewriter(resolved.model)
+          : new HeuristicQuestionRewriter();
       retrievalQuery = await rewriter.rewrite(question, history, signal);
       const topK = k ?? (await this.deps.topK?.()) ?? this.options.defaultTopK ?? 10;
       const hits = await retrieve(this.deps.search, [retrievalQuery, question], topK, signal, this.logger);
       outcome = resolved
-        ? await this.modelAnswer(question, history, hits, resolved.model, secrets, conversationId, messageId, signal)
+        ? await this.modelAnswer(
+            question,
+            history,
+            hits,
+            resolved.model,
+            secrets,
+            conversationId,
+            messageId,
+            signal,
+          )
         : extractive(question, hits, 'no-model', configError);
     } catch (error) {
-      outcome = { text: '', sources: [], mode: 'model', incomplete: true, error: toErrorData(error), usage: null, model: null };
+      outcome = {
+        text: '',
+        sources: [],
+        mode: 'model',
+        incomplete: true,
+        error: toErrorData(error),
+        usage: null,
+        model: null,
+      };
     }
     await this.finish(conversationId, messageId, outcome, retrievalQuery, secrets);
   }
@@ -182,35 +239,71 @@ export class ChatService implements Pick<CairnApi, 'chat'> {
     // One retry with half the sources when the provider counts more tokens than our estimate did.
     let candidates = hits;
     for (let attempt = 1; ; attempt++) {
-      const prompt = buildChatPrompt({ question, history, hits: candidates, contextWindow: model.contextWindow, options: this.options.promptBudget });
-      const messages: ChatMessage[] = prompt.messages.map((m) => ({ ...m, content: scrub(m.content, secrets) }));
+      const prompt = buildChatPrompt({
+        question,
+        history,
+        hits: candidates,
+        contextWindow: model.contextWindow,
+        options: this.options.promptBudget,
+      });
+      const messages: ChatMessage[] = prompt.messages.map((m) => ({
+        ...m,
+        content: scrub(m.content, secrets),
+      }));
       let partial = '';
       try {
-        const result = await model.stream({ messages, maxTokens: prompt.answerReserveTokens }, (delta) => {
-          partial += delta;
-          const sent = scrub(delta, secrets);
-          const run = this.runs.get(messageId);
-          const offset = run?.streamed.length ?? 0;
-          if (run) run.streamed += sent;
-          this.deps.events.emit('chat.token', { conversationId, messageId, delta: sent, offset });
-        }, signal);
+        const result = await model.stream(
+          { messages, maxTokens: prompt.answerReserveTokens },
+          (delta) => {
+            partial += delta;
+            const sent = scrub(delta, secrets);
+            const run = this.runs.get(messageId);
+            const offset = run?.streamed.length ?? 0;
+            if (run) run.streamed += sent;
+            this.deps.events.emit('chat.token', { conversationId, messageId, delta: sent, offset });
+          },
+          signal,
+        );
         // Some OpenAI-compatible servers send no usage; then it is estimated with the same tokenizer.
         const usage = result.usage ?? estimateUsage(prompt.estimatedTokens, result.text);
-        return { text: result.text, sources: prompt.sources, mode: 'model', incomplete: result.finishReason === 'length', error: null, usage, model: model.model };
+        return {
+          text: result.text,
+          sources: prompt.sources,
+          mode: 'model',
+          incomplete: result.finishReason === 'length',
+          error: null,
+          usage,
+          model: model.model,
+        };
       } catch (thrown) {
         const error = toErrorData(thrown);
         if (error.code === 'CONTEXT_TOO_LONG' && !partial && attempt === 1 && prompt.sources.length > 1) {
           candidates = hits.slice(0, Math.floor(prompt.sources.length / 2));
           continue;
         }
-        if (error.code === 'SOURCE_UNREACHABLE' && !partial) return extractive(question, hits, 'unreachable', error);
+        if (error.code === 'SOURCE_UNREACHABLE' && !partial)
+          return extractive(question, hits, 'unreachable', error);
         this.logger.warn('chat answer failed', { code: error.code, received: partial.length });
-        return { text: partial, sources: prompt.sources, mode: 'model', incomplete: true, error, usage: partial ? estimateUsage(prompt.estimatedTokens, partial) : null, model: model.model };
+        return {
+          text: partial,
+          sources: prompt.sources,
+          mode: 'model',
+          incomplete: true,
+          error,
+          usage: partial ? estimateUsage(prompt.estimatedTokens, partial) : null,
+          model: model.model,
+        };
       }
     }
   }
 
-  private async finish(conversationId: string, messageId: string, outcome: Outcome, retrievalQuery: string | null, secrets: string[]): Promise<void> {
+  private async finish(
+    conversationId: string,
+    messageId: string,
+    outcome: Outcome,
+    retrievalQuery: string | null,
+    secrets: string[],
+  ): Promise<void> {
     const checked = validateCitations(scrub(outcome.text, secrets), outcome.sources.length);
     const sources = outcome.sources.map(toSourceCard);
     const answer: ChatAnswer = {
@@ -226,7 +319,11 @@ export class ChatService implements Pick<CairnApi, 'chat'> {
       usage: outcome.usage,
     };
     try {
-      await this.deps.conversations.completeAnswer(messageId, { answer, retrievalQuery, model: outcome.model });
+      await this.deps.conversations.completeAnswer(messageId, {
+        answer,
+        retrievalQuery,
+        model: outcome.model,
+      });
     } catch (error) {
       // The conversation may have been removed meanwhile; the answer is still delivered.
       this.logger.error('storing a chat answer failed', { error, messageId });
@@ -235,7 +332,12 @@ export class ChatService implements Pick<CairnApi, 'chat'> {
   }
 }
 
-function extractive(question: string, hits: SearchHit[], reason: ExtractiveReason, error: AppErrorData | null): Outcome {
+function extractive(
+  question: string,
+  hits: SearchHit[],
+  reason: ExtractiveReason,
+  error: AppErrorData | null,
+): Outcome {
   const { text, sources } = buildExtractiveAnswer(question, hits, reason);
   return { text, sources, mode: 'extractive', incomplete: false, error, usage: null, model: null };
 }

@@ -35,30 +35,60 @@ describe('validateCitations', () => {
 describe('toSourceCard', () => {
   const chunk = 'Intro paragraph about nothing.\n\nThe API key rotates every 90 days.\n\nOutro.';
   const hit: SearchHit = {
-    key: 'chunk:1', source: 'index', connectionId: 'c1', platform: 'yuque', documentId: 42, externalId: 'doc-1',
-    title: 'Security', knowledgeBase: 'Ops', url: 'https://www.yuque.com/ops/security', headingPath: 'Keys',
-    text: chunk, charStart: 1000, charEnd: 1000 + chunk.length, score: 1, ranks: { keyword: 1 },
+    key: 'chunk:1',
+    source: 'index',
+    connectionId: 'c1',
+    platform: 'yuque',
+    documentId: 42,
+    externalId: 'doc-1',
+    title: 'Security',
+    knowledgeBase: 'Ops',
+    url: 'https://www.yuque.com/ops/security',
+    headingPath: 'Keys',
+    text: chunk,
+    charStart: 1000,
+    charEnd: 1000 + chunk.length,
+    score: 1,
+    ranks: { keyword: 1 },
   };
 
   it('points at the matching paragraph inside the document', () => {
     const paragraph = bestParagraph(chunk, queryTerms('how often does the key rotate'));
     const card = toSourceCard({ n: 2, hit, excerpt: chunk, paragraph });
     expect(card).toEqual({
-      n: 2, title: 'Security', platform: 'yuque', knowledgeBase: 'Ops', connectionId: 'c1', documentId: 42, externalId: 'doc-1',
-      url: 'https://www.yuque.com/ops/security', headingPath: 'Keys', paragraph: 'The API key rotates every 90 days.',
-      charStart: 1000 + chunk.indexOf('The API'), charEnd: 1000 + chunk.indexOf('\n\nOutro'),
+      n: 2,
+      title: 'Security',
+      platform: 'yuque',
+      knowledgeBase: 'Ops',
+      connectionId: 'c1',
+      documentId: 42,
+      externalId: 'doc-1',
+      url: 'https://www.yuque.com/ops/security',
+      headingPath: 'Keys',
+      paragraph: 'The API key rotates every 90 days.',
+      charStart: 1000 + chunk.indexOf('The API'),
+      charEnd: 1000 + chunk.indexOf('\n\nOutro'),
     });
     expect(citedCards([card, { ...card, n: 3 }], [3]).map((c) => c.n)).toEqual([3]);
   });
 
   it('keeps the chunk offsets when the hit text is not the exact slice', () => {
     const snippet = { ...hit, text: 'The API key rotates every 90 days.', charEnd: 1500 };
-    const card = toSourceCard({ n: 1, hit: snippet, excerpt: snippet.text, paragraph: bestParagraph(snippet.text, new Set()) });
+    const card = toSourceCard({
+      n: 1,
+      hit: snippet,
+      excerpt: snippet.text,
+      paragraph: bestParagraph(snippet.text, new Set()),
+    });
     expect([card.charStart, card.charEnd]).toEqual([1000, 1500]);
   });
   it('never offers a heading alone as the matching paragraph', () => {
     const chunk = '# 报销流程\n\n报销需要发票和经理审批。\n\n## 其他\n\n无关内容。';
     const paragraph = bestParagraph(chunk, queryTerms('报销流程是什么？'));
-    expect(paragraph).toEqual({ text: '# 报销流程\n\n报销需要发票和经理审批。', start: 0, end: chunk.indexOf('\n\n## 其他') });
+    expect(paragraph).toEqual({
+      text: '# 报销流程\n\n报销需要发票和经理审批。',
+      start: 0,
+      end: chunk.indexOf('\n\n## 其他'),
+    });
   });
 });

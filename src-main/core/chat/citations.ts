@@ -19,7 +19,8 @@ export interface CitationCheck {
  * A marker: [1], [1, 2], [1-3], [1][2], full-width ［１］ or 【1】, optionally "[source 1]".
  * Not followed by "(" so Markdown links like [1](https://...) stay links.
  */
-const MARKER = /[[［【]\s*(?:(?:source|src|来源|资料)\s*)?([0-9０-９]+(?:\s*(?:[,，、;；]|[-–—~～])\s*[0-9０-９]+)*)\s*[\]］】](?![(（])/giu;
+const MARKER =
+  /[[［【]\s*(?:(?:source|src|来源|资料)\s*)?([0-9０-９]+(?:\s*(?:[,，、;；]|[-–—~～])\s*[0-9０-９]+)*)\s*[\]］】](?![(（])/giu;
 /** Code is left alone: `arr[0]` is an index, not a citation. */
 const CODE = /```[\s\S]*?(?:```|$)|`[^`\n]*`/g;
 /** Ranges wider than this are read as two numbers, not expanded ("[1-2024]" is no citation list). */
@@ -89,8 +90,12 @@ export function toSourceCard(source: PromptSource): SourceCard {
   const { hit, paragraph } = source;
   // Chunk text is source.slice(charStart, charEnd), so the paragraph's own offsets can be derived;
   // when the hit text is not the exact slice (a snippet), the chunk's offsets are kept.
-  const exactSlice = hit.charStart !== null && hit.charEnd !== null && hit.charEnd - hit.charStart === hit.text.length;
-  const preview = paragraph.text.length > PREVIEW_CHARS ? `${paragraph.text.slice(0, PREVIEW_CHARS).trimEnd()}…` : paragraph.text;
+  const exactSlice =
+    hit.charStart !== null && hit.charEnd !== null && hit.charEnd - hit.charStart === hit.text.length;
+  const preview =
+    paragraph.text.length > PREVIEW_CHARS
+      ? `${paragraph.text.slice(0, PREVIEW_CHARS).trimEnd()}…`
+      : paragraph.text;
   return {
     n: source.n,
     title: hit.title,

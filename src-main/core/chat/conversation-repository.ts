@@ -63,8 +63,15 @@ export class ConversationRepository {
       }
       const questionMessageId = randomUUID();
       const answerMessageId = randomUUID();
-      await tx.query("INSERT INTO messages (id, conversation_id, role, text) VALUES ($1, $2, 'user', $3)", [questionMessageId, id, question]);
-      await tx.query("INSERT INTO messages (id, conversation_id, role, status) VALUES ($1, $2, 'assistant', 'pending')", [answerMessageId, id]);
+      await tx.query("INSERT INTO messages (id, conversation_id, role, text) VALUES ($1, $2, 'user', $3)", [
+        questionMessageId,
+        id,
+        question,
+      ]);
+      await tx.query(
+        "INSERT INTO messages (id, conversation_id, role, status) VALUES ($1, $2, 'assistant', 'pending')",
+        [answerMessageId, id],
+      );
       return { conversationId: id, questionMessageId, answerMessageId };
     });
   }
@@ -99,17 +106,25 @@ export class ConversationRepository {
    */
   async closeInterrupted(): Promise<number> {
     const error: AppErrorData = { code: 'CANCELLED', message: 'Cairn stopped before this answer finished.' };
-    const result = await this.db.query("UPDATE messages SET status = 'done', incomplete = true, error = $1 WHERE status = 'pending'", [JSON.stringify(error)]);
+    const result = await this.db.query(
+      "UPDATE messages SET status = 'done', incomplete = true, error = $1 WHERE status = 'pending'",
+      [JSON.stringify(error)],
+    );
     return result.affectedRows ?? 0;
   }
 
   async getConversation(id: string): Promise<ConversationView | null> {
-    const row = (await this.db.query<ConversationRow>('SELECT * FROM conversations WHERE id = $1', [id])).rows[0];
+    const row = (await this.db.query<ConversationRow>('SELECT * FROM conversations WHERE id = $1', [id]))
+      .rows[0];
     return row ? toConversationView(row) : null;
   }
 
   async listConversations(): Promise<ConversationView[]> {
-    const rows = (await this.db.query<ConversationRow>('SELECT * FROM conversations ORDER BY updated_at DESC, created_at DESC')).rows;
+    const rows = (
+      await this.db.query<ConversationRow>(
+        'SELECT * FROM conversations ORDER BY updated_at DESC, created_at DESC',
+      )
+    ).rows;
     return rows.map(toConversationView);
   }
 
@@ -120,7 +135,11 @@ export class ConversationRepository {
   }
 
   async listMessages(conversationId: string): Promise<ChatMessageView[]> {
-    const rows = (await this.db.query<MessageRow>('SELECT * FROM messages WHERE conversation_id = $1 ORDER BY seq', [conversationId])).rows;
+    const rows = (
+      await this.db.query<MessageRow>('SELECT * FROM messages WHERE conversation_id = $1 ORDER BY seq', [
+        conversationId,
+      ])
+    ).rows;
     return rows.map(toMessageView);
   }
 
@@ -161,7 +180,13 @@ function toConversationView(row: ConversationRow): ConversationView {
 }
 
 function toMessageView(row: MessageRow): ChatMessageView {
-  const view: ChatMessageView = { id: row.id, role: row.role, text: row.text, createdAt: iso(row.created_at), answer: null };
+  const view: ChatMessageView = {
+    id: row.id,
+    role: row.role,
+    text: row.text,
+    createdAt: iso(row.created_at),
+    answer: null,
+  };
   if (row.role === 'assistant' && row.status === 'done') {
     view.answer = {
       conversationId: row.conversation_id,
@@ -173,7 +198,14 @@ function toMessageView(row: MessageRow): ChatMessageView {
       mode: row.mode ?? 'model',
       incomplete: row.incomplete,
       error: row.error,
-      usage: row.total_tokens === null ? null : { promptTokens: row.prompt_tokens ?? 0, completionTokens: row.completion_tokens ?? 0, totalTokens: row.total_tokens },
+      usage:
+        row.total_tokens === null
+          ? null
+          : {
+              promptTokens: row.prompt_tokens ?? 0,
+              completionTokens: row.completion_tokens ?? 0,
+              totalTokens: row.total_tokens,
+            },
     };
   }
   return view;

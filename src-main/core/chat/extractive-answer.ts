@@ -22,8 +22,10 @@ export interface ExtractiveAnswer {
 
 const LABELS = {
   en: {
-    'no-model': '**Extractive answer**: no chat model is configured, so these are the passages from your documents that best match the question, quoted as written.',
-    unreachable: '**Extractive answer**: the chat model could not be reached, so these are the passages from your documents that best match the question, quoted as written.',
+    'no-model':
+      '**Extractive answer**: no chat model is configured, so these are the passages from your documents that best match the question, quoted as written.',
+    unreachable:
+      '**Extractive answer**: the chat model could not be reached, so these are the passages from your documents that best match the question, quoted as written.',
     empty: 'No passage in your documents matches this question.',
   },
   zh: {
@@ -33,7 +35,12 @@ const LABELS = {
   },
 } as const;
 
-export function buildExtractiveAnswer(question: string, hits: SearchHit[], reason: ExtractiveReason, options: ExtractiveOptions = {}): ExtractiveAnswer {
+export function buildExtractiveAnswer(
+  question: string,
+  hits: SearchHit[],
+  reason: ExtractiveReason,
+  options: ExtractiveOptions = {},
+): ExtractiveAnswer {
   const labels = /\p{Script=Han}/u.test(question) ? LABELS.zh : LABELS.en;
   const terms = queryTerms(question);
   const sources: PromptSource[] = [];
@@ -44,7 +51,12 @@ export function buildExtractiveAnswer(question: string, hits: SearchHit[], reaso
     const n = sources.length + 1;
     sources.push({ n, hit, excerpt, paragraph });
     const where = hit.headingPath ? `${hit.title} › ${hit.headingPath}` : hit.title;
-    quotes.push(`${excerpt.split('\n').map((line) => `> ${line}`).join('\n')}\n>\n> — ${where} [${n}]`);
+    quotes.push(
+      `${excerpt
+        .split('\n')
+        .map((line) => `> ${line}`)
+        .join('\n')}\n>\n> — ${where} [${n}]`,
+    );
   }
   const body = quotes.length > 0 ? quotes.join('\n\n') : labels.empty;
   return { text: `${labels[reason]}\n\n${body}`, sources };

@@ -37,7 +37,12 @@ export interface RecordedRequest {
   authorization: string | undefined;
   /** The body exactly as received. */
   raw: string;
-  body: { model?: string; stream?: boolean; stream_options?: { include_usage?: boolean }; messages?: { role: string; content: string }[] } | null;
+  body: {
+    model?: string;
+    stream?: boolean;
+    stream_options?: { include_usage?: boolean };
+    messages?: { role: string; content: string }[];
+  } | null;
 }
 
 export interface FakeOpenAiOptions {
@@ -94,22 +99,58 @@ export async function startFakeOpenAiServer(options: FakeOpenAiOptions = {}): Pr
 
     if (req.headers.authorization !== `Bearer ${state.apiKey}`) {
       const shown = (req.headers.authorization ?? '').replace(/^Bearer\s+/, '');
-      return sendError(res, 401, `Incorrect API key provided: ${shown.slice(0, 3)}****${shown.slice(-4)}.`, 'invalid_request_error', 'invalid_api_key');
+      return sendError(
+        res,
+        401,
+        `Incorrect API key provided: ${shown.slice(0, 3)}****${shown.slice(-4)}.`,
+        'invalid_request_error',
+        'invalid_api_key',
+      );
     }
     if (req.method === 'GET' && path === '/v1/models') {
-      return sendJson(res, 200, { object: 'list', data: models.map((id) => ({ id, object: 'model', created: 0, owned_by: 'cairn-fake' })) });
+      return sendJson(res, 200, {
+        object: 'list',
+        data: models.map((id) => ({ id, object: 'model', created: 0, owned_by: 'cairn-fake' })),
+      });
     }
-    if (req.method !== 'POST' || path !== '/v1/chat/completions') return sendError(res, 404, `Unknown request URL: ${req.method} ${path}.`, 'invalid_request_error', 'unknown_url');
-    if (!body || !Array.isArray(body.messages)) return sendError(res, 400, 'Invalid JSON body: "messages" is required.', 'invalid_request_error', null);
+    if (req.method !== 'POST' || path !== '/v1/chat/completions')
+      return sendError(
+        res,
+        404,
+        `Unknown request URL: ${req.method} ${path}.`,
+        'invalid_request_error',
+        'unknown_url',
+      );
+    if (!body || !Array.isArray(body.messages))
+      return sendError(res, 400, 'Invalid JSON body: "messages" is required.', 'invalid_request_error', null);
     if (!body.model || !models.includes(body.model)) {
-      return sendError(res, 404, `The model \`${body.model}\` does not exist or you do not have access to it.`, 'invalid_request_error', 'model_not_found');
+      return sendError(
+        res,
+        404,
+        `The model \`${body.model}\` does not exist or you do not have access to it.`,
+        'invalid_request_error',
+        'model_not_found',
+      );
     }
     const behaviour = state.behaviour;
     if (behaviour.kind === 'hang') return; // the test's timeout (or close()) ends it
     if (behaviour.kind === 'rate-limit') {
-      return sendError(res, 429, `Rate limit reached for ${body.model}: Limit 3, Used 3, Requested 1. Please try again in 20s.`, 'requests', 'rate_limit_exceeded');
+      return sendError(
+        res,
+        429,
+        `Rate limit reached for ${body.model}: Limit 3, Used 3, Requested 1. Please try again in 20s.`,
+        'requests',
+        'rate_limit_exceeded',
+      );
     }
-    if (behaviour.kind === 'server-error') return sendError(res, 500, 'The server had an error while processing your request.', 'server_error', null);
+    if (behaviour.kind === 'server-error')
+      return sendError(
+        res,
+        500,
+        'The server had an error while processing your request.',
+        'server_error',
+        null,
+      );
     const promptTokens = body.messages.reduce((sum, m) => sum + countTokens(String(m.content ?? '')) + 4, 3);
     if (behaviour.kind === 'context-length' || promptTokens > state.contextWindow) {
       return sendError(
@@ -123,7 +164,11 @@ export async function startFakeOpenAiServer(options: FakeOpenAiOptions = {}): Pr
     }
 
     const answer = answerFor(behaviour, body.messages);
-    const usage = { prompt_tokens: promptTokens, completion_tokens: countTokens(answer), total_tokens: promptTokens + countTokens(answer) };
+    const usage = {
+      prompt_tokens: promptTokens,
+      completion_tokens: countTokens(answer),
+      total_tokens: promptTokens + countTokens(answer),
+    };
     const id = `chatcmpl-${randomBytes(8).toString('hex')}`;
     const created = Math.floor(Date.now() / 1000);
     if (!body.stream) {
@@ -132,7 +177,14 @@ export async function startFakeOpenAiServer(options: FakeOpenAiOptions = {}): Pr
         object: 'chat.completion',
         created,
         model: body.model,
-        choices: [{ index: 0, message: { role: 'assistant', content: answer, refusal: null }, logprobs: null, finish_reason: 'stop' }],
+        choices: [
+          {
+            index: 0,
+            message: { role: 'assistant', content: answer, refusal: null },
+            logprobs: null,
+            finish_reason: 'stop',
+          },
+        ],
         usage,
         system_fingerprint: 'fp_cairn_fake',
       });
@@ -141,14 +193,30 @@ export async function startFakeOpenAiServer(options: FakeOpenAiOptions = {}): Pr
     const includeUsage = body.stream_options?.include_usage === true;
     const chunk = (choices: unknown[], extra: Record<string, unknown> = {}) =>
       `data: ${JSON.stringify({ id, object: 'chat.completion.chunk', created, model: body.model, system_fingerprint: 'fp_cairn_fake', choices, ...(includeUsage ? { usage: null } : {}), ...extra })}\n\n`;
-    res.writeHead(200, { 'content-type': 'text/event-stream; charset=utf-8', 'cache-control': 'no-cache', connection: 'keep-alive' });
-    res.write(chunk([{ index: 0, delta: { role: 'assistant', content: '', refusal: null }, logprobs: null, finish_reason: null }]));
+    res.writeHead(200, {
+      'content-type': 'text/event-stream; charset=utf-8',
+      'cache-control': 'no-cache',
+      connection: 'keep-alive',
+    });
+    res.write(
+      chunk([
+        {
+          index: 0,
+          delta: { role: 'assistant', content: '', refusal: null },
+          logprobs: null,
+          finish_reason: null,
+        },
+      ]),
+    );
     const pieces = splitIntoPieces(answer);
     for (const [index, piece] of pieces.entries()) {
       if (behaviour.kind === 'cut' && index === behaviour.afterChunks) {
         // Written pieces are flushed first, so the client really holds a partial answer.
         if (behaviour.how === 'end') res.end();
-        else await new Promise<void>((resolve) => res.write('', () => resolve())).then(() => res.socket?.destroy());
+        else
+          await new Promise<void>((resolve) => res.write('', () => resolve())).then(() =>
+            res.socket?.destroy(),
+          );
         return;
       }
       if (behaviour.kind === 'stall' && index === behaviour.afterChunks) return;
@@ -178,7 +246,10 @@ export function answerFor(behaviour: FakeBehaviour, messages: { role: string; co
   if (behaviour.kind === 'script') return behaviour.text;
   if (behaviour.kind === 'echo') return messages.map((m) => `${m.role}: ${m.content}`).join('\n');
   const last = [...messages].reverse().find((m) => m.role === 'user')?.content ?? '';
-  const sources = [...last.matchAll(/<source n="(\d+)"[^>]*>\n([\s\S]*?)\n<\/source>/g)].map((m) => ({ n: Number(m[1]), text: m[2]! }));
+  const sources = [...last.matchAll(/<source n="(\d+)"[^>]*>\n([\s\S]*?)\n<\/source>/g)].map((m) => ({
+    n: Number(m[1]),
+    text: m[2]!,
+  }));
   const question = /Question:\s*([\s\S]*)$/.exec(last)?.[1]?.trim() ?? last;
   if (sources.length === 0) return 'The provided sources do not answer this question.';
   const terms = queryTerms(question);
@@ -187,7 +258,8 @@ export function answerFor(behaviour: FakeBehaviour, messages: { role: string; co
     const best = candidates[bestSpanIndex(candidates, terms)]?.text ?? source.text.slice(0, 120);
     return `${best.replace(/[.。]$/u, '')} [${source.n}].`;
   });
-  if (behaviour.kind === 'cite-out-of-range') sentences.push(`This is also documented elsewhere [${sources.length + 3}].`);
+  if (behaviour.kind === 'cite-out-of-range')
+    sentences.push(`This is also documented elsewhere [${sources.length + 3}].`);
   return sentences.join(' ');
 }
 
@@ -212,13 +284,23 @@ function sendJson(res: ServerResponse, status: number, value: unknown): void {
   res.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify(value));
 }
 
-function sendError(res: ServerResponse, status: number, message: string, type: string, code: string | null, param: string | null = null): void {
+function sendError(
+  res: ServerResponse,
+  status: number,
+  message: string,
+  type: string,
+  code: string | null,
+  param: string | null = null,
+): void {
   sendJson(res, status, { error: { message, type, param, code } });
 }
 
 // `npm run fake:openai`: run standalone until Ctrl-C.
 if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
-  void startFakeOpenAiServer({ port: Number(process.env.FAKE_OPENAI_PORT ?? 0), apiKey: process.env.FAKE_OPENAI_API_KEY || undefined }).then((fake) => {
+  void startFakeOpenAiServer({
+    port: Number(process.env.FAKE_OPENAI_PORT ?? 0),
+    apiKey: process.env.FAKE_OPENAI_API_KEY || undefined,
+  }).then((fake) => {
     process.stdout.write(
       `Fake OpenAI-compatible chat server\n  base URL: ${fake.baseUrl}\n  API key:  ${fake.apiKey}\n  model:    ${fake.model}\n\n` +
         `Try: CAIRN_CHAT_BASE_URL=${fake.baseUrl} CAIRN_CHAT_API_KEY=${fake.apiKey} CAIRN_CHAT_MODEL=${fake.model} cairn ask "..."\n`,

@@ -9,7 +9,10 @@ import { groupByDocument } from '../search/document-groups';
 import type { SearchService } from '../search/search-service';
 import { analyze } from '../text/analyzer';
 
-export type Passage = Omit<SearchHit, 'score' | 'ranks' | 'key' | 'source'> & { key?: string; source?: SearchHit['source'] };
+export type Passage = Omit<SearchHit, 'score' | 'ranks' | 'key' | 'source'> & {
+  key?: string;
+  source?: SearchHit['source'];
+};
 
 /** BM25 constants from Robertson & Zaragoza, "The Probabilistic Relevance Framework" (2009). */
 const K1 = 1.2;
@@ -27,7 +30,8 @@ export class InMemorySearchService implements SearchService {
       const tokens = analyze(`${passage.title} ${passage.headingPath} ${passage.text}`);
       const terms = new Map<string, number>();
       for (const token of tokens) terms.set(token, (terms.get(token) ?? 0) + 1);
-      for (const term of terms.keys()) this.documentFrequency.set(term, (this.documentFrequency.get(term) ?? 0) + 1);
+      for (const term of terms.keys())
+        this.documentFrequency.set(term, (this.documentFrequency.get(term) ?? 0) + 1);
       return { passage, terms, length: tokens.length };
     });
     this.averageLength = this.docs.reduce((sum, d) => sum + d.length, 0) / Math.max(1, this.docs.length);
@@ -62,7 +66,10 @@ export class InMemorySearchService implements SearchService {
       ranks: { keyword: index + 1 },
     }));
     const k = request.k ?? 10;
-    const documents = groupByDocument(ranked, (hit) => `${hit.connectionId}\u0000${hit.externalId}`).slice(0, k);
+    const documents = groupByDocument(ranked, (hit) => `${hit.connectionId}\u0000${hit.externalId}`).slice(
+      0,
+      k,
+    );
     return { hits: ranked.slice(0, k), documents, warnings: [], tookMs: Date.now() - started };
   }
 }

@@ -31,7 +31,11 @@ export class OpenAiChatModel implements ChatModel {
     });
   }
 
-  async stream(request: ChatCompletionRequest, onDelta: (delta: string) => void, signal?: AbortSignal): Promise<ChatCompletionResult> {
+  async stream(
+    request: ChatCompletionRequest,
+    onDelta: (delta: string) => void,
+    signal?: AbortSignal,
+  ): Promise<ChatCompletionResult> {
     const controller = new AbortController();
     let timedOut = false;
     const abort = () => controller.abort();
@@ -72,7 +76,12 @@ export class OpenAiChatModel implements ChatModel {
           }
           if (choice.finish_reason) finishReason = choice.finish_reason;
         }
-        if (chunk.usage) usage = { promptTokens: chunk.usage.prompt_tokens, completionTokens: chunk.usage.completion_tokens, totalTokens: chunk.usage.total_tokens };
+        if (chunk.usage)
+          usage = {
+            promptTokens: chunk.usage.prompt_tokens,
+            completionTokens: chunk.usage.completion_tokens,
+            totalTokens: chunk.usage.total_tokens,
+          };
       }
     } catch (error) {
       throw this.classify(error, timedOut, signal);
@@ -82,15 +91,29 @@ export class OpenAiChatModel implements ChatModel {
     }
     // The SDK ends the iteration quietly when its signal fires, so the reason is checked here.
     if (timedOut || signal?.aborted) throw this.classify(new Error('aborted'), timedOut, signal);
-    if (!finishReason) throw new CairnError('SOURCE_UNREACHABLE', 'The chat model stopped sending before the answer was finished.', { details: { received: text.length } });
-    if (finishReason === 'content_filter') throw new CairnError('SOURCE_ERROR', "The provider's content filter stopped the answer.");
+    if (!finishReason)
+      throw new CairnError(
+        'SOURCE_UNREACHABLE',
+        'The chat model stopped sending before the answer was finished.',
+        { details: { received: text.length } },
+      );
+    if (finishReason === 'content_filter')
+      throw new CairnError('SOURCE_ERROR', "The provider's content filter stopped the answer.");
     return { text, usage, finishReason };
   }
 
   private classify(error: unknown, timedOut: boolean, signal: AbortSignal | undefined): CairnError {
-    if (timedOut) return new CairnError('TIMEOUT', `The chat model sent nothing for ${seconds(this.idleTimeoutMs)}; the answer was cut.`);
+    if (timedOut)
+      return new CairnError(
+        'TIMEOUT',
+        `The chat model sent nothing for ${seconds(this.idleTimeoutMs)}; the answer was cut.`,
+      );
     if (signal?.aborted) return new CairnError('CANCELLED', 'Cancelled.');
-    return toChatError(error, { model: this.model, baseUrl: this.config.baseUrl, apiKey: this.config.apiKey });
+    return toChatError(error, {
+      model: this.model,
+      baseUrl: this.config.baseUrl,
+      apiKey: this.config.apiKey,
+    });
   }
 }
 
@@ -104,7 +127,10 @@ export type ChatTimeouts = Pick<ChatModelConfig, 'requestTimeoutMs' | 'idleTimeo
  * The ChatService's resolveModel from stored settings (+ env): reads them on every question so a
  * settings change applies at once, and reuses the client while they stay the same.
  */
-export function createChatModelResolver(load: () => Promise<ChatSettingsInput>, timeouts: ChatTimeouts = {}): () => Promise<ResolvedChatModel | null> {
+export function createChatModelResolver(
+  load: () => Promise<ChatSettingsInput>,
+  timeouts: ChatTimeouts = {},
+): () => Promise<ResolvedChatModel | null> {
   let cached: { key: string; model: OpenAiChatModel } | null = null;
   return async () => {
     const config = resolveChatModelConfig(await load());

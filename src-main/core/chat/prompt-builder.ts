@@ -70,12 +70,21 @@ const WINDOW_SAFETY = 0.9;
 
 export function buildChatPrompt(input: BuildPromptInput): BuiltPrompt {
   const options = input.options ?? {};
-  const answerReserveTokens = options.answerReserveTokens ?? Math.min(2048, Math.floor(input.contextWindow / 4));
+  const answerReserveTokens =
+    options.answerReserveTokens ?? Math.min(2048, Math.floor(input.contextWindow / 4));
   const questionBlock = `Question: ${input.question}`;
   const frame = sourcesHeader() + '\n<sources>\n</sources>\n\n' + questionBlock;
-  let available = Math.floor(input.contextWindow * WINDOW_SAFETY) - answerReserveTokens - countTokens(SYSTEM_PROMPT) - countTokens(frame) - 3 * MESSAGE_OVERHEAD;
+  let available =
+    Math.floor(input.contextWindow * WINDOW_SAFETY) -
+    answerReserveTokens -
+    countTokens(SYSTEM_PROMPT) -
+    countTokens(frame) -
+    3 * MESSAGE_OVERHEAD;
 
-  const history = packHistory(input.history, Math.floor(Math.max(0, available) * (options.historyShare ?? 0.25)));
+  const history = packHistory(
+    input.history,
+    Math.floor(Math.max(0, available) * (options.historyShare ?? 0.25)),
+  );
   available -= history.tokens;
 
   const sourceBudget = Math.min(available, options.maxTotalSourceTokens ?? 12_000);
@@ -97,9 +106,19 @@ export function buildChatPrompt(input: BuildPromptInput): BuiltPrompt {
   }
 
   const userContent = `${sourcesHeader()}\n<sources>\n${blocks.join('')}</sources>\n\n${questionBlock}`;
-  const messages: ChatMessage[] = [{ role: 'system', content: SYSTEM_PROMPT }, ...history.messages, { role: 'user', content: userContent }];
+  const messages: ChatMessage[] = [
+    { role: 'system', content: SYSTEM_PROMPT },
+    ...history.messages,
+    { role: 'user', content: userContent },
+  ];
   const estimatedTokens = messages.reduce((sum, m) => sum + countTokens(m.content) + MESSAGE_OVERHEAD, 3);
-  return { messages, sources, omitted: input.hits.length - sources.length, estimatedTokens, answerReserveTokens };
+  return {
+    messages,
+    sources,
+    omitted: input.hits.length - sources.length,
+    estimatedTokens,
+    answerReserveTokens,
+  };
 }
 
 function sourcesHeader(): string {
@@ -114,7 +133,13 @@ function sourceOpenTag(n: number, hit: SearchHit): string {
 }
 
 function attribute(value: string): string {
-  return value.replace(/[\r\n]+/g, ' ').replace(/&/g, '&amp;').replace(/"/g, '&quot;').replace(/</g, '&lt;').replace(/>/g, '&gt;').slice(0, 200);
+  return value
+    .replace(/[\r\n]+/g, ' ')
+    .replace(/&/g, '&amp;')
+    .replace(/"/g, '&quot;')
+    .replace(/</g, '&lt;')
+    .replace(/>/g, '&gt;')
+    .slice(0, 200);
 }
 
 /** A document cannot close its own fence (or open a fake one): tag-like text is escaped. */
@@ -145,7 +170,11 @@ function packHistory(turns: HistoryTurn[], budget: number): { messages: ChatMess
  * neighbours while they fit, so the part that answers the question is never the part cut off.
  * A single oversized paragraph is narrowed to its best sentences the same way.
  */
-export function trimAroundBestParagraph(text: string, terms: Set<string>, maxTokens: number): { excerpt: string; paragraph: TextSpan } {
+export function trimAroundBestParagraph(
+  text: string,
+  terms: Set<string>,
+  maxTokens: number,
+): { excerpt: string; paragraph: TextSpan } {
   const paragraphs = splitParagraphs(text);
   if (paragraphs.length === 0) return { excerpt: '', paragraph: { text: '', start: 0, end: 0 } };
   const best = bestSpanIndex(paragraphs, terms);
@@ -166,7 +195,12 @@ export function trimAroundBestParagraph(text: string, terms: Set<string>, maxTok
 }
 
 /** Spans [from..to] around `center`, preferring the following span, while the joined text fits. */
-function growAround(spans: TextSpan[], center: number, maxTokens: number, separator: string): { text: string; from: number; to: number } | null {
+function growAround(
+  spans: TextSpan[],
+  center: number,
+  maxTokens: number,
+  separator: string,
+): { text: string; from: number; to: number } | null {
   const start = spans[center];
   if (!start) return null;
   let from = center;
@@ -174,7 +208,7 @@ function growAround(spans: TextSpan[], center: number, maxTokens: number, separa
   let tokens = countTokens(start.text);
   if (tokens > maxTokens) return null;
   const separatorTokens = countTokens(separator) || 1;
-  for (let grew = true; grew; ) {
+  for (let grew = true; grew;) {
     grew = false;
     for (const side of ['after', 'before'] as const) {
       const index = side === 'after' ? to + 1 : from - 1;
@@ -188,5 +222,12 @@ function growAround(spans: TextSpan[], center: number, maxTokens: number, separa
       grew = true;
     }
   }
-  return { text: spans.slice(from, to + 1).map((s) => s.text).join(separator), from, to };
+  return {
+    text: spans
+      .slice(from, to + 1)
+      .map((s) => s.text)
+      .join(separator),
+    from,
+    to,
+  };
 }

@@ -35,8 +35,17 @@ const TEXTS: Record<string, string> = {
 };
 
 const PASSAGES: Passage[] = Object.entries(TEXTS).map(([externalId, text], index) => ({
-  connectionId: 'c', platform: 'folder', documentId: index + 1, externalId, title: '', knowledgeBase: 'Handbook', url: null,
-  headingPath: '', text, charStart: 0, charEnd: text.length,
+  connectionId: 'c',
+  platform: 'folder',
+  documentId: index + 1,
+  externalId,
+  title: '',
+  knowledgeBase: 'Handbook',
+  url: null,
+  headingPath: '',
+  text,
+  charStart: 0,
+  charEnd: text.length,
 }));
 
 /** [first question, its target, follow-up, follow-up's target]. */
@@ -64,8 +73,18 @@ const ELLIPTICAL: [string, string, string, string][] = [
   ['未休年假可以结转几天？', 'zh-nj-carry', '其余的什么时候过期？', 'zh-nj-carry'],
 ];
 const SWITCHES: [string, string, string, string][] = [
-  ['When does the VPN certificate expire?', 'vpn-expiry', 'Where is printer toner kept in the office?', 'prn-toner'],
-  ['How many days of annual leave do I get?', 'leave-days', 'Are parking permits renewed each January?', 'park-permit'],
+  [
+    'When does the VPN certificate expire?',
+    'vpn-expiry',
+    'Where is printer toner kept in the office?',
+    'prn-toner',
+  ],
+  [
+    'How many days of annual leave do I get?',
+    'leave-days',
+    'Are parking permits renewed each January?',
+    'park-permit',
+  ],
   ['报销单据什么时候提交？', 'zh-bx-deadline', '会议室需要提前多久预订？', 'zh-hys-book'],
 ];
 
@@ -78,13 +97,25 @@ const STRATEGIES: Record<string, Strategy> = {
   'heuristic rewrite alone': (q, pq, pa) => [heuristicRewrite(q, [{ question: pq, answer: pa }])],
   'fused: raw + always + previous question': (q, pq) => [q, `${pq} ${q}`],
   'fused: raw + heuristic rewrite': (q, pq, pa) => [q, heuristicRewrite(q, [{ question: pq, answer: pa }])],
-  'fused: heuristic rewrite + raw (shipped)': (q, pq, pa) => [heuristicRewrite(q, [{ question: pq, answer: pa }]), q],
+  'fused: heuristic rewrite + raw (shipped)': (q, pq, pa) => [
+    heuristicRewrite(q, [{ question: pq, answer: pa }]),
+    q,
+  ],
 };
 
-async function reciprocalRanks(search: InMemorySearchService, cases: typeof DEPENDENT, strategy: Strategy): Promise<number[]> {
+async function reciprocalRanks(
+  search: InMemorySearchService,
+  cases: typeof DEPENDENT,
+  strategy: Strategy,
+): Promise<number[]> {
   const ranks: number[] = [];
   for (const [first, firstTarget, followUp, target] of cases) {
-    const hits = await retrieve(search, strategy(followUp, first, TEXTS[firstTarget]!), 10, new AbortController().signal);
+    const hits = await retrieve(
+      search,
+      strategy(followUp, first, TEXTS[firstTarget]!),
+      10,
+      new AbortController().signal,
+    );
     const rank = hits.findIndex((hit) => hit.externalId === target) + 1;
     ranks.push(rank === 0 ? 0 : 1 / rank);
   }
@@ -108,7 +139,11 @@ describe('follow-up rewriting for retrieval', () => {
     const rows: string[] = [];
     const results: Record<string, Record<string, number>> = {};
     for (const [name, strategy] of Object.entries(STRATEGIES)) {
-      const sets = { 'keyword follow-ups': DEPENDENT, 'elliptical follow-ups': ELLIPTICAL, 'topic switches': SWITCHES };
+      const sets = {
+        'keyword follow-ups': DEPENDENT,
+        'elliptical follow-ups': ELLIPTICAL,
+        'topic switches': SWITCHES,
+      };
       const cells: string[] = [];
       results[name] = {};
       for (const [setName, cases] of Object.entries(sets)) {
@@ -118,7 +153,9 @@ describe('follow-up rewriting for retrieval', () => {
       }
       rows.push(`${name.padEnd(42)} ${cells.join(' | ')}`);
     }
-    console.info(`Follow-up retrieval (BM25 over the keyword analyzer, ${PASSAGES.length} passages):\n${rows.join('\n')}`);
+    console.info(
+      `Follow-up retrieval (BM25 over the keyword analyzer, ${PASSAGES.length} passages):\n${rows.join('\n')}`,
+    );
     const raw = results.raw!;
     const shipped = results['fused: heuristic rewrite + raw (shipped)']!;
     expect(shipped['elliptical follow-ups']).toBeGreaterThan(raw['elliptical follow-ups']!);
@@ -130,13 +167,28 @@ describe('follow-up rewriting for retrieval', () => {
     const fake = await startFakeOpenAiServer();
     try {
       fake.behaviour = { kind: 'script', text: '"How do I renew the VPN certificate?"' };
-      const rewriter = new ModelQuestionRewriter(new OpenAiChatModel({ provider: 'custom', baseUrl: fake.baseUrl, model: fake.model, apiKey: fake.apiKey, contextWindow: 8192, maxRetries: 0 }));
+      const rewriter = new ModelQuestionRewriter(
+        new OpenAiChatModel({
+          provider: 'custom',
+          baseUrl: fake.baseUrl,
+          model: fake.model,
+          apiKey: fake.apiKey,
+          contextWindow: 8192,
+          maxRetries: 0,
+        }),
+      );
       const history = [{ question: 'When does the VPN certificate expire?', answer: 'Every 90 days [1].' }];
-      expect(await rewriter.rewrite('How do I renew it?', history)).toBe('How do I renew the VPN certificate?');
-      expect(fake.requests[0]!.body!.messages![1]!.content).toBe('Conversation:\nUser: When does the VPN certificate expire?\nAssistant: Every 90 days.\n\nLast user question: How do I renew it?');
+      expect(await rewriter.rewrite('How do I renew it?', history)).toBe(
+        'How do I renew the VPN certificate?',
+      );
+      expect(fake.requests[0]!.body!.messages![1]!.content).toBe(
+        'Conversation:\nUser: When does the VPN certificate expire?\nAssistant: Every 90 days.\n\nLast user question: How do I renew it?',
+      );
 
       fake.behaviour = { kind: 'rate-limit' };
-      expect(await rewriter.rewrite('How do I renew it?', history)).toBe('When does the VPN certificate expire? How do I renew it?');
+      expect(await rewriter.rewrite('How do I renew it?', history)).toBe(
+        'When does the VPN certificate expire? How do I renew it?',
+      );
     } finally {
       await fake.close();
     }

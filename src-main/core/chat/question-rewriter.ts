@@ -13,15 +13,19 @@ export interface QuestionRewriter {
 }
 
 /** Words that point back into the conversation (English and Chinese). */
-const ANAPHORA_EN = /\b(it|its|it's|they|them|their|theirs|this|that|these|those|there|he|him|his|she|her|one|ones|same|former|latter|above|also|else|instead|then)\b/i;
-const FOLLOW_UP_START_EN = /^\s*(and|but|or|so|what about|how about|why not|why|what else|anything else|more|and then)\b/i;
-const ANAPHORA_ZH = /(它|它们|他们|她们|这个|那个|这些|那些|这种|那种|这样|那样|上述|前者|后者|其中|该|此|其|那么|还有|另外|呢[？?]?\s*$)/u;
+const ANAPHORA_EN =
+  /\b(it|its|it's|they|them|their|theirs|this|that|these|those|there|he|him|his|she|her|one|ones|same|former|latter|above|also|else|instead|then)\b/i;
+const FOLLOW_UP_START_EN =
+  /^\s*(and|but|or|so|what about|how about|why not|why|what else|anything else|more|and then)\b/i;
+const ANAPHORA_ZH =
+  /(它|它们|他们|她们|这个|那个|这些|那些|这种|那种|这样|那样|上述|前者|后者|其中|该|此|其|那么|还有|另外|呢[？?]?\s*$)/u;
 /** A question with fewer content terms than this is usually elliptical ("and on Linux?"). */
 const SHORT_QUESTION_TERMS = 4;
 
 /** True when the question leans on earlier turns (a pronoun, an elliptical start, or very short). */
 export function looksLikeFollowUp(question: string): boolean {
-  if (ANAPHORA_EN.test(question) || FOLLOW_UP_START_EN.test(question) || ANAPHORA_ZH.test(question)) return true;
+  if (ANAPHORA_EN.test(question) || FOLLOW_UP_START_EN.test(question) || ANAPHORA_ZH.test(question))
+    return true;
   // Han text counts as one word per two characters, whatever the analyzer's segmentation.
   const han = (question.match(/\p{Script=Han}/gu) ?? []).length;
   const latin = queryTerms(question.replace(/\p{Script=Han}+/gu, ' ')).size;
@@ -59,7 +63,10 @@ export class ModelQuestionRewriter implements QuestionRewriter {
     if (history.length === 0) return question;
     const transcript = history
       .slice(-3)
-      .map((turn) => `User: ${turn.question}\nAssistant: ${turn.answer.replace(/\s?\[\d+\]/g, '').slice(0, 600)}`)
+      .map(
+        (turn) =>
+          `User: ${turn.question}\nAssistant: ${turn.answer.replace(/\s?\[\d+\]/g, '').slice(0, 600)}`,
+      )
       .join('\n');
     try {
       const result = await this.model.stream(

@@ -2,10 +2,29 @@ import { describe, expect, it } from 'vitest';
 import type { SearchHit } from '../../../src-shared/models';
 import { dedupeHits, fuseRankings } from './retrieval';
 
-function hit(key: string, externalId: string, text: string, offsets: [number, number] | null = null, source: SearchHit['source'] = 'index'): SearchHit {
+function hit(
+  key: string,
+  externalId: string,
+  text: string,
+  offsets: [number, number] | null = null,
+  source: SearchHit['source'] = 'index',
+): SearchHit {
   return {
-    key, source, connectionId: 'c', platform: 'feishu', documentId: source === 'index' ? 1 : null, externalId, title: externalId, knowledgeBase: '',
-    url: null, headingPath: '', text, charStart: offsets?.[0] ?? null, charEnd: offsets?.[1] ?? null, score: 1, ranks: {},
+    key,
+    source,
+    connectionId: 'c',
+    platform: 'feishu',
+    documentId: source === 'index' ? 1 : null,
+    externalId,
+    title: externalId,
+    knowledgeBase: '',
+    url: null,
+    headingPath: '',
+    text,
+    charStart: offsets?.[0] ?? null,
+    charEnd: offsets?.[1] ?? null,
+    score: 1,
+    ranks: {},
   };
 }
 
@@ -25,7 +44,12 @@ describe('dedupeHits', () => {
 describe('fuseRankings', () => {
   it('ranks by reciprocal rank across lists, earlier lists winning ties', () => {
     const [a, b, c] = [hit('a', 'a', 'a'), hit('b', 'b', 'b'), hit('c', 'c', 'c')];
-    expect(fuseRankings([[a, b], [c, b]]).map((h) => h.key)).toEqual(['b', 'a', 'c']);
+    expect(
+      fuseRankings([
+        [a, b],
+        [c, b],
+      ]).map((h) => h.key),
+    ).toEqual(['b', 'a', 'c']);
     expect(fuseRankings([[a], [c]]).map((h) => h.key)).toEqual(['a', 'c']);
   });
 });

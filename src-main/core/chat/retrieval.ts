@@ -13,13 +13,23 @@ import type { SearchService } from '../search/search-service';
  * charge when it has some: in question-rewriter.test.ts a rewrite alone pulled retrieval back to
  * the previous turn's passages. Earlier queries win ties.
  */
-export async function retrieve(search: SearchService, queries: string[], k: number, signal: AbortSignal, logger?: Logger): Promise<SearchHit[]> {
+export async function retrieve(
+  search: SearchService,
+  queries: string[],
+  k: number,
+  signal: AbortSignal,
+  logger?: Logger,
+): Promise<SearchHit[]> {
   const unique = [...new Set(queries.map((q) => q.trim()).filter(Boolean))];
   const responses = await Promise.all(unique.map((query) => search.search({ query, k }, signal)));
   for (const warning of responses.flatMap((r) => r.warnings)) {
-    logger?.warn('direct search failed; answering from the rest', { connectionId: warning.connectionId, code: warning.error.code });
+    logger?.warn('direct search failed; answering from the rest', {
+      connectionId: warning.connectionId,
+      code: warning.error.code,
+    });
   }
-  const ranked = responses.length === 1 ? responses[0]!.hits : fuseRankings(responses.map((r) => r.hits)).slice(0, k);
+  const ranked =
+    responses.length === 1 ? responses[0]!.hits : fuseRankings(responses.map((r) => r.hits)).slice(0, k);
   return dedupeHits(ranked);
 }
 
@@ -46,9 +56,13 @@ export function dedupeHits(hits: SearchHit[]): SearchHit[] {
   for (const hit of hits) {
     const text = normalise(hit.text);
     if (!text) continue;
-    const index = kept.findIndex((other) => documentKey(other) === documentKey(hit) && samePassage(other, hit, normalise(other.text), text));
+    const index = kept.findIndex(
+      (other) =>
+        documentKey(other) === documentKey(hit) && samePassage(other, hit, normalise(other.text), text),
+    );
     if (index === -1) kept.push(hit);
-    else if (text.length > normalise(kept[index]!.text).length) kept[index] = { ...hit, score: kept[index]!.score };
+    else if (text.length > normalise(kept[index]!.text).length)
+      kept[index] = { ...hit, score: kept[index]!.score };
   }
   return kept;
 }

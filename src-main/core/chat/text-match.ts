@@ -14,7 +14,9 @@ export interface TextSpan {
 
 /** Words that match almost every paragraph and would drown the real signal. */
 const STOP_WORDS = new Set(
-  'a an and are as at be by can do does for from how i in is it its of on or that the this to was what when where which who why with you your 的 了 是 在 和 与 吗 呢 么 什 怎 如 何 这 那 我 你 他 它 有 个 一 也 就 都 请 问'.split(' '),
+  'a an and are as at be by can do does for from how i in is it its of on or that the this to was what when where which who why with you your 的 了 是 在 和 与 吗 呢 么 什 怎 如 何 这 那 我 你 他 它 有 个 一 也 就 都 请 问'.split(
+    ' ',
+  ),
 );
 
 export function queryTerms(question: string): Set<string> {

@@ -18,17 +18,11 @@ function levelsAtMarkers(marked: string, protectUpTo = 1000): string[] {
 
 describe('BoundaryScorer', () => {
   it('ranks block, sentence (Latin and CJK), line, clause, word and character edges in prose', () => {
-    expect(levelsAtMarkers('Intro line.\n\n|Next para. |Then a line\n|more, |and wo|rds 你好。|世界；|再见，|吗|啊')).toEqual([
-      'block',
-      'sentence',
-      'line',
-      'clause',
-      'char',
-      'sentence',
-      'sentence',
-      'clause',
-      'word',
-    ]);
+    expect(
+      levelsAtMarkers(
+        'Intro line.\n\n|Next para. |Then a line\n|more, |and wo|rds 你好。|世界；|再见，|吗|啊',
+      ),
+    ).toEqual(['block', 'sentence', 'line', 'clause', 'char', 'sentence', 'sentence', 'clause', 'word']);
   });
 
   it('forbids cuts inside a code block that fits, and allows only line-ish cuts in one that does not', () => {
@@ -52,6 +46,17 @@ describe('splitsCharacter', () => {
       ['a😀', 1],
       ['汉字', 1],
     ];
-    expect(cases.map(([text, pos]) => splitsCharacter(text, pos))).toEqual([true, true, true, true, true, true, true, false, false, false]);
+    expect(cases.map(([text, pos]) => splitsCharacter(text, pos))).toEqual([
+      true,
+      true,
+      true,
+      true,
+      true,
+      true,
+      true,
+      false,
+      false,
+      false,
+    ]);
   });
 });

@@ -30,7 +30,12 @@ function isSpace(code: number): boolean {
 
 /** Han, kana and Hangul: scripts written without spaces, where any character edge is a word edge. */
 function isCjk(code: number): boolean {
-  return (code >= 0x3040 && code <= 0x30ff) || (code >= 0x3400 && code <= 0x9fff) || (code >= 0xac00 && code <= 0xd7af) || (code >= 0xf900 && code <= 0xfaff);
+  return (
+    (code >= 0x3040 && code <= 0x30ff) ||
+    (code >= 0x3400 && code <= 0x9fff) ||
+    (code >= 0xac00 && code <= 0xd7af) ||
+    (code >= 0xf900 && code <= 0xfaff)
+  );
 }
 
 /**
@@ -99,7 +104,8 @@ export class BoundaryScorer {
     if (!isSpace(next) && this.endsSentence(pos)) return Boundary.sentence;
     if (prev === 10) return Boundary.line;
     if (CJK_CLAUSE_END.has(source[pos - 1]!)) return Boundary.clause;
-    if (isSpace(prev) && !isSpace(next)) return pos >= 2 && LATIN_CLAUSE_END.has(source[pos - 2]!) ? Boundary.clause : Boundary.word;
+    if (isSpace(prev) && !isSpace(next))
+      return pos >= 2 && LATIN_CLAUSE_END.has(source[pos - 2]!) ? Boundary.clause : Boundary.word;
     if (isCjk(prev) || isCjk(next)) return Boundary.word;
     return Boundary.char;
   }

@@ -38,7 +38,10 @@ measure(
   }),
 );
 measure('5 MB one paragraph', 'word '.repeat(1_000_000));
-measure('5 MB Chinese sentences', repeatUntil(5_000_000, () => hanSentence(random)));
+measure(
+  '5 MB Chinese sentences',
+  repeatUntil(5_000_000, () => hanSentence(random)),
+);
 measure('5 MB one code block', `\`\`\`\n${'let a = 1; // code line\n'.repeat(210_000)}\`\`\`\n`);
 measure('4.5 MB tiny sections', '## h\n\nx\n\n'.repeat(500_000));
 measure('200 KB line, no breaks', 'x'.repeat(200_000));

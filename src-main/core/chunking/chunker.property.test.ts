@@ -9,20 +9,25 @@ function violations(source: string, chunks: Chunk[], chunkSize: number): string[
   chunks.forEach((chunk, index) => {
     const where = `chunk ${index} [${chunk.charStart}, ${chunk.charEnd})`;
     if (chunk.ord !== index) found.push(`${where}: ord ${chunk.ord}`);
-    if (source.slice(chunk.charStart, chunk.charEnd) !== chunk.text) found.push(`${where}: text differs from the source slice`);
+    if (source.slice(chunk.charStart, chunk.charEnd) !== chunk.text)
+      found.push(`${where}: text differs from the source slice`);
     if (chunk.text.trim() === '') found.push(`${where}: whitespace only`);
     if (/^\s|\s$/.test(chunk.text)) found.push(`${where}: untrimmed`);
     if (chunk.text.length > chunkSize) found.push(`${where}: ${chunk.text.length} > ${chunkSize}`);
-    if (splitsSurrogatePair(source, chunk.charStart) || splitsSurrogatePair(source, chunk.charEnd)) found.push(`${where}: splits a surrogate pair`);
-    if (splitsCharacter(source, chunk.charStart) || splitsCharacter(source, chunk.charEnd)) found.push(`${where}: splits a grapheme`);
+    if (splitsSurrogatePair(source, chunk.charStart) || splitsSurrogatePair(source, chunk.charEnd))
+      found.push(`${where}: splits a surrogate pair`);
+    if (splitsCharacter(source, chunk.charStart) || splitsCharacter(source, chunk.charEnd))
+      found.push(`${where}: splits a grapheme`);
     const previous = chunks[index - 1];
-    if (previous && (chunk.charStart <= previous.charStart || chunk.charEnd <= previous.charEnd)) found.push(`${where}: out of order`);
+    if (previous && (chunk.charStart <= previous.charStart || chunk.charEnd <= previous.charEnd))
+      found.push(`${where}: out of order`);
   });
   // Nothing is lost: every non-whitespace character lies in some chunk.
   let covered = 0;
   for (const chunk of chunks) {
     const gap = source.slice(covered, chunk.charStart);
-    if (chunk.charStart > covered && gap.trim() !== '') found.push(`lost text before ${chunk.charStart}: ${JSON.stringify(gap.slice(0, 40))}`);
+    if (chunk.charStart > covered && gap.trim() !== '')
+      found.push(`lost text before ${chunk.charStart}: ${JSON.stringify(gap.slice(0, 40))}`);
     covered = Math.max(covered, chunk.charEnd);
   }
   if (source.slice(covered).trim() !== '') found.push(`lost text at the end from ${covered}`);
@@ -44,7 +49,10 @@ describe('chunkMarkdown invariants over generated documents', () => {
       const chunkSize = 20 + Math.floor(random() * 600);
       const overlap = Math.floor(random() * (chunkSize / 3));
       const problems = violations(source, chunkMarkdown(source, { chunkSize, overlap }), chunkSize);
-      if (problems.length > 0) failures.push(`seed ${seed} (chunkSize ${chunkSize}, overlap ${overlap}): ${problems.slice(0, 3).join('; ')}`);
+      if (problems.length > 0)
+        failures.push(
+          `seed ${seed} (chunkSize ${chunkSize}, overlap ${overlap}): ${problems.slice(0, 3).join('; ')}`,
+        );
     }
     expect(failures).toEqual([]);
   });

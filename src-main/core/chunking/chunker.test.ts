@@ -7,7 +7,12 @@ function paths(chunks: Chunk[]) {
   return chunks.map((chunk) => ({ headingPath: chunk.headingPath, text: chunk.text }));
 }
 
-function sentences(make: (random: () => number) => string, seed: number, minLength: number, separator: string): string {
+function sentences(
+  make: (random: () => number) => string,
+  seed: number,
+  minLength: number,
+  separator: string,
+): string {
   const random = seededRandom(seed);
   let text = '';
   while (text.length < minLength) text += (text ? separator : '') + make(random);
@@ -58,7 +63,12 @@ describe('chunkMarkdown: headings', () => {
   });
 
   it('merges only while the merged chunk fits', () => {
-    const sections = ['## One\n\nfirst body', '## Two\n\nsecond body', '## Three\n\nthird body', '## Four\n\nfourth body'];
+    const sections = [
+      '## One\n\nfirst body',
+      '## Two\n\nsecond body',
+      '## Three\n\nthird body',
+      '## Four\n\nfourth body',
+    ];
     const source = sections.join('\n\n');
     expect(paths(chunkMarkdown(source, { chunkSize: 45 }))).toEqual([
       { headingPath: '', text: `${sections[0]}\n\n${sections[1]}` },
@@ -85,7 +95,8 @@ describe('chunkMarkdown: long sections', () => {
     const chunks = chunkMarkdown(source);
     const problems = chunks.flatMap((chunk, index) => {
       const found: string[] = [];
-      if (chunk.text.length > 1500 || chunk.text.length < 600) found.push(`${index}: length ${chunk.text.length}`);
+      if (chunk.text.length > 1500 || chunk.text.length < 600)
+        found.push(`${index}: length ${chunk.text.length}`);
       if (!/[.!?]$/.test(chunk.text)) found.push(`${index}: ends mid-sentence`);
       if (index > 0 && source[chunk.charStart - 1] !== ' ') found.push(`${index}: overlap starts mid-word`);
       return found;
@@ -115,7 +126,10 @@ describe('chunkMarkdown: long sections', () => {
   it('keeps a 200 KB line with no break points in full-size pieces overlapping by exactly 100', () => {
     const random = seededRandom(5);
     const alphabet = 'abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789+/';
-    const source = Array.from({ length: 200_000 }, () => alphabet[Math.floor(random() * alphabet.length)]).join('');
+    const source = Array.from(
+      { length: 200_000 },
+      () => alphabet[Math.floor(random() * alphabet.length)],
+    ).join('');
     const chunks = chunkMarkdown(source);
     const lengths = chunks.map((chunk) => chunk.text.length);
     expect(lengths.slice(0, -2).every((length) => length === 1500)).toBe(true);
@@ -129,7 +143,13 @@ describe('chunkMarkdown: code and tables', () => {
   const prose = (seed: number, length = 1000) => sentences(latinSentence, seed, length, ' ');
 
   it('never cuts a fenced code block that fits, even where the window would', () => {
-    const code = ['```python', ...Array.from({ length: 50 }, (_, i) => (i % 5 === 0 ? `# comment ${i}` : i % 7 === 0 ? '' : `value_${i} = compute(${i})`)), '```'].join('\n');
+    const code = [
+      '```python',
+      ...Array.from({ length: 50 }, (_, i) =>
+        i % 5 === 0 ? `# comment ${i}` : i % 7 === 0 ? '' : `value_${i} = compute(${i})`,
+      ),
+      '```',
+    ].join('\n');
     // The fence starts before the back half of the first window and ends after it.
     const source = `# Doc\n\n${prose(1, 600)}\n\n${code}\n\n${prose(2)}`;
     const fenceStart = source.indexOf(code);
@@ -142,33 +162,52 @@ describe('chunkMarkdown: code and tables', () => {
   });
 
   it('splits a code block larger than a chunk only at line ends, keeping the lines whole', () => {
-    const lines = Array.from({ length: 250 }, (_, i) => `  const line${i} = ${i} * 2; // ${'#'.repeat(i % 4)}`);
+    const lines = Array.from(
+      { length: 250 },
+      (_, i) => `  const line${i} = ${i} * 2; // ${'#'.repeat(i % 4)}`,
+    );
     const source = ['```js', ...lines, '```'].join('\n');
     const chunks = chunkMarkdown(source);
     expect(chunks.length).toBeGreaterThan(3);
     // Chunks are trimmed, so a line edge may sit behind indentation or trailing spaces.
     const lineStart = (pos: number) => source.lastIndexOf('\n', pos - 1) + 1;
     const lineEnd = (pos: number) => (source.indexOf('\n', pos) + 1 || source.length + 1) - 1;
-    const badEdges = chunks.filter((chunk) => source.slice(lineStart(chunk.charStart), chunk.charStart).trim() !== '' || source.slice(chunk.charEnd, lineEnd(chunk.charEnd)).trim() !== '');
+    const badEdges = chunks.filter(
+      (chunk) =>
+        source.slice(lineStart(chunk.charStart), chunk.charStart).trim() !== '' ||
+        source.slice(chunk.charEnd, lineEnd(chunk.charEnd)).trim() !== '',
+    );
     expect(badEdges).toEqual([]);
     expect(new Set(chunks.map((chunk) => chunk.headingPath))).toEqual(new Set(['']));
   });
 
   it('returns a small code-only document as one chunk', () => {
     const source = '```sql\n-- # not a heading\nselect 1;\n```\n';
-    expect(chunkMarkdown(source)).toEqual([{ ord: 0, headingPath: '', text: source.trimEnd(), charStart: 0, charEnd: source.length - 1 }]);
+    expect(chunkMarkdown(source)).toEqual([
+      { ord: 0, headingPath: '', text: source.trimEnd(), charStart: 0, charEnd: source.length - 1 },
+    ]);
   });
 
   it('keeps a table that fits in one chunk, and splits a long table only between rows', () => {
     const row = (i: number) => `| row ${i} | ${'cell '.repeat(1 + (i % 6))}|`;
-    const smallTable = ['| id | text |', '|---|---|', ...Array.from({ length: 35 }, (_, i) => row(i))].join('\n');
+    const smallTable = ['| id | text |', '|---|---|', ...Array.from({ length: 35 }, (_, i) => row(i))].join(
+      '\n',
+    );
     const withSmall = `${prose(4, 600)}\n\n${smallTable}\n\n${prose(5)}`;
-    expect(chunkMarkdown(withSmall).filter((chunk) => chunk.text.includes('| row 0 |') !== chunk.text.includes('| row 34 |'))).toEqual([]);
+    expect(
+      chunkMarkdown(withSmall).filter(
+        (chunk) => chunk.text.includes('| row 0 |') !== chunk.text.includes('| row 34 |'),
+      ),
+    ).toEqual([]);
 
-    const longTable = ['| id | text |', '|---|---|', ...Array.from({ length: 200 }, (_, i) => row(i))].join('\n');
+    const longTable = ['| id | text |', '|---|---|', ...Array.from({ length: 200 }, (_, i) => row(i))].join(
+      '\n',
+    );
     const chunks = chunkMarkdown(longTable);
     expect(chunks.length).toBeGreaterThan(3);
-    const brokenRows = chunks.flatMap((chunk) => chunk.text.split('\n').filter((line) => !/^\|.*\|$/.test(line)));
+    const brokenRows = chunks.flatMap((chunk) =>
+      chunk.text.split('\n').filter((line) => !/^\|.*\|$/.test(line)),
+    );
     expect(brokenRows).toEqual([]);
   });
 });
@@ -183,21 +222,35 @@ describe('chunkMarkdown: edge input', () => {
     const parts: string[] = [];
     let length = 0;
     for (let i = 0; length < 5_000_000; i++) {
-      const body = i % 3 === 0 ? sentences(hanSentence, i, 300 + Math.floor(random() * 4000), '') : sentences(latinSentence, i, 300 + Math.floor(random() * 4000), ' ');
+      const body =
+        i % 3 === 0
+          ? sentences(hanSentence, i, 300 + Math.floor(random() * 4000), '')
+          : sentences(latinSentence, i, 300 + Math.floor(random() * 4000), ' ');
       const part = `## Section ${i}\n\n${body}\n\n\`\`\`\ncode ${i}\n\`\`\``;
       parts.push(part);
       length += part.length + 2;
     }
     const source = `# Big\n\n${parts.join('\n\n')}`;
     const chunks = chunkMarkdown(source);
-    const bad = chunks.filter((chunk, index) => chunk.ord !== index || chunk.text.length > 1500 || source.slice(chunk.charStart, chunk.charEnd) !== chunk.text || !chunk.headingPath.startsWith('Big'));
+    const bad = chunks.filter(
+      (chunk, index) =>
+        chunk.ord !== index ||
+        chunk.text.length > 1500 ||
+        source.slice(chunk.charStart, chunk.charEnd) !== chunk.text ||
+        !chunk.headingPath.startsWith('Big'),
+    );
     expect(bad).toEqual([]);
     expect(chunks.length).toBeGreaterThan(3300);
     expect(chunks.length).toBeLessThan(6000);
   });
 
   it('rejects options that cannot work with a clear error', () => {
-    const attempts = [{ chunkSize: 0 }, { chunkSize: 1.5 }, { overlap: -1 }, { chunkSize: 100, overlap: 100 }];
+    const attempts = [
+      { chunkSize: 0 },
+      { chunkSize: 1.5 },
+      { overlap: -1 },
+      { chunkSize: 100, overlap: 100 },
+    ];
     const errors = attempts.map((options) => {
       try {
         chunkMarkdown('text', options);

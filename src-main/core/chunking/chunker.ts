@@ -74,7 +74,12 @@ export function chunkMarkdown(markdown: string, options: ChunkOptions = {}): Chu
 
   let group: PendingGroup | undefined;
   const flush = (): void => {
-    if (group) emit(group.start, group.end, group.bodyPaths.length > 0 ? commonHeadingPath(group.bodyPaths) : group.firstPath);
+    if (group)
+      emit(
+        group.start,
+        group.end,
+        group.bodyPaths.length > 0 ? commonHeadingPath(group.bodyPaths) : group.firstPath,
+      );
     group = undefined;
   };
 
@@ -84,7 +89,8 @@ export function chunkMarkdown(markdown: string, options: ChunkOptions = {}): Chu
     const bodyPaths = section.hasBody ? [section.headingPath] : [];
     if (end - start > chunkSize) {
       flush();
-      for (const piece of splitLongRange(markdown, start, end, { chunkSize, overlap }, scorer)) emit(piece.start, piece.end, section.headingPath);
+      for (const piece of splitLongRange(markdown, start, end, { chunkSize, overlap }, scorer))
+        emit(piece.start, piece.end, section.headingPath);
     } else if (group && end - group.start <= chunkSize) {
       group.end = end;
       group.bodyPaths.push(...bodyPaths);
@@ -104,7 +110,10 @@ function resolveOptions(options: ChunkOptions): { chunkSize: number; overlap: nu
     throw new CairnError('INVALID_ARGUMENT', `chunkSize must be an integer of at least 2, got ${chunkSize}.`);
   }
   if (!Number.isInteger(overlap) || overlap < 0 || overlap >= chunkSize) {
-    throw new CairnError('INVALID_ARGUMENT', `overlap must be an integer from 0 to chunkSize - 1, got ${overlap}.`);
+    throw new CairnError(
+      'INVALID_ARGUMENT',
+      `overlap must be an integer from 0 to chunkSize - 1, got ${overlap}.`,
+    );
   }
   return { chunkSize, overlap };
 }

@@ -70,7 +70,12 @@ describe('scanMarkdownBlocks', () => {
     const source = '````\n```\n~~~~\n# inside\n````\n# <script>alert(1)</script> & <b>T</b>\n';
     expect(describeBlocks(source)).toEqual([
       { kind: 'code', text: '````\n```\n~~~~\n# inside\n````' },
-      { kind: 'heading', text: '# <script>alert(1)</script> & <b>T</b>', level: 1, title: '<script>alert(1)</script> & <b>T</b>' },
+      {
+        kind: 'heading',
+        text: '# <script>alert(1)</script> & <b>T</b>',
+        level: 1,
+        title: '<script>alert(1)</script> & <b>T</b>',
+      },
     ]);
   });
 

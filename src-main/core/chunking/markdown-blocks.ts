@@ -64,7 +64,7 @@ function isTableDelimiter(content: string): boolean {
 /** Ends a fenced block: at its closing fence, or at the end of the document when it is never closed. */
 function scanFence(source: string, open: Line, fence: string): MarkdownBlock {
   let end = open.end;
-  for (let pos = open.next; pos < source.length; ) {
+  for (let pos = open.next; pos < source.length;) {
     const line = readLine(source, pos);
     end = line.end;
     if (closesFence(line.content, fence)) break;
@@ -77,7 +77,7 @@ function scanFence(source: string, open: Line, fence: string): MarkdownBlock {
 function scanFrontMatter(source: string): MarkdownBlock | undefined {
   const first = readLine(source, 0);
   if (!FRONT_MATTER_OPEN.test(first.content)) return undefined;
-  for (let pos = first.next; pos < source.length; ) {
+  for (let pos = first.next; pos < source.length;) {
     const line = readLine(source, pos);
     if (FRONT_MATTER_CLOSE.test(line.content)) return { kind: 'front-matter', start: 0, end: line.end };
     pos = line.next;
@@ -145,14 +145,26 @@ export function scanMarkdownBlocks(source: string): MarkdownBlock[] {
     const atx = parseAtxHeading(content);
     if (atx) {
       close();
-      blocks.push({ kind: 'heading', start: line.start, end: line.end, headingLevel: atx.level, headingTitle: atx.title });
+      blocks.push({
+        kind: 'heading',
+        start: line.start,
+        end: line.end,
+        headingLevel: atx.level,
+        headingTitle: atx.title,
+      });
       continue;
     }
 
     const setext = SETEXT_UNDERLINE.exec(content);
     if (setext && open?.kind === 'paragraph') {
       const title = headingTitle(source.slice(open.start, open.end));
-      blocks.push({ kind: 'heading', start: open.start, end: line.end, headingLevel: setext[1]![0] === '=' ? 1 : 2, headingTitle: title });
+      blocks.push({
+        kind: 'heading',
+        start: open.start,
+        end: line.end,
+        headingLevel: setext[1]![0] === '=' ? 1 : 2,
+        headingTitle: title,
+      });
       open = undefined;
       continue;
     }
@@ -171,7 +183,8 @@ export function scanMarkdownBlocks(source: string): MarkdownBlock[] {
         pos = delimiter.next;
         while (pos < source.length) {
           const row = readLine(source, pos);
-          if (isBlank(row.content) || FENCE_OPEN.test(row.content) || ATX_HEADING_OPEN.test(row.content)) break;
+          if (isBlank(row.content) || FENCE_OPEN.test(row.content) || ATX_HEADING_OPEN.test(row.content))
+            break;
           end = row.end;
           pos = row.next;
         }

@@ -23,7 +23,12 @@ export function buildSections(blocks: readonly MarkdownBlock[]): Section[] {
       while (open.length > 0 && open[open.length - 1]!.level >= level) open.pop();
       open.push({ level, title: block.headingTitle! });
       if (current) sections.push(current);
-      current = { headingPath: open.map((heading) => heading.title), start: block.start, end: block.end, hasBody: false };
+      current = {
+        headingPath: open.map((heading) => heading.title),
+        start: block.start,
+        end: block.end,
+        hasBody: false,
+      };
       continue;
     }
     // Front matter is metadata, not citable text: a note's "title: x" header should not keep the

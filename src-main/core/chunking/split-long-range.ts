@@ -21,7 +21,13 @@ interface Candidate {
  * with consecutive pieces sharing about `overlap` characters. Each piece scans at most a few
  * chunk-sized windows, so the whole split is linear in the range's length.
  */
-export function splitLongRange(source: string, start: number, end: number, options: SplitOptions, scorer: BoundaryScorer): PieceRange[] {
+export function splitLongRange(
+  source: string,
+  start: number,
+  end: number,
+  options: SplitOptions,
+  scorer: BoundaryScorer,
+): PieceRange[] {
   const { chunkSize } = options;
   const pieces: PieceRange[] = [];
   let pieceStart = skipSpace(source, start, end);
@@ -50,7 +56,13 @@ export function splitLongRange(source: string, start: number, end: number, optio
  * the window is centred on half of what remains, so the last two pieces come out balanced
  * rather than one full piece and a crumb.
  */
-function chooseCut(scorer: BoundaryScorer, pieceStart: number, unclaimed: number, end: number, options: SplitOptions): { pos: number; early: boolean } | undefined {
+function chooseCut(
+  scorer: BoundaryScorer,
+  pieceStart: number,
+  unclaimed: number,
+  end: number,
+  options: SplitOptions,
+): { pos: number; early: boolean } | undefined {
   const { chunkSize, overlap } = options;
   const remaining = end - pieceStart;
   const limit = pieceStart + chunkSize;
@@ -69,8 +81,13 @@ function chooseCut(scorer: BoundaryScorer, pieceStart: number, unclaimed: number
   // A clean line or block edge elsewhere beats cutting mid-line (e.g. inside a table row),
   // unless it would leave a crumb of a piece while a word edge was on offer.
   // The preferred window holds no clean edge, so only what lies around it needs a look.
-  const clean = better(bestIn(scorer, floor, low - 1, Boundary.line, target), bestIn(scorer, high + 1, limit, Boundary.line, target), target);
-  if (clean && (!preferred || clean.pos - pieceStart >= chunkSize / 4)) return { pos: clean.pos, early: clean.pos < low };
+  const clean = better(
+    bestIn(scorer, floor, low - 1, Boundary.line, target),
+    bestIn(scorer, high + 1, limit, Boundary.line, target),
+    target,
+  );
+  if (clean && (!preferred || clean.pos - pieceStart >= chunkSize / 4))
+    return { pos: clean.pos, early: clean.pos < low };
   if (preferred) return { pos: preferred.pos, early: false };
   const any = bestIn(scorer, floor, limit, Boundary.char, target);
   return any && { pos: any.pos, early: any.pos < low };
@@ -83,12 +100,23 @@ function better(a: Candidate | undefined, b: Candidate | undefined, target: numb
 }
 
 /** The position in [from, to] with the highest level of at least `minLevel`, nearest `target` among equals. */
-function bestIn(scorer: BoundaryScorer, from: number, to: number, minLevel: BoundaryLevel, target: number): Candidate | undefined {
+function bestIn(
+  scorer: BoundaryScorer,
+  from: number,
+  to: number,
+  minLevel: BoundaryLevel,
+  target: number,
+): Candidate | undefined {
   let best: Candidate | undefined;
   for (let pos = to; pos >= from; pos--) {
     const level = scorer.levelAt(pos);
     if (level < minLevel) continue;
-    if (!best || level > best.level || (level === best.level && Math.abs(pos - target) < Math.abs(best.pos - target))) best = { pos, level };
+    if (
+      !best ||
+      level > best.level ||
+      (level === best.level && Math.abs(pos - target) < Math.abs(best.pos - target))
+    )
+      best = { pos, level };
     // Scanning away from a target at the window's end: the first top-level edge is the nearest one.
     if (level === Boundary.block && target >= to) break;
   }

@@ -82,7 +82,12 @@ export interface UserSignIn {
   readonly redirectPort: number;
   authorizeUrl(input: { redirectUri: string; state: string; codeChallenge: string }): string;
   /** Exchanges the code; returns the secret fields to store (e.g. `{ userRefreshToken }`). */
-  exchangeCode(input: { code: string; redirectUri: string; codeVerifier: string; signal?: AbortSignal }): Promise<Record<string, string>>;
+  exchangeCode(input: {
+    code: string;
+    redirectUri: string;
+    codeVerifier: string;
+    signal?: AbortSignal;
+  }): Promise<Record<string, string>>;
 }
 
 /** What a connector is built from: non-secret config plus secrets read from the secret store. */

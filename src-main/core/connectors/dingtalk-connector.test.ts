@@ -1,7 +1,11 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { createLogger, silentLogger, type Logger } from '../logging/logger';
 import type { DocumentRef } from './connector';
-import { createDingTalkConnector, DingTalkConnector, type DingTalkConnectorOptions } from './dingtalk-connector';
+import {
+  createDingTalkConnector,
+  DingTalkConnector,
+  type DingTalkConnectorOptions,
+} from './dingtalk-connector';
 import { DingTalkStreamClient } from './dingtalk/stream-client';
 import { DingTalkStreamHub } from './dingtalk/stream-hub';
 import { startDingTalkFake, type DingTalkFake } from './fakes/dingtalk-fake';
@@ -35,18 +39,41 @@ function closeStreams(target?: DingTalkFake): void {
 function streamOf(target: DingTalkFake, logger: Logger): DingTalkStreamClient {
   let client = streams.get(target);
   if (!client) {
-    client = new DingTalkStreamClient({ baseUrl: target.baseUrl, clientId: target.credentials.appKey!, clientSecret: target.credentials.appSecret!, logger, backoffBaseMs: 20 });
+    client = new DingTalkStreamClient({
+      baseUrl: target.baseUrl,
+      clientId: target.credentials.appKey!,
+      clientSecret: target.credentials.appSecret!,
+      logger,
+      backoffBaseMs: 20,
+    });
     streams.set(target, client);
   }
   return client;
 }
 
-function connect(target: DingTalkFake, options: DingTalkConnectorOptions & { logger?: Logger; config?: Record<string, string>; secrets?: Record<string, string> } = {}): DingTalkConnector {
+function connect(
+  target: DingTalkFake,
+  options: DingTalkConnectorOptions & {
+    logger?: Logger;
+    config?: Record<string, string>;
+    secrets?: Record<string, string>;
+  } = {},
+): DingTalkConnector {
   const { logger, config, secrets, ...rest } = options;
   const { appKey, appSecret, operatorId } = target.credentials;
   return new DingTalkConnector(
-    { config: { baseUrl: target.baseUrl, appKey: appKey!, operatorId: operatorId!, ...config }, secrets: { appSecret: appSecret!, ...secrets }, logger: logger ?? silentLogger() },
-    { exportEvents: streamOf(target, logger ?? silentLogger()), rateLimitWaitMs: 5, exportTimeoutMs: 3000, ...rest, http: { backoffBaseMs: 5, rate: { intervalMs: 1000, intervalCap: 10_000 }, ...rest.http } },
+    {
+      config: { baseUrl: target.baseUrl, appKey: appKey!, operatorId: operatorId!, ...config },
+      secrets: { appSecret: appSecret!, ...secrets },
+      logger: logger ?? silentLogger(),
+    },
+    {
+      exportEvents: streamOf(target, logger ?? silentLogger()),
+      rateLimitWaitMs: 5,
+      exportTimeoutMs: 3000,
+      ...rest,
+      http: { backoffBaseMs: 5, rate: { intervalMs: 1000, intervalCap: 10_000 }, ...rest.http },
+    },
   );
 }
 
@@ -56,22 +83,40 @@ function byId<T extends { externalId: string }>(items: T[]): T[] {
 
 function expectedRefs(target: DingTalkFake): DocumentRef[] {
   return byId(
-    target.control.documents().map((doc) => ({ externalId: doc.externalId, title: doc.title, knowledgeBase: doc.knowledgeBase, url: doc.url, remoteUpdatedAt: doc.modifiedTime, revision: doc.modifiedTime })),
+    target.control.documents().map((doc) => ({
+      externalId: doc.externalId,
+      title: doc.title,
+      knowledgeBase: doc.knowledgeBase,
+      url: doc.url,
+      remoteUpdatedAt: doc.modifiedTime,
+      revision: doc.modifiedTime,
+    })),
   );
 }
 
 describe('DingTalkConnector: auth and validation', () => {
   it('validates good credentials and names the failure precisely otherwise', async () => {
     expect(await connect(fake).validate()).toMatch(/^Connected to DingTalk; knowledge bases are visible/);
-    await expect(connect(fake, { secrets: { appSecret: 'wrong-secret-value' } }).validate()).rejects.toMatchObject({ code: 'AUTH_INVALID' });
-    await expect(connect(fake, { config: { operatorId: 'someoneElse' } }).validate()).rejects.toMatchObject({ code: 'PERMISSION_DENIED' });
-    await expect(connect(fake, { config: { baseUrl: 'http://127.0.0.1:9' } }).validate()).rejects.toMatchObject({ code: 'SOURCE_UNREACHABLE' });
+    await expect(
+      connect(fake, { secrets: { appSecret: 'wrong-secret-value' } }).validate(),
+    ).rejects.toMatchObject({ code: 'AUTH_INVALID' });
+    await expect(connect(fake, { config: { operatorId: 'someoneElse' } }).validate()).rejects.toMatchObject({
+      code: 'PERMISSION_DENIED',
+    });
+    await expect(
+      connect(fake, { config: { baseUrl: 'http://127.0.0.1:9' } }).validate(),
+    ).rejects.toMatchObject({ code: 'SOURCE_UNREACHABLE' });
   });
 
   it('refuses to call without operatorId, with a config error and no request', async () => {
     const before = fake.control.requests.length;
-    await expect(connect(fake, { config: { operatorId: '' } }).validate()).rejects.toMatchObject({ code: 'INVALID_ARGUMENT', message: expect.stringMatching(/operatorId/) });
-    await expect(connect(fake, { config: { operatorId: '' } }).search('要点', { limit: 5 })).rejects.toMatchObject({ code: 'INVALID_ARGUMENT' });
+    await expect(connect(fake, { config: { operatorId: '' } }).validate()).rejects.toMatchObject({
+      code: 'INVALID_ARGUMENT',
+      message: expect.stringMatching(/operatorId/),
+    });
+    await expect(
+      connect(fake, { config: { operatorId: '' } }).search('要点', { limit: 5 }),
+    ).rejects.toMatchObject({ code: 'INVALID_ARGUMENT' });
     expect(fake.control.requests.length).toBe(before);
   });
 
@@ -94,7 +139,10 @@ describe('DingTalkConnector: auth and validation', () => {
       refs.push(ref);
       if (refs.length === 3) fake.control.expireTokens();
     }
-    expect({ refs: byId(refs), tokens: fake.control.issuedTokens().length - tokensBefore }).toEqual({ refs: expectedRefs(fake), tokens: 2 });
+    expect({ refs: byId(refs), tokens: fake.control.issuedTokens().length - tokensBefore }).toEqual({
+      refs: expectedRefs(fake),
+      tokens: 2,
+    });
   });
 });
 
@@ -105,7 +153,9 @@ describe('DingTalkConnector: listing, content and search', () => {
     expect(byId(refs)).toEqual(expectedRefs(fake));
     const calls = fake.control.requests.slice(start);
     expect(calls.filter((call) => call === 'GET /v2.0/wiki/workspaces').length).toBe(2);
-    expect(new Set(refs.map((ref) => ref.knowledgeBase))).toEqual(new Set(['产品手册', 'Engineering Wiki', '运营知识库']));
+    expect(new Set(refs.map((ref) => ref.knowledgeBase))).toEqual(
+      new Set(['产品手册', 'Engineering Wiki', '运营知识库']),
+    );
   });
 
   it('fetches Markdown through the export event and the signed download', async () => {
@@ -114,7 +164,14 @@ describe('DingTalkConnector: listing, content and search', () => {
     const long = docs.find((doc) => doc.markdown.length > 5000)!;
     const chinese = docs.find((doc) => /第 1 篇/.test(doc.title))!;
     for (const doc of [long, chinese]) {
-      const fetched = await connector.fetch({ externalId: doc.externalId, title: doc.title, knowledgeBase: doc.knowledgeBase, url: doc.url, remoteUpdatedAt: null, revision: null });
+      const fetched = await connector.fetch({
+        externalId: doc.externalId,
+        title: doc.title,
+        knowledgeBase: doc.knowledgeBase,
+        url: doc.url,
+        remoteUpdatedAt: null,
+        revision: null,
+      });
       expect(fetched.markdown).toBe(doc.markdown);
     }
     expect(chinese.markdown).toMatch(/```ts[\s\S]*\| 项目 \| 说明 \| 负责人 \|/);
@@ -123,7 +180,14 @@ describe('DingTalkConnector: listing, content and search', () => {
   it('waits for the event the test hook emits, and reports failed or missing exports', async () => {
     fake.control.autoExport = false;
     const doc = fake.control.documents()[4]!;
-    const ref = { externalId: doc.externalId, title: doc.title, knowledgeBase: doc.knowledgeBase, url: doc.url, remoteUpdatedAt: null, revision: null };
+    const ref = {
+      externalId: doc.externalId,
+      title: doc.title,
+      knowledgeBase: doc.knowledgeBase,
+      url: doc.url,
+      remoteUpdatedAt: null,
+      revision: null,
+    };
     const connector = connect(fake, { exportTimeoutMs: 300 });
     const pending = connector.fetch(ref);
     await expect.poll(() => fake.control.pendingExports().length).toBe(1);
@@ -143,41 +207,106 @@ describe('DingTalkConnector: listing, content and search', () => {
   });
 
   it('without an event source offers direct search only and refuses to fetch', async () => {
-    const connector = new DingTalkConnector({ config: { baseUrl: fake.baseUrl, ...fake.credentials }, secrets: {}, logger: silentLogger() });
-    expect(connector.capabilities).toMatchObject({ fullText: false, search: true, limitation: { code: 'dingtalk.no-stream', message: expect.stringMatching(/^full text unavailable: direct search only/) } });
+    const connector = new DingTalkConnector({
+      config: { baseUrl: fake.baseUrl, ...fake.credentials },
+      secrets: {},
+      logger: silentLogger(),
+    });
+    expect(connector.capabilities).toMatchObject({
+      fullText: false,
+      search: true,
+      limitation: {
+        code: 'dingtalk.no-stream',
+        message: expect.stringMatching(/^full text unavailable: direct search only/),
+      },
+    });
     const before = fake.control.requests.length;
     const doc = fake.control.documents()[0]!;
-    await expect(connector.fetch({ externalId: doc.externalId, title: doc.title, knowledgeBase: '', url: null, remoteUpdatedAt: null, revision: null })).rejects.toMatchObject({ code: 'UNSUPPORTED' });
+    await expect(
+      connector.fetch({
+        externalId: doc.externalId,
+        title: doc.title,
+        knowledgeBase: '',
+        url: null,
+        remoteUpdatedAt: null,
+        revision: null,
+      }),
+    ).rejects.toMatchObject({ code: 'UNSUPPORTED' });
     expect(fake.control.requests.length).toBe(before);
-    expect(connect(fake).capabilities).toMatchObject({ fullText: true, limitation: { code: 'dingtalk.stream-beta', message: expect.stringMatching(/arrives over DingTalk Stream/) } });
+    expect(connect(fake).capabilities).toMatchObject({
+      fullText: true,
+      limitation: {
+        code: 'dingtalk.stream-beta',
+        message: expect.stringMatching(/arrives over DingTalk Stream/),
+      },
+    });
   });
 
   it('searches with the platform search, paging up to the limit, naming knowledge bases', async () => {
     const connector = connect(fake);
-    const expected = fake.control.documents().filter((doc) => doc.title.includes('向量检索') || doc.markdown.includes('向量检索'));
+    const expected = fake.control
+      .documents()
+      .filter((doc) => doc.title.includes('向量检索') || doc.markdown.includes('向量检索'));
     const hits = await connector.search('向量检索', { limit: 50 });
-    expect(byId(hits).map((hit) => ({ externalId: hit.externalId, title: hit.title, url: hit.url, knowledgeBase: hit.knowledgeBase }))).toEqual(
-      byId(expected).map((doc) => ({ externalId: doc.externalId, title: doc.title, url: doc.url, knowledgeBase: doc.knowledgeBase })),
+    expect(
+      byId(hits).map((hit) => ({
+        externalId: hit.externalId,
+        title: hit.title,
+        url: hit.url,
+        knowledgeBase: hit.knowledgeBase,
+      })),
+    ).toEqual(
+      byId(expected).map((doc) => ({
+        externalId: doc.externalId,
+        title: doc.title,
+        url: doc.url,
+        knowledgeBase: doc.knowledgeBase,
+      })),
     );
     expect(hits.every((hit) => hit.snippet.includes('向量检索'))).toBe(true);
     const start = fake.control.requests.length;
     expect(await connector.search('section', { limit: 3 })).toHaveLength(3);
-    expect(fake.control.requests.slice(start).filter((call) => call === 'POST /v2.0/doc/search')).toHaveLength(2);
+    expect(
+      fake.control.requests.slice(start).filter((call) => call === 'POST /v2.0/doc/search'),
+    ).toHaveLength(2);
   });
 });
 
 describe('DingTalkConnector: Stream mode', () => {
-  const refOf = (doc: { externalId: string; title: string; knowledgeBase: string; url: string }): DocumentRef => ({ externalId: doc.externalId, title: doc.title, knowledgeBase: doc.knowledgeBase, url: doc.url, remoteUpdatedAt: null, revision: null });
+  const refOf = (doc: {
+    externalId: string;
+    title: string;
+    knowledgeBase: string;
+    url: string;
+  }): DocumentRef => ({
+    externalId: doc.externalId,
+    title: doc.title,
+    knowledgeBase: doc.knowledgeBase,
+    url: doc.url,
+    remoteUpdatedAt: null,
+    revision: null,
+  });
 
   it('Test connection proves the export event arrives, and names a missing subscription or refused credentials', async () => {
     expect(await connect(fake).validate()).toMatch(/; full text arrives over DingTalk Stream\.$/);
     fake.control.stream.subscribed = false;
-    await expect(connect(fake, { probeTimeoutMs: 300 }).validate()).rejects.toMatchObject({ code: 'TIMEOUT', message: expect.stringMatching(/no document export event arrived within 0\.3 s.*subscribe to the document export event/) });
+    await expect(connect(fake, { probeTimeoutMs: 300 }).validate()).rejects.toMatchObject({
+      code: 'TIMEOUT',
+      message: expect.stringMatching(
+        /no document export event arrived within 0\.3 s.*subscribe to the document export event/,
+      ),
+    });
     fake.control.stream.subscribed = true;
     fake.control.stream.refuseGateway();
     closeStreams(fake);
     await expect(connect(fake).validate()).rejects.toMatchObject({ code: 'AUTH_INVALID' });
-    expect(await new DingTalkConnector({ config: { baseUrl: fake.baseUrl, ...fake.credentials }, secrets: { appSecret: fake.credentials.appSecret! }, logger: silentLogger() }).validate()).toMatch(/Direct search only \(Stream is off\)\.$/);
+    expect(
+      await new DingTalkConnector({
+        config: { baseUrl: fake.baseUrl, ...fake.credentials },
+        secrets: { appSecret: fake.credentials.appSecret! },
+        logger: silentLogger(),
+      }).validate(),
+    ).toMatch(/Direct search only \(Stream is off\)\.$/);
   });
 
   it('when the first export times out with no event at all, fails the rest at once with one clear message', async () => {
@@ -188,36 +317,62 @@ describe('DingTalkConnector: Stream mode', () => {
     const before = contentCalls();
     const outcomes = await Promise.allSettled([connector.fetch(first!), connector.fetch(second!)]);
     const started = performance.now();
-    await expect(connector.fetch(third!)).rejects.toMatchObject({ code: 'TIMEOUT', message: expect.stringMatching(/^No DingTalk export event arrived over Stream within 0\.2 s, so the remaining documents were not requested/) });
-    expect({ firstTwo: outcomes.map((outcome) => outcome.status), fastMs: performance.now() - started < 50, contentCalls: contentCalls() - before }).toEqual({ firstTwo: ['rejected', 'rejected'], fastMs: true, contentCalls: 2 });
+    await expect(connector.fetch(third!)).rejects.toMatchObject({
+      code: 'TIMEOUT',
+      message: expect.stringMatching(
+        /^No DingTalk export event arrived over Stream within 0\.2 s, so the remaining documents were not requested/,
+      ),
+    });
+    expect({
+      firstTwo: outcomes.map((outcome) => outcome.status),
+      fastMs: performance.now() - started < 50,
+      contentCalls: contentCalls() - before,
+    }).toEqual({ firstTwo: ['rejected', 'rejected'], fastMs: true, contentCalls: 2 });
   });
 
   it('connectors of one app share one Stream connection, which closes with the last of them', async () => {
     const hub = new DingTalkStreamHub({ backoffBaseMs: 20 });
     const create = createDingTalkConnector(hub);
     const { appSecret, ...config } = fake.credentials;
-    const init = { config: { ...config, baseUrl: fake.baseUrl, streamEvents: true }, secrets: { appSecret: appSecret! }, logger: silentLogger() };
+    const init = {
+      config: { ...config, baseUrl: fake.baseUrl, streamEvents: true },
+      secrets: { appSecret: appSecret! },
+      logger: silentLogger(),
+    };
     const [one, two] = [create(init), create(init)];
     closeStreams(fake);
     await expect.poll(() => fake.control.stream.openSockets()).toBe(0);
     const docs = fake.control.documents().map(refOf);
     const texts = await Promise.all([one.fetch(docs[0]!), two.fetch(docs[1]!)]);
-    expect({ texts: texts.map((doc) => doc.markdown.length > 0), sockets: fake.control.stream.openSockets(), clients: hub.size }).toEqual({ texts: [true, true], sockets: 1, clients: 1 });
+    expect({
+      texts: texts.map((doc) => doc.markdown.length > 0),
+      sockets: fake.control.stream.openSockets(),
+      clients: hub.size,
+    }).toEqual({ texts: [true, true], sockets: 1, clients: 1 });
     await one.dispose?.();
     expect(fake.control.stream.openSockets()).toBe(1);
     await two.dispose?.();
     await expect.poll(() => fake.control.stream.openSockets()).toBe(0);
-    expect({ clients: hub.size, off: create({ ...init, config: { ...init.config, streamEvents: false } }).capabilities.fullText }).toEqual({ clients: 0, off: false });
+    expect({
+      clients: hub.size,
+      off: create({ ...init, config: { ...init.config, streamEvents: false } }).capabilities.fullText,
+    }).toEqual({ clients: 0, off: false });
   });
 });
 
 describe('DingTalkConnector: injected faults', () => {
   it('waits and retries on both QPS-limit codes, and gives up with RATE_LIMITED', async () => {
     fake.control.inject({ kind: 'rate-limit', times: 2, match: '/wiki/nodes' });
-    fake.control.inject({ kind: 'rate-limit', code: 'Forbidden.AccessDenied.QpsLimitForApi', match: '/wiki/nodes' });
+    fake.control.inject({
+      kind: 'rate-limit',
+      code: 'Forbidden.AccessDenied.QpsLimitForApi',
+      match: '/wiki/nodes',
+    });
     expect(byId(await listAll(connect(fake)))).toEqual(expectedRefs(fake));
     fake.control.inject({ kind: 'rate-limit', times: 10 });
-    await expect(connect(fake, { http: { maxRetries: 2 } }).validate()).rejects.toMatchObject({ code: 'RATE_LIMITED' });
+    await expect(connect(fake, { http: { maxRetries: 2 } }).validate()).rejects.toMatchObject({
+      code: 'RATE_LIMITED',
+    });
   });
 
   it('retries 500s and malformed JSON, and gives up with SOURCE_ERROR when they persist', async () => {
@@ -225,17 +380,23 @@ describe('DingTalkConnector: injected faults', () => {
     fake.control.inject({ kind: 'malformed-json', times: 2, match: '/wiki/workspaces' });
     expect(byId(await listAll(connect(fake)))).toEqual(expectedRefs(fake));
     fake.control.inject({ kind: 'server-error', times: 10 });
-    await expect(connect(fake, { http: { maxRetries: 1 } }).validate()).rejects.toMatchObject({ code: 'SOURCE_ERROR' });
+    await expect(connect(fake, { http: { maxRetries: 1 } }).validate()).rejects.toMatchObject({
+      code: 'SOURCE_ERROR',
+    });
     fake.control.clearFaults();
     fake.control.inject({ kind: 'malformed-json', times: 10 });
-    await expect(connect(fake, { http: { maxRetries: 1 } }).search('要点', { limit: 3 })).rejects.toMatchObject({ code: 'SOURCE_ERROR' });
+    await expect(
+      connect(fake, { http: { maxRetries: 1 } }).search('要点', { limit: 3 }),
+    ).rejects.toMatchObject({ code: 'SOURCE_ERROR' });
   });
 
   it('tolerates a slow answer within the timeout and reports TIMEOUT beyond it', async () => {
     fake.control.inject({ kind: 'slow', delayMs: 150, match: '/doc/search' });
     expect((await connect(fake).search('要点', { limit: 2 })).length).toBe(2);
     fake.control.inject({ kind: 'slow', delayMs: 2000, match: '/doc/search' });
-    await expect(connect(fake, { http: { timeoutMs: 200 } }).search('要点', { limit: 2 })).rejects.toMatchObject({ code: 'TIMEOUT' });
+    await expect(
+      connect(fake, { http: { timeoutMs: 200 } }).search('要点', { limit: 2 }),
+    ).rejects.toMatchObject({ code: 'TIMEOUT' });
   });
 
   it('reports NOT_FOUND for a document deleted after listing, and other documents still fetch', async () => {
@@ -244,7 +405,9 @@ describe('DingTalkConnector: injected faults', () => {
       const connector = connect(target);
       const refs = await listAll(connector);
       const [gone, kept] = byId(refs);
-      target.control.vanish(target.control.documents().find((doc) => doc.externalId === gone!.externalId)!.key);
+      target.control.vanish(
+        target.control.documents().find((doc) => doc.externalId === gone!.externalId)!.key,
+      );
       await expect(connector.fetch(gone!)).rejects.toMatchObject({ code: 'NOT_FOUND' });
       expect((await connector.fetch(kept!)).markdown.length).toBeGreaterThan(100);
     } finally {
@@ -261,7 +424,11 @@ describe('DingTalkConnector: injected faults', () => {
       const [changeKey, deleteKey] = ['doc-0002', 'doc-0003'];
       const changed = target.control.changeDocument(changeKey, '# 已修改\n\nNew text.\n');
       target.control.deleteDocument(deleteKey);
-      const added = target.control.addDocument({ title: '新文档 New doc', space: 1, folder: ['设计 Design'] });
+      const added = target.control.addDocument({
+        title: '新文档 New doc',
+        space: 1,
+        folder: ['设计 Design'],
+      });
       const after = new Map((await listAll(connector)).map((ref) => [ref.externalId, ref]));
       const changedRef = after.get(target.control.nodeIdOf(changeKey))!;
       expect({
@@ -296,7 +463,11 @@ describe('DingTalkConnector: scale', () => {
           ),
         ),
       );
-      expect({ listed: refs.length, intact: outcomes.filter((o) => o === 'intact').length, failed: outcomes.filter((o) => o !== 'intact').sort() }).toEqual({
+      expect({
+        listed: refs.length,
+        intact: outcomes.filter((o) => o === 'intact').length,
+        failed: outcomes.filter((o) => o !== 'intact').sort(),
+      }).toEqual({
         listed: 300,
         intact: 285,
         failed: doomed.map((doc) => `NOT_FOUND ${doc.externalId}`).sort(),
@@ -322,8 +493,14 @@ describe('DingTalkConnector: secrets', () => {
     const refs = await listAll(connector);
     for (const ref of refs.slice(0, 3)) await connector.fetch(ref);
     await connector.search('要点', { limit: 5 });
-    await connect(fake, { logger, secrets: { appSecret: 'not-the-secret-123' } }).validate().catch((error: Error) => errors.push(error.message));
-    const secrets = [fake.credentials.appSecret!, ...fake.control.issuedTokens(), ...fake.control.stream.issuedTickets()];
+    await connect(fake, { logger, secrets: { appSecret: 'not-the-secret-123' } })
+      .validate()
+      .catch((error: Error) => errors.push(error.message));
+    const secrets = [
+      fake.credentials.appSecret!,
+      ...fake.control.issuedTokens(),
+      ...fake.control.stream.issuedTickets(),
+    ];
     expect(lines.length).toBeGreaterThan(2); // the retries and the refresh were logged
     const written = [...lines, ...errors].join('\n');
     expect(secrets.filter((secret) => written.includes(secret))).toEqual([]);

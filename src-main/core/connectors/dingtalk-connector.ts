@@ -7,9 +7,24 @@
  */
 import { CairnError, throwIfAborted } from '../errors';
 import type { Logger } from '../logging/logger';
-import type { Connector, ConnectorCapabilities, ConnectorInit, DirectHit, DocumentRef, FetchedDocument, Limitation } from './connector';
+import type {
+  Connector,
+  ConnectorCapabilities,
+  ConnectorInit,
+  DirectHit,
+  DocumentRef,
+  FetchedDocument,
+  Limitation,
+} from './connector';
 import { DingTalkClient, type HttpTuning } from './dingtalk/dingtalk-client';
-import { ContentTask, NodePage, parseBody, SearchPage, WorkspacePage, type WikiNode } from './dingtalk/dingtalk-schemas';
+import {
+  ContentTask,
+  NodePage,
+  parseBody,
+  SearchPage,
+  WorkspacePage,
+  type WikiNode,
+} from './dingtalk/dingtalk-schemas';
 import { ExportWaiter, type ExportEventSource, type ExportResult } from './dingtalk/export-events';
 import type { DingTalkStreamHub } from './dingtalk/stream-hub';
 
@@ -23,7 +38,8 @@ export const DINGTALK_NO_STREAM_LIMITATION: Limitation = {
 
 export const DINGTALK_STREAM_LIMITATION: Limitation = {
   code: 'dingtalk.stream-beta',
-  message: 'Beta: full text arrives over DingTalk Stream (the doc_content_export_result event must be subscribed in the developer console); only online documents (.adoc) are indexed.',
+  message:
+    'Beta: full text arrives over DingTalk Stream (the doc_content_export_result event must be subscribed in the developer console); only online documents (.adoc) are indexed.',
 };
 
 /** The connection option that turns the Stream client on (src-shared/platforms.ts). */
@@ -94,7 +110,12 @@ export class DingTalkConnector implements Connector {
       now: options.now,
     });
     const fullText = options.exportEvents !== undefined;
-    this.capabilities = { fullText, search: true, experimental: false, limitation: fullText ? DINGTALK_STREAM_LIMITATION : DINGTALK_NO_STREAM_LIMITATION };
+    this.capabilities = {
+      fullText,
+      search: true,
+      experimental: false,
+      limitation: fullText ? DINGTALK_STREAM_LIMITATION : DINGTALK_NO_STREAM_LIMITATION,
+    };
   }
 
   /** Checks the app credentials and operator; with Stream on, also that an export event really arrives. */
@@ -117,8 +138,17 @@ export class DingTalkConnector implements Connector {
         seen.add(parent);
         let nextToken: string | undefined;
         do {
-          const query = { parentNodeId: parent, operatorId: this.requireOperatorId(), maxResults: this.pageSize, nextToken };
-          const body = parseBody(NodePage, await this.client.request({ path: '/v2.0/wiki/nodes', query, signal }), 'wiki nodes');
+          const query = {
+            parentNodeId: parent,
+            operatorId: this.requireOperatorId(),
+            maxResults: this.pageSize,
+            nextToken,
+          };
+          const body = parseBody(
+            NodePage,
+            await this.client.request({ path: '/v2.0/wiki/nodes', query, signal }),
+            'wiki nodes',
+          );
           for (const node of body.nodes ?? []) {
             if (node.type === 'FOLDER' || node.hasChildren) parents.push(node.nodeId);
             if (isMarkdownDoc(node)) yield this.toRef(node, workspace.name);
@@ -130,7 +160,8 @@ export class DingTalkConnector implements Connector {
   }
 
   async fetch(ref: DocumentRef, signal?: AbortSignal): Promise<FetchedDocument> {
-    if (!this.options.exportEvents) throw new CairnError('UNSUPPORTED', DINGTALK_NO_STREAM_LIMITATION.message);
+    if (!this.options.exportEvents)
+      throw new CairnError('UNSUPPORTED', DINGTALK_NO_STREAM_LIMITATION.message);
     throwIfAborted(signal);
     if (this.streamSilent) throw this.streamSilent;
     let result: ExportResult;
@@ -147,7 +178,8 @@ export class DingTalkConnector implements Connector {
       }
       throw error;
     }
-    if (!result.success || !result.url) throw new CairnError('DOCUMENT_FAILED', `DingTalk could not export "${ref.title}" as Markdown.`);
+    if (!result.success || !result.url)
+      throw new CairnError('DOCUMENT_FAILED', `DingTalk could not export "${ref.title}" as Markdown.`);
     return { markdown: await this.client.download(result.url, signal) };
   }
 
@@ -158,8 +190,16 @@ export class DingTalkConnector implements Connector {
     const hits: DirectHit[] = [];
     let nextToken: string | undefined;
     do {
-      const dentryRequest = { maxResults: Math.min(20, options.limit - hits.length), ...(nextToken ? { nextToken } : {}) };
-      const raw = await this.client.request({ method: 'POST', path: '/v2.0/doc/search', body: { keyword, operatorId: this.requireOperatorId(), dentryRequest }, signal: options.signal });
+      const dentryRequest = {
+        maxResults: Math.min(20, options.limit - hits.length),
+        ...(nextToken ? { nextToken } : {}),
+      };
+      const raw = await this.client.request({
+        method: 'POST',
+        path: '/v2.0/doc/search',
+        body: { keyword, operatorId: this.requireOperatorId(), dentryRequest },
+        signal: options.signal,
+      });
       const result = parseBody(SearchPage, raw, 'search').dentryResult;
       await names;
       for (const item of result?.items ?? []) {
@@ -183,7 +223,11 @@ export class DingTalkConnector implements Connector {
   }
 
   /** Requests the Markdown export of one document and waits for its Stream event. */
-  private async exportMarkdown(dentryUuid: string, timeoutMs: number, callerSignal?: AbortSignal): Promise<ExportResult> {
+  private async exportMarkdown(
+    dentryUuid: string,
+    timeoutMs: number,
+    callerSignal?: AbortSignal,
+  ): Promise<ExportResult> {
     const source = this.options.exportEvents!;
     // A sync runs 16 of these on one signal; a derived signal keeps our abort listeners off the caller's (Node warns past 10).
     const signal = callerSignal ? AbortSignal.any([callerSignal]) : undefined;
@@ -193,7 +237,11 @@ export class DingTalkConnector implements Connector {
       // Refused credentials or an unreachable gateway fail here, before DingTalk is asked for anything.
       await source.ready?.(signal);
       const path = `/v2.0/doc/query/${encodeURIComponent(dentryUuid)}/contents`;
-      const body = await this.client.request({ path, query: { operatorId: this.requireOperatorId(), targetFormat: 'markdown' }, signal });
+      const body = await this.client.request({
+        path,
+        query: { operatorId: this.requireOperatorId(), targetFormat: 'markdown' },
+        signal,
+      });
       const { taskId } = parseBody(ContentTask, body, 'document content');
       const result = await waiter.wait(String(taskId), timeoutMs, signal);
       this.exportArrived = true;
@@ -230,11 +278,20 @@ export class DingTalkConnector implements Connector {
     for await (const workspace of this.workspaces(signal)) {
       const parents = [workspace.rootNodeId];
       while (parents.length > 0 && budget-- > 0) {
-        const query = { parentNodeId: parents.shift()!, operatorId: this.requireOperatorId(), maxResults: this.pageSize };
-        const body = parseBody(NodePage, await this.client.request({ path: '/v2.0/wiki/nodes', query, signal }), 'wiki nodes');
+        const query = {
+          parentNodeId: parents.shift()!,
+          operatorId: this.requireOperatorId(),
+          maxResults: this.pageSize,
+        };
+        const body = parseBody(
+          NodePage,
+          await this.client.request({ path: '/v2.0/wiki/nodes', query, signal }),
+          'wiki nodes',
+        );
         const doc = (body.nodes ?? []).find(isMarkdownDoc);
         if (doc) return doc.nodeId;
-        for (const node of body.nodes ?? []) if (node.type === 'FOLDER' || node.hasChildren) parents.push(node.nodeId);
+        for (const node of body.nodes ?? [])
+          if (node.type === 'FOLDER' || node.hasChildren) parents.push(node.nodeId);
       }
       if (budget <= 0) return null;
     }
@@ -246,17 +303,30 @@ export class DingTalkConnector implements Connector {
   }
 
   private requireOperatorId(): string {
-    if (!this.operatorId) throw new CairnError('INVALID_ARGUMENT', 'DingTalk needs operatorId (your unionId): every knowledge-base call is made on behalf of that user.');
+    if (!this.operatorId)
+      throw new CairnError(
+        'INVALID_ARGUMENT',
+        'DingTalk needs operatorId (your unionId): every knowledge-base call is made on behalf of that user.',
+      );
     return this.operatorId;
   }
 
   private toRef(node: WikiNode, knowledgeBase: string): DocumentRef {
-    return { externalId: node.nodeId, title: node.name, knowledgeBase, url: node.url || null, remoteUpdatedAt: isoOrNull(node.modifiedTime), revision: node.modifiedTime || null };
+    return {
+      externalId: node.nodeId,
+      title: node.name,
+      knowledgeBase,
+      url: node.url || null,
+      remoteUpdatedAt: isoOrNull(node.modifiedTime),
+      revision: node.modifiedTime || null,
+    };
   }
 
   private workspacePage(nextToken: string | undefined, maxResults: number, signal?: AbortSignal) {
     const query = { operatorId: this.requireOperatorId(), maxResults, nextToken };
-    return this.client.request({ path: '/v2.0/wiki/workspaces', query, signal }).then((body) => parseBody(WorkspacePage, body, 'workspaces'));
+    return this.client
+      .request({ path: '/v2.0/wiki/workspaces', query, signal })
+      .then((body) => parseBody(WorkspacePage, body, 'workspaces'));
   }
 
   private async *workspaces(signal?: AbortSignal): AsyncIterable<Workspace> {
@@ -292,7 +362,17 @@ export function createDingTalkConnector(streams: DingTalkStreamHub): (init: Conn
     if (!streamEventsEnabled(init.config)) return new DingTalkConnector(init);
     const appKey = String(init.config.appKey ?? '').trim();
     const appSecret = init.secrets.appSecret ?? '';
-    const lease = appKey && appSecret ? streams.lease({ baseUrl: String(init.config.baseUrl || DINGTALK_DEFAULT_BASE_URL), clientId: appKey, clientSecret: appSecret }, init.logger.child('dingtalk')) : null;
+    const lease =
+      appKey && appSecret
+        ? streams.lease(
+            {
+              baseUrl: String(init.config.baseUrl || DINGTALK_DEFAULT_BASE_URL),
+              clientId: appKey,
+              clientSecret: appSecret,
+            },
+            init.logger.child('dingtalk'),
+          )
+        : null;
     return new DingTalkConnector(init, lease ? { exportEvents: lease.source, onDispose: lease.release } : {});
   };
 }

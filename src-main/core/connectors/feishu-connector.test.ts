@@ -7,7 +7,10 @@ import { DRIVE_KB, MY_LIBRARY_KB } from './fakes/fixtures/feishu-shapes';
 import { blocksToMarkdown, blocksToPlainText } from './fakes/fixtures/markup';
 import { failure, listAll } from '../testing/connector-test-kit';
 
-const FAST: FeishuConnectorOptions = { http: { backoffBaseMs: 5, backoffMaxMs: 20 }, rates: { api: { intervalMs: 1000, intervalCap: 1000 } } };
+const FAST: FeishuConnectorOptions = {
+  http: { backoffBaseMs: 5, backoffMaxMs: 20 },
+  rates: { api: { intervalMs: 1000, intervalCap: 1000 } },
+};
 
 interface Setup {
   platform?: 'feishu' | 'lark';
@@ -22,10 +25,23 @@ interface Setup {
 
 function connect(fake: FeishuFake, setup: Setup = {}): FeishuConnector {
   const secrets: Record<string, string> = { appSecret: setup.appSecret ?? fake.credentials.appSecret };
-  if (setup.refreshToken !== null) secrets.userRefreshToken = setup.refreshToken ?? fake.control.latestRefreshToken;
-  const config: Record<string, string> = { baseUrl: setup.baseUrl ?? fake.baseUrl, appId: fake.credentials.appId };
+  if (setup.refreshToken !== null)
+    secrets.userRefreshToken = setup.refreshToken ?? fake.control.latestRefreshToken;
+  const config: Record<string, string> = {
+    baseUrl: setup.baseUrl ?? fake.baseUrl,
+    appId: fake.credentials.appId,
+  };
   if (setup.drive) config.driveFolderTokens = fake.credentials.driveFolderTokens;
-  return new FeishuConnector(setup.platform ?? 'feishu', { config, secrets, logger: setup.logger ?? silentLogger(), saveSecrets: async (s) => void setup.saved?.push(s) }, setup.options ?? FAST);
+  return new FeishuConnector(
+    setup.platform ?? 'feishu',
+    {
+      config,
+      secrets,
+      logger: setup.logger ?? silentLogger(),
+      saveSecrets: async (s) => void setup.saved?.push(s),
+    },
+    setup.options ?? FAST,
+  );
 }
 
 describe('FeishuConnector against the fake', () => {
@@ -37,19 +53,33 @@ describe('FeishuConnector against the fake', () => {
   afterAll(() => fake.close());
 
   it('validates credentials with a precise error for each failure', async () => {
-    expect(await connect(fake).validate()).toBe('Connected to Feishu as app cli_cairnfake0001: 3 knowledge space(s) visible; search enabled (user authorised).');
+    expect(await connect(fake).validate()).toBe(
+      'Connected to Feishu as app cli_cairnfake0001: 3 knowledge space(s) visible; search enabled (user authorised).',
+    );
     const wrong = await failure(connect(fake, { appSecret: 'not-the-secret-value' }).validate());
-    expect([wrong.code, wrong.message]).toEqual(['AUTH_INVALID', expect.stringContaining('App ID or App Secret (code 99991543)')]);
+    expect([wrong.code, wrong.message]).toEqual([
+      'AUTH_INVALID',
+      expect.stringContaining('App ID or App Secret (code 99991543)'),
+    ]);
     const unreachable = await failure(connect(fake, { baseUrl: 'http://127.0.0.1:9' }).validate());
-    expect([unreachable.code, unreachable.message]).toEqual(['SOURCE_UNREACHABLE', expect.stringContaining('check the base URL')]);
+    expect([unreachable.code, unreachable.message]).toEqual([
+      'SOURCE_UNREACHABLE',
+      expect.stringContaining('check the base URL'),
+    ]);
     fake.control.revokeScope(true);
     const denied = await failure(connect(fake).validate()).finally(() => fake.control.revokeScope(false));
-    expect([denied.code, denied.message]).toEqual(['PERMISSION_DENIED', expect.stringContaining('wiki:wiki:readonly')]);
+    expect([denied.code, denied.message]).toEqual([
+      'PERMISSION_DENIED',
+      expect.stringContaining('wiki:wiki:readonly'),
+    ]);
     const local = await startFeishuFake({ documents: 3 });
     try {
       local.control.expireRefreshTokens();
       const expired = await failure(connect(local).validate());
-      expect([expired.code, expired.message]).toEqual(['AUTH_EXPIRED', expect.stringContaining('Sign in again')]);
+      expect([expired.code, expired.message]).toEqual([
+        'AUTH_EXPIRED',
+        expect.stringContaining('Sign in again'),
+      ]);
     } finally {
       await local.close();
     }
@@ -59,15 +89,26 @@ describe('FeishuConnector against the fake', () => {
     const refs = await listAll(connect(fake, { drive: true }));
     const expected = fake.control.store.list().map((d) => fake.control.externalIdOf(d.id));
     expect(refs.map((r) => r.externalId).sort()).toEqual(expected.sort());
-    expect(refs.filter((r) => r.knowledgeBase === 'My Library')).toHaveLength(fake.control.store.list(MY_LIBRARY_KB).length);
-    expect(refs.filter((r) => r.knowledgeBase.startsWith('Drive'))).toHaveLength(fake.control.store.list(DRIVE_KB).length);
+    expect(refs.filter((r) => r.knowledgeBase === 'My Library')).toHaveLength(
+      fake.control.store.list(MY_LIBRARY_KB).length,
+    );
+    expect(refs.filter((r) => r.knowledgeBase.startsWith('Drive'))).toHaveLength(
+      fake.control.store.list(DRIVE_KB).length,
+    );
     const nodeCalls = fake.control.requests.filter((r) => r.path.endsWith('/nodes'));
     // The first space answers an empty first page with has_more:true; the walk kept paging.
-    expect(nodeCalls.some((r) => r.status === 200 && r.query.page_token && !r.query.parent_node_token)).toBe(true);
+    expect(nodeCalls.some((r) => r.status === 200 && r.query.page_token && !r.query.parent_node_token)).toBe(
+      true,
+    );
     expect(nodeCalls.filter((r) => r.query.parent_node_token).length).toBeGreaterThan(10);
-    const rootPages = nodeCalls.filter((r) => !r.query.parent_node_token && r.path.includes(encodeURIComponent('7300000000000000001')));
+    const rootPages = nodeCalls.filter(
+      (r) => !r.query.parent_node_token && r.path.includes(encodeURIComponent('7300000000000000001')),
+    );
     expect(rootPages.map((r) => Boolean(r.query.page_token))).toEqual([false, true]);
-    expect(fake.control.requests.filter((r) => r.path === '/open-apis/drive/v1/files' && r.query.page_token).length).toBeGreaterThan(0);
+    expect(
+      fake.control.requests.filter((r) => r.path === '/open-apis/drive/v1/files' && r.query.page_token)
+        .length,
+    ).toBeGreaterThan(0);
     const first = fake.control.store.list(0)[0]!;
     expect(refs.find((r) => r.externalId === fake.control.externalIdOf(first.id))).toEqual({
       externalId: fake.control.externalIdOf(first.id),
@@ -98,10 +139,14 @@ describe('FeishuConnector against the fake', () => {
       const refOf = (id: number) => refs.find((r) => r.externalId === local.control.externalIdOf(id))!;
       expect((await connector.fetch(refOf(plain!.id))).markdown).toBe(blocksToMarkdown(plain!.blocks));
       local.control.breakExport(viaBlocks!.id);
-      expect((await connector.fetch(refOf(viaBlocks!.id))).markdown).toBe(blocksToMarkdown(viaBlocks!.blocks));
+      expect((await connector.fetch(refOf(viaBlocks!.id))).markdown).toBe(
+        blocksToMarkdown(viaBlocks!.blocks),
+      );
       expect(local.control.requests.filter((r) => r.path.endsWith('/blocks')).length).toBeGreaterThan(1);
       local.control.breakExport(viaRaw!.id, { blocks: true });
-      expect((await connector.fetch(refOf(viaRaw!.id))).markdown).toBe(`${viaRaw!.title}\n${blocksToPlainText(viaRaw!.blocks)}`);
+      expect((await connector.fetch(refOf(viaRaw!.id))).markdown).toBe(
+        `${viaRaw!.title}\n${blocksToPlainText(viaRaw!.blocks)}`,
+      );
     } finally {
       await local.close();
     }
@@ -115,7 +160,10 @@ describe('FeishuConnector against the fake', () => {
       const started = Date.now();
       await Promise.all(refs.map((ref) => connector.fetch(ref)));
       const content = local.control.requests.filter((r) => r.path === '/open-apis/docs/v1/content');
-      expect({ served: content.length, limited: content.filter((r) => r.status !== 200).length }).toEqual({ served: 12, limited: 0 });
+      expect({ served: content.length, limited: content.filter((r) => r.status !== 200).length }).toEqual({
+        served: 12,
+        limited: 0,
+      });
       expect(Date.now() - started).toBeGreaterThanOrEqual(1900);
     } finally {
       await local.close();
@@ -129,10 +177,22 @@ describe('FeishuConnector against the fake', () => {
     const hits = await connector.search('向量检索', { limit: 5 });
     expect(hits.length).toBeGreaterThan(0);
     // The fake refuses queries over 30 characters (99992402) like the real API; the connector trims them.
-    expect(await connector.search('a query that is much longer than thirty characters', { limit: 5 })).toEqual([]);
-    const searchDoc = fake.control.store.list().find((d) => fake.control.externalIdOf(d.id) === hits[0]!.externalId)!;
-    expect(hits[0]).toEqual({ externalId: fake.control.externalIdOf(searchDoc.id), title: searchDoc.title, snippet: expect.not.stringContaining('<h>'), url: expect.stringContaining('https://cairn-demo.feishu.cn/wiki/'), knowledgeBase: fake.control.store.knowledgeBases[searchDoc.knowledgeBase]!.name });
-    expect(saved).toEqual([{ appSecret: fake.credentials.appSecret, userRefreshToken: fake.control.latestRefreshToken }]);
+    expect(
+      await connector.search('a query that is much longer than thirty characters', { limit: 5 }),
+    ).toEqual([]);
+    const searchDoc = fake.control.store
+      .list()
+      .find((d) => fake.control.externalIdOf(d.id) === hits[0]!.externalId)!;
+    expect(hits[0]).toEqual({
+      externalId: fake.control.externalIdOf(searchDoc.id),
+      title: searchDoc.title,
+      snippet: expect.not.stringContaining('<h>'),
+      url: expect.stringContaining('https://cairn-demo.feishu.cn/wiki/'),
+      knowledgeBase: fake.control.store.knowledgeBases[searchDoc.knowledgeBase]!.name,
+    });
+    expect(saved).toEqual([
+      { appSecret: fake.credentials.appSecret, userRefreshToken: fake.control.latestRefreshToken },
+    ]);
     expect(fake.control.latestRefreshToken).not.toBe(original);
     // The spent refresh token is refused from now on.
     const stale = await failure(connect(fake, { refreshToken: original }).search('向量', { limit: 3 }));
@@ -153,8 +213,10 @@ describe('FeishuConnector against the fake', () => {
         if (refs.length === 3) local.control.expireTokens();
       }
       expect(refs).toHaveLength(30 + 2);
-      const tokenCalls = () => local.control.requests.filter((r) => r.path.endsWith('tenant_access_token/internal')).length;
-      const rejected = () => local.control.requests.filter((r) => r.status === 400 && !r.path.includes('token')).length;
+      const tokenCalls = () =>
+        local.control.requests.filter((r) => r.path.endsWith('tenant_access_token/internal')).length;
+      const rejected = () =>
+        local.control.requests.filter((r) => r.status === 400 && !r.path.includes('token')).length;
       expect(tokenCalls()).toBeGreaterThanOrEqual(2);
       const [callsBefore, rejectedBefore] = [tokenCalls(), rejected()];
       await new Promise((resolve) => setTimeout(resolve, 600)); // now inside the renewal margin
@@ -184,14 +246,22 @@ describe('FeishuConnector against the fake', () => {
     expect((await connector.fetch(refs[1]!)).markdown.length).toBeGreaterThan(20);
     fake.control.inject({ kind: 'malformed-json' }, { path: '/wiki/v2/spaces' });
     const malformed = await failure(listAll(connector));
-    expect([malformed.code, malformed.message]).toEqual(['SOURCE_ERROR', 'Feishu sent a malformed answer (not a {code,msg,data} JSON envelope) to GET /open-apis/wiki/v2/spaces.']);
+    expect([malformed.code, malformed.message]).toEqual([
+      'SOURCE_ERROR',
+      'Feishu sent a malformed answer (not a {code,msg,data} JSON envelope) to GET /open-apis/wiki/v2/spaces.',
+    ]);
     fake.control.inject({ kind: 'slow', delayMs: 1500 }, { path: '/docs/v1/content' });
     const impatient = connect(fake, { options: { ...FAST, http: { timeoutMs: 200 } } });
     expect((await failure(impatient.fetch(refs[2]!))).code).toBe('TIMEOUT');
     const victim = fake.control.store.list(1)[0]!;
     fake.control.vanishAfterListing(victim.id);
-    const gone = await failure(connector.fetch(refs.find((r) => r.externalId === fake.control.externalIdOf(victim.id))!));
-    expect([gone.code, gone.message]).toEqual(['NOT_FOUND', expect.stringContaining('deleted after listing')]);
+    const gone = await failure(
+      connector.fetch(refs.find((r) => r.externalId === fake.control.externalIdOf(victim.id))!),
+    );
+    expect([gone.code, gone.message]).toEqual([
+      'NOT_FOUND',
+      expect.stringContaining('deleted after listing'),
+    ]);
   });
 
   it('never writes app secrets or tokens to the log', async () => {
@@ -210,7 +280,15 @@ describe('FeishuConnector against the fake', () => {
       await connector.search('Notes', { limit: 3 });
       await failure(connect(local, { logger, appSecret: 'wrong-secret-value-42' }).validate());
       expect(lines.length).toBeGreaterThan(3);
-      const leaks = lines.filter((line) => [local.credentials.appSecret, 'wrong-secret-value-42', initialRefresh, local.control.latestRefreshToken].some((s) => line.includes(s)) || /\b(t|u|ur)-[0-9a-f]{32}\b/.test(line));
+      const leaks = lines.filter(
+        (line) =>
+          [
+            local.credentials.appSecret,
+            'wrong-secret-value-42',
+            initialRefresh,
+            local.control.latestRefreshToken,
+          ].some((s) => line.includes(s)) || /\b(t|u|ur)-[0-9a-f]{32}\b/.test(line),
+      );
       expect(leaks).toEqual([]);
     } finally {
       await local.close();

@@ -32,7 +32,10 @@ beforeAll(async () => {
   base = await mkdtemp(join(tmpdir(), 'cairn-folder-'));
   vault = join(base, 'My Vault');
   await put('README.md', '# Welcome\n\nStart here.');
-  await put('guide/install.markdown', '---\ntitle: "Install Guide"\ntags: [setup]\n---\n# Installing\n\nRun the installer on Linux.\n');
+  await put(
+    'guide/install.markdown',
+    '---\ntitle: "Install Guide"\ntags: [setup]\n---\n# Installing\n\nRun the installer on Linux.\n',
+  );
   await put('guide/notes.txt', 'plain text notes about the Installer');
   await put('guide/深入/报销流程.md', '# 报销流程说明\n\n员工报销需要在三十天内提交发票。\n');
   await put('page.mdx', '```md\n# not a title\n```\n\nSetext Title\n===\n\nbody');
@@ -41,7 +44,17 @@ beforeAll(async () => {
   await put('node_modules/pkg/readme.md', '# dependency');
   await put('image.png', new Uint8Array([137, 80, 78, 71, 0, 1]));
   await put('binary.md', new Uint8Array([35, 32, 104, 105, 0, 0, 1, 2]));
-  await put('latin1.md', new Uint8Array([...Buffer.from('# Caf'), 0xe9, ...Buffer.from(' menu\n\nna'), 0xef, 0xff, ...Buffer.from('ve')]));
+  await put(
+    'latin1.md',
+    new Uint8Array([
+      ...Buffer.from('# Caf'),
+      0xe9,
+      ...Buffer.from(' menu\n\nna'),
+      0xef,
+      0xff,
+      ...Buffer.from('ve'),
+    ]),
+  );
   await put('empty.md', '');
   await symlink(join(vault, 'missing-target.md'), join(vault, 'dangling.md'));
   await symlink(vault, join(vault, 'loop'));
@@ -92,7 +105,9 @@ describe('FolderConnector.list', () => {
   it('stops when aborted', async () => {
     const controller = new AbortController();
     controller.abort();
-    expect(await failureOf(listAll(new FolderConnector({ root: vault }), controller.signal))).toMatchObject({ code: 'CANCELLED' });
+    expect(await failureOf(listAll(new FolderConnector({ root: vault }), controller.signal))).toMatchObject({
+      code: 'CANCELLED',
+    });
   });
 });
 
@@ -105,47 +120,91 @@ describe('FolderConnector.fetch', () => {
   }
 
   it('titles a document by front matter, then first heading (outside code), then file name', async () => {
-    expect(await fetchById('guide/install.markdown')).toEqual({ title: 'Install Guide', markdown: '# Installing\n\nRun the installer on Linux.\n' });
+    expect(await fetchById('guide/install.markdown')).toEqual({
+      title: 'Install Guide',
+      markdown: '# Installing\n\nRun the installer on Linux.\n',
+    });
     expect((await fetchById('guide/深入/报销流程.md')).title).toBe('报销流程说明');
     expect((await fetchById('page.mdx')).title).toBe('Setext Title');
-    expect(await fetchById('guide/notes.txt')).toEqual({ title: 'notes', markdown: 'plain text notes about the Installer' });
+    expect(await fetchById('guide/notes.txt')).toEqual({
+      title: 'notes',
+      markdown: 'plain text notes about the Installer',
+    });
     expect(await fetchById('empty.md')).toEqual({ title: 'empty', markdown: '' });
   });
 
   it('decodes invalid UTF-8 with replacement characters and still indexes it', async () => {
-    expect(await fetchById('latin1.md')).toEqual({ title: 'Caf\uFFFD menu', markdown: '# Caf\uFFFD menu\n\nna\uFFFD\uFFFDve' });
+    expect(await fetchById('latin1.md')).toEqual({
+      title: 'Caf\uFFFD menu',
+      markdown: '# Caf\uFFFD menu\n\nna\uFFFD\uFFFDve',
+    });
   });
 
   it('records binary, vanished, oversized and escaping files as DOCUMENT_FAILED with a reason', async () => {
-    expect(await failureOf(fetchById('binary.md'))).toEqual({ code: 'DOCUMENT_FAILED', message: 'Skipped binary file (NUL or control bytes): binary.md' });
-    expect(await failureOf(fetchById('dangling.md'))).toEqual({ code: 'DOCUMENT_FAILED', message: 'Cannot read dangling.md: file no longer exists' });
+    expect(await failureOf(fetchById('binary.md'))).toEqual({
+      code: 'DOCUMENT_FAILED',
+      message: 'Skipped binary file (NUL or control bytes): binary.md',
+    });
+    expect(await failureOf(fetchById('dangling.md'))).toEqual({
+      code: 'DOCUMENT_FAILED',
+      message: 'Cannot read dangling.md: file no longer exists',
+    });
     const small = new FolderConnector({ root: vault, maxFileBytes: 10 });
-    const ref: DocumentRef = { externalId: 'README.md', title: 'README', knowledgeBase: 'My Vault', url: null, remoteUpdatedAt: null, revision: null };
+    const ref: DocumentRef = {
+      externalId: 'README.md',
+      title: 'README',
+      knowledgeBase: 'My Vault',
+      url: null,
+      remoteUpdatedAt: null,
+      revision: null,
+    };
     expect((await failureOf(small.fetch(ref))).message).toMatch(/^File too large to index: README\.md/);
-    expect(await failureOf(small.fetch({ ...ref, externalId: '../outside.md' }))).toEqual({ code: 'DOCUMENT_FAILED', message: 'Path outside the folder: ../outside.md' });
+    expect(await failureOf(small.fetch({ ...ref, externalId: '../outside.md' }))).toEqual({
+      code: 'DOCUMENT_FAILED',
+      message: 'Path outside the folder: ../outside.md',
+    });
   });
 
   it('indexes a 5 MB document', async () => {
     await put('big.md', `# Big\n\n${'lorem ipsum dolor sit amet '.repeat(200_000)}`);
     const fetched = await fetchById('big.md');
     await rm(join(vault, 'big.md'));
-    expect({ title: fetched.title, length: fetched.markdown.length }).toEqual({ title: 'Big', length: 7 + 27 * 200_000 });
+    expect({ title: fetched.title, length: fetched.markdown.length }).toEqual({
+      title: 'Big',
+      length: 7 + 27 * 200_000,
+    });
   });
 });
 
 describe('FolderConnector.validate', () => {
   it('reports the files found, or a precise reason', async () => {
-    expect(await new FolderConnector({ root: vault }).validate()).toBe('Folder "My Vault" is readable: 9 Markdown/text files.');
-    expect(await failureOf(new FolderConnector({ root: join(base, 'nope') }).validate())).toEqual({ code: 'NOT_FOUND', message: `Folder not found: ${join(base, 'nope')}` });
-    expect(await failureOf(new FolderConnector({ root: join(vault, 'README.md') }).validate())).toEqual({ code: 'INVALID_ARGUMENT', message: `Not a folder: ${join(vault, 'README.md')}` });
+    expect(await new FolderConnector({ root: vault }).validate()).toBe(
+      'Folder "My Vault" is readable: 9 Markdown/text files.',
+    );
+    expect(await failureOf(new FolderConnector({ root: join(base, 'nope') }).validate())).toEqual({
+      code: 'NOT_FOUND',
+      message: `Folder not found: ${join(base, 'nope')}`,
+    });
+    expect(await failureOf(new FolderConnector({ root: join(vault, 'README.md') }).validate())).toEqual({
+      code: 'INVALID_ARGUMENT',
+      message: `Not a folder: ${join(vault, 'README.md')}`,
+    });
     await mkdir(join(base, 'empty-dir'));
-    expect(await new FolderConnector({ root: join(base, 'empty-dir') }).validate()).toMatch(/holds no Markdown or text files/);
+    expect(await new FolderConnector({ root: join(base, 'empty-dir') }).validate()).toMatch(
+      /holds no Markdown or text files/,
+    );
   });
 
   it('is registered for the folder platform and needs a path', () => {
-    const connector = createConnector('folder', { config: { path: vault }, secrets: {}, logger: silentLogger() });
+    const connector = createConnector('folder', {
+      config: { path: vault },
+      secrets: {},
+      logger: silentLogger(),
+    });
     expect(connector.platform).toBe('folder');
-    expect(() => createConnector('folder', { config: {}, secrets: {}, logger: silentLogger() })).toThrow('A folder connection needs a "path".');
+    expect(() => createConnector('folder', { config: {}, secrets: {}, logger: silentLogger() })).toThrow(
+      'A folder connection needs a "path".',
+    );
   });
 });
 
@@ -156,7 +215,11 @@ describe('FolderConnector.search', () => {
       ['guide/install.markdown', 'Install Guide'],
       ['guide/notes.txt', 'notes'],
     ]);
-    expect(hits[0]).toMatchObject({ url: join(vault, 'guide', 'install.markdown'), knowledgeBase: 'My Vault', snippet: '# Installing Run the installer on Linux.' });
+    expect(hits[0]).toMatchObject({
+      url: join(vault, 'guide', 'install.markdown'),
+      knowledgeBase: 'My Vault',
+      snippet: '# Installing Run the installer on Linux.',
+    });
   });
 
   it('finds a two-character Chinese word inside unsegmented text', async () => {
@@ -170,14 +233,20 @@ describe('FolderConnector.search', () => {
     expect(await connector.search('', { limit: 5 })).toEqual([]);
     expect(await connector.search(' ?!… 🙂 ', { limit: 5 })).toEqual([]);
     expect(await connector.search('installer', { limit: 1 })).toHaveLength(1);
-    expect(await new FolderConnector({ root: vault, searchMaxFiles: 1 }).search('installer', { limit: 5 })).toEqual([]);
+    expect(
+      await new FolderConnector({ root: vault, searchMaxFiles: 1 }).search('installer', { limit: 5 }),
+    ).toEqual([]);
     expect((await connector.search('x'.repeat(10_000), { limit: 5 })).length).toBe(0);
   });
 
   it('is cancellable', async () => {
     const controller = new AbortController();
     controller.abort();
-    expect(await failureOf(new FolderConnector({ root: vault }).search('installer', { limit: 5, signal: controller.signal }))).toMatchObject({ code: 'CANCELLED' });
+    expect(
+      await failureOf(
+        new FolderConnector({ root: vault }).search('installer', { limit: 5, signal: controller.signal }),
+      ),
+    ).toMatchObject({ code: 'CANCELLED' });
   });
 
   it('splits queries into unique lower-cased word terms', () => {

@@ -11,7 +11,14 @@ import { basename, isAbsolute, join, relative, resolve, sep } from 'node:path';
 import { CairnError, throwIfAborted } from '../errors';
 import type { Logger } from '../logging/logger';
 import { silentLogger } from '../logging/logger';
-import type { Connector, ConnectorCapabilities, ConnectorInit, DirectHit, DocumentRef, FetchedDocument } from './connector';
+import type {
+  Connector,
+  ConnectorCapabilities,
+  ConnectorInit,
+  DirectHit,
+  DocumentRef,
+  FetchedDocument,
+} from './connector';
 import { decodeUtf8, looksBinary } from '../text/normalize';
 import { snippetAround, splitFrontMatter, stripExtension, titleFor } from './folder-text';
 
@@ -33,7 +40,12 @@ export interface FolderConnectorOptions {
 
 export class FolderConnector implements Connector {
   readonly platform = 'folder' as const;
-  readonly capabilities: ConnectorCapabilities = { fullText: true, search: true, experimental: false, limitation: null };
+  readonly capabilities: ConnectorCapabilities = {
+    fullText: true,
+    search: true,
+    experimental: false,
+    limitation: null,
+  };
   readonly root: string;
   readonly knowledgeBase: string;
   private readonly logger: Logger;
@@ -73,13 +85,20 @@ export class FolderConnector implements Connector {
       const info = await stat(path);
       if (!info.isFile()) throw new CairnError('DOCUMENT_FAILED', `Not a regular file: ${ref.externalId}`);
       if (info.size > this.maxFileBytes) {
-        throw new CairnError('DOCUMENT_FAILED', `File too large to index: ${ref.externalId} is ${formatMiB(info.size)}, the limit is ${formatMiB(this.maxFileBytes)}.`);
+        throw new CairnError(
+          'DOCUMENT_FAILED',
+          `File too large to index: ${ref.externalId} is ${formatMiB(info.size)}, the limit is ${formatMiB(this.maxFileBytes)}.`,
+        );
       }
       bytes = await readFile(path, { signal });
     } catch (error) {
       throw asDocumentFailure(error, ref.externalId, signal);
     }
-    if (looksBinary(bytes)) throw new CairnError('DOCUMENT_FAILED', `Skipped binary file (NUL or control bytes): ${ref.externalId}`);
+    if (looksBinary(bytes))
+      throw new CairnError(
+        'DOCUMENT_FAILED',
+        `Skipped binary file (NUL or control bytes): ${ref.externalId}`,
+      );
     const split = splitFrontMatter(decodeUtf8(bytes).text);
     return { markdown: split.body, title: titleFor(basename(path), split) };
   }
@@ -100,7 +119,10 @@ export class FolderConnector implements Connector {
         bytes = await readFile(path, { signal: options.signal });
       } catch (error) {
         throwIfAborted(options.signal);
-        this.logger.debug('folder search skipped an unreadable file', { file: ref.externalId, reason: (error as Error).message });
+        this.logger.debug('folder search skipped an unreadable file', {
+          file: ref.externalId,
+          reason: (error as Error).message,
+        });
         continue;
       }
       filesRead++;
@@ -111,7 +133,13 @@ export class FolderConnector implements Connector {
       if (!match) continue;
       scored.push({
         score: match.score,
-        hit: { externalId: ref.externalId, title, snippet: snippetAround(split.body, match.firstIndex), url: path, knowledgeBase: this.knowledgeBase },
+        hit: {
+          externalId: ref.externalId,
+          title,
+          snippet: snippetAround(split.body, match.firstIndex),
+          url: path,
+          knowledgeBase: this.knowledgeBase,
+        },
       });
     }
     scored.sort((a, b) => b.score - a.score || a.hit.externalId.localeCompare(b.hit.externalId));
@@ -125,7 +153,8 @@ export class FolderConnector implements Connector {
     } catch (error) {
       const code = (error as NodeJS.ErrnoException).code;
       if (code === 'ENOENT') throw new CairnError('NOT_FOUND', `Folder not found: ${this.root}`);
-      if (code === 'EACCES' || code === 'EPERM') throw new CairnError('PERMISSION_DENIED', `Cannot read folder ${this.root}: permission denied.`);
+      if (code === 'EACCES' || code === 'EPERM')
+        throw new CairnError('PERMISSION_DENIED', `Cannot read folder ${this.root}: permission denied.`);
       throw new CairnError('SOURCE_ERROR', `Cannot open folder ${this.root}: ${(error as Error).message}`);
     }
     if (!info.isDirectory()) throw new CairnError('INVALID_ARGUMENT', `Not a folder: ${this.root}`);
@@ -145,7 +174,10 @@ export class FolderConnector implements Connector {
       for await (const entry of await opendir(dir)) entries.push(entry);
     } catch (error) {
       if (dir === this.root) throw error;
-      this.logger.warn('skipped an unreadable folder', { folder: relative(this.root, dir), reason: (error as Error).message });
+      this.logger.warn('skipped an unreadable folder', {
+        folder: relative(this.root, dir),
+        reason: (error as Error).message,
+      });
       return;
     }
     entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
@@ -178,21 +210,30 @@ export class FolderConnector implements Connector {
       };
     } catch {
       // Broken symlink or a file that vanished mid-listing; still listed so fetch records why.
-      return { externalId, title: stripExtension(name), knowledgeBase: this.knowledgeBase, url: path, remoteUpdatedAt: null, revision: null };
+      return {
+        externalId,
+        title: stripExtension(name),
+        knowledgeBase: this.knowledgeBase,
+        url: path,
+        remoteUpdatedAt: null,
+        revision: null,
+      };
     }
   }
 
   private pathOf(externalId: string): string {
     const path = resolve(this.root, ...externalId.split('/'));
     const inside = relative(this.root, path);
-    if (!inside || inside.startsWith('..') || isAbsolute(inside)) throw new CairnError('DOCUMENT_FAILED', `Path outside the folder: ${externalId}`);
+    if (!inside || inside.startsWith('..') || isAbsolute(inside))
+      throw new CairnError('DOCUMENT_FAILED', `Path outside the folder: ${externalId}`);
     return path;
   }
 }
 
 export function createFolderConnector(init: ConnectorInit): FolderConnector {
   const root = init.config['path'];
-  if (typeof root !== 'string' || !root.trim()) throw new CairnError('INVALID_ARGUMENT', 'A folder connection needs a "path".');
+  if (typeof root !== 'string' || !root.trim())
+    throw new CairnError('INVALID_ARGUMENT', 'A folder connection needs a "path".');
   return new FolderConnector({ root, logger: init.logger });
 }
 
@@ -201,7 +242,13 @@ function asDocumentFailure(error: unknown, externalId: string, signal: AbortSign
   if (error instanceof CairnError) return error;
   const code = (error as NodeJS.ErrnoException).code;
   const reason =
-    code === 'ENOENT' ? 'file no longer exists' : code === 'EACCES' || code === 'EPERM' ? 'permission denied' : code === 'EISDIR' ? 'is a folder' : (error as Error).message;
+    code === 'ENOENT'
+      ? 'file no longer exists'
+      : code === 'EACCES' || code === 'EPERM'
+        ? 'permission denied'
+        : code === 'EISDIR'
+          ? 'is a folder'
+          : (error as Error).message;
   return new CairnError('DOCUMENT_FAILED', `Cannot read ${externalId}: ${reason}`, { cause: error });
 }
 
@@ -211,12 +258,19 @@ function formatMiB(bytes: number): string {
 
 /** Whitespace-separated, lower-cased terms that contain at least one letter or digit. */
 export function queryTerms(query: string): string[] {
-  const terms = query.toLowerCase().split(/\s+/).filter((term) => /[\p{L}\p{N}]/u.test(term));
+  const terms = query
+    .toLowerCase()
+    .split(/\s+/)
+    .filter((term) => /[\p{L}\p{N}]/u.test(term));
   return [...new Set(terms)].slice(0, 32);
 }
 
 /** Files matching more distinct terms rank first, then by occurrences, with a bonus for title matches. */
-function scoreText(terms: string[], title: string, body: string): { score: number; firstIndex: number } | null {
+function scoreText(
+  terms: string[],
+  title: string,
+  body: string,
+): { score: number; firstIndex: number } | null {
   const lowerBody = body.toLowerCase();
   const lowerTitle = title.toLowerCase();
   let distinct = 0;
@@ -224,7 +278,11 @@ function scoreText(terms: string[], title: string, body: string): { score: numbe
   let firstIndex = -1;
   for (const term of terms) {
     let count = 0;
-    for (let at = lowerBody.indexOf(term); at !== -1 && count < 100; at = lowerBody.indexOf(term, at + term.length)) {
+    for (
+      let at = lowerBody.indexOf(term);
+      at !== -1 && count < 100;
+      at = lowerBody.indexOf(term, at + term.length)
+    ) {
       if (count === 0 && (firstIndex === -1 || at < firstIndex)) firstIndex = at;
       count++;
     }
@@ -233,5 +291,8 @@ function scoreText(terms: string[], title: string, body: string): { score: numbe
     occurrences += count + (inTitle ? 5 : 0);
   }
   if (distinct === 0) return null;
-  return { score: distinct * 10_000 + occurrences, firstIndex: Math.max(0, Math.min(firstIndex, body.length)) };
+  return {
+    score: distinct * 10_000 + occurrences,
+    firstIndex: Math.max(0, Math.min(firstIndex, body.length)),
+  };
 }

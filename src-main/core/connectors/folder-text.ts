@@ -39,7 +39,8 @@ export function firstHeading(markdown: string): string | null {
     const atx = /^\s{0,3}#{1,6}[ \t]+(.+?)(?:[ \t]+#+)?[ \t]*$/.exec(line);
     if (atx?.[1]) return cleanTitle(atx[1]);
     const next = lines[i + 1] ?? '';
-    if (line.trim() && /^\s{0,3}(=+|-+)\s*$/.test(next) && !/^\s{0,3}[-*+>|]/.test(line)) return cleanTitle(line);
+    if (line.trim() && /^\s{0,3}(=+|-+)\s*$/.test(next) && !/^\s{0,3}[-*+>|]/.test(line))
+      return cleanTitle(line);
   }
   return null;
 }

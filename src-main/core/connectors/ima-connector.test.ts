@@ -18,10 +18,21 @@ afterEach(() => {
   fake.control.markdownSupported = true;
 });
 
-function connect(target: ImaFake, options: ImaConnectorOptions & { logger?: Logger; config?: Record<string, string>; secrets?: Record<string, string> } = {}): ImaConnector {
+function connect(
+  target: ImaFake,
+  options: ImaConnectorOptions & {
+    logger?: Logger;
+    config?: Record<string, string>;
+    secrets?: Record<string, string>;
+  } = {},
+): ImaConnector {
   const { logger, config, secrets, ...rest } = options;
   return new ImaConnector(
-    { config: { baseUrl: target.baseUrl, clientId: target.credentials.clientId!, ...config }, secrets: { apiKey: target.credentials.apiKey!, ...secrets }, logger: logger ?? silentLogger() },
+    {
+      config: { baseUrl: target.baseUrl, clientId: target.credentials.clientId!, ...config },
+      secrets: { apiKey: target.credentials.apiKey!, ...secrets },
+      logger: logger ?? silentLogger(),
+    },
     { requestsPerSecond: 1000, ...rest, http: { backoffBaseMs: 5, ...rest.http } },
   );
 }
@@ -31,11 +42,27 @@ function sorted<T extends { externalId: string }>(items: T[]): T[] {
 }
 
 function expectedRefs(target: ImaFake): DocumentRef[] {
-  return sorted(target.control.items().map((item) => ({ externalId: item.externalId, title: item.title, knowledgeBase: item.knowledgeBase, url: null, remoteUpdatedAt: null, revision: null })));
+  return sorted(
+    target.control.items().map((item) => ({
+      externalId: item.externalId,
+      title: item.title,
+      knowledgeBase: item.knowledgeBase,
+      url: null,
+      remoteUpdatedAt: null,
+      revision: null,
+    })),
+  );
 }
 
 function refOf(item: ImaExpectedItem): DocumentRef {
-  return { externalId: item.externalId, title: item.title, knowledgeBase: item.knowledgeBase, url: null, remoteUpdatedAt: null, revision: null };
+  return {
+    externalId: item.externalId,
+    title: item.title,
+    knowledgeBase: item.knowledgeBase,
+    url: null,
+    remoteUpdatedAt: null,
+    revision: null,
+  };
 }
 
 function itemOfKind(target: ImaFake, kind: ImaExpectedItem['kind']): ImaExpectedItem {
@@ -44,12 +71,23 @@ function itemOfKind(target: ImaFake, kind: ImaExpectedItem['kind']): ImaExpected
 
 describe('ImaConnector: auth', () => {
   it('validates good credentials and names each failure', async () => {
-    expect(await connect(fake).validate()).toMatch(/^Connected to IMA \(experimental\); knowledge bases are visible/);
-    await expect(connect(fake, { secrets: { apiKey: 'wrong-api-key-000' } }).validate()).rejects.toMatchObject({ code: 'AUTH_INVALID' });
-    await expect(connect(fake, { skillVersion: '0.9.0' }).validate()).rejects.toMatchObject({ code: 'UNSUPPORTED' });
-    await expect(connect(fake, { config: { baseUrl: 'http://127.0.0.1:9' } }).validate()).rejects.toMatchObject({ code: 'SOURCE_UNREACHABLE' });
+    expect(await connect(fake).validate()).toMatch(
+      /^Connected to IMA \(experimental\); knowledge bases are visible/,
+    );
+    await expect(
+      connect(fake, { secrets: { apiKey: 'wrong-api-key-000' } }).validate(),
+    ).rejects.toMatchObject({ code: 'AUTH_INVALID' });
+    await expect(connect(fake, { skillVersion: '0.9.0' }).validate()).rejects.toMatchObject({
+      code: 'UNSUPPORTED',
+    });
+    await expect(
+      connect(fake, { config: { baseUrl: 'http://127.0.0.1:9' } }).validate(),
+    ).rejects.toMatchObject({ code: 'SOURCE_UNREACHABLE' });
     const before = fake.control.requests.length;
-    await expect(connect(fake, { secrets: { apiKey: '' } }).validate()).rejects.toMatchObject({ code: 'INVALID_ARGUMENT', message: expect.stringMatching(/API key/) });
+    await expect(connect(fake, { secrets: { apiKey: '' } }).validate()).rejects.toMatchObject({
+      code: 'INVALID_ARGUMENT',
+      message: expect.stringMatching(/API key/),
+    });
     expect(fake.control.requests.length).toBe(before);
   });
 
@@ -61,12 +99,19 @@ describe('ImaConnector: auth', () => {
         if (refs.length === 3) fake.control.revokeAuth();
       }
     })();
-    await expect(run).rejects.toMatchObject({ code: 'AUTH_INVALID', message: expect.stringMatching(/authorise the key again/) });
+    await expect(run).rejects.toMatchObject({
+      code: 'AUTH_INVALID',
+      message: expect.stringMatching(/authorise the key again/),
+    });
     expect(refs.length).toBeGreaterThanOrEqual(3);
   });
 
   it('throttles to one request per second by default', async () => {
-    const connector = new ImaConnector({ config: { baseUrl: fake.baseUrl, clientId: fake.credentials.clientId! }, secrets: { apiKey: fake.credentials.apiKey! }, logger: silentLogger() });
+    const connector = new ImaConnector({
+      config: { baseUrl: fake.baseUrl, clientId: fake.credentials.clientId! },
+      secrets: { apiKey: fake.credentials.apiKey! },
+      logger: silentLogger(),
+    });
     const started = Date.now();
     await connector.validate();
     await connector.validate();
@@ -86,16 +131,24 @@ describe('ImaConnector: listing, content and search', () => {
   it('accepts the retcode/errmsg envelope too', async () => {
     fake.control.envelope = 'retcode';
     expect(sorted(await listAll(connect(fake)))).toEqual(expectedRefs(fake));
-    await expect(connect(fake, { secrets: { apiKey: 'wrong-api-key-000' } }).validate()).rejects.toMatchObject({ code: 'AUTH_INVALID' });
+    await expect(
+      connect(fake, { secrets: { apiKey: 'wrong-api-key-000' } }).validate(),
+    ).rejects.toMatchObject({ code: 'AUTH_INVALID' });
   });
 
   it('fetches notes as Markdown and .md/.txt files through the signed link; refuses other files per document', async () => {
     const connector = connect(fake);
     for (const kind of ['note', 'markdown-file', 'text-file'] as const) {
       const item = itemOfKind(fake, kind);
-      expect({ kind, markdown: (await connector.fetch(refOf(item))).markdown }).toEqual({ kind, markdown: item.markdown });
+      expect({ kind, markdown: (await connector.fetch(refOf(item))).markdown }).toEqual({
+        kind,
+        markdown: item.markdown,
+      });
     }
-    await expect(connector.fetch(refOf(itemOfKind(fake, 'pdf')))).rejects.toMatchObject({ code: 'UNSUPPORTED', message: expect.stringMatching(/not a text file/) });
+    await expect(connector.fetch(refOf(itemOfKind(fake, 'pdf')))).rejects.toMatchObject({
+      code: 'UNSUPPORTED',
+      message: expect.stringMatching(/not a text file/),
+    });
   });
 
   it('falls back to plain text when IMA refuses the Markdown flag', async () => {
@@ -110,7 +163,11 @@ describe('ImaConnector: listing, content and search', () => {
     const connector = connect(fake);
     const hits = await connector.search('要点', { limit: 100 });
     const expected = fake.control.items().filter((item) => item.markdown?.includes('要点'));
-    expect(sorted(hits).map((hit) => ({ externalId: hit.externalId, knowledgeBase: hit.knowledgeBase }))).toEqual(sorted(expected).map((item) => ({ externalId: item.externalId, knowledgeBase: item.knowledgeBase })));
+    expect(
+      sorted(hits).map((hit) => ({ externalId: hit.externalId, knowledgeBase: hit.knowledgeBase })),
+    ).toEqual(
+      sorted(expected).map((item) => ({ externalId: item.externalId, knowledgeBase: item.knowledgeBase })),
+    );
     expect(new Set(hits.map((hit) => hit.knowledgeBase)).size).toBe(3);
     expect(hits.every((hit) => hit.snippet.includes('要点') && !hit.snippet.includes('<em>'))).toBe(true);
     expect(await connector.search('要点', { limit: 3 })).toHaveLength(3);
@@ -122,7 +179,12 @@ describe('ImaConnector: listing, content and search', () => {
   it('the fake refuses a knowledge-base page above 20 with code 51', async () => {
     const res = await fetch(`${fake.baseUrl}/openapi/wiki/v1/search_knowledge_base`, {
       method: 'POST',
-      headers: { 'content-type': 'application/json', 'ima-openapi-clientid': fake.credentials.clientId!, 'ima-openapi-apikey': fake.credentials.apiKey!, 'ima-openapi-ctx': 'skill_version=1.1.2' },
+      headers: {
+        'content-type': 'application/json',
+        'ima-openapi-clientid': fake.credentials.clientId!,
+        'ima-openapi-apikey': fake.credentials.apiKey!,
+        'ima-openapi-ctx': 'skill_version=1.1.2',
+      },
       body: JSON.stringify({ query: '', cursor: '', limit: 21 }),
     });
     expect(await res.json()).toMatchObject({ code: 51 });
@@ -135,37 +197,52 @@ describe('ImaConnector: injected faults', () => {
     fake.control.inject({ kind: 'rate-limit', code: 200001, match: 'get_knowledge_list' });
     expect(sorted(await listAll(connect(fake)))).toEqual(expectedRefs(fake));
     fake.control.inject({ kind: 'rate-limit', times: 10 });
-    await expect(connect(fake, { http: { maxRetries: 2 } }).validate()).rejects.toMatchObject({ code: 'RATE_LIMITED' });
+    await expect(connect(fake, { http: { maxRetries: 2 } }).validate()).rejects.toMatchObject({
+      code: 'RATE_LIMITED',
+    });
   });
 
-  it.each([220021, 200005])('stops on the daily quota code %i and then fails fast without calling IMA', async (code) => {
-    const connector = connect(fake);
-    const note = itemOfKind(fake, 'note');
-    fake.control.inject({ kind: 'quota', code, match: 'get_media_info' });
-    await expect(connector.fetch(refOf(note))).rejects.toMatchObject({ code: 'QUOTA_EXCEEDED', message: expect.stringMatching(/daily quota/) });
-    const before = fake.control.requests.length;
-    await expect(connector.fetch(refOf(note))).rejects.toMatchObject({ code: 'QUOTA_EXCEEDED' });
-    expect(fake.control.requests.length).toBe(before);
-  });
+  it.each([220021, 200005])(
+    'stops on the daily quota code %i and then fails fast without calling IMA',
+    async (code) => {
+      const connector = connect(fake);
+      const note = itemOfKind(fake, 'note');
+      fake.control.inject({ kind: 'quota', code, match: 'get_media_info' });
+      await expect(connector.fetch(refOf(note))).rejects.toMatchObject({
+        code: 'QUOTA_EXCEEDED',
+        message: expect.stringMatching(/daily quota/),
+      });
+      const before = fake.control.requests.length;
+      await expect(connector.fetch(refOf(note))).rejects.toMatchObject({ code: 'QUOTA_EXCEEDED' });
+      expect(fake.control.requests.length).toBe(before);
+    },
+  );
 
   it('retries 500s and malformed JSON, and gives up with SOURCE_ERROR when they persist', async () => {
     fake.control.inject({ kind: 'server-error', times: 2, match: 'get_knowledge_list' });
     fake.control.inject({ kind: 'malformed-json', times: 2, match: 'search_knowledge_base' });
     expect(sorted(await listAll(connect(fake)))).toEqual(expectedRefs(fake));
     fake.control.inject({ kind: 'malformed-json', times: 10 });
-    await expect(connect(fake, { http: { maxRetries: 1 } }).validate()).rejects.toMatchObject({ code: 'SOURCE_ERROR' });
+    await expect(connect(fake, { http: { maxRetries: 1 } }).validate()).rejects.toMatchObject({
+      code: 'SOURCE_ERROR',
+    });
   });
 
   it('tolerates a slow answer within the timeout and reports TIMEOUT beyond it', async () => {
     fake.control.inject({ kind: 'slow', delayMs: 150, match: 'search_knowledge_base' });
     await connect(fake).validate();
     fake.control.inject({ kind: 'slow', delayMs: 2000, match: 'search_knowledge_base' });
-    await expect(connect(fake, { http: { timeoutMs: 200 } }).validate()).rejects.toMatchObject({ code: 'TIMEOUT' });
+    await expect(connect(fake, { http: { timeoutMs: 200 } }).validate()).rejects.toMatchObject({
+      code: 'TIMEOUT',
+    });
   });
 
   it('reports NOT_FOUND for an item deleted after listing; others still fetch', async () => {
     const connector = connect(fake);
-    const [gone, kept] = fake.control.items().filter((item) => item.kind === 'note').slice(-2); // the last two: other tests use the first
+    const [gone, kept] = fake.control
+      .items()
+      .filter((item) => item.kind === 'note')
+      .slice(-2); // the last two: other tests use the first
     fake.control.vanish(gone!.key);
     await expect(connector.fetch(refOf(gone!))).rejects.toMatchObject({ code: 'NOT_FOUND' });
     expect((await connector.fetch(refOf(kept!))).markdown).toBe(kept!.markdown);
@@ -181,8 +258,14 @@ describe('ImaConnector: injected faults', () => {
       const added = target.control.addDocument({ space: 1, folder: ['Runbooks'] });
       const after = new Map((await listAll(connector)).map((ref) => [ref.externalId, ref]));
       const items = new Map(target.control.items().map((item) => [item.key, item]));
-      expect({ before: before.length, after: after.size, addedListed: after.has(items.get(added.key)!.externalId) }).toEqual({ before: 8, after: 8, addedListed: true });
-      expect((await connector.fetch(after.get(items.get('doc-0001')!.externalId)!)).markdown).toBe(changed.markdown);
+      expect({
+        before: before.length,
+        after: after.size,
+        addedListed: after.has(items.get(added.key)!.externalId),
+      }).toEqual({ before: 8, after: 8, addedListed: true });
+      expect((await connector.fetch(after.get(items.get('doc-0001')!.externalId)!)).markdown).toBe(
+        changed.markdown,
+      );
     } finally {
       await target.close();
     }
@@ -199,9 +282,14 @@ describe('ImaConnector: secrets', () => {
     fake.control.inject({ kind: 'server-error', times: 2, match: '/cos/' });
     fake.control.markdownSupported = false;
     await listAll(connector);
-    for (const kind of ['note', 'markdown-file', 'pdf'] as const) await connector.fetch(refOf(itemOfKind(fake, kind))).catch((error: Error) => errors.push(error.message));
+    for (const kind of ['note', 'markdown-file', 'pdf'] as const)
+      await connector
+        .fetch(refOf(itemOfKind(fake, kind)))
+        .catch((error: Error) => errors.push(error.message));
     await connector.search('要点', { limit: 3 });
-    await connect(fake, { logger, secrets: { apiKey: 'wrong-api-key-000' } }).validate().catch((error: Error) => errors.push(error.message));
+    await connect(fake, { logger, secrets: { apiKey: 'wrong-api-key-000' } })
+      .validate()
+      .catch((error: Error) => errors.push(error.message));
     expect(lines.length).toBeGreaterThan(3);
     const written = [...lines, ...errors].join('\n');
     expect(written.includes(fake.credentials.apiKey!)).toBe(false);

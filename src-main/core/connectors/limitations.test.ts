@@ -20,13 +20,20 @@ describe('connectionLimitation', () => {
   it('says what each connector says about itself, with a stable code', () => {
     for (const [platform, config, secrets] of CASES) {
       const connector = createConnector(platform, { config, secrets, logger: silentLogger() });
-      expect({ platform, config, limitation: connectionLimitation(platform, config, Object.keys(secrets)) }).toEqual({ platform, config, limitation: connector.capabilities.limitation });
+      expect({
+        platform,
+        config,
+        limitation: connectionLimitation(platform, config, Object.keys(secrets)),
+      }).toEqual({ platform, config, limitation: connector.capabilities.limitation });
       void connector.dispose?.();
     }
   });
 
   it('names DingTalk full text only when Stream is on', () => {
-    const codes = [false, true].map((streamEvents) => connectionLimitation('dingtalk', { appKey: 'k', operatorId: 'u', streamEvents }, ['appSecret'])?.code);
+    const codes = [false, true].map(
+      (streamEvents) =>
+        connectionLimitation('dingtalk', { appKey: 'k', operatorId: 'u', streamEvents }, ['appSecret'])?.code,
+    );
     expect(codes).toEqual(['dingtalk.no-stream', 'dingtalk.stream-beta']);
   });
 });

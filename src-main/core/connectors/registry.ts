@@ -3,7 +3,12 @@ import type { Platform } from '../../../src-shared/models';
 import { PLATFORM_INFO } from '../../../src-shared/platforms';
 import { CairnError } from '../errors';
 import type { Connector, ConnectorFactory, ConnectorInit, Limitation } from './connector';
-import { createDingTalkConnector, DINGTALK_NO_STREAM_LIMITATION, DINGTALK_STREAM_LIMITATION, streamEventsEnabled } from './dingtalk-connector';
+import {
+  createDingTalkConnector,
+  DINGTALK_NO_STREAM_LIMITATION,
+  DINGTALK_STREAM_LIMITATION,
+  streamEventsEnabled,
+} from './dingtalk-connector';
 import { DingTalkStreamHub } from './dingtalk/stream-hub';
 import { createFeishuConnector, feishuLimitation } from './feishu-connector';
 import { createFolderConnector } from './folder-connector';
@@ -27,7 +32,11 @@ export function defaultConnectorFactories(): ConnectorFactories {
   };
 }
 
-export function createConnector(platform: Platform, init: ConnectorInit, factories: ConnectorFactories = defaultConnectorFactories()): Connector {
+export function createConnector(
+  platform: Platform,
+  init: ConnectorInit,
+  factories: ConnectorFactories = defaultConnectorFactories(),
+): Connector {
   const factory = factories[platform];
   if (!factory) throw new CairnError('UNSUPPORTED', `No connector for platform "${platform}" yet.`);
   return factory(init);
@@ -37,13 +46,21 @@ export function createConnector(platform: Platform, init: ConnectorInit, factori
  * What a connection cannot do, as its connector would say it, without building a connector
  * (listing connections must stay cheap). Config and secret names, never secret values, decide.
  */
-export function connectionLimitation(platform: Platform, config: ConnectorInit['config'], secretFields: readonly string[]): Limitation | null {
+export function connectionLimitation(
+  platform: Platform,
+  config: ConnectorInit['config'],
+  secretFields: readonly string[],
+): Limitation | null {
   switch (platform) {
     case 'feishu':
     case 'lark':
       return feishuLimitation(PLATFORM_INFO[platform].label.en, secretFields.includes('userRefreshToken'));
     case 'dingtalk':
-      return streamEventsEnabled(config) && secretFields.includes('appSecret') && String(config.appKey ?? '').trim() ? DINGTALK_STREAM_LIMITATION : DINGTALK_NO_STREAM_LIMITATION;
+      return streamEventsEnabled(config) &&
+        secretFields.includes('appSecret') &&
+        String(config.appKey ?? '').trim()
+        ? DINGTALK_STREAM_LIMITATION
+        : DINGTALK_NO_STREAM_LIMITATION;
     case 'ima':
       return IMA_LIMITATION;
     default:

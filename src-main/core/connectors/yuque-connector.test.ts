@@ -6,11 +6,25 @@ import { blocksToMarkdown } from './fakes/fixtures/markup';
 import { YuqueConnector, type YuqueConnectorOptions } from './yuque-connector';
 import { failure, listAll } from '../testing/connector-test-kit';
 
-const FAST: YuqueConnectorOptions = { http: { backoffBaseMs: 5, backoffMaxMs: 20, rate: { intervalMs: 1000, intervalCap: 1000 } } };
+const FAST: YuqueConnectorOptions = {
+  http: { backoffBaseMs: 5, backoffMaxMs: 20, rate: { intervalMs: 1000, intervalCap: 1000 } },
+};
 
-function connect(fake: YuqueFake, overrides: { token?: string; baseUrl?: string; options?: YuqueConnectorOptions; logger?: ReturnType<typeof silentLogger> } = {}): YuqueConnector {
+function connect(
+  fake: YuqueFake,
+  overrides: {
+    token?: string;
+    baseUrl?: string;
+    options?: YuqueConnectorOptions;
+    logger?: ReturnType<typeof silentLogger>;
+  } = {},
+): YuqueConnector {
   return new YuqueConnector(
-    { config: { baseUrl: overrides.baseUrl ?? fake.baseUrl }, secrets: { token: overrides.token ?? fake.credentials.token }, logger: overrides.logger ?? silentLogger() },
+    {
+      config: { baseUrl: overrides.baseUrl ?? fake.baseUrl },
+      secrets: { token: overrides.token ?? fake.credentials.token },
+      logger: overrides.logger ?? silentLogger(),
+    },
     overrides.options ?? FAST,
   );
 }
@@ -25,13 +39,22 @@ describe('YuqueConnector against the fake', () => {
   it('validates credentials with a precise error for each failure', async () => {
     expect(await connect(fake).validate()).toMatch(/^Connected to Yuque as Cairn 演示用户 \(cairn-demo\)/);
     const wrong = await failure(connect(fake, { token: 'not-the-token' }).validate());
-    expect([wrong.code, wrong.message]).toEqual(['AUTH_INVALID', expect.stringContaining('https://www.yuque.com/settings/tokens')]);
+    expect([wrong.code, wrong.message]).toEqual([
+      'AUTH_INVALID',
+      expect.stringContaining('https://www.yuque.com/settings/tokens'),
+    ]);
     const unreachable = await failure(connect(fake, { baseUrl: 'http://127.0.0.1:9/api/v2' }).validate());
-    expect([unreachable.code, unreachable.message]).toEqual(['SOURCE_UNREACHABLE', expect.stringContaining('check the base URL')]);
+    expect([unreachable.code, unreachable.message]).toEqual([
+      'SOURCE_UNREACHABLE',
+      expect.stringContaining('check the base URL'),
+    ]);
     fake.control.denyPermission(true);
     try {
       const denied = await failure(connect(fake).validate());
-      expect([denied.code, denied.message]).toEqual(['PERMISSION_DENIED', expect.stringContaining('cannot read knowledge bases')]);
+      expect([denied.code, denied.message]).toEqual([
+        'PERMISSION_DENIED',
+        expect.stringContaining('cannot read knowledge bases'),
+      ]);
     } finally {
       fake.control.denyPermission(false);
     }
@@ -44,7 +67,9 @@ describe('YuqueConnector against the fake', () => {
       // 240 corpus docs + the Sheet and Board extras; the team repo has 120 docs (two pages).
       expect(refs).toHaveLength(242);
       expect(new Set(refs.map((r) => r.externalId)).size).toBe(242);
-      const offsets = big.control.requests.filter((r) => r.path === '/api/v2/repos/5001/docs').map((r) => r.query.offset);
+      const offsets = big.control.requests
+        .filter((r) => r.path === '/api/v2/repos/5001/docs')
+        .map((r) => r.query.offset);
       expect(offsets).toEqual(['0', '100']);
       const first = big.control.store.list()[0]!;
       expect(refs.find((r) => r.externalId === String(first.id))).toEqual({
@@ -71,7 +96,9 @@ describe('YuqueConnector against the fake', () => {
     // turndown output equals the fixture's own Markdown for headings, lists, code and tables
     // (apart from turndown's wider list-marker padding).
     expect(converted.trim().replace(/^(-|\d+\.) +/gm, '$1 ')).toBe(blocksToMarkdown(lakeDoc.blocks).trim());
-    expect((await connector.fetch(byId(90_001))).markdown).toBe('## Sheet1\n\n| 城市 | Region | 负责人 |\n| --- | --- | --- |\n| 杭州 | cn-hangzhou | 张三 |\n| Seattle | us-west-1 | Alice |\n');
+    expect((await connector.fetch(byId(90_001))).markdown).toBe(
+      '## Sheet1\n\n| 城市 | Region | 负责人 |\n| --- | --- | --- |\n| 杭州 | cn-hangzhou | 张三 |\n| Seattle | us-west-1 | Alice |\n',
+    );
     const board = await failure(connector.fetch(byId(90_002)));
     expect([board.code, board.message]).toEqual(['UNSUPPORTED', expect.stringContaining('Board')]);
   });
@@ -80,9 +107,18 @@ describe('YuqueConnector against the fake', () => {
     const connector = connect(fake);
     const hits = await connector.search('Notes on', { limit: 30 });
     expect(hits).toHaveLength(30);
-    expect(hits.every((h) => !h.title.includes('<em>') && !h.snippet.includes('<em>') && h.title.includes('Notes on'))).toBe(true);
+    expect(
+      hits.every(
+        (h) => !h.title.includes('<em>') && !h.snippet.includes('<em>') && h.title.includes('Notes on'),
+      ),
+    ).toBe(true);
     const doc = fake.control.store.get(Number(hits[0]!.externalId))!;
-    expect(hits[0]).toMatchObject({ title: doc.title, url: expect.stringMatching(new RegExp(`^${new URL(fake.baseUrl).origin}/cairn-(demo|team)/[a-z-]+/${doc.slug}$`)) });
+    expect(hits[0]).toMatchObject({
+      title: doc.title,
+      url: expect.stringMatching(
+        new RegExp(`^${new URL(fake.baseUrl).origin}/cairn-(demo|team)/[a-z-]+/${doc.slug}$`),
+      ),
+    });
     expect(['产品手册', 'Engineering Notes', '团队周报 Weekly']).toContain(hits[0]!.knowledgeBase);
     const chinese = await connector.search('中文分词', { limit: 5 });
     expect(chinese.length).toBeGreaterThan(0);
@@ -90,7 +126,9 @@ describe('YuqueConnector against the fake', () => {
   });
 
   it('honours a 429 reset hint, retries 500s, and names malformed JSON, vanished docs and timeouts', async () => {
-    const slowBackoff = connect(fake, { options: { http: { backoffBaseMs: 10_000, rate: { intervalMs: 1000, intervalCap: 1000 } } } });
+    const slowBackoff = connect(fake, {
+      options: { http: { backoffBaseMs: 10_000, rate: { intervalMs: 1000, intervalCap: 1000 } } },
+    });
     fake.control.inject({ kind: 'rate-limit', resetSeconds: 0.05 }, { path: '/user' });
     const started = Date.now();
     await slowBackoff.validate();
@@ -100,11 +138,16 @@ describe('YuqueConnector against the fake', () => {
     const ref = (await listAll(connector))[0]!;
     fake.control.inject({ kind: 'server-error' }, { times: 2, path: '/repos/docs/' });
     expect((await connector.fetch(ref)).markdown.length).toBeGreaterThan(50);
-    expect(fake.control.requests.filter((r) => r.fault === 'server-error').map((r) => r.status)).toEqual([500, 500]);
+    expect(fake.control.requests.filter((r) => r.fault === 'server-error').map((r) => r.status)).toEqual([
+      500, 500,
+    ]);
 
     fake.control.inject({ kind: 'malformed-json' }, { path: '/repos/docs/' });
     const malformed = await failure(connector.fetch(ref));
-    expect([malformed.code, malformed.message]).toEqual(['SOURCE_ERROR', 'Yuque sent a malformed (non-JSON) answer to GET /repos/docs/' + ref.externalId + '.']);
+    expect([malformed.code, malformed.message]).toEqual([
+      'SOURCE_ERROR',
+      'Yuque sent a malformed (non-JSON) answer to GET /repos/docs/' + ref.externalId + '.',
+    ]);
 
     fake.control.inject({ kind: 'slow', delayMs: 1500 }, { path: '/repos/docs/' });
     const impatient = connect(fake, { options: { http: { timeoutMs: 200 } } });
@@ -112,8 +155,13 @@ describe('YuqueConnector against the fake', () => {
 
     const victim = fake.control.store.list()[3]!;
     fake.control.vanishAfterListing(victim.id);
-    const gone = await failure(connector.fetch({ ...ref, externalId: String(victim.id), title: victim.title }));
-    expect([gone.code, gone.message]).toEqual(['NOT_FOUND', expect.stringContaining('deleted after listing')]);
+    const gone = await failure(
+      connector.fetch({ ...ref, externalId: String(victim.id), title: victim.title }),
+    );
+    expect([gone.code, gone.message]).toEqual([
+      'NOT_FOUND',
+      expect.stringContaining('deleted after listing'),
+    ]);
   });
 
   it('sees changes, deletions and additions on the next listing', async () => {
@@ -126,7 +174,9 @@ describe('YuqueConnector against the fake', () => {
       local.control.deleteDocument(removed!.id);
       const added = local.control.addDocument({ text: '新文档 fresh' });
       const after = await listAll(connector);
-      const differences = after.filter((r) => before.get(r.externalId) !== r.revision).map((r) => [r.externalId, r.title]);
+      const differences = after
+        .filter((r) => before.get(r.externalId) !== r.revision)
+        .map((r) => [r.externalId, r.title]);
       expect(differences).toEqual([
         [String(changed!.id), '改过的标题 Renamed'],
         [String(added), `New document ${added}`],
@@ -164,6 +214,8 @@ describe('YuqueConnector against the fake', () => {
     await listAll(connector);
     await failure(connect(fake, { logger, token: 'wrong-token-value-123' }).validate());
     expect(lines.length).toBeGreaterThan(2);
-    expect(lines.filter((line) => line.includes(fake.credentials.token) || line.includes('wrong-token-value-123'))).toEqual([]);
+    expect(
+      lines.filter((line) => line.includes(fake.credentials.token) || line.includes('wrong-token-value-123')),
+    ).toEqual([]);
   });
 });

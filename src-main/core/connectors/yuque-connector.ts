@@ -6,9 +6,23 @@
 import { PLATFORM_INFO } from '../../../src-shared/platforms';
 import { CairnError, throwIfAborted } from '../errors';
 import type { Logger } from '../logging/logger';
-import type { Connector, ConnectorCapabilities, ConnectorInit, DirectHit, DocumentRef, FetchedDocument } from './connector';
+import type {
+  Connector,
+  ConnectorCapabilities,
+  ConnectorInit,
+  DirectHit,
+  DocumentRef,
+  FetchedDocument,
+} from './connector';
 import { PlatformHttp, type HttpRequest, type PlatformHttpOptions } from './http/platform-http';
-import { interpretYuque, stripEmphasis, type YuqueBook, type YuqueDoc, type YuqueSearchResult, type YuqueUser } from './yuque/yuque-api';
+import {
+  interpretYuque,
+  stripEmphasis,
+  type YuqueBook,
+  type YuqueDoc,
+  type YuqueSearchResult,
+  type YuqueUser,
+} from './yuque/yuque-api';
 import { yuqueDocToMarkdown, type YuqueDocDetail } from './yuque/yuque-markdown';
 
 export interface YuqueConnectorOptions {
@@ -20,11 +34,17 @@ export interface YuqueConnectorOptions {
 const PAGE_LIMIT = 100;
 /** Fixed by Yuque; not a parameter (connectors.md §2.2). */
 const SEARCH_PAGE_SIZE = 20;
-const TOKEN_HELP = 'Create a token at https://www.yuque.com/settings/tokens (API tokens need a paid membership); a team token must use the team’s space host as base URL, e.g. https://<space>.yuque.com/api/v2.';
+const TOKEN_HELP =
+  'Create a token at https://www.yuque.com/settings/tokens (API tokens need a paid membership); a team token must use the team’s space host as base URL, e.g. https://<space>.yuque.com/api/v2.';
 
 export class YuqueConnector implements Connector {
   readonly platform = 'yuque' as const;
-  readonly capabilities: ConnectorCapabilities = { fullText: true, search: true, experimental: false, limitation: null };
+  readonly capabilities: ConnectorCapabilities = {
+    fullText: true,
+    search: true,
+    experimental: false,
+    limitation: null,
+  };
   private readonly http: PlatformHttp;
   private readonly logger: Logger;
   private readonly baseUrl: string;
@@ -42,7 +62,8 @@ export class YuqueConnector implements Connector {
       // bursts and a 429 beyond the hourly budget is retried with backoff.
       rate: { intervalMs: 1000, intervalCap: perSecond },
       authHeaders: async () => {
-        if (!this.token) throw new CairnError('AUTH_INVALID', `No Yuque token is stored for this connection. ${TOKEN_HELP}`);
+        if (!this.token)
+          throw new CairnError('AUTH_INVALID', `No Yuque token is stored for this connection. ${TOKEN_HELP}`);
         return { 'x-auth-token': this.token };
       },
       ...options.http,
@@ -54,7 +75,11 @@ export class YuqueConnector implements Connector {
     return new URL(this.baseUrl).origin;
   }
 
-  private async get<T>(path: string, query: HttpRequest['query'], signal: AbortSignal | undefined): Promise<{ data: T; meta?: { total?: number } }> {
+  private async get<T>(
+    path: string,
+    query: HttpRequest['query'],
+    signal: AbortSignal | undefined,
+  ): Promise<{ data: T; meta?: { total?: number } }> {
     return this.http.request({ path, query, signal }, interpretYuque<T>(`GET ${path}`));
   }
 
@@ -70,16 +95,30 @@ export class YuqueConnector implements Connector {
       return `Connected to Yuque as ${user.name ?? user.login} (${user.login}); ${repos.length} personal knowledge base(s) visible, team knowledge bases are listed on sync.`;
     } catch (error) {
       if (error instanceof CairnError && error.code === 'PERMISSION_DENIED') {
-        throw new CairnError('PERMISSION_DENIED', `The Yuque token signs in as ${user.login} but cannot read knowledge bases. Create a token with read access to repos and docs. ${TOKEN_HELP}`);
+        throw new CairnError(
+          'PERMISSION_DENIED',
+          `The Yuque token signs in as ${user.login} but cannot read knowledge bases. Create a token with read access to repos and docs. ${TOKEN_HELP}`,
+        );
       }
       throw explainValidation(error, this.baseUrl);
     }
   }
 
-  private async reposOf(kind: 'users' | 'groups', login: string, signal: AbortSignal | undefined): Promise<YuqueBook[]> {
+  private async reposOf(
+    kind: 'users' | 'groups',
+    login: string,
+    signal: AbortSignal | undefined,
+  ): Promise<YuqueBook[]> {
     const repos: YuqueBook[] = [];
     for (let offset = 0; ; offset += PAGE_LIMIT) {
-      const page = (await this.get<YuqueBook[]>(`/${kind}/${encodeURIComponent(login)}/repos`, { offset, limit: PAGE_LIMIT }, signal)).data ?? [];
+      const page =
+        (
+          await this.get<YuqueBook[]>(
+            `/${kind}/${encodeURIComponent(login)}/repos`,
+            { offset, limit: PAGE_LIMIT },
+            signal,
+          )
+        ).data ?? [];
       repos.push(...page);
       if (page.length < PAGE_LIMIT) return repos;
     }
@@ -89,7 +128,9 @@ export class YuqueConnector implements Connector {
     const groups: YuqueUser[] = [];
     // Group pages are fixed at 100 (connectors.md §2.2): a short page is the last one.
     for (let offset = 0; ; offset += PAGE_LIMIT) {
-      const page = (await this.get<YuqueUser[]>(`/users/${encodeURIComponent(login)}/groups`, { offset }, signal)).data ?? [];
+      const page =
+        (await this.get<YuqueUser[]>(`/users/${encodeURIComponent(login)}/groups`, { offset }, signal))
+          .data ?? [];
       groups.push(...page);
       if (page.length < PAGE_LIMIT) return groups;
     }
@@ -106,7 +147,11 @@ export class YuqueConnector implements Connector {
       let total = Number.POSITIVE_INFINITY;
       for (let offset = 0; offset < total; offset += PAGE_LIMIT) {
         throwIfAborted(signal);
-        const page = await this.get<YuqueDoc[]>(`/repos/${book.id}/docs`, { offset, limit: PAGE_LIMIT }, signal);
+        const page = await this.get<YuqueDoc[]>(
+          `/repos/${book.id}/docs`,
+          { offset, limit: PAGE_LIMIT },
+          signal,
+        );
         total = page.meta?.total ?? 0;
         const docs = page.data ?? [];
         for (const doc of docs) yield this.toRef(doc, book);
@@ -130,9 +175,15 @@ export class YuqueConnector implements Connector {
   async fetch(ref: DocumentRef, signal?: AbortSignal): Promise<FetchedDocument> {
     let detail: YuqueDocDetail;
     try {
-      detail = (await this.get<YuqueDocDetail>(`/repos/docs/${encodeURIComponent(ref.externalId)}`, undefined, signal)).data;
+      detail = (
+        await this.get<YuqueDocDetail>(`/repos/docs/${encodeURIComponent(ref.externalId)}`, undefined, signal)
+      ).data;
     } catch (error) {
-      if (error instanceof CairnError && error.code === 'NOT_FOUND') throw new CairnError('NOT_FOUND', `Yuque document "${ref.title}" (${ref.externalId}) no longer exists; it was probably deleted after listing.`);
+      if (error instanceof CairnError && error.code === 'NOT_FOUND')
+        throw new CairnError(
+          'NOT_FOUND',
+          `Yuque document "${ref.title}" (${ref.externalId}) no longer exists; it was probably deleted after listing.`,
+        );
       throw error;
     }
     return { markdown: yuqueDocToMarkdown(detail), title: detail.title ?? ref.title };
@@ -171,14 +222,26 @@ function explainValidation(error: unknown, baseUrl: string): unknown {
   const host = new URL(baseUrl).host;
   switch (error.code) {
     case 'AUTH_INVALID':
-      return new CairnError('AUTH_INVALID', `Yuque rejected the token (wrong, revoked or expired). ${TOKEN_HELP}`);
+      return new CairnError(
+        'AUTH_INVALID',
+        `Yuque rejected the token (wrong, revoked or expired). ${TOKEN_HELP}`,
+      );
     case 'NOT_FOUND':
-      return new CairnError('AUTH_INVALID', `Yuque at ${host} does not know this token (HTTP 404 on /user). A team token only works on its space host: set the base URL to https://<space>.yuque.com/api/v2.`);
+      return new CairnError(
+        'AUTH_INVALID',
+        `Yuque at ${host} does not know this token (HTTP 404 on /user). A team token only works on its space host: set the base URL to https://<space>.yuque.com/api/v2.`,
+      );
     case 'PERMISSION_DENIED':
-      return new CairnError('PERMISSION_DENIED', `The Yuque token is not allowed to read the account. ${TOKEN_HELP}`);
+      return new CairnError(
+        'PERMISSION_DENIED',
+        `The Yuque token is not allowed to read the account. ${TOKEN_HELP}`,
+      );
     case 'SOURCE_UNREACHABLE':
     case 'TIMEOUT':
-      return new CairnError(error.code, `Cannot reach Yuque at ${host}: check the base URL (${baseUrl}) and your network. (${error.message})`);
+      return new CairnError(
+        error.code,
+        `Cannot reach Yuque at ${host}: check the base URL (${baseUrl}) and your network. (${error.message})`,
+      );
     default:
       return error;
   }

@@ -7,18 +7,33 @@ const embedder = new BuiltinEmbedder();
 
 function nearest(query: string, documents: string[]): string {
   const q = embedder.embedOne(query);
-  return documents.map((text) => ({ text, score: dot(q, embedder.embedOne(text)) })).sort((a, b) => b.score - a.score)[0]!.text;
+  return documents
+    .map((text) => ({ text, score: dot(q, embedder.embedOne(text)) }))
+    .sort((a, b) => b.score - a.score)[0]!.text;
 }
 
 describe('BuiltinEmbedder', () => {
   it('is deterministic, unit length and of the requested size, in a versioned space', async () => {
-    const { vectors, tokens, calls } = await embedder.embed(['Quarterly travel expense policy', '差旅报销单', '👍🎉', '']);
+    const { vectors, tokens, calls } = await embedder.embed([
+      'Quarterly travel expense policy',
+      '差旅报销单',
+      '👍🎉',
+      '',
+    ]);
     const again = await new BuiltinEmbedder().embed(['Quarterly travel expense policy']);
     expect(Array.from(vectors[0]!)).toEqual(Array.from(again.vectors[0]!));
-    expect(vectors.map((v) => [v.length, Number(Math.sqrt(dot(v, v)).toFixed(6))])).toEqual(vectors.map(() => [1024, 1]));
-    expect({ tokens, calls, space: embedder.space }).toEqual({ tokens: 0, calls: 0, space: { provider: 'builtin', model: 'cairn-hash-v1', dimensions: 1024 } });
+    expect(vectors.map((v) => [v.length, Number(Math.sqrt(dot(v, v)).toFixed(6))])).toEqual(
+      vectors.map(() => [1024, 1]),
+    );
+    expect({ tokens, calls, space: embedder.space }).toEqual({
+      tokens: 0,
+      calls: 0,
+      space: { provider: 'builtin', model: 'cairn-hash-v1', dimensions: 1024 },
+    });
     expect(new BuiltinEmbedder(256).embedOne('x').length).toBe(256);
-    expect(new BuiltinEmbedder(1024, { ...DEFAULT_HASH_FEATURES, charNgramMax: 4 }).space.model).not.toBe('cairn-hash-v1');
+    expect(new BuiltinEmbedder(1024, { ...DEFAULT_HASH_FEATURES, charNgramMax: 4 }).space.model).not.toBe(
+      'cairn-hash-v1',
+    );
   });
 
   it('has not changed its features without a new model name', () => {

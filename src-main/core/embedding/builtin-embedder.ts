@@ -54,7 +54,10 @@ export class BuiltinEmbedder implements Embedder {
     this.space = { provider: 'builtin', model, dimensions };
   }
 
-  async embed(texts: string[], options?: { kind?: 'document' | 'query'; signal?: AbortSignal }): Promise<EmbedResult> {
+  async embed(
+    texts: string[],
+    options?: { kind?: 'document' | 'query'; signal?: AbortSignal },
+  ): Promise<EmbedResult> {
     const vectors: Float32Array[] = [];
     for (const text of texts) {
       // ~30 ms of work between yields keeps the event loop (progress, IPC, abort) responsive.
@@ -75,5 +78,16 @@ export class BuiltinEmbedder implements Embedder {
 
 function describe(features: HashFeatureOptions): string {
   const w: HashFeatureWeights = features.weights;
-  return [w.word, w.wordBigram, w.charNgram, w.cjkChar, w.cjkBigram, features.charNgramMin, features.charNgramMax, features.prior?.scale ?? 0, features.prior?.exponent ?? 0, features.segmentCjk ? 's' : 'u'].join('_');
+  return [
+    w.word,
+    w.wordBigram,
+    w.charNgram,
+    w.cjkChar,
+    w.cjkBigram,
+    features.charNgramMin,
+    features.charNgramMax,
+    features.prior?.scale ?? 0,
+    features.prior?.exponent ?? 0,
+    features.segmentCjk ? 's' : 'u',
+  ].join('_');
 }

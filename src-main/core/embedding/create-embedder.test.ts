@@ -15,7 +15,15 @@ describe('createEmbedder', () => {
   it('falls back to the built-in embedder without a key, except for Ollama', () => {
     const kinds = (['builtin', 'dashscope', 'openai', 'custom', 'ollama'] as const).map((provider) => {
       const embedder = createEmbedder({ provider, baseUrl: '', model: '', dimensions: 1024 });
-      return [provider, embedder instanceof BuiltinEmbedder ? 'builtin' : embedder instanceof OpenAiCompatibleEmbedder ? 'remote' : 'other', embedder.space.model];
+      return [
+        provider,
+        embedder instanceof BuiltinEmbedder
+          ? 'builtin'
+          : embedder instanceof OpenAiCompatibleEmbedder
+            ? 'remote'
+            : 'other',
+        embedder.space.model,
+      ];
     });
     expect(kinds).toEqual([
       ['builtin', 'builtin', 'cairn-hash-v1'],
@@ -27,27 +35,58 @@ describe('createEmbedder', () => {
   });
 
   it('builds a working remote embedder from settings with a key', async () => {
-    const embedder = createEmbedder({ provider: 'openai', baseUrl: server.baseUrl, model: '', dimensions: 1024, apiKey: server.apiKey });
+    const embedder = createEmbedder({
+      provider: 'openai',
+      baseUrl: server.baseUrl,
+      model: '',
+      dimensions: 1024,
+      apiKey: server.apiKey,
+    });
     expect(embedder.space).toEqual({ provider: 'openai', model: 'text-embedding-3-small', dimensions: 1024 });
     const result = await embedder.embed(['hello', '你好']);
     expect(result.vectors.map((v) => v.length)).toEqual([1024, 1024]);
-    expect(server.stats.lastBody).toMatchObject({ model: 'text-embedding-3-small', dimensions: 1024, encoding_format: 'float' });
+    expect(server.stats.lastBody).toMatchObject({
+      model: 'text-embedding-3-small',
+      dimensions: 1024,
+      encoding_format: 'float',
+    });
   });
 });
 
 describe('embeddingSettingsFromEnv', () => {
   it('reads the CAIRN_EMBED_* variables and fills gaps from the preset', () => {
     expect(embeddingSettingsFromEnv({})).toBeNull();
-    expect(embeddingSettingsFromEnv({ CAIRN_EMBED_PROVIDER: 'dashscope', CAIRN_EMBED_API_KEY: ' sk-1 ' })).toEqual({
-      provider: 'dashscope', baseUrl: 'https://dashscope.aliyuncs.com/compatible-mode/v1', model: 'text-embedding-v3', dimensions: 1024, apiKey: 'sk-1',
+    expect(
+      embeddingSettingsFromEnv({ CAIRN_EMBED_PROVIDER: 'dashscope', CAIRN_EMBED_API_KEY: ' sk-1 ' }),
+    ).toEqual({
+      provider: 'dashscope',
+      baseUrl: 'https://dashscope.aliyuncs.com/compatible-mode/v1',
+      model: 'text-embedding-v3',
+      dimensions: 1024,
+      apiKey: 'sk-1',
     });
-    expect(embeddingSettingsFromEnv({ CAIRN_EMBED_BASE_URL: 'http://127.0.0.1:8080/v1', CAIRN_EMBED_API_KEY: 'k', CAIRN_EMBED_MODEL: 'm', CAIRN_EMBED_DIMENSIONS: '768' })).toEqual({
-      provider: 'custom', baseUrl: 'http://127.0.0.1:8080/v1', model: 'm', dimensions: 768, apiKey: 'k',
+    expect(
+      embeddingSettingsFromEnv({
+        CAIRN_EMBED_BASE_URL: 'http://127.0.0.1:8080/v1',
+        CAIRN_EMBED_API_KEY: 'k',
+        CAIRN_EMBED_MODEL: 'm',
+        CAIRN_EMBED_DIMENSIONS: '768',
+      }),
+    ).toEqual({
+      provider: 'custom',
+      baseUrl: 'http://127.0.0.1:8080/v1',
+      model: 'm',
+      dimensions: 768,
+      apiKey: 'k',
     });
   });
 
   it('rejects bad values with INVALID_ARGUMENT', () => {
-    const codes = [{ CAIRN_EMBED_PROVIDER: 'cohere' }, { CAIRN_EMBED_DIMENSIONS: '12.5' }, { CAIRN_EMBED_DIMENSIONS: 'many' }].map((env) => {
+    const codes = [
+      { CAIRN_EMBED_PROVIDER: 'cohere' },
+      { CAIRN_EMBED_DIMENSIONS: '12.5' },
+      { CAIRN_EMBED_DIMENSIONS: 'many' },
+    ].map((env) => {
       try {
         embeddingSettingsFromEnv(env);
         return 'accepted';

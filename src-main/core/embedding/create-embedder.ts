@@ -6,7 +6,13 @@ import type { Embedder } from './embedder';
 import { OpenAiCompatibleEmbedder, type OpenAiEmbedderOptions } from './openai-embedder';
 import { EMBEDDING_PRESETS } from './presets';
 
-const PROVIDER_KINDS: readonly EmbeddingProviderKind[] = ['builtin', 'dashscope', 'openai', 'ollama', 'custom'];
+const PROVIDER_KINDS: readonly EmbeddingProviderKind[] = [
+  'builtin',
+  'dashscope',
+  'openai',
+  'ollama',
+  'custom',
+];
 
 export interface EmbeddingSettings {
   provider: EmbeddingProviderKind;
@@ -23,10 +29,14 @@ export interface EmbeddingSettings {
  * none (Cairn must work out of the box); otherwise an OpenAI-compatible embedder with the preset's
  * batch limit and request parameters.
  */
-export function createEmbedder(settings: EmbeddingSettings, overrides: Partial<OpenAiEmbedderOptions> = {}): Embedder {
+export function createEmbedder(
+  settings: EmbeddingSettings,
+  overrides: Partial<OpenAiEmbedderOptions> = {},
+): Embedder {
   if (settings.provider === 'builtin') return new BuiltinEmbedder(settings.dimensions || 1024);
   const preset = EMBEDDING_PRESETS[settings.provider];
-  if (!preset) throw new CairnError('INVALID_ARGUMENT', `Unknown embedding provider "${String(settings.provider)}".`);
+  if (!preset)
+    throw new CairnError('INVALID_ARGUMENT', `Unknown embedding provider "${String(settings.provider)}".`);
   const apiKey = settings.apiKey?.trim() || undefined;
   if (preset.requiresApiKey && !apiKey) return new BuiltinEmbedder(settings.dimensions || 1024);
   return new OpenAiCompatibleEmbedder({
@@ -56,11 +66,17 @@ export function embeddingSettingsFromEnv(env: Record<string, string | undefined>
   const dimensionsText = read('CAIRN_EMBED_DIMENSIONS');
   if (!provider && !baseUrl && !apiKey && !model && !dimensionsText) return null;
   if (provider && !(PROVIDER_KINDS as readonly string[]).includes(provider)) {
-    throw new CairnError('INVALID_ARGUMENT', `CAIRN_EMBED_PROVIDER must be one of ${PROVIDER_KINDS.join(', ')}; got "${provider}".`);
+    throw new CairnError(
+      'INVALID_ARGUMENT',
+      `CAIRN_EMBED_PROVIDER must be one of ${PROVIDER_KINDS.join(', ')}; got "${provider}".`,
+    );
   }
   const dimensions = dimensionsText === undefined ? 0 : Number(dimensionsText);
   if (!Number.isInteger(dimensions) || dimensions < 0 || dimensions > 16_000) {
-    throw new CairnError('INVALID_ARGUMENT', `CAIRN_EMBED_DIMENSIONS must be a positive whole number; got "${dimensionsText}".`);
+    throw new CairnError(
+      'INVALID_ARGUMENT',
+      `CAIRN_EMBED_DIMENSIONS must be a positive whole number; got "${dimensionsText}".`,
+    );
   }
   const kind = (provider ?? (baseUrl || apiKey ? 'custom' : 'builtin')) as EmbeddingProviderKind;
   const preset = kind === 'builtin' ? null : EMBEDDING_PRESETS[kind];

@@ -28,5 +28,8 @@ export interface Embedder {
    * Embeds texts in order; every vector is L2-normalised and `space.dimensions` long.
    * `kind` lets asymmetric models (DashScope text_type) treat queries and documents differently.
    */
-  embed(texts: string[], options?: { kind?: 'document' | 'query'; signal?: AbortSignal }): Promise<EmbedResult>;
+  embed(
+    texts: string[],
+    options?: { kind?: 'document' | 'query'; signal?: AbortSignal },
+  ): Promise<EmbedResult>;
 }

@@ -49,58 +49,145 @@ const DEFAULT_MODELS: Record<string, { dimensions: number; honoursDimensions: bo
   'bge-m3': { dimensions: 1024, honoursDimensions: false },
 };
 
-export async function startFakeEmbeddingServer(options: FakeEmbeddingServerOptions = {}): Promise<FakeEmbeddingServer> {
+export async function startFakeEmbeddingServer(
+  options: FakeEmbeddingServerOptions = {},
+): Promise<FakeEmbeddingServer> {
   const apiKey = options.apiKey ?? 'sk-fake-embedding-key';
   const models = options.models ?? DEFAULT_MODELS;
   const maxBatchSize = options.maxBatchSize ?? 2048;
   let latencyMs = options.latencyMs ?? 0;
   const faults: { status: number; retryAfterMs?: number }[] = [];
   const embedders = new Map<number, BuiltinEmbedder>();
-  const stats: FakeEmbeddingStats = { requests: 0, inputs: 0, inFlight: 0, maxInFlight: 0, batchSizes: [], lastBody: null };
+  const stats: FakeEmbeddingStats = {
+    requests: 0,
+    inputs: 0,
+    inFlight: 0,
+    maxInFlight: 0,
+    batchSizes: [],
+    lastBody: null,
+  };
 
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const body = await readBody(req);
     stats.requests++;
     if (latencyMs > 0) await new Promise((resolve) => setTimeout(resolve, latencyMs));
-    if (req.method !== 'POST' || !req.url?.replace(/\/+$/, '').endsWith('/embeddings')) return sendError(res, 404, `Unknown request URL: ${req.method} ${req.url}`, 'invalid_request_error', 'unknown_url');
+    if (req.method !== 'POST' || !req.url?.replace(/\/+$/, '').endsWith('/embeddings'))
+      return sendError(
+        res,
+        404,
+        `Unknown request URL: ${req.method} ${req.url}`,
+        'invalid_request_error',
+        'unknown_url',
+      );
     if (req.headers.authorization !== `Bearer ${apiKey}`) {
       // OpenAI's 401 echoes a masked key; the client must not pass even that on.
-      return sendError(res, 401, `Incorrect API key provided: ${maskKey(req.headers.authorization)}. You can find your API key at https://platform.openai.com/account/api-keys.`, 'invalid_request_error', 'invalid_api_key');
+      return sendError(
+        res,
+        401,
+        `Incorrect API key provided: ${maskKey(req.headers.authorization)}. You can find your API key at https://platform.openai.com/account/api-keys.`,
+        'invalid_request_error',
+        'invalid_api_key',
+      );
     }
     const fault = faults.shift();
     if (fault) {
-      const headers: Record<string, string> = fault.retryAfterMs !== undefined ? { 'retry-after-ms': String(fault.retryAfterMs), 'retry-after': String(Math.ceil(fault.retryAfterMs / 1000)) } : {};
+      const headers: Record<string, string> =
+        fault.retryAfterMs !== undefined
+          ? {
+              'retry-after-ms': String(fault.retryAfterMs),
+              'retry-after': String(Math.ceil(fault.retryAfterMs / 1000)),
+            }
+          : {};
       return fault.status === 429
-        ? sendError(res, 429, 'Rate limit reached for requests. Please try again later.', 'requests', 'rate_limit_exceeded', headers)
-        : sendError(res, fault.status, 'The server had an error while processing your request.', 'server_error', null, headers);
+        ? sendError(
+            res,
+            429,
+            'Rate limit reached for requests. Please try again later.',
+            'requests',
+            'rate_limit_exceeded',
+            headers,
+          )
+        : sendError(
+            res,
+            fault.status,
+            'The server had an error while processing your request.',
+            'server_error',
+            null,
+            headers,
+          );
     }
-    if (!isRecord(body)) return sendError(res, 400, 'We could not parse the JSON body of your request.', 'invalid_request_error', null);
+    if (!isRecord(body))
+      return sendError(
+        res,
+        400,
+        'We could not parse the JSON body of your request.',
+        'invalid_request_error',
+        null,
+      );
     stats.lastBody = body;
     const model = typeof body.model === 'string' ? models[body.model] : undefined;
-    if (!model) return sendError(res, 404, `The model \`${String(body.model)}\` does not exist or you do not have access to it.`, 'invalid_request_error', 'model_not_found');
+    if (!model)
+      return sendError(
+        res,
+        404,
+        `The model \`${String(body.model)}\` does not exist or you do not have access to it.`,
+        'invalid_request_error',
+        'model_not_found',
+      );
     const input = typeof body.input === 'string' ? [body.input] : body.input;
-    if (!Array.isArray(input) || input.length === 0 || !input.every((item) => typeof item === 'string')) return sendError(res, 400, "'input' must be a string or a non-empty array of strings.", 'invalid_request_error', null);
+    if (!Array.isArray(input) || input.length === 0 || !input.every((item) => typeof item === 'string'))
+      return sendError(
+        res,
+        400,
+        "'input' must be a string or a non-empty array of strings.",
+        'invalid_request_error',
+        null,
+      );
     stats.batchSizes.push(input.length);
-    if (input.length > maxBatchSize) return sendError(res, 400, `batch size is invalid, it should not be larger than ${maxBatchSize}.`, 'invalid_request_error', 'InvalidParameter');
-    const dimensions = model.honoursDimensions && typeof body.dimensions === 'number' ? body.dimensions : model.dimensions;
+    if (input.length > maxBatchSize)
+      return sendError(
+        res,
+        400,
+        `batch size is invalid, it should not be larger than ${maxBatchSize}.`,
+        'invalid_request_error',
+        'InvalidParameter',
+      );
+    const dimensions =
+      model.honoursDimensions && typeof body.dimensions === 'number' ? body.dimensions : model.dimensions;
     let embedder = embedders.get(dimensions);
     if (!embedder) embedders.set(dimensions, (embedder = new BuiltinEmbedder(dimensions)));
     const base64 = body.encoding_format === 'base64';
     const data = (input as string[]).map((text, index) => {
       const vector = embedder.embedOne(text);
-      return { object: 'embedding', index, embedding: base64 ? Buffer.from(vector.buffer, vector.byteOffset, vector.byteLength).toString('base64') : Array.from(vector) };
+      return {
+        object: 'embedding',
+        index,
+        embedding: base64
+          ? Buffer.from(vector.buffer, vector.byteOffset, vector.byteLength).toString('base64')
+          : Array.from(vector),
+      };
     });
     // A rough but deterministic token count (about four characters per token for English).
-    const tokens = (input as string[]).reduce((sum, text) => sum + Math.max(1, Math.ceil(text.length / 4)), 0);
+    const tokens = (input as string[]).reduce(
+      (sum, text) => sum + Math.max(1, Math.ceil(text.length / 4)),
+      0,
+    );
     stats.inputs += input.length;
-    sendJson(res, 200, { object: 'list', data, model: body.model, usage: { prompt_tokens: tokens, total_tokens: tokens } });
+    sendJson(res, 200, {
+      object: 'list',
+      data,
+      model: body.model,
+      usage: { prompt_tokens: tokens, total_tokens: tokens },
+    });
   }
 
   const server = createServer((req, res) => {
     stats.inFlight++;
     stats.maxInFlight = Math.max(stats.maxInFlight, stats.inFlight);
     res.on('close', () => stats.inFlight--);
-    handle(req, res).catch((error: unknown) => sendError(res, 500, error instanceof Error ? error.message : String(error), 'server_error', null));
+    handle(req, res).catch((error: unknown) =>
+      sendError(res, 500, error instanceof Error ? error.message : String(error), 'server_error', null),
+    );
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;
@@ -136,14 +223,26 @@ function readBody(req: IncomingMessage): Promise<unknown> {
   });
 }
 
-function sendJson(res: ServerResponse, status: number, payload: unknown, headers: Record<string, string> = {}): void {
+function sendJson(
+  res: ServerResponse,
+  status: number,
+  payload: unknown,
+  headers: Record<string, string> = {},
+): void {
   if (res.headersSent || res.destroyed) return;
   res.writeHead(status, { 'content-type': 'application/json', ...headers });
   res.end(JSON.stringify(payload));
 }
 
 /** OpenAI's error envelope: {error: {message, type, param, code}}. */
-function sendError(res: ServerResponse, status: number, message: string, type: string, code: string | null, headers: Record<string, string> = {}): void {
+function sendError(
+  res: ServerResponse,
+  status: number,
+  message: string,
+  type: string,
+  code: string | null,
+  headers: Record<string, string> = {},
+): void {
   sendJson(res, status, { error: { message, type, param: null, code } }, headers);
 }
 

@@ -40,7 +40,13 @@ const DIGITS_ONLY = /^\p{N}+$/u;
 const CJK_CHAR = /^[\p{sc=Han}\p{sc=Hiragana}\p{sc=Katakana}\p{sc=Hangul}]$/u;
 
 /** Distinct seeds keep the families apart: the word "ab" and the bigram "ab" are different features. */
-const SEED = { word: 0x9e3779b1, wordBigram: 0x85ebca6b, charNgram: 0xc2b2ae35, cjkChar: 0x27d4eb2f, cjkBigram: 0x165667b1 } as const;
+const SEED = {
+  word: 0x9e3779b1,
+  wordBigram: 0x85ebca6b,
+  charNgram: 0xc2b2ae35,
+  cjkChar: 0x27d4eb2f,
+  cjkBigram: 0x165667b1,
+} as const;
 
 export type Family = keyof HashFeatureWeights;
 
@@ -67,7 +73,11 @@ export function hashFeatures(text: string, out: Float32Array, options: HashFeatu
  * is a non-negative 31-bit hash the caller reduces modulo its size. Split out so tuning can weigh
  * the families without re-analysing the text.
  */
-export function forEachFeature(text: string, options: HashFeatureOptions, sink: (family: Family, bucket: number, value: number) => void): void {
+export function forEachFeature(
+  text: string,
+  options: HashFeatureOptions,
+  sink: (family: Family, bucket: number, value: number) => void,
+): void {
   const bag = new FeatureBag();
   const { weights } = options;
   const termPrior = options.prior ? priorFor(options.prior) : null;
@@ -80,17 +90,21 @@ export function forEachFeature(text: string, options: HashFeatureOptions, sink: 
     if (word.cjk && !options.segmentCjk) continue;
     for (const token of word.tokens) {
       if (weights.word) bag.add('word', hashString(token, SEED.word), weight);
-      if (weights.wordBigram && previous !== null) bag.add('wordBigram', hashPair(previous.token, token), (previous.weight + weight) / 2);
+      if (weights.wordBigram && previous !== null)
+        bag.add('wordBigram', hashPair(previous.token, token), (previous.weight + weight) / 2);
       previous = { token, weight };
-      if (weights.charNgram && !word.cjk && !DIGITS_ONLY.test(token)) addCharNgrams(bag, token, weight, options);
+      if (weights.charNgram && !word.cjk && !DIGITS_ONLY.test(token))
+        addCharNgrams(bag, token, weight, options);
     }
   }
   if (weights.cjkChar || weights.cjkBigram) {
     for (const units of analysed.cjkRuns) {
       let previous = '';
       for (const unit of units) {
-        if (weights.cjkChar && CJK_CHAR.test(unit)) bag.add('cjkChar', hashString(unit, SEED.cjkChar), prior(unit, false));
-        if (weights.cjkBigram && previous) bag.add('cjkBigram', hashString(previous + unit, SEED.cjkBigram), prior(previous + unit, false));
+        if (weights.cjkChar && CJK_CHAR.test(unit))
+          bag.add('cjkChar', hashString(unit, SEED.cjkChar), prior(unit, false));
+        if (weights.cjkBigram && previous)
+          bag.add('cjkBigram', hashString(previous + unit, SEED.cjkBigram), prior(previous + unit, false));
         previous = unit;
       }
     }
@@ -142,11 +156,11 @@ function addCharNgrams(bag: FeatureBag, token: string, weight: number, options: 
       hash = fnvStep(hash, marked.charCodeAt(end));
       const n = end - start + 1;
       // The whole marked token is already the word feature; skip it to avoid counting it twice.
-      if (n >= options.charNgramMin && !(start === 0 && end === length - 1)) bag.add('charNgram', hash, weight);
+      if (n >= options.charNgramMin && !(start === 0 && end === length - 1))
+        bag.add('charNgram', hash, weight);
     }
   }
 }
-
 
 /** One FNV-1a step (http://www.isthe.com/chongo/tech/comp/fnv/) over a code unit or code point. */
 function fnvStep(hash: number, code: number): number {

@@ -37,11 +37,17 @@ async function codeOf(work: Promise<unknown>): Promise<string> {
     await work;
     return 'resolved';
   } catch (error) {
-    return error instanceof CairnError ? `${error.code}: ${error.message}` : `not a CairnError: ${String(error)}`;
+    return error instanceof CairnError
+      ? `${error.code}: ${error.message}`
+      : `not a CairnError: ${String(error)}`;
   }
 }
 
-const texts = Array.from({ length: 23 }, (_, i) => (i % 2 ? `差旅报销单 第${i}号：住宿发票与交通票据` : `Travel expense report number ${i}: hotel and train receipts`));
+const texts = Array.from({ length: 23 }, (_, i) =>
+  i % 2
+    ? `差旅报销单 第${i}号：住宿发票与交通票据`
+    : `Travel expense report number ${i}: hotel and train receipts`,
+);
 
 describe('OpenAiCompatibleEmbedder against the fake server', () => {
   it('batches within the limit, keeps order, normalises, and counts calls and tokens', async () => {
@@ -51,12 +57,19 @@ describe('OpenAiCompatibleEmbedder against the fake server', () => {
     // The fake charges ceil(chars / 4) tokens per input.
     expect(result.tokens).toBe(texts.reduce((sum, text) => sum + Math.ceil(text.length / 4), 0));
     const local = new BuiltinEmbedder(1024);
-    expect(result.vectors.map((vector, i) => Number(dot(vector, local.embedOne(texts[i]!)).toFixed(5)))).toEqual(texts.map(() => 1));
+    expect(
+      result.vectors.map((vector, i) => Number(dot(vector, local.embedOne(texts[i]!)).toFixed(5))),
+    ).toEqual(texts.map(() => 1));
   });
 
   it('sends dimensions, float encoding and text_type from the kind', async () => {
     await embedder().embed(['报销'], { kind: 'query' });
-    expect(server.stats.lastBody).toMatchObject({ model: 'text-embedding-v3', dimensions: 1024, encoding_format: 'float', text_type: 'query' });
+    expect(server.stats.lastBody).toMatchObject({
+      model: 'text-embedding-v3',
+      dimensions: 1024,
+      encoding_format: 'float',
+      text_type: 'query',
+    });
     await embedder({ sendTextType: false, sendDimensions: false, model: 'bge-m3' }).embed(['x']);
     expect(server.stats.lastBody).not.toHaveProperty('text_type');
     expect(server.stats.lastBody).not.toHaveProperty('dimensions');
@@ -91,11 +104,19 @@ describe('OpenAiCompatibleEmbedder against the fake server', () => {
     expect(auth).toMatch(/^AUTH_INVALID/);
     expect(auth).not.toContain('sk-');
     expect(auth).not.toContain('6789');
-    expect(await codeOf(embedder({ model: 'no-such-model' }).embed(['x']))).toMatch(/^MODEL_NOT_FOUND: .*no-such-model/);
-    expect(await codeOf(embedder({ maxBatchSize: 11 }).embed(texts.slice(0, 11)))).toMatch(/^EMBEDDING_FAILED: .*400/);
+    expect(await codeOf(embedder({ model: 'no-such-model' }).embed(['x']))).toMatch(
+      /^MODEL_NOT_FOUND: .*no-such-model/,
+    );
+    expect(await codeOf(embedder({ maxBatchSize: 11 }).embed(texts.slice(0, 11)))).toMatch(
+      /^EMBEDDING_FAILED: .*400/,
+    );
     // bge-m3 ignores `dimensions` and answers 1024 floats; a 768-dimension setting must fail loudly.
-    expect(await codeOf(embedder({ model: 'bge-m3', dimensions: 768 }).embed(['x']))).toMatch(/^EMBEDDING_FAILED: .*1024 dimensions, expected 768/);
-    expect(await codeOf(embedder({ baseUrl: 'http://127.0.0.1:9/v1', maxRetries: 1 }).embed(['x']))).toMatch(/^SOURCE_UNREACHABLE/);
+    expect(await codeOf(embedder({ model: 'bge-m3', dimensions: 768 }).embed(['x']))).toMatch(
+      /^EMBEDDING_FAILED: .*1024 dimensions, expected 768/,
+    );
+    expect(await codeOf(embedder({ baseUrl: 'http://127.0.0.1:9/v1', maxRetries: 1 }).embed(['x']))).toMatch(
+      /^SOURCE_UNREACHABLE/,
+    );
     server.setLatency(300);
     expect(await codeOf(embedder({ timeoutMs: 50, maxRetries: 0 }).embed(['x']))).toMatch(/^TIMEOUT/);
   });
@@ -103,7 +124,10 @@ describe('OpenAiCompatibleEmbedder against the fake server', () => {
   it('cancels in-flight and queued batches when the signal aborts', async () => {
     server.setLatency(200);
     const controller = new AbortController();
-    const work = embedder().embed(Array.from({ length: 100 }, (_, i) => `t${i}`), { signal: controller.signal });
+    const work = embedder().embed(
+      Array.from({ length: 100 }, (_, i) => `t${i}`),
+      { signal: controller.signal },
+    );
     setTimeout(() => controller.abort(), 50);
     const started = Date.now();
     expect(await codeOf(work)).toMatch(/^CANCELLED/);
@@ -124,9 +148,19 @@ describe('OpenAiCompatibleEmbedder against the fake server', () => {
 
   it('serves base64 vectors to the SDK default (the fake is usable beyond this embedder)', async () => {
     const client = new OpenAI({ baseURL: server.baseUrl, apiKey: server.apiKey, maxRetries: 0 });
-    const response = await client.embeddings.create({ model: 'text-embedding-3-small', input: '报销', dimensions: 1024 });
+    const response = await client.embeddings.create({
+      model: 'text-embedding-3-small',
+      input: '报销',
+      dimensions: 1024,
+    });
     expect(server.stats.lastBody).toMatchObject({ encoding_format: 'base64' });
-    expect(Number(dot(Float32Array.from(response.data[0]!.embedding), new BuiltinEmbedder().embedOne('报销')).toFixed(5))).toBe(1);
+    expect(
+      Number(
+        dot(Float32Array.from(response.data[0]!.embedding), new BuiltinEmbedder().embedOne('报销')).toFixed(
+          5,
+        ),
+      ),
+    ).toBe(1);
   });
 
   it('embeds nothing for no input, and a blank input without a 400', async () => {

@@ -49,23 +49,49 @@ export class OpenAiCompatibleEmbedder implements Embedder {
   readonly space: EmbeddingSpace;
   private readonly client: OpenAI;
   private readonly queue: PQueue;
-  private readonly options: Required<Omit<OpenAiEmbedderOptions, 'apiKey' | 'fetch'>> & Pick<OpenAiEmbedderOptions, 'apiKey'>;
+  private readonly options: Required<Omit<OpenAiEmbedderOptions, 'apiKey' | 'fetch'>> &
+    Pick<OpenAiEmbedderOptions, 'apiKey'>;
 
   constructor(options: OpenAiEmbedderOptions) {
-    if (!Number.isInteger(options.dimensions) || options.dimensions <= 0) throw new CairnError('INVALID_ARGUMENT', `Embedding dimensions must be a positive integer, got ${options.dimensions}.`);
-    if (!Number.isInteger(options.maxBatchSize) || options.maxBatchSize <= 0) throw new CairnError('INVALID_ARGUMENT', `Batch size must be a positive integer, got ${options.maxBatchSize}.`);
-    this.options = { concurrency: 5, maxRetries: 4, backoffBaseMs: 500, backoffMaxMs: 20_000, timeoutMs: 60_000, ...options };
+    if (!Number.isInteger(options.dimensions) || options.dimensions <= 0)
+      throw new CairnError(
+        'INVALID_ARGUMENT',
+        `Embedding dimensions must be a positive integer, got ${options.dimensions}.`,
+      );
+    if (!Number.isInteger(options.maxBatchSize) || options.maxBatchSize <= 0)
+      throw new CairnError(
+        'INVALID_ARGUMENT',
+        `Batch size must be a positive integer, got ${options.maxBatchSize}.`,
+      );
+    this.options = {
+      concurrency: 5,
+      maxRetries: 4,
+      backoffBaseMs: 500,
+      backoffMaxMs: 20_000,
+      timeoutMs: 60_000,
+      ...options,
+    };
     this.space = { provider: options.provider, model: options.model, dimensions: options.dimensions };
     // Retries are ours (maxRetries 0): the SDK's wait ignores AbortSignal and obeys any retry-after.
-    this.client = new OpenAI({ baseURL: options.baseUrl, apiKey: options.apiKey || 'no-key', maxRetries: 0, timeout: this.options.timeoutMs, fetch: options.fetch });
+    this.client = new OpenAI({
+      baseURL: options.baseUrl,
+      apiKey: options.apiKey || 'no-key',
+      maxRetries: 0,
+      timeout: this.options.timeoutMs,
+      fetch: options.fetch,
+    });
     this.queue = new PQueue({ concurrency: this.options.concurrency });
   }
 
-  async embed(texts: string[], options?: { kind?: 'document' | 'query'; signal?: AbortSignal }): Promise<EmbedResult> {
+  async embed(
+    texts: string[],
+    options?: { kind?: 'document' | 'query'; signal?: AbortSignal },
+  ): Promise<EmbedResult> {
     throwIfAborted(options?.signal);
     if (texts.length === 0) return { vectors: [], tokens: 0, calls: 0 };
     const batches: string[][] = [];
-    for (let i = 0; i < texts.length; i += this.options.maxBatchSize) batches.push(texts.slice(i, i + this.options.maxBatchSize));
+    for (let i = 0; i < texts.length; i += this.options.maxBatchSize)
+      batches.push(texts.slice(i, i + this.options.maxBatchSize));
     // One failed batch fails the call: stop the others instead of paying for vectors nobody keeps.
     const stop = new AbortController();
     const signal = options?.signal ? AbortSignal.any([options.signal, stop.signal]) : stop.signal;
@@ -73,8 +99,16 @@ export class OpenAiCompatibleEmbedder implements Embedder {
     setMaxListeners(2 * batches.length + 10, signal);
     const kind = options?.kind ?? 'document';
     try {
-      const results = await Promise.all(batches.map((batch) => this.queue.add(() => this.embedBatchWithRetries(batch, kind, signal), { signal })));
-      return { vectors: results.flatMap((result) => result.vectors), tokens: results.reduce((sum, result) => sum + result.tokens, 0), calls: batches.length };
+      const results = await Promise.all(
+        batches.map((batch) =>
+          this.queue.add(() => this.embedBatchWithRetries(batch, kind, signal), { signal }),
+        ),
+      );
+      return {
+        vectors: results.flatMap((result) => result.vectors),
+        tokens: results.reduce((sum, result) => sum + result.tokens, 0),
+        calls: batches.length,
+      };
     } catch (error) {
       if (options?.signal?.aborted) throw new CairnError('CANCELLED', 'Embedding cancelled.');
       throw error;
@@ -83,7 +117,11 @@ export class OpenAiCompatibleEmbedder implements Embedder {
     }
   }
 
-  private async embedBatchWithRetries(batch: string[], kind: 'document' | 'query', signal: AbortSignal | undefined): Promise<BatchResult> {
+  private async embedBatchWithRetries(
+    batch: string[],
+    kind: 'document' | 'query',
+    signal: AbortSignal | undefined,
+  ): Promise<BatchResult> {
     for (let attempt = 0; ; attempt++) {
       throwIfAborted(signal);
       try {
@@ -96,7 +134,11 @@ export class OpenAiCompatibleEmbedder implements Embedder {
     }
   }
 
-  private async embedBatch(batch: string[], kind: 'document' | 'query', signal: AbortSignal | undefined): Promise<BatchResult> {
+  private async embedBatch(
+    batch: string[],
+    kind: 'document' | 'query',
+    signal: AbortSignal | undefined,
+  ): Promise<BatchResult> {
     const body: OpenAI.EmbeddingCreateParams & { text_type?: 'document' | 'query' } = {
       model: this.options.model,
       // Cheaper than base64 to check, and servers that only speak float (Ollama) accept it.
@@ -109,18 +151,32 @@ export class OpenAiCompatibleEmbedder implements Embedder {
     const response = await this.client.embeddings.create(body, { signal });
     const data = Array.isArray(response?.data) ? response.data : null;
     if (!data || data.length !== batch.length) {
-      throw new CairnError('EMBEDDING_FAILED', `${this.describe()} returned ${data ? data.length : 'no'} embeddings for ${batch.length} inputs.`);
+      throw new CairnError(
+        'EMBEDDING_FAILED',
+        `${this.describe()} returned ${data ? data.length : 'no'} embeddings for ${batch.length} inputs.`,
+      );
     }
     const vectors: Float32Array[] = new Array(batch.length);
     for (const item of data) {
       const index = item.index;
-      if (!Number.isInteger(index) || index < 0 || index >= batch.length || vectors[index]) throw new CairnError('EMBEDDING_FAILED', `${this.describe()} returned an embedding with a bad index (${index}).`);
+      if (!Number.isInteger(index) || index < 0 || index >= batch.length || vectors[index])
+        throw new CairnError(
+          'EMBEDDING_FAILED',
+          `${this.describe()} returned an embedding with a bad index (${index}).`,
+        );
       const embedding: unknown = item.embedding;
       if (!Array.isArray(embedding) || embedding.length !== this.options.dimensions) {
         const got = Array.isArray(embedding) ? `${embedding.length} dimensions` : typeof embedding;
-        throw new CairnError('EMBEDDING_FAILED', `${this.describe()} returned ${got}, expected ${this.options.dimensions}: check the model's dimensions setting.`);
+        throw new CairnError(
+          'EMBEDDING_FAILED',
+          `${this.describe()} returned ${got}, expected ${this.options.dimensions}: check the model's dimensions setting.`,
+        );
       }
-      if (!embedding.every((value) => typeof value === 'number' && Number.isFinite(value))) throw new CairnError('EMBEDDING_FAILED', `${this.describe()} returned a vector with non-numeric values.`);
+      if (!embedding.every((value) => typeof value === 'number' && Number.isFinite(value)))
+        throw new CairnError(
+          'EMBEDDING_FAILED',
+          `${this.describe()} returned a vector with non-numeric values.`,
+        );
       vectors[index] = l2Normalise(Float32Array.from(embedding as number[]));
     }
     return { vectors, tokens: response.usage?.total_tokens ?? response.usage?.prompt_tokens ?? 0 };
@@ -129,26 +185,65 @@ export class OpenAiCompatibleEmbedder implements Embedder {
   /** Maps SDK and transport failures onto Cairn's codes; decides whether another attempt may help. */
   private classify(error: unknown): { error: CairnError; retryable: boolean; retryAfterMs?: number } {
     if (error instanceof CairnError) return { error, retryable: false };
-    if (error instanceof APIUserAbortError || isAbortError(error)) return { error: new CairnError('CANCELLED', 'Embedding cancelled.'), retryable: false };
-    if (error instanceof APIConnectionTimeoutError) return { error: this.fail('TIMEOUT', `timed out after ${this.options.timeoutMs} ms`), retryable: true };
-    if (error instanceof APIConnectionError) return { error: this.fail('SOURCE_UNREACHABLE', `cannot be reached at ${this.options.baseUrl}`), retryable: true };
+    if (error instanceof APIUserAbortError || isAbortError(error))
+      return { error: new CairnError('CANCELLED', 'Embedding cancelled.'), retryable: false };
+    if (error instanceof APIConnectionTimeoutError)
+      return { error: this.fail('TIMEOUT', `timed out after ${this.options.timeoutMs} ms`), retryable: true };
+    if (error instanceof APIConnectionError)
+      return {
+        error: this.fail('SOURCE_UNREACHABLE', `cannot be reached at ${this.options.baseUrl}`),
+        retryable: true,
+      };
     if (error instanceof APIError) {
       const status = error.status ?? 0;
       const detail = this.redact(providerMessage(error));
       const retryAfterMs = parseRetryAfter(error.headers);
-      if (status === 401) return { error: this.fail('AUTH_INVALID', `rejected the API key (401): ${detail}`), retryable: false };
-      if (status === 403) return { error: this.fail('PERMISSION_DENIED', `refused access (403): ${detail}`), retryable: false };
-      if (status === 404) return { error: this.fail('MODEL_NOT_FOUND', `does not serve model "${this.options.model}" (404): ${detail}`), retryable: false };
+      if (status === 401)
+        return {
+          error: this.fail('AUTH_INVALID', `rejected the API key (401): ${detail}`),
+          retryable: false,
+        };
+      if (status === 403)
+        return { error: this.fail('PERMISSION_DENIED', `refused access (403): ${detail}`), retryable: false };
+      if (status === 404)
+        return {
+          error: this.fail(
+            'MODEL_NOT_FOUND',
+            `does not serve model "${this.options.model}" (404): ${detail}`,
+          ),
+          retryable: false,
+        };
       if (status === 429) {
         const quota = /quota|insufficient|billing|arrearage/i.test(`${error.code ?? ''} ${detail}`);
-        return quota ? { error: this.fail('QUOTA_EXCEEDED', `quota exhausted (429): ${detail}`), retryable: false } : { error: this.fail('RATE_LIMITED', `rate limit hit (429): ${detail}`), retryable: true, retryAfterMs };
+        return quota
+          ? { error: this.fail('QUOTA_EXCEEDED', `quota exhausted (429): ${detail}`), retryable: false }
+          : {
+              error: this.fail('RATE_LIMITED', `rate limit hit (429): ${detail}`),
+              retryable: true,
+              retryAfterMs,
+            };
       }
-      if (status === 408 || status >= 500) return { error: this.fail('SOURCE_ERROR', `failed with ${status}: ${detail}`), retryable: true, retryAfterMs };
-      if (/context|too long|max.*tokens|token limit/i.test(detail)) return { error: this.fail('CONTEXT_TOO_LONG', `refused an input as too long (${status}): ${detail}`), retryable: false };
-      return { error: this.fail('EMBEDDING_FAILED', `refused the request (${status}): ${detail}`), retryable: false };
+      if (status === 408 || status >= 500)
+        return {
+          error: this.fail('SOURCE_ERROR', `failed with ${status}: ${detail}`),
+          retryable: true,
+          retryAfterMs,
+        };
+      if (/context|too long|max.*tokens|token limit/i.test(detail))
+        return {
+          error: this.fail('CONTEXT_TOO_LONG', `refused an input as too long (${status}): ${detail}`),
+          retryable: false,
+        };
+      return {
+        error: this.fail('EMBEDDING_FAILED', `refused the request (${status}): ${detail}`),
+        retryable: false,
+      };
     }
     const message = error instanceof Error ? error.message : String(error);
-    return { error: this.fail('EMBEDDING_FAILED', `returned an unusable response: ${this.redact(message)}`), retryable: false };
+    return {
+      error: this.fail('EMBEDDING_FAILED', `returned an unusable response: ${this.redact(message)}`),
+      retryable: false,
+    };
   }
 
   /** Full-jitter exponential backoff (AWS architecture blog, "Exponential Backoff And Jitter"), or the server's hint, both capped. */

@@ -20,7 +20,10 @@ export function annIndexName(space: Pick<SpaceRecord, 'id'>): string {
 }
 
 export async function hasAnnIndex(db: Queryable, space: SpaceRecord): Promise<boolean> {
-  const rows = await db.query<{ n: number }>('SELECT count(*)::int AS n FROM pg_indexes WHERE indexname = $1', [annIndexName(space)]);
+  const rows = await db.query<{ n: number }>(
+    'SELECT count(*)::int AS n FROM pg_indexes WHERE indexname = $1',
+    [annIndexName(space)],
+  );
   return (rows.rows[0]?.n ?? 0) > 0;
 }
 
@@ -47,12 +50,17 @@ export async function dropAnnIndex(db: Queryable, space: SpaceRecord): Promise<v
  * maintenance_work_mem is raised because pgvector's build slows down sharply once the graph no
  * longer fits in it (https://github.com/pgvector/pgvector#index-build-time).
  */
-export async function ensureAnnIndex(db: Queryable, space: SpaceRecord): Promise<'built' | 'exists' | 'too-small'> {
+export async function ensureAnnIndex(
+  db: Queryable,
+  space: SpaceRecord,
+): Promise<'built' | 'exists' | 'too-small'> {
   if (await hasAnnIndex(db, space)) return 'exists';
   if ((await countVectors(db, space)) < ANN_MIN_ROWS) return 'too-small';
   await db.exec(`SET maintenance_work_mem = '512MB'`);
   try {
-    await db.exec(`CREATE INDEX IF NOT EXISTS ${annIndexName(space)} ON ${spaceTable(space)} USING hnsw (embedding ${vectorType(space)}_cosine_ops)`);
+    await db.exec(
+      `CREATE INDEX IF NOT EXISTS ${annIndexName(space)} ON ${spaceTable(space)} USING hnsw (embedding ${vectorType(space)}_cosine_ops)`,
+    );
   } finally {
     await db.exec('RESET maintenance_work_mem');
   }

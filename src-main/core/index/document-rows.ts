@@ -30,7 +30,8 @@ function documentKey(connectionId: string, externalId: string): string {
 
 function slices<T>(items: T[]): T[][] {
   const out: T[][] = [];
-  for (let start = 0; start < items.length; start += ROWS_PER_STATEMENT) out.push(items.slice(start, start + ROWS_PER_STATEMENT));
+  for (let start = 0; start < items.length; start += ROWS_PER_STATEMENT)
+    out.push(items.slice(start, start + ROWS_PER_STATEMENT));
   return out;
 }
 
@@ -66,7 +67,9 @@ export async function upsertDocuments(tx: Queryable, docs: DocumentToWrite[]): P
         group.map((d) => d.chunks.length),
       ],
     );
-    const idByKey = new Map(upserted.rows.map((r) => [documentKey(r.connection_id, r.external_id), Number(r.id)]));
+    const idByKey = new Map(
+      upserted.rows.map((r) => [documentKey(r.connection_id, r.external_id), Number(r.id)]),
+    );
     for (const doc of group) {
       const id = idByKey.get(documentKey(doc.connectionId, doc.ref.externalId));
       if (id === undefined) throw new CairnError('INTERNAL', `No row came back for "${doc.title}".`);
@@ -87,7 +90,11 @@ export interface ChunkRow {
 }
 
 /** Inserts chunks and their vectors (into `space`'s table): two statements per 500 rows. */
-export async function insertChunksWithVectors(tx: Queryable, space: SpaceRecord, rows: ChunkRow[]): Promise<void> {
+export async function insertChunksWithVectors(
+  tx: Queryable,
+  space: SpaceRecord,
+  rows: ChunkRow[],
+): Promise<void> {
   for (const group of slices(rows)) {
     const inserted = await tx.query<{ id: string | number; document_id: string | number; ord: number }>(
       `INSERT INTO chunks (document_id, connection_id, ord, heading_path, content, char_start, char_end, search_text)
@@ -108,7 +115,11 @@ export async function insertChunksWithVectors(tx: Queryable, space: SpaceRecord,
     await tx.query(
       `INSERT INTO ${spaceTable(space)} (chunk_id, connection_id, embedding)
        SELECT u.chunk_id, u.connection_id, u.embedding::${vectorCast(space)} FROM unnest($1::bigint[], $2::text[], $3::text[]) AS u(chunk_id, connection_id, embedding)`,
-      [group.map((r) => chunkIdOf.get(`${r.documentId}:${r.chunk.ord}`)), group.map((r) => r.connectionId), group.map((r) => r.vector)],
+      [
+        group.map((r) => chunkIdOf.get(`${r.documentId}:${r.chunk.ord}`)),
+        group.map((r) => r.connectionId),
+        group.map((r) => r.vector),
+      ],
     );
   }
 }

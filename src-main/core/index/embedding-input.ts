@@ -13,7 +13,9 @@ export interface ChunkContext {
 
 /** The text given to the embedder for a chunk (kind 'document'). */
 export function embeddingInput(chunk: ChunkContext): string {
-  return [chunk.title.trim(), chunk.headingPath.trim(), chunk.text.trim()].filter((part) => part.length > 0).join('\n\n');
+  return [chunk.title.trim(), chunk.headingPath.trim(), chunk.text.trim()]
+    .filter((part) => part.length > 0)
+    .join('\n\n');
 }
 
 /**

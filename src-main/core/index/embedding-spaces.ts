@@ -27,7 +27,8 @@ export const MAX_DIMENSIONS = 4000;
 
 /** The table holding one space's vectors. The id is an integer from a sequence, never user text. */
 export function spaceTable(space: Pick<SpaceRecord, 'id'>): string {
-  if (!Number.isSafeInteger(space.id) || space.id <= 0) throw new CairnError('INTERNAL', `Bad embedding space id ${space.id}.`);
+  if (!Number.isSafeInteger(space.id) || space.id <= 0)
+    throw new CairnError('INTERNAL', `Bad embedding space id ${space.id}.`);
   return `embeddings_${space.id}`;
 }
 
@@ -59,12 +60,22 @@ export function describeSpace(space: EmbeddingSpace | null): string | null {
 function parseRecord(value: unknown): SpaceRecord | null {
   if (!value || typeof value !== 'object') return null;
   const v = value as Record<string, unknown>;
-  if (typeof v.id !== 'number' || typeof v.provider !== 'string' || typeof v.model !== 'string' || typeof v.dimensions !== 'number') return null;
+  if (
+    typeof v.id !== 'number' ||
+    typeof v.provider !== 'string' ||
+    typeof v.model !== 'string' ||
+    typeof v.dimensions !== 'number'
+  )
+    return null;
   return { id: v.id, provider: v.provider, model: v.model, dimensions: v.dimensions };
 }
 
 export async function readSpaces(db: Queryable): Promise<SpaceState> {
-  const rows = (await db.query<{ key: string; value: unknown }>('SELECT key, value FROM index_meta WHERE key = ANY($1)', [[ACTIVE_KEY, PENDING_KEY]])).rows;
+  const rows = (
+    await db.query<{ key: string; value: unknown }>('SELECT key, value FROM index_meta WHERE key = ANY($1)', [
+      [ACTIVE_KEY, PENDING_KEY],
+    ])
+  ).rows;
   const byKey = new Map(rows.map((r) => [r.key, parseRecord(r.value)]));
   return { active: byKey.get(ACTIVE_KEY) ?? null, pending: byKey.get(PENDING_KEY) ?? null };
 }
@@ -74,15 +85,28 @@ async function writeSlot(db: Queryable, key: string, record: SpaceRecord | null)
     await db.query('DELETE FROM index_meta WHERE key = $1', [key]);
     return;
   }
-  await db.query('INSERT INTO index_meta (key, value) VALUES ($1, $2) ON CONFLICT (key) DO UPDATE SET value = EXCLUDED.value', [key, JSON.stringify(record)]);
+  await db.query(
+    'INSERT INTO index_meta (key, value) VALUES ($1, $2) ON CONFLICT (key) DO UPDATE SET value = EXCLUDED.value',
+    [key, JSON.stringify(record)],
+  );
 }
 
 async function createSpaceTable(db: Queryable, space: EmbeddingSpace): Promise<SpaceRecord> {
   if (!Number.isInteger(space.dimensions) || space.dimensions < 1 || space.dimensions > MAX_DIMENSIONS) {
-    throw new CairnError('INVALID_ARGUMENT', `Embedding dimensions must be between 1 and ${MAX_DIMENSIONS}, got ${space.dimensions}.`);
+    throw new CairnError(
+      'INVALID_ARGUMENT',
+      `Embedding dimensions must be between 1 and ${MAX_DIMENSIONS}, got ${space.dimensions}.`,
+    );
   }
-  const id = Number((await db.query<{ id: string | number }>("SELECT nextval('embedding_space_seq') AS id")).rows[0]?.id);
-  const record: SpaceRecord = { id, provider: space.provider, model: space.model, dimensions: space.dimensions };
+  const id = Number(
+    (await db.query<{ id: string | number }>("SELECT nextval('embedding_space_seq') AS id")).rows[0]?.id,
+  );
+  const record: SpaceRecord = {
+    id,
+    provider: space.provider,
+    model: space.model,
+    dimensions: space.dimensions,
+  };
   // connection_id is copied from the chunk so the vector channel filters without a join.
   await db.exec(`CREATE TABLE ${spaceTable(record)} (
     chunk_id      bigint PRIMARY KEY REFERENCES chunks(id) ON DELETE CASCADE,
@@ -97,7 +121,10 @@ async function createSpaceTable(db: Queryable, space: EmbeddingSpace): Promise<S
  * that a different embedder does not change the active space by itself: the caller sees
  * `matches: false` and starts a re-embed (`createPending` + reindex job).
  */
-export async function ensureActiveSpace(db: Db, space: EmbeddingSpace): Promise<{ active: SpaceRecord; matches: boolean }> {
+export async function ensureActiveSpace(
+  db: Db,
+  space: EmbeddingSpace,
+): Promise<{ active: SpaceRecord; matches: boolean }> {
   return db.transaction(async (tx) => {
     const state = await readSpaces(tx);
     if (state.active) return { active: state.active, matches: sameSpace(state.active, space) };
@@ -111,7 +138,8 @@ export async function ensureActiveSpace(db: Db, space: EmbeddingSpace): Promise<
 export async function createPendingSpace(db: Db, space: EmbeddingSpace): Promise<SpaceRecord> {
   return db.transaction(async (tx) => {
     const state = await readSpaces(tx);
-    if (sameSpace(state.active, space)) throw new CairnError('INVALID_ARGUMENT', `${spaceKey(space)} is already the active embedding space.`);
+    if (sameSpace(state.active, space))
+      throw new CairnError('INVALID_ARGUMENT', `${spaceKey(space)} is already the active embedding space.`);
     if (state.pending && sameSpace(state.pending, space)) return state.pending;
     if (state.pending) await tx.exec(`DROP TABLE IF EXISTS ${spaceTable(state.pending)}`);
     const pending = await createSpaceTable(tx, space);
@@ -133,7 +161,8 @@ export async function discardPendingSpace(db: Db): Promise<void> {
 /** Inside the caller's transaction: pending becomes active, the old active table is dropped. */
 export async function promotePendingSpace(tx: Queryable, expected: SpaceRecord): Promise<void> {
   const state = await readSpaces(tx);
-  if (!state.pending || state.pending.id !== expected.id) throw new CairnError('CANCELLED', 'The pending embedding space changed during the re-embed.');
+  if (!state.pending || state.pending.id !== expected.id)
+    throw new CairnError('CANCELLED', 'The pending embedding space changed during the re-embed.');
   if (state.active) await tx.exec(`DROP TABLE IF EXISTS ${spaceTable(state.active)}`);
   await writeSlot(tx, ACTIVE_KEY, state.pending);
   await writeSlot(tx, PENDING_KEY, null);

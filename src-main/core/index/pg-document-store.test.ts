@@ -25,16 +25,42 @@ afterAll(async () => {
 });
 
 function ref(externalId: string, revision = '1'): DocumentRef {
-  return { externalId, title: externalId, knowledgeBase: 'Handbook', url: `https://example.test/${externalId}`, remoteUpdatedAt: '2024-05-01T00:00:00Z', revision };
+  return {
+    externalId,
+    title: externalId,
+    knowledgeBase: 'Handbook',
+    url: `https://example.test/${externalId}`,
+    remoteUpdatedAt: '2024-05-01T00:00:00Z',
+    revision,
+  };
 }
 
 function chunksOf(count: number): Chunk[] {
-  return Array.from({ length: count }, (_v, ord) => ({ ord, headingPath: 'Guide > Install', text: `part ${ord} 报销流程`, charStart: ord * 20, charEnd: ord * 20 + 10 }));
+  return Array.from({ length: count }, (_v, ord) => ({
+    ord,
+    headingPath: 'Guide > Install',
+    text: `part ${ord} 报销流程`,
+    charStart: ord * 20,
+    charEnd: ord * 20 + 10,
+  }));
 }
 
-async function write(externalId: string, chunks: Chunk[], options: { title?: string; hash?: string; revision?: string } = {}) {
+async function write(
+  externalId: string,
+  chunks: Chunk[],
+  options: { title?: string; hash?: string; revision?: string } = {},
+) {
   const vectors = (await embedder.embed(chunks.map((c) => c.text))).vectors;
-  return store.writeDocument({ connectionId: 'c1', ref: ref(externalId, options.revision), title: options.title ?? externalId, contentHash: options.hash ?? 'h1', content: 'x'.repeat(100), chunks, vectors, space: embedder.space });
+  return store.writeDocument({
+    connectionId: 'c1',
+    ref: ref(externalId, options.revision),
+    title: options.title ?? externalId,
+    contentHash: options.hash ?? 'h1',
+    content: 'x'.repeat(100),
+    chunks,
+    vectors,
+    space: embedder.space,
+  });
 }
 
 async function rowsInSpace(): Promise<number> {
@@ -47,13 +73,25 @@ describe('PgDocumentStore', () => {
     const { documentId } = await write('a', chunksOf(3), { title: '费用 Handbook' });
     const again = await write('a', chunksOf(2), { hash: 'h2', revision: '2' });
     expect(again.documentId).toBe(documentId);
-    const chunks = await db.query<{ ord: number; search_text: string; heading_path: string }>('SELECT ord, heading_path, search_text FROM chunks WHERE document_id = $1 ORDER BY ord', [documentId]);
+    const chunks = await db.query<{ ord: number; search_text: string; heading_path: string }>(
+      'SELECT ord, heading_path, search_text FROM chunks WHERE document_id = $1 ORDER BY ord',
+      [documentId],
+    );
     expect(chunks.rows.map((r) => r.ord)).toEqual([0, 1]);
     // The keyword column holds the analysed title, heading path and text (stemmed, CJK segmented).
-    expect(chunks.rows[0]!.search_text.split(' ')).toEqual(expect.arrayContaining(['报销', 'instal', 'guid']));
+    expect(chunks.rows[0]!.search_text.split(' ')).toEqual(
+      expect.arrayContaining(['报销', 'instal', 'guid']),
+    );
     expect(await rowsInSpace()).toBe(2);
     const state = (await store.listStates('c1')).get('a');
-    expect(state).toMatchObject({ externalId: 'a', contentHash: 'h2', revision: '2', chunkCount: 2, knowledgeBase: 'Handbook', remoteUpdatedAt: '2024-05-01T00:00:00.000Z' });
+    expect(state).toMatchObject({
+      externalId: 'a',
+      contentHash: 'h2',
+      revision: '2',
+      chunkCount: 2,
+      knowledgeBase: 'Handbook',
+      remoteUpdatedAt: '2024-05-01T00:00:00.000Z',
+    });
     expect(await store.counts('c1')).toEqual({ documents: 1, chunks: 2 });
   });
 
@@ -62,7 +100,18 @@ describe('PgDocumentStore', () => {
     const bad = chunksOf(3);
     const vectors = (await embedder.embed(bad.map((c) => c.text))).vectors;
     vectors[2] = new Float32Array(16).fill(Number.NaN);
-    await expect(store.writeDocument({ connectionId: 'c1', ref: ref('b', '9'), title: 'b', contentHash: 'new', content: '', chunks: bad, vectors, space: embedder.space })).rejects.toMatchObject({ code: 'EMBEDDING_FAILED' });
+    await expect(
+      store.writeDocument({
+        connectionId: 'c1',
+        ref: ref('b', '9'),
+        title: 'b',
+        contentHash: 'new',
+        content: '',
+        chunks: bad,
+        vectors,
+        space: embedder.space,
+      }),
+    ).rejects.toMatchObject({ code: 'EMBEDDING_FAILED' });
     // A failure inside the transaction (a chunk row Postgres rejects) rolls back the whole document too.
     const nul = chunksOf(2).map((c) => ({ ...c, text: 'bad\u0000byte' }));
     await expect(write('b', nul, { hash: 'nul' })).rejects.toThrow();
@@ -74,17 +123,39 @@ describe('PgDocumentStore', () => {
     const other = new CountingEmbedder({ model: 'other', dimensions: 16 });
     const chunks = chunksOf(1);
     await expect(
-      store.writeDocument({ connectionId: 'c1', ref: ref('z'), title: 'z', contentHash: 'h', content: '', chunks, vectors: (await other.embed(['x'])).vectors, space: other.space }),
+      store.writeDocument({
+        connectionId: 'c1',
+        ref: ref('z'),
+        title: 'z',
+        contentHash: 'h',
+        content: '',
+        chunks,
+        vectors: (await other.embed(['x'])).vectors,
+        space: other.space,
+      }),
     ).rejects.toMatchObject({ code: 'EMBEDDING_FAILED' });
     expect((await store.listStates('c1')).has('z')).toBe(false);
   });
 
   it('touches metadata without rewriting chunks, and deletes documents with their vectors', async () => {
-    const before = await db.query<{ id: number }>("SELECT c.id FROM chunks c JOIN documents d ON d.id = c.document_id WHERE d.external_id = 'b' ORDER BY c.id");
-    await store.touchDocument('c1', { ...ref('b', '7'), url: 'https://example.test/moved', remoteUpdatedAt: 'not a date' }, 'b');
-    const after = await db.query<{ id: number }>("SELECT c.id FROM chunks c JOIN documents d ON d.id = c.document_id WHERE d.external_id = 'b' ORDER BY c.id");
+    const before = await db.query<{ id: number }>(
+      "SELECT c.id FROM chunks c JOIN documents d ON d.id = c.document_id WHERE d.external_id = 'b' ORDER BY c.id",
+    );
+    await store.touchDocument(
+      'c1',
+      { ...ref('b', '7'), url: 'https://example.test/moved', remoteUpdatedAt: 'not a date' },
+      'b',
+    );
+    const after = await db.query<{ id: number }>(
+      "SELECT c.id FROM chunks c JOIN documents d ON d.id = c.document_id WHERE d.external_id = 'b' ORDER BY c.id",
+    );
     expect(after.rows).toEqual(before.rows);
-    expect((await store.listStates('c1')).get('b')).toMatchObject({ revision: '7', url: 'https://example.test/moved', remoteUpdatedAt: null, contentHash: 'h1' });
+    expect((await store.listStates('c1')).get('b')).toMatchObject({
+      revision: '7',
+      url: 'https://example.test/moved',
+      remoteUpdatedAt: null,
+      contentHash: 'h1',
+    });
 
     expect(await store.deleteDocuments('c1', ['a', 'b', 'never-existed'])).toBe(2);
     expect(await store.counts('c1')).toEqual({ documents: 0, chunks: 0 });
@@ -95,8 +166,18 @@ describe('PgDocumentStore', () => {
     const next = new CountingEmbedder({ model: 'next', dimensions: 8 });
     const pending = await createPendingSpace(db, next.space);
     const chunks = chunksOf(2);
-    await store.writeDocument({ connectionId: 'c1', ref: ref('p'), title: 'p', contentHash: 'h', content: '', chunks, vectors: (await next.embed(chunks.map((c) => c.text))).vectors, space: next.space });
-    const count = async () => (await db.query<{ n: number }>(`SELECT count(*)::int AS n FROM ${spaceTable(pending)}`)).rows[0]!.n;
+    await store.writeDocument({
+      connectionId: 'c1',
+      ref: ref('p'),
+      title: 'p',
+      contentHash: 'h',
+      content: '',
+      chunks,
+      vectors: (await next.embed(chunks.map((c) => c.text))).vectors,
+      space: next.space,
+    });
+    const count = async () =>
+      (await db.query<{ n: number }>(`SELECT count(*)::int AS n FROM ${spaceTable(pending)}`)).rows[0]!.n;
     expect(await count()).toBe(2);
     await store.deleteDocuments('c1', ['p']);
     expect(await count()).toBe(0);
@@ -106,7 +187,10 @@ describe('PgDocumentStore', () => {
     const { active } = await readSpaces(db);
     await store.optimize();
     expect(await hasAnnIndex(db, active!)).toBe(false);
-    await write('big', chunkMarkdown('word '.repeat(ANN_MIN_ROWS * 3), { chunkSize: 3 }).slice(0, ANN_MIN_ROWS));
+    await write(
+      'big',
+      chunkMarkdown('word '.repeat(ANN_MIN_ROWS * 3), { chunkSize: 3 }).slice(0, ANN_MIN_ROWS),
+    );
     await store.optimize();
     expect(await hasAnnIndex(db, active!)).toBe(true);
     await store.prepareBulkWrite(embedder.space, 0);
@@ -117,7 +201,12 @@ describe('PgDocumentStore', () => {
   });
 
   it('puts the BM25 index in bulk mode for a large burst, keeps keyword search working, and ends it in optimize()', async () => {
-    const threshold = async () => (await db.query<{ value: string }>("SELECT current_setting('pg_textsearch.memtable_pages_threshold') AS value")).rows[0]!.value;
+    const threshold = async () =>
+      (
+        await db.query<{ value: string }>(
+          "SELECT current_setting('pg_textsearch.memtable_pages_threshold') AS value",
+        )
+      ).rows[0]!.value;
     await store.optimize();
     const defaultThreshold = await threshold();
     expect(defaultThreshold).not.toBe(String(BULK_MEMTABLE_PAGES));
@@ -125,7 +214,9 @@ describe('PgDocumentStore', () => {
     expect(await threshold()).toBe(defaultThreshold);
     await store.prepareBulkWrite(embedder.space, BULK_KEYWORD_MIN_CHUNKS);
     expect(await threshold()).toBe(String(BULK_MEMTABLE_PAGES));
-    await write('bulk', [{ ord: 0, headingPath: '', text: '差旅报销 quarterly invoice', charStart: 0, charEnd: 10 }]);
+    await write('bulk', [
+      { ord: 0, headingPath: '', text: '差旅报销 quarterly invoice', charStart: 0, charEnd: 10 },
+    ]);
     const hits = async () => keywordChannel(db, toSearchText('quarterly invoice'), ['c1']);
     expect((await hits()).length).toBe(1);
     await store.optimize();
@@ -134,6 +225,10 @@ describe('PgDocumentStore', () => {
   });
 
   it('drops the ANN index only when inserting through it would cost more than a rebuild', () => {
-    expect([shouldDropBeforeBulkWrite(100_000, 300), shouldDropBeforeBulkWrite(100_000, 30_000), shouldDropBeforeBulkWrite(0, 10)]).toEqual([false, true, true]);
+    expect([
+      shouldDropBeforeBulkWrite(100_000, 300),
+      shouldDropBeforeBulkWrite(100_000, 30_000),
+      shouldDropBeforeBulkWrite(0, 10),
+    ]).toEqual([false, true, true]);
   });
 });

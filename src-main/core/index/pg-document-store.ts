@@ -12,7 +12,13 @@ import type { EmbeddingSpace } from '../embedding/embedder';
 import type { Logger } from '../logging/logger';
 import { silentLogger } from '../logging/logger';
 import type { DocumentStore, DocumentToWrite, StoredDocumentState } from './document-store';
-import { countVectors, dropAnnIndex, ensureAnnIndex, hasAnnIndex, shouldDropBeforeBulkWrite } from './ann-index';
+import {
+  countVectors,
+  dropAnnIndex,
+  ensureAnnIndex,
+  hasAnnIndex,
+  shouldDropBeforeBulkWrite,
+} from './ann-index';
 import { keywordInput } from './embedding-input';
 import { BULK_KEYWORD_MIN_CHUNKS, beginBulkKeywordWrites, endBulkKeywordWrites } from './keyword-index';
 import { readSpaces, resolveWritableSpace, sameSpace } from './embedding-spaces';
@@ -43,11 +49,23 @@ function isoOrNull(value: Date | string | null): string | null {
 
 function checkVectors(doc: DocumentToWrite): void {
   if (doc.vectors.length !== doc.chunks.length) {
-    throw new CairnError('EMBEDDING_FAILED', `Got ${doc.vectors.length} vectors for ${doc.chunks.length} chunks of "${doc.title}".`);
+    throw new CairnError(
+      'EMBEDDING_FAILED',
+      `Got ${doc.vectors.length} vectors for ${doc.chunks.length} chunks of "${doc.title}".`,
+    );
   }
   for (const vector of doc.vectors) {
-    if (vector.length !== doc.space.dimensions) throw new CairnError('EMBEDDING_FAILED', `A vector has ${vector.length} dimensions; the space has ${doc.space.dimensions}.`);
-    for (const x of vector) if (!Number.isFinite(x)) throw new CairnError('EMBEDDING_FAILED', `The embedder returned a non-finite value for "${doc.title}".`);
+    if (vector.length !== doc.space.dimensions)
+      throw new CairnError(
+        'EMBEDDING_FAILED',
+        `A vector has ${vector.length} dimensions; the space has ${doc.space.dimensions}.`,
+      );
+    for (const x of vector)
+      if (!Number.isFinite(x))
+        throw new CairnError(
+          'EMBEDDING_FAILED',
+          `The embedder returned a non-finite value for "${doc.title}".`,
+        );
   }
 }
 
@@ -96,17 +114,31 @@ export class PgDocumentStore implements DocumentStore {
     if (docs.length === 0) return [];
     for (const doc of docs) checkVectors(doc);
     const space = docs[0]!.space;
-    if (docs.some((doc) => !sameSpace(doc.space, space))) throw new CairnError('INTERNAL', 'One write mixes vectors of two embedding spaces.');
+    if (docs.some((doc) => !sameSpace(doc.space, space)))
+      throw new CairnError('INTERNAL', 'One write mixes vectors of two embedding spaces.');
     // JavaScript work (analysis, vector text) happens before the transaction, which holds the database.
     const rows = docs.flatMap((doc) =>
-      doc.chunks.map((chunk, index) => ({ doc, chunk, searchText: keywordInput({ title: doc.title, headingPath: chunk.headingPath, text: chunk.text }), vector: toVectorLiteral(doc.vectors[index]!) })),
+      doc.chunks.map((chunk, index) => ({
+        doc,
+        chunk,
+        searchText: keywordInput({ title: doc.title, headingPath: chunk.headingPath, text: chunk.text }),
+        vector: toVectorLiteral(doc.vectors[index]!),
+      })),
     );
     return this.db.transaction(async (tx) => {
       const record = await resolveWritableSpace(tx, space);
       const documentIds = await upsertDocuments(tx, docs);
       await tx.query('DELETE FROM chunks WHERE document_id = ANY($1::bigint[])', [documentIds]);
       const documentIdOf = new Map(docs.map((doc, index) => [doc, documentIds[index]!]));
-      await insertChunksWithVectors(tx, record, rows.map((row) => ({ ...row, documentId: documentIdOf.get(row.doc)!, connectionId: row.doc.connectionId })));
+      await insertChunksWithVectors(
+        tx,
+        record,
+        rows.map((row) => ({
+          ...row,
+          documentId: documentIdOf.get(row.doc)!,
+          connectionId: row.doc.connectionId,
+        })),
+      );
       return documentIds.map((documentId) => ({ documentId }));
     });
   }
@@ -117,14 +149,25 @@ export class PgDocumentStore implements DocumentStore {
     await this.db.query(
       `UPDATE documents SET title = $3, knowledge_base = $4, url = $5, remote_updated_at = $6, revision = $7
        WHERE connection_id = $1 AND external_id = $2`,
-      [connectionId, ref.externalId, title, ref.knowledgeBase, ref.url, timestampOrNull(ref.remoteUpdatedAt), ref.revision],
+      [
+        connectionId,
+        ref.externalId,
+        title,
+        ref.knowledgeBase,
+        ref.url,
+        timestampOrNull(ref.remoteUpdatedAt),
+        ref.revision,
+      ],
     );
   }
 
   async deleteDocuments(connectionId: string, externalIds: string[]): Promise<number> {
     let removed = 0;
     for (let start = 0; start < externalIds.length; start += ROWS_PER_STATEMENT) {
-      const result = await this.db.query('DELETE FROM documents WHERE connection_id = $1 AND external_id = ANY($2::text[])', [connectionId, externalIds.slice(start, start + ROWS_PER_STATEMENT)]);
+      const result = await this.db.query(
+        'DELETE FROM documents WHERE connection_id = $1 AND external_id = ANY($2::text[])',
+        [connectionId, externalIds.slice(start, start + ROWS_PER_STATEMENT)],
+      );
       removed += result.affectedRows ?? 0;
     }
     return removed;
@@ -147,9 +190,13 @@ export class PgDocumentStore implements DocumentStore {
   async prepareBulkWrite(space: EmbeddingSpace, plannedDocuments: number): Promise<void> {
     if (plannedDocuments <= 0) return;
     const record = await resolveWritableSpace(this.db, space);
-    const totals = await this.db.query<{ docs: number; chunks: number }>('SELECT count(*)::int AS docs, coalesce(sum(chunk_count), 0)::int AS chunks FROM documents');
+    const totals = await this.db.query<{ docs: number; chunks: number }>(
+      'SELECT count(*)::int AS docs, coalesce(sum(chunk_count), 0)::int AS chunks FROM documents',
+    );
     const { docs = 0, chunks = 0 } = totals.rows[0] ?? {};
-    const plannedChunks = Math.ceil(plannedDocuments * (docs > 0 ? chunks / docs : DEFAULT_CHUNKS_PER_DOCUMENT));
+    const plannedChunks = Math.ceil(
+      plannedDocuments * (docs > 0 ? chunks / docs : DEFAULT_CHUNKS_PER_DOCUMENT),
+    );
     if (plannedChunks >= BULK_KEYWORD_MIN_CHUNKS && !this.bulkKeywordWrites) {
       await beginBulkKeywordWrites(this.db);
       this.bulkKeywordWrites = true;
@@ -157,7 +204,11 @@ export class PgDocumentStore implements DocumentStore {
     if (!(await hasAnnIndex(this.db, record))) return;
     const existing = await countVectors(this.db, record);
     if (shouldDropBeforeBulkWrite(existing, plannedChunks)) {
-      this.logger.info('dropping the HNSW index for a bulk write', { space: record.id, existing, plannedDocuments });
+      this.logger.info('dropping the HNSW index for a bulk write', {
+        space: record.id,
+        existing,
+        plannedDocuments,
+      });
       await dropAnnIndex(this.db, record);
     }
   }
@@ -182,7 +233,11 @@ export class PgDocumentStore implements DocumentStore {
       throwIfAborted(signal);
       const started = performance.now();
       const outcome = await ensureAnnIndex(this.db, space);
-      if (outcome === 'built') this.logger.info('built HNSW index', { space: space.id, ms: Math.round(performance.now() - started) });
+      if (outcome === 'built')
+        this.logger.info('built HNSW index', {
+          space: space.id,
+          ms: Math.round(performance.now() - started),
+        });
     }
   }
 }

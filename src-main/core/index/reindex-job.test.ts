@@ -25,7 +25,10 @@ class HookedEmbedder implements Embedder {
   get space(): EmbeddingSpace {
     return this.inner.space;
   }
-  async embed(texts: string[], options?: { kind?: 'document' | 'query'; signal?: AbortSignal }): Promise<EmbedResult> {
+  async embed(
+    texts: string[],
+    options?: { kind?: 'document' | 'query'; signal?: AbortSignal },
+  ): Promise<EmbedResult> {
     this.calls += 1;
     await this.onCall(this.calls);
     return this.inner.embed(texts, options);
@@ -33,14 +36,23 @@ class HookedEmbedder implements Embedder {
 }
 
 async function tableExists(name: string): Promise<boolean> {
-  return ((await db.query<{ n: number }>('SELECT count(*)::int AS n FROM pg_tables WHERE tablename = $1', [name])).rows[0]?.n ?? 0) > 0;
+  return (
+    ((await db.query<{ n: number }>('SELECT count(*)::int AS n FROM pg_tables WHERE tablename = $1', [name]))
+      .rows[0]?.n ?? 0) > 0
+  );
 }
 
 beforeAll(async () => {
   db = await openDatabase();
   await ensureActiveSpace(db, oldModel.space);
   await insertConnection(db, 'notes');
-  for (let i = 0; i < 12; i++) connector.put(`n${i}`, i % 2 ? `# Note ${i}\n\nGardening tips number ${i}: water the tomatoes.` : `# 笔记 ${i}\n\n第${i}条：报销需要发票。`);
+  for (let i = 0; i < 12; i++)
+    connector.put(
+      `n${i}`,
+      i % 2
+        ? `# Note ${i}\n\nGardening tips number ${i}: water the tomatoes.`
+        : `# 笔记 ${i}\n\n第${i}条：报销需要发票。`,
+    );
   engine = new SyncEngine({ db, store: new PgDocumentStore(db), lock: new SyncLock(db) });
   await engine.run({ connectionId: 'notes', connector, embedder: oldModel });
 });
@@ -67,7 +79,9 @@ describe('runReindex', () => {
     const cancelling = new HookedEmbedder(newModel, async (call) => {
       if (call === 2) controller.abort();
     });
-    await expect(runReindex({ db, embedder: cancelling, batchSize: 4, signal: controller.signal })).rejects.toMatchObject({ code: 'CANCELLED' });
+    await expect(
+      runReindex({ db, embedder: cancelling, batchSize: 4, signal: controller.signal }),
+    ).rejects.toMatchObject({ code: 'CANCELLED' });
     const halfway = await readSpaces(db);
     expect(halfway.active?.model).toBe('old');
     expect(halfway.pending?.model).toBe('new');
@@ -90,10 +104,20 @@ describe('runReindex', () => {
     expect([after.active?.model, after.pending]).toEqual(['new', null]);
     expect(await tableExists(spaceTable(oldSpace!))).toBe(false);
     const { chunks } = await reindexCost(db);
-    const vectors = (await db.query<{ n: number }>(`SELECT count(*)::int AS n FROM ${spaceTable(after.active!)}`)).rows[0]?.n;
+    const vectors = (
+      await db.query<{ n: number }>(`SELECT count(*)::int AS n FROM ${spaceTable(after.active!)}`)
+    ).rows[0]?.n;
     expect(vectors).toBe(chunks);
-    expect(progress.at(-1)).toEqual({ running: false, done: chunks, total: chunks, activeSpace: 'test/new/32', pendingSpace: null });
-    expect(progress.some((p) => p.running && p.pendingSpace === 'test/new/32' && p.activeSpace === 'test/old/64')).toBe(true);
+    expect(progress.at(-1)).toEqual({
+      running: false,
+      done: chunks,
+      total: chunks,
+      activeSpace: 'test/new/32',
+      pendingSpace: null,
+    });
+    expect(
+      progress.some((p) => p.running && p.pendingSpace === 'test/new/32' && p.activeSpace === 'test/old/64'),
+    ).toBe(true);
 
     // 3. After the flip, queries use the new space only, and the late document is found by vector.
     spacesAsked.length = 0;
@@ -106,7 +130,9 @@ describe('runReindex', () => {
     const stale = await engine.run({ connectionId: 'notes', connector, embedder: oldModel });
     expect(stale).toMatchObject({ status: 'failed', error: { code: 'EMBEDDING_FAILED' } });
     expect(stale.error?.message).toContain('test/old/64');
-    expect((await engine.run({ connectionId: 'notes', connector, embedder: newModel })).counters).toMatchObject({ added: 1, failed: 0 });
+    expect(
+      (await engine.run({ connectionId: 'notes', connector, embedder: newModel })).counters,
+    ).toMatchObject({ added: 1, failed: 0 });
   });
 
   it('embeds chunks written after the last fill inside the flip, so none lacks a vector in the new space', async () => {
@@ -116,10 +142,16 @@ describe('runReindex', () => {
     const beforeFlip = (await reindexCost(db)).chunks;
     // Nothing filled yet: every chunk, including one synced right now, must be embedded by the flip.
     connector.put('last-minute', '# Last minute\n\nSynced just before the flip.');
-    await engine.run({ connectionId: 'notes', connector, embedder: new CountingEmbedder({ model: active!.model, dimensions: active!.dimensions }) });
+    await engine.run({
+      connectionId: 'notes',
+      connector,
+      embedder: new CountingEmbedder({ model: active!.model, dimensions: active!.dimensions }),
+    });
     const embedded = await catchUpAndPromote(db, pending, third);
     expect(embedded).toBe(beforeFlip + 1);
     expect((await readSpaces(db)).active?.model).toBe('third');
-    expect((await db.query<{ n: number }>(`SELECT count(*)::int AS n FROM ${spaceTable(pending)}`)).rows[0]?.n).toBe(beforeFlip + 1);
+    expect(
+      (await db.query<{ n: number }>(`SELECT count(*)::int AS n FROM ${spaceTable(pending)}`)).rows[0]?.n,
+    ).toBe(beforeFlip + 1);
   });
 });

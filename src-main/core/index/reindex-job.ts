@@ -16,7 +16,14 @@ import type { Logger } from '../logging/logger';
 import { silentLogger } from '../logging/logger';
 import { ensureAnnIndex } from './ann-index';
 import { embeddingInput } from './embedding-input';
-import { createPendingSpace, promotePendingSpace, readSpaces, spaceTable, vectorCast, type SpaceRecord } from './embedding-spaces';
+import {
+  createPendingSpace,
+  promotePendingSpace,
+  readSpaces,
+  spaceTable,
+  vectorCast,
+  type SpaceRecord,
+} from './embedding-spaces';
 import { toVectorLiteral } from './vector-literal';
 
 type Queryable = Pick<Db, 'query' | 'exec'>;
@@ -41,11 +48,17 @@ interface MissingChunk {
 
 /** How much a change of embedding model would re-embed (settings.reindexCost). */
 export async function reindexCost(db: Queryable): Promise<{ documents: number; chunks: number }> {
-  const row = await db.query<{ documents: number; chunks: number }>('SELECT (SELECT count(*) FROM documents)::int AS documents, (SELECT count(*) FROM chunks)::int AS chunks');
+  const row = await db.query<{ documents: number; chunks: number }>(
+    'SELECT (SELECT count(*) FROM documents)::int AS documents, (SELECT count(*) FROM chunks)::int AS chunks',
+  );
   return row.rows[0] ?? { documents: 0, chunks: 0 };
 }
 
-async function missingChunks(db: Queryable, pending: SpaceRecord, limit: number | null): Promise<MissingChunk[]> {
+async function missingChunks(
+  db: Queryable,
+  pending: SpaceRecord,
+  limit: number | null,
+): Promise<MissingChunk[]> {
   const rows = await db.query<MissingChunk>(
     `SELECT c.id, c.heading_path, c.content, d.title
      FROM chunks c JOIN documents d ON d.id = c.document_id
@@ -55,7 +68,13 @@ async function missingChunks(db: Queryable, pending: SpaceRecord, limit: number 
   return rows.rows;
 }
 
-async function embedInto(db: Queryable, pending: SpaceRecord, embedder: Embedder, chunks: MissingChunk[], signal?: AbortSignal): Promise<number> {
+async function embedInto(
+  db: Queryable,
+  pending: SpaceRecord,
+  embedder: Embedder,
+  chunks: MissingChunk[],
+  signal?: AbortSignal,
+): Promise<number> {
   if (chunks.length === 0) return 0;
   const { vectors } = await embedder.embed(
     chunks.map((c) => embeddingInput({ title: c.title, headingPath: c.heading_path, text: c.content })),
@@ -76,7 +95,12 @@ async function embedInto(db: Queryable, pending: SpaceRecord, embedder: Embedder
  * The flip: in ONE transaction, embeds the chunks still missing from the pending space (written
  * by a sync since the last fill) and makes it active. Returns how many chunks it embedded.
  */
-export async function catchUpAndPromote(db: Db, pending: SpaceRecord, embedder: Embedder, signal?: AbortSignal): Promise<number> {
+export async function catchUpAndPromote(
+  db: Db,
+  pending: SpaceRecord,
+  embedder: Embedder,
+  signal?: AbortSignal,
+): Promise<number> {
   return db.transaction(async (tx) => {
     const late = await missingChunks(tx, pending, null);
     const embedded = await embedInto(tx, pending, embedder, late, signal);
@@ -99,9 +123,17 @@ export async function runReindex(options: ReindexOptions): Promise<{ embedded: n
 
   const report = async (running: boolean) => {
     if (!options.onProgress) return;
-    const counts = await db.query<{ done: number; total: number }>(`SELECT (SELECT count(*) FROM ${spaceTable(pending)})::int AS done, (SELECT count(*) FROM chunks)::int AS total`);
+    const counts = await db.query<{ done: number; total: number }>(
+      `SELECT (SELECT count(*) FROM ${spaceTable(pending)})::int AS done, (SELECT count(*) FROM chunks)::int AS total`,
+    );
     const { done = 0, total = 0 } = counts.rows[0] ?? {};
-    options.onProgress({ running, done, total, activeSpace: active ? spaceKey(active) : '', pendingSpace: running ? spaceKey(pending) : null });
+    options.onProgress({
+      running,
+      done,
+      total,
+      activeSpace: active ? spaceKey(active) : '',
+      pendingSpace: running ? spaceKey(pending) : null,
+    });
   };
 
   const fill = async () => {
@@ -124,7 +156,13 @@ export async function runReindex(options: ReindexOptions): Promise<{ embedded: n
   logger.info('re-embed finished', { space: spaceKey(pending), embedded });
   if (options.onProgress) {
     const { chunks } = await reindexCost(db);
-    options.onProgress({ running: false, done: chunks, total: chunks, activeSpace: spaceKey(pending), pendingSpace: null });
+    options.onProgress({
+      running: false,
+      done: chunks,
+      total: chunks,
+      activeSpace: spaceKey(pending),
+      pendingSpace: null,
+    });
   }
   return { embedded };
 }

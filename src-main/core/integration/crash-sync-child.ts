@@ -13,7 +13,8 @@ import { defaultConnectorFactories } from '../connectors/registry';
 import { silentLogger } from '../logging/logger';
 
 const [dataDir, connectionId, delay] = process.argv.slice(2);
-if (!dataDir || !connectionId) throw new Error('usage: crash-sync-child.ts <dataDir> <connectionId> <fetchDelayMs>');
+if (!dataDir || !connectionId)
+  throw new Error('usage: crash-sync-child.ts <dataDir> <connectionId> <fetchDelayMs>');
 const fetchDelayMs = Number(delay ?? 50);
 
 function slowFolder(init: ConnectorInit): Connector {
@@ -31,7 +32,13 @@ function slowFolder(init: ConnectorInit): Connector {
   };
 }
 
-const cairn = await createCairn({ dataDir, env: {}, scheduler: false, logger: silentLogger(), factories: { ...defaultConnectorFactories(), folder: slowFolder } });
+const cairn = await createCairn({
+  dataDir,
+  env: {},
+  scheduler: false,
+  logger: silentLogger(),
+  factories: { ...defaultConnectorFactories(), folder: slowFolder },
+});
 cairn.events.on('sync.progress', (progress) => process.stdout.write(`${JSON.stringify(progress)}\n`));
 const started = await cairn.api.sync.start({ connectionId });
 process.stdout.write(`${JSON.stringify({ started })}\n`);

@@ -18,9 +18,17 @@ let dropFake: DingTalkFake;
 const logLines: string[] = [];
 
 beforeAll(async () => {
-  [fake, dropFake] = await Promise.all([startDingTalkFake({ documents: 12, spaces: 2 }), startDingTalkFake({ documents: 10, spaces: 1 })]);
+  [fake, dropFake] = await Promise.all([
+    startDingTalkFake({ documents: 12, spaces: 2 }),
+    startDingTalkFake({ documents: 10, spaces: 1 }),
+  ]);
   const redactor = new SecretRedactor();
-  cairn = await createCairn({ env: {}, scheduler: false, redactor, logger: createLogger({ redactor, level: 'debug', sink: (line) => void logLines.push(line) }) });
+  cairn = await createCairn({
+    env: {},
+    scheduler: false,
+    redactor,
+    logger: createLogger({ redactor, level: 'debug', sink: (line) => void logLines.push(line) }),
+  });
 });
 
 afterAll(async () => {
@@ -28,9 +36,21 @@ afterAll(async () => {
   await Promise.all([fake, dropFake].map((target) => target?.close()));
 });
 
-async function addDingTalk(target: DingTalkFake, name: string, streamEvents: boolean): Promise<ConnectionView> {
+async function addDingTalk(
+  target: DingTalkFake,
+  name: string,
+  streamEvents: boolean,
+): Promise<ConnectionView> {
   const { appSecret, ...config } = target.credentials;
-  return unwrap(await cairn.api.connections.add({ platform: 'dingtalk', name, mode: 'rag', config: { ...config, baseUrl: target.baseUrl, streamEvents }, secrets: { appSecret: appSecret! } }));
+  return unwrap(
+    await cairn.api.connections.add({
+      platform: 'dingtalk',
+      name,
+      mode: 'rag',
+      config: { ...config, baseUrl: target.baseUrl, streamEvents },
+      secrets: { appSecret: appSecret! },
+    }),
+  );
 }
 
 describe('DingTalk RAG over Stream, through createCairn', () => {
@@ -39,20 +59,29 @@ describe('DingTalk RAG over Stream, through createCairn', () => {
     const broken = docs[5]!;
     fake.control.failExport(broken.key);
     const view = await addDingTalk(fake, '钉钉知识库', true);
-    expect({ code: view.limitationCode, tested: unwrap(await cairn.api.connections.test({ id: view.id })).message }).toEqual({
+    expect({
+      code: view.limitationCode,
+      tested: unwrap(await cairn.api.connections.test({ id: view.id })).message,
+    }).toEqual({
       code: 'dingtalk.stream-beta',
       tested: expect.stringMatching(/full text arrives over DingTalk Stream\.$/),
     });
 
     const run = await syncToEnd(cairn, view.id);
-    expect({ status: run.status, counters: run.counters, errors: run.errors.map((error) => [error.externalId, error.code]) }).toMatchObject({
+    expect({
+      status: run.status,
+      counters: run.counters,
+      errors: run.errors.map((error) => [error.externalId, error.code]),
+    }).toMatchObject({
       status: 'partial',
       counters: { seen: docs.length, added: docs.length - 1, failed: 1 },
       errors: [[broken.externalId, 'DOCUMENT_FAILED']],
     });
     // Every export event was acked SUCCESS, and the finished sync released its Stream connection.
     // The last ack may still be on the wire when the run is reported finished (the sync does not wait for it), so poll.
-    await expect.poll(() => fake.control.stream.acks.filter((ack) => ack.status === 'SUCCESS').length).toBeGreaterThanOrEqual(docs.length + 1);
+    await expect
+      .poll(() => fake.control.stream.acks.filter((ack) => ack.status === 'SUCCESS').length)
+      .toBeGreaterThanOrEqual(docs.length + 1);
     await expect.poll(() => fake.control.stream.openSockets()).toBe(0);
 
     // "pg_dump" appears only in the code block of the 数据备份 documents' bodies, never in a title.
@@ -75,7 +104,11 @@ describe('DingTalk RAG over Stream, through createCairn', () => {
     });
     try {
       const run = await syncToEnd(cairn, view.id);
-      expect({ dropped, status: run.status, counters: run.counters }).toMatchObject({ dropped: true, status: 'succeeded', counters: { added: 10, failed: 0 } });
+      expect({ dropped, status: run.status, counters: run.counters }).toMatchObject({
+        dropped: true,
+        status: 'succeeded',
+        counters: { added: 10, failed: 0 },
+      });
       expect(dropFake.control.stream.connectionsAccepted()).toBeGreaterThanOrEqual(2);
     } finally {
       stop();
@@ -84,18 +117,34 @@ describe('DingTalk RAG over Stream, through createCairn', () => {
 
   it('with Stream off stays direct-only and says so, while live search works', async () => {
     const view = await addDingTalk(fake, 'No stream', false);
-    expect({ code: view.limitationCode, limitation: view.limitation }).toEqual({ code: 'dingtalk.no-stream', limitation: expect.stringMatching(/^full text unavailable: direct search only/) });
+    expect({ code: view.limitationCode, limitation: view.limitation }).toEqual({
+      code: 'dingtalk.no-stream',
+      limitation: expect.stringMatching(/^full text unavailable: direct search only/),
+    });
     const started = await cairn.api.sync.start({ connectionId: view.id });
-    expect(started).toMatchObject({ ok: false, error: { code: 'UNSUPPORTED', message: expect.stringMatching(/Receive full text over DingTalk Stream/) } });
+    expect(started).toMatchObject({
+      ok: false,
+      error: {
+        code: 'UNSUPPORTED',
+        message: expect.stringMatching(/Receive full text over DingTalk Stream/),
+      },
+    });
     unwrap(await cairn.api.connections.setMode({ id: view.id, mode: 'direct' }));
     const title = fake.control.documents()[0]!.title;
     const live = (await searchHits(cairn, title, 20)).filter((hit) => hit.connectionId === view.id);
-    expect({ first: live[0]?.title, allLive: live.every((hit) => hit.source === 'direct') }).toEqual({ first: title, allLive: true });
+    expect({ first: live[0]?.title, allLive: live.every((hit) => hit.source === 'direct') }).toEqual({
+      first: title,
+      allLive: true,
+    });
   });
 
   it('never logs the app secret, an access token or a Stream ticket', () => {
     const written = logLines.join('\n');
-    const secrets = [fake, dropFake].flatMap((target) => [target.credentials.appSecret!, ...target.control.issuedTokens(), ...target.control.stream.issuedTickets()]);
+    const secrets = [fake, dropFake].flatMap((target) => [
+      target.credentials.appSecret!,
+      ...target.control.issuedTokens(),
+      ...target.control.stream.issuedTickets(),
+    ]);
     expect(logLines.some((line) => line.includes('DingTalk Stream connected'))).toBe(true);
     expect(secrets.filter((secret) => written.includes(secret))).toEqual([]);
   });

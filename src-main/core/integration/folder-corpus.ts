@@ -6,8 +6,26 @@
 import { mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, join, relative, sep } from 'node:path';
 
-const ZH_TOPICS = ['报销流程', '差旅政策', '年假制度', '数据备份', '发布流程', '权限管理', '接口限流', '知识库迁移'];
-const EN_TOPICS = ['expense claims', 'travel policy', 'annual leave', 'database backups', 'release process', 'access control', 'rate limiting', 'wiki migration'];
+const ZH_TOPICS = [
+  '报销流程',
+  '差旅政策',
+  '年假制度',
+  '数据备份',
+  '发布流程',
+  '权限管理',
+  '接口限流',
+  '知识库迁移',
+];
+const EN_TOPICS = [
+  'expense claims',
+  'travel policy',
+  'annual leave',
+  'database backups',
+  'release process',
+  'access control',
+  'rate limiting',
+  'wiki migration',
+];
 const FOLDERS = ['', 'handbook', 'engineering', '团队/周报'];
 
 /** The unique word of note n: pinyin-free and stemmer-proof, e.g. "zqx0042". */
@@ -27,7 +45,12 @@ export function noteMarkdown(n: number, version = 1): string {
   // Every seventh note runs long enough to be cut into several chunks.
   const sections = n % 7 === 0 ? 6 : 2;
   const lines: string[] = [chinese ? `# ${topic}（第 ${n} 篇）` : `# Notes on ${topic} #${n}`, ''];
-  lines.push(chinese ? `本文是第 ${n} 篇笔记，版本 ${version}，标记词 ${markerOf(n)}。` : `This is note ${n}, version ${version}, marker ${markerOf(n)}.`, '');
+  lines.push(
+    chinese
+      ? `本文是第 ${n} 篇笔记，版本 ${version}，标记词 ${markerOf(n)}。`
+      : `This is note ${n}, version ${version}, marker ${markerOf(n)}.`,
+    '',
+  );
   for (let s = 1; s <= sections; s++) {
     lines.push(chinese ? `## 第 ${s} 节` : `## Section ${s}`, '');
     const sentence = chinese
@@ -56,7 +79,8 @@ export function readFolder(root: string): Map<string, string> {
     for (const name of readdirSync(dir)) {
       const path = join(dir, name);
       if (statSync(path).isDirectory()) walk(path);
-      else if (name.endsWith('.md')) files.set(relative(root, path).split(sep).join('/'), readFileSync(path, 'utf8'));
+      else if (name.endsWith('.md'))
+        files.set(relative(root, path).split(sep).join('/'), readFileSync(path, 'utf8'));
     }
   };
   walk(root);

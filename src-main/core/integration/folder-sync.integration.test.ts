@@ -42,14 +42,35 @@ function chunksOf(markdown: string): string[] {
 }
 
 /** What the index holds for the connection, read straight from the database (Cairn must be closed). */
-async function indexSnapshot(): Promise<Map<string, { content: string; chunks: string[]; chunkCount: number }>> {
+async function indexSnapshot(): Promise<
+  Map<string, { content: string; chunks: string[]; chunkCount: number }>
+> {
   const db = await openDatabase({ dataDir: dataDirLayout(dataDir).database });
   try {
-    const documents = await db.query<{ id: number; external_id: string; content: string; chunk_count: number }>('SELECT id, external_id, content, chunk_count FROM documents WHERE connection_id = $1', [connectionId]);
-    const chunks = await db.query<{ document_id: number; content: string }>('SELECT document_id, content FROM chunks WHERE connection_id = $1 ORDER BY document_id, ord', [connectionId]);
+    const documents = await db.query<{
+      id: number;
+      external_id: string;
+      content: string;
+      chunk_count: number;
+    }>('SELECT id, external_id, content, chunk_count FROM documents WHERE connection_id = $1', [
+      connectionId,
+    ]);
+    const chunks = await db.query<{ document_id: number; content: string }>(
+      'SELECT document_id, content FROM chunks WHERE connection_id = $1 ORDER BY document_id, ord',
+      [connectionId],
+    );
     const byDocument = new Map<number, string[]>();
-    for (const chunk of chunks.rows) byDocument.set(Number(chunk.document_id), [...(byDocument.get(Number(chunk.document_id)) ?? []), chunk.content]);
-    return new Map(documents.rows.map((row) => [row.external_id, { content: row.content, chunks: byDocument.get(Number(row.id)) ?? [], chunkCount: row.chunk_count }]));
+    for (const chunk of chunks.rows)
+      byDocument.set(Number(chunk.document_id), [
+        ...(byDocument.get(Number(chunk.document_id)) ?? []),
+        chunk.content,
+      ]);
+    return new Map(
+      documents.rows.map((row) => [
+        row.external_id,
+        { content: row.content, chunks: byDocument.get(Number(row.id)) ?? [], chunkCount: row.chunk_count },
+      ]),
+    );
   } finally {
     await db.close();
   }
@@ -58,7 +79,10 @@ async function indexSnapshot(): Promise<Map<string, { content: string; chunks: s
 /** Every indexed document is whole: its chunks are exactly the chunking of its stored content. */
 function expectWholeDocuments(snapshot: Awaited<ReturnType<typeof indexSnapshot>>): void {
   for (const [externalId, document] of snapshot) {
-    expect({ externalId, chunks: document.chunks }).toEqual({ externalId, chunks: chunkMarkdown(document.content).map((chunk) => chunk.text) });
+    expect({ externalId, chunks: document.chunks }).toEqual({
+      externalId,
+      chunks: chunkMarkdown(document.content).map((chunk) => chunk.text),
+    });
     expect(document.chunkCount).toBe(document.chunks.length);
   }
 }
@@ -66,7 +90,11 @@ function expectWholeDocuments(snapshot: Awaited<ReturnType<typeof indexSnapshot>
 function expectIndexMatchesFolder(snapshot: Awaited<ReturnType<typeof indexSnapshot>>): void {
   const folder = readFolder(notes);
   expect([...snapshot.keys()].sort()).toEqual([...folder.keys()].sort());
-  for (const [externalId, text] of folder) expect({ externalId, content: snapshot.get(externalId)?.content }).toEqual({ externalId, content: normalizeText(text) });
+  for (const [externalId, text] of folder)
+    expect({ externalId, content: snapshot.get(externalId)?.content }).toEqual({
+      externalId,
+      content: normalizeText(text),
+    });
   expectWholeDocuments(snapshot);
 }
 
@@ -76,7 +104,15 @@ beforeAll(async () => {
   dataDir = join(scratch, 'data');
   writeFolderCorpus(notes, 200);
   await open();
-  connectionId = unwrap(await cairn!.api.connections.add({ platform: 'folder', name: 'notes', mode: 'rag', config: { path: notes }, secrets: {} })).id;
+  connectionId = unwrap(
+    await cairn!.api.connections.add({
+      platform: 'folder',
+      name: 'notes',
+      mode: 'rag',
+      config: { path: notes },
+      secrets: {},
+    }),
+  ).id;
 });
 
 afterAll(async () => {
@@ -92,9 +128,20 @@ describe('a folder of 200 Chinese and English notes through createCairn', () => 
     const run = await syncToEnd(cairn!, connectionId).finally(() => process.off('warning', onWarning));
     // 200 queued documents, one cancellable run: no "possible EventTarget memory leak" noise.
     expect(warnings.map((warning) => warning.name)).not.toContain('MaxListenersExceededWarning');
-    const expectedChunks = [...readFolder(notes).values()].reduce((sum, text) => sum + chunksOf(text).length, 0);
+    const expectedChunks = [...readFolder(notes).values()].reduce(
+      (sum, text) => sum + chunksOf(text).length,
+      0,
+    );
     expect(run).toMatchObject({ status: 'succeeded', errors: [] });
-    expect(run.counters).toMatchObject({ seen: 200, added: 200, updated: 0, unchanged: 0, deleted: 0, failed: 0, chunksEmbedded: expectedChunks });
+    expect(run.counters).toMatchObject({
+      seen: 200,
+      added: 200,
+      updated: 0,
+      unchanged: 0,
+      deleted: 0,
+      failed: 0,
+      chunksEmbedded: expectedChunks,
+    });
 
     // 年假 (annual leave) is the topic of every note with n % 8 === 2 and n even.
     const [first] = await searchHits(cairn!, '年假');
@@ -105,15 +152,26 @@ describe('a folder of 200 Chinese and English notes through createCairn', () => 
 
   it('after changing 3, deleting 1 and adding 2 notes the next sync fetches and embeds only those', async () => {
     const changed = [10, 11, 14];
-    for (const n of changed) writeNote(notes, n, 2, `${noteMarkdown(n, 2)}\n修订说明：新增内容 zqxrev${n}。\n`);
+    for (const n of changed)
+      writeNote(notes, n, 2, `${noteMarkdown(n, 2)}\n修订说明：新增内容 zqxrev${n}。\n`);
     rmSync(join(notes, ...notePath(20).split('/')));
     writeNote(notes, 201);
     writeNote(notes, 202);
-    const touched = [...changed, 201, 202].map((n) => readFileSync(join(notes, ...notePath(n).split('/')), 'utf8'));
+    const touched = [...changed, 201, 202].map((n) =>
+      readFileSync(join(notes, ...notePath(n).split('/')), 'utf8'),
+    );
 
     const run = await syncToEnd(cairn!, connectionId);
     expect(run.status).toBe('succeeded');
-    expect(run.counters).toMatchObject({ seen: 201, added: 2, updated: 3, unchanged: 196, deleted: 1, failed: 0, chunksEmbedded: touched.reduce((sum, text) => sum + chunksOf(text).length, 0) });
+    expect(run.counters).toMatchObject({
+      seen: 201,
+      added: 2,
+      updated: 3,
+      unchanged: 196,
+      deleted: 1,
+      failed: 0,
+      chunksEmbedded: touched.reduce((sum, text) => sum + chunksOf(text).length, 0),
+    });
     // The embedder is called in batches across documents: at least once, never more than once per touched note.
     expect(run.counters.embedderCalls).toBeGreaterThanOrEqual(1);
     expect(run.counters.embedderCalls).toBeLessThanOrEqual(5);
@@ -126,13 +184,21 @@ describe('a folder of 200 Chinese and English notes through createCairn', () => 
 
   it('two syncs started at once: exactly one runs, the other is refused with ALREADY_SYNCING', async () => {
     const before = unwrap(await cairn!.api.sync.runs({ connectionId })).length;
-    const results = await Promise.all([cairn!.api.sync.start({ connectionId }), cairn!.api.sync.start({ connectionId })]);
+    const results = await Promise.all([
+      cairn!.api.sync.start({ connectionId }),
+      cairn!.api.sync.start({ connectionId }),
+    ]);
     await cairn!.whenIdle();
     expect(results.filter((result) => result.ok)).toHaveLength(1);
-    expect(results.filter((result) => !result.ok).map((result) => !result.ok && result.error.code)).toEqual(['ALREADY_SYNCING']);
+    expect(results.filter((result) => !result.ok).map((result) => !result.ok && result.error.code)).toEqual([
+      'ALREADY_SYNCING',
+    ]);
     const runs = unwrap(await cairn!.api.sync.runs({ connectionId }));
     expect(runs).toHaveLength(before + 1);
-    expect(runs[0]).toMatchObject({ status: 'succeeded', counters: { seen: 201, unchanged: 201, added: 0, updated: 0, deleted: 0 } });
+    expect(runs[0]).toMatchObject({
+      status: 'succeeded',
+      counters: { seen: 201, unchanged: 201, added: 0, updated: 0, deleted: 0 },
+    });
   });
 
   it('the index matches the folder exactly: same notes, same text, every note whole', async () => {
@@ -142,19 +208,34 @@ describe('a folder of 200 Chinese and English notes through createCairn', () => 
 
   it('a process killed mid-sync leaves each note in its last good state; the next start takes the lock over and the sync completes', async () => {
     const edited = Array.from({ length: 60 }, (_, i) => 101 + i);
-    const before = new Map(edited.map((n) => [notePath(n), normalizeText(readFileSync(join(notes, ...notePath(n).split('/')), 'utf8'))]));
+    const before = new Map(
+      edited.map((n) => [
+        notePath(n),
+        normalizeText(readFileSync(join(notes, ...notePath(n).split('/')), 'utf8')),
+      ]),
+    );
     for (const n of edited) writeNote(notes, n, 3, `${noteMarkdown(n, 3)}\n第三版补充：zqxv3n${n}。\n`);
     const unchanged = 201 - edited.length;
 
-    const child = spawn(process.execPath, ['--import', 'tsx', CHILD, dataDir, connectionId, '100'], { cwd: process.cwd(), stdio: ['ignore', 'pipe', 'pipe'] });
-    const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => child.once('exit', (code, signal) => resolve({ code, signal })));
+    const child = spawn(process.execPath, ['--import', 'tsx', CHILD, dataDir, connectionId, '100'], {
+      cwd: process.cwd(),
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) =>
+      child.once('exit', (code, signal) => resolve({ code, signal })),
+    );
     let output = '';
     let stderr = '';
     child.stderr.on('data', (data: Buffer) => void (stderr += data.toString()));
     const killedMidWrite = await new Promise<boolean>((resolve) => {
       child.stdout.on('data', (data: Buffer) => {
         output += data.toString();
-        const written = output.split('\n').filter(Boolean).map((line) => JSON.parse(line) as { phase?: string; documentsDone?: number }).filter((event) => event.phase === 'writing').map((event) => event.documentsDone ?? 0);
+        const written = output
+          .split('\n')
+          .filter(Boolean)
+          .map((line) => JSON.parse(line) as { phase?: string; documentsDone?: number })
+          .filter((event) => event.phase === 'writing')
+          .map((event) => event.documentsDone ?? 0);
         if (written.length > 0 && Math.max(...written) >= unchanged + 5) {
           child.kill('SIGKILL');
           resolve(true);
@@ -163,7 +244,11 @@ describe('a folder of 200 Chinese and English notes through createCairn', () => 
       void exited.then(() => resolve(false));
     });
     const exit = await exited;
-    expect({ killedMidWrite, exit, finished: output.includes('"finished"') }, stderr).toEqual({ killedMidWrite: true, exit: { code: null, signal: 'SIGKILL' }, finished: false });
+    expect({ killedMidWrite, exit, finished: output.includes('"finished"') }, stderr).toEqual({
+      killedMidWrite: true,
+      exit: { code: null, signal: 'SIGKILL' },
+      finished: false,
+    });
     // The dead process's lock is still on disk.
     const lockFile = dataDirLayout(dataDir).lock;
     expect(existsSync(lockFile)).toBe(true);
@@ -186,11 +271,29 @@ describe('a folder of 200 Chinese and English notes through createCairn', () => 
     const reopened = await open();
     const [abandoned] = unwrap(await reopened.api.sync.runs({ connectionId, limit: 1 }));
     expect(abandoned).toMatchObject({ status: 'failed', error: { code: 'CANCELLED' } });
-    expect(unwrap(await reopened.api.connections.list()).find((view) => view.id === connectionId)).toMatchObject({ syncStatus: 'synced', syncError: 'Cairn stopped during this sync.', syncErrorCode: 'CANCELLED' });
+    expect(
+      unwrap(await reopened.api.connections.list()).find((view) => view.id === connectionId),
+    ).toMatchObject({
+      syncStatus: 'synced',
+      syncError: 'Cairn stopped during this sync.',
+      syncErrorCode: 'CANCELLED',
+    });
 
     const resumed = await syncToEnd(reopened, connectionId);
-    expect(resumed).toMatchObject({ status: 'succeeded', counters: { seen: 201, added: 0, deleted: 0, failed: 0, updated: edited.length - landed, unchanged: unchanged + landed } });
-    expect(unwrap(await reopened.api.connections.list()).find((view) => view.id === connectionId)).toMatchObject({ syncStatus: 'synced', syncError: null, syncErrorCode: null, documentCount: 201 });
+    expect(resumed).toMatchObject({
+      status: 'succeeded',
+      counters: {
+        seen: 201,
+        added: 0,
+        deleted: 0,
+        failed: 0,
+        updated: edited.length - landed,
+        unchanged: unchanged + landed,
+      },
+    });
+    expect(
+      unwrap(await reopened.api.connections.list()).find((view) => view.id === connectionId),
+    ).toMatchObject({ syncStatus: 'synced', syncError: null, syncErrorCode: null, documentCount: 201 });
     await close();
     expectIndexMatchesFolder(await indexSnapshot());
   });

@@ -13,7 +13,9 @@ export function unwrap<T>(result: Result<T>): T {
 export async function syncToEnd(cairn: CairnInternals, connectionId: string): Promise<SyncRunView> {
   const { runId } = unwrap(await cairn.api.sync.start({ connectionId }));
   await cairn.whenIdle();
-  const run = unwrap(await cairn.api.sync.runs({ connectionId, limit: 5 })).find((candidate) => candidate.id === runId);
+  const run = unwrap(await cairn.api.sync.runs({ connectionId, limit: 5 })).find(
+    (candidate) => candidate.id === runId,
+  );
   if (!run) throw new Error(`run ${runId} of ${connectionId} is missing`);
   return run;
 }

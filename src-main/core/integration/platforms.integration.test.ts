@@ -47,9 +47,18 @@ beforeAll(async () => {
   dataDir = join(scratch, 'data');
   [yuque, bigYuque, feishu, draftFeishu, dingtalk, chatModel] = await Promise.all([
     startYuqueFake(),
-    startYuqueFake({ documents: 300, knowledgeBases: 3, specialDocuments: false, token: 'yuque-second-account-token-9f8e7d6c' }),
+    startYuqueFake({
+      documents: 300,
+      knowledgeBases: 3,
+      specialDocuments: false,
+      token: 'yuque-second-account-token-9f8e7d6c',
+    }),
     startFeishuFake(),
-    startFeishuFake({ documents: 6, appSecret: 'draft-app-secret-5a4b3c2d1e0f', userRefreshToken: 'ur-draft-refresh-token-0002' }),
+    startFeishuFake({
+      documents: 6,
+      appSecret: 'draft-app-secret-5a4b3c2d1e0f',
+      userRefreshToken: 'ur-draft-refresh-token-0002',
+    }),
     startDingTalkFake(),
     startFakeOpenAiServer(),
   ]);
@@ -63,7 +72,11 @@ beforeAll(async () => {
     factories: {
       ...defaultConnectorFactories(),
       yuque: (init) => new YuqueConnector(init, { http: { rate: UNTHROTTLED, ...QUICK_RETRIES } }),
-      feishu: (init) => new FeishuConnector('feishu', init, { http: { ...QUICK_RETRIES, fetchImpl: recordingFetch(wireTokens) }, rates: { api: UNTHROTTLED } }),
+      feishu: (init) =>
+        new FeishuConnector('feishu', init, {
+          http: { ...QUICK_RETRIES, fetchImpl: recordingFetch(wireTokens) },
+          rates: { api: UNTHROTTLED },
+        }),
     },
   });
 });
@@ -76,24 +89,56 @@ afterAll(async () => {
 
 describe('Yuque and Feishu indexed, DingTalk searched live, through createCairn', () => {
   it('one query returns fused hits from all three, each naming its platform and knowledge base', async () => {
-    connections.yuque = unwrap(await cairn.api.connections.add({ platform: 'yuque', name: 'Yuque handbook', mode: 'rag', config: { baseUrl: yuque.baseUrl }, secrets: { ...yuque.credentials } }));
+    connections.yuque = unwrap(
+      await cairn.api.connections.add({
+        platform: 'yuque',
+        name: 'Yuque handbook',
+        mode: 'rag',
+        config: { baseUrl: yuque.baseUrl },
+        secrets: { ...yuque.credentials },
+      }),
+    );
     connections.feishu = unwrap(
       await cairn.api.connections.add({
         platform: 'feishu',
         name: 'Feishu wiki',
         mode: 'rag',
-        config: { baseUrl: feishu.baseUrl, appId: feishu.credentials.appId, driveFolderTokens: feishu.credentials.driveFolderTokens },
-        secrets: { appSecret: feishu.credentials.appSecret, userRefreshToken: feishu.credentials.userRefreshToken },
+        config: {
+          baseUrl: feishu.baseUrl,
+          appId: feishu.credentials.appId,
+          driveFolderTokens: feishu.credentials.driveFolderTokens,
+        },
+        secrets: {
+          appSecret: feishu.credentials.appSecret,
+          userRefreshToken: feishu.credentials.userRefreshToken,
+        },
       }),
     );
     const { appSecret, ...dingtalkConfig } = dingtalk.credentials;
-    connections.dingtalk = unwrap(await cairn.api.connections.add({ platform: 'dingtalk', name: 'DingTalk docs', mode: 'direct', config: { baseUrl: dingtalk.baseUrl, ...dingtalkConfig }, secrets: { appSecret: appSecret! } }));
-    for (const view of [connections.yuque, connections.feishu, connections.dingtalk]) expect(unwrap(await cairn.api.connections.test({ id: view.id })).message).toMatch(/^Connected|DingTalk/);
+    connections.dingtalk = unwrap(
+      await cairn.api.connections.add({
+        platform: 'dingtalk',
+        name: 'DingTalk docs',
+        mode: 'direct',
+        config: { baseUrl: dingtalk.baseUrl, ...dingtalkConfig },
+        secrets: { appSecret: appSecret! },
+      }),
+    );
+    for (const view of [connections.yuque, connections.feishu, connections.dingtalk])
+      expect(unwrap(await cairn.api.connections.test({ id: view.id })).message).toMatch(
+        /^Connected|DingTalk/,
+      );
 
-    const [yuqueRun, feishuRun] = await Promise.all([syncToEnd(cairn, connections.yuque.id), syncToEnd(cairn, connections.feishu.id)]);
+    const [yuqueRun, feishuRun] = await Promise.all([
+      syncToEnd(cairn, connections.yuque.id),
+      syncToEnd(cairn, connections.feishu.id),
+    ]);
     expect(yuqueRun.counters).toMatchObject({ added: yuqueRun.counters.seen - 1, failed: 1 }); // the Board has no text
     // Wiki spaces, the drive folder and My Library (user token): every docx once, shortcuts deduplicated.
-    expect(feishuRun).toMatchObject({ status: 'succeeded', counters: { failed: 0, added: feishu.control.store.list().length } });
+    expect(feishuRun).toMatchObject({
+      status: 'succeeded',
+      counters: { failed: 0, added: feishu.control.store.list().length },
+    });
 
     const response = unwrap(await cairn.api.search.query({ query: '数据备份', k: 10 }));
     expect(response.warnings).toEqual([]);
@@ -115,22 +160,51 @@ describe('Yuque and Feishu indexed, DingTalk searched live, through createCairn'
   });
 
   it('a 300-document sync with 5% broken documents indexes the other 285 and records the 15 failures', async () => {
-    connections.bigYuque = unwrap(await cairn.api.connections.add({ platform: 'yuque', name: 'Big Yuque', mode: 'rag', config: { baseUrl: bigYuque.baseUrl }, secrets: { ...bigYuque.credentials } }));
+    connections.bigYuque = unwrap(
+      await cairn.api.connections.add({
+        platform: 'yuque',
+        name: 'Big Yuque',
+        mode: 'rag',
+        config: { baseUrl: bigYuque.baseUrl },
+        secrets: { ...bigYuque.credentials },
+      }),
+    );
     const ids = bigYuque.control.store.list().map((doc) => doc.id);
     expect(ids).toHaveLength(300);
     // 10 documents deleted between listing and fetching (404), 5 whose detail keeps answering 500.
     const vanished = ids.filter((_, i) => i % 30 === 7);
     const serverErrors = ids.filter((_, i) => i % 60 === 19);
     for (const id of vanished) bigYuque.control.vanishAfterListing(id);
-    for (const id of serverErrors) bigYuque.control.inject({ kind: 'server-error' }, { path: new RegExp(`/repos/docs/${id}$`), times: 100 });
+    for (const id of serverErrors)
+      bigYuque.control.inject(
+        { kind: 'server-error' },
+        { path: new RegExp(`/repos/docs/${id}$`), times: 100 },
+      );
     expect(vanished.length + serverErrors.length).toBe(15);
 
     const run = await syncToEnd(cairn, connections.bigYuque.id);
-    expect(run).toMatchObject({ status: 'partial', error: null, counters: { seen: 300, added: 285, updated: 0, failed: 15 } });
+    expect(run).toMatchObject({
+      status: 'partial',
+      error: null,
+      counters: { seen: 300, added: 285, updated: 0, failed: 15 },
+    });
     const failed = new Map(run.errors.map((error) => [error.externalId, error.code]));
-    expect(new Map([...failed].sort())).toEqual(new Map([...vanished.map((id) => [String(id), 'NOT_FOUND'] as const), ...serverErrors.map((id) => [String(id), 'SOURCE_ERROR'] as const)].sort()));
-    const view = unwrap(await cairn.api.connections.list()).find((candidate) => candidate.id === connections.bigYuque.id);
-    expect(view).toMatchObject({ syncStatus: 'synced', syncErrorCode: 'DOCUMENT_FAILED', documentCount: 285 });
+    expect(new Map([...failed].sort())).toEqual(
+      new Map(
+        [
+          ...vanished.map((id) => [String(id), 'NOT_FOUND'] as const),
+          ...serverErrors.map((id) => [String(id), 'SOURCE_ERROR'] as const),
+        ].sort(),
+      ),
+    );
+    const view = unwrap(await cairn.api.connections.list()).find(
+      (candidate) => candidate.id === connections.bigYuque.id,
+    );
+    expect(view).toMatchObject({
+      syncStatus: 'synced',
+      syncErrorCode: 'DOCUMENT_FAILED',
+      documentCount: 285,
+    });
     expect(view?.syncError).toMatch(/^15 documents failed \(first: /);
 
     // The next sync fetches only the 15 that failed (still broken) and leaves the 285 alone.
@@ -144,7 +218,10 @@ describe('Yuque and Feishu indexed, DingTalk searched live, through createCairn'
       name: 'Feishu drafts',
       mode: 'direct' as const,
       config: { baseUrl: draftFeishu.baseUrl, appId: draftFeishu.credentials.appId },
-      secrets: { appSecret: draftFeishu.credentials.appSecret, userRefreshToken: draftFeishu.credentials.userRefreshToken },
+      secrets: {
+        appSecret: draftFeishu.credentials.appSecret,
+        userRefreshToken: draftFeishu.credentials.userRefreshToken,
+      },
     };
     // The form sends the same draft for every Test and for Add; the refresh token rotates on each test.
     expect(unwrap(await cairn.api.connections.testNew(draft)).message).toContain('search enabled');
@@ -161,12 +238,27 @@ describe('Yuque and Feishu indexed, DingTalk searched live, through createCairn'
   it('no secret reaches a log line, a run record, an API answer or the data directory', async () => {
     // Paths that handle secrets: a rejected token, a Feishu token expiry mid-run (refresh and
     // rotation of the user refresh token), a live DingTalk search, and a chat model with a key.
-    const rejected = await cairn.api.connections.testNew({ platform: 'yuque', name: 'Wrong', mode: 'rag', config: { baseUrl: yuque.baseUrl }, secrets: { token: WRONG_YUQUE_TOKEN } });
+    const rejected = await cairn.api.connections.testNew({
+      platform: 'yuque',
+      name: 'Wrong',
+      mode: 'rag',
+      config: { baseUrl: yuque.baseUrl },
+      secrets: { token: WRONG_YUQUE_TOKEN },
+    });
     expect(rejected).toMatchObject({ ok: false, error: { code: 'AUTH_INVALID' } });
     feishu.control.expireTokens();
     expect((await syncToEnd(cairn, connections.feishu.id)).status).toBe('succeeded');
     expect(feishu.control.latestRefreshToken).not.toBe(feishu.credentials.userRefreshToken);
-    unwrap(await cairn.api.settings.update({ chat: { provider: 'custom', baseUrl: chatModel.baseUrl, model: chatModel.model, apiKey: chatModel.apiKey } }));
+    unwrap(
+      await cairn.api.settings.update({
+        chat: {
+          provider: 'custom',
+          baseUrl: chatModel.baseUrl,
+          model: chatModel.model,
+          apiKey: chatModel.apiKey,
+        },
+      }),
+    );
     const answered = new Promise<ChatAnswer>((resolve) => {
       const off = cairn.events.on('chat.done', (answer) => {
         off();
@@ -196,7 +288,8 @@ describe('Yuque and Feishu indexed, DingTalk searched live, through createCairn'
     expect([...wireTokens].filter((token) => token.startsWith('t-')).length).toBeGreaterThanOrEqual(2);
     expect([...wireTokens].filter((token) => token.startsWith('u-')).length).toBeGreaterThanOrEqual(1);
     expect(dingtalk.control.issuedTokens().length).toBeGreaterThanOrEqual(1);
-    const leaksIn = (where: string, text: string) => secrets.filter((secret) => text.includes(secret)).map((secret) => `${where}: ${secret.slice(0, 6)}…`);
+    const leaksIn = (where: string, text: string) =>
+      secrets.filter((secret) => text.includes(secret)).map((secret) => `${where}: ${secret.slice(0, 6)}…`);
 
     expect(logLines.length).toBeGreaterThan(20);
     const leaks = logLines.flatMap((line, index) => leaksIn(`log line ${index}`, line));
@@ -208,8 +301,10 @@ describe('Yuque and Feishu indexed, DingTalk searched live, through createCairn'
       messages: await cairn.api.chat.messages({ conversationId: asked.conversationId }),
       search: await cairn.api.search.query({ query: '数据备份' }),
     };
-    for (const view of Object.values(connections)) apiAnswers[`runs of ${view.name}`] = await cairn.api.sync.runs({ connectionId: view.id, limit: 200 });
-    for (const [where, answer] of Object.entries(apiAnswers)) leaks.push(...leaksIn(where, JSON.stringify(answer)));
+    for (const view of Object.values(connections))
+      apiAnswers[`runs of ${view.name}`] = await cairn.api.sync.runs({ connectionId: view.id, limit: 200 });
+    for (const [where, answer] of Object.entries(apiAnswers))
+      leaks.push(...leaksIn(where, JSON.stringify(answer)));
 
     await cairn.dispose();
     const layout = dataDirLayout(dataDir);
@@ -218,13 +313,20 @@ describe('Yuque and Feishu indexed, DingTalk searched live, through createCairn'
     expect(secretFile).toContain(yuque.credentials.token);
     expect(secretFile).toContain(chatModel.apiKey);
     expect(secretFile).toContain(feishu.control.latestRefreshToken);
-    for (const file of filesUnder(dataDir).filter((path) => path !== layout.secrets)) leaks.push(...leaksIn(file.slice(dataDir.length), readFileSync(file).toString('latin1')));
+    for (const file of filesUnder(dataDir).filter((path) => path !== layout.secrets))
+      leaks.push(...leaksIn(file.slice(dataDir.length), readFileSync(file).toString('latin1')));
 
     // Compressed (TOASTed) values do not show in the files: read every row of every table as text too.
     const db = await openDatabase({ dataDir: layout.database });
     try {
-      const tables = (await db.query<{ table_name: string }>("SELECT table_name FROM information_schema.tables WHERE table_schema = 'public' AND table_type = 'BASE TABLE'")).rows.map((row) => row.table_name);
-      expect(tables).toEqual(expect.arrayContaining(['connections', 'documents', 'chunks', 'sync_runs', 'settings', 'messages']));
+      const tables = (
+        await db.query<{ table_name: string }>(
+          "SELECT table_name FROM information_schema.tables WHERE table_schema = 'public' AND table_type = 'BASE TABLE'",
+        )
+      ).rows.map((row) => row.table_name);
+      expect(tables).toEqual(
+        expect.arrayContaining(['connections', 'documents', 'chunks', 'sync_runs', 'settings', 'messages']),
+      );
       for (const table of tables) {
         const rows = await db.query<{ row: string }>(`SELECT t::text AS row FROM "${table}" t`);
         for (const row of rows.rows) leaks.push(...leaksIn(`table ${table}`, row.row));

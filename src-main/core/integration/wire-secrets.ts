@@ -3,7 +3,14 @@
  * JSON answers, bearer tokens sent back), so a secrets test can grep for tokens that only ever
  * existed on the wire, not just the ones the test configured.
  */
-const TOKEN_FIELDS = new Set(['access_token', 'tenant_access_token', 'app_access_token', 'refresh_token', 'accessToken', 'refreshToken']);
+const TOKEN_FIELDS = new Set([
+  'access_token',
+  'tenant_access_token',
+  'app_access_token',
+  'refresh_token',
+  'accessToken',
+  'refreshToken',
+]);
 
 function collect(value: unknown, found: Set<string>): void {
   if (Array.isArray(value)) for (const item of value) collect(item, found);

@@ -8,7 +8,10 @@ describe('the redacting logger', () => {
     redactor.register(secret);
     const lines: string[] = [];
     const logger = createLogger({ redactor, sink: (line) => lines.push(line) });
-    logger.warn(`login failed for ${secret}`, { body: { pass: secret }, url: `https://h.test/cb?p=${encodeURIComponent(secret)}` });
+    logger.warn(`login failed for ${secret}`, {
+      body: { pass: secret },
+      url: `https://h.test/cb?p=${encodeURIComponent(secret)}`,
+    });
     expect(lines).toHaveLength(1);
     expect(lines[0]).not.toContain('ss\\\\w');
     expect(lines[0]).not.toContain(encodeURIComponent(secret));

@@ -32,14 +32,18 @@ export class SecretRedactor {
       if (!value || value.length < 6) continue;
       // Log fields are JSON-serialised and URLs percent-encoded: a secret with a quote, backslash
       // or non-ASCII character appears in those spellings, not as its raw self.
-      for (const spelling of [value, JSON.stringify(value).slice(1, -1), encodeURIComponent(value)]) this.secrets.add(spelling);
+      for (const spelling of [value, JSON.stringify(value).slice(1, -1), encodeURIComponent(value)])
+        this.secrets.add(spelling);
     }
   }
 
   redact(text: string): string {
     let out = text;
     for (const secret of this.secrets) if (out.includes(secret)) out = out.split(secret).join('[redacted]');
-    for (const pattern of CREDENTIAL_PATTERNS) out = out.replace(pattern, (match, prefix?: string) => (typeof prefix === 'string' && match.startsWith(prefix) ? `${prefix}[redacted]` : '[redacted]'));
+    for (const pattern of CREDENTIAL_PATTERNS)
+      out = out.replace(pattern, (match, prefix?: string) =>
+        typeof prefix === 'string' && match.startsWith(prefix) ? `${prefix}[redacted]` : '[redacted]',
+      );
     return out;
   }
 }
@@ -47,20 +51,31 @@ export class SecretRedactor {
 function serialise(fields: Record<string, unknown> | undefined): string {
   if (!fields) return '';
   try {
-    return ' ' + JSON.stringify(fields, (_key, value: unknown) => (value instanceof Error ? { name: value.name, message: value.message, stack: value.stack } : value));
+    return (
+      ' ' +
+      JSON.stringify(fields, (_key, value: unknown) =>
+        value instanceof Error ? { name: value.name, message: value.message, stack: value.stack } : value,
+      )
+    );
   } catch {
     return ' [unserialisable fields]';
   }
 }
 
-export function createLogger(options: { sink?: LogSink; level?: LogLevel; redactor?: SecretRedactor; scope?: string } = {}): Logger {
+export function createLogger(
+  options: { sink?: LogSink; level?: LogLevel; redactor?: SecretRedactor; scope?: string } = {},
+): Logger {
   const sink = options.sink ?? ((line: string) => process.stderr.write(line + '\n'));
   const minimum = LEVEL_ORDER[options.level ?? 'info'];
   const redactor = options.redactor ?? new SecretRedactor();
   const scope = options.scope ?? 'cairn';
   const write = (level: LogLevel, message: string, fields?: Record<string, unknown>) => {
     if (LEVEL_ORDER[level] < minimum) return;
-    sink(redactor.redact(`${new Date().toISOString()} ${level.toUpperCase()} [${scope}] ${message}${serialise(fields)}`));
+    sink(
+      redactor.redact(
+        `${new Date().toISOString()} ${level.toUpperCase()} [${scope}] ${message}${serialise(fields)}`,
+      ),
+    );
   };
   return {
     debug: (m, f) => write('debug', m, f),

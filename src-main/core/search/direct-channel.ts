@@ -47,12 +47,22 @@ function cleanHits(hits: unknown[]): DirectHit[] {
     const externalId = cleanText(raw.externalId);
     if (!externalId) continue;
     const url = cleanText(raw.url);
-    clean.push({ externalId, title: cleanText(raw.title), snippet: cleanText(raw.snippet), url: url || null, knowledgeBase: cleanText(raw.knowledgeBase) });
+    clean.push({
+      externalId,
+      title: cleanText(raw.title),
+      snippet: cleanText(raw.snippet),
+      url: url || null,
+      knowledgeBase: cleanText(raw.knowledgeBase),
+    });
   }
   return clean;
 }
 
-function withTimeout<T>(work: (signal: AbortSignal) => Promise<T>, timeoutMs: number, outer?: AbortSignal): Promise<T> {
+function withTimeout<T>(
+  work: (signal: AbortSignal) => Promise<T>,
+  timeoutMs: number,
+  outer?: AbortSignal,
+): Promise<T> {
   const controller = new AbortController();
   const onOuterAbort = () => controller.abort(outer?.reason);
   outer?.addEventListener('abort', onOuterAbort, { once: true });
@@ -66,7 +76,9 @@ function withTimeout<T>(work: (signal: AbortSignal) => Promise<T>, timeoutMs: nu
   });
   const cancelled = new Promise<never>((_resolve, reject) => {
     if (outer?.aborted) reject(new CairnError('CANCELLED', 'Cancelled.'));
-    controller.signal.addEventListener('abort', () => reject(new CairnError('CANCELLED', 'Cancelled.')), { once: true });
+    controller.signal.addEventListener('abort', () => reject(new CairnError('CANCELLED', 'Cancelled.')), {
+      once: true,
+    });
   });
   // A source that throws before returning a promise fails like one that rejects.
   let working: Promise<T>;
@@ -87,14 +99,23 @@ export async function searchDirectSources(
   options: { limit: number; timeoutMs: (platform: Platform) => number; signal?: AbortSignal },
 ): Promise<{ results: DirectResult[]; warnings: DirectWarning[] }> {
   const settled = await Promise.allSettled(
-    sources.map((source) => withTimeout((signal) => source.search(query, { limit: options.limit, signal }), options.timeoutMs(source.platform), options.signal)),
+    sources.map((source) =>
+      withTimeout(
+        (signal) => source.search(query, { limit: options.limit, signal }),
+        options.timeoutMs(source.platform),
+        options.signal,
+      ),
+    ),
   );
   const results: DirectResult[] = [];
   const warnings: DirectWarning[] = [];
   settled.forEach((outcome, i) => {
     const source = sources[i]!;
     if (outcome.status === 'fulfilled') {
-      results.push({ source, hits: Array.isArray(outcome.value) ? cleanHits(outcome.value).slice(0, options.limit) : [] });
+      results.push({
+        source,
+        hits: Array.isArray(outcome.value) ? cleanHits(outcome.value).slice(0, options.limit) : [],
+      });
     } else {
       warnings.push({ connectionId: source.connectionId, error: toErrorData(outcome.reason) });
     }

@@ -11,7 +11,10 @@ describe('groupByDocument', () => {
       { key: 'c4', doc: 'release' },
       { key: 'c5', doc: 'limits' },
     ];
-    const groups = groupByDocument(ranked, (item) => item.doc).map((group) => ({ best: group.best.key, more: group.more.map((item) => item.key) }));
+    const groups = groupByDocument(ranked, (item) => item.doc).map((group) => ({
+      best: group.best.key,
+      more: group.more.map((item) => item.key),
+    }));
     expect(groups).toEqual([
       { best: 'c1', more: ['c3', 'c4'] },
       { best: 'c2', more: ['c5'] },

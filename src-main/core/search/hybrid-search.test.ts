@@ -13,16 +13,35 @@ let search: HybridSearch;
 const embedder = new CountingEmbedder();
 
 const DOCS: Record<string, { connection: string; title: string; markdown: string }> = {
-  travel: { connection: 'notes', title: '差旅报销流程', markdown: '员工出差回来后，在系统中提交报销单，附上发票，经理审批后财务付款。' },
-  report: { connection: 'notes', title: '周报模板', markdown: '每周五提交工作报告，写清本周进展和下周计划。' },
-  install: { connection: 'wiki', title: 'Install guide', markdown: 'To install Cairn on Linux, download the AppImage and run it. Updates arrive automatically.' },
-  budget: { connection: 'wiki', title: 'Budget policy', markdown: 'Travel expenses above 500 need a manager approval before booking.' },
+  travel: {
+    connection: 'notes',
+    title: '差旅报销流程',
+    markdown: '员工出差回来后，在系统中提交报销单，附上发票，经理审批后财务付款。',
+  },
+  report: {
+    connection: 'notes',
+    title: '周报模板',
+    markdown: '每周五提交工作报告，写清本周进展和下周计划。',
+  },
+  install: {
+    connection: 'wiki',
+    title: 'Install guide',
+    markdown: 'To install Cairn on Linux, download the AppImage and run it. Updates arrive automatically.',
+  },
+  budget: {
+    connection: 'wiki',
+    title: 'Budget policy',
+    markdown: 'Travel expenses above 500 need a manager approval before booking.',
+  },
   legacy: { connection: 'old', title: '旧报销制度', markdown: '旧的报销制度已经废止，请参考新流程。' },
   // Six sections that all mention the same term: one document must not fill the page.
   handbook: {
     connection: 'wiki',
     title: 'Sprocket handbook',
-    markdown: Array.from({ length: 6 }, (_, i) => `# Part ${i}\n\n${'Sprocket calibration needs care. '.repeat(40)}${i}`).join('\n\n'),
+    markdown: Array.from(
+      { length: 6 },
+      (_, i) => `# Part ${i}\n\n${'Sprocket calibration needs care. '.repeat(40)}${i}`,
+    ).join('\n\n'),
   },
 };
 
@@ -44,7 +63,14 @@ beforeAll(async () => {
     const { vectors } = await embedder.embed(chunks.map((c) => `${doc.title}\n\n${c.text}`));
     await store.writeDocument({
       connectionId: doc.connection,
-      ref: { externalId, title: doc.title, knowledgeBase: 'KB', url: `https://example.test/${externalId}`, remoteUpdatedAt: null, revision: '1' },
+      ref: {
+        externalId,
+        title: doc.title,
+        knowledgeBase: 'KB',
+        url: `https://example.test/${externalId}`,
+        remoteUpdatedAt: null,
+        revision: '1',
+      },
       title: doc.title,
       contentHash: externalId,
       content: doc.markdown,
@@ -55,24 +81,41 @@ beforeAll(async () => {
   }
   // 'old' was indexed, then switched to direct: its index stays on disk but must not be searched.
   await db.query("UPDATE connections SET mode = 'direct' WHERE id = 'old'");
-  search = new HybridSearch({ db, queryEmbedder: (space) => (space.model === embedder.space.model ? embedder : null), directSources: () => direct, directTimeoutMs: { yuque: 100 } });
+  search = new HybridSearch({
+    db,
+    queryEmbedder: (space) => (space.model === embedder.space.model ? embedder : null),
+    directSources: () => direct,
+    directTimeoutMs: { yuque: 100 },
+  });
 });
 afterAll(async () => {
   await db.close();
 });
 
 async function chunkCount(externalId: string): Promise<number> {
-  const rows = await db.query<{ n: number }>('SELECT count(*)::int AS n FROM chunks c JOIN documents d ON d.id = c.document_id WHERE d.external_id = $1', [externalId]);
+  const rows = await db.query<{ n: number }>(
+    'SELECT count(*)::int AS n FROM chunks c JOIN documents d ON d.id = c.document_id WHERE d.external_id = $1',
+    [externalId],
+  );
   return rows.rows[0]?.n ?? 0;
 }
 
 describe('HybridSearch', () => {
   it('at vector weight 0 orders by the keyword channel and keeps vector-only hits as a tail', async () => {
-    const keywordFirst = new HybridSearch({ db, queryEmbedder: (space) => (space.model === embedder.space.model ? embedder : null), vectorWeight: () => 0 });
+    const keywordFirst = new HybridSearch({
+      db,
+      queryEmbedder: (space) => (space.model === embedder.space.model ? embedder : null),
+      vectorWeight: () => 0,
+    });
     const { hits } = await keywordFirst.search({ query: 'install travel 报销', k: 10 });
     const firstVectorOnly = hits.findIndex((hit) => hit.ranks.keyword === undefined);
-    const keywordRanks = hits.filter((hit) => hit.ranks.keyword !== undefined).map((hit) => hit.ranks.keyword);
-    expect({ tailStartsAfterKeywordHits: firstVectorOnly === -1 || firstVectorOnly === keywordRanks.length, keywordRanks }).toEqual({
+    const keywordRanks = hits
+      .filter((hit) => hit.ranks.keyword !== undefined)
+      .map((hit) => hit.ranks.keyword);
+    expect({
+      tailStartsAfterKeywordHits: firstVectorOnly === -1 || firstVectorOnly === keywordRanks.length,
+      keywordRanks,
+    }).toEqual({
       tailStartsAfterKeywordHits: true,
       keywordRanks: [...keywordRanks].sort((a, b) => a! - b!),
     });
@@ -83,7 +126,10 @@ describe('HybridSearch', () => {
   it('keeps at most three chunks of one document, its best ones', async () => {
     const response = await search.search({ query: 'sprocket calibration', k: 10 });
     const handbook = response.hits.filter((hit) => hit.externalId === 'handbook');
-    expect({ chunksOfHandbook: await chunkCount('handbook'), shown: handbook.length }).toEqual({ chunksOfHandbook: 6, shown: 3 });
+    expect({ chunksOfHandbook: await chunkCount('handbook'), shown: handbook.length }).toEqual({
+      chunksOfHandbook: 6,
+      shown: 3,
+    });
   });
 
   it('lists each document once, ranked by its best chunk, its other chunks under it, and k counts documents', async () => {
@@ -135,7 +181,17 @@ describe('HybridSearch', () => {
 
   it('fuses live direct-mode results and turns failures and timeouts into warnings', async () => {
     direct = [
-      source('old', async (query, { limit }) => [{ externalId: 'y1', title: `Live: ${query}`, snippet: '新报销流程见此', url: 'https://yuque.test/y1', knowledgeBase: '' }].slice(0, limit)),
+      source('old', async (query, { limit }) =>
+        [
+          {
+            externalId: 'y1',
+            title: `Live: ${query}`,
+            snippet: '新报销流程见此',
+            url: 'https://yuque.test/y1',
+            knowledgeBase: '',
+          },
+        ].slice(0, limit),
+      ),
       { ...source('slow', () => new Promise(() => {})), platform: 'yuque' },
       source('broken', async () => {
         throw new CairnError('AUTH_EXPIRED', 'Token expired.');
@@ -144,7 +200,16 @@ describe('HybridSearch', () => {
     try {
       const response = await search.search({ query: '报销', k: 5 });
       const live = response.hits.find((h) => h.source === 'direct');
-      expect(live).toMatchObject({ key: 'direct:old:y1', connectionId: 'old', platform: 'yuque', documentId: null, title: 'Live: 报销', knowledgeBase: 'Old wiki', text: '新报销流程见此', ranks: { direct: 1 } });
+      expect(live).toMatchObject({
+        key: 'direct:old:y1',
+        connectionId: 'old',
+        platform: 'yuque',
+        documentId: null,
+        title: 'Live: 报销',
+        knowledgeBase: 'Old wiki',
+        text: '新报销流程见此',
+        ranks: { direct: 1 },
+      });
       expect(response.hits.filter((h) => h.source === 'index').length).toBeGreaterThan(0);
       // A live hit is a document of its own, kept among the documents as among the passages.
       expect(response.documents.find((d) => d.best.source === 'direct')).toEqual({ best: live, more: [] });
@@ -166,20 +231,58 @@ describe('HybridSearch', () => {
       source('sync-throw', () => {
         throw new CairnError('SOURCE_ERROR', 'Thrown before any promise.');
       }),
-      source('junk', async () => [null, { externalId: 7, title: null, snippet: 'NUL\u0000 and a lone \ud800 half', url: undefined, knowledgeBase: undefined }] as never),
+      source(
+        'junk',
+        async () =>
+          [
+            null,
+            {
+              externalId: 7,
+              title: null,
+              snippet: 'NUL\u0000 and a lone \ud800 half',
+              url: undefined,
+              knowledgeBase: undefined,
+            },
+          ] as never,
+      ),
     ];
     try {
       const response = await search.search({ query: '报销', k: 20 });
-      expect(response.warnings).toEqual([{ connectionId: 'sync-throw', error: { code: 'SOURCE_ERROR', message: 'Thrown before any promise.' } }]);
+      expect(response.warnings).toEqual([
+        {
+          connectionId: 'sync-throw',
+          error: { code: 'SOURCE_ERROR', message: 'Thrown before any promise.' },
+        },
+      ]);
       const live = response.hits.filter((h) => h.source === 'direct');
-      expect(live).toMatchObject([{ key: 'direct:junk:7', externalId: '7', title: '7', text: 'NUL and a lone \uFFFD half', url: null, knowledgeBase: 'Old wiki' }]);
+      expect(live).toMatchObject([
+        {
+          key: 'direct:junk:7',
+          externalId: '7',
+          title: '7',
+          text: 'NUL and a lone \uFFFD half',
+          url: null,
+          knowledgeBase: 'Old wiki',
+        },
+      ]);
     } finally {
       direct = [];
     }
   });
 
   it('answers bad queries without throwing', async () => {
-    const queries: unknown[] = ['', '    ', '!!!???。。，，', '😀🎉🚀', '\u0000\u0007', '\ud800报销', 'x'.repeat(10_000), '报销 '.repeat(3_000), undefined, 42];
+    const queries: unknown[] = [
+      '',
+      '    ',
+      '!!!???。。，，',
+      '😀🎉🚀',
+      '\u0000\u0007',
+      '\ud800报销',
+      'x'.repeat(10_000),
+      '报销 '.repeat(3_000),
+      undefined,
+      42,
+    ];
     const results = [];
     for (const query of queries) results.push((await search.search({ query: query as string })).hits.length);
     expect(results.slice(0, 5)).toEqual([0, 0, 0, 0, 0]);

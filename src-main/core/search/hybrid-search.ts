@@ -4,14 +4,25 @@
  * Only connections in 'rag' mode contribute index hits: a connection switched to direct keeps its
  * index on disk but is searched live.
  */
-import type { Platform, SearchDocument, SearchHit, SearchRequest, SearchResponse } from '../../../src-shared/models';
+import type {
+  Platform,
+  SearchDocument,
+  SearchHit,
+  SearchRequest,
+  SearchResponse,
+} from '../../../src-shared/models';
 import type { Db } from '../db/database';
 import type { Embedder, EmbeddingSpace } from '../embedding/embedder';
 import { isAbortError, throwIfAborted } from '../errors';
 import { readSpaces, type SpaceRecord } from '../index/embedding-spaces';
 import type { Logger } from '../logging/logger';
 import { silentLogger } from '../logging/logger';
-import { DEFAULT_DIRECT_TIMEOUT_MS, searchDirectSources, type DirectResult, type DirectSearchSource } from './direct-channel';
+import {
+  DEFAULT_DIRECT_TIMEOUT_MS,
+  searchDirectSources,
+  type DirectResult,
+  type DirectSearchSource,
+} from './direct-channel';
 import { CHANNEL_DEPTH, configureVectorSession, keywordChannel, vectorChannel } from './index-channels';
 import { clampK, prepareQuery } from './query-text';
 import { groupByDocument } from './document-groups';
@@ -63,7 +74,11 @@ function documentOf(item: { key: string }, chunks: Map<number, ChunkRow>): strin
 }
 
 /** Drops a document's chunks beyond its best `max`, keeping the fused order. */
-function capPerDocument<T extends { key: string }>(ranked: T[], chunks: Map<number, ChunkRow>, max: number): T[] {
+function capPerDocument<T extends { key: string }>(
+  ranked: T[],
+  chunks: Map<number, ChunkRow>,
+  max: number,
+): T[] {
   const seen = new Map<string, number>();
   return ranked.filter((item) => {
     if (!item.key.startsWith('chunk:')) return true;
@@ -89,26 +104,42 @@ export class HybridSearch implements SearchService {
   async search(request: SearchRequest, signal?: AbortSignal): Promise<SearchResponse> {
     const started = performance.now();
     const query = prepareQuery(request?.query);
-    if (!query) return { hits: [], documents: [], warnings: [], tookMs: Math.round(performance.now() - started) };
+    if (!query)
+      return { hits: [], documents: [], warnings: [], tookMs: Math.round(performance.now() - started) };
     const k = clampK(request.k);
     const requested = Array.isArray(request.connectionIds) ? new Set(request.connectionIds) : null;
     this.sessionReady ??= configureVectorSession(this.db);
     await this.sessionReady;
 
-    const connections = (await this.db.query<{ id: string; mode: string }>('SELECT id, mode FROM connections')).rows;
-    const ragIds = connections.filter((c) => c.mode === 'rag' && (!requested || requested.has(c.id))).map((c) => c.id);
+    const connections = (
+      await this.db.query<{ id: string; mode: string }>('SELECT id, mode FROM connections')
+    ).rows;
+    const ragIds = connections
+      .filter((c) => c.mode === 'rag' && (!requested || requested.has(c.id)))
+      .map((c) => c.id);
     // No filter at all when every connection is searched from the index: HNSW works best unfiltered.
     const filter = ragIds.length === connections.length ? null : ragIds;
-    const sources = (this.options.directSources?.() ?? []).filter((s) => !requested || requested.has(s.connectionId));
+    const sources = (this.options.directSources?.() ?? []).filter(
+      (s) => !requested || requested.has(s.connectionId),
+    );
 
     const [vector, keyword, direct] = await Promise.all([
-      ragIds.length > 0 ? this.vectorRanking(query.text, filter, signal) : Promise.resolve({ ids: [], space: null }),
+      ragIds.length > 0
+        ? this.vectorRanking(query.text, filter, signal)
+        : Promise.resolve({ ids: [], space: null }),
       ragIds.length > 0 ? keywordChannel(this.db, query.keywordText, filter) : Promise.resolve([]),
-      searchDirectSources(sources, query.text, { limit: CHANNEL_DEPTH, timeoutMs: (p) => this.directTimeout(p), signal }),
+      searchDirectSources(sources, query.text, {
+        limit: CHANNEL_DEPTH,
+        timeoutMs: (p) => this.directTimeout(p),
+        signal,
+      }),
     ]);
     throwIfAborted(signal);
 
-    const channels: Partial<Record<Channel, string[]>> = { vector: vector.ids.map((id) => `chunk:${id}`), keyword: keyword.map((id) => `chunk:${id}`) };
+    const channels: Partial<Record<Channel, string[]>> = {
+      vector: vector.ids.map((id) => `chunk:${id}`),
+      keyword: keyword.map((id) => `chunk:${id}`),
+    };
     const directByKey = new Map<string, { result: DirectResult; index: number }>();
     for (const result of direct.results) {
       const keys = result.hits.map((hit, index) => {
@@ -118,28 +149,59 @@ export class HybridSearch implements SearchService {
       });
       channels[`direct:${result.source.connectionId}`] = keys;
     }
-    const ranked = reciprocalRankFusion(channels, RRF_K, vector.space && this.options.vectorWeight ? { vector: this.options.vectorWeight(vector.space) } : {});
-    const chunks = await this.loadChunks(ranked.filter((f) => f.key.startsWith('chunk:')).map((f) => Number(f.key.slice('chunk:'.length))));
+    const ranked = reciprocalRankFusion(
+      channels,
+      RRF_K,
+      vector.space && this.options.vectorWeight ? { vector: this.options.vectorWeight(vector.space) } : {},
+    );
+    const chunks = await this.loadChunks(
+      ranked.filter((f) => f.key.startsWith('chunk:')).map((f) => Number(f.key.slice('chunk:'.length))),
+    );
     // Every direct-mode connection that answered shows its best hit (see topKKeepingChannels), and
     // no one document fills the page: its best few chunks stand for it.
-    const diverse = capPerDocument(ranked, chunks, this.options.maxHitsPerDocument ?? DEFAULT_MAX_HITS_PER_DOCUMENT);
+    const diverse = capPerDocument(
+      ranked,
+      chunks,
+      this.options.maxHitsPerDocument ?? DEFAULT_MAX_HITS_PER_DOCUMENT,
+    );
     const guaranteed = direct.results.map((result) => `direct:${result.source.connectionId}` as Channel);
     const toHit = (item: FusedItem<Channel>) => fusedHit(item, chunks, directByKey);
-    const hits = topKKeepingChannels(diverse, k, guaranteed).map(toHit).filter((hit) => hit !== null);
+    const hits = topKKeepingChannels(diverse, k, guaranteed)
+      .map(toHit)
+      .filter((hit) => hit !== null);
     // The same candidates, one per document: the top k documents, each with its best chunks.
-    const groups = new Map(groupByDocument(diverse, (item) => documentOf(item, chunks)).map((group) => [group.best.key, group]));
+    const groups = new Map(
+      groupByDocument(diverse, (item) => documentOf(item, chunks)).map((group) => [group.best.key, group]),
+    );
     const documents: SearchDocument[] = [];
-    for (const best of topKKeepingChannels([...groups.values()].map((group) => group.best), k, guaranteed)) {
+    for (const best of topKKeepingChannels(
+      [...groups.values()].map((group) => group.best),
+      k,
+      guaranteed,
+    )) {
       const bestHit = toHit(best);
-      if (bestHit) documents.push({ best: bestHit, more: groups.get(best.key)!.more.map(toHit).filter((hit) => hit !== null) });
+      if (bestHit)
+        documents.push({
+          best: bestHit,
+          more: groups
+            .get(best.key)!
+            .more.map(toHit)
+            .filter((hit) => hit !== null),
+        });
     }
     const redact = this.options.redact;
-    const warnings = redact ? direct.warnings.map((w) => ({ ...w, error: { ...w.error, message: redact(w.error.message) } })) : direct.warnings;
+    const warnings = redact
+      ? direct.warnings.map((w) => ({ ...w, error: { ...w.error, message: redact(w.error.message) } }))
+      : direct.warnings;
     return { hits, documents, warnings, tookMs: Math.round(performance.now() - started) };
   }
 
   /** The vector channel's ranking and the space it searched (null when the channel was skipped). */
-  private async vectorRanking(text: string, filter: string[] | null, signal?: AbortSignal): Promise<{ ids: number[]; space: SpaceRecord | null }> {
+  private async vectorRanking(
+    text: string,
+    filter: string[] | null,
+    signal?: AbortSignal,
+  ): Promise<{ ids: number[]; space: SpaceRecord | null }> {
     const { active } = await readSpaces(this.db);
     if (!active) return { ids: [], space: null };
     const embedder = this.options.queryEmbedder(active);
@@ -151,7 +213,10 @@ export class HybridSearch implements SearchService {
       const { vectors } = await embedder.embed([text], { kind: 'query', signal });
       const vector = vectors[0];
       if (!vector || vector.length !== active.dimensions) return { ids: [], space: null };
-      return { ids: await vectorChannel(this.db, active, vector, filter, this.options.minVectorSimilarity?.(active)), space: active };
+      return {
+        ids: await vectorChannel(this.db, active, vector, filter, this.options.minVectorSimilarity?.(active)),
+        space: active,
+      };
     } catch (error) {
       if (isAbortError(error)) throw error;
       // A remote embedder being down must not take keyword search with it.
@@ -180,7 +245,11 @@ export class HybridSearch implements SearchService {
 }
 
 /** The hit a fused key stands for (null if its chunk vanished between ranking and loading). */
-function fusedHit(item: FusedItem<Channel>, chunks: Map<number, ChunkRow>, directByKey: Map<string, { result: DirectResult; index: number }>): SearchHit | null {
+function fusedHit(
+  item: FusedItem<Channel>,
+  chunks: Map<number, ChunkRow>,
+  directByKey: Map<string, { result: DirectResult; index: number }>,
+): SearchHit | null {
   const ranks: SearchHit['ranks'] = {};
   for (const [channel, rank] of Object.entries(item.ranks) as [Channel, number][]) {
     if (channel === 'vector' || channel === 'keyword') ranks[channel] = rank;
@@ -214,7 +283,13 @@ function indexHit(key: string, row: ChunkRow, score: number, ranks: SearchHit['r
   };
 }
 
-function directHit(key: string, result: DirectResult, index: number, score: number, ranks: SearchHit['ranks']): SearchHit {
+function directHit(
+  key: string,
+  result: DirectResult,
+  index: number,
+  score: number,
+  ranks: SearchHit['ranks'],
+): SearchHit {
   const hit = result.hits[index]!;
   return {
     key,

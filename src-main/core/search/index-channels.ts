@@ -18,7 +18,7 @@ export const BM25_INDEX = 'chunks_search_bm25';
  * (bench/ann-sweep.ts, docs/decisions/vector-index.md). PGlite is one session, so setting them once holds.
  */
 export async function configureVectorSession(db: Db): Promise<void> {
-  await db.exec("SET hnsw.iterative_scan = relaxed_order; SET hnsw.ef_search = 200");
+  await db.exec('SET hnsw.iterative_scan = relaxed_order; SET hnsw.ef_search = 200');
 }
 
 /**
@@ -26,7 +26,13 @@ export async function configureVectorSession(db: Db): Promise<void> {
  * Hits less similar than `minSimilarity` are dropped: a nearest neighbour that shares nothing
  * with the query is noise, not a result.
  */
-export async function vectorChannel(db: Db, space: SpaceRecord, queryVector: Float32Array, connectionIds: string[] | null, minSimilarity = -1): Promise<number[]> {
+export async function vectorChannel(
+  db: Db,
+  space: SpaceRecord,
+  queryVector: Float32Array,
+  connectionIds: string[] | null,
+  minSimilarity = -1,
+): Promise<number[]> {
   const filter = connectionIds ? 'WHERE connection_id = ANY($2::text[])' : '';
   const maxDistance = Math.min(2, Math.max(0, 1 - minSimilarity));
   // MATERIALIZED + outer ORDER BY: relaxed_order may return slightly out of order.
@@ -44,7 +50,11 @@ export async function vectorChannel(db: Db, space: SpaceRecord, queryVector: Flo
  * Top chunk ids by BM25 (pg_textsearch) over the analysed `search_text`. Scores are negative
  * (lower is better) and 0 means "no term matched", so zero-score rows are dropped.
  */
-export async function keywordChannel(db: Db, keywordText: string, connectionIds: string[] | null): Promise<number[]> {
+export async function keywordChannel(
+  db: Db,
+  keywordText: string,
+  connectionIds: string[] | null,
+): Promise<number[]> {
   if (!keywordText) return [];
   const filter = connectionIds ? 'WHERE connection_id = ANY($2::text[])' : '';
   const rows = await db.query<{ id: string | number }>(

@@ -22,7 +22,11 @@ export interface PreparedQuery {
 export function prepareQuery(raw: unknown): PreparedQuery | null {
   if (typeof raw !== 'string') return null;
   // Lone surrogates cannot be encoded as UTF-8 for Postgres; controls carry no meaning.
-  let text = raw.replace(LONE_SURROGATE, '\uFFFD').replace(/[\p{Cc}\p{Cf}]+/gu, ' ').replace(/\s+/g, ' ').trim();
+  let text = raw
+    .replace(LONE_SURROGATE, '\uFFFD')
+    .replace(/[\p{Cc}\p{Cf}]+/gu, ' ')
+    .replace(/\s+/g, ' ')
+    .trim();
   if (!/[\p{L}\p{N}]/u.test(text)) return null;
   let truncated = false;
   const codePoints = Array.from(text);

@@ -14,7 +14,10 @@ describe('reciprocalRankFusion', () => {
 
   it('lets a document found by two channels at rank 30 beat one found once at rank 1', () => {
     const thirty = Array.from({ length: 30 }, (_v, i) => `x${i}`);
-    const fused = reciprocalRankFusion({ vector: ['solo', ...thirty.slice(0, 28), 'both'], keyword: [...thirty.slice(0, 29).map((x) => `k${x}`), 'both'] });
+    const fused = reciprocalRankFusion({
+      vector: ['solo', ...thirty.slice(0, 28), 'both'],
+      keyword: [...thirty.slice(0, 29).map((x) => `k${x}`), 'both'],
+    });
     expect(fused[0]?.key).toBe('both');
     expect(fused[0]?.score).toBeCloseTo(2 / 90, 12);
   });
@@ -31,7 +34,8 @@ describe('reciprocalRankFusion', () => {
 describe('weighted reciprocalRankFusion', () => {
   it('lets a lighter vector channel lose ties it would otherwise win', () => {
     const channels = { vector: ['a', 'b'], keyword: ['b', 'a'] };
-    const keys = (weights: Record<string, number>) => reciprocalRankFusion(channels, 60, weights).map((item) => item.key);
+    const keys = (weights: Record<string, number>) =>
+      reciprocalRankFusion(channels, 60, weights).map((item) => item.key);
     // Equal weights: a and b tie on score and on best rank; the key decides.
     expect(keys({})).toEqual(['a', 'b']);
     // Keyword 1, vector 0.5: b = 1/61 + 0.5/62 beats a = 0.5/61 + 1/62.
@@ -60,15 +64,26 @@ describe('weighted reciprocalRankFusion', () => {
 describe('topKKeepingChannels', () => {
   const localHits = Array.from({ length: 12 }, (_v, i) => `c${i}`);
   // Twelve chunks found by both local channels outrank every live hit of the two direct connections.
-  const fused = reciprocalRankFusion<string>({ vector: localHits, keyword: localHits, 'direct:a': ['a1', 'a2'], 'direct:b': ['b1'] });
+  const fused = reciprocalRankFusion<string>({
+    vector: localHits,
+    keyword: localHits,
+    'direct:a': ['a1', 'a2'],
+    'direct:b': ['b1'],
+  });
 
   it('is the plain top k when every guaranteed channel is already in it', () => {
-    expect(topKKeepingChannels(fused, 16, ['direct:a', 'direct:b']).map((item) => item.key)).toEqual(fused.slice(0, 16).map((item) => item.key));
+    expect(topKKeepingChannels(fused, 16, ['direct:a', 'direct:b']).map((item) => item.key)).toEqual(
+      fused.slice(0, 16).map((item) => item.key),
+    );
   });
 
   it('gives each guaranteed channel that answered its best hit, in place of the lowest other items, ordered by score', () => {
-    expect(fused.slice(0, 5).some((item) => item.key.startsWith('a') || item.key.startsWith('b'))).toBe(false);
-    expect(topKKeepingChannels(fused, 5, ['direct:a', 'direct:b', 'direct:silent']).map((item) => item.key)).toEqual(['c0', 'c1', 'c2', 'a1', 'b1']);
+    expect(fused.slice(0, 5).some((item) => item.key.startsWith('a') || item.key.startsWith('b'))).toBe(
+      false,
+    );
+    expect(
+      topKKeepingChannels(fused, 5, ['direct:a', 'direct:b', 'direct:silent']).map((item) => item.key),
+    ).toEqual(['c0', 'c1', 'c2', 'a1', 'b1']);
   });
 
   it('never drops one guaranteed channel for another when k is smaller than their number', () => {

@@ -19,7 +19,11 @@ export interface FusedItem<C extends string> {
  * `weights` scale a channel's contribution (default 1); a weight of 0 keeps its keys, ranked
  * after every key another channel found (a tail that adds recall, never reorders the others).
  */
-export function reciprocalRankFusion<C extends string>(channels: Partial<Record<C, readonly string[]>>, k: number = RRF_K, weights: Partial<Record<C, number>> = {}): FusedItem<C>[] {
+export function reciprocalRankFusion<C extends string>(
+  channels: Partial<Record<C, readonly string[]>>,
+  k: number = RRF_K,
+  weights: Partial<Record<C, number>> = {},
+): FusedItem<C>[] {
   const fused = new Map<string, FusedItem<C>>();
   for (const [channel, keys] of Object.entries(channels) as [C, readonly string[] | undefined][]) {
     if (!keys) continue;
@@ -32,7 +36,9 @@ export function reciprocalRankFusion<C extends string>(channels: Partial<Record<
     });
   }
   const bestRank = (item: FusedItem<C>) => Math.min(...(Object.values(item.ranks) as number[]));
-  return [...fused.values()].sort((a, b) => b.score - a.score || bestRank(a) - bestRank(b) || (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
+  return [...fused.values()].sort(
+    (a, b) => b.score - a.score || bestRank(a) - bestRank(b) || (a.key < b.key ? -1 : a.key > b.key ? 1 : 0),
+  );
 }
 
 /**
@@ -42,14 +48,28 @@ export function reciprocalRankFusion<C extends string>(channels: Partial<Record<
  * merely mention (~2/70) and a live platform would vanish from the answer; its best hit takes
  * the place of the lowest-ranked item that no guaranteed channel needs. Order stays by score.
  */
-export function topKKeepingChannels<C extends string>(fused: FusedItem<C>[], k: number, guaranteed: readonly C[]): FusedItem<C>[] {
+export function topKKeepingChannels<C extends string>(
+  fused: FusedItem<C>[],
+  k: number,
+  guaranteed: readonly C[],
+): FusedItem<C>[] {
   const top = fused.slice(0, k);
-  const bestOf = (channel: C) => fused.filter((item) => item.ranks[channel] !== undefined).sort((a, b) => a.ranks[channel]! - b.ranks[channel]!)[0];
-  const missing = [...new Set(guaranteed)].filter((channel) => !top.some((item) => item.ranks[channel] !== undefined)).map(bestOf);
+  const bestOf = (channel: C) =>
+    fused
+      .filter((item) => item.ranks[channel] !== undefined)
+      .sort((a, b) => a.ranks[channel]! - b.ranks[channel]!)[0];
+  const missing = [...new Set(guaranteed)]
+    .filter((channel) => !top.some((item) => item.ranks[channel] !== undefined))
+    .map(bestOf);
   for (const item of missing) {
     if (!item || top.includes(item)) continue;
     // The lowest item that is not the only representative of a guaranteed channel.
-    const needed = (candidate: FusedItem<C>) => guaranteed.some((channel) => candidate.ranks[channel] !== undefined && top.filter((other) => other.ranks[channel] !== undefined).length === 1);
+    const needed = (candidate: FusedItem<C>) =>
+      guaranteed.some(
+        (channel) =>
+          candidate.ranks[channel] !== undefined &&
+          top.filter((other) => other.ranks[channel] !== undefined).length === 1,
+      );
     const victim = [...top].reverse().find((candidate) => !needed(candidate));
     if (!victim) break;
     top.splice(top.indexOf(victim), 1, item);

@@ -35,7 +35,8 @@ export class FileSecretStore implements SecretStore {
 
   async set(ref: string, values: Record<string, string>): Promise<void> {
     for (const [key, value] of Object.entries(values)) {
-      if (typeof value !== 'string') throw new CairnError('INVALID_ARGUMENT', `Secret field "${key}" must be a string.`);
+      if (typeof value !== 'string')
+        throw new CairnError('INVALID_ARGUMENT', `Secret field "${key}" must be a string.`);
     }
     await this.serial(async () => {
       const secrets = await this.read();
@@ -65,7 +66,10 @@ export class FileSecretStore implements SecretStore {
       text = await readFile(this.filePath, 'utf8');
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code === 'ENOENT') return {};
-      throw new CairnError('INTERNAL', `Cannot read the secret file ${this.filePath}: ${(error as NodeJS.ErrnoException).code ?? 'unknown error'}.`);
+      throw new CairnError(
+        'INTERNAL',
+        `Cannot read the secret file ${this.filePath}: ${(error as NodeJS.ErrnoException).code ?? 'unknown error'}.`,
+      );
     }
     await this.tightenPermissions();
     let parsed: unknown;
@@ -73,9 +77,16 @@ export class FileSecretStore implements SecretStore {
       parsed = JSON.parse(text);
     } catch {
       // The parser's message can quote file content (a secret), so it is not passed on.
-      throw new CairnError('INTERNAL', `The secret file ${this.filePath} is not valid JSON. It was left untouched; fix or remove it.`);
+      throw new CairnError(
+        'INTERNAL',
+        `The secret file ${this.filePath} is not valid JSON. It was left untouched; fix or remove it.`,
+      );
     }
-    if (!isSecretFile(parsed)) throw new CairnError('INTERNAL', `The secret file ${this.filePath} has an unexpected shape. It was left untouched; fix or remove it.`);
+    if (!isSecretFile(parsed))
+      throw new CairnError(
+        'INTERNAL',
+        `The secret file ${this.filePath} has an unexpected shape. It was left untouched; fix or remove it.`,
+      );
     return parsed.secrets;
   }
 
@@ -95,7 +106,10 @@ export class FileSecretStore implements SecretStore {
       await rename(temp, this.filePath);
     } catch (error) {
       await unlink(temp).catch(() => undefined);
-      throw new CairnError('INTERNAL', `Cannot write the secret file ${this.filePath}: ${(error as NodeJS.ErrnoException).code ?? 'unknown error'}.`);
+      throw new CairnError(
+        'INTERNAL',
+        `Cannot write the secret file ${this.filePath}: ${(error as NodeJS.ErrnoException).code ?? 'unknown error'}.`,
+      );
     }
   }
 
@@ -112,6 +126,10 @@ function isSecretFile(value: unknown): value is SecretFile {
   const secrets = (value as { secrets?: unknown }).secrets;
   if (typeof secrets !== 'object' || secrets === null || Array.isArray(secrets)) return false;
   return Object.values(secrets).every(
-    (entry) => typeof entry === 'object' && entry !== null && !Array.isArray(entry) && Object.values(entry).every((field) => typeof field === 'string'),
+    (entry) =>
+      typeof entry === 'object' &&
+      entry !== null &&
+      !Array.isArray(entry) &&
+      Object.values(entry).every((field) => typeof field === 'string'),
   );
 }

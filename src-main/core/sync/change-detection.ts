@@ -17,7 +17,8 @@ export function planChanges(listed: DocumentRef[], stored: Map<string, StoredDoc
   const plan: ChangePlan = { toFetch: [], unchanged: [] };
   for (const ref of listed) {
     const state = stored.get(ref.externalId);
-    if (state && ref.revision !== null && ref.revision === state.revision && state.contentHash) plan.unchanged.push(ref);
+    if (state && ref.revision !== null && ref.revision === state.revision && state.contentHash)
+      plan.unchanged.push(ref);
     else plan.toFetch.push(ref);
   }
   return plan;

@@ -101,7 +101,11 @@ export class EmbedBatcher {
       // A remote provider reports its HTTP requests; an in-process embedder counts as one call per batch.
       this.calls += Math.max(1, result.calls);
       this.tokens += result.tokens;
-      if (result.vectors.length !== slice.length) throw new CairnError('EMBEDDING_FAILED', `The embedder returned ${result.vectors.length} vectors for ${slice.length} inputs.`);
+      if (result.vectors.length !== slice.length)
+        throw new CairnError(
+          'EMBEDDING_FAILED',
+          `The embedder returned ${result.vectors.length} vectors for ${slice.length} inputs.`,
+        );
       out.push(...result.vectors);
     }
     return out;

@@ -82,7 +82,13 @@ function scheduler(): SyncScheduler {
 }
 
 async function rag(name: string, times: { last?: number; next?: number } = {}): Promise<string> {
-  const { id } = await repo.create({ platform: 'folder', name, mode: 'rag', config: { path: `/${name}` }, hasSecrets: false });
+  const { id } = await repo.create({
+    platform: 'folder',
+    name,
+    mode: 'rag',
+    config: { path: `/${name}` },
+    hasSecrets: false,
+  });
   await repo.updateSyncState(id, {
     lastSyncAt: times.last === undefined ? null : new Date(clock.now() + times.last),
     nextSyncAt: times.next === undefined ? null : new Date(clock.now() + times.next),
@@ -101,12 +107,23 @@ describe('SyncScheduler', () => {
     const later = await rag('later', { last: -19 * HOUR, next: 5 * HOUR });
     const fresh = await rag('fresh');
     const lastOnly = await rag('last-only', { last: -20 * HOUR });
-    await repo.create({ platform: 'folder', name: 'direct', mode: 'direct', config: { path: '/d' }, hasSecrets: false });
+    await repo.create({
+      platform: 'folder',
+      name: 'direct',
+      mode: 'direct',
+      config: { path: '/d' },
+      hasSecrets: false,
+    });
     const s = scheduler();
     await s.start();
     await s.whenIdle();
     expect(started).toEqual([overdue, fresh]);
-    expect({ overdue: await storedNext(overdue), later: await storedNext(later), fresh: await storedNext(fresh), lastOnly: await storedNext(lastOnly) }).toEqual({
+    expect({
+      overdue: await storedNext(overdue),
+      later: await storedNext(later),
+      fresh: await storedNext(fresh),
+      lastOnly: await storedNext(lastOnly),
+    }).toEqual({
       overdue: 24 * HOUR,
       later: 5 * HOUR,
       fresh: 24 * HOUR,
@@ -137,11 +154,15 @@ describe('SyncScheduler', () => {
   it('treats ALREADY_SYNCING as fine and retries other start failures sooner', async () => {
     const busy = await rag('busy', { next: -1 });
     const broken = await rag('broken', { next: -1 });
-    answer = (id) => (id === busy ? fail('ALREADY_SYNCING', 'already syncing') : fail('SOURCE_UNREACHABLE', 'offline'));
+    answer = (id) =>
+      id === busy ? fail('ALREADY_SYNCING', 'already syncing') : fail('SOURCE_UNREACHABLE', 'offline');
     const s = scheduler();
     await s.start();
     await s.whenIdle();
-    expect({ busy: await storedNext(busy), broken: await storedNext(broken) }).toEqual({ busy: 24 * HOUR, broken: HOUR });
+    expect({ busy: await storedNext(busy), broken: await storedNext(broken) }).toEqual({
+      busy: 24 * HOUR,
+      broken: HOUR,
+    });
     s.dispose();
   });
 
@@ -185,7 +206,17 @@ describe('SyncScheduler', () => {
       status,
       startedAt: new Date(clock.now() - HOUR).toISOString(),
       finishedAt: new Date(clock.now()).toISOString(),
-      counters: { seen: 0, added: 0, updated: 0, unchanged: 0, deleted: 0, failed: 0, chunksEmbedded: 0, embedderCalls: 0, embeddingTokens: 0 },
+      counters: {
+        seen: 0,
+        added: 0,
+        updated: 0,
+        unchanged: 0,
+        deleted: 0,
+        failed: 0,
+        chunksEmbedded: 0,
+        embedderCalls: 0,
+        embeddingTokens: 0,
+      },
       errors: [],
       error: null,
     });
@@ -194,7 +225,10 @@ describe('SyncScheduler', () => {
     expect(await storedNext(id)).toBe(6 * HOUR);
     events.emit('sync.finished', run('failed'));
     await s.whenIdle();
-    expect({ next: await storedNext(id), planned: s.plannedTimes().get(id) }).toEqual({ next: HOUR, planned: clock.now() + HOUR });
+    expect({ next: await storedNext(id), planned: s.plannedTimes().get(id) }).toEqual({
+      next: HOUR,
+      planned: clock.now() + HOUR,
+    });
     s.dispose();
   });
 

@@ -79,7 +79,10 @@ export class SyncScheduler {
     if (events) {
       this.unsubscribers.push(
         events.on('connections.changed', () => void this.refresh()),
-        events.on('sync.finished', (run) => void this.enqueue(() => this.afterRun(run.connectionId, run.status, run.finishedAt))),
+        events.on(
+          'sync.finished',
+          (run) => void this.enqueue(() => this.afterRun(run.connectionId, run.status, run.finishedAt)),
+        ),
       );
     }
     await this.refresh();
@@ -141,7 +144,8 @@ export class SyncScheduler {
       if (connection.nextSyncAt && !intervalChanged) due = connection.nextSyncAt.getTime();
       else if (connection.lastSyncAt) due = connection.lastSyncAt.getTime() + intervalMs;
       else due = connection.nextSyncAt?.getTime() ?? now; // never synced: sync now
-      if (connection.nextSyncAt?.getTime() !== due) await this.options.store.setNextSyncAt(connection.id, new Date(due));
+      if (connection.nextSyncAt?.getTime() !== due)
+        await this.options.store.setNextSyncAt(connection.id, new Date(due));
       this.arm(connection.id, due);
     }
   }
@@ -153,7 +157,10 @@ export class SyncScheduler {
     try {
       result = await this.options.startSync(id);
     } catch (error) {
-      result = { ok: false, error: { code: 'INTERNAL', message: error instanceof Error ? error.message : String(error) } };
+      result = {
+        ok: false,
+        error: { code: 'INTERNAL', message: error instanceof Error ? error.message : String(error) },
+      };
     }
     if (!result.ok && result.error.code === 'NOT_FOUND') return; // removed meanwhile
     // UNSUPPORTED (e.g. DingTalk without full text) will not change by retrying: the connection
@@ -220,6 +227,9 @@ export class SyncScheduler {
 
   private async readSettings(): Promise<{ intervalMs: number; paused: boolean }> {
     const settings = await this.options.settings();
-    return { intervalMs: Math.max(1, settings.syncIntervalHours) * HOUR_MS, paused: settings.scheduledSyncPaused };
+    return {
+      intervalMs: Math.max(1, settings.syncIntervalHours) * HOUR_MS,
+      paused: settings.scheduledSyncPaused,
+    };
   }
 }

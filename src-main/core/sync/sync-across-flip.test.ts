@@ -26,17 +26,33 @@ afterAll(async () => {
 
 function connectorWith(count: number): MemoryConnector {
   const connector = new MemoryConnector();
-  for (let i = 0; i < count; i++) connector.put(`doc-${i}`, i % 2 ? `# Note ${i}\n\nGardening tip ${i}: water the tomatoes.` : `# 笔记 ${i}\n\n第${i}条：报销需要发票。`);
+  for (let i = 0; i < count; i++)
+    connector.put(
+      `doc-${i}`,
+      i % 2
+        ? `# Note ${i}\n\nGardening tip ${i}: water the tomatoes.`
+        : `# 笔记 ${i}\n\n第${i}条：报销需要发票。`,
+    );
   return connector;
 }
 
 describe('a sync running across a re-embed flip', () => {
   it('writes the documents after the flip into the new active space; nothing is lost and every chunk has a vector there', async () => {
     await insertConnection(db, 'flip');
-    const newModel = new OpenAiCompatibleEmbedder({ provider: 'custom', baseUrl: server.baseUrl, apiKey: server.apiKey, model: 'text-embedding-v3', dimensions: 256, maxBatchSize: 10, sendDimensions: true, sendTextType: false });
+    const newModel = new OpenAiCompatibleEmbedder({
+      provider: 'custom',
+      baseUrl: server.baseUrl,
+      apiKey: server.apiKey,
+      model: 'text-embedding-v3',
+      dimensions: 256,
+      maxBatchSize: 10,
+      sendDimensions: true,
+      sendTextType: false,
+    });
     const { active: oldSpace } = await readSpaces(db);
     // As the app does (EmbeddingService.currentSyncEmbedder): the active space as the database has it now.
-    const currentEmbedder = async (): Promise<Embedder> => ((await readSpaces(db)).active?.model === newModel.space.model ? newModel : oldModel);
+    const currentEmbedder = async (): Promise<Embedder> =>
+      (await readSpaces(db)).active?.model === newModel.space.model ? newModel : oldModel;
     const connector = connectorWith(60);
     // Half-way through the sync a re-embed into the remote model runs to its end and flips.
     let reindexed = false;
@@ -45,14 +61,22 @@ describe('a sync running across a re-embed flip', () => {
       reindexed = true;
       await runReindex({ db, embedder: newModel });
     };
-    const engine = new SyncEngine({ db, store: new PgDocumentStore(db), lock: new SyncLock(db), fetchConcurrency: 4 });
+    const engine = new SyncEngine({
+      db,
+      store: new PgDocumentStore(db),
+      lock: new SyncLock(db),
+      fetchConcurrency: 4,
+    });
     const run = await engine.run({ connectionId: 'flip', connector, embedder: oldModel, currentEmbedder });
 
     expect(run.errors).toEqual([]);
     expect(run).toMatchObject({ status: 'succeeded', counters: { added: 60, failed: 0 } });
     const { active, pending } = await readSpaces(db);
     expect([active?.model, pending]).toEqual(['text-embedding-v3', null]);
-    const tables = await db.query<{ n: number }>('SELECT count(*)::int AS n FROM pg_tables WHERE tablename = $1', [spaceTable(oldSpace!)]);
+    const tables = await db.query<{ n: number }>(
+      'SELECT count(*)::int AS n FROM pg_tables WHERE tablename = $1',
+      [spaceTable(oldSpace!)],
+    );
     expect(tables.rows[0]?.n).toBe(0);
     const coverage = await db.query<{ chunks: number; vectors: number; documents: number }>(
       `SELECT count(DISTINCT c.id)::int AS chunks, count(e.chunk_id)::int AS vectors, count(DISTINCT c.document_id)::int AS documents

@@ -51,7 +51,12 @@ function resetCounts(connector: MemoryConnector): void {
 /** The index holds exactly the connector's documents, each with its current text, chunks and vectors. */
 async function expectIndexMatches(connectionId: string, connector: MemoryConnector): Promise<void> {
   const { active } = await readSpaces(db);
-  const rows = await db.query<{ external_id: string; content_hash: string; chunks: string[]; vectors: number }>(
+  const rows = await db.query<{
+    external_id: string;
+    content_hash: string;
+    chunks: string[];
+    vectors: number;
+  }>(
     `SELECT d.external_id, d.content_hash,
             coalesce(array_agg(c.content ORDER BY c.ord) FILTER (WHERE c.id IS NOT NULL), '{}') AS chunks,
             count(e.chunk_id)::int AS vectors
@@ -63,7 +68,12 @@ async function expectIndexMatches(connectionId: string, connector: MemoryConnect
     .map((doc) => {
       const text = normalizeText(doc.markdown);
       const chunks = chunkMarkdown(text).map((c) => c.text);
-      return { external_id: doc.ref.externalId, content_hash: contentHash(text), chunks, vectors: chunks.length };
+      return {
+        external_id: doc.ref.externalId,
+        content_hash: contentHash(text),
+        chunks,
+        vectors: chunks.length,
+      };
     })
     .sort((a, b) => a.external_id.localeCompare(b.external_id));
   expect(rows.rows).toEqual(expected);
@@ -73,12 +83,16 @@ describe('SyncEngine', () => {
   it('syncs 200 documents, then fetches and embeds only what changed, and the index matches the source', async () => {
     const connector = await connectionWith('gen', 200);
     const first = await engine.run({ connectionId: 'gen', connector, embedder });
-    expect(first).toMatchObject({ status: 'succeeded', counters: { seen: 200, added: 200, updated: 0, unchanged: 0, deleted: 0, failed: 0 } });
+    expect(first).toMatchObject({
+      status: 'succeeded',
+      counters: { seen: 200, added: 200, updated: 0, unchanged: 0, deleted: 0, failed: 0 },
+    });
     expect(first.counters.embedderCalls).toBeLessThan(200);
     await expectIndexMatches('gen', connector);
 
     resetCounts(connector);
-    for (const i of [3, 50, 101]) connector.put(`doc-${String(i).padStart(3, '0')}`, generatedDoc(i, ' (revised)'));
+    for (const i of [3, 50, 101])
+      connector.put(`doc-${String(i).padStart(3, '0')}`, generatedDoc(i, ' (revised)'));
     connector.documents.delete('doc-007');
     connector.put('new-a', '# 新增文档\n\n关于报销的补充规定。');
     connector.put('new-b', '# New document\n\nA brand new page about onboarding.');
@@ -86,9 +100,18 @@ describe('SyncEngine', () => {
     connector.put('doc-020', generatedDoc(20));
     const second = await engine.run({ connectionId: 'gen', connector, embedder });
 
-    expect(second.counters).toMatchObject({ seen: 201, added: 2, updated: 3, unchanged: 196, deleted: 1, failed: 0 });
+    expect(second.counters).toMatchObject({
+      seen: 201,
+      added: 2,
+      updated: 3,
+      unchanged: 196,
+      deleted: 1,
+      failed: 0,
+    });
     expect(connector.fetches.sort()).toEqual(['doc-003', 'doc-020', 'doc-050', 'doc-101', 'new-a', 'new-b']);
-    const changed = ['doc-003', 'doc-050', 'doc-101', 'new-a', 'new-b'].map((id) => normalizeText(connector.documents.get(id)!.markdown));
+    const changed = ['doc-003', 'doc-050', 'doc-101', 'new-a', 'new-b'].map((id) =>
+      normalizeText(connector.documents.get(id)!.markdown),
+    );
     const expectedInputs = changed.flatMap((text) => chunkMarkdown(text)).length;
     expect(embedder.inputs).toHaveLength(expectedInputs);
     expect(second.counters.chunksEmbedded).toBe(expectedInputs);
@@ -100,8 +123,16 @@ describe('SyncEngine', () => {
     const third = await engine.run({ connectionId: 'gen', connector, embedder });
     expect(third.counters).toMatchObject({ seen: 201, unchanged: 201, added: 0, updated: 0, deleted: 0 });
     expect([connector.fetches.length, embedder.calls]).toEqual([0, 0]);
-    const connection = (await db.query<{ sync_status: string; sync_error: string | null; last_sync_at: Date | null }>("SELECT sync_status, sync_error, last_sync_at FROM connections WHERE id = 'gen'")).rows[0];
-    expect(connection).toMatchObject({ sync_status: 'synced', sync_error: null, last_sync_at: expect.any(Date) });
+    const connection = (
+      await db.query<{ sync_status: string; sync_error: string | null; last_sync_at: Date | null }>(
+        "SELECT sync_status, sync_error, last_sync_at FROM connections WHERE id = 'gen'",
+      )
+    ).rows[0];
+    expect(connection).toMatchObject({
+      sync_status: 'synced',
+      sync_error: null,
+      last_sync_at: expect.any(Date),
+    });
   });
 
   it('keeps every document in its last good state when a sync is aborted, and the next sync completes', async () => {
@@ -115,7 +146,13 @@ describe('SyncEngine', () => {
       if (connector.fetches.length >= 10) controller.abort();
     };
     const progress: SyncProgress[] = [];
-    const cancelled = await engine.run({ connectionId: 'abort', connector, embedder, signal: controller.signal, onProgress: (p) => progress.push(p) });
+    const cancelled = await engine.run({
+      connectionId: 'abort',
+      connector,
+      embedder,
+      signal: controller.signal,
+      onProgress: (p) => progress.push(p),
+    });
     expect(cancelled.status).toBe('cancelled');
     expect(progress.at(-1)?.phase).toBe('done');
 
@@ -139,9 +176,15 @@ describe('SyncEngine', () => {
     expect(rows.rows).toHaveLength(30);
     for (const row of rows.rows) {
       const expected = chunkMarkdown(row.content).map((c) => c.text);
-      expect({ chunks: row.chunks, count: row.chunk_count, vectors: row.vectors }).toEqual({ chunks: expected, count: expected.length, vectors: expected.length });
+      expect({ chunks: row.chunks, count: row.chunk_count, vectors: row.vectors }).toEqual({
+        chunks: expected,
+        count: expected.length,
+        vectors: expected.length,
+      });
     }
-    const connection = (await db.query<{ sync_status: string }>("SELECT sync_status FROM connections WHERE id = 'abort'")).rows[0];
+    const connection = (
+      await db.query<{ sync_status: string }>("SELECT sync_status FROM connections WHERE id = 'abort'")
+    ).rows[0];
     expect(connection?.sync_status).toBe('synced');
 
     connector.beforeFetch = null;
@@ -152,7 +195,12 @@ describe('SyncEngine', () => {
   });
 
   it('leaves the BM25 index out of bulk mode when a large sync is cancelled before its optimize step', async () => {
-    const threshold = async () => (await db.query<{ value: string }>("SELECT current_setting('pg_textsearch.memtable_pages_threshold') AS value")).rows[0]!.value;
+    const threshold = async () =>
+      (
+        await db.query<{ value: string }>(
+          "SELECT current_setting('pg_textsearch.memtable_pages_threshold') AS value",
+        )
+      ).rows[0]!.value;
     const before = await threshold();
     // Enough planned documents for the bulk mode (BULK_KEYWORD_MIN_CHUNKS), cancelled after a few fetches.
     const connector = await connectionWith('bulk-cancel', 1200);
@@ -162,9 +210,18 @@ describe('SyncEngine', () => {
       if (!seenInBulk) seenInBulk = await threshold();
       if (connector.fetches.length >= 20) controller.abort();
     };
-    const run = await engine.run({ connectionId: 'bulk-cancel', connector, embedder, signal: controller.signal });
+    const run = await engine.run({
+      connectionId: 'bulk-cancel',
+      connector,
+      embedder,
+      signal: controller.signal,
+    });
     const after = await threshold();
-    expect({ status: run.status, seenInBulk, after }).toEqual({ status: 'cancelled', seenInBulk: String(BULK_MEMTABLE_PAGES), after: before });
+    expect({ status: run.status, seenInBulk, after }).toEqual({
+      status: 'cancelled',
+      seenInBulk: String(BULK_MEMTABLE_PAGES),
+      after: before,
+    });
   });
 
   it('deletes nothing when the listing breaks off, indexes what it listed, and catches up next time', async () => {
@@ -174,27 +231,46 @@ describe('SyncEngine', () => {
     connector.put('doc-001', generatedDoc(1, ' changed'));
     connector.failListingAfter = 5;
     const broken = await engine.run({ connectionId: 'flaky', connector, embedder });
-    expect(broken).toMatchObject({ status: 'partial', counters: { seen: 5, updated: 1, deleted: 0 }, error: { code: 'SOURCE_UNREACHABLE' } });
+    expect(broken).toMatchObject({
+      status: 'partial',
+      counters: { seen: 5, updated: 1, deleted: 0 },
+      error: { code: 'SOURCE_UNREACHABLE' },
+    });
     expect((await store.counts('flaky')).documents).toBe(20);
-    const connection = (await db.query<{ sync_error: string | null }>("SELECT sync_error FROM connections WHERE id = 'flaky'")).rows[0];
+    const connection = (
+      await db.query<{ sync_error: string | null }>("SELECT sync_error FROM connections WHERE id = 'flaky'")
+    ).rows[0];
     expect(connection?.sync_error).toContain('Listing broke off');
 
     connector.failListingAfter = 0;
-    expect(await engine.run({ connectionId: 'flaky', connector, embedder })).toMatchObject({ status: 'failed', counters: { seen: 0, deleted: 0 } });
+    expect(await engine.run({ connectionId: 'flaky', connector, embedder })).toMatchObject({
+      status: 'failed',
+      counters: { seen: 0, deleted: 0 },
+    });
     expect((await store.counts('flaky')).documents).toBe(20);
 
     connector.failListingAfter = null;
-    expect(await engine.run({ connectionId: 'flaky', connector, embedder })).toMatchObject({ status: 'succeeded', counters: { deleted: 3 } });
+    expect(await engine.run({ connectionId: 'flaky', connector, embedder })).toMatchObject({
+      status: 'succeeded',
+      counters: { deleted: 3 },
+    });
     await expectIndexMatches('flaky', connector);
   });
 
   it('runs exactly one of two syncs of one connection started at once', async () => {
     const connector = await connectionWith('twice', 10);
-    const [a, b] = await Promise.allSettled([engine.run({ connectionId: 'twice', connector, embedder }), engine.run({ connectionId: 'twice', connector, embedder })]);
-    const outcomes = [a, b].map((r) => (r.status === 'fulfilled' ? r.value.status : (r.reason as { code: string }).code)).sort();
+    const [a, b] = await Promise.allSettled([
+      engine.run({ connectionId: 'twice', connector, embedder }),
+      engine.run({ connectionId: 'twice', connector, embedder }),
+    ]);
+    const outcomes = [a, b]
+      .map((r) => (r.status === 'fulfilled' ? r.value.status : (r.reason as { code: string }).code))
+      .sort();
     expect(outcomes).toEqual(['ALREADY_SYNCING', 'succeeded']);
     expect(connector.fetches).toHaveLength(10);
-    const runs = (await db.query<{ n: number }>("SELECT count(*)::int AS n FROM sync_runs WHERE connection_id = 'twice'")).rows[0]?.n;
+    const runs = (
+      await db.query<{ n: number }>("SELECT count(*)::int AS n FROM sync_runs WHERE connection_id = 'twice'")
+    ).rows[0]?.n;
     expect(runs).toBe(1);
     // The lock is released afterwards.
     expect((await engine.run({ connectionId: 'twice', connector, embedder })).status).toBe('succeeded');
@@ -211,9 +287,18 @@ describe('SyncEngine', () => {
       expect(run.counters).toMatchObject({ added: 6, failed: 2 });
       expect(run.errors.sort((x, y) => x.externalId.localeCompare(y.externalId))).toEqual([
         { externalId: 'doc-002', title: 'doc-002', code: 'SOURCE_ERROR', message: 'Cannot read doc-002.' },
-        { externalId: 'doc-005', title: 'doc-005', code: 'EMBEDDING_FAILED', message: 'Test embedder refused this input.' },
+        {
+          externalId: 'doc-005',
+          title: 'doc-005',
+          code: 'EMBEDDING_FAILED',
+          message: 'Test embedder refused this input.',
+        },
       ]);
-      const connection = (await db.query<{ sync_status: string; sync_error: string }>("SELECT sync_status, sync_error FROM connections WHERE id = 'partial'")).rows[0];
+      const connection = (
+        await db.query<{ sync_status: string; sync_error: string }>(
+          "SELECT sync_status, sync_error FROM connections WHERE id = 'partial'",
+        )
+      ).rows[0];
       expect(connection?.sync_status).toBe('synced');
       expect(connection?.sync_error).toMatch(/^2 documents failed/);
     } finally {
@@ -242,25 +327,36 @@ describe('SyncEngine', () => {
     connector.put('nul\u0000id', '# NUL\n\nAn id no text column takes.');
     connector.put('surrogate', '# S\n\nText.');
     connector.beforeFetch = (ref) => {
-      if (ref.externalId === 'surrogate') throw new CairnError('SOURCE_ERROR', 'The platform said: \ud800 \u0000 broken');
+      if (ref.externalId === 'surrogate')
+        throw new CairnError('SOURCE_ERROR', 'The platform said: \ud800 \u0000 broken');
     };
     const run = await engine.run({ connectionId: 'unstorable', connector, embedder });
     expect(run).toMatchObject({ status: 'partial', counters: { added: 2, failed: 2 } });
     const [stored] = await listRuns(db, 'unstorable');
     expect(stored).toMatchObject({ status: 'partial', counters: { failed: 2 } });
     expect(JSON.stringify(stored?.errors)).not.toMatch(/\\u0000|\\ud800/);
-    const connection = (await db.query<{ sync_status: string }>("SELECT sync_status FROM connections WHERE id = 'unstorable'")).rows[0];
+    const connection = (
+      await db.query<{ sync_status: string }>("SELECT sync_status FROM connections WHERE id = 'unstorable'")
+    ).rows[0];
     expect(connection?.sync_status).toBe('synced');
   });
 
   it('indexes hostile documents correctly and keeps them searchable', async () => {
     const connector = await connectionWith('bad', 0);
     connector.put('empty', '');
-    connector.put('huge', `# Huge\n\n${'大型文档的段落，包含很多重复的内容。Large paragraph text.\n\n'.repeat(110_000)}`.slice(0, 5_000_000));
+    connector.put(
+      'huge',
+      `# Huge\n\n${'大型文档的段落，包含很多重复的内容。Large paragraph text.\n\n'.repeat(110_000)}`.slice(
+        0,
+        5_000_000,
+      ),
+    );
     connector.put('one-line', 'x'.repeat(200_000));
     connector.put('binary', 'PK\u0003\u0004\u0000\u0000\ud800garbage \uFFFD\uFFFD 发票 invoice\u0000');
     connector.put('code-only', '```ts\nconst answer = 42;\n```');
-    connector.put('html-title', '# Safe body\n\nBody text about quarterly planning.', { title: '<script>alert("x")</script> 计划' });
+    connector.put('html-title', '# Safe body\n\nBody text about quarterly planning.', {
+      title: '<script>alert("x")</script> 计划',
+    });
     connector.put('crlf', '\uFEFF# Windows\r\n\r\nLine one\r\nLine two   \r\n');
     const run = await engine.run({ connectionId: 'bad', connector, embedder });
     expect(run).toMatchObject({ status: 'succeeded', counters: { added: 7, failed: 0 } });
@@ -270,7 +366,8 @@ describe('SyncEngine', () => {
     expect(states.get('html-title')?.title).toBe('<script>alert("x")</script> 计划');
 
     const search = new HybridSearch({ db, queryEmbedder: () => embedder });
-    const hits = async (query: string) => (await search.search({ query, connectionIds: ['bad'] })).hits.map((h) => h.externalId);
+    const hits = async (query: string) =>
+      (await search.search({ query, connectionIds: ['bad'] })).hits.map((h) => h.externalId);
     expect((await hits('发票 invoice'))[0]).toBe('binary');
     expect((await hits('quarterly planning'))[0]).toBe('html-title');
     expect(await hits('answer 42')).toContain('code-only');
@@ -278,13 +375,19 @@ describe('SyncEngine', () => {
 
   it('refuses to sync a direct-mode connection', async () => {
     await insertConnection(db, 'live', { mode: 'direct' });
-    await expect(engine.run({ connectionId: 'live', connector: new MemoryConnector(), embedder })).rejects.toMatchObject({ code: 'UNSUPPORTED' });
-    await expect(engine.run({ connectionId: 'nope', connector: new MemoryConnector(), embedder })).rejects.toMatchObject({ code: 'NOT_FOUND' });
+    await expect(
+      engine.run({ connectionId: 'live', connector: new MemoryConnector(), embedder }),
+    ).rejects.toMatchObject({ code: 'UNSUPPORTED' });
+    await expect(
+      engine.run({ connectionId: 'nope', connector: new MemoryConnector(), embedder }),
+    ).rejects.toMatchObject({ code: 'NOT_FOUND' });
   });
 
   it('holds a Postgres advisory lock per connection while syncing (the guard across app instances)', async () => {
     const lock = new SyncLock(db);
-    const advisoryLocks = async () => (await db.query<{ n: number }>("SELECT count(*)::int AS n FROM pg_locks WHERE locktype = 'advisory'")).rows[0]?.n;
+    const advisoryLocks = async () =>
+      (await db.query<{ n: number }>("SELECT count(*)::int AS n FROM pg_locks WHERE locktype = 'advisory'"))
+        .rows[0]?.n;
     const release = await lock.acquire('gen');
     expect(await advisoryLocks()).toBe(1);
     await expect(lock.acquire('gen')).rejects.toMatchObject({ code: 'ALREADY_SYNCING' });
@@ -301,18 +404,36 @@ describe('SyncEngine', () => {
     await db.query("INSERT INTO sync_runs (connection_id, status) VALUES ('crashed', 'running')");
     expect(await closeAbandonedRuns(db)).toBe(1);
     const [run] = await listRuns(db, 'crashed');
-    expect(run).toMatchObject({ status: 'failed', error: { code: 'CANCELLED' }, finishedAt: expect.any(String) });
-    expect((await db.query<{ sync_status: string; sync_error: string }>("SELECT sync_status, sync_error FROM connections WHERE id = 'crashed'")).rows[0]).toEqual({ sync_status: 'failed', sync_error: 'Cairn stopped during this sync.' });
+    expect(run).toMatchObject({
+      status: 'failed',
+      error: { code: 'CANCELLED' },
+      finishedAt: expect.any(String),
+    });
+    expect(
+      (
+        await db.query<{ sync_status: string; sync_error: string }>(
+          "SELECT sync_status, sync_error FROM connections WHERE id = 'crashed'",
+        )
+      ).rows[0],
+    ).toEqual({ sync_status: 'failed', sync_error: 'Cairn stopped during this sync.' });
   });
 
   it('after a crash, a connection gets back the status its last finished run gave it, not idle', async () => {
     await insertConnection(db, 'was-synced');
     await insertConnection(db, 'was-failed');
-    await db.query(`INSERT INTO sync_runs (connection_id, status, finished_at) VALUES ('was-synced', 'succeeded', now()), ('was-failed', 'failed', now())`);
-    await db.query(`INSERT INTO sync_runs (connection_id, status) VALUES ('was-synced', 'running'), ('was-failed', 'running')`);
-    await db.query("UPDATE connections SET sync_status = 'syncing', last_sync_at = now() WHERE id IN ('was-synced', 'was-failed')");
+    await db.query(
+      `INSERT INTO sync_runs (connection_id, status, finished_at) VALUES ('was-synced', 'succeeded', now()), ('was-failed', 'failed', now())`,
+    );
+    await db.query(
+      `INSERT INTO sync_runs (connection_id, status) VALUES ('was-synced', 'running'), ('was-failed', 'running')`,
+    );
+    await db.query(
+      "UPDATE connections SET sync_status = 'syncing', last_sync_at = now() WHERE id IN ('was-synced', 'was-failed')",
+    );
     expect(await closeAbandonedRuns(db)).toBe(2);
-    const statuses = await db.query<{ id: string; sync_status: string; sync_error: string }>("SELECT id, sync_status, sync_error FROM connections WHERE id IN ('was-synced', 'was-failed') ORDER BY id");
+    const statuses = await db.query<{ id: string; sync_status: string; sync_error: string }>(
+      "SELECT id, sync_status, sync_error FROM connections WHERE id IN ('was-synced', 'was-failed') ORDER BY id",
+    );
     expect(statuses.rows).toEqual([
       { id: 'was-failed', sync_status: 'failed', sync_error: 'Cairn stopped during this sync.' },
       { id: 'was-synced', sync_status: 'synced', sync_error: 'Cairn stopped during this sync.' },

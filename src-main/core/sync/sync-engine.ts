@@ -7,7 +7,13 @@
  */
 import { setMaxListeners } from 'node:events';
 import PQueue from 'p-queue';
-import type { DocumentError, SyncCounters, SyncPhase, SyncProgress, SyncRunView } from '../../../src-shared/models';
+import type {
+  DocumentError,
+  SyncCounters,
+  SyncPhase,
+  SyncProgress,
+  SyncRunView,
+} from '../../../src-shared/models';
 import type { AppErrorData } from '../../../src-shared/errors';
 import { chunkMarkdown, type Chunk } from '../chunking/chunker';
 import type { Connector, DocumentRef } from '../connectors/connector';
@@ -84,7 +90,9 @@ const MAX_TITLE_CHARS = 500;
 /** A title as stored: one line, bounded. HTML in it stays text (the UI never renders it as markup). */
 function cleanTitle(title: unknown, fallback: string): string {
   const text = typeof title === 'string' ? normalizeText(title).replace(/\s+/g, ' ').trim() : '';
-  return Array.from(text || fallback).slice(0, MAX_TITLE_CHARS).join('');
+  return Array.from(text || fallback)
+    .slice(0, MAX_TITLE_CHARS)
+    .join('');
 }
 
 export class SyncEngine {
@@ -108,9 +116,15 @@ export class SyncEngine {
   /** Claims the connection and records the run, then syncs in the background. */
   async start(request: SyncRequest): Promise<{ runId: number; done: Promise<SyncRunView> }> {
     const { db, lock } = this.options;
-    const connection = (await db.query<{ mode: string }>('SELECT mode FROM connections WHERE id = $1', [request.connectionId])).rows[0];
+    const connection = (
+      await db.query<{ mode: string }>('SELECT mode FROM connections WHERE id = $1', [request.connectionId])
+    ).rows[0];
     if (!connection) throw new CairnError('NOT_FOUND', `No connection ${request.connectionId}.`);
-    if (connection.mode !== 'rag') throw new CairnError('UNSUPPORTED', 'Direct-mode connections are searched live and have no index to sync.');
+    if (connection.mode !== 'rag')
+      throw new CairnError(
+        'UNSUPPORTED',
+        'Direct-mode connections are searched live and have no index to sync.',
+      );
     const release = await lock.acquire(request.connectionId);
     let claimed: Awaited<ReturnType<typeof startRun>>;
     try {
@@ -126,7 +140,11 @@ export class SyncEngine {
         // An unexpected failure (e.g. the database) still closes the run with what it did.
         const cancelled = request.signal?.aborted === true || isAbortError(error);
         if (!cancelled) this.logger.error('sync failed', { connectionId: request.connectionId, error });
-        return { ...context, status: cancelled ? 'cancelled' : 'failed', error: cancelled ? null : this.errorData(error) };
+        return {
+          ...context,
+          status: cancelled ? 'cancelled' : 'failed',
+          error: cancelled ? null : this.errorData(error),
+        };
       })
       .then(async (run) => {
         await this.endBulkWrite(request.connectionId);
@@ -155,7 +173,15 @@ export class SyncEngine {
     const listed: DocumentRef[] = [];
     let documentsDone = 0;
     const emit = (phase: SyncPhase, done: number, total: number) =>
-      request.onProgress?.({ connectionId, runId, phase, documentsDone: done, documentsTotal: total, chunksWritten, errors: errors.length });
+      request.onProgress?.({
+        connectionId,
+        runId,
+        phase,
+        documentsDone: done,
+        documentsTotal: total,
+        chunksWritten,
+        errors: errors.length,
+      });
     // A cancelled run reports how far it got, not every document as done.
     const finish = (status: FinishedRun['status'], error: AppErrorData | null): FinishedRun => {
       timings.totalMs = Math.round(performance.now() - started);
@@ -170,7 +196,13 @@ export class SyncEngine {
     try {
       for await (const ref of connector.list(signal)) {
         throwIfAborted(signal);
-        if (!ref || typeof ref.externalId !== 'string' || ref.externalId.length === 0 || listedIds.has(ref.externalId)) continue;
+        if (
+          !ref ||
+          typeof ref.externalId !== 'string' ||
+          ref.externalId.length === 0 ||
+          listedIds.has(ref.externalId)
+        )
+          continue;
         listedIds.add(ref.externalId);
         listed.push(ref);
         if (listed.length % 200 === 0) emit('listing', 0, listed.length);
@@ -178,7 +210,10 @@ export class SyncEngine {
     } catch (error) {
       if (isAbortError(error) || signal?.aborted) return finish('cancelled', null);
       listingError = this.errorData(error);
-      this.logger.warn('listing failed; nothing will be deleted this run', { connectionId, error: listingError });
+      this.logger.warn('listing failed; nothing will be deleted this run', {
+        connectionId,
+        error: listingError,
+      });
     }
     timings.listMs = Math.round(performance.now() - started);
     counters.seen = listed.length;
@@ -205,7 +240,11 @@ export class SyncEngine {
         batcherFor: (target) => {
           const key = spaceKey(target.space);
           let found = batchers.get(key);
-          if (!found) batchers.set(key, (found = new EmbedBatcher(target, { maxBatch: this.options.embedBatchSize, signal })));
+          if (!found)
+            batchers.set(
+              key,
+              (found = new EmbedBatcher(target, { maxBatch: this.options.embedBatchSize, signal })),
+            );
           return found;
         },
       };
@@ -217,17 +256,20 @@ export class SyncEngine {
       emit('fetching', documentsDone, listed.length);
       const tasks = plan.toFetch.map((ref) =>
         queue
-          .add(async () => {
-            const outcome = await this.syncDocument(request, ref, states.get(ref.externalId), pipeline);
-            if (outcome.kind === 'touched') counters.unchanged += 1;
-            else {
-              if (outcome.kind === 'added') counters.added += 1;
-              else counters.updated += 1;
-              counters.chunksEmbedded += outcome.chunks;
-              chunksWritten += outcome.chunks;
-              wrote = true;
-            }
-          }, queueSignal ? { signal: queueSignal } : {})
+          .add(
+            async () => {
+              const outcome = await this.syncDocument(request, ref, states.get(ref.externalId), pipeline);
+              if (outcome.kind === 'touched') counters.unchanged += 1;
+              else {
+                if (outcome.kind === 'added') counters.added += 1;
+                else counters.updated += 1;
+                counters.chunksEmbedded += outcome.chunks;
+                chunksWritten += outcome.chunks;
+                wrote = true;
+              }
+            },
+            queueSignal ? { signal: queueSignal } : {},
+          )
           .then(
             () => true,
             (error: unknown) => {
@@ -235,7 +277,12 @@ export class SyncEngine {
               if (signal?.aborted) return false;
               const data = this.errorData(error);
               counters.failed += 1;
-              errors.push({ externalId: ref.externalId, title: cleanTitle(ref.title, ref.externalId), code: data.code, message: data.message });
+              errors.push({
+                externalId: ref.externalId,
+                title: cleanTitle(ref.title, ref.externalId),
+                code: data.code,
+                message: data.message,
+              });
               this.logger.warn('document failed', { connectionId, externalId: ref.externalId, error: data });
               return true;
             },
@@ -271,13 +318,22 @@ export class SyncEngine {
       try {
         await store.optimize(signal);
       } catch (error) {
-        if (!isAbortError(error)) this.logger.warn('index optimisation failed; search uses an exact scan meanwhile', { error });
+        if (!isAbortError(error))
+          this.logger.warn('index optimisation failed; search uses an exact scan meanwhile', { error });
       }
       timings.optimizeMs = Math.round(performance.now() - optimizeStarted);
     }
 
-    if (counters.failed > 0 && counters.failed === plan.toFetch.length && counters.unchanged === 0 && counters.seen > 0) {
-      return finish('failed', listingError ?? { code: 'DOCUMENT_FAILED', message: `All ${counters.failed} documents failed.` });
+    if (
+      counters.failed > 0 &&
+      counters.failed === plan.toFetch.length &&
+      counters.unchanged === 0 &&
+      counters.seen > 0
+    ) {
+      return finish(
+        'failed',
+        listingError ?? { code: 'DOCUMENT_FAILED', message: `All ${counters.failed} documents failed.` },
+      );
     }
     return finish(counters.failed > 0 || listingError ? 'partial' : 'succeeded', listingError);
   }
@@ -291,7 +347,8 @@ export class SyncEngine {
     const { connectionId, connector, signal } = request;
     const fetched = await connector.fetch(ref, signal);
     throwIfAborted(signal);
-    if (!fetched || typeof fetched.markdown !== 'string') throw new CairnError('DOCUMENT_FAILED', 'The source returned no text for this document.');
+    if (!fetched || typeof fetched.markdown !== 'string')
+      throw new CairnError('DOCUMENT_FAILED', 'The source returned no text for this document.');
     const content = normalizeText(fetched.markdown);
     const title = cleanTitle(fetched.title ?? ref.title, ref.externalId);
     const hash = contentHash(content);
@@ -305,7 +362,16 @@ export class SyncEngine {
     const write = async (embedder: Embedder) => {
       const vectors = await pipeline.batcherFor(embedder).embed(inputs);
       throwIfAborted(signal);
-      await pipeline.writer.write({ connectionId, ref, title, contentHash: hash, content, chunks, vectors, space: embedder.space });
+      await pipeline.writer.write({
+        connectionId,
+        ref,
+        title,
+        contentHash: hash,
+        content,
+        chunks,
+        vectors,
+        space: embedder.space,
+      });
     };
     const used = pipeline.embedder;
     try {
@@ -316,7 +382,11 @@ export class SyncEngine {
       const now = request.currentEmbedder && !signal?.aborted ? await request.currentEmbedder() : null;
       if (!now || sameSpace(now.space, used.space)) throw error;
       if (sameSpace(pipeline.embedder.space, used.space)) {
-        this.logger.info('the active embedding space changed during the sync; writing into the new one', { connectionId, from: spaceKey(used.space), to: spaceKey(now.space) });
+        this.logger.info('the active embedding space changed during the sync; writing into the new one', {
+          connectionId,
+          from: spaceKey(used.space),
+          to: spaceKey(now.space),
+        });
         pipeline.embedder = now;
       }
       await write(now);

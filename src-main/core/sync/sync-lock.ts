@@ -26,11 +26,16 @@ export class SyncLock {
   /** Takes the lock or throws ALREADY_SYNCING at once; never waits. */
   async acquire(connectionId: string): Promise<ReleaseLock> {
     // Claimed synchronously, before any await, so two calls in the same tick cannot both pass.
-    if (this.held.has(connectionId)) throw new CairnError('ALREADY_SYNCING', 'This connection is already syncing.');
+    if (this.held.has(connectionId))
+      throw new CairnError('ALREADY_SYNCING', 'This connection is already syncing.');
     this.held.add(connectionId);
     try {
-      const row = await this.db.query<{ locked: boolean }>('SELECT pg_try_advisory_lock($1, hashtext($2)) AS locked', [SYNC_LOCK_CLASS, connectionId]);
-      if (!row.rows[0]?.locked) throw new CairnError('ALREADY_SYNCING', 'This connection is already syncing elsewhere.');
+      const row = await this.db.query<{ locked: boolean }>(
+        'SELECT pg_try_advisory_lock($1, hashtext($2)) AS locked',
+        [SYNC_LOCK_CLASS, connectionId],
+      );
+      if (!row.rows[0]?.locked)
+        throw new CairnError('ALREADY_SYNCING', 'This connection is already syncing elsewhere.');
     } catch (error) {
       this.held.delete(connectionId);
       throw error;

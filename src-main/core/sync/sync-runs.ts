@@ -1,11 +1,27 @@
 /** The sync_runs table and the connection's sync status: what a run leaves behind for the UI. */
 import type { AppErrorData, ErrorCode } from '../../../src-shared/errors';
-import type { DocumentError, SyncCounters, SyncRunStatus, SyncRunView, SyncStatus } from '../../../src-shared/models';
+import type {
+  DocumentError,
+  SyncCounters,
+  SyncRunStatus,
+  SyncRunView,
+  SyncStatus,
+} from '../../../src-shared/models';
 import type { Db } from '../db/database';
 import { normalizeText } from '../text/normalize';
 
 export function emptyCounters(): SyncCounters {
-  return { seen: 0, added: 0, updated: 0, unchanged: 0, deleted: 0, failed: 0, chunksEmbedded: 0, embedderCalls: 0, embeddingTokens: 0 };
+  return {
+    seen: 0,
+    added: 0,
+    updated: 0,
+    unchanged: 0,
+    deleted: 0,
+    failed: 0,
+    chunksEmbedded: 0,
+    embedderCalls: 0,
+    embeddingTokens: 0,
+  };
 }
 
 export interface FinishedRun {
@@ -19,10 +35,19 @@ export interface FinishedRun {
 /** Per-document errors kept per run: enough to act on, bounded for a source that fails wholesale. */
 const MAX_STORED_ERRORS = 500;
 
-export async function startRun(db: Db, connectionId: string): Promise<{ runId: number; previousStatus: SyncStatus }> {
+export async function startRun(
+  db: Db,
+  connectionId: string,
+): Promise<{ runId: number; previousStatus: SyncStatus }> {
   return db.transaction(async (tx) => {
-    const previous = await tx.query<{ sync_status: SyncStatus }>('SELECT sync_status FROM connections WHERE id = $1', [connectionId]);
-    const run = await tx.query<{ id: string | number }>("INSERT INTO sync_runs (connection_id, status, counters) VALUES ($1, 'running', $2) RETURNING id", [connectionId, JSON.stringify(emptyCounters())]);
+    const previous = await tx.query<{ sync_status: SyncStatus }>(
+      'SELECT sync_status FROM connections WHERE id = $1',
+      [connectionId],
+    );
+    const run = await tx.query<{ id: string | number }>(
+      "INSERT INTO sync_runs (connection_id, status, counters) VALUES ($1, 'running', $2) RETURNING id",
+      [connectionId, JSON.stringify(emptyCounters())],
+    );
     await tx.query("UPDATE connections SET sync_status = 'syncing' WHERE id = $1", [connectionId]);
     return { runId: Number(run.rows[0]?.id), previousStatus: previous.rows[0]?.sync_status ?? 'idle' };
   });
@@ -34,7 +59,9 @@ export async function startRun(db: Db, connectionId: string): Promise<{ runId: n
  * such string must not keep a run from being closed.
  */
 function storableJson(value: unknown): string {
-  return JSON.stringify(value, (_key, field: unknown) => (typeof field === 'string' ? normalizeText(field) : field));
+  return JSON.stringify(value, (_key, field: unknown) =>
+    typeof field === 'string' ? normalizeText(field) : field,
+  );
 }
 
 function summary(run: FinishedRun): string | null {
@@ -43,7 +70,10 @@ function summary(run: FinishedRun): string | null {
   const parts: string[] = [];
   if (run.error) parts.push(run.error.message);
   const first = run.errors[0];
-  if (first) parts.push(`${run.counters.failed} document${run.counters.failed === 1 ? '' : 's'} failed (first: "${first.title}": ${first.message})`);
+  if (first)
+    parts.push(
+      `${run.counters.failed} document${run.counters.failed === 1 ? '' : 's'} failed (first: "${first.title}": ${first.message})`,
+    );
   return parts.join(' ') || 'Some documents failed.';
 }
 
@@ -67,19 +97,41 @@ function storableSummary(run: FinishedRun): string | null {
  * in the state it had (its index is unchanged where it matters); only runs that listed the source
  * completely or partly move last_sync_at.
  */
-export async function finishRun(db: Db, connectionId: string, runId: number, run: FinishedRun, previousStatus: SyncStatus): Promise<SyncRunView> {
+export async function finishRun(
+  db: Db,
+  connectionId: string,
+  runId: number,
+  run: FinishedRun,
+  previousStatus: SyncStatus,
+): Promise<SyncRunView> {
   const errors = run.errors.slice(0, MAX_STORED_ERRORS);
   return db.transaction(async (tx) => {
     const row = await tx.query<{ started_at: Date; finished_at: Date }>(
       'UPDATE sync_runs SET status = $2, finished_at = now(), counters = $3, errors = $4, error = $5, timings = $6 WHERE id = $1 RETURNING started_at, finished_at',
-      [runId, run.status, JSON.stringify(run.counters), storableJson(errors), run.error ? storableJson(run.error) : null, JSON.stringify(run.timings)],
+      [
+        runId,
+        run.status,
+        JSON.stringify(run.counters),
+        storableJson(errors),
+        run.error ? storableJson(run.error) : null,
+        JSON.stringify(run.timings),
+      ],
     );
     if (run.status === 'cancelled') {
-      await tx.query('UPDATE connections SET sync_status = $2 WHERE id = $1', [connectionId, previousStatus === 'syncing' ? 'idle' : previousStatus]);
+      await tx.query('UPDATE connections SET sync_status = $2 WHERE id = $1', [
+        connectionId,
+        previousStatus === 'syncing' ? 'idle' : previousStatus,
+      ]);
     } else if (run.status === 'failed') {
-      await tx.query("UPDATE connections SET sync_status = 'failed', sync_error = $2, sync_error_code = $3 WHERE id = $1", [connectionId, storableSummary(run), summaryCode(run)]);
+      await tx.query(
+        "UPDATE connections SET sync_status = 'failed', sync_error = $2, sync_error_code = $3 WHERE id = $1",
+        [connectionId, storableSummary(run), summaryCode(run)],
+      );
     } else {
-      await tx.query("UPDATE connections SET sync_status = 'synced', sync_error = $2, sync_error_code = $3, last_sync_at = now() WHERE id = $1", [connectionId, storableSummary(run), summaryCode(run)]);
+      await tx.query(
+        "UPDATE connections SET sync_status = 'synced', sync_error = $2, sync_error_code = $3, last_sync_at = now() WHERE id = $1",
+        [connectionId, storableSummary(run), summaryCode(run)],
+      );
     }
     const times = row.rows[0];
     return {
@@ -108,10 +160,10 @@ interface RunRow {
 
 /** Latest runs first, for `sync.runs`. */
 export async function listRuns(db: Db, connectionId: string, limit = 20): Promise<SyncRunView[]> {
-  const rows = await db.query<RunRow>('SELECT id, connection_id, status, started_at, finished_at, counters, errors, error FROM sync_runs WHERE connection_id = $1 ORDER BY id DESC LIMIT $2', [
-    connectionId,
-    Math.min(Math.max(1, Math.floor(limit) || 20), 200),
-  ]);
+  const rows = await db.query<RunRow>(
+    'SELECT id, connection_id, status, started_at, finished_at, counters, errors, error FROM sync_runs WHERE connection_id = $1 ORDER BY id DESC LIMIT $2',
+    [connectionId, Math.min(Math.max(1, Math.floor(limit) || 20), 200)],
+  );
   return rows.rows.map((r) => ({
     id: Number(r.id),
     connectionId: r.connection_id,
@@ -145,9 +197,10 @@ export async function closeAbandonedRuns(db: Db): Promise<number> {
        WHERE c.sync_status = 'syncing'`,
       [ABANDONED_RUN_MESSAGE, ABANDONED_RUN_CODE],
     );
-    const result = await tx.query("UPDATE sync_runs SET status = 'failed', finished_at = now(), error = $1::jsonb WHERE status = 'running'", [
-      JSON.stringify({ code: ABANDONED_RUN_CODE, message: ABANDONED_RUN_MESSAGE }),
-    ]);
+    const result = await tx.query(
+      "UPDATE sync_runs SET status = 'failed', finished_at = now(), error = $1::jsonb WHERE status = 'running'",
+      [JSON.stringify({ code: ABANDONED_RUN_CODE, message: ABANDONED_RUN_MESSAGE })],
+    );
     return result.affectedRows ?? 0;
   });
 }

@@ -22,10 +22,23 @@ afterAll(async () => {
 });
 
 function doc(externalId: string, texts: string[]): DocumentToWrite {
-  const chunks: Chunk[] = texts.map((text, ord) => ({ ord, headingPath: '', text, charStart: 0, charEnd: text.length }));
+  const chunks: Chunk[] = texts.map((text, ord) => ({
+    ord,
+    headingPath: '',
+    text,
+    charStart: 0,
+    charEnd: text.length,
+  }));
   return {
     connectionId: 'w',
-    ref: { externalId, title: externalId, knowledgeBase: '', url: null, remoteUpdatedAt: null, revision: '1' },
+    ref: {
+      externalId,
+      title: externalId,
+      knowledgeBase: '',
+      url: null,
+      remoteUpdatedAt: null,
+      revision: '1',
+    },
     title: externalId,
     contentHash: `hash-${externalId}`,
     content: texts.join('\n'),
@@ -36,7 +49,10 @@ function doc(externalId: string, texts: string[]): DocumentToWrite {
 }
 
 async function storedChunks(externalId: string): Promise<string[]> {
-  const rows = await db.query<{ content: string }>("SELECT c.content FROM chunks c JOIN documents d ON d.id = c.document_id WHERE d.connection_id = 'w' AND d.external_id = $1 ORDER BY c.ord", [externalId]);
+  const rows = await db.query<{ content: string }>(
+    "SELECT c.content FROM chunks c JOIN documents d ON d.id = c.document_id WHERE d.connection_id = 'w' AND d.external_id = $1 ORDER BY c.ord",
+    [externalId],
+  );
   return rows.rows.map((r) => r.content);
 }
 
@@ -49,7 +65,11 @@ describe('WriteBatcher', () => {
     expect(new Set(written.map((w) => w.documentId)).size).toBe(10);
     const states = await store.listStates('w');
     for (let i = 0; i < 10; i++) {
-      expect(states.get(`g${i}`)).toMatchObject({ id: written[i]!.documentId, contentHash: `hash-g${i}`, chunkCount: 2 });
+      expect(states.get(`g${i}`)).toMatchObject({
+        id: written[i]!.documentId,
+        contentHash: `hash-g${i}`,
+        chunkCount: 2,
+      });
       expect(await storedChunks(`g${i}`)).toEqual([`first ${i} 报销`, `second ${i}`]);
     }
   });
@@ -58,7 +78,11 @@ describe('WriteBatcher', () => {
     await store.writeDocument(doc('bad', ['good old text']));
     const writer = new WriteBatcher(store);
     // Postgres refuses NUL in text: the whole group rolls back, then each document is written alone.
-    const results = await Promise.allSettled([writer.write(doc('ok1', ['one'])), writer.write(doc('bad', ['broken\u0000byte'])), writer.write(doc('ok2', ['two']))]);
+    const results = await Promise.allSettled([
+      writer.write(doc('ok1', ['one'])),
+      writer.write(doc('bad', ['broken\u0000byte'])),
+      writer.write(doc('ok2', ['two'])),
+    ]);
     expect(results.map((r) => r.status)).toEqual(['fulfilled', 'rejected', 'fulfilled']);
     expect(writer.groups).toBe(0);
     expect(await storedChunks('ok1')).toEqual(['one']);
@@ -70,10 +94,16 @@ describe('WriteBatcher', () => {
     const groups: number[] = [];
     const counting = {
       writeDocument: (d: DocumentToWrite) => store.writeDocument(d).finally(() => groups.push(1)),
-      writeDocuments: (ds: DocumentToWrite[]) => store.writeDocuments(ds).finally(() => groups.push(ds.length)),
+      writeDocuments: (ds: DocumentToWrite[]) =>
+        store.writeDocuments(ds).finally(() => groups.push(ds.length)),
     };
     const writer = new WriteBatcher(counting, { maxChunks: 4 });
-    await Promise.all([writer.write(doc('s1', ['a'])), writer.write(doc('s2', ['b'])), writer.write(doc('long', ['1', '2', '3', '4', '5'])), writer.write(doc('s3', ['c']))]);
+    await Promise.all([
+      writer.write(doc('s1', ['a'])),
+      writer.write(doc('s2', ['b'])),
+      writer.write(doc('long', ['1', '2', '3', '4', '5'])),
+      writer.write(doc('s3', ['c'])),
+    ]);
     expect(groups).toEqual([2, 1, 1]);
     expect(await storedChunks('long')).toEqual(['1', '2', '3', '4', '5']);
   });

@@ -8,8 +8,16 @@ import type { DirectHit, DocumentRef, Connector, FetchedDocument } from '../conn
 import type { EmbedResult, Embedder, EmbeddingSpace } from '../embedding/embedder';
 import { CairnError, throwIfAborted } from '../errors';
 
-export async function insertConnection(db: Db, id: string, options: { platform?: Platform; mode?: ConnectionMode } = {}): Promise<void> {
-  await db.query(`INSERT INTO connections (id, platform, name, mode) VALUES ($1, $2, $1, $3)`, [id, options.platform ?? 'folder', options.mode ?? 'rag']);
+export async function insertConnection(
+  db: Db,
+  id: string,
+  options: { platform?: Platform; mode?: ConnectionMode } = {},
+): Promise<void> {
+  await db.query(`INSERT INTO connections (id, platform, name, mode) VALUES ($1, $2, $1, $3)`, [
+    id,
+    options.platform ?? 'folder',
+    options.mode ?? 'rag',
+  ]);
 }
 
 /**
@@ -24,15 +32,27 @@ export class CountingEmbedder implements Embedder {
   failOn: string | null = null;
 
   constructor(options: { model?: string; dimensions?: number } = {}) {
-    this.space = { provider: 'test', model: options.model ?? 'bigram-v1', dimensions: options.dimensions ?? 64 };
+    this.space = {
+      provider: 'test',
+      model: options.model ?? 'bigram-v1',
+      dimensions: options.dimensions ?? 64,
+    };
   }
 
-  async embed(texts: string[], options: { kind?: 'document' | 'query'; signal?: AbortSignal } = {}): Promise<EmbedResult> {
+  async embed(
+    texts: string[],
+    options: { kind?: 'document' | 'query'; signal?: AbortSignal } = {},
+  ): Promise<EmbedResult> {
     throwIfAborted(options.signal);
     this.calls += 1;
     this.inputs.push(...texts);
-    if (this.failOn && texts.some((t) => t.includes(this.failOn as string))) throw new CairnError('EMBEDDING_FAILED', 'Test embedder refused this input.');
-    return { vectors: texts.map((t) => this.vector(t)), tokens: texts.reduce((n, t) => n + t.length, 0), calls: 1 };
+    if (this.failOn && texts.some((t) => t.includes(this.failOn as string)))
+      throw new CairnError('EMBEDDING_FAILED', 'Test embedder refused this input.');
+    return {
+      vectors: texts.map((t) => this.vector(t)),
+      tokens: texts.reduce((n, t) => n + t.length, 0),
+      calls: 1,
+    };
   }
 
   vector(text: string): Float32Array {
@@ -77,7 +97,15 @@ export class MemoryConnector implements Connector {
     const version = previous ? Number(previous.ref.revision ?? '0') + 1 : 1;
     this.documents.set(externalId, {
       markdown,
-      ref: { externalId, title: externalId, knowledgeBase: 'kb', url: `https://example.test/${encodeURIComponent(externalId)}`, remoteUpdatedAt: null, revision: String(version), ...options },
+      ref: {
+        externalId,
+        title: externalId,
+        knowledgeBase: 'kb',
+        url: `https://example.test/${encodeURIComponent(externalId)}`,
+        remoteUpdatedAt: null,
+        revision: String(version),
+        ...options,
+      },
     });
   }
 
@@ -89,7 +117,8 @@ export class MemoryConnector implements Connector {
     let listed = 0;
     for (const doc of [...this.documents.values()]) {
       throwIfAborted(signal);
-      if (this.failListingAfter !== null && listed >= this.failListingAfter) throw new CairnError('SOURCE_UNREACHABLE', 'Listing broke off.');
+      if (this.failListingAfter !== null && listed >= this.failListingAfter)
+        throw new CairnError('SOURCE_UNREACHABLE', 'Listing broke off.');
       listed += 1;
       yield { ...doc.ref };
     }
@@ -99,7 +128,8 @@ export class MemoryConnector implements Connector {
     await this.beforeFetch?.(ref);
     throwIfAborted(signal);
     this.fetches.push(ref.externalId);
-    if (this.failFetch.has(ref.externalId)) throw new CairnError('SOURCE_ERROR', `Cannot read ${ref.externalId}.`);
+    if (this.failFetch.has(ref.externalId))
+      throw new CairnError('SOURCE_ERROR', `Cannot read ${ref.externalId}.`);
     const doc = this.documents.get(ref.externalId);
     if (!doc) throw new CairnError('NOT_FOUND', `${ref.externalId} is gone.`);
     return { markdown: doc.markdown };
@@ -109,6 +139,12 @@ export class MemoryConnector implements Connector {
     return [...this.documents.values()]
       .filter((d) => d.markdown.includes(query))
       .slice(0, options.limit)
-      .map((d) => ({ externalId: d.ref.externalId, title: d.ref.title, snippet: d.markdown.slice(0, 200), url: d.ref.url, knowledgeBase: d.ref.knowledgeBase }));
+      .map((d) => ({
+        externalId: d.ref.externalId,
+        title: d.ref.title,
+        snippet: d.markdown.slice(0, 200),
+        url: d.ref.url,
+        knowledgeBase: d.ref.knowledgeBase,
+      }));
   }
 }

@@ -18,6 +18,8 @@ try {
   process.stdin.on('end', () => void lock.release().then(() => process.exit(0)));
   process.stdin.resume();
 } catch (error) {
-  process.stdout.write(`${JSON.stringify({ pid: process.pid, won: false, lateByMs, code: error instanceof CairnError ? error.code : String(error) })}\n`);
+  process.stdout.write(
+    `${JSON.stringify({ pid: process.pid, won: false, lateByMs, code: error instanceof CairnError ? error.code : String(error) })}\n`,
+  );
   process.exit(0);
 }

@@ -23,15 +23,48 @@ import { stemmer } from 'stemmer';
 
 /** Lucene's EnglishAnalyzer.ENGLISH_STOP_WORDS_SET (the list BM25 baselines such as Anserini use). */
 const ENGLISH_STOP_WORDS = new Set([
-  'a', 'an', 'and', 'are', 'as', 'at', 'be', 'but', 'by', 'for', 'if', 'in', 'into', 'is', 'it', 'no', 'not', 'of',
-  'on', 'or', 'such', 'that', 'the', 'their', 'then', 'there', 'these', 'they', 'this', 'to', 'was', 'will', 'with',
+  'a',
+  'an',
+  'and',
+  'are',
+  'as',
+  'at',
+  'be',
+  'but',
+  'by',
+  'for',
+  'if',
+  'in',
+  'into',
+  'is',
+  'it',
+  'no',
+  'not',
+  'of',
+  'on',
+  'or',
+  'such',
+  'that',
+  'the',
+  'their',
+  'then',
+  'there',
+  'these',
+  'they',
+  'this',
+  'to',
+  'was',
+  'will',
+  'with',
 ]);
 
 /** A run of letters, marks and digits, with apostrophes allowed inside ("don't", "o’clock"). */
 const WORD_RUN = /[\p{L}\p{M}\p{N}]+(?:['’][\p{L}\p{M}\p{N}]+)*/gu;
-const NEEDS_DICTIONARY = /[\p{sc=Han}\p{sc=Hiragana}\p{sc=Katakana}\p{sc=Thai}\p{sc=Lao}\p{sc=Khmer}\p{sc=Myanmar}]/u;
+const NEEDS_DICTIONARY =
+  /[\p{sc=Han}\p{sc=Hiragana}\p{sc=Katakana}\p{sc=Thai}\p{sc=Lao}\p{sc=Khmer}\p{sc=Myanmar}]/u;
 const CJK_CHAR = /[\p{sc=Han}\p{sc=Hiragana}\p{sc=Katakana}\p{sc=Hangul}]/u;
-const CJK_UNIT = /[\p{sc=Han}\p{sc=Hiragana}\p{sc=Katakana}\p{sc=Hangul}]|[^\p{sc=Han}\p{sc=Hiragana}\p{sc=Katakana}\p{sc=Hangul}]+/gu;
+const CJK_UNIT =
+  /[\p{sc=Han}\p{sc=Hiragana}\p{sc=Katakana}\p{sc=Hangul}]|[^\p{sc=Han}\p{sc=Hiragana}\p{sc=Katakana}\p{sc=Hangul}]+/gu;
 const LETTERS_OR_DIGITS = /[\p{L}\p{M}\p{N}]+/gu;
 const PLAIN_WORD = /^[\p{L}\p{M}\p{N}]+$/u;
 const COMBINING_MARKS = /\p{M}/gu;
@@ -71,7 +104,12 @@ export function analyzeText(text: string, options: { segment?: boolean } = {}): 
   const cached = cacheable ? recent.get(text) : undefined;
   if (cached) return cached;
   const result: AnalyzedText = { words: [], cjkRuns: [] };
-  visitText(text, (word) => result.words.push(word), (run) => result.cjkRuns.push(run), segment);
+  visitText(
+    text,
+    (word) => result.words.push(word),
+    (run) => result.cjkRuns.push(run),
+    segment,
+  );
   if (cacheable) {
     if (recent.size >= RECENT_LIMIT) recent.delete(recent.keys().next().value as string);
     recent.set(text, result);
@@ -94,7 +132,8 @@ export function analyze(text: string): string[] {
   const analysed = analyzeText(text);
   const tokens: string[] = [];
   for (const word of analysed.words) for (const token of word.tokens) tokens.push(token);
-  for (const units of analysed.cjkRuns) for (let i = 0; i + 1 < units.length; i++) tokens.push(units[i]! + units[i + 1]!);
+  for (const units of analysed.cjkRuns)
+    for (let i = 0; i + 1 < units.length; i++) tokens.push(units[i]! + units[i + 1]!);
   return tokens;
 }
 
@@ -103,7 +142,12 @@ export function toSearchText(text: string): string {
   return analyze(text).join(' ');
 }
 
-function visitText(text: string, onWord: (word: AnalyzedWord) => void, onCjkRun: (units: string[]) => void, segment = true): void {
+function visitText(
+  text: string,
+  onWord: (word: AnalyzedWord) => void,
+  onCjkRun: (units: string[]) => void,
+  segment = true,
+): void {
   const normalised = text.normalize('NFKC').toLowerCase();
   if (segment && NEEDS_DICTIONARY.test(normalised)) {
     // One segmenter pass over the whole text is ~1.5x faster than one per run (Chinese text has
@@ -118,12 +162,14 @@ function visitText(text: string, onWord: (word: AnalyzedWord) => void, onCjkRun:
     for (const match of normalised.matchAll(WORD_RUN)) onWord(analyzeWord(match[0]));
   }
   if (CJK_CHAR.test(normalised)) {
-    for (const match of normalised.matchAll(WORD_RUN)) if (CJK_CHAR.test(match[0])) onCjkRun(cjkUnits(match[0]));
+    for (const match of normalised.matchAll(WORD_RUN))
+      if (CJK_CHAR.test(match[0])) onCjkRun(cjkUnits(match[0]));
   }
 }
 
 function analyzeWord(raw: string): AnalyzedWord {
-  if (CJK_CHAR.test(raw)) return { surface: raw, cjk: true, tokens: raw.length > MAX_TOKEN_CHARS ? [] : [raw] };
+  if (CJK_CHAR.test(raw))
+    return { surface: raw, cjk: true, tokens: raw.length > MAX_TOKEN_CHARS ? [] : [raw] };
   // "the cell's" → "cell"; "don't" → "dont": Postgres' parser would split at the apostrophe.
   const surface = raw.replace(/['’]s$/u, '').replace(/['’]/gu, '');
   const tokens: string[] = [];

@@ -52,7 +52,9 @@ describe('looksBinary', () => {
   const utf8 = (text: string) => new TextEncoder().encode(text);
 
   it('flags NUL bytes and control-heavy bytes, not text in any script', () => {
-    const png = Uint8Array.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0x00, 0x00, 0x00, 0x0d, 0x49, 0x48, 0x44, 0x52]);
+    const png = Uint8Array.from([
+      0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0x00, 0x00, 0x00, 0x0d, 0x49, 0x48, 0x44, 0x52,
+    ]);
     const controlHeavy = Uint8Array.from({ length: 200 }, (_, i) => (i % 4 === 0 ? 0x01 : 0x41));
     const ansiLog = utf8('\u001b[32mok\u001b[0m build passed\n'.repeat(50));
     const samples = {
@@ -65,7 +67,9 @@ describe('looksBinary', () => {
       ansiLog,
       invalidUtf8: Uint8Array.from([0x61, 0xff, 0xfe, 0x62]),
     };
-    expect(Object.fromEntries(Object.entries(samples).map(([name, bytes]) => [name, looksBinary(bytes)]))).toEqual({
+    expect(
+      Object.fromEntries(Object.entries(samples).map(([name, bytes]) => [name, looksBinary(bytes)])),
+    ).toEqual({
       png: true,
       controlHeavy: true,
       utf16le: true,
@@ -96,7 +100,9 @@ describe('decodeUtf8', () => {
       overlong: Uint8Array.from([0xc0, 0xaf]),
       empty: new Uint8Array(0),
     };
-    expect(Object.fromEntries(Object.entries(inputs).map(([name, bytes]) => [name, decodeUtf8(bytes)]))).toEqual({
+    expect(
+      Object.fromEntries(Object.entries(inputs).map(([name, bytes]) => [name, decodeUtf8(bytes)])),
+    ).toEqual({
       chinese: { text: '中文 😀', invalid: false },
       withBom: { text: 'a', invalid: false },
       invalidByte: { text: 'a\uFFFDb', invalid: true },

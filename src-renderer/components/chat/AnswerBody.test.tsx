@@ -17,7 +17,10 @@ const HOSTILE = [
 
 describe('AnswerBody', () => {
   it('renders Markdown without raw HTML, scripts or javascript: links', () => {
-    const { container } = renderWithStore(<AnswerBody text={HOSTILE} messageId="m1" citations={[1, 2]} />, fakeBackend({}));
+    const { container } = renderWithStore(
+      <AnswerBody text={HOSTILE} messageId="m1" citations={[1, 2]} />,
+      fakeBackend({}),
+    );
     expect({
       scripts: container.querySelectorAll('script, img, b').length,
       javascript: container.innerHTML.includes('javascript:'),
@@ -29,7 +32,10 @@ describe('AnswerBody', () => {
   });
 
   it('turns only valid [n] markers into buttons that highlight their source', () => {
-    const { store } = renderWithStore(<AnswerBody text={HOSTILE} messageId="m1" citations={[1, 2]} />, fakeBackend({}));
+    const { store } = renderWithStore(
+      <AnswerBody text={HOSTILE} messageId="m1" citations={[1, 2]} />,
+      fakeBackend({}),
+    );
     // The javascript: link survives only as its text; the https link becomes a checked "open" button.
     expect(screen.getAllByRole('button').map((button) => button.textContent)).toEqual(['[1]', '[2]', 'site']);
     expect(screen.getByText('click me').tagName).toBe('SPAN');
@@ -39,8 +45,24 @@ describe('AnswerBody', () => {
   });
 
   it('renders a GitHub-style table in an answer as a table, not pipes', () => {
-    const { container } = renderWithStore(<AnswerBody text={'对比如下 [1]：\n\n| 方案 | 费用 |\n| --- | ---: |\n| 自建 | **高** |\n| 托管 | 低 |'} messageId="m1" citations={[1]} />, fakeBackend({}));
-    const rows = [...container.querySelectorAll('table tr')].map((row) => [...row.querySelectorAll('th, td')].map((cell) => cell.textContent));
-    expect({ rows, pipes: container.textContent?.includes('|') }).toEqual({ rows: [['方案', '费用'], ['自建', '高'], ['托管', '低']], pipes: false });
+    const { container } = renderWithStore(
+      <AnswerBody
+        text={'对比如下 [1]：\n\n| 方案 | 费用 |\n| --- | ---: |\n| 自建 | **高** |\n| 托管 | 低 |'}
+        messageId="m1"
+        citations={[1]}
+      />,
+      fakeBackend({}),
+    );
+    const rows = [...container.querySelectorAll('table tr')].map((row) =>
+      [...row.querySelectorAll('th, td')].map((cell) => cell.textContent),
+    );
+    expect({ rows, pipes: container.textContent?.includes('|') }).toEqual({
+      rows: [
+        ['方案', '费用'],
+        ['自建', '高'],
+        ['托管', '低'],
+      ],
+      pipes: false,
+    });
   });
 });

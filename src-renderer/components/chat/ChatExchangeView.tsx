@@ -16,17 +16,35 @@ export function ChatExchangeView({ exchange }: { exchange: ChatExchange }) {
       <p className="question">{exchange.question}</p>
       <div className="answer" aria-busy={exchange.status === 'asking' || exchange.status === 'streaming'}>
         {exchange.status === 'asking' && <p className="muted">{t('chat.thinking')}</p>}
-        {exchange.status === 'failed' && exchange.error && exchange.error.code !== 'CANCELLED' && <p className="form-error" role="alert"><ErrorMessage error={exchange.error} lead={t('chat.failed')} /></p>}
-        {exchange.text && <AnswerBody text={exchange.text} messageId={exchange.messageId} citations={cited} />}
+        {exchange.status === 'failed' && exchange.error && exchange.error.code !== 'CANCELLED' && (
+          <p className="form-error" role="alert">
+            <ErrorMessage error={exchange.error} lead={t('chat.failed')} />
+          </p>
+        )}
+        {exchange.text && (
+          <AnswerBody text={exchange.text} messageId={exchange.messageId} citations={cited} />
+        )}
         {exchange.status === 'streaming' && <span className="cursor" aria-hidden="true" />}
         {answer && (
           <div className="answer-labels">
             {answer.mode === 'extractive' && <span className="label">{t('chat.extractive')}</span>}
             {answer.incomplete && <span className="label warning-label">{t('chat.incomplete')}</span>}
-            {answer.droppedMarkers.length > 0 && <span className="label">{t('chat.dropped', { count: answer.droppedMarkers.length })}</span>}
-            {answer.error && answer.error.code !== 'CANCELLED' && <span className="label warning-label"><ErrorMessage error={answer.error} /></span>}
+            {answer.droppedMarkers.length > 0 && (
+              <span className="label">{t('chat.dropped', { count: answer.droppedMarkers.length })}</span>
+            )}
+            {answer.error && answer.error.code !== 'CANCELLED' && (
+              <span className="label warning-label">
+                <ErrorMessage error={answer.error} />
+              </span>
+            )}
             {answer.usage && (
-              <span className="label muted">{t('chat.usage', { total: formatNumber(language, answer.usage.totalTokens), prompt: formatNumber(language, answer.usage.promptTokens), completion: formatNumber(language, answer.usage.completionTokens) })}</span>
+              <span className="label muted">
+                {t('chat.usage', {
+                  total: formatNumber(language, answer.usage.totalTokens),
+                  prompt: formatNumber(language, answer.usage.promptTokens),
+                  completion: formatNumber(language, answer.usage.completionTokens),
+                })}
+              </span>
             )}
           </div>
         )}
@@ -34,7 +52,9 @@ export function ChatExchangeView({ exchange }: { exchange: ChatExchange }) {
       {answer && cards.length > 0 && exchange.messageId && (
         <div className="sources">
           <h3>{answer.citations.length > 0 ? t('chat.sources') : t('chat.consulted')}</h3>
-          {cards.map((source) => <SourceCardView key={source.n} source={source} messageId={exchange.messageId!} />)}
+          {cards.map((source) => (
+            <SourceCardView key={source.n} source={source} messageId={exchange.messageId!} />
+          ))}
         </div>
       )}
     </section>

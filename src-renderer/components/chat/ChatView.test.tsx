@@ -11,8 +11,13 @@ afterEach(cleanup);
 
 function history() {
   return fakeBackend({
-    'chat.conversations': () => ok([conversationView('new', '报销流程是什么？', '2025-05-03T09:30:00.000Z'), conversationView('old', 'VPN setup', '2025-05-01T08:00:00.000Z')]),
-    'chat.messages': (input: { conversationId: string }) => ok(storedTurn(input.conversationId, 0, '报销流程是什么？', '报销需要**发票** [1]。')),
+    'chat.conversations': () =>
+      ok([
+        conversationView('new', '报销流程是什么？', '2025-05-03T09:30:00.000Z'),
+        conversationView('old', 'VPN setup', '2025-05-01T08:00:00.000Z'),
+      ]),
+    'chat.messages': (input: { conversationId: string }) =>
+      ok(storedTurn(input.conversationId, 0, '报销流程是什么？', '报销需要**发票** [1]。')),
     'chat.removeConversation': () => ok(undefined),
     'chat.ask': () => ok({ conversationId: 'new', messageId: 'm-follow-up' }),
   });
@@ -26,14 +31,26 @@ describe('ChatView history', () => {
     const { store } = renderWithStore(<ChatView />, backend, docs);
     const list = screen.getByRole('region', { name: 'Conversations' });
     await within(list).findByText('VPN setup');
-    expect(within(list).getAllByRole('listitem').map((item) => item.querySelector('.conversation-title')?.textContent)).toEqual(['报销流程是什么？', 'VPN setup']);
+    expect(
+      within(list)
+        .getAllByRole('listitem')
+        .map((item) => item.querySelector('.conversation-title')?.textContent),
+    ).toEqual(['报销流程是什么？', 'VPN setup']);
     fireEvent.click(within(list).getByRole('button', { name: /^报销流程是什么？/ }));
     const marker = await screen.findByRole('button', { name: '[1]' });
-    expect(screen.getByRole('region', { name: '报销流程是什么？' }).querySelector('strong')?.textContent).toBe('发票');
+    expect(
+      screen.getByRole('region', { name: '报销流程是什么？' }).querySelector('strong')?.textContent,
+    ).toBe('发票');
     fireEvent.click(marker);
     const card = screen.getByRole('article', { name: '[1] 报销流程 1' });
-    expect({ current: card.getAttribute('aria-current'), paragraph: card.querySelector('blockquote')?.textContent, active: within(list).getByRole('button', { name: /^报销流程是什么？/ }).getAttribute('aria-current'), open: store.getState().conversationId })
-      .toEqual({ current: 'true', paragraph: '第 1 段：报销需要发票。', active: 'true', open: 'new' });
+    expect({
+      current: card.getAttribute('aria-current'),
+      paragraph: card.querySelector('blockquote')?.textContent,
+      active: within(list)
+        .getByRole('button', { name: /^报销流程是什么？/ })
+        .getAttribute('aria-current'),
+      open: store.getState().conversationId,
+    }).toEqual({ current: 'true', paragraph: '第 1 段：报销需要发票。', active: 'true', open: 'new' });
   });
 
   it('a follow-up typed in an opened conversation is asked within it', async () => {
@@ -43,7 +60,9 @@ describe('ChatView history', () => {
     await screen.findByRole('button', { name: '[1]' });
     fireEvent.change(screen.getByRole('textbox', { name: 'Ask' }), { target: { value: 'Who approves it?' } });
     fireEvent.click(screen.getByRole('button', { name: 'Ask' }));
-    expect(backend.calls.filter((call) => call.channel === 'chat.ask')).toEqual([{ channel: 'chat.ask', input: { question: 'Who approves it?', conversationId: 'old' } }]);
+    expect(backend.calls.filter((call) => call.channel === 'chat.ask')).toEqual([
+      { channel: 'chat.ask', input: { question: 'Who approves it?', conversationId: 'old' } },
+    ]);
   });
 
   it('deletes a conversation only after confirmation, and New conversation empties the panel', async () => {
@@ -54,12 +73,17 @@ describe('ChatView history', () => {
     const dialog = screen.getByRole('alertdialog', { name: 'Delete this conversation?' });
     fireEvent.click(within(dialog).getByRole('button', { name: 'Yes, delete' }));
     await waitFor(() => expect(screen.queryByText('VPN setup')).toBeNull());
-    expect(backend.calls.filter((call) => call.channel === 'chat.removeConversation')).toEqual([{ channel: 'chat.removeConversation', input: { conversationId: 'old' } }]);
+    expect(backend.calls.filter((call) => call.channel === 'chat.removeConversation')).toEqual([
+      { channel: 'chat.removeConversation', input: { conversationId: 'old' } },
+    ]);
 
     fireEvent.click(screen.getByRole('button', { name: /^报销流程是什么？/ }));
     await screen.findByRole('button', { name: '[1]' });
     fireEvent.click(screen.getByRole('button', { name: 'New conversation' }));
-    expect({ exchanges: store.getState().exchanges, open: store.getState().conversationId, newDisabled: screen.getByRole('button', { name: 'New conversation' }).hasAttribute('disabled') })
-      .toEqual({ exchanges: [], open: null, newDisabled: true });
+    expect({
+      exchanges: store.getState().exchanges,
+      open: store.getState().conversationId,
+      newDisabled: screen.getByRole('button', { name: 'New conversation' }).hasAttribute('disabled'),
+    }).toEqual({ exchanges: [], open: null, newDisabled: true });
   });
 });

@@ -10,7 +10,9 @@ export function ChatView() {
   const exchanges = useApp((state) => state.exchanges);
   const answering = useApp(selectIsAnswering);
   const opening = useApp((state) => state.openingConversationId !== null);
-  const hasDocuments = useApp((state) => state.connections.some((connection) => connection.documentCount > 0 || connection.mode === 'direct'));
+  const hasDocuments = useApp((state) =>
+    state.connections.some((connection) => connection.documentCount > 0 || connection.mode === 'direct'),
+  );
   const ask = useApp((state) => state.ask);
   const cancelAnswer = useApp((state) => state.cancelAnswer);
   const loadConversations = useApp((state) => state.loadConversations);
@@ -42,22 +44,43 @@ export function ChatView() {
         <div className="view-header">
           <h1>{t('chat.title')}</h1>
         </div>
-        {opening && <p className="muted" role="status">{t('chat.opening')}</p>}
+        {opening && (
+          <p className="muted" role="status">
+            {t('chat.opening')}
+          </p>
+        )}
         {!opening && exchanges.length === 0 && (
           <section className="empty-state compact">
             <p>{hasDocuments ? t('chat.empty') : t('chat.emptyNoDocs')}</p>
-            {!hasDocuments && <button type="button" className="button primary" onClick={() => openAddForm('folder')}>{t('connections.emptyAction')}</button>}
+            {!hasDocuments && (
+              <button type="button" className="button primary" onClick={() => openAddForm('folder')}>
+                {t('connections.emptyAction')}
+              </button>
+            )}
           </section>
         )}
         <div className="exchanges" aria-busy={opening}>
-          {!opening && exchanges.map((exchange) => <ChatExchangeView key={exchange.key} exchange={exchange} />)}
+          {!opening &&
+            exchanges.map((exchange) => <ChatExchangeView key={exchange.key} exchange={exchange} />)}
         </div>
         <form className="ask-form" onSubmit={submit}>
-          <textarea aria-label={t('chat.send')} rows={2} placeholder={t('chat.placeholder')} value={question} maxLength={20_000} onChange={(event) => setQuestion(event.target.value)} onKeyDown={onKeyDown} />
+          <textarea
+            aria-label={t('chat.send')}
+            rows={2}
+            placeholder={t('chat.placeholder')}
+            value={question}
+            maxLength={20_000}
+            onChange={(event) => setQuestion(event.target.value)}
+            onKeyDown={onKeyDown}
+          />
           {answering ? (
-            <button type="button" className="button" onClick={() => void cancelAnswer()}>{t('chat.stop')}</button>
+            <button type="button" className="button" onClick={() => void cancelAnswer()}>
+              {t('chat.stop')}
+            </button>
           ) : (
-            <button type="submit" className="button primary" disabled={!question.trim() || opening}>{t('chat.send')}</button>
+            <button type="submit" className="button primary" disabled={!question.trim() || opening}>
+              {t('chat.send')}
+            </button>
           )}
         </form>
       </div>

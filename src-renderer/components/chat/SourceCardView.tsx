@@ -6,7 +6,9 @@ import { OpenOriginal } from '../common/OpenOriginal';
 import { KnowledgeBaseBadge, PlatformBadge } from '../common/PlatformBadge';
 
 export function SourceCardView({ source, messageId }: { source: SourceCard; messageId: string }) {
-  const highlighted = useApp((state) => state.highlighted?.messageId === messageId && state.highlighted.n === source.n);
+  const highlighted = useApp(
+    (state) => state.highlighted?.messageId === messageId && state.highlighted.n === source.n,
+  );
   const highlightRequest = useApp((state) => state.highlighted);
   const element = useRef<HTMLElement>(null);
   useEffect(() => {
@@ -14,7 +16,13 @@ export function SourceCardView({ source, messageId }: { source: SourceCard; mess
     if (highlighted) element.current?.scrollIntoView?.({ behavior: 'smooth', block: 'center' });
   }, [highlighted, highlightRequest]);
   return (
-    <article ref={element} id={`source-${messageId}-${source.n}`} className={highlighted ? 'card source-card highlighted' : 'card source-card'} aria-label={`[${source.n}] ${source.title}`} aria-current={highlighted ? 'true' : undefined}>
+    <article
+      ref={element}
+      id={`source-${messageId}-${source.n}`}
+      className={highlighted ? 'card source-card highlighted' : 'card source-card'}
+      aria-label={`[${source.n}] ${source.title}`}
+      aria-current={highlighted ? 'true' : undefined}
+    >
       <header className="source-header">
         <span className="source-n">{source.n}</span>
         <h4 className="source-title">{source.title}</h4>
@@ -23,8 +31,13 @@ export function SourceCardView({ source, messageId }: { source: SourceCard; mess
         <KnowledgeBaseBadge name={source.knowledgeBase} />
       </header>
       {source.headingPath && <p className="heading-path">{source.headingPath.split(' > ').join(' › ')}</p>}
-      <blockquote className="source-paragraph"><MarkdownQuote markdown={source.paragraph} /></blockquote>
-      <footer className="hit-footer"><span className="spacer" /><OpenOriginal url={source.url} /></footer>
+      <blockquote className="source-paragraph">
+        <MarkdownQuote markdown={source.paragraph} />
+      </blockquote>
+      <footer className="hit-footer">
+        <span className="spacer" />
+        <OpenOriginal url={source.url} />
+      </footer>
     </article>
   );
 }

@@ -7,7 +7,13 @@ const CODE = /(```[\s\S]*?(?:```|$)|`[^`\n]*`)/g;
 export function linkCitations(markdown: string, valid: ReadonlySet<number>): string {
   return markdown
     .split(CODE)
-    .map((part, index) => (index % 2 === 1 ? part : part.replace(/\[(\d{1,3})\](?![([:])/g, (whole, digits: string) => (valid.has(Number(digits)) ? `[\\[${digits}\\]](#cite-${digits})` : whole))))
+    .map((part, index) =>
+      index % 2 === 1
+        ? part
+        : part.replace(/\[(\d{1,3})\](?![([:])/g, (whole, digits: string) =>
+            valid.has(Number(digits)) ? `[\\[${digits}\\]](#cite-${digits})` : whole,
+          ),
+    )
     .join('');
 }
 

@@ -18,16 +18,37 @@ export function ConfirmButton({ label, question, onConfirm, confirmLabel, icon }
   const [asking, setAsking] = useState(false);
   if (!asking) {
     return icon ? (
-      <button type="button" className="button danger-quiet icon-button" aria-label={label} title={label} onClick={() => setAsking(true)}>{icon}</button>
+      <button
+        type="button"
+        className="button danger-quiet icon-button"
+        aria-label={label}
+        title={label}
+        onClick={() => setAsking(true)}
+      >
+        {icon}
+      </button>
     ) : (
-      <button type="button" className="button danger-quiet" onClick={() => setAsking(true)}>{label}</button>
+      <button type="button" className="button danger-quiet" onClick={() => setAsking(true)}>
+        {label}
+      </button>
     );
   }
   return (
     <span className="confirm" role="alertdialog" aria-label={question}>
       <span className="confirm-question">{question}</span>
-      <button type="button" className="button danger" onClick={() => { setAsking(false); onConfirm(); }}>{confirmLabel ?? t('common.yes')}</button>
-      <button type="button" className="button" onClick={() => setAsking(false)}>{t('common.no')}</button>
+      <button
+        type="button"
+        className="button danger"
+        onClick={() => {
+          setAsking(false);
+          onConfirm();
+        }}
+      >
+        {confirmLabel ?? t('common.yes')}
+      </button>
+      <button type="button" className="button" onClick={() => setAsking(false)}>
+        {t('common.no')}
+      </button>
     </span>
   );
 }

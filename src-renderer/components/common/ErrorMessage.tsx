@@ -14,7 +14,9 @@ export function ErrorMessage({ error, lead }: { error: DescribableError; lead?: 
   if (!described) return null;
   return (
     <span className="error-message" data-error-code={error.code}>
-      <span className="error-headline">{lead ? t('error.lead', { lead, headline: described.headline }) : described.headline}</span>
+      <span className="error-headline">
+        {lead ? t('error.lead', { lead, headline: described.headline }) : described.headline}
+      </span>
       {described.detail && <span className="error-detail">{described.detail}</span>}
     </span>
   );

@@ -18,7 +18,9 @@ describe('MarkdownQuote', () => {
   });
 
   it('drops heading, emphasis and link syntax and keeps the words; raw HTML never reaches the page', () => {
-    const element = quote('## Rate limits\n\nWe **throttle** at _50_ per [second](https://example.test/x).\n\n<img src=x onerror="alert(1)"><script>alert(2)</script>');
+    const element = quote(
+      '## Rate limits\n\nWe **throttle** at _50_ per [second](https://example.test/x).\n\n<img src=x onerror="alert(1)"><script>alert(2)</script>',
+    );
     // Tags are dropped; text between them stays inert text.
     expect(element.textContent).toBe('Rate limits\nWe throttle at 50 per second.\nalert(2)');
     expect(element.querySelector('.quote-heading strong')?.textContent).toBe('Rate limits');
@@ -26,9 +28,17 @@ describe('MarkdownQuote', () => {
   });
 
   it('shows a pipe table as a table of cells with their inline Markdown rendered', () => {
-    const element = quote('Settings:\n\n| Setting | Value |\n| --- | :---: |\n| `region` | us-west-1 |\n| **并发** | 2 |');
-    const rows = [...element.querySelectorAll('table tr')].map((row) => [...row.querySelectorAll('th, td')].map((cell) => cell.textContent));
-    expect(rows).toEqual([['Setting', 'Value'], ['region', 'us-west-1'], ['并发', '2']]);
+    const element = quote(
+      'Settings:\n\n| Setting | Value |\n| --- | :---: |\n| `region` | us-west-1 |\n| **并发** | 2 |',
+    );
+    const rows = [...element.querySelectorAll('table tr')].map((row) =>
+      [...row.querySelectorAll('th, td')].map((cell) => cell.textContent),
+    );
+    expect(rows).toEqual([
+      ['Setting', 'Value'],
+      ['region', 'us-west-1'],
+      ['并发', '2'],
+    ]);
     expect(element.querySelector('td code')?.textContent).toBe('region');
     expect(element.textContent).not.toContain('|');
   });
@@ -41,7 +51,10 @@ describe('MarkdownQuote', () => {
 
   it('renders bold next to Chinese punctuation, which plain CommonMark leaves as literal asterisks', () => {
     const element = quote('报销必须附**“发票”**。审批人是**部门负责人（或其代理人）**，然后提交。');
-    expect({ text: element.textContent, bold: [...element.querySelectorAll('strong')].map((node) => node.textContent) }).toEqual({
+    expect({
+      text: element.textContent,
+      bold: [...element.querySelectorAll('strong')].map((node) => node.textContent),
+    }).toEqual({
       text: '报销必须附“发票”。审批人是部门负责人（或其代理人），然后提交。',
       bold: ['“发票”', '部门负责人（或其代理人）'],
     });

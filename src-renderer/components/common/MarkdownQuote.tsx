@@ -9,11 +9,20 @@ import { MARKDOWN_PLUGINS } from './markdown-plugins';
  * is the way out), images their alt text; code blocks stay monospace blocks without their fences.
  */
 function Heading({ children }: { children?: React.ReactNode }) {
-  return <p className="quote-heading"><strong>{children}</strong></p>;
+  return (
+    <p className="quote-heading">
+      <strong>{children}</strong>
+    </p>
+  );
 }
 
 const COMPONENTS: Components = {
-  h1: Heading, h2: Heading, h3: Heading, h4: Heading, h5: Heading, h6: Heading,
+  h1: Heading,
+  h2: Heading,
+  h3: Heading,
+  h4: Heading,
+  h5: Heading,
+  h6: Heading,
   a: ({ children }) => <span className="quote-link">{children}</span>,
   img: ({ alt }) => (alt ? <span className="muted">[{alt}]</span> : null),
   hr: () => null,
@@ -23,7 +32,14 @@ const COMPONENTS: Components = {
 export function MarkdownQuote({ markdown }: { markdown: string }) {
   return (
     <div className="markdown-quote">
-      <Markdown skipHtml urlTransform={defaultUrlTransform} remarkPlugins={MARKDOWN_PLUGINS} components={COMPONENTS}>{markdown}</Markdown>
+      <Markdown
+        skipHtml
+        urlTransform={defaultUrlTransform}
+        remarkPlugins={MARKDOWN_PLUGINS}
+        components={COMPONENTS}
+      >
+        {markdown}
+      </Markdown>
     </div>
   );
 }

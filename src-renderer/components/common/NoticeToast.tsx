@@ -17,7 +17,9 @@ export function NoticeToast() {
   return (
     <div className={`toast toast-${notice.kind}`} role={notice.kind === 'error' ? 'alert' : 'status'}>
       <span>{notice.error ? <ErrorMessage error={notice.error} /> : notice.text}</span>
-      <button type="button" className="link-button" onClick={dismiss}>{t('common.dismiss')}</button>
+      <button type="button" className="link-button" onClick={dismiss}>
+        {t('common.dismiss')}
+      </button>
     </div>
   );
 }

@@ -6,5 +6,9 @@ export function OpenOriginal({ url }: { url: string | null }) {
   const t = useT();
   const open = useOpenExternal();
   if (!url) return null;
-  return <button type="button" className="link-button" title={url} onClick={() => void open(url)}>{t('common.openOriginal')} ↗</button>;
+  return (
+    <button type="button" className="link-button" title={url} onClick={() => void open(url)}>
+      {t('common.openOriginal')} ↗
+    </button>
+  );
 }

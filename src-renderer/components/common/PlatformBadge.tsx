@@ -4,9 +4,17 @@ import { useLanguage } from '../../i18n/i18n';
 
 export function PlatformBadge({ platform }: { platform: Platform }) {
   const language = useLanguage();
-  return <span className={`badge badge-platform platform-${platform}`}>{PLATFORM_INFO[platform].label[language]}</span>;
+  return (
+    <span className={`badge badge-platform platform-${platform}`}>
+      {PLATFORM_INFO[platform].label[language]}
+    </span>
+  );
 }
 
 export function KnowledgeBaseBadge({ name }: { name: string }) {
-  return name ? <span className="badge badge-kb" title={name}>{name}</span> : null;
+  return name ? (
+    <span className="badge badge-kb" title={name}>
+      {name}
+    </span>
+  ) : null;
 }

@@ -20,43 +20,112 @@ describe('ConnectionCard', () => {
     const view = connection({ syncStatus: 'syncing', documentCount: 3 });
     renderWithStore(<ConnectionCard connection={view} />, fakeBackend({}), {
       connections: [view],
-      syncing: { c1: { connectionId: 'c1', runId: 1, phase: 'embedding', documentsDone: 42, documentsTotal: 310, chunksWritten: 80, errors: 0 } },
+      syncing: {
+        c1: {
+          connectionId: 'c1',
+          runId: 1,
+          phase: 'embedding',
+          documentsDone: 42,
+          documentsTotal: 310,
+          chunksWritten: 80,
+          errors: 0,
+        },
+      },
     });
     const bar = screen.getByRole('progressbar');
-    expect({ now: bar.getAttribute('aria-valuenow'), max: bar.getAttribute('aria-valuemax'), label: bar.getAttribute('aria-label'), status: screen.getByTestId('sync-status').textContent, stop: !!screen.queryByRole('button', { name: 'Stop' }) })
-      .toEqual({ now: '42', max: '310', label: 'Embedding 42/310', status: 'Syncing', stop: true });
+    expect({
+      now: bar.getAttribute('aria-valuenow'),
+      max: bar.getAttribute('aria-valuemax'),
+      label: bar.getAttribute('aria-label'),
+      status: screen.getByTestId('sync-status').textContent,
+      stop: !!screen.queryByRole('button', { name: 'Stop' }),
+    }).toEqual({ now: '42', max: '310', label: 'Embedding 42/310', status: 'Syncing', stop: true });
   });
 
   it('counts documents and chunks live during a first sync instead of showing the stored 0', () => {
     const view = connection({ syncStatus: 'syncing', documentCount: 0 });
-    const at = (phase: 'listing' | 'fetching', documentsDone: number, documentsTotal: number) => ({ c1: { connectionId: 'c1', runId: 1, phase, documentsDone, documentsTotal, chunksWritten: documentsDone * 3, errors: 0 } });
-    const { store } = renderWithStore(<FirstCard />, fakeBackend({}), { connections: [view], syncing: at('listing', 0, 0) });
+    const at = (phase: 'listing' | 'fetching', documentsDone: number, documentsTotal: number) => ({
+      c1: {
+        connectionId: 'c1',
+        runId: 1,
+        phase,
+        documentsDone,
+        documentsTotal,
+        chunksWritten: documentsDone * 3,
+        errors: 0,
+      },
+    });
+    const { store } = renderWithStore(<FirstCard />, fakeBackend({}), {
+      connections: [view],
+      syncing: at('listing', 0, 0),
+    });
     const beforeTotal = screen.getByTestId('document-count').textContent;
     act(() => store.setState({ progress: at('fetching', 1200, 3450) }));
     const during = `${screen.getByTestId('document-count').textContent} ${screen.getByTestId('chunk-count').textContent}`;
-    act(() => store.setState({ progress: {}, connections: [{ ...view, syncStatus: 'synced', documentCount: 3450, chunkCount: 10_400 }] }));
-    expect({ beforeTotal, during, after: `${screen.getByTestId('document-count').textContent} ${screen.getByTestId('chunk-count').textContent}` }).toEqual({ beforeTotal: '—', during: '1,200/3,450 3,600', after: '3,450 10,400' });
+    act(() =>
+      store.setState({
+        progress: {},
+        connections: [{ ...view, syncStatus: 'synced', documentCount: 3450, chunkCount: 10_400 }],
+      }),
+    );
+    expect({
+      beforeTotal,
+      during,
+      after: `${screen.getByTestId('document-count').textContent} ${screen.getByTestId('chunk-count').textContent}`,
+    }).toEqual({ beforeTotal: '—', during: '1,200/3,450 3,600', after: '3,450 10,400' });
   });
 
-  it('shows a platform limitation as a calm note, not an alert; an unknown code falls back to core\'s English', () => {
-    const view = connection({ platform: 'dingtalk', name: 'Docs', mode: 'direct', limitation: 'full text unavailable: direct search only.', limitationCode: 'dingtalk.some-future-code' });
+  it("shows a platform limitation as a calm note, not an alert; an unknown code falls back to core's English", () => {
+    const view = connection({
+      platform: 'dingtalk',
+      name: 'Docs',
+      mode: 'direct',
+      limitation: 'full text unavailable: direct search only.',
+      limitationCode: 'dingtalk.some-future-code',
+    });
     renderWithStore(<ConnectionCard connection={view} />, fakeBackend({}), { connections: [view] });
-    expect({ note: screen.getByRole('note').textContent, alerts: screen.queryAllByRole('alert').length })
-      .toEqual({ note: 'Good to knowFull text unavailable: direct search only.', alerts: 0 });
+    expect({
+      note: screen.getByRole('note').textContent,
+      alerts: screen.queryAllByRole('alert').length,
+    }).toEqual({ note: 'Good to knowFull text unavailable: direct search only.', alerts: 0 });
   });
 
   it('shows known limitations in the UI language, naming the platform in it', () => {
     const views = [
-      connection({ id: 'd', platform: 'dingtalk', name: 'Docs', mode: 'direct', limitation: 'full text unavailable: direct search only. (English from core)', limitationCode: 'dingtalk.no-stream' }),
-      connection({ id: 'f', platform: 'feishu', name: 'Wiki', limitation: 'Feishu search and My Library need user authorisation.', limitationCode: 'feishu.no-user-auth' }),
+      connection({
+        id: 'd',
+        platform: 'dingtalk',
+        name: 'Docs',
+        mode: 'direct',
+        limitation: 'full text unavailable: direct search only. (English from core)',
+        limitationCode: 'dingtalk.no-stream',
+      }),
+      connection({
+        id: 'f',
+        platform: 'feishu',
+        name: 'Wiki',
+        limitation: 'Feishu search and My Library need user authorisation.',
+        limitationCode: 'feishu.no-user-auth',
+      }),
     ];
     const notes = (language: 'en' | 'zh') => {
       cleanup();
-      renderWithStore(<>{views.map((view) => <ConnectionCard key={view.id} connection={view} />)}</>, fakeBackend({}), { connections: views, settings: settings({ language }) });
+      renderWithStore(
+        <>
+          {views.map((view) => (
+            <ConnectionCard key={view.id} connection={view} />
+          ))}
+        </>,
+        fakeBackend({}),
+        { connections: views, settings: settings({ language }) },
+      );
       return screen.getAllByRole('note').map((note) => note.lastElementChild?.textContent);
     };
     expect({ zh: notes('zh'), en: notes('en') }).toEqual({
-      zh: ['无法获取全文：仅支持实时搜索。钉钉只通过 Stream 模式的事件提供 Markdown；为此连接开启“通过钉钉 Stream 接收全文”后即可建立索引。', '飞书的搜索和“我的文档库”需要先登录飞书；列出和读取文档只需应用凭证。'],
+      zh: [
+        '无法获取全文：仅支持实时搜索。钉钉只通过 Stream 模式的事件提供 Markdown；为此连接开启“通过钉钉 Stream 接收全文”后即可建立索引。',
+        '飞书的搜索和“我的文档库”需要先登录飞书；列出和读取文档只需应用凭证。',
+      ],
       en: [
         'Full text unavailable: direct search only. DingTalk delivers Markdown only as a Stream-mode event; turn on “Receive full text over DingTalk Stream” for this connection to index it.',
         'Feishu search and My Library need you to sign in with Feishu; listing and reading work with the app credentials.',
@@ -74,37 +143,90 @@ describe('ConnectionCard', () => {
     const dialog = screen.getByRole('alertdialog', { name: 'Remove “Notes” and its index?' });
     fireEvent.click(within(dialog).getByRole('button', { name: 'Yes, remove' }));
     await new Promise((resolve) => setTimeout(resolve, 0));
-    expect({ calls: backend.calls, left: store.getState().connections }).toEqual({ calls: [{ channel: 'connections.remove', input: { id: 'c1' } }], left: [] });
+    expect({ calls: backend.calls, left: store.getState().connections }).toEqual({
+      calls: [{ channel: 'connections.remove', input: { id: 'c1' } }],
+      left: [],
+    });
   });
 
   it('says a sync failure in the UI language from its code, with core’s sentence beneath', () => {
     const detail = 'Yuque rejected the token (wrong, revoked or expired; HTTP 401).';
-    const view = connection({ platform: 'yuque', syncStatus: 'failed', syncError: detail, syncErrorCode: 'AUTH_INVALID' });
-    renderWithStore(<ConnectionCard connection={view} />, fakeBackend({}), { connections: [view], settings: settings({ language: 'zh' }) });
+    const view = connection({
+      platform: 'yuque',
+      syncStatus: 'failed',
+      syncError: detail,
+      syncErrorCode: 'AUTH_INVALID',
+    });
+    renderWithStore(<ConnectionCard connection={view} />, fakeBackend({}), {
+      connections: [view],
+      settings: settings({ language: 'zh' }),
+    });
     const alert = screen.getByRole('alert');
-    expect({ status: screen.getByTestId('sync-status').textContent, headline: alert.querySelector('.error-headline')?.textContent, detail: alert.querySelector('.error-detail')?.textContent })
-      .toEqual({ status: '同步失败', headline: '平台拒绝了凭证', detail });
+    expect({
+      status: screen.getByTestId('sync-status').textContent,
+      headline: alert.querySelector('.error-headline')?.textContent,
+      detail: alert.querySelector('.error-detail')?.textContent,
+    }).toEqual({ status: '同步失败', headline: '平台拒绝了凭证', detail });
   });
 
   it('shows a sync Cairn was stopped during (CANCELLED) as a note, never as a failure', () => {
-    const view = connection({ syncStatus: 'failed', syncError: 'Cairn stopped during this sync.', syncErrorCode: 'CANCELLED' });
-    renderWithStore(<ConnectionCard connection={view} />, fakeBackend({}), { connections: [view], settings: settings({ language: 'zh' }) });
-    expect({ alerts: screen.queryAllByRole('alert').length, note: screen.getByRole('note').textContent }).toEqual({ alerts: 0, note: '上次同步未完成。' });
+    const view = connection({
+      syncStatus: 'failed',
+      syncError: 'Cairn stopped during this sync.',
+      syncErrorCode: 'CANCELLED',
+    });
+    renderWithStore(<ConnectionCard connection={view} />, fakeBackend({}), {
+      connections: [view],
+      settings: settings({ language: 'zh' }),
+    });
+    expect({
+      alerts: screen.queryAllByRole('alert').length,
+      note: screen.getByRole('note').textContent,
+    }).toEqual({ alerts: 0, note: '上次同步未完成。' });
   });
 
   it('lists each failed document with its own localised headline', async () => {
-    const run = { id: 7, connectionId: 'c1', status: 'partial' as const, startedAt: '2025-01-01T00:00:00.000Z', finishedAt: '2025-01-01T00:01:00.000Z', counters: { seen: 2, added: 1, updated: 0, unchanged: 0, deleted: 0, failed: 1, chunksEmbedded: 1, embedderCalls: 1, embeddingTokens: 10 }, errors: [{ externalId: 'd1', title: '周报', code: 'NOT_FOUND', message: 'Yuque could not find doc 42.' }], error: null };
-    const view = connection({ syncStatus: 'synced', syncError: '1 document failed (first: "周报": Yuque could not find doc 42.)', syncErrorCode: 'DOCUMENT_FAILED' });
+    const run = {
+      id: 7,
+      connectionId: 'c1',
+      status: 'partial' as const,
+      startedAt: '2025-01-01T00:00:00.000Z',
+      finishedAt: '2025-01-01T00:01:00.000Z',
+      counters: {
+        seen: 2,
+        added: 1,
+        updated: 0,
+        unchanged: 0,
+        deleted: 0,
+        failed: 1,
+        chunksEmbedded: 1,
+        embedderCalls: 1,
+        embeddingTokens: 10,
+      },
+      errors: [
+        { externalId: 'd1', title: '周报', code: 'NOT_FOUND', message: 'Yuque could not find doc 42.' },
+      ],
+      error: null,
+    };
+    const view = connection({
+      syncStatus: 'synced',
+      syncError: '1 document failed (first: "周报": Yuque could not find doc 42.)',
+      syncErrorCode: 'DOCUMENT_FAILED',
+    });
     const backend = fakeBackend({ 'sync.runs': () => ok([run]) });
     renderWithStore(<FirstCard />, backend, { connections: [view], settings: settings({ language: 'zh' }) });
     const details = screen.getByText('文档未能索引').closest('details')!;
     details.open = true;
     fireEvent(details, new Event('toggle'));
-    expect((await within(details).findByRole('listitem')).textContent).toBe('周报 找不到相应内容Yuque could not find doc 42.');
+    expect((await within(details).findByRole('listitem')).textContent).toBe(
+      '周报 找不到相应内容Yuque could not find doc 42.',
+    );
   });
 
   it('switches a connection to direct search with the RAG toggle', async () => {
-    const backend = fakeBackend({ 'connections.setMode': (input: { id: string; mode: 'direct' }) => ok(connection({ mode: input.mode })) });
+    const backend = fakeBackend({
+      'connections.setMode': (input: { id: string; mode: 'direct' }) => ok(connection({ mode: input.mode })),
+    });
     const view = connection({ syncStatus: 'synced' });
     renderWithStore(<ConnectionCard connection={view} />, backend, { connections: [view] });
     fireEvent.click(screen.getByRole('checkbox', { name: 'Enable RAG indexing' }));

@@ -1,7 +1,15 @@
 import { useState } from 'react';
 import type { ConnectionView, SyncProgress, SyncRunView } from '../../../src-shared/models';
 import { PLATFORM_INFO } from '../../../src-shared/platforms';
-import { formatDateTime, formatNumber, hasMessage, useLanguage, useT, type MessageKey, type Translate } from '../../i18n/i18n';
+import {
+  formatDateTime,
+  formatNumber,
+  hasMessage,
+  useLanguage,
+  useT,
+  type MessageKey,
+  type Translate,
+} from '../../i18n/i18n';
 import type { Language } from '../../store/slices/ui-slice';
 import { useApp, useAppShallow } from '../../store/store-context';
 import { ConfirmButton } from '../common/ConfirmButton';
@@ -14,7 +22,10 @@ import { LIMITATIONS_SHOWN_BY_SIGN_IN, SignInPanel } from './SignInPanel';
 function SyncProgressLine({ progress }: { progress: SyncProgress }) {
   const t = useT();
   const phase = t(`phase.${progress.phase}` as MessageKey);
-  const label = progress.documentsTotal > 0 ? t('card.progress', { phase, done: progress.documentsDone, total: progress.documentsTotal }) : phase;
+  const label =
+    progress.documentsTotal > 0
+      ? t('card.progress', { phase, done: progress.documentsDone, total: progress.documentsTotal })
+      : phase;
   return (
     <div className="sync-progress">
       <ProgressBar done={progress.documentsDone} total={progress.documentsTotal} label={label} />
@@ -32,23 +43,56 @@ function SyncError({ connection }: { connection: ConnectionView }) {
   const t = useT();
   if (!connection.syncError) return null;
   const error = { code: connection.syncErrorCode ?? 'unknown', message: connection.syncError };
-  if (connection.syncErrorCode === 'CANCELLED') return <p className="hint" role="note">{t('card.syncInterrupted')}</p>;
-  return <p className="sync-error" role="alert"><ErrorMessage error={error} /></p>;
+  if (connection.syncErrorCode === 'CANCELLED')
+    return (
+      <p className="hint" role="note">
+        {t('card.syncInterrupted')}
+      </p>
+    );
+  return (
+    <p className="sync-error" role="alert">
+      <ErrorMessage error={error} />
+    </p>
+  );
 }
 
 function DocumentErrors({ connection, run }: { connection: ConnectionView; run: SyncRunView | undefined }) {
   const t = useT();
   const loadLastRun = useApp((state) => state.loadLastRun);
   const errors = run?.errors ?? [];
-  const summary = errors.length === 1 ? t('card.errorsOne') : errors.length > 1 ? t('card.errors', { count: errors.length }) : null;
+  const summary =
+    errors.length === 1
+      ? t('card.errorsOne')
+      : errors.length > 1
+        ? t('card.errors', { count: errors.length })
+        : null;
   if (!summary && !(connection.syncError && connection.syncStatus === 'synced')) return null;
   return (
-    <details className="doc-errors" onToggle={(event) => { if ((event.target as HTMLDetailsElement).open && !run) void loadLastRun(connection.id); }}>
-      <summary>{summary ?? (connection.syncErrorCode === 'CANCELLED' ? t('card.syncInterrupted') : <ErrorMessage error={{ code: connection.syncErrorCode ?? 'unknown', message: connection.syncError ?? '' }} />)}</summary>
+    <details
+      className="doc-errors"
+      onToggle={(event) => {
+        if ((event.target as HTMLDetailsElement).open && !run) void loadLastRun(connection.id);
+      }}
+    >
+      <summary>
+        {summary ??
+          (connection.syncErrorCode === 'CANCELLED' ? (
+            t('card.syncInterrupted')
+          ) : (
+            <ErrorMessage
+              error={{ code: connection.syncErrorCode ?? 'unknown', message: connection.syncError ?? '' }}
+            />
+          ))}
+      </summary>
       {run ? (
         <ul>
           {errors.map((error) => (
-            <li key={error.externalId}><strong>{error.title}</strong> <span className="muted"><ErrorMessage error={error} /></span></li>
+            <li key={error.externalId}>
+              <strong>{error.title}</strong>{' '}
+              <span className="muted">
+                <ErrorMessage error={error} />
+              </span>
+            </li>
           ))}
         </ul>
       ) : (
@@ -63,15 +107,27 @@ function DocumentErrors({ connection, run }: { connection: ConnectionView; run: 
  * runs the card counts that run's documents live; before listing has a total it keeps the stored
  * count, or a dash when there is none yet.
  */
-function documentCount(language: Language, connection: ConnectionView, progress: SyncProgress | undefined): string {
-  if (progress && progress.documentsTotal > 0) return `${formatNumber(language, progress.documentsDone)}/${formatNumber(language, progress.documentsTotal)}`;
+function documentCount(
+  language: Language,
+  connection: ConnectionView,
+  progress: SyncProgress | undefined,
+): string {
+  if (progress && progress.documentsTotal > 0)
+    return `${formatNumber(language, progress.documentsDone)}/${formatNumber(language, progress.documentsTotal)}`;
   if (progress && connection.documentCount === 0) return '—';
   return formatNumber(language, connection.documentCount);
 }
 
 /** During a first sync the chunks written so far; a re-sync keeps the stored total until it ends. */
-function chunkCount(language: Language, connection: ConnectionView, progress: SyncProgress | undefined): string {
-  return formatNumber(language, progress && connection.chunkCount === 0 ? progress.chunksWritten : connection.chunkCount);
+function chunkCount(
+  language: Language,
+  connection: ConnectionView,
+  progress: SyncProgress | undefined,
+): string {
+  return formatNumber(
+    language,
+    progress && connection.chunkCount === 0 ? progress.chunksWritten : connection.chunkCount,
+  );
 }
 
 /** Core's sentence may start mid-thought ("full text unavailable: …"); a note starts with a capital. */
@@ -82,7 +138,8 @@ function sentence(text: string): string {
 /** The limitation in the UI language when its code is known here; otherwise core's English sentence. */
 function limitationText(t: Translate, language: Language, connection: ConnectionView): string {
   const key = `limitation.${connection.limitationCode ?? ''}`;
-  if (connection.limitationCode && hasMessage(key)) return t(key, { platform: PLATFORM_INFO[connection.platform].label[language] });
+  if (connection.limitationCode && hasMessage(key))
+    return t(key, { platform: PLATFORM_INFO[connection.platform].label[language] });
   return sentence(connection.limitation ?? '');
 }
 
@@ -91,24 +148,43 @@ export function ConnectionCard({ connection }: { connection: ConnectionView }) {
   const language = useLanguage();
   const progress = useApp((state) => state.progress[connection.id]);
   const run = useApp((state) => state.lastRun[connection.id]);
-  const actions = useAppShallow((state) => ({ setMode: state.setMode, syncNow: state.syncNow, cancelSync: state.cancelSync, testConnection: state.testConnection, removeConnection: state.removeConnection }));
+  const actions = useAppShallow((state) => ({
+    setMode: state.setMode,
+    syncNow: state.syncNow,
+    cancelSync: state.cancelSync,
+    testConnection: state.testConnection,
+    removeConnection: state.removeConnection,
+  }));
   const syncing = connection.syncStatus === 'syncing' || progress !== undefined;
   const rag = connection.mode === 'rag';
   const status = !rag ? 'direct' : syncing ? 'syncing' : connection.syncStatus;
   const [editing, setEditing] = useState(false);
-  const limitationNote = connection.limitation !== null && !(connection.userAuth !== undefined && LIMITATIONS_SHOWN_BY_SIGN_IN.has(connection.limitationCode ?? ''));
+  const limitationNote =
+    connection.limitation !== null &&
+    !(connection.userAuth !== undefined && LIMITATIONS_SHOWN_BY_SIGN_IN.has(connection.limitationCode ?? ''));
   if (editing) return <EditConnectionForm connection={connection} onClose={() => setEditing(false)} />;
   return (
-    <article className={`card connection-card status-${status}`} aria-label={connection.name} data-connection-id={connection.id}>
+    <article
+      className={`card connection-card status-${status}`}
+      aria-label={connection.name}
+      data-connection-id={connection.id}
+    >
       <header className="card-header">
         <PlatformBadge platform={connection.platform} />
         <h3 className="card-title">{connection.name}</h3>
         {connection.experimental && <span className="tag">{t('card.experimental')}</span>}
         <span className="spacer" />
-        <span className={`status-pill status-${status}`} data-testid="sync-status">{t(`card.status.${status}` as MessageKey)}</span>
+        <span className={`status-pill status-${status}`} data-testid="sync-status">
+          {t(`card.status.${status}` as MessageKey)}
+        </span>
       </header>
       <label className="switch">
-        <input type="checkbox" checked={rag} disabled={syncing} onChange={(event) => void actions.setMode(connection.id, event.target.checked ? 'rag' : 'direct')} />
+        <input
+          type="checkbox"
+          checked={rag}
+          disabled={syncing}
+          onChange={(event) => void actions.setMode(connection.id, event.target.checked ? 'rag' : 'direct')}
+        />
         <span>{t('card.rag')}</span>
       </label>
       {!rag && <p className="hint">{t('card.ragHint')}</p>}
@@ -124,20 +200,56 @@ export function ConnectionCard({ connection }: { connection: ConnectionView }) {
       {rag && connection.syncStatus === 'failed' && !syncing && <SyncError connection={connection} />}
       {rag && (
         <dl className="facts">
-          <div><dt>{t('card.documents')}</dt><dd data-testid="document-count">{documentCount(language, connection, progress)}</dd></div>
-          <div><dt>{t('card.chunks')}</dt><dd data-testid="chunk-count">{chunkCount(language, connection, progress)}</dd></div>
-          <div><dt>{t('card.lastSync')}</dt><dd>{formatDateTime(language, connection.lastSyncAt, t('common.never'))}</dd></div>
-          <div><dt>{t('card.nextSync')}</dt><dd>{formatDateTime(language, connection.nextSyncAt, '—')}</dd></div>
+          <div>
+            <dt>{t('card.documents')}</dt>
+            <dd data-testid="document-count">{documentCount(language, connection, progress)}</dd>
+          </div>
+          <div>
+            <dt>{t('card.chunks')}</dt>
+            <dd data-testid="chunk-count">{chunkCount(language, connection, progress)}</dd>
+          </div>
+          <div>
+            <dt>{t('card.lastSync')}</dt>
+            <dd>{formatDateTime(language, connection.lastSyncAt, t('common.never'))}</dd>
+          </div>
+          <div>
+            <dt>{t('card.nextSync')}</dt>
+            <dd>{formatDateTime(language, connection.nextSyncAt, '—')}</dd>
+          </div>
         </dl>
       )}
       {rag && <DocumentErrors connection={connection} run={run} />}
       <footer className="actions">
-        {rag && !syncing && <button type="button" className="button primary" onClick={() => void actions.syncNow(connection.id)}>{t('card.syncNow')}</button>}
-        {rag && syncing && <button type="button" className="button" onClick={() => void actions.cancelSync(connection.id)}>{t('card.cancelSync')}</button>}
-        <button type="button" className="button quiet" onClick={() => void actions.testConnection(connection.id)}>{t('card.test')}</button>
-        <button type="button" className="button quiet" onClick={() => setEditing(true)}>{t('card.edit')}</button>
+        {rag && !syncing && (
+          <button
+            type="button"
+            className="button primary"
+            onClick={() => void actions.syncNow(connection.id)}
+          >
+            {t('card.syncNow')}
+          </button>
+        )}
+        {rag && syncing && (
+          <button type="button" className="button" onClick={() => void actions.cancelSync(connection.id)}>
+            {t('card.cancelSync')}
+          </button>
+        )}
+        <button
+          type="button"
+          className="button quiet"
+          onClick={() => void actions.testConnection(connection.id)}
+        >
+          {t('card.test')}
+        </button>
+        <button type="button" className="button quiet" onClick={() => setEditing(true)}>
+          {t('card.edit')}
+        </button>
         <span className="spacer" />
-        <ConfirmButton label={t('card.remove')} question={t('card.removeConfirm', { name: connection.name })} onConfirm={() => void actions.removeConnection(connection.id)} />
+        <ConfirmButton
+          label={t('card.remove')}
+          question={t('card.removeConfirm', { name: connection.name })}
+          onConfirm={() => void actions.removeConnection(connection.id)}
+        />
       </footer>
     </article>
   );

@@ -18,7 +18,9 @@ afterEach(cleanup);
 
 describe('AddConnectionForm', () => {
   it('asks for the platform’s own fields, keeps secrets masked, and tests before saving', async () => {
-    const backend = fakeBackend({ 'connections.testNew': () => fail('AUTH_INVALID', 'The platform rejected these credentials.') });
+    const backend = fakeBackend({
+      'connections.testNew': () => fail('AUTH_INVALID', 'The platform rejected these credentials.'),
+    });
     renderWithStore(<AddConnectionForm initialPlatform="folder" onClose={() => {}} />, backend);
     fireEvent.click(screen.getByRole('radio', { name: 'Yuque' }));
     const token = screen.getByLabelText(/Personal or team token/);
@@ -28,41 +30,80 @@ describe('AddConnectionForm', () => {
     expect(backend.calls).toEqual([]);
     fireEvent.change(token, { target: { value: 'secret-token-123' } });
     fireEvent.click(screen.getByRole('button', { name: 'Test connection' }));
-    expect((await screen.findByRole('status')).textContent).toBe('✗ The platform rejected these credentials.');
-    expect(backend.calls).toEqual([{ channel: 'connections.testNew', input: { platform: 'yuque', name: 'Yuque', mode: 'rag', config: {}, secrets: { token: 'secret-token-123' } } }]);
+    expect((await screen.findByRole('status')).textContent).toBe(
+      '✗ The platform rejected these credentials.',
+    );
+    expect(backend.calls).toEqual([
+      {
+        channel: 'connections.testNew',
+        input: {
+          platform: 'yuque',
+          name: 'Yuque',
+          mode: 'rag',
+          config: {},
+          secrets: { token: 'secret-token-123' },
+        },
+      },
+    ]);
   });
 
   it('says a refused test in Chinese, with core’s English sentence beneath it', async () => {
     const detail = 'Yuque rejected the token (wrong, revoked or expired; HTTP 401).';
-    renderWithStore(<AddConnectionForm initialPlatform="yuque" onClose={() => {}} />, fakeBackend({ 'connections.testNew': () => fail('AUTH_INVALID', detail) }), { settings: settings({ language: 'zh' }) });
+    renderWithStore(
+      <AddConnectionForm initialPlatform="yuque" onClose={() => {}} />,
+      fakeBackend({ 'connections.testNew': () => fail('AUTH_INVALID', detail) }),
+      { settings: settings({ language: 'zh' }) },
+    );
     fireEvent.change(screen.getByLabelText(/个人或团队 Token/), { target: { value: 'secret-token-123' } });
     fireEvent.click(screen.getByRole('button', { name: '测试连接' }));
     const status = await screen.findByRole('status');
-    expect({ headline: status.querySelector('.error-headline')?.textContent, detail: status.querySelector('.error-detail')?.textContent, text: status.textContent })
-      .toEqual({ headline: '平台拒绝了凭证', detail, text: `✗ 平台拒绝了凭证${detail}` });
+    expect({
+      headline: status.querySelector('.error-headline')?.textContent,
+      detail: status.querySelector('.error-detail')?.textContent,
+      text: status.textContent,
+    }).toEqual({ headline: '平台拒绝了凭证', detail, text: `✗ 平台拒绝了凭证${detail}` });
   });
 
   it('shows a refused save in Chinese too', async () => {
-    const backend = fakeBackend({ 'connections.add': () => fail('ALREADY_EXISTS', 'A connection named "笔记" already exists.') });
-    renderWithStore(<AddConnectionForm initialPlatform="folder" onClose={() => {}} />, backend, { settings: settings({ language: 'zh' }) });
+    const backend = fakeBackend({
+      'connections.add': () => fail('ALREADY_EXISTS', 'A connection named "笔记" already exists.'),
+    });
+    renderWithStore(<AddConnectionForm initialPlatform="folder" onClose={() => {}} />, backend, {
+      settings: settings({ language: 'zh' }),
+    });
     fireEvent.change(screen.getByLabelText(/文件夹路径/), { target: { value: '/home/me/笔记' } });
     fireEvent.click(screen.getByRole('button', { name: '添加连接' }));
-    expect((await screen.findByRole('alert')).textContent).toBe('该名称已被使用A connection named "笔记" already exists.');
+    expect((await screen.findByRole('alert')).textContent).toBe(
+      '该名称已被使用A connection named "笔记" already exists.',
+    );
   });
 
   it('adds a folder named after its path and closes', async () => {
     let closed = false;
-    const backend = fakeBackend({ 'connections.add': (input: { name: string }) => ok({ id: 'c9', name: input.name }) });
+    const backend = fakeBackend({
+      'connections.add': (input: { name: string }) => ok({ id: 'c9', name: input.name }),
+    });
     renderWithStore(<AddConnectionForm initialPlatform="folder" onClose={() => (closed = true)} />, backend);
     fireEvent.change(screen.getByLabelText(/Folder path/), { target: { value: '/home/me/笔记/' } });
     fireEvent.click(screen.getByRole('checkbox', { name: 'Enable RAG indexing' }));
     fireEvent.click(screen.getByRole('button', { name: 'Add connection' }));
     await new Promise((resolve) => setTimeout(resolve, 0));
-    expect({ closed, input: backend.calls[0]?.input }).toEqual({ closed: true, input: { platform: 'folder', name: '笔记', mode: 'direct', config: { path: '/home/me/笔记/' }, secrets: {} } });
+    expect({ closed, input: backend.calls[0]?.input }).toEqual({
+      closed: true,
+      input: {
+        platform: 'folder',
+        name: '笔记',
+        mode: 'direct',
+        config: { path: '/home/me/笔记/' },
+        secrets: {},
+      },
+    });
   });
 
   it('offers DingTalk’s Stream option as a checkbox and sends it as a boolean', async () => {
-    const backend = fakeBackend({ 'connections.add': (input: { name: string }) => ok({ id: 'c9', name: input.name }) });
+    const backend = fakeBackend({
+      'connections.add': (input: { name: string }) => ok({ id: 'c9', name: input.name }),
+    });
     renderWithStore(<AddConnectionForm initialPlatform="dingtalk" onClose={() => {}} />, backend);
     fireEvent.change(screen.getByLabelText(/App key/), { target: { value: 'dingkey' } });
     fireEvent.change(screen.getByLabelText(/App secret/), { target: { value: 'ding-secret-1' } });
@@ -72,34 +113,66 @@ describe('AddConnectionForm', () => {
     fireEvent.click(stream);
     fireEvent.click(screen.getByRole('button', { name: 'Add connection' }));
     await new Promise((resolve) => setTimeout(resolve, 0));
-    expect(backend.calls[0]?.input).toEqual({ platform: 'dingtalk', name: 'DingTalk', mode: 'rag', config: { appKey: 'dingkey', operatorId: 'union-1', streamEvents: true }, secrets: { appSecret: 'ding-secret-1' } });
+    expect(backend.calls[0]?.input).toEqual({
+      platform: 'dingtalk',
+      name: 'DingTalk',
+      mode: 'rag',
+      config: { appKey: 'dingkey', operatorId: 'union-1', streamEvents: true },
+      secrets: { appSecret: 'ding-secret-1' },
+    });
   });
 });
 
 describe('Sign-in scopes (Feishu/Lark)', () => {
   it('sit under Advanced with the default list as hint, in English and Chinese; an edit with scopes set opens it', () => {
-    renderWithStore(<AddConnectionForm initialPlatform="feishu" onClose={() => {}} />, fakeBackend({}), { settings: settings({ language: 'zh' }) });
+    renderWithStore(<AddConnectionForm initialPlatform="feishu" onClose={() => {}} />, fakeBackend({}), {
+      settings: settings({ language: 'zh' }),
+    });
     const advanced = screen.getByText('高级设置').closest('details')!;
     const scopes = within(advanced).getByLabelText(/登录授权范围/) as HTMLInputElement;
-    expect([advanced.open, scopes.placeholder, within(advanced).getByText(/^以空格分隔/).textContent]).toEqual([
+    expect([
+      advanced.open,
+      scopes.placeholder,
+      within(advanced).getByText(/^以空格分隔/).textContent,
+    ]).toEqual([
       false,
       'offline_access search:docs:read wiki:wiki:readonly docs:document.content:read docx:document:readonly',
       '以空格分隔，填写后替换默认列表：offline_access search:docs:read wiki:wiki:readonly docs:document.content:read docx:document:readonly。offline_access 始终会加上。每项权限都须在开发者后台为应用开通，否则登录页会显示错误 20027。',
     ]);
     cleanup();
-    const scoped = connection({ id: 'f1', platform: 'feishu', name: 'Wiki', mode: 'direct', config: { appId: 'cli_x', oauthScopes: 'wiki:wiki:readonly' }, secretFields: ['appSecret'] });
+    const scoped = connection({
+      id: 'f1',
+      platform: 'feishu',
+      name: 'Wiki',
+      mode: 'direct',
+      config: { appId: 'cli_x', oauthScopes: 'wiki:wiki:readonly' },
+      secretFields: ['appSecret'],
+    });
     renderWithStore(<ConnectionCard connection={scoped} />, fakeBackend({}), { connections: [scoped] });
     fireEvent.click(screen.getByRole('button', { name: 'Edit' }));
     const details = screen.getByText('Advanced').closest('details')!;
-    expect([details.open, (within(details).getByLabelText(/Sign-in scopes/) as HTMLInputElement).value]).toEqual([true, 'wiki:wiki:readonly']);
+    expect([
+      details.open,
+      (within(details).getByLabelText(/Sign-in scopes/) as HTMLInputElement).value,
+    ]).toEqual([true, 'wiki:wiki:readonly']);
   });
 });
 
 describe('EditConnectionForm', () => {
-  const wiki = connection({ id: 'y1', platform: 'yuque', name: 'Team wiki', config: { baseUrl: 'http://127.0.0.1:9/api/v2' }, secretFields: ['token'], syncStatus: 'failed', syncError: 'Yuque rejected the token.' });
+  const wiki = connection({
+    id: 'y1',
+    platform: 'yuque',
+    name: 'Team wiki',
+    config: { baseUrl: 'http://127.0.0.1:9/api/v2' },
+    secretFields: ['token'],
+    syncStatus: 'failed',
+    syncError: 'Yuque rejected the token.',
+  });
 
   it('opens from the card prefilled, says the stored token is kept, and tests the edit without a secret', async () => {
-    const backend = fakeBackend({ 'connections.testUpdate': () => ok({ message: 'Connected to Yuque as Ada.' }) });
+    const backend = fakeBackend({
+      'connections.testUpdate': () => ok({ message: 'Connected to Yuque as Ada.' }),
+    });
     renderWithStore(<ConnectionCard connection={wiki} />, backend, { connections: [wiki] });
     fireEvent.click(screen.getByRole('button', { name: 'Edit' }));
     const form = screen.getByRole('form', { name: 'Edit “Team wiki”' });
@@ -111,19 +184,40 @@ describe('EditConnectionForm', () => {
       platformPicker: within(form).queryAllByRole('radio').length,
       ragSwitch: within(form).queryAllByRole('checkbox').length,
     };
-    fireEvent.change(within(form).getByLabelText(/API base URL/), { target: { value: 'http://127.0.0.1:10/api/v2' } });
+    fireEvent.change(within(form).getByLabelText(/API base URL/), {
+      target: { value: 'http://127.0.0.1:10/api/v2' },
+    });
     fireEvent.click(within(form).getByRole('button', { name: 'Test connection' }));
     expect((await within(form).findByRole('status')).textContent).toBe('✓ Connected to Yuque as Ada.');
     expect({ shown, calls: backend.calls }).toEqual({
-      shown: { name: 'Team wiki', baseUrl: 'http://127.0.0.1:9/api/v2', token: ['password', '', 'Stored — leave empty to keep'], platformPicker: 0, ragSwitch: 0 },
-      calls: [{ channel: 'connections.testUpdate', input: { id: 'y1', name: 'Team wiki', config: { baseUrl: 'http://127.0.0.1:10/api/v2' }, secrets: {} } }],
+      shown: {
+        name: 'Team wiki',
+        baseUrl: 'http://127.0.0.1:9/api/v2',
+        token: ['password', '', 'Stored — leave empty to keep'],
+        platformPicker: 0,
+        ragSwitch: 0,
+      },
+      calls: [
+        {
+          channel: 'connections.testUpdate',
+          input: {
+            id: 'y1',
+            name: 'Team wiki',
+            config: { baseUrl: 'http://127.0.0.1:10/api/v2' },
+            secrets: {},
+          },
+        },
+      ],
     });
   });
 
   it('saves a new token, updates the card and closes; a refusal stays in the form', async () => {
     let refuse = true;
     const backend = fakeBackend({
-      'connections.update': (input: { name: string }) => (refuse ? fail('ALREADY_SYNCING', '"Team wiki" is syncing: stop the sync, then save the changes.') : ok({ ...wiki, name: input.name })),
+      'connections.update': (input: { name: string }) =>
+        refuse
+          ? fail('ALREADY_SYNCING', '"Team wiki" is syncing: stop the sync, then save the changes.')
+          : ok({ ...wiki, name: input.name }),
     });
     const { store } = renderWithStore(<FirstCard />, backend, { connections: [wiki] });
     fireEvent.click(screen.getByRole('button', { name: 'Edit' }));
@@ -134,17 +228,40 @@ describe('EditConnectionForm', () => {
     refuse = false;
     fireEvent.click(screen.getByRole('button', { name: 'Save changes' }));
     await screen.findByRole('article', { name: '团队知识库' });
-    expect({ refusal, last: backend.calls.at(-1), names: store.getState().connections.map((c) => c.name), form: screen.queryByRole('form') }).toEqual({
+    expect({
+      refusal,
+      last: backend.calls.at(-1),
+      names: store.getState().connections.map((c) => c.name),
+      form: screen.queryByRole('form'),
+    }).toEqual({
       refusal: '"Team wiki" is syncing: stop the sync, then save the changes.',
-      last: { channel: 'connections.update', input: { id: 'y1', name: '团队知识库', config: { baseUrl: 'http://127.0.0.1:9/api/v2' }, secrets: { token: 'new-token-789' } } },
+      last: {
+        channel: 'connections.update',
+        input: {
+          id: 'y1',
+          name: '团队知识库',
+          config: { baseUrl: 'http://127.0.0.1:9/api/v2' },
+          secrets: { token: 'new-token-789' },
+        },
+      },
       names: ['团队知识库'],
       form: null,
     });
   });
 
   it('can remove a stored optional secret (not a required one)', async () => {
-    const lark = connection({ id: 'l1', platform: 'lark', name: 'Lark wiki', mode: 'direct', config: { appId: 'cli_x' }, secretFields: ['appSecret', 'userRefreshToken'], userAuth: 'authorized' });
-    const backend = fakeBackend({ 'connections.update': () => ok({ ...lark, secretFields: ['appSecret'], userAuth: 'none' }) });
+    const lark = connection({
+      id: 'l1',
+      platform: 'lark',
+      name: 'Lark wiki',
+      mode: 'direct',
+      config: { appId: 'cli_x' },
+      secretFields: ['appSecret', 'userRefreshToken'],
+      userAuth: 'authorized',
+    });
+    const backend = fakeBackend({
+      'connections.update': () => ok({ ...lark, secretFields: ['appSecret'], userAuth: 'none' }),
+    });
     renderWithStore(<ConnectionCard connection={lark} />, backend, { connections: [lark] });
     fireEvent.click(screen.getByRole('button', { name: 'Edit' }));
     const removals = screen.getAllByRole('checkbox', { name: 'Remove the stored value' });
@@ -152,10 +269,20 @@ describe('EditConnectionForm', () => {
     const token = screen.getByLabelText(/User refresh token/) as HTMLInputElement;
     fireEvent.click(screen.getByRole('button', { name: 'Save changes' }));
     await waitFor(() => expect(backend.calls.length).toBe(1));
-    expect({ removals: removals.length, token: [token.disabled, token.placeholder], input: backend.calls[0]?.input }).toEqual({
+    expect({
+      removals: removals.length,
+      token: [token.disabled, token.placeholder],
+      input: backend.calls[0]?.input,
+    }).toEqual({
       removals: 1,
       token: [true, 'Removed when you save'],
-      input: { id: 'l1', name: 'Lark wiki', config: { appId: 'cli_x', baseUrl: '', redirectPort: '', oauthScopes: '' }, secrets: {}, clearSecrets: ['userRefreshToken'] },
+      input: {
+        id: 'l1',
+        name: 'Lark wiki',
+        config: { appId: 'cli_x', baseUrl: '', redirectPort: '', oauthScopes: '' },
+        secrets: {},
+        clearSecrets: ['userRefreshToken'],
+      },
     });
   });
 });

@@ -1,18 +1,31 @@
 import { Fragment, useState, type FormEvent } from 'react';
 import type { AppErrorData, Result } from '../../../src-shared/errors';
-import { PLATFORMS, type ConnectionUpdate, type ConnectionView, type NewConnection, type Platform } from '../../../src-shared/models';
+import {
+  PLATFORMS,
+  type ConnectionUpdate,
+  type ConnectionView,
+  type NewConnection,
+  type Platform,
+} from '../../../src-shared/models';
 import { PLATFORM_INFO, type CredentialField } from '../../../src-shared/platforms';
 import { useLanguage, useT } from '../../i18n/i18n';
 import { useAppShallow } from '../../store/store-context';
 import { ErrorMessage } from '../common/ErrorMessage';
 
-type TestState = { kind: 'idle' } | { kind: 'testing' } | { kind: 'done'; result: Result<{ message: string }> };
+type TestState =
+  { kind: 'idle' } | { kind: 'testing' } | { kind: 'done'; result: Result<{ message: string }> };
 
 /** Adding picks a platform; editing keeps the connection's own (its mode has its own switch on the card). */
 type FormTarget = { kind: 'add'; initialPlatform: Platform } | { kind: 'edit'; connection: ConnectionView };
 
 function defaultName(platform: Platform, values: Record<string, string>, label: string): string {
-  if (platform === 'folder' && values.path) return values.path.replace(/[\\/]+$/, '').split(/[\\/]/).pop() || label;
+  if (platform === 'folder' && values.path)
+    return (
+      values.path
+        .replace(/[\\/]+$/, '')
+        .split(/[\\/]/)
+        .pop() || label
+    );
   return label;
 }
 
@@ -27,21 +40,40 @@ function savedValues(connection: ConnectionView): Record<string, string> {
 }
 
 /** Add a connection: the platform's own fields (PLATFORM_INFO), a Test button, and the RAG switch. */
-export function AddConnectionForm({ initialPlatform, onClose }: { initialPlatform: Platform; onClose: () => void }) {
+export function AddConnectionForm({
+  initialPlatform,
+  onClose,
+}: {
+  initialPlatform: Platform;
+  onClose: () => void;
+}) {
   return <ConnectionForm target={{ kind: 'add', initialPlatform }} onClose={onClose} />;
 }
 
 /** Edit a saved connection in the same form: a secret left empty keeps its stored value. */
-export function EditConnectionForm({ connection, onClose }: { connection: ConnectionView; onClose: () => void }) {
+export function EditConnectionForm({
+  connection,
+  onClose,
+}: {
+  connection: ConnectionView;
+  onClose: () => void;
+}) {
   return <ConnectionForm target={{ kind: 'edit', connection }} onClose={onClose} />;
 }
 
 function ConnectionForm({ target, onClose }: { target: FormTarget; onClose: () => void }) {
   const t = useT();
   const language = useLanguage();
-  const actions = useAppShallow((state) => ({ addConnection: state.addConnection, testNewConnection: state.testNewConnection, updateConnection: state.updateConnection, testConnectionUpdate: state.testConnectionUpdate }));
+  const actions = useAppShallow((state) => ({
+    addConnection: state.addConnection,
+    testNewConnection: state.testNewConnection,
+    updateConnection: state.updateConnection,
+    testConnectionUpdate: state.testConnectionUpdate,
+  }));
   const editing = target.kind === 'edit' ? target.connection : null;
-  const [platform, setPlatform] = useState<Platform>(editing?.platform ?? (target.kind === 'add' ? target.initialPlatform : 'folder'));
+  const [platform, setPlatform] = useState<Platform>(
+    editing?.platform ?? (target.kind === 'add' ? target.initialPlatform : 'folder'),
+  );
   const [name, setName] = useState(editing?.name ?? '');
   const [values, setValues] = useState<Record<string, string>>(() => (editing ? savedValues(editing) : {}));
   const [rag, setRag] = useState(true);
@@ -59,7 +91,9 @@ function ConnectionForm({ target, onClose }: { target: FormTarget; onClose: () =
   const [advancedOpen] = useState(() => advancedFields.some((field) => values[field.key]?.trim()));
 
   function checked(): boolean {
-    const missing = info.fields.find((field) => field.required && !values[field.key]?.trim() && !(field.secret && stored(field.key)));
+    const missing = info.fields.find(
+      (field) => field.required && !values[field.key]?.trim() && !(field.secret && stored(field.key)),
+    );
     setError(missing ? `${missing.label[language]}: ${t('add.required')}` : null);
     return !missing;
   }
@@ -72,7 +106,13 @@ function ConnectionForm({ target, onClose }: { target: FormTarget; onClose: () =
       if (field.type === 'boolean') config[field.key] = value === 'true';
       else if (value) (field.secret ? secrets : config)[field.key] = value;
     }
-    return { platform, name: name.trim() || defaultName(platform, values, info.label[language]), mode: rag ? 'rag' : 'direct', config, secrets };
+    return {
+      platform,
+      name: name.trim() || defaultName(platform, values, info.label[language]),
+      mode: rag ? 'rag' : 'direct',
+      config,
+      secrets,
+    };
   }
 
   /** Every non-secret field is sent ("" clears an optional one); only secrets typed in are. */
@@ -85,7 +125,12 @@ function ConnectionForm({ target, onClose }: { target: FormTarget; onClose: () =
       else if (!field.secret) config[field.key] = value;
       else if (value && !clearing.includes(field.key)) secrets[field.key] = value;
     }
-    const update: ConnectionUpdate = { id: connection.id, name: name.trim() || connection.name, config, secrets };
+    const update: ConnectionUpdate = {
+      id: connection.id,
+      name: name.trim() || connection.name,
+      config,
+      secrets,
+    };
     if (clearing.length > 0) update.clearSecrets = clearing;
     return update;
   }
@@ -93,14 +138,21 @@ function ConnectionForm({ target, onClose }: { target: FormTarget; onClose: () =
   async function onTest() {
     if (!checked()) return;
     setTest({ kind: 'testing' });
-    setTest({ kind: 'done', result: editing ? await actions.testConnectionUpdate(edit(editing)) : await actions.testNewConnection(draft()) });
+    setTest({
+      kind: 'done',
+      result: editing
+        ? await actions.testConnectionUpdate(edit(editing))
+        : await actions.testNewConnection(draft()),
+    });
   }
 
   async function onSubmit(event: FormEvent) {
     event.preventDefault();
     if (!checked()) return;
     setSaving(true);
-    const result = editing ? await actions.updateConnection(edit(editing)) : await actions.addConnection(draft());
+    const result = editing
+      ? await actions.updateConnection(edit(editing))
+      : await actions.addConnection(draft());
     setSaving(false);
     if (result.ok) onClose();
     else setError(result.error);
@@ -110,7 +162,11 @@ function ConnectionForm({ target, onClose }: { target: FormTarget; onClose: () =
     if (field.type === 'boolean') {
       return (
         <label className="switch" key={`${platform}-${field.key}`}>
-          <input type="checkbox" checked={values[field.key] === 'true'} onChange={(event) => setValues({ ...values, [field.key]: event.target.checked ? 'true' : '' })} />
+          <input
+            type="checkbox"
+            checked={values[field.key] === 'true'}
+            onChange={(event) => setValues({ ...values, [field.key]: event.target.checked ? 'true' : '' })}
+          />
           <span>{field.label[language]}</span>
         </label>
       );
@@ -119,13 +175,22 @@ function ConnectionForm({ target, onClose }: { target: FormTarget; onClose: () =
     return (
       <Fragment key={`${platform}-${field.key}`}>
         <label className="field">
-          <span>{field.label[language]}{field.required && !(field.secret && stored(field.key)) && <em className="required"> *</em>}</span>
+          <span>
+            {field.label[language]}
+            {field.required && !(field.secret && stored(field.key)) && <em className="required"> *</em>}
+          </span>
           <input
             type={field.secret ? 'password' : 'text'}
             autoComplete="off"
             spellCheck={false}
             disabled={removing}
-            placeholder={removing ? t('edit.secretRemoved') : field.secret && stored(field.key) ? t('edit.secretStored') : (field.placeholder ?? (field.key === 'baseUrl' ? info.defaultBaseUrl ?? '' : ''))}
+            placeholder={
+              removing
+                ? t('edit.secretRemoved')
+                : field.secret && stored(field.key)
+                  ? t('edit.secretStored')
+                  : (field.placeholder ?? (field.key === 'baseUrl' ? (info.defaultBaseUrl ?? '') : ''))
+            }
             value={removing ? '' : (values[field.key] ?? '')}
             onChange={(event) => setValues({ ...values, [field.key]: event.target.value })}
           />
@@ -135,7 +200,17 @@ function ConnectionForm({ target, onClose }: { target: FormTarget; onClose: () =
         {field.secret && !field.required && stored(field.key) && (
           // Only an optional secret can go: a required one can be replaced, not removed.
           <label className="switch clear-secret">
-            <input type="checkbox" checked={removing} onChange={(event) => setClearing(event.target.checked ? [...clearing, field.key] : clearing.filter((key) => key !== field.key))} />
+            <input
+              type="checkbox"
+              checked={removing}
+              onChange={(event) =>
+                setClearing(
+                  event.target.checked
+                    ? [...clearing, field.key]
+                    : clearing.filter((key) => key !== field.key),
+                )
+              }
+            />
             <span>{t('edit.clearSecret')}</span>
           </label>
         )}
@@ -146,20 +221,43 @@ function ConnectionForm({ target, onClose }: { target: FormTarget; onClose: () =
   return (
     <form className="panel add-form" onSubmit={(event) => void onSubmit(event)} aria-label={title}>
       <h2>{title}</h2>
-      {!editing && <fieldset className="platform-picker">
-        <legend>{t('add.platform')}</legend>
-        {PLATFORMS.map((candidate) => (
-          <label key={candidate} className={candidate === platform ? 'platform-tile selected' : 'platform-tile'}>
-            <input type="radio" name="platform" value={candidate} checked={candidate === platform} onChange={() => { setPlatform(candidate); setValues({}); setTest({ kind: 'idle' }); setError(null); }} />
-            <span>{PLATFORM_INFO[candidate].label[language]}</span>
-            {PLATFORM_INFO[candidate].experimental && <small className="tag">{t('card.experimental')}</small>}
-          </label>
-        ))}
-      </fieldset>}
+      {!editing && (
+        <fieldset className="platform-picker">
+          <legend>{t('add.platform')}</legend>
+          {PLATFORMS.map((candidate) => (
+            <label
+              key={candidate}
+              className={candidate === platform ? 'platform-tile selected' : 'platform-tile'}
+            >
+              <input
+                type="radio"
+                name="platform"
+                value={candidate}
+                checked={candidate === platform}
+                onChange={() => {
+                  setPlatform(candidate);
+                  setValues({});
+                  setTest({ kind: 'idle' });
+                  setError(null);
+                }}
+              />
+              <span>{PLATFORM_INFO[candidate].label[language]}</span>
+              {PLATFORM_INFO[candidate].experimental && (
+                <small className="tag">{t('card.experimental')}</small>
+              )}
+            </label>
+          ))}
+        </fieldset>
+      )}
       {info.note && <p className="hint">{info.note[language]}</p>}
       <label className="field">
         <span>{t('add.name')}</span>
-        <input value={name} placeholder={t('add.namePlaceholder')} onChange={(event) => setName(event.target.value)} maxLength={200} />
+        <input
+          value={name}
+          placeholder={t('add.namePlaceholder')}
+          onChange={(event) => setName(event.target.value)}
+          maxLength={200}
+        />
       </label>
       {info.fields.filter((field) => !field.advanced).map(renderField)}
       {advancedFields.length > 0 && (
@@ -177,15 +275,36 @@ function ConnectionForm({ target, onClose }: { target: FormTarget; onClose: () =
       {!editing && !rag && <p className="hint">{t('card.ragHint')}</p>}
       {test.kind === 'done' && (
         <p className={test.result.ok ? 'test-result ok' : 'test-result failed'} role="status">
-          {test.result.ok ? `✓ ${test.result.value.message}` : <>✗ <ErrorMessage error={test.result.error} /></>}
+          {test.result.ok ? (
+            `✓ ${test.result.value.message}`
+          ) : (
+            <>
+              ✗ <ErrorMessage error={test.result.error} />
+            </>
+          )}
         </p>
       )}
-      {error && <p className="form-error" role="alert">{typeof error === 'string' ? error : <ErrorMessage error={error} />}</p>}
+      {error && (
+        <p className="form-error" role="alert">
+          {typeof error === 'string' ? error : <ErrorMessage error={error} />}
+        </p>
+      )}
       <div className="actions">
-        <button type="button" className="button" onClick={() => void onTest()} disabled={test.kind === 'testing'}>{test.kind === 'testing' ? t('add.testing') : t('add.test')}</button>
+        <button
+          type="button"
+          className="button"
+          onClick={() => void onTest()}
+          disabled={test.kind === 'testing'}
+        >
+          {test.kind === 'testing' ? t('add.testing') : t('add.test')}
+        </button>
         <span className="spacer" />
-        <button type="button" className="button quiet" onClick={onClose}>{t('common.cancel')}</button>
-        <button type="submit" className="button primary" disabled={saving}>{editing ? t('edit.save') : t('add.save')}</button>
+        <button type="button" className="button quiet" onClick={onClose}>
+          {t('common.cancel')}
+        </button>
+        <button type="submit" className="button primary" disabled={saving}>
+          {editing ? t('edit.save') : t('add.save')}
+        </button>
       </div>
     </form>
   );

@@ -11,7 +11,9 @@ function FirstRun() {
       <div className="empty-mark" aria-hidden="true" />
       <h2>{t('connections.emptyTitle')}</h2>
       <p>{t('connections.emptyBody')}</p>
-      <button type="button" className="button primary large" onClick={() => openAddForm('folder')}>{t('connections.emptyAction')}</button>
+      <button type="button" className="button primary large" onClick={() => openAddForm('folder')}>
+        {t('connections.emptyAction')}
+      </button>
       <p className="muted">{t('connections.emptyLater')}</p>
     </section>
   );
@@ -29,13 +31,25 @@ export function ConnectionsView() {
       <div className="view-header">
         <h1>{t('connections.title')}</h1>
         <span className="spacer" />
-        {connections.some((connection) => connection.mode === 'rag') && <button type="button" className="button" onClick={() => void syncAll()}>{t('connections.syncAll')}</button>}
-        {connections.length > 0 && !addForm.open && <button type="button" className="button primary" onClick={() => openAddForm(addForm.platform)}>{t('connections.add')}</button>}
+        {connections.some((connection) => connection.mode === 'rag') && (
+          <button type="button" className="button" onClick={() => void syncAll()}>
+            {t('connections.syncAll')}
+          </button>
+        )}
+        {connections.length > 0 && !addForm.open && (
+          <button type="button" className="button primary" onClick={() => openAddForm(addForm.platform)}>
+            {t('connections.add')}
+          </button>
+        )}
       </div>
-      {addForm.open && <AddConnectionForm key={addForm.platform} initialPlatform={addForm.platform} onClose={closeAddForm} />}
+      {addForm.open && (
+        <AddConnectionForm key={addForm.platform} initialPlatform={addForm.platform} onClose={closeAddForm} />
+      )}
       {connections.length === 0 && !addForm.open && <FirstRun />}
       <div className="card-grid">
-        {connections.map((connection) => <ConnectionCard key={connection.id} connection={connection} />)}
+        {connections.map((connection) => (
+          <ConnectionCard key={connection.id} connection={connection} />
+        ))}
       </div>
     </div>
   );

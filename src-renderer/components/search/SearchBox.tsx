@@ -17,7 +17,9 @@ export function SearchBox() {
   }, [focusRequest]);
   return (
     <div className="search-box">
-      <span className="search-icon" aria-hidden="true">⌕</span>
+      <span className="search-icon" aria-hidden="true">
+        ⌕
+      </span>
       <input
         ref={input}
         type="search"
@@ -26,7 +28,10 @@ export function SearchBox() {
         value={query}
         maxLength={10_000}
         onFocus={() => setView('search')}
-        onChange={(event) => { setView('search'); setQuery(event.target.value); }}
+        onChange={(event) => {
+          setView('search');
+          setQuery(event.target.value);
+        }}
       />
       <kbd>{t('search.shortcut')}</kbd>
     </div>

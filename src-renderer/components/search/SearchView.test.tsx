@@ -12,20 +12,71 @@ afterEach(cleanup);
 
 function hit(key: string, fields: Partial<SearchHit>): SearchHit {
   return {
-    key, source: 'index', connectionId: 'c1', platform: 'folder', documentId: 1, externalId: 'expense.md', title: '报销流程', knowledgeBase: 'notes',
-    url: '/n/expense.md', headingPath: '', text: '', charStart: 0, charEnd: 0, score: 0.03, ranks: { keyword: 1 }, ...fields,
+    key,
+    source: 'index',
+    connectionId: 'c1',
+    platform: 'folder',
+    documentId: 1,
+    externalId: 'expense.md',
+    title: '报销流程',
+    knowledgeBase: 'notes',
+    url: '/n/expense.md',
+    headingPath: '',
+    text: '',
+    charStart: 0,
+    charEnd: 0,
+    score: 0.03,
+    ranks: { keyword: 1 },
+    ...fields,
   };
 }
 
-const best = hit('chunk:1', { headingPath: '报销流程 > 提交', text: '## 提交\n\n员工提交**报销**单，附上发票。', ranks: { vector: 1, keyword: 1 } });
-const second = hit('chunk:2', { headingPath: '报销流程 > 审批', text: '经理审批后打款。\n\n| 金额 | 审批人 |\n| --- | --- |\n| *5000* 以上 | 总监 |', ranks: { keyword: 3 } });
-const third = hit('chunk:3', { headingPath: '报销流程 > 差旅', text: '差旅报销还需附上行程单。', ranks: { vector: 4 } });
-const travel = hit('chunk:9', { documentId: 2, externalId: 'travel.md', title: '差旅政策', headingPath: '差旅政策', text: '超出部分需在报销时说明原因。', ranks: { keyword: 2 } });
-const response: SearchResponse = { hits: [best, travel, second, third], documents: [{ best, more: [second, third] }, { best: travel, more: [] }], warnings: [], tookMs: 4 };
+const best = hit('chunk:1', {
+  headingPath: '报销流程 > 提交',
+  text: '## 提交\n\n员工提交**报销**单，附上发票。',
+  ranks: { vector: 1, keyword: 1 },
+});
+const second = hit('chunk:2', {
+  headingPath: '报销流程 > 审批',
+  text: '经理审批后打款。\n\n| 金额 | 审批人 |\n| --- | --- |\n| *5000* 以上 | 总监 |',
+  ranks: { keyword: 3 },
+});
+const third = hit('chunk:3', {
+  headingPath: '报销流程 > 差旅',
+  text: '差旅报销还需附上行程单。',
+  ranks: { vector: 4 },
+});
+const travel = hit('chunk:9', {
+  documentId: 2,
+  externalId: 'travel.md',
+  title: '差旅政策',
+  headingPath: '差旅政策',
+  text: '超出部分需在报销时说明原因。',
+  ranks: { keyword: 2 },
+});
+const response: SearchResponse = {
+  hits: [best, travel, second, third],
+  documents: [
+    { best, more: [second, third] },
+    { best: travel, more: [] },
+  ],
+  warnings: [],
+  tookMs: 4,
+};
 
 function renderSearch(language: 'en' | 'zh' = 'en') {
   const backend = fakeBackend({ 'search.query': () => ok(response) });
-  renderWithStore(<><SearchBox /><SearchView /></>, backend, { connections: [connection({ documentCount: 2, syncStatus: 'synced' })], settings: settings({ language }) });
+  renderWithStore(
+    <>
+      <SearchBox />
+      <SearchView />
+    </>,
+    backend,
+    {
+      connections: [connection({ documentCount: 2, syncStatus: 'synced' })],
+      settings: settings({ language }),
+    },
+  );
   fireEvent.change(screen.getByRole('searchbox'), { target: { value: '报销' } });
 }
 
@@ -46,8 +97,16 @@ describe('SearchView', () => {
     fireEvent.click(toggle);
     expect(toggle.getAttribute('aria-expanded')).toBe('true');
     expect(toggle.textContent).toBe('Hide the other passages');
-    const passages = within(within(expense).getByRole('list', { name: 'Other matching passages' })).getAllByRole('listitem');
-    expect(passages.map((item) => [item.querySelector('.heading-path')?.textContent, item.querySelector('.hit-text')?.textContent, [...item.querySelectorAll('mark')].map((mark) => mark.textContent)])).toEqual([
+    const passages = within(
+      within(expense).getByRole('list', { name: 'Other matching passages' }),
+    ).getAllByRole('listitem');
+    expect(
+      passages.map((item) => [
+        item.querySelector('.heading-path')?.textContent,
+        item.querySelector('.hit-text')?.textContent,
+        [...item.querySelectorAll('mark')].map((mark) => mark.textContent),
+      ]),
+    ).toEqual([
       ['报销流程 › 审批', '经理审批后打款。 金额 · 审批人 5000 以上 · 总监', []],
       ['报销流程 › 差旅', '差旅报销还需附上行程单。', ['报销']],
     ]);

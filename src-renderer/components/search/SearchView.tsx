@@ -22,24 +22,47 @@ export function SearchView() {
     return (
       <section className="empty-state compact">
         <p>{t('search.noConnections')}</p>
-        <button type="button" className="button primary" onClick={() => openAddForm('folder')}>{t('connections.emptyAction')}</button>
+        <button type="button" className="button primary" onClick={() => openAddForm('folder')}>
+          {t('connections.emptyAction')}
+        </button>
       </section>
     );
   }
   return (
     <div className="view-search">
       <p className="search-meta muted" aria-live="polite">
-        {!query.trim() ? t('search.empty') : searching && documents.length === 0 ? t('search.searching') : answeredQuery && documents.length > 0 ? t('search.count', { count: documents.length, ms: tookMs ?? 0 }) : ''}
+        {!query.trim()
+          ? t('search.empty')
+          : searching && documents.length === 0
+            ? t('search.searching')
+            : answeredQuery && documents.length > 0
+              ? t('search.count', { count: documents.length, ms: tookMs ?? 0 })
+              : ''}
       </p>
-      {searchError && searchError.code !== 'CANCELLED' && <p className="form-error" role="alert"><ErrorMessage error={searchError} /></p>}
-      {warnings.filter((warning) => warning.error.code !== 'CANCELLED').map((warning) => (
-        <p key={warning.connectionId} className="warning">
-          <ErrorMessage error={warning.error} lead={t('search.warning', { name: connections.find((c) => c.id === warning.connectionId)?.name ?? warning.connectionId })} />
+      {searchError && searchError.code !== 'CANCELLED' && (
+        <p className="form-error" role="alert">
+          <ErrorMessage error={searchError} />
         </p>
-      ))}
-      {query.trim() && answeredQuery && !searching && documents.length === 0 && !searchError && <p className="empty-line">{t('search.noHits', { query: answeredQuery })}</p>}
+      )}
+      {warnings
+        .filter((warning) => warning.error.code !== 'CANCELLED')
+        .map((warning) => (
+          <p key={warning.connectionId} className="warning">
+            <ErrorMessage
+              error={warning.error}
+              lead={t('search.warning', {
+                name: connections.find((c) => c.id === warning.connectionId)?.name ?? warning.connectionId,
+              })}
+            />
+          </p>
+        ))}
+      {query.trim() && answeredQuery && !searching && documents.length === 0 && !searchError && (
+        <p className="empty-line">{t('search.noHits', { query: answeredQuery })}</p>
+      )}
       <div className="hit-list">
-        {documents.map((document) => <SearchResultCard key={document.best.key} document={document} terms={terms} />)}
+        {documents.map((document) => (
+          <SearchResultCard key={document.best.key} document={document} terms={terms} />
+        ))}
       </div>
     </div>
   );

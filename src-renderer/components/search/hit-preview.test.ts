@@ -3,12 +3,17 @@ import { hitPreview } from './hit-preview';
 
 describe('hitPreview', () => {
   it('drops Markdown syntax and keeps the words, tables as cells', () => {
-    const chunk = '# Notes on backups #14\n\nThis note explains **how** we handle [backups](https://x.example/b).\n\n## Checklist\n\n- Owner is on call\n1. Dashboards\n\n```sql\nSELECT id FROM docs;\n```\n\n| Setting | Value |\n| --- | :---: |\n| region | us-west-1 |';
-    expect(hitPreview(chunk, ['backups'])).toBe('Notes on backups #14 This note explains how we handle backups. Checklist Owner is on call Dashboards SELECT id FROM docs; Setting · Value region · us-west-1');
+    const chunk =
+      '# Notes on backups #14\n\nThis note explains **how** we handle [backups](https://x.example/b).\n\n## Checklist\n\n- Owner is on call\n1. Dashboards\n\n```sql\nSELECT id FROM docs;\n```\n\n| Setting | Value |\n| --- | :---: |\n| region | us-west-1 |';
+    expect(hitPreview(chunk, ['backups'])).toBe(
+      'Notes on backups #14 This note explains how we handle backups. Checklist Owner is on call Dashboards SELECT id FROM docs; Setting · Value region · us-west-1',
+    );
   });
 
   it('drops single-star emphasis and strikethrough but keeps stars in arithmetic and underscores in names', () => {
-    expect(hitPreview('An *important* ~~old~~ note: rate_limit = 2 * 3 * x, *备注*。', [])).toBe('An important old note: rate_limit = 2 * 3 * x, 备注。');
+    expect(hitPreview('An *important* ~~old~~ note: rate_limit = 2 * 3 * x, *备注*。', [])).toBe(
+      'An important old note: rate_limit = 2 * 3 * x, 备注。',
+    );
   });
 
   it('starts shortly before a match that lies deep in the chunk', () => {

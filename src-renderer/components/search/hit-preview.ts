@@ -13,18 +13,33 @@ function plainLine(line: string): string | null {
     .replace(/^#{1,6}\s+/, '')
     .replace(/^>\s?/, '')
     .replace(/^([-*+]|\d+[.)])\s+/, '');
-  if (/^\|.*\|$/.test(text)) text = text.slice(1, -1).split('|').map((cell) => cell.trim()).join(' · ');
-  return text
-    .replace(/!?\[([^\]]*)\]\([^)]*\)/g, '$1')
-    .replace(/(\*\*|__|~~|`)/g, '')
-    // Single-star emphasis; single underscores are left alone, they are too often part of a name (rate_limit).
-    .replace(/(^|[^\p{L}\p{N}*])\*(?=\S)([^*\n]*?\S)\*(?![\p{L}\p{N}*])/gu, '$1$2');
+  if (/^\|.*\|$/.test(text))
+    text = text
+      .slice(1, -1)
+      .split('|')
+      .map((cell) => cell.trim())
+      .join(' · ');
+  return (
+    text
+      .replace(/!?\[([^\]]*)\]\([^)]*\)/g, '$1')
+      .replace(/(\*\*|__|~~|`)/g, '')
+      // Single-star emphasis; single underscores are left alone, they are too often part of a name (rate_limit).
+      .replace(/(^|[^\p{L}\p{N}*])\*(?=\S)([^*\n]*?\S)\*(?![\p{L}\p{N}*])/gu, '$1$2')
+  );
 }
 
 export function hitPreview(markdown: string, terms: string[]): string {
-  const text = markdown.split('\n').map(plainLine).filter((line): line is string => line !== null && line !== '').join(' ').replace(/\s+/g, ' ').trim();
+  const text = markdown
+    .split('\n')
+    .map(plainLine)
+    .filter((line): line is string => line !== null && line !== '')
+    .join(' ')
+    .replace(/\s+/g, ' ')
+    .trim();
   const lower = text.toLowerCase();
-  const first = Math.min(...terms.map((term) => lower.indexOf(term.toLowerCase())).filter((index) => index >= 0));
+  const first = Math.min(
+    ...terms.map((term) => lower.indexOf(term.toLowerCase())).filter((index) => index >= 0),
+  );
   if (!Number.isFinite(first) || first <= LEAD_CHARS * 2) return text;
   // Start on a word (or, in CJK text, any character) boundary about LEAD_CHARS before the match.
   const from = text.lastIndexOf(' ', first - LEAD_CHARS);

@@ -13,11 +13,21 @@ export interface EmbeddingDraft {
 }
 
 export function embeddingChanged(saved: EmbeddingSettingsView, draft: EmbeddingDraft): boolean {
-  return saved.provider !== draft.provider || saved.model !== draft.model || saved.dimensions !== draft.dimensions;
+  return (
+    saved.provider !== draft.provider || saved.model !== draft.model || saved.dimensions !== draft.dimensions
+  );
 }
 
 /** The embedding half of Settings, with the re-index explanation when the model would change. */
-export function EmbeddingSettings({ saved, draft, onChange }: { saved: EmbeddingSettingsView; draft: EmbeddingDraft; onChange: (draft: EmbeddingDraft) => void }) {
+export function EmbeddingSettings({
+  saved,
+  draft,
+  onChange,
+}: {
+  saved: EmbeddingSettingsView;
+  draft: EmbeddingDraft;
+  onChange: (draft: EmbeddingDraft) => void;
+}) {
   const t = useT();
   const language = useLanguage();
   const loadReindexCost = useApp((state) => state.loadReindexCost);
@@ -26,8 +36,12 @@ export function EmbeddingSettings({ saved, draft, onChange }: { saved: Embedding
   useEffect(() => {
     if (!changed) return;
     let current = true;
-    void loadReindexCost().then((value) => { if (current) setCost(value); });
-    return () => { current = false; };
+    void loadReindexCost().then((value) => {
+      if (current) setCost(value);
+    });
+    return () => {
+      current = false;
+    };
   }, [changed, loadReindexCost]);
   const preset = EMBEDDING_PRESETS[draft.provider];
   return (
@@ -36,34 +50,81 @@ export function EmbeddingSettings({ saved, draft, onChange }: { saved: Embedding
       <p className="hint">{t('settings.embeddingHint')}</p>
       <label className="field">
         <span>{t('settings.provider')}</span>
-        <select value={draft.provider} onChange={(event) => {
-          const provider = event.target.value as EmbeddingProviderKind;
-          const next = EMBEDDING_PRESETS[provider];
-          onChange({ provider, baseUrl: next.baseUrl, model: next.model, dimensions: next.dimensions, apiKey: '' });
-        }}>
-          {(Object.keys(EMBEDDING_PRESETS) as EmbeddingProviderKind[]).map((kind) => <option key={kind} value={kind}>{t(`provider.${kind}` as MessageKey)}</option>)}
+        <select
+          value={draft.provider}
+          onChange={(event) => {
+            const provider = event.target.value as EmbeddingProviderKind;
+            const next = EMBEDDING_PRESETS[provider];
+            onChange({
+              provider,
+              baseUrl: next.baseUrl,
+              model: next.model,
+              dimensions: next.dimensions,
+              apiKey: '',
+            });
+          }}
+        >
+          {(Object.keys(EMBEDDING_PRESETS) as EmbeddingProviderKind[]).map((kind) => (
+            <option key={kind} value={kind}>
+              {t(`provider.${kind}` as MessageKey)}
+            </option>
+          ))}
         </select>
       </label>
       {draft.provider === 'builtin' ? (
         <p className="hint">{t('provider.builtinHint')}</p>
       ) : (
         <>
-          <label className="field"><span>{t('settings.baseUrl')}</span><input value={draft.baseUrl} spellCheck={false} onChange={(event) => onChange({ ...draft, baseUrl: event.target.value })} /></label>
+          <label className="field">
+            <span>{t('settings.baseUrl')}</span>
+            <input
+              value={draft.baseUrl}
+              spellCheck={false}
+              onChange={(event) => onChange({ ...draft, baseUrl: event.target.value })}
+            />
+          </label>
           <div className="field-row">
-            <label className="field"><span>{t('settings.model')}</span><input value={draft.model} spellCheck={false} onChange={(event) => onChange({ ...draft, model: event.target.value })} /></label>
-            <label className="field narrow"><span>{t('settings.dimensions')}</span><input type="number" min={1} max={4000} value={draft.dimensions} onChange={(event) => onChange({ ...draft, dimensions: Number(event.target.value) })} /></label>
+            <label className="field">
+              <span>{t('settings.model')}</span>
+              <input
+                value={draft.model}
+                spellCheck={false}
+                onChange={(event) => onChange({ ...draft, model: event.target.value })}
+              />
+            </label>
+            <label className="field narrow">
+              <span>{t('settings.dimensions')}</span>
+              <input
+                type="number"
+                min={1}
+                max={4000}
+                value={draft.dimensions}
+                onChange={(event) => onChange({ ...draft, dimensions: Number(event.target.value) })}
+              />
+            </label>
           </div>
           {(preset.needsKey || draft.provider === 'custom') && (
             <label className="field">
               <span>{t('settings.apiKey')}</span>
-              <input type="password" autoComplete="off" value={draft.apiKey} placeholder={saved.hasApiKey && saved.provider === draft.provider ? t('settings.apiKeySaved') : ''} onChange={(event) => onChange({ ...draft, apiKey: event.target.value })} />
+              <input
+                type="password"
+                autoComplete="off"
+                value={draft.apiKey}
+                placeholder={
+                  saved.hasApiKey && saved.provider === draft.provider ? t('settings.apiKeySaved') : ''
+                }
+                onChange={(event) => onChange({ ...draft, apiKey: event.target.value })}
+              />
             </label>
           )}
         </>
       )}
       {changed && cost && (
         <p className="notice-box" role="note" data-testid="reindex-notice">
-          {t('settings.reindexNotice', { documents: formatNumber(language, cost.documents), chunks: formatNumber(language, cost.chunks) })}
+          {t('settings.reindexNotice', {
+            documents: formatNumber(language, cost.documents),
+            chunks: formatNumber(language, cost.chunks),
+          })}
           {preset.paid && ` ${t('settings.reindexPaid')}`}
         </p>
       )}

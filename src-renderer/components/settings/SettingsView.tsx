@@ -1,5 +1,9 @@
 import { useState, type FormEvent } from 'react';
-import type { ChatProviderKind, SettingsPatch, SettingsView as SettingsData } from '../../../src-shared/models';
+import type {
+  ChatProviderKind,
+  SettingsPatch,
+  SettingsView as SettingsData,
+} from '../../../src-shared/models';
 import { useT, type MessageKey } from '../../i18n/i18n';
 import { useApp } from '../../store/store-context';
 import { ProgressBar } from '../common/ProgressBar';
@@ -16,18 +20,36 @@ interface Draft {
 function draftOf(settings: SettingsData): Draft {
   const { hasApiKey: _e, ...embedding } = settings.embedding;
   const { hasApiKey: _c, ...chat } = settings.chat;
-  return { embedding: { ...embedding, apiKey: '' }, chat: { ...chat, apiKey: '' }, syncIntervalHours: settings.syncIntervalHours, scheduledSyncPaused: settings.scheduledSyncPaused };
+  return {
+    embedding: { ...embedding, apiKey: '' },
+    chat: { ...chat, apiKey: '' },
+    syncIntervalHours: settings.syncIntervalHours,
+    scheduledSyncPaused: settings.scheduledSyncPaused,
+  };
 }
 
 /** Only what changed goes to core; an empty key field means "keep the stored key". */
 function patchOf(saved: SettingsData, draft: Draft): SettingsPatch {
   const patch: SettingsPatch = {};
   const { apiKey: embeddingKey, ...embedding } = draft.embedding;
-  if (embeddingChanged(saved.embedding, draft.embedding) || embedding.baseUrl !== saved.embedding.baseUrl || embeddingKey) patch.embedding = { ...embedding, ...(embeddingKey ? { apiKey: embeddingKey } : {}) };
+  if (
+    embeddingChanged(saved.embedding, draft.embedding) ||
+    embedding.baseUrl !== saved.embedding.baseUrl ||
+    embeddingKey
+  )
+    patch.embedding = { ...embedding, ...(embeddingKey ? { apiKey: embeddingKey } : {}) };
   const { apiKey: chatKey, ...chat } = draft.chat;
-  if (chat.provider !== saved.chat.provider || chat.baseUrl !== saved.chat.baseUrl || chat.model !== saved.chat.model || chat.topK !== saved.chat.topK || chatKey) patch.chat = { ...chat, ...(chatKey ? { apiKey: chatKey } : {}) };
+  if (
+    chat.provider !== saved.chat.provider ||
+    chat.baseUrl !== saved.chat.baseUrl ||
+    chat.model !== saved.chat.model ||
+    chat.topK !== saved.chat.topK ||
+    chatKey
+  )
+    patch.chat = { ...chat, ...(chatKey ? { apiKey: chatKey } : {}) };
   if (draft.syncIntervalHours !== saved.syncIntervalHours) patch.syncIntervalHours = draft.syncIntervalHours;
-  if (draft.scheduledSyncPaused !== saved.scheduledSyncPaused) patch.scheduledSyncPaused = draft.scheduledSyncPaused;
+  if (draft.scheduledSyncPaused !== saved.scheduledSyncPaused)
+    patch.scheduledSyncPaused = draft.scheduledSyncPaused;
   return patch;
 }
 
@@ -41,37 +63,102 @@ function SettingsForm({ saved }: { saved: SettingsData }) {
   async function onSubmit(event: FormEvent) {
     event.preventDefault();
     if (await saveSettings(patchOf(saved, draft))) {
-      setDraft((current) => ({ ...current, embedding: { ...current.embedding, apiKey: '' }, chat: { ...current.chat, apiKey: '' } }));
+      setDraft((current) => ({
+        ...current,
+        embedding: { ...current.embedding, apiKey: '' },
+        chat: { ...current.chat, apiKey: '' },
+      }));
       showNotice('info', t('settings.saved'));
     }
   }
 
   return (
     <form className="settings-form" onSubmit={(event) => void onSubmit(event)}>
-      <EmbeddingSettings saved={saved.embedding} draft={draft.embedding} onChange={(embedding) => setDraft({ ...draft, embedding })} />
+      <EmbeddingSettings
+        saved={saved.embedding}
+        draft={draft.embedding}
+        onChange={(embedding) => setDraft({ ...draft, embedding })}
+      />
       <fieldset className="panel settings-group">
         <legend>{t('settings.chat')}</legend>
         <p className="hint">{t('settings.chatHint')}</p>
         <label className="field">
           <span>{t('settings.provider')}</span>
-          <select value={draft.chat.provider} onChange={(event) => {
-            const provider = event.target.value as ChatProviderKind;
-            setDraft({ ...draft, chat: { ...draft.chat, provider, baseUrl: CHAT_PRESETS[provider].baseUrl, model: CHAT_PRESETS[provider].model, apiKey: '' } });
-          }}>
-            {(Object.keys(CHAT_PRESETS) as ChatProviderKind[]).map((kind) => <option key={kind} value={kind}>{t(`provider.${kind}` as MessageKey)}</option>)}
+          <select
+            value={draft.chat.provider}
+            onChange={(event) => {
+              const provider = event.target.value as ChatProviderKind;
+              setDraft({
+                ...draft,
+                chat: {
+                  ...draft.chat,
+                  provider,
+                  baseUrl: CHAT_PRESETS[provider].baseUrl,
+                  model: CHAT_PRESETS[provider].model,
+                  apiKey: '',
+                },
+              });
+            }}
+          >
+            {(Object.keys(CHAT_PRESETS) as ChatProviderKind[]).map((kind) => (
+              <option key={kind} value={kind}>
+                {t(`provider.${kind}` as MessageKey)}
+              </option>
+            ))}
           </select>
         </label>
         {draft.chat.provider !== 'none' && (
           <>
-            <label className="field"><span>{t('settings.baseUrl')}</span><input value={draft.chat.baseUrl} spellCheck={false} onChange={(event) => setDraft({ ...draft, chat: { ...draft.chat, baseUrl: event.target.value } })} /></label>
+            <label className="field">
+              <span>{t('settings.baseUrl')}</span>
+              <input
+                value={draft.chat.baseUrl}
+                spellCheck={false}
+                onChange={(event) =>
+                  setDraft({ ...draft, chat: { ...draft.chat, baseUrl: event.target.value } })
+                }
+              />
+            </label>
             <div className="field-row">
-              <label className="field"><span>{t('settings.model')}</span><input value={draft.chat.model} spellCheck={false} onChange={(event) => setDraft({ ...draft, chat: { ...draft.chat, model: event.target.value } })} /></label>
-              <label className="field narrow"><span>{t('settings.topK')}</span><input type="number" min={1} max={50} value={draft.chat.topK} onChange={(event) => setDraft({ ...draft, chat: { ...draft.chat, topK: Number(event.target.value) } })} /></label>
+              <label className="field">
+                <span>{t('settings.model')}</span>
+                <input
+                  value={draft.chat.model}
+                  spellCheck={false}
+                  onChange={(event) =>
+                    setDraft({ ...draft, chat: { ...draft.chat, model: event.target.value } })
+                  }
+                />
+              </label>
+              <label className="field narrow">
+                <span>{t('settings.topK')}</span>
+                <input
+                  type="number"
+                  min={1}
+                  max={50}
+                  value={draft.chat.topK}
+                  onChange={(event) =>
+                    setDraft({ ...draft, chat: { ...draft.chat, topK: Number(event.target.value) } })
+                  }
+                />
+              </label>
             </div>
             {(chatPreset.needsKey || draft.chat.provider === 'custom') && (
               <label className="field">
                 <span>{t('settings.apiKey')}</span>
-                <input type="password" autoComplete="off" value={draft.chat.apiKey} placeholder={saved.chat.hasApiKey && saved.chat.provider === draft.chat.provider ? t('settings.apiKeySaved') : ''} onChange={(event) => setDraft({ ...draft, chat: { ...draft.chat, apiKey: event.target.value } })} />
+                <input
+                  type="password"
+                  autoComplete="off"
+                  value={draft.chat.apiKey}
+                  placeholder={
+                    saved.chat.hasApiKey && saved.chat.provider === draft.chat.provider
+                      ? t('settings.apiKeySaved')
+                      : ''
+                  }
+                  onChange={(event) =>
+                    setDraft({ ...draft, chat: { ...draft.chat, apiKey: event.target.value } })
+                  }
+                />
               </label>
             )}
           </>
@@ -79,10 +166,31 @@ function SettingsForm({ saved }: { saved: SettingsData }) {
       </fieldset>
       <fieldset className="panel settings-group">
         <legend>{t('settings.sync')}</legend>
-        <label className="field narrow"><span>{t('settings.interval')}</span><input type="number" min={1} max={720} value={draft.syncIntervalHours} onChange={(event) => setDraft({ ...draft, syncIntervalHours: Number(event.target.value) })} /></label>
-        <label className="switch"><input type="checkbox" checked={draft.scheduledSyncPaused} onChange={(event) => setDraft({ ...draft, scheduledSyncPaused: event.target.checked })} /><span>{t('settings.paused')}</span></label>
+        <label className="field narrow">
+          <span>{t('settings.interval')}</span>
+          <input
+            type="number"
+            min={1}
+            max={720}
+            value={draft.syncIntervalHours}
+            onChange={(event) => setDraft({ ...draft, syncIntervalHours: Number(event.target.value) })}
+          />
+        </label>
+        <label className="switch">
+          <input
+            type="checkbox"
+            checked={draft.scheduledSyncPaused}
+            onChange={(event) => setDraft({ ...draft, scheduledSyncPaused: event.target.checked })}
+          />
+          <span>{t('settings.paused')}</span>
+        </label>
       </fieldset>
-      <div className="actions"><span className="spacer" /><button type="submit" className="button primary">{t('common.save')}</button></div>
+      <div className="actions">
+        <span className="spacer" />
+        <button type="submit" className="button primary">
+          {t('common.save')}
+        </button>
+      </div>
     </form>
   );
 }
@@ -97,14 +205,22 @@ export function SettingsView() {
   if (!settings) return null;
   return (
     <div className="view-settings">
-      <div className="view-header"><h1>{t('settings.title')}</h1></div>
+      <div className="view-header">
+        <h1>{t('settings.title')}</h1>
+      </div>
       {reindex && (
         <div className="panel reindex">
           <p className="muted">{t('settings.activeSpace', { space: reindex.activeSpace })}</p>
           {reindex.running && (
             <>
-              <ProgressBar done={reindex.done} total={reindex.total} label={t('settings.reindexRunning', { done: reindex.done, total: reindex.total })} />
-              <p className="muted small">{t('settings.reindexRunning', { done: reindex.done, total: reindex.total })}</p>
+              <ProgressBar
+                done={reindex.done}
+                total={reindex.total}
+                label={t('settings.reindexRunning', { done: reindex.done, total: reindex.total })}
+              />
+              <p className="muted small">
+                {t('settings.reindexRunning', { done: reindex.done, total: reindex.total })}
+              </p>
             </>
           )}
         </div>
@@ -113,7 +229,10 @@ export function SettingsView() {
         <legend>{t('settings.language')}</legend>
         <label className="field narrow">
           <span className="visually-hidden">{t('settings.language')}</span>
-          <select value={settings.language} onChange={(event) => void setLanguage(event.target.value as SettingsData['language'])}>
+          <select
+            value={settings.language}
+            onChange={(event) => void setLanguage(event.target.value as SettingsData['language'])}
+          >
             <option value="system">{t('settings.language.system')}</option>
             <option value="zh">中文</option>
             <option value="en">English</option>

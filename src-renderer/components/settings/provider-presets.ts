@@ -12,16 +12,38 @@ export interface EmbeddingPreset {
 export const EMBEDDING_PRESETS: Record<EmbeddingProviderKind, EmbeddingPreset> = {
   builtin: { baseUrl: '', model: 'cairn-hash-v1', dimensions: 1024, needsKey: false, paid: false },
   // https://help.aliyun.com/zh/model-studio/text-embedding-synchronous-api (OpenAI-compatible mode)
-  dashscope: { baseUrl: 'https://dashscope.aliyuncs.com/compatible-mode/v1', model: 'text-embedding-v3', dimensions: 1024, needsKey: true, paid: true },
+  dashscope: {
+    baseUrl: 'https://dashscope.aliyuncs.com/compatible-mode/v1',
+    model: 'text-embedding-v3',
+    dimensions: 1024,
+    needsKey: true,
+    paid: true,
+  },
   // https://platform.openai.com/docs/guides/embeddings (dimensions shortens text-embedding-3 vectors)
-  openai: { baseUrl: 'https://api.openai.com/v1', model: 'text-embedding-3-small', dimensions: 1024, needsKey: true, paid: true },
-  ollama: { baseUrl: 'http://127.0.0.1:11434/v1', model: 'bge-m3', dimensions: 1024, needsKey: false, paid: false },
+  openai: {
+    baseUrl: 'https://api.openai.com/v1',
+    model: 'text-embedding-3-small',
+    dimensions: 1024,
+    needsKey: true,
+    paid: true,
+  },
+  ollama: {
+    baseUrl: 'http://127.0.0.1:11434/v1',
+    model: 'bge-m3',
+    dimensions: 1024,
+    needsKey: false,
+    paid: false,
+  },
   custom: { baseUrl: '', model: '', dimensions: 1024, needsKey: true, paid: true },
 };
 
 export const CHAT_PRESETS: Record<ChatProviderKind, { baseUrl: string; model: string; needsKey: boolean }> = {
   none: { baseUrl: '', model: '', needsKey: false },
-  dashscope: { baseUrl: 'https://dashscope.aliyuncs.com/compatible-mode/v1', model: 'qwen-plus', needsKey: true },
+  dashscope: {
+    baseUrl: 'https://dashscope.aliyuncs.com/compatible-mode/v1',
+    model: 'qwen-plus',
+    needsKey: true,
+  },
   openai: { baseUrl: 'https://api.openai.com/v1', model: 'gpt-4o-mini', needsKey: true },
   deepseek: { baseUrl: 'https://api.deepseek.com', model: 'deepseek-chat', needsKey: true },
   ollama: { baseUrl: 'http://127.0.0.1:11434/v1', model: 'qwen2.5:7b', needsKey: false },

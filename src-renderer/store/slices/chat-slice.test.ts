@@ -17,12 +17,19 @@ function settle(): Promise<void> {
 
 /** What core's chat.messages says about the answer: still running with this much streamed, or finished. */
 function stored(answer: { running: string } | { done: string }): ChatMessageView[] {
-  const [question, reply] = storedTurn(CONVERSATION, 0, 'When does the VPN certificate expire?', 'done' in answer ? answer.done : null);
+  const [question, reply] = storedTurn(
+    CONVERSATION,
+    0,
+    'When does the VPN certificate expire?',
+    'done' in answer ? answer.done : null,
+  );
   return [question!, 'running' in answer ? { ...reply!, text: answer.running } : reply!];
 }
 
 /** A connected store whose question is streaming its answer; `messages` is what chat.messages answers when asked. */
-async function streamingChat(messages: () => Result<ChatMessageView[]>): Promise<{ store: AppStore; backend: FakeBackend; token: (offset: number, delta: string) => void }> {
+async function streamingChat(
+  messages: () => Result<ChatMessageView[]>,
+): Promise<{ store: AppStore; backend: FakeBackend; token: (offset: number, delta: string) => void }> {
   const backend = fakeBackend({
     'app.status': () => ok(snapshot()),
     'chat.ask': () => ok({ conversationId: CONVERSATION, messageId: ANSWER_ID }),
@@ -32,13 +39,18 @@ async function streamingChat(messages: () => Result<ChatMessageView[]>): Promise
   connectStore(store, backend.transport);
   await settle();
   await store.getState().ask('When does the VPN certificate expire?');
-  const token = (offset: number, delta: string) => backend.emit('chat.token', { conversationId: CONVERSATION, messageId: ANSWER_ID, delta, offset });
+  const token = (offset: number, delta: string) =>
+    backend.emit('chat.token', { conversationId: CONVERSATION, messageId: ANSWER_ID, delta, offset });
   return { store, backend, token };
 }
 
 function shown(store: AppStore) {
   const exchange = store.getState().exchanges[0]!;
-  return { text: exchange.text, status: exchange.status, cited: exchange.answer?.citations.map((source) => source.n) ?? null };
+  return {
+    text: exchange.text,
+    status: exchange.status,
+    cited: exchange.answer?.citations.map((source) => source.n) ?? null,
+  };
 }
 
 function messageReads(backend: FakeBackend): number {
@@ -52,37 +64,55 @@ describe('a chat answer across a break in the event stream', () => {
     // The stream breaks here: the rest of the tokens and chat.done go nowhere. Then it is back.
     backend.reconnect();
     await settle();
-    expect({ shown: shown(store), reads: backend.calls.filter((call) => call.channel === 'chat.messages').map((call) => call.input) }).toEqual({
+    expect({
+      shown: shown(store),
+      reads: backend.calls.filter((call) => call.channel === 'chat.messages').map((call) => call.input),
+    }).toEqual({
       shown: { text: FINAL, status: 'done', cited: [1] },
       reads: [{ conversationId: CONVERSATION }],
     });
   });
 
   it('keeps streaming an answer still running: takes the text streamed so far, drops repeats, appends what follows', async () => {
-    const { store, backend, token } = await streamingChat(() => ok(stored({ running: 'The office VPN certificate' })));
+    const { store, backend, token } = await streamingChat(() =>
+      ok(stored({ running: 'The office VPN certificate' })),
+    );
     token(0, 'The office ');
     backend.reconnect();
     // Tokens sent after the stream came back, some of which the stored text already holds.
     token(11, 'VPN certificate');
     token(26, ' expires');
     await settle();
-    expect(shown(store)).toEqual({ text: 'The office VPN certificate expires', status: 'streaming', cited: null });
+    expect(shown(store)).toEqual({
+      text: 'The office VPN certificate expires',
+      status: 'streaming',
+      cited: null,
+    });
     token(26, ' expires');
     token(34, ' every 90 days [1].');
-    expect(shown(store)).toEqual({ text: 'The office VPN certificate expires every 90 days [1].', status: 'streaming', cited: null });
+    expect(shown(store)).toEqual({
+      text: 'The office VPN certificate expires every 90 days [1].',
+      status: 'streaming',
+      cited: null,
+    });
     backend.emit('chat.done', storedAnswer(CONVERSATION, ANSWER_ID, FINAL));
     expect(shown(store)).toEqual({ text: FINAL, status: 'done', cited: [1] });
   });
 
   it('a token that leaves a gap is not shown after the text; the stored text fills the gap first', async () => {
-    const { store, backend, token } = await streamingChat(() => ok(stored({ running: 'The office VPN certificate' })));
+    const { store, backend, token } = await streamingChat(() =>
+      ok(stored({ running: 'The office VPN certificate' })),
+    );
     token(0, 'The office ');
     // No reconnect seen (the break was shorter than a heartbeat), but tokens 11..26 never arrived.
     token(26, ' expires');
     expect(shown(store).text).toBe('The office ');
     await settle();
     token(26, ' expires');
-    expect({ shown: shown(store), reads: messageReads(backend) }).toEqual({ shown: { text: 'The office VPN certificate expires', status: 'streaming', cited: null }, reads: 1 });
+    expect({ shown: shown(store), reads: messageReads(backend) }).toEqual({
+      shown: { text: 'The office VPN certificate expires', status: 'streaming', cited: null },
+      reads: 1,
+    });
   });
 
   it('reads again when more tokens went missing while it was reading, and only one read runs at a time', async () => {
@@ -101,7 +131,8 @@ describe('a chat answer across a break in the event stream', () => {
     connectStore(store, backend.transport);
     await settle();
     await store.getState().ask('When does the VPN certificate expire?');
-    const token = (offset: number, delta: string) => backend.emit('chat.token', { conversationId: CONVERSATION, messageId: ANSWER_ID, delta, offset });
+    const token = (offset: number, delta: string) =>
+      backend.emit('chat.token', { conversationId: CONVERSATION, messageId: ANSWER_ID, delta, offset });
     token(0, 'The ');
     backend.reconnect();
     await settle();
@@ -112,7 +143,10 @@ describe('a chat answer across a break in the event stream', () => {
     expect(messageReads(backend)).toBe(1);
     release();
     await settle();
-    expect({ text: shown(store).text, reads: messageReads(backend) }).toEqual({ text: 'The office VPN', reads: 2 });
+    expect({ text: shown(store).text, reads: messageReads(backend) }).toEqual({
+      text: 'The office VPN',
+      reads: 2,
+    });
     release();
     await settle();
     token(26, ' expires');
@@ -120,7 +154,10 @@ describe('a chat answer across a break in the event stream', () => {
   });
 
   it('a failed read changes nothing, and the next reconnect reads again', async () => {
-    let answer: Result<ChatMessageView[]> = fail('SOURCE_UNREACHABLE', 'Cairn is not reachable: is `cairn serve` still running?');
+    let answer: Result<ChatMessageView[]> = fail(
+      'SOURCE_UNREACHABLE',
+      'Cairn is not reachable: is `cairn serve` still running?',
+    );
     const { store, backend, token } = await streamingChat(() => answer);
     token(0, 'The office ');
     backend.reconnect();
@@ -138,6 +175,9 @@ describe('a chat answer across a break in the event stream', () => {
     backend.emit('chat.done', storedAnswer(CONVERSATION, ANSWER_ID, FINAL));
     backend.reconnect();
     await settle();
-    expect({ status: shown(store).status, reads: messageReads(backend) }).toEqual({ status: 'done', reads: 0 });
+    expect({ status: shown(store).status, reads: messageReads(backend) }).toEqual({
+      status: 'done',
+      reads: 0,
+    });
   });
 });

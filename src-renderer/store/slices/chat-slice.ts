@@ -45,9 +45,12 @@ export function nextExchangeKey(): number {
  * Leaving a conversation while an answer streams: its text so far goes back to the early-token
  * buffer, so tokens that keep arriving extend it and reopening the conversation shows it whole.
  */
-export function parkStreamingAnswers(state: Pick<ChatSlice, 'exchanges' | 'earlyTokens'>): Record<string, string> {
+export function parkStreamingAnswers(
+  state: Pick<ChatSlice, 'exchanges' | 'earlyTokens'>,
+): Record<string, string> {
   const parked = { ...state.earlyTokens };
-  for (const exchange of state.exchanges) if (exchange.status === 'streaming' && exchange.messageId) parked[exchange.messageId] = exchange.text;
+  for (const exchange of state.exchanges)
+    if (exchange.status === 'streaming' && exchange.messageId) parked[exchange.messageId] = exchange.text;
   return parked;
 }
 
@@ -58,7 +61,11 @@ export function createChatSlice(set: SetState, get: GetState, { api }: StoreDeps
 
   async function catchUpOnce(): Promise<void> {
     const { conversationId, exchanges } = get();
-    if (!conversationId || !exchanges.some((exchange) => exchange.status === 'streaming' && exchange.messageId)) return;
+    if (
+      !conversationId ||
+      !exchanges.some((exchange) => exchange.status === 'streaming' && exchange.messageId)
+    )
+      return;
     const result = await api.chat.messages({ conversationId });
     // A failed read changes nothing: the next reconnect or gap tries again (a removed conversation has nothing to show).
     if (!result.ok) return;
@@ -67,7 +74,8 @@ export function createChatSlice(set: SetState, get: GetState, { api }: StoreDeps
     set((state) => {
       if (state.conversationId !== conversationId) return {};
       const caughtUp = state.exchanges.map((exchange): ChatExchange => {
-        const message = exchange.status === 'streaming' && exchange.messageId ? stored.get(exchange.messageId) : undefined;
+        const message =
+          exchange.status === 'streaming' && exchange.messageId ? stored.get(exchange.messageId) : undefined;
         if (!message) return exchange;
         if (!message.answer) return { ...exchange, text: furthest(exchange.text, message.text) };
         finished = true;
@@ -88,7 +96,12 @@ export function createChatSlice(set: SetState, get: GetState, { api }: StoreDeps
     async ask(question) {
       const key = nextExchangeKey();
       const conversationId = get().conversationId;
-      set((state) => ({ exchanges: [...state.exchanges, { key, question, messageId: null, text: '', answer: null, status: 'asking', error: null }] }));
+      set((state) => ({
+        exchanges: [
+          ...state.exchanges,
+          { key, question, messageId: null, text: '', answer: null, status: 'asking', error: null },
+        ],
+      }));
       const result = await api.chat.ask(conversationId ? { question, conversationId } : { question });
       set((state) => {
         const exchanges = state.exchanges.map((exchange): ChatExchange => {
@@ -105,15 +118,28 @@ export function createChatSlice(set: SetState, get: GetState, { api }: StoreDeps
         return { exchanges, conversationId: result.value.conversationId, earlyTokens, earlyAnswers };
       });
       // A new conversation exists from now on: list it while its answer streams.
-      if (result.ok && get().conversationsStatus !== 'idle' && !get().conversations.some((conversation) => conversation.id === result.value.conversationId)) {
+      if (
+        result.ok &&
+        get().conversationsStatus !== 'idle' &&
+        !get().conversations.some((conversation) => conversation.id === result.value.conversationId)
+      ) {
         void get().loadConversations();
       }
     },
     async cancelAnswer() {
-      const running = get().exchanges.find((exchange) => exchange.status === 'streaming' && exchange.messageId);
+      const running = get().exchanges.find(
+        (exchange) => exchange.status === 'streaming' && exchange.messageId,
+      );
       if (running?.messageId) await api.chat.cancel({ messageId: running.messageId });
     },
-    newConversation: () => set((state) => ({ exchanges: [], conversationId: null, highlighted: null, openingConversationId: null, earlyTokens: parkStreamingAnswers(state) })),
+    newConversation: () =>
+      set((state) => ({
+        exchanges: [],
+        conversationId: null,
+        highlighted: null,
+        openingConversationId: null,
+        earlyTokens: parkStreamingAnswers(state),
+      })),
     highlightSource: (messageId, n) => set({ highlighted: { messageId, n } }),
     catchUpAnswers() {
       if (catchingUp) {

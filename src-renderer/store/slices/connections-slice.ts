@@ -1,5 +1,12 @@
 import type { Result } from '../../../src-shared/errors';
-import type { ConnectionMode, ConnectionUpdate, ConnectionView, NewConnection, SyncProgress, SyncRunView } from '../../../src-shared/models';
+import type {
+  ConnectionMode,
+  ConnectionUpdate,
+  ConnectionView,
+  NewConnection,
+  SyncProgress,
+  SyncRunView,
+} from '../../../src-shared/models';
 import type { GetState, SetState, StoreDeps } from '../store-types';
 
 export interface ConnectionsSlice {
@@ -22,7 +29,9 @@ export interface ConnectionsSlice {
 }
 
 function upsert(list: ConnectionView[], view: ConnectionView): ConnectionView[] {
-  return list.some((item) => item.id === view.id) ? list.map((item) => (item.id === view.id ? view : item)) : [...list, view];
+  return list.some((item) => item.id === view.id)
+    ? list.map((item) => (item.id === view.id ? view : item))
+    : [...list, view];
 }
 
 export function createConnectionsSlice(set: SetState, get: GetState, { api }: StoreDeps): ConnectionsSlice {

@@ -41,7 +41,14 @@ export function exchangesFromMessages(messages: ChatMessageView[], stream: Strea
     const answer = reply.answer ?? stream.earlyAnswers[reply.id] ?? null;
     if (answer) exchanges.push({ ...base, messageId: reply.id, text: answer.text, answer, status: 'done' });
     // Core holds the text streamed so far too; whichever got further is shown, and later tokens extend it.
-    else exchanges.push({ ...base, messageId: reply.id, text: furthest(stream.earlyTokens[reply.id] ?? '', reply.text), answer: null, status: 'streaming' });
+    else
+      exchanges.push({
+        ...base,
+        messageId: reply.id,
+        text: furthest(stream.earlyTokens[reply.id] ?? '', reply.text),
+        answer: null,
+        status: 'streaming',
+      });
   });
   return exchanges;
 }
@@ -59,7 +66,8 @@ export function createHistorySlice(set: SetState, get: GetState, { api }: StoreD
       const result = await api.chat.conversations();
       // Refreshes overlap (panel opened, answer done): only the newest answer may land.
       if (request !== latestList) return;
-      if (result.ok) set({ conversations: result.value, conversationsStatus: 'ready', conversationsError: null });
+      if (result.ok)
+        set({ conversations: result.value, conversationsStatus: 'ready', conversationsError: null });
       else set({ conversationsStatus: 'failed', conversationsError: result.error });
     },
     async openConversation(conversationId) {
@@ -78,9 +86,20 @@ export function createHistorySlice(set: SetState, get: GetState, { api }: StoreD
         const exchanges = exchangesFromMessages(result.value, stream);
         // What the shown exchanges took over no longer waits in the buffers.
         const shown = new Set(exchanges.map((exchange) => exchange.messageId));
-        const earlyTokens = Object.fromEntries(Object.entries(stream.earlyTokens).filter(([id]) => !shown.has(id)));
-        const earlyAnswers = Object.fromEntries(Object.entries(stream.earlyAnswers).filter(([id]) => !shown.has(id)));
-        return { openingConversationId: null, conversationId, highlighted: null, exchanges, earlyTokens, earlyAnswers };
+        const earlyTokens = Object.fromEntries(
+          Object.entries(stream.earlyTokens).filter(([id]) => !shown.has(id)),
+        );
+        const earlyAnswers = Object.fromEntries(
+          Object.entries(stream.earlyAnswers).filter(([id]) => !shown.has(id)),
+        );
+        return {
+          openingConversationId: null,
+          conversationId,
+          highlighted: null,
+          exchanges,
+          earlyTokens,
+          earlyAnswers,
+        };
       });
     },
     async removeConversation(conversationId) {
@@ -89,8 +108,11 @@ export function createHistorySlice(set: SetState, get: GetState, { api }: StoreD
         get().showError(result.error);
         return;
       }
-      set((state) => ({ conversations: state.conversations.filter((conversation) => conversation.id !== conversationId) }));
-      if (get().conversationId === conversationId || get().openingConversationId === conversationId) get().newConversation();
+      set((state) => ({
+        conversations: state.conversations.filter((conversation) => conversation.id !== conversationId),
+      }));
+      if (get().conversationId === conversationId || get().openingConversationId === conversationId)
+        get().newConversation();
     },
   };
 }

@@ -17,7 +17,11 @@ export interface SearchSlice {
   runSearch(query: string): Promise<void>;
 }
 
-export function createSearchSlice(set: SetState, get: GetState, { api, searchDebounceMs, timers }: StoreDeps): SearchSlice {
+export function createSearchSlice(
+  set: SetState,
+  get: GetState,
+  { api, searchDebounceMs, timers }: StoreDeps,
+): SearchSlice {
   let latest = 0;
   let pending: ReturnType<typeof setTimeout> | null = null;
   return {
@@ -44,15 +48,37 @@ export function createSearchSlice(set: SetState, get: GetState, { api, searchDeb
     async runSearch(query) {
       const id = ++latest;
       if (!query.trim()) {
-        set({ documents: [], warnings: [], searching: false, searchError: null, tookMs: null, answeredQuery: '' });
+        set({
+          documents: [],
+          warnings: [],
+          searching: false,
+          searchError: null,
+          tookMs: null,
+          answeredQuery: '',
+        });
         return;
       }
       set({ searching: true });
       const result = await api.search.query({ query });
       // An older, slower answer must not replace a newer one.
       if (id !== latest) return;
-      if (result.ok) set({ documents: result.value.documents, warnings: result.value.warnings, tookMs: result.value.tookMs, searching: false, searchError: null, answeredQuery: query });
-      else set({ documents: [], warnings: [], searching: false, searchError: result.error, answeredQuery: query });
+      if (result.ok)
+        set({
+          documents: result.value.documents,
+          warnings: result.value.warnings,
+          tookMs: result.value.tookMs,
+          searching: false,
+          searchError: null,
+          answeredQuery: query,
+        });
+      else
+        set({
+          documents: [],
+          warnings: [],
+          searching: false,
+          searchError: result.error,
+          answeredQuery: query,
+        });
     },
   };
 }

@@ -35,7 +35,8 @@ export function isWebPage(url: string): boolean {
 
 export function createSignInSlice(set: SetState, get: GetState, { api, openWindow }: StoreDeps): SignInSlice {
   const openPage = async (url: string, openedByShell: boolean) => {
-    if (!isWebPage(url)) return get().showError({ code: 'PERMISSION_DENIED', message: 'Cairn opens only web sign-in pages.' });
+    if (!isWebPage(url))
+      return get().showError({ code: 'PERMISSION_DENIED', message: 'Cairn opens only web sign-in pages.' });
     if (openedByShell) await get().openExternal(url);
     else openWindow(url);
   };
@@ -44,11 +45,18 @@ export function createSignInSlice(set: SetState, get: GetState, { api, openWindo
     async startSignIn(connectionId) {
       const result = await api.connections.authorize({ id: connectionId });
       if (!result.ok) {
-        set((state) => ({ signIn: { ...state.signIn, [connectionId]: { phase: 'failed', error: result.error } } }));
+        set((state) => ({
+          signIn: { ...state.signIn, [connectionId]: { phase: 'failed', error: result.error } },
+        }));
         return;
       }
       const { authorizeUrl, opened } = result.value;
-      set((state) => ({ signIn: { ...state.signIn, [connectionId]: { phase: 'waiting', authorizeUrl, openedByShell: opened } } }));
+      set((state) => ({
+        signIn: {
+          ...state.signIn,
+          [connectionId]: { phase: 'waiting', authorizeUrl, openedByShell: opened },
+        },
+      }));
       if (!opened) await openPage(authorizeUrl, false);
     },
     async cancelSignIn(connectionId) {

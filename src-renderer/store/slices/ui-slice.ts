@@ -43,7 +43,12 @@ export function languageFromTag(tag: string | undefined): Language {
   return tag?.toLowerCase().startsWith('zh') ? 'zh' : 'en';
 }
 
-export function createUiSlice(systemLanguage: Language, set: SetState, get: GetState, { api }: StoreDeps): UiSlice {
+export function createUiSlice(
+  systemLanguage: Language,
+  set: SetState,
+  get: GetState,
+  { api }: StoreDeps,
+): UiSlice {
   return {
     view: 'connections',
     systemLanguage,
@@ -55,12 +60,14 @@ export function createUiSlice(systemLanguage: Language, set: SetState, get: GetS
     setView: (view) => set({ view }),
     showNotice: (kind, text) => set({ notice: { id: ++noticeIds, kind, text } }),
     showError: (error) => {
-      if (error.code !== 'CANCELLED') set({ notice: { id: ++noticeIds, kind: 'error', text: error.message, error } });
+      if (error.code !== 'CANCELLED')
+        set({ notice: { id: ++noticeIds, kind: 'error', text: error.message, error } });
     },
     dismissNotice: () => set({ notice: null }),
     openAddForm: (platform = 'folder') => set({ addForm: { open: true, platform }, view: 'connections' }),
     closeAddForm: () => set((state) => ({ addForm: { ...state.addForm, open: false } })),
-    requestSearchFocus: () => set((state) => ({ view: 'search', searchFocusRequest: state.searchFocusRequest + 1 })),
+    requestSearchFocus: () =>
+      set((state) => ({ view: 'search', searchFocusRequest: state.searchFocusRequest + 1 })),
     async openExternal(url) {
       const result = await api.app.openExternal({ url });
       if (!result.ok) get().showError(result.error);

@@ -8,7 +8,11 @@ function answer(status: number, json: unknown): RawResponse {
 
 function outcome(response: RawResponse): string {
   const verdict = interpretDingTalk(response, 1000);
-  return verdict.kind === 'error' ? verdict.error.code : verdict.kind === 'ok' ? 'ok' : `${verdict.kind}:${verdict.code}`;
+  return verdict.kind === 'error'
+    ? verdict.error.code
+    : verdict.kind === 'ok'
+      ? 'ok'
+      : `${verdict.kind}:${verdict.code}`;
 }
 
 describe('interpretDingTalk', () => {
@@ -27,7 +31,19 @@ describe('interpretDingTalk', () => {
         answer(400, { code: 'paramError' }),
         { status: 200, headers: new Headers(), text: '{"a":', json: undefined },
       ].map(outcome),
-    ).toEqual(['ok', 'refresh-auth:AUTH_EXPIRED', 'retry:RATE_LIMITED', 'retry:RATE_LIMITED', 'PERMISSION_DENIED', 'INVALID_ARGUMENT', 'NOT_FOUND', 'retry:SOURCE_ERROR', 'RATE_LIMITED', 'SOURCE_ERROR', 'retry:SOURCE_ERROR']);
+    ).toEqual([
+      'ok',
+      'refresh-auth:AUTH_EXPIRED',
+      'retry:RATE_LIMITED',
+      'retry:RATE_LIMITED',
+      'PERMISSION_DENIED',
+      'INVALID_ARGUMENT',
+      'NOT_FOUND',
+      'retry:SOURCE_ERROR',
+      'RATE_LIMITED',
+      'SOURCE_ERROR',
+      'retry:SOURCE_ERROR',
+    ]);
   });
 
   it('waits about a second (plus jitter) on a QPS limit', () => {

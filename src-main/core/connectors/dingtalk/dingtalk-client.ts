@@ -5,9 +5,20 @@
  */
 import { CairnError } from '../../errors';
 import type { Logger } from '../../logging/logger';
-import { PlatformHttp, type HttpRequest, type Interpretation, type PlatformHttpOptions, type RawResponse } from '../http/platform-http';
+import {
+  PlatformHttp,
+  type HttpRequest,
+  type Interpretation,
+  type PlatformHttpOptions,
+  type RawResponse,
+} from '../http/platform-http';
 
-export type HttpTuning = Partial<Pick<PlatformHttpOptions, 'rate' | 'concurrency' | 'timeoutMs' | 'maxRetries' | 'backoffBaseMs' | 'backoffMaxMs'>>;
+export type HttpTuning = Partial<
+  Pick<
+    PlatformHttpOptions,
+    'rate' | 'concurrency' | 'timeoutMs' | 'maxRetries' | 'backoffBaseMs' | 'backoffMaxMs'
+  >
+>;
 
 export interface DingTalkClientOptions {
   baseUrl: string;
@@ -36,24 +47,70 @@ export function interpretDingTalk(response: RawResponse, rateLimitWaitMs: number
   const detail = `${code || `HTTP ${response.status}`}${body.message ? `: ${body.message}` : ''}${body.requestid ? ` (requestid ${body.requestid})` : ''}`;
   // Per-IP punishment page: {status:1111, wait:5, punish:"deny"}; the block lasts about 5 minutes (connectors.md §3.4).
   if (body.punish === 'deny' || body.status === 1111) {
-    return { kind: 'error', error: new CairnError('RATE_LIMITED', 'DingTalk has blocked this IP for a few minutes after too many calls; try again later.') };
+    return {
+      kind: 'error',
+      error: new CairnError(
+        'RATE_LIMITED',
+        'DingTalk has blocked this IP for a few minutes after too many calls; try again later.',
+      ),
+    };
   }
   if (response.status >= 200 && response.status < 300) {
-    if (response.json === undefined) return { kind: 'retry', code: 'SOURCE_ERROR', message: 'DingTalk returned a response that is not valid JSON.' };
+    if (response.json === undefined)
+      return {
+        kind: 'retry',
+        code: 'SOURCE_ERROR',
+        message: 'DingTalk returned a response that is not valid JSON.',
+      };
     return { kind: 'ok', value: response.json };
   }
-  if (response.status === 401 || code === 'InvalidAuthentication') return { kind: 'refresh-auth', code: 'AUTH_EXPIRED', message: `DingTalk rejected the access token (${detail}).` };
+  if (response.status === 401 || code === 'InvalidAuthentication')
+    return {
+      kind: 'refresh-auth',
+      code: 'AUTH_EXPIRED',
+      message: `DingTalk rejected the access token (${detail}).`,
+    };
   if (code.startsWith('Forbidden.AccessDenied.QpsLimit')) {
     const jitter = rateLimitWaitMs * 0.2 * Math.random();
-    return { kind: 'retry', code: 'RATE_LIMITED', message: `DingTalk rate limit reached (${detail}).`, afterMs: rateLimitWaitMs + jitter };
+    return {
+      kind: 'retry',
+      code: 'RATE_LIMITED',
+      message: `DingTalk rate limit reached (${detail}).`,
+      afterMs: rateLimitWaitMs + jitter,
+    };
   }
   if (response.status === 403 || code.startsWith('Forbidden')) {
-    return { kind: 'error', error: new CairnError('PERMISSION_DENIED', `DingTalk denied access (${detail}). Check the app's permissions and that operatorId belongs to a member who can see this content.`) };
+    return {
+      kind: 'error',
+      error: new CairnError(
+        'PERMISSION_DENIED',
+        `DingTalk denied access (${detail}). Check the app's permissions and that operatorId belongs to a member who can see this content.`,
+      ),
+    };
   }
-  if (code === 'MissingoperatorId') return { kind: 'error', error: new CairnError('INVALID_ARGUMENT', `DingTalk needs operatorId (the user's unionId) in the connection settings (${detail}).`) };
-  if (response.status === 404) return { kind: 'error', error: new CairnError('NOT_FOUND', `DingTalk says it does not exist (${detail}).`) };
-  if (response.status === 429 || response.status >= 500) return { kind: 'retry', code: response.status === 429 ? 'RATE_LIMITED' : 'SOURCE_ERROR', message: `DingTalk server error (${detail}).` };
-  return { kind: 'error', error: new CairnError('SOURCE_ERROR', `DingTalk refused the request (${detail}).`) };
+  if (code === 'MissingoperatorId')
+    return {
+      kind: 'error',
+      error: new CairnError(
+        'INVALID_ARGUMENT',
+        `DingTalk needs operatorId (the user's unionId) in the connection settings (${detail}).`,
+      ),
+    };
+  if (response.status === 404)
+    return {
+      kind: 'error',
+      error: new CairnError('NOT_FOUND', `DingTalk says it does not exist (${detail}).`),
+    };
+  if (response.status === 429 || response.status >= 500)
+    return {
+      kind: 'retry',
+      code: response.status === 429 ? 'RATE_LIMITED' : 'SOURCE_ERROR',
+      message: `DingTalk server error (${detail}).`,
+    };
+  return {
+    kind: 'error',
+    error: new CairnError('SOURCE_ERROR', `DingTalk refused the request (${detail}).`),
+  };
 }
 
 /** Any refusal from the token endpoint (other than throttling) means the app key or secret is wrong. */
@@ -62,7 +119,10 @@ function interpretTokenResponse(response: RawResponse, rateLimitWaitMs: number):
   if (verdict.kind === 'ok' || verdict.kind === 'retry') return verdict;
   if (verdict.kind === 'error' && verdict.error.code === 'RATE_LIMITED') return verdict;
   const code = (response.json as ErrorBody | undefined)?.code ?? `HTTP ${response.status}`;
-  return { kind: 'error', error: new CairnError('AUTH_INVALID', `DingTalk rejected the app key or app secret (${code}).`) };
+  return {
+    kind: 'error',
+    error: new CairnError('AUTH_INVALID', `DingTalk rejected the app key or app secret (${code}).`),
+  };
 }
 
 export class DingTalkClient {
@@ -78,13 +138,24 @@ export class DingTalkClient {
     this.options = options;
     this.now = options.now ?? Date.now;
     // Standard edition allows 20 QPS per app per API (connectors.md §3.4); stay under it.
-    const common = { baseUrl: options.baseUrl, logger: options.logger, rate: { intervalMs: 1000, intervalCap: 15 }, ...options.http };
-    this.api = new PlatformHttp({ ...common, authHeaders: async (signal) => ({ 'x-acs-dingtalk-access-token': await this.accessToken(signal) }), refreshAuth: (signal) => this.refresh(signal) });
+    const common = {
+      baseUrl: options.baseUrl,
+      logger: options.logger,
+      rate: { intervalMs: 1000, intervalCap: 15 },
+      ...options.http,
+    };
+    this.api = new PlatformHttp({
+      ...common,
+      authHeaders: async (signal) => ({ 'x-acs-dingtalk-access-token': await this.accessToken(signal) }),
+      refreshAuth: (signal) => this.refresh(signal),
+    });
     this.plain = new PlatformHttp(common);
   }
 
   request<T>(request: HttpRequest): Promise<T> {
-    return this.api.request(request, (res) => interpretDingTalk(res, this.options.rateLimitWaitMs ?? 1000)) as Promise<T>;
+    return this.api.request(request, (res) =>
+      interpretDingTalk(res, this.options.rateLimitWaitMs ?? 1000),
+    ) as Promise<T>;
   }
 
   /** The current token, fetching a new one when none is held or it is within its refresh margin. */
@@ -104,17 +175,26 @@ export class DingTalkClient {
   }
 
   private async fetchToken(signal?: AbortSignal): Promise<string> {
-    if (!this.options.appKey || !this.options.appSecret) throw new CairnError('INVALID_ARGUMENT', 'DingTalk needs an app key and an app secret.');
+    if (!this.options.appKey || !this.options.appSecret)
+      throw new CairnError('INVALID_ARGUMENT', 'DingTalk needs an app key and an app secret.');
     const waitMs = this.options.rateLimitWaitMs ?? 1000;
-    const request: HttpRequest = { method: 'POST', path: '/v1.0/oauth2/accessToken', body: { appKey: this.options.appKey, appSecret: this.options.appSecret }, signal };
+    const request: HttpRequest = {
+      method: 'POST',
+      path: '/v1.0/oauth2/accessToken',
+      body: { appKey: this.options.appKey, appSecret: this.options.appSecret },
+      signal,
+    };
     const body = await this.plain.request<unknown>(request, (res) => interpretTokenResponse(res, waitMs));
     const { accessToken, expireIn } = (body ?? {}) as { accessToken?: unknown; expireIn?: unknown };
-    if (typeof accessToken !== 'string' || !accessToken) throw new CairnError('SOURCE_ERROR', 'DingTalk returned no access token.');
+    if (typeof accessToken !== 'string' || !accessToken)
+      throw new CairnError('SOURCE_ERROR', 'DingTalk returned no access token.');
     const lifetimeMs = (typeof expireIn === 'number' && expireIn > 0 ? expireIn : 7200) * 1000;
     // Refresh a little before expiry so no call goes out with a dying token: 5 minutes, or a tenth of a short lifetime.
     const marginMs = Math.min(300_000, lifetimeMs / 10);
     this.token = { value: accessToken, expiresAt: this.now() + lifetimeMs - marginMs };
-    this.options.logger.debug('DingTalk access token obtained', { expiresInSeconds: Math.round(lifetimeMs / 1000) });
+    this.options.logger.debug('DingTalk access token obtained', {
+      expiresInSeconds: Math.round(lifetimeMs / 1000),
+    });
     return accessToken;
   }
 
@@ -125,12 +205,27 @@ export class DingTalkClient {
   async download(link: string, signal?: AbortSignal): Promise<string> {
     const url = new URL(link);
     const query = Object.fromEntries(url.searchParams);
-    return this.plain.request({ path: `${url.origin}${url.pathname}`, query, signal, headers: { accept: '*/*' } }, (res) => {
-      if (res.status >= 200 && res.status < 300) return { kind: 'ok', value: res.text };
-      if (res.status === 403) return { kind: 'error', error: new CairnError('SOURCE_ERROR', 'The DingTalk export link was refused (expired or invalid signature).') };
-      if (res.status === 404) return { kind: 'error', error: new CairnError('NOT_FOUND', 'The DingTalk export file is gone.') };
-      return { kind: 'retry', code: 'SOURCE_ERROR', message: `Downloading the DingTalk export failed (HTTP ${res.status}).` };
-    });
+    return this.plain.request(
+      { path: `${url.origin}${url.pathname}`, query, signal, headers: { accept: '*/*' } },
+      (res) => {
+        if (res.status >= 200 && res.status < 300) return { kind: 'ok', value: res.text };
+        if (res.status === 403)
+          return {
+            kind: 'error',
+            error: new CairnError(
+              'SOURCE_ERROR',
+              'The DingTalk export link was refused (expired or invalid signature).',
+            ),
+          };
+        if (res.status === 404)
+          return { kind: 'error', error: new CairnError('NOT_FOUND', 'The DingTalk export file is gone.') };
+        return {
+          kind: 'retry',
+          code: 'SOURCE_ERROR',
+          message: `Downloading the DingTalk export failed (HTTP ${res.status}).`,
+        };
+      },
+    );
   }
 
   clear(): void {

@@ -8,7 +8,9 @@ import { CairnError } from '../../errors';
 const text = z.string().nullish();
 
 export const WorkspacePage = z.object({
-  workspaces: z.array(z.object({ workspaceId: z.string(), name: z.string(), rootNodeId: z.string(), url: text })).nullish(),
+  workspaces: z
+    .array(z.object({ workspaceId: z.string(), name: z.string(), rootNodeId: z.string(), url: text }))
+    .nullish(),
   nextToken: text,
 });
 
@@ -60,5 +62,8 @@ export function parseBody<T>(schema: z.ZodType<T>, body: unknown, what: string):
   const parsed = schema.safeParse(body);
   if (parsed.success) return parsed.data;
   const issue = parsed.error.issues[0];
-  throw new CairnError('SOURCE_ERROR', `DingTalk returned an unexpected ${what} response (${issue ? `${issue.path.join('.')}: ${issue.message}` : 'unknown shape'}).`);
+  throw new CairnError(
+    'SOURCE_ERROR',
+    `DingTalk returned an unexpected ${what} response (${issue ? `${issue.path.join('.')}: ${issue.message}` : 'unknown shape'}).`,
+  );
 }

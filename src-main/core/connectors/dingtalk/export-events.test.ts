@@ -1,10 +1,25 @@
 import { describe, expect, it } from 'vitest';
 import { CairnError } from '../../errors';
-import { ExportWaiter, parseExportEvent, type DingTalkStreamEvent, type ExportEventSource } from './export-events';
+import {
+  ExportWaiter,
+  parseExportEvent,
+  type DingTalkStreamEvent,
+  type ExportEventSource,
+} from './export-events';
 
-const result = { taskId: 't1', dentryUuid: 'd1', format: 'markdown', url: 'https://x.example/a.md', success: true };
+const result = {
+  taskId: 't1',
+  dentryUuid: 'd1',
+  format: 'markdown',
+  url: 'https://x.example/a.md',
+  success: true,
+};
 
-function source(): ExportEventSource & { emit(event: DingTalkStreamEvent): boolean[]; fail(error: CairnError): void; listeners: number } {
+function source(): ExportEventSource & {
+  emit(event: DingTalkStreamEvent): boolean[];
+  fail(error: CairnError): void;
+  listeners: number;
+} {
   const listeners = new Set<(event: DingTalkStreamEvent) => boolean | void>();
   const failures = new Set<(error: CairnError) => void>();
   return {
@@ -23,11 +38,23 @@ function source(): ExportEventSource & { emit(event: DingTalkStreamEvent): boole
 
 describe('parseExportEvent', () => {
   it('reads bizData as a JSON string or an object, under either event name, and ignores other events', () => {
-    const parsed = { taskId: 't1', dentryUuid: 'd1', format: 'markdown', url: 'https://x.example/a.md', success: true };
+    const parsed = {
+      taskId: 't1',
+      dentryUuid: 'd1',
+      format: 'markdown',
+      url: 'https://x.example/a.md',
+      success: true,
+    };
     expect([
-      parseExportEvent({ eventType: 'doc_content_export_result', data: JSON.stringify({ bizData: JSON.stringify(result) }) }),
+      parseExportEvent({
+        eventType: 'doc_content_export_result',
+        data: JSON.stringify({ bizData: JSON.stringify(result) }),
+      }),
       parseExportEvent({ eventType: 'dingdoc_export_finish', data: { bizData: result } }),
-      parseExportEvent({ eventType: 'doc_content_export_result', data: { ...result, taskId: 7, success: 'false', url: '' } }),
+      parseExportEvent({
+        eventType: 'doc_content_export_result',
+        data: { ...result, taskId: 7, success: 'false', url: '' },
+      }),
       parseExportEvent({ eventType: 'user_add_org', data: { bizData: result } }),
       parseExportEvent({ eventType: 'doc_content_export_result', data: 'not json' }),
     ]).toEqual([parsed, parsed, { ...parsed, taskId: '7', success: false, url: null }, null, null]);
@@ -47,7 +74,13 @@ describe('ExportWaiter', () => {
   it('takes only export events, and fails a waiting task at once when the source fails', async () => {
     const events = source();
     const waiter = new ExportWaiter(events);
-    const taken = [...events.emit({ eventType: 'user_add_org', data: {} }), ...events.emit({ eventType: 'dingdoc_export_finish', data: { bizData: { ...result, taskId: 'other' } } })];
+    const taken = [
+      ...events.emit({ eventType: 'user_add_org', data: {} }),
+      ...events.emit({
+        eventType: 'dingdoc_export_finish',
+        data: { bizData: { ...result, taskId: 'other' } },
+      }),
+    ];
     const pending = waiter.wait('t9', 60_000);
     events.fail(new CairnError('AUTH_INVALID', 'refused'));
     await expect(pending).rejects.toMatchObject({ code: 'AUTH_INVALID' });

@@ -81,7 +81,10 @@ export function parseExportEvent(event: DingTalkStreamEvent): ExportResult | nul
  */
 export class ExportWaiter {
   private readonly seen = new Map<string, ExportResult>();
-  private readonly waiting = new Map<string, { resolve: (result: ExportResult) => void; reject: (error: CairnError) => void }>();
+  private readonly waiting = new Map<
+    string,
+    { resolve: (result: ExportResult) => void; reject: (error: CairnError) => void }
+  >();
   private readonly unsubscribe: () => void;
   private failure: CairnError | null = null;
 
@@ -115,12 +118,23 @@ export class ExportWaiter {
       };
       const onAbort = () => finish(() => reject(new CairnError('CANCELLED', 'Cancelled.')));
       const timer = setTimeout(
-        () => finish(() => reject(new CairnError('TIMEOUT', `DingTalk did not deliver the Markdown export within ${+(timeoutMs / 1000).toFixed(1)} s (no ${EXPORT_EVENT_TYPES[0]} event).`))),
+        () =>
+          finish(() =>
+            reject(
+              new CairnError(
+                'TIMEOUT',
+                `DingTalk did not deliver the Markdown export within ${+(timeoutMs / 1000).toFixed(1)} s (no ${EXPORT_EVENT_TYPES[0]} event).`,
+              ),
+            ),
+          ),
         timeoutMs,
       );
       if (signal?.aborted) return onAbort();
       signal?.addEventListener('abort', onAbort, { once: true });
-      this.waiting.set(taskId, { resolve: (result) => finish(() => resolve(result)), reject: (error) => finish(() => reject(error)) });
+      this.waiting.set(taskId, {
+        resolve: (result) => finish(() => resolve(result)),
+        reject: (error) => finish(() => reject(error)),
+      });
     });
   }
 

@@ -41,10 +41,18 @@ function client(options: Partial<DingTalkStreamClientOptions> = {}): DingTalkStr
 /** A listener that takes export events only, and records every event it saw. */
 function recorder() {
   const seen: DingTalkStreamEvent[] = [];
-  return { seen, listener: (event: DingTalkStreamEvent) => (seen.push(event), event.eventType === 'doc_content_export_result') };
+  return {
+    seen,
+    listener: (event: DingTalkStreamEvent) => (
+      seen.push(event),
+      event.eventType === 'doc_content_export_result'
+    ),
+  };
 }
 
-const exportEvent = (taskId: string) => ({ bizData: JSON.stringify({ taskId, success: true, url: 'https://x.example/a.md' }) });
+const exportEvent = (taskId: string) => ({
+  bizData: JSON.stringify({ taskId, success: true, url: 'https://x.example/a.md' }),
+});
 
 describe('DingTalkStreamClient against the fake gateway and socket', () => {
   it('connects only when a listener subscribes, acks SUCCESS what it took and LATER the rest, and answers ping', async () => {
@@ -63,10 +71,18 @@ describe('DingTalkStreamClient against the fake gateway and socket', () => {
     await expect.poll(() => fake.control.stream.acks.length - acksBefore).toBe(2);
     expect({
       events: seen.map((event) => event.eventType).sort(),
-      acks: fake.control.stream.acks.slice(acksBefore).map((ack) => `${ack.code} ${ack.status}`).sort(),
+      acks: fake.control.stream.acks
+        .slice(acksBefore)
+        .map((ack) => `${ack.code} ${ack.status}`)
+        .sort(),
       pingReplies: await fake.control.stream.ping(),
       tickets: fake.control.stream.issuedTickets().length - ticketsBefore,
-    }).toEqual({ events: ['doc_content_export_result', 'user_add_org'], acks: ['200 LATER', '200 SUCCESS'], pingReplies: 1, tickets: 1 });
+    }).toEqual({
+      events: ['doc_content_export_result', 'user_add_org'],
+      acks: ['200 LATER', '200 SUCCESS'],
+      pingReplies: 1,
+      tickets: 1,
+    });
   });
 
   it('gets an event again until it is acked SUCCESS, and keeps events pushed while the socket was down', async () => {
@@ -102,30 +118,58 @@ describe('DingTalkStreamClient against the fake gateway and socket', () => {
     fake.control.stream.push('doc_content_export_result', exportEvent('t-4'));
     await expect.poll(() => seen.length).toBe(1);
     const issued = fake.control.stream.issuedTickets();
-    expect({ newTickets: issued.length - tickets, distinct: new Set(issued).size === issued.length, open: fake.control.stream.openSockets() }).toEqual({ newTickets: 1, distinct: true, open: 1 });
+    expect({
+      newTickets: issued.length - tickets,
+      distinct: new Set(issued).size === issued.length,
+      open: fake.control.stream.openSockets(),
+    }).toEqual({ newTickets: 1, distinct: true, open: 1 });
   });
 
   it('backs off exponentially while the gateway fails, tells listeners after 3 failures, and recovers', async () => {
     const calls: number[] = [];
-    const stream = client({ backoffBaseMs: 40, random: () => 1, fetchImpl: (input, init) => (calls.push(performance.now()), fetch(input, init)) });
+    const stream = client({
+      backoffBaseMs: 40,
+      random: () => 1,
+      fetchImpl: (input, init) => (calls.push(performance.now()), fetch(input, init)),
+    });
     fake.control.inject({ kind: 'server-error', times: 3, match: '/gateway/' });
     const failures: CairnError[] = [];
-    stream.subscribe(() => true, (error) => failures.push(error));
+    stream.subscribe(
+      () => true,
+      (error) => failures.push(error),
+    );
     await expect.poll(() => stream.connected).toBe(true);
     const gaps = calls.slice(1).map((time, i) => time - calls[i]!);
-    expect({ calls: calls.length, failures: failures.map((error) => error.code) }).toEqual({ calls: 4, failures: ['SOURCE_ERROR'] });
+    expect({ calls: calls.length, failures: failures.map((error) => error.code) }).toEqual({
+      calls: 4,
+      failures: ['SOURCE_ERROR'],
+    });
     // 40, 80, 160 ms (jitter pinned to its maximum): each at least its delay, and the delay grows.
-    expect({ atLeast: gaps.map((gap, i) => gap >= 40 * 2 ** i - 2), grows: gaps[2]! > 1.5 * gaps[0]! }).toEqual({ atLeast: [true, true, true], grows: true });
-    expect(failures[0]!.message).toMatch(/^Could not open the DingTalk Stream connection \(3 attempts; last: The DingTalk Stream gateway failed/);
+    expect({
+      atLeast: gaps.map((gap, i) => gap >= 40 * 2 ** i - 2),
+      grows: gaps[2]! > 1.5 * gaps[0]!,
+    }).toEqual({ atLeast: [true, true, true], grows: true });
+    expect(failures[0]!.message).toMatch(
+      /^Could not open the DingTalk Stream connection \(3 attempts; last: The DingTalk Stream gateway failed/,
+    );
   });
 
   it('stops at once when the gateway refuses the credentials, and says so', async () => {
     const stream = client({ clientSecret: 'not-the-right-secret-42' });
-    const gatewayCalls = () => fake.control.requests.filter((call) => call === 'POST /v1.0/gateway/connections/open').length;
+    const gatewayCalls = () =>
+      fake.control.requests.filter((call) => call === 'POST /v1.0/gateway/connections/open').length;
     const before = gatewayCalls();
     const failures: string[] = [];
-    stream.subscribe(() => true, (error) => failures.push(error.code));
-    await expect(stream.ready()).rejects.toMatchObject({ code: 'AUTH_INVALID', message: expect.stringMatching(/refused the app key or app secret for Stream mode \(invalidClientSecret/) });
+    stream.subscribe(
+      () => true,
+      (error) => failures.push(error.code),
+    );
+    await expect(stream.ready()).rejects.toMatchObject({
+      code: 'AUTH_INVALID',
+      message: expect.stringMatching(
+        /refused the app key or app secret for Stream mode \(invalidClientSecret/,
+      ),
+    });
     await new Promise((resolve) => setTimeout(resolve, 100));
     expect({ calls: gatewayCalls() - before, failures }).toEqual({ calls: 1, failures: ['AUTH_INVALID'] });
   });
@@ -133,18 +177,26 @@ describe('DingTalkStreamClient against the fake gateway and socket', () => {
   it('reports an unreachable gateway after its retries', async () => {
     const stream = client({ baseUrl: 'http://127.0.0.1:9', backoffBaseMs: 5 });
     stream.subscribe(() => true);
-    await expect(stream.ready()).rejects.toMatchObject({ code: 'SOURCE_UNREACHABLE', message: expect.stringMatching(/Cannot reach the DingTalk Stream gateway at 127\.0\.0\.1:9/) });
+    await expect(stream.ready()).rejects.toMatchObject({
+      code: 'SOURCE_UNREACHABLE',
+      message: expect.stringMatching(/Cannot reach the DingTalk Stream gateway at 127\.0\.0\.1:9/),
+    });
   });
 
   it('tells waiting listeners when a lost connection cannot be reopened', async () => {
     const stream = client({ backoffBaseMs: 5 });
     const failures: string[] = [];
-    stream.subscribe(() => true, (error) => failures.push(`${error.code} ${error.message}`));
+    stream.subscribe(
+      () => true,
+      (error) => failures.push(`${error.code} ${error.message}`),
+    );
     await stream.ready();
     fake.control.inject({ kind: 'server-error', times: 3, match: '/gateway/' });
     fake.control.stream.dropSockets();
     await expect.poll(() => failures.length).toBe(1);
-    expect(failures[0]).toMatch(/^SOURCE_ERROR The DingTalk Stream connection closed before the export events arrived and could not be reopened \(3 attempts; last: /);
+    expect(failures[0]).toMatch(
+      /^SOURCE_ERROR The DingTalk Stream connection closed before the export events arrived and could not be reopened \(3 attempts; last: /,
+    );
     await expect.poll(() => stream.connected).toBe(true); // and it keeps trying
   });
 
@@ -154,7 +206,9 @@ describe('DingTalkStreamClient against the fake gateway and socket', () => {
     await stream.ready();
     const accepted = fake.control.stream.connectionsAccepted();
     fake.control.stream.freeze(true);
-    await expect.poll(() => fake.control.stream.connectionsAccepted(), { timeout: 3000 }).toBeGreaterThan(accepted);
+    await expect
+      .poll(() => fake.control.stream.connectionsAccepted(), { timeout: 3000 })
+      .toBeGreaterThan(accepted);
     fake.control.stream.freeze(false);
     await expect.poll(() => stream.connected).toBe(true);
   });
@@ -178,7 +232,11 @@ describe('DingTalkStreamClient against the fake gateway and socket', () => {
 
   it('never writes the secret or a ticket to the log', () => {
     const written = lines.join('\n');
-    const secrets = [fake.credentials.appSecret!, 'not-the-right-secret-42', ...fake.control.stream.issuedTickets()];
+    const secrets = [
+      fake.credentials.appSecret!,
+      'not-the-right-secret-42',
+      ...fake.control.stream.issuedTickets(),
+    ];
     expect(lines.some((line) => line.includes('DingTalk Stream connected'))).toBe(true);
     expect(secrets.filter((secret) => written.includes(secret))).toEqual([]);
     expect(written).not.toMatch(/ticket=/i);

@@ -12,7 +12,17 @@ import WebSocket from 'ws';
 import { CairnError } from '../../errors';
 import type { Logger } from '../../logging/logger';
 import type { ExportEventSource, StreamEventListener } from './export-events';
-import { eventAck, notHandledReply, openGateway, parseFrame, pingReply, streamUrl, type GatewayFailure, type StreamAck, type StreamFrame } from './stream-protocol';
+import {
+  eventAck,
+  notHandledReply,
+  openGateway,
+  parseFrame,
+  pingReply,
+  streamUrl,
+  type GatewayFailure,
+  type StreamAck,
+  type StreamFrame,
+} from './stream-protocol';
 import { dial, scrub } from './stream-socket';
 
 export interface DingTalkStreamClientOptions {
@@ -104,7 +114,9 @@ export class DingTalkStreamClient implements ExportEventSource {
 
   ready(signal?: AbortSignal): Promise<void> {
     if (this.open) return Promise.resolve();
-    const known = this.disposed ? new CairnError('CANCELLED', 'The DingTalk Stream connection was closed.') : (this.fatal ?? this.failure);
+    const known = this.disposed
+      ? new CairnError('CANCELLED', 'The DingTalk Stream connection was closed.')
+      : (this.fatal ?? this.failure);
     if (known) return Promise.reject(known);
     if (signal?.aborted) return Promise.reject(new CairnError('CANCELLED', 'Cancelled.'));
     this.start();
@@ -158,7 +170,13 @@ export class DingTalkStreamClient implements ExportEventSource {
     this.connecting = controller;
     const timeoutMs = this.options.connectTimeoutMs ?? 10_000;
     try {
-      const ticket = await openGateway({ ...this.options, ua: this.options.ua ?? 'cairn-dingtalk-stream/1', signal: controller.signal, timeoutMs, fetchImpl: this.options.fetchImpl });
+      const ticket = await openGateway({
+        ...this.options,
+        ua: this.options.ua ?? 'cairn-dingtalk-stream/1',
+        signal: controller.signal,
+        timeoutMs,
+        fetchImpl: this.options.fetchImpl,
+      });
       const socket = await dial(streamUrl(ticket), timeoutMs, controller.signal);
       if (controller.signal.aborted || !this.running) {
         socket.close(1000, 'closing');
@@ -183,7 +201,9 @@ export class DingTalkStreamClient implements ExportEventSource {
     for (const waiter of [...this.readyWaiters]) waiter.resolve();
     socket.on('message', (data) => this.onMessage(socket, data.toString()));
     socket.on('pong', () => this.clearTimer('deadTimer'));
-    socket.on('error', (error) => this.logger.warn('DingTalk Stream socket error', { reason: scrub(error.message) }));
+    socket.on('error', (error) =>
+      this.logger.warn('DingTalk Stream socket error', { reason: scrub(error.message) }),
+    );
     socket.on('close', (code) => this.onClosed(socket, code));
     this.keepAliveTimer = setInterval(() => this.keepAlive(socket), this.options.keepAliveMs ?? 30_000);
   }
@@ -213,7 +233,10 @@ export class DingTalkStreamClient implements ExportEventSource {
   private onMessage(socket: WebSocket, raw: string): void {
     this.clearTimer('deadTimer'); // any frame proves the connection alive
     const frame = parseFrame(raw);
-    if (!frame) return void this.logger.warn('DingTalk Stream sent a frame that is not JSON; ignored', { length: raw.length });
+    if (!frame)
+      return void this.logger.warn('DingTalk Stream sent a frame that is not JSON; ignored', {
+        length: raw.length,
+      });
     if (frame.type === 'SYSTEM') return this.onSystem(socket, frame);
     if (frame.type === 'EVENT') return this.onEvent(socket, frame);
     this.send(socket, notHandledReply(frame));
@@ -258,11 +281,18 @@ export class DingTalkStreamClient implements ExportEventSource {
     }
     this.attempt += 1;
     const delay = this.backoff();
-    this.logger.warn('DingTalk Stream connection failed; retrying', { attempt: this.attempt, inMs: Math.round(delay), reason });
+    this.logger.warn('DingTalk Stream connection failed; retrying', {
+      attempt: this.attempt,
+      inMs: Math.round(delay),
+      reason,
+    });
     if (this.attempt >= (this.options.failAfterAttempts ?? 3)) {
       const code = known?.code ?? 'SOURCE_UNREACHABLE';
       // Exports still waiting will not get their events: say whether the connection was lost or never opened.
-      const what = this.connections > 0 ? 'The DingTalk Stream connection closed before the export events arrived and could not be reopened' : 'Could not open the DingTalk Stream connection';
+      const what =
+        this.connections > 0
+          ? 'The DingTalk Stream connection closed before the export events arrived and could not be reopened'
+          : 'Could not open the DingTalk Stream connection';
       this.failure = new CairnError(code, `${what} (${this.attempt} attempts; last: ${reason}).`);
       this.report(this.failure);
     }

@@ -31,10 +31,15 @@ export class DingTalkStreamHub {
 
   lease(app: StreamApp, logger: Logger): StreamLease {
     // The secret is part of the key (a corrected secret must not reuse a refused client), hashed so the map holds no copy.
-    const key = [app.baseUrl, app.clientId, createHash('sha256').update(app.clientSecret).digest('hex')].join('\n');
+    const key = [app.baseUrl, app.clientId, createHash('sha256').update(app.clientSecret).digest('hex')].join(
+      '\n',
+    );
     let entry = this.clients.get(key);
     if (!entry) {
-      entry = { client: new DingTalkStreamClient({ ...this.tuning, ...app, logger: logger.child('stream') }), leases: 0 };
+      entry = {
+        client: new DingTalkStreamClient({ ...this.tuning, ...app, logger: logger.child('stream') }),
+        leases: 0,
+      };
       this.clients.set(key, entry);
     }
     entry.leases += 1;

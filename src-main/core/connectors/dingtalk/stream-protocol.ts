@@ -44,8 +44,14 @@ export function parseFrame(raw: string): StreamFrame | null {
   }
   if (value === null || typeof value !== 'object') return null;
   const frame = value as Partial<StreamFrame>;
-  if (typeof frame.type !== 'string' || frame.headers === null || typeof frame.headers !== 'object') return null;
-  return { specVersion: frame.specVersion, type: frame.type, headers: frame.headers, data: typeof frame.data === 'string' ? frame.data : '' };
+  if (typeof frame.type !== 'string' || frame.headers === null || typeof frame.headers !== 'object')
+    return null;
+  return {
+    specVersion: frame.specVersion,
+    type: frame.type,
+    headers: frame.headers,
+    data: typeof frame.data === 'string' ? frame.data : '',
+  };
 }
 
 /** SYSTEM `ping`: answered at once with the same headers and data (data carries the server's `opaque`). */
@@ -58,12 +64,22 @@ export function pingReply(frame: StreamFrame): StreamAck {
  * does not use stays available to the app's other Stream consumers. Unacked events are redelivered.
  */
 export function eventAck(frame: StreamFrame, status: 'SUCCESS' | 'LATER', message: string): StreamAck {
-  return { code: 200, headers: { contentType: 'application/json', messageId: frame.headers.messageId }, message: 'OK', data: JSON.stringify({ status, message }) };
+  return {
+    code: 200,
+    headers: { contentType: 'application/json', messageId: frame.headers.messageId },
+    message: 'OK',
+    data: JSON.stringify({ status, message }),
+  };
 }
 
 /** CALLBACK topics are not subscribed; the protocol reserves 404 for "topic not handled here". */
 export function notHandledReply(frame: StreamFrame): StreamAck {
-  return { code: 404, headers: { contentType: 'application/json', messageId: frame.headers.messageId }, message: 'topic not handled', data: JSON.stringify({ response: null }) };
+  return {
+    code: 404,
+    headers: { contentType: 'application/json', messageId: frame.headers.messageId },
+    message: 'topic not handled',
+    data: JSON.stringify({ response: null }),
+  };
 }
 
 export interface GatewayTicket {
@@ -86,7 +102,11 @@ export interface OpenGatewayOptions {
 /** What the connection loop should do with a gateway failure. */
 export type GatewayFailure = CairnError & { retry: boolean };
 
-function failure(code: ConstructorParameters<typeof CairnError>[0], message: string, retry: boolean): GatewayFailure {
+function failure(
+  code: ConstructorParameters<typeof CairnError>[0],
+  message: string,
+  retry: boolean,
+): GatewayFailure {
   return Object.assign(new CairnError(code, message), { retry });
 }
 
@@ -99,16 +119,36 @@ export async function openGateway(options: OpenGatewayOptions): Promise<GatewayT
   const url = `${options.baseUrl.replace(/\/+$/, '')}${GATEWAY_PATH}`;
   const timeout = AbortSignal.timeout(options.timeoutMs ?? 10_000);
   const signal = options.signal ? AbortSignal.any([options.signal, timeout]) : timeout;
-  const body = { clientId: options.clientId, clientSecret: options.clientSecret, subscriptions: EVENT_SUBSCRIPTIONS, ua: options.ua };
+  const body = {
+    clientId: options.clientId,
+    clientSecret: options.clientSecret,
+    subscriptions: EVENT_SUBSCRIPTIONS,
+    ua: options.ua,
+  };
   let response: Response;
   try {
-    response = await (options.fetchImpl ?? fetch)(url, { method: 'POST', headers: { 'content-type': 'application/json', accept: 'application/json' }, body: JSON.stringify(body), signal });
+    response = await (options.fetchImpl ?? fetch)(url, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', accept: 'application/json' },
+      body: JSON.stringify(body),
+      signal,
+    });
   } catch (error) {
     if (options.signal?.aborted) throw new CairnError('CANCELLED', 'Cancelled.');
     const host = new URL(url).host;
-    if (timeout.aborted) throw failure('TIMEOUT', `The DingTalk Stream gateway at ${host} did not answer within ${(options.timeoutMs ?? 10_000) / 1000} s.`, true);
-    const reason = error instanceof Error ? ((error.cause as Error | undefined)?.message ?? error.message) : String(error);
-    throw failure('SOURCE_UNREACHABLE', `Cannot reach the DingTalk Stream gateway at ${host} (${reason}).`, true);
+    if (timeout.aborted)
+      throw failure(
+        'TIMEOUT',
+        `The DingTalk Stream gateway at ${host} did not answer within ${(options.timeoutMs ?? 10_000) / 1000} s.`,
+        true,
+      );
+    const reason =
+      error instanceof Error ? ((error.cause as Error | undefined)?.message ?? error.message) : String(error);
+    throw failure(
+      'SOURCE_UNREACHABLE',
+      `Cannot reach the DingTalk Stream gateway at ${host} (${reason}).`,
+      true,
+    );
   }
   const text = await response.text().catch(() => '');
   let json: Record<string, unknown> = {};
@@ -121,14 +161,29 @@ export async function openGateway(options: OpenGatewayOptions): Promise<GatewayT
   const detail = `${code || `HTTP ${response.status}`}${typeof json.message === 'string' ? `: ${json.message}` : ''}${typeof json.requestid === 'string' ? ` (requestid ${json.requestid})` : ''}`;
   if (response.ok) {
     const { endpoint, ticket } = json;
-    if (typeof endpoint === 'string' && /^wss?:\/\//.test(endpoint) && typeof ticket === 'string' && ticket) return { endpoint, ticket };
-    throw failure('SOURCE_ERROR', 'The DingTalk Stream gateway answered without an endpoint and ticket.', true);
+    if (typeof endpoint === 'string' && /^wss?:\/\//.test(endpoint) && typeof ticket === 'string' && ticket)
+      return { endpoint, ticket };
+    throw failure(
+      'SOURCE_ERROR',
+      'The DingTalk Stream gateway answered without an endpoint and ticket.',
+      true,
+    );
   }
-  if (response.status === 429 || code.includes('QpsLimit')) throw failure('RATE_LIMITED', `The DingTalk Stream gateway is throttling this app (${detail}).`, true);
+  if (response.status === 429 || code.includes('QpsLimit'))
+    throw failure('RATE_LIMITED', `The DingTalk Stream gateway is throttling this app (${detail}).`, true);
   if ([400, 401, 403].includes(response.status)) {
-    throw failure('AUTH_INVALID', `DingTalk refused the app key or app secret for Stream mode (${detail}). Check them, and that the app is allowed to use Stream mode.`, false);
+    throw failure(
+      'AUTH_INVALID',
+      `DingTalk refused the app key or app secret for Stream mode (${detail}). Check them, and that the app is allowed to use Stream mode.`,
+      false,
+    );
   }
-  if (response.status === 404) throw failure('SOURCE_ERROR', `No DingTalk Stream gateway at ${new URL(url).host} (${detail}). Check the API base URL.`, false);
+  if (response.status === 404)
+    throw failure(
+      'SOURCE_ERROR',
+      `No DingTalk Stream gateway at ${new URL(url).host} (${detail}). Check the API base URL.`,
+      false,
+    );
   throw failure('SOURCE_ERROR', `The DingTalk Stream gateway failed (${detail}).`, true);
 }
 

@@ -28,8 +28,20 @@ export function dial(url: string, timeoutMs: number, signal: AbortSignal): Promi
     });
     socket.once('unexpected-response', (_request, response) => {
       // A spent or expired ticket is refused at the handshake; the next attempt asks for a new one.
-      fail(new CairnError('SOURCE_ERROR', `The DingTalk Stream endpoint at ${host} refused the connection (HTTP ${response.statusCode}).`));
+      fail(
+        new CairnError(
+          'SOURCE_ERROR',
+          `The DingTalk Stream endpoint at ${host} refused the connection (HTTP ${response.statusCode}).`,
+        ),
+      );
     });
-    socket.once('error', (error) => fail(new CairnError('SOURCE_UNREACHABLE', `Cannot open the DingTalk Stream socket at ${host} (${scrub(error.message)}).`)));
+    socket.once('error', (error) =>
+      fail(
+        new CairnError(
+          'SOURCE_UNREACHABLE',
+          `Cannot open the DingTalk Stream socket at ${host} (${scrub(error.message)}).`,
+        ),
+      ),
+    );
   });
 }

@@ -12,9 +12,24 @@ describe('generateCorpus', () => {
       uniqueKeys: new Set(docs.map((doc) => doc.key)).size,
       languages: [...new Set(docs.map((doc) => doc.language))].sort(),
       spaces: corpus.spaces.length,
-      allStructured: docs.every((doc) => /^# /m.test(doc.markdown) && /^## /m.test(doc.markdown) && doc.markdown.includes('```') && /^\| --- \|/m.test(doc.markdown)),
+      allStructured: docs.every(
+        (doc) =>
+          /^# /m.test(doc.markdown) &&
+          /^## /m.test(doc.markdown) &&
+          doc.markdown.includes('```') &&
+          /^\| --- \|/m.test(doc.markdown),
+      ),
       nested: docs.some((doc) => doc.folder.length === 2),
       long: docs.filter((doc) => doc.markdown.length > 8000).length,
-    }).toEqual({ count: 40, sameAgain: true, uniqueKeys: 40, languages: ['en', 'zh'], spaces: 4, allStructured: true, nested: true, long: 5 });
+    }).toEqual({
+      count: 40,
+      sameAgain: true,
+      uniqueKeys: 40,
+      languages: ['en', 'zh'],
+      spaces: 4,
+      allStructured: true,
+      nested: true,
+      long: 5,
+    });
   });
 });

@@ -44,17 +44,37 @@ interface Topic {
 }
 
 const TOPICS: Topic[] = [
-  { zh: '向量检索', en: 'Vector search', code: "const hits = await index.search(embedding, { topK: 30 });" },
-  { zh: '部署流程', en: 'Deployment pipeline', code: 'kubectl rollout status deployment/cairn --timeout=120s' },
-  { zh: '权限模型', en: 'Permission model', code: "if (!user.roles.includes('editor')) throw new Error('forbidden');" },
+  { zh: '向量检索', en: 'Vector search', code: 'const hits = await index.search(embedding, { topK: 30 });' },
+  {
+    zh: '部署流程',
+    en: 'Deployment pipeline',
+    code: 'kubectl rollout status deployment/cairn --timeout=120s',
+  },
+  {
+    zh: '权限模型',
+    en: 'Permission model',
+    code: "if (!user.roles.includes('editor')) throw new Error('forbidden');",
+  },
   { zh: '数据备份', en: 'Database backup', code: 'pg_dump --format=custom --file=backup.dump cairn' },
-  { zh: '接口限流', en: 'API rate limiting', code: 'const queue = new PQueue({ interval: 1000, intervalCap: 20 });' },
+  {
+    zh: '接口限流',
+    en: 'API rate limiting',
+    code: 'const queue = new PQueue({ interval: 1000, intervalCap: 20 });',
+  },
   { zh: '新人入职', en: 'Onboarding checklist', code: 'git clone git@example.com:team/handbook.git' },
   { zh: '故障复盘', en: 'Incident review', code: 'SELECT count(*) FROM incidents WHERE severity >= 2;' },
-  { zh: '季度规划', en: 'Quarterly planning', code: 'okr:\n  objective: 提升检索质量\n  key_results: [recall@10 >= 0.9]' },
-  { zh: '缓存策略', en: 'Caching strategy', code: "cache.set(key, value, { ttl: 300 }); // 五分钟" },
+  {
+    zh: '季度规划',
+    en: 'Quarterly planning',
+    code: 'okr:\n  objective: 提升检索质量\n  key_results: [recall@10 >= 0.9]',
+  },
+  { zh: '缓存策略', en: 'Caching strategy', code: 'cache.set(key, value, { ttl: 300 }); // 五分钟' },
   { zh: '日志规范', en: 'Logging conventions', code: "logger.info('sync finished', { documents: 300 });" },
-  { zh: '客户反馈', en: 'Customer feedback', code: 'curl -s https://example.com/api/feedback | jq .items[0]' },
+  {
+    zh: '客户反馈',
+    en: 'Customer feedback',
+    code: 'curl -s https://example.com/api/feedback | jq .items[0]',
+  },
   { zh: '搜索排序', en: 'Search ranking', code: 'score = sum(1 / (60 + rank_i) for rank_i in ranks)' },
 ];
 
@@ -85,7 +105,11 @@ function zhBody(topic: Topic, n: number, sections: number): string {
 }
 
 function enBody(topic: Topic, n: number, sections: number): string {
-  const parts = [`# ${topic.en} (part ${n})`, '', `This page explains ${topic.en.toLowerCase()}: context, practice and pitfalls. Reference EN-${n} exists for search tests.`];
+  const parts = [
+    `# ${topic.en} (part ${n})`,
+    '',
+    `This page explains ${topic.en.toLowerCase()}: context, practice and pitfalls. Reference EN-${n} exists for search tests.`,
+  ];
   for (let s = 1; s <= sections; s++) {
     parts.push(
       '',
@@ -138,7 +162,10 @@ function makeDocument(i: number, spaceCount: number, longEvery: number): CorpusD
 /** A new revision of a document: an appended section and a later edit time. */
 export function reviseDocument(doc: CorpusDocument, markdown?: string): CorpusDocument {
   const later = new Date(Math.max(Date.parse(doc.updatedAt) + 60_000, Date.now())).toISOString();
-  const appended = doc.language === 'zh' ? '\n## 更新\n\n本节为新增内容。\n' : '\n## Update\n\nThis section was added later.\n';
+  const appended =
+    doc.language === 'zh'
+      ? '\n## 更新\n\n本节为新增内容。\n'
+      : '\n## Update\n\nThis section was added later.\n';
   return { ...doc, markdown: markdown ?? doc.markdown + appended, updatedAt: later };
 }
 
@@ -147,5 +174,8 @@ export function snippetAround(text: string, query: string, radius = 40): string 
   const at = text.toLowerCase().indexOf(query.toLowerCase());
   if (at < 0) return null;
   const start = Math.max(0, at - radius);
-  return text.slice(start, at + query.length + radius).replace(/\s+/g, ' ').trim();
+  return text
+    .slice(start, at + query.length + radius)
+    .replace(/\s+/g, ' ')
+    .trim();
 }

@@ -69,8 +69,15 @@ export async function readJson(req: IncomingMessage): Promise<unknown> {
   }
 }
 
-export function sendJson(res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void {
-  res.writeHead(status, { 'content-type': 'application/json; charset=utf-8', ...headers }).end(JSON.stringify(body));
+export function sendJson(
+  res: ServerResponse,
+  status: number,
+  body: unknown,
+  headers: Record<string, string> = {},
+): void {
+  res
+    .writeHead(status, { 'content-type': 'application/json; charset=utf-8', ...headers })
+    .end(JSON.stringify(body));
 }
 
 /** Waits, unless the server closes first (so a slow fault never keeps a test alive). */
@@ -85,7 +92,10 @@ export function delay(ms: number, timers: Set<NodeJS.Timeout>): Promise<void> {
 }
 
 /** Listens on 127.0.0.1 at a free port; returns the base URL and a close function. */
-export async function listenLocal(server: Server, timers: Set<NodeJS.Timeout>): Promise<{ baseUrl: string; close: () => Promise<void> }> {
+export async function listenLocal(
+  server: Server,
+  timers: Set<NodeJS.Timeout>,
+): Promise<{ baseUrl: string; close: () => Promise<void> }> {
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(0, '127.0.0.1', () => resolve());
@@ -104,9 +114,17 @@ export async function listenLocal(server: Server, timers: Set<NodeJS.Timeout>): 
 }
 
 /** Serialises an id-keyed page with an opaque cursor (the offset, base64url), as both platforms' tokens are opaque. */
-export function page<T>(items: T[], cursor: string | undefined, size: number): { items: T[]; next: string | undefined } {
+export function page<T>(
+  items: T[],
+  cursor: string | undefined,
+  size: number,
+): { items: T[]; next: string | undefined } {
   const offset = cursor ? Number(Buffer.from(cursor, 'base64url').toString('utf8')) || 0 : 0;
   const slice = items.slice(offset, offset + size);
   const nextOffset = offset + slice.length;
-  return { items: slice, next: nextOffset < items.length ? Buffer.from(String(nextOffset), 'utf8').toString('base64url') : undefined };
+  return {
+    items: slice,
+    next:
+      nextOffset < items.length ? Buffer.from(String(nextOffset), 'utf8').toString('base64url') : undefined,
+  };
 }

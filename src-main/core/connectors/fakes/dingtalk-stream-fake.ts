@@ -94,7 +94,12 @@ export function createStreamFake(credentials: { appKey: string; appSecret: strin
   }
 
   function frame(type: string, headers: Record<string, string>, data: string): string {
-    return JSON.stringify({ specVersion: '1.0', type, headers: { contentType: 'application/json', time: String(Date.now()), ...headers }, data });
+    return JSON.stringify({
+      specVersion: '1.0',
+      type,
+      headers: { contentType: 'application/json', time: String(Date.now()), ...headers },
+      data,
+    });
   }
 
   /** DingTalk picks one of the app's open connections at random for each push. */
@@ -104,7 +109,21 @@ export function createStreamFake(credentials: { appKey: string; appSecret: strin
     if (open.length === 0) return; // waits for the next connection
     const socket = open[Math.floor(Math.random() * open.length)]!;
     event.deliveries += 1;
-    socket.send(frame('EVENT', { appId: 'fake-app', connectionId: 'fake', messageId: event.messageId, topic: '*', eventType: event.eventType, eventId: randomUUID(), eventBornTime: String(Date.now()) }, event.data));
+    socket.send(
+      frame(
+        'EVENT',
+        {
+          appId: 'fake-app',
+          connectionId: 'fake',
+          messageId: event.messageId,
+          topic: '*',
+          eventType: event.eventType,
+          eventId: randomUUID(),
+          eventBornTime: String(Date.now()),
+        },
+        event.data,
+      ),
+    );
     event.timer = later(control.redeliverAfterMs, () => {
       if (!pending.has(event.messageId)) return;
       if (event.deliveries >= MAX_DELIVERIES) return void pending.delete(event.messageId);
@@ -145,7 +164,9 @@ export function createStreamFake(credentials: { appKey: string; appSecret: strin
     const ticket = url.searchParams.get('ticket') ?? '';
     const expires = tickets.get(ticket);
     if (url.pathname !== '/connect' || expires === undefined || expires < Date.now()) {
-      socket.end('HTTP/1.1 401 Unauthorized\r\ncontent-type: application/json\r\nconnection: close\r\n\r\n{"code":"invalidTicket","message":"ticket is invalid or expired"}');
+      socket.end(
+        'HTTP/1.1 401 Unauthorized\r\ncontent-type: application/json\r\nconnection: close\r\n\r\n{"code":"invalidTicket","message":"ticket is invalid or expired"}',
+      );
       return;
     }
     tickets.delete(ticket); // single-use
@@ -164,7 +185,13 @@ export function createStreamFake(credentials: { appKey: string; appSecret: strin
 
   function publish(eventType: string, data: string): void {
     if (!control.subscribed) return;
-    const event: PendingEvent = { messageId: `${randomBytes(4).toString('hex')}_${Date.now().toString(16)}`, eventType, data, deliveries: 0, timer: null };
+    const event: PendingEvent = {
+      messageId: `${randomBytes(4).toString('hex')}_${Date.now().toString(16)}`,
+      eventType,
+      data,
+      deliveries: 0,
+      timer: null,
+    };
     pending.set(event.messageId, event);
     deliver(event);
   }
@@ -179,7 +206,13 @@ export function createStreamFake(credentials: { appKey: string; appSecret: strin
     },
     sendDisconnect(afterMs = 200) {
       for (const socket of [...sockets]) {
-        socket.send(frame('SYSTEM', { messageId: randomUUID(), topic: 'disconnect' }, JSON.stringify({ reason: 'persistent connection is timeout' })));
+        socket.send(
+          frame(
+            'SYSTEM',
+            { messageId: randomUUID(), topic: 'disconnect' },
+            JSON.stringify({ reason: 'persistent connection is timeout' }),
+          ),
+        );
         later(afterMs, () => socket.close(1000, 'disconnect'));
       }
     },
@@ -213,14 +246,30 @@ export function createStreamFake(credentials: { appKey: string; appSecret: strin
   return {
     control,
     async openConnection(req, res, origin) {
-      const body = (await readJson(req)) as { clientId?: string; clientSecret?: string; subscriptions?: unknown } | undefined;
-      if (refusals > 0 || body?.clientId !== credentials.appKey || body.clientSecret !== credentials.appSecret) {
+      const body = (await readJson(req)) as
+        { clientId?: string; clientSecret?: string; subscriptions?: unknown } | undefined;
+      if (
+        refusals > 0 ||
+        body?.clientId !== credentials.appKey ||
+        body.clientSecret !== credentials.appSecret
+      ) {
         refusals = Math.max(0, refusals - 1);
-        return sendJson(res, 400, { code: 'invalidClientSecret', message: 'clientId or clientSecret is invalid.', requestid: randomUUID() });
+        return sendJson(res, 400, {
+          code: 'invalidClientSecret',
+          message: 'clientId or clientSecret is invalid.',
+          requestid: randomUUID(),
+        });
       }
-      if (!Array.isArray(body.subscriptions) || body.subscriptions.length === 0) return sendJson(res, 400, { code: 'invalidParameter.subscriptions', message: 'subscriptions is mandatory.' });
+      if (!Array.isArray(body.subscriptions) || body.subscriptions.length === 0)
+        return sendJson(res, 400, {
+          code: 'invalidParameter.subscriptions',
+          message: 'subscriptions is mandatory.',
+        });
       // Without Accept: application/json the gateway answers XML (a comment in the official Node SDK).
-      if (!String(req.headers.accept ?? '').includes('application/json')) return void res.writeHead(200, { 'content-type': 'application/xml' }).end('<OpenConnectionResponse/>');
+      if (!String(req.headers.accept ?? '').includes('application/json'))
+        return void res
+          .writeHead(200, { 'content-type': 'application/xml' })
+          .end('<OpenConnectionResponse/>');
       const ticket = randomUUID();
       tickets.set(ticket, Date.now() + TICKET_LIFETIME_MS);
       issued.push(ticket);

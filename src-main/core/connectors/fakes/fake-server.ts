@@ -83,7 +83,10 @@ export interface RecordedRequest {
 export interface FakeServerOptions {
   handle(request: FakeRequest): FakeResponse | Promise<FakeResponse>;
   /** The platform's shape for an injected rate-limit or server error. */
-  renderFault(fault: Extract<Fault, { kind: 'rate-limit' | 'server-error' }>, request: FakeRequest): FakeResponse;
+  renderFault(
+    fault: Extract<Fault, { kind: 'rate-limit' | 'server-error' }>,
+    request: FakeRequest,
+  ): FakeResponse;
   faults: FaultInjector;
 }
 
@@ -108,26 +111,45 @@ export async function startFakeServer(options: FakeServerOptions): Promise<Runni
         } catch {
           body = undefined;
         }
-        const request: FakeRequest = { method: req.method ?? 'GET', url, path: url.pathname, headers: req.headers, body };
-        const record: RecordedRequest = { method: request.method, path: request.path, query: Object.fromEntries(url.searchParams), status: 0 };
+        const request: FakeRequest = {
+          method: req.method ?? 'GET',
+          url,
+          path: url.pathname,
+          headers: req.headers,
+          body,
+        };
+        const record: RecordedRequest = {
+          method: request.method,
+          path: request.path,
+          query: Object.fromEntries(url.searchParams),
+          status: 0,
+        };
         requests.push(record);
         let response: FakeResponse;
         const fault = options.faults.take(request.path);
         if (fault) record.fault = fault.kind;
         if (fault?.kind === 'slow') await new Promise((resolve) => setTimeout(resolve, fault.delayMs));
-        if (fault?.kind === 'rate-limit' || fault?.kind === 'server-error') response = options.renderFault(fault, request);
+        if (fault?.kind === 'rate-limit' || fault?.kind === 'server-error')
+          response = options.renderFault(fault, request);
         else {
           try {
             response = await options.handle(request);
           } catch (error) {
-            response = { status: 500, raw: `fake server bug: ${error instanceof Error ? error.message : String(error)}` };
+            response = {
+              status: 500,
+              raw: `fake server bug: ${error instanceof Error ? error.message : String(error)}`,
+            };
           }
-          if (fault?.kind === 'malformed-json') response = { status: 200, raw: '{"data": [{"id": 1, "title": "trunc' };
+          if (fault?.kind === 'malformed-json')
+            response = { status: 200, raw: '{"data": [{"id": 1, "title": "trunc' };
         }
         record.status = response.status;
         if (res.destroyed) return;
         const payload = response.raw ?? JSON.stringify(response.body ?? {});
-        res.writeHead(response.status, { 'content-type': 'application/json; charset=utf-8', ...response.headers });
+        res.writeHead(response.status, {
+          'content-type': 'application/json; charset=utf-8',
+          ...response.headers,
+        });
         res.end(payload);
       })();
     });
@@ -146,14 +168,24 @@ export async function startFakeServer(options: FakeServerOptions): Promise<Runni
 }
 
 /** Offset/limit or cursor pages share this: the slice and whether more follow. */
-export function pageOf<T>(items: T[], offset: number, size: number): { items: T[]; hasMore: boolean; next: number } {
+export function pageOf<T>(
+  items: T[],
+  offset: number,
+  size: number,
+): { items: T[]; hasMore: boolean; next: number } {
   const start = Math.max(0, offset);
   const slice = items.slice(start, start + size);
   return { items: slice, hasMore: start + size < items.length, next: start + size };
 }
 
 /** A snippet around the first match, with the match wrapped in the platform's highlight tags. */
-export function highlightSnippet(text: string, query: string, open: string, close: string, radius = 40): string | null {
+export function highlightSnippet(
+  text: string,
+  query: string,
+  open: string,
+  close: string,
+  radius = 40,
+): string | null {
   const index = text.toLowerCase().indexOf(query.toLowerCase());
   if (index < 0) return null;
   const start = Math.max(0, index - radius);

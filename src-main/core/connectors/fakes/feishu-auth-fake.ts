@@ -19,7 +19,12 @@ export type Caller = { kind: 'tenant' } | { kind: 'user' };
 
 const REUSE_WINDOW_MS = 30 * 60_000;
 
-function envelope(status: number, code: number, msg: string, extra: Record<string, unknown> = {}): FakeResponse {
+function envelope(
+  status: number,
+  code: number,
+  msg: string,
+  extra: Record<string, unknown> = {},
+): FakeResponse {
   return { status, body: { code, msg, ...extra } };
 }
 
@@ -49,15 +54,21 @@ export class FeishuAuthFake {
 
   /** Every refresh token issued so far is past its lifetime (a new sign-in starts a fresh chain). */
   expireRefreshTokens(): void {
-    for (const [token, state] of this.refreshTokens) if (state === 'fresh') this.refreshTokens.set(token, 'expired');
+    for (const [token, state] of this.refreshTokens)
+      if (state === 'fresh') this.refreshTokens.set(token, 'expired');
   }
 
   tenantToken(request: FakeRequest): FakeResponse {
     const body = (request.body ?? {}) as { app_id?: string; app_secret?: string };
-    if (body.app_id !== this.options.appId || body.app_secret !== this.options.appSecret) return envelope(400, 99991543, 'app_id or app_secret is invalid');
+    if (body.app_id !== this.options.appId || body.app_secret !== this.options.appSecret)
+      return envelope(400, 99991543, 'app_id or app_secret is invalid');
     const now = Date.now();
     const reusable = [...this.tenantTokens].find(([, expiry]) => expiry - now >= REUSE_WINDOW_MS);
-    if (reusable) return envelope(200, 0, 'ok', { tenant_access_token: reusable[0], expire: Math.floor((reusable[1] - now) / 1000) });
+    if (reusable)
+      return envelope(200, 0, 'ok', {
+        tenant_access_token: reusable[0],
+        expire: Math.floor((reusable[1] - now) / 1000),
+      });
     const token = `t-${randomBytes(16).toString('hex')}`;
     this.tenantTokens.set(token, now + this.options.tokenTtlSeconds * 1000);
     return envelope(200, 0, 'ok', { tenant_access_token: token, expire: this.options.tokenTtlSeconds });
@@ -66,10 +77,16 @@ export class FeishuAuthFake {
   /** OAuth token endpoint: grant_type=authorization_code (sign-in) or refresh_token (rotates the single-use refresh token). */
   userToken(request: FakeRequest): FakeResponse {
     const body = (request.body ?? {}) as Record<string, string | undefined>;
-    const oauthError = (code: number, error: string, description: string) => ({ status: 400, body: { code, error, error_description: description } });
-    if (request.headers.authorization?.startsWith('Basic ') && body.client_secret) return oauthError(20070, 'invalid_request', 'client authentication must use one method, not both');
-    if (body.grant_type !== 'refresh_token' && body.grant_type !== 'authorization_code') return oauthError(20036, 'unsupported_grant_type', 'The specified grant_type is not supported.');
-    if (body.client_id !== this.options.appId || body.client_secret !== this.options.appSecret) return oauthError(20002, 'invalid_client', 'The client secret is invalid.');
+    const oauthError = (code: number, error: string, description: string) => ({
+      status: 400,
+      body: { code, error, error_description: description },
+    });
+    if (request.headers.authorization?.startsWith('Basic ') && body.client_secret)
+      return oauthError(20070, 'invalid_request', 'client authentication must use one method, not both');
+    if (body.grant_type !== 'refresh_token' && body.grant_type !== 'authorization_code')
+      return oauthError(20036, 'unsupported_grant_type', 'The specified grant_type is not supported.');
+    if (body.client_id !== this.options.appId || body.client_secret !== this.options.appSecret)
+      return oauthError(20002, 'invalid_client', 'The client secret is invalid.');
     if (body.grant_type === 'authorization_code') {
       const redeemed = this.codeGrant.redeem(body);
       // Each sign-in starts a new refresh-token chain; the previous one stays valid until used or expired.
@@ -80,7 +97,9 @@ export class FeishuAuthFake {
     if (state === 'used') return oauthError(20073, 'invalid_grant', 'refresh token has already been used');
     if (state === 'expired') return oauthError(20037, 'invalid_grant', 'refresh token has expired');
     this.refreshTokens.set(body.refresh_token!, 'used');
-    return this.issueUserTokens('wiki:wiki:readonly docs:document.content:read search:docs:read offline_access');
+    return this.issueUserTokens(
+      'wiki:wiki:readonly docs:document.content:read search:docs:read offline_access',
+    );
   }
 
   private issueUserTokens(scope: string): FakeResponse {
@@ -94,21 +113,47 @@ export class FeishuAuthFake {
     }
     return {
       status: 200,
-      body: { code: 0, access_token: access, expires_in: this.options.tokenTtlSeconds, ...(offline ? { refresh_token: this.currentRefresh, refresh_token_expires_in: 2_592_000 } : {}), token_type: 'Bearer', scope },
+      body: {
+        code: 0,
+        access_token: access,
+        expires_in: this.options.tokenTtlSeconds,
+        ...(offline ? { refresh_token: this.currentRefresh, refresh_token_expires_in: 2_592_000 } : {}),
+        token_type: 'Bearer',
+        scope,
+      },
     };
   }
 
   /** Checks the Bearer token; returns who is calling or the platform's error envelope. */
   authenticate(request: FakeRequest): Caller | FakeResponse {
     const header = request.headers.authorization ?? '';
-    if (!header.startsWith('Bearer ')) return envelope(400, 99991661, 'Missing access token for Authorization. Please make a request with token attached.');
+    if (!header.startsWith('Bearer '))
+      return envelope(
+        400,
+        99991661,
+        'Missing access token for Authorization. Please make a request with token attached.',
+      );
     const token = header.slice('Bearer '.length);
     const now = Date.now();
     const tenant = this.tenantTokens.get(token);
-    if (tenant !== undefined) return tenant > now ? { kind: 'tenant' } : envelope(400, 99991663, 'Invalid access token for authorization. Please make a request with token attached.');
+    if (tenant !== undefined)
+      return tenant > now
+        ? { kind: 'tenant' }
+        : envelope(
+            400,
+            99991663,
+            'Invalid access token for authorization. Please make a request with token attached.',
+          );
     const user = this.userTokens.get(token);
-    if (user !== undefined) return user > now ? { kind: 'user' } : envelope(400, 99991677, 'user access token expired, please refresh it');
+    if (user !== undefined)
+      return user > now
+        ? { kind: 'user' }
+        : envelope(400, 99991677, 'user access token expired, please refresh it');
     if (token.startsWith('u-')) return envelope(400, 99991668, 'user access token is invalid');
-    return envelope(400, 99991663, 'Invalid access token for authorization. Please make a request with token attached.');
+    return envelope(
+      400,
+      99991663,
+      'Invalid access token for authorization. Please make a request with token attached.',
+    );
   }
 }

@@ -25,11 +25,31 @@
  * real auth errors use ([U] in connectors.md; here 400). Not-found codes (1770002 docx, 131005 wiki)
  * and 131006 for My Library with a tenant token are unconfirmed ([U]).
  */
-import { FaultInjector, highlightSnippet, startFakeServer, type Fault, type FakeRequest, type FakeResponse, type FaultOptions, type RecordedRequest } from './fake-server';
+import {
+  FaultInjector,
+  highlightSnippet,
+  startFakeServer,
+  type Fault,
+  type FakeRequest,
+  type FakeResponse,
+  type FaultOptions,
+  type RecordedRequest,
+} from './fake-server';
 import { FeishuAuthFake } from './feishu-auth-fake';
 import type { ConsentMode } from './feishu-code-grant-fake';
 import { createCorpus, type CorpusOptions, type FixtureDocument } from './fixtures/corpus';
-import { DRIVE_KB, docNode, docToken, extraNodes, layOutTree, MY_LIBRARY_KB, seconds, spaceId, toDocxBlocks, type WikiNode } from './fixtures/feishu-shapes';
+import {
+  DRIVE_KB,
+  docNode,
+  docToken,
+  extraNodes,
+  layOutTree,
+  MY_LIBRARY_KB,
+  seconds,
+  spaceId,
+  toDocxBlocks,
+  type WikiNode,
+} from './fixtures/feishu-shapes';
 import { FixtureStore, type DocumentChange, type NewFixtureDocument } from './fixtures/fixture-store';
 import { blocksToMarkdown, blocksToPlainText, blocksToSearchText } from './fixtures/markup';
 
@@ -91,26 +111,47 @@ const ok = (data: unknown): FakeResponse => ({ status: 200, body: { code: 0, msg
 const fail = (status: number, code: number, msg: string): FakeResponse => ({ status, body: { code, msg } });
 const invalidField = (msg: string) => fail(400, 99992402, `field validation failed: ${msg}`);
 const encodeToken = (offset: number) => Buffer.from(`offset:${offset}`).toString('base64url');
-const decodeToken = (token: string | null) => (token ? Number(Buffer.from(token, 'base64url').toString().split(':')[1]) : 0);
+const decodeToken = (token: string | null) =>
+  token ? Number(Buffer.from(token, 'base64url').toString().split(':')[1]) : 0;
 
-function paged<T>(items: T[], url: URL, max: number, fallback: number): { items: T[]; has_more: boolean; page_token?: string } | FakeResponse {
+function paged<T>(
+  items: T[],
+  url: URL,
+  max: number,
+  fallback: number,
+): { items: T[]; has_more: boolean; page_token?: string } | FakeResponse {
   const size = Number(url.searchParams.get('page_size') ?? fallback);
   if (!Number.isInteger(size) || size < 1 || size > max) return invalidField(`page_size must be 1..${max}`);
   const offset = decodeToken(url.searchParams.get('page_token'));
   if (!Number.isInteger(offset) || offset < 0) return invalidField('page_token is invalid');
   const slice = items.slice(offset, offset + size);
   const more = offset + size < items.length;
-  return more ? { items: slice, has_more: true, page_token: encodeToken(offset + size) } : { items: slice, has_more: false };
+  return more
+    ? { items: slice, has_more: true, page_token: encodeToken(offset + size) }
+    : { items: slice, has_more: false };
 }
 
 export async function startFeishuFake(options: FeishuFakeOptions = {}): Promise<FeishuFake> {
   const platform = options.platform ?? 'feishu';
   const host = platform === 'lark' ? 'https://cairn-demo.larksuite.com' : 'https://cairn-demo.feishu.cn';
-  const credentials = { appId: options.appId ?? 'cli_cairnfake0001', appSecret: options.appSecret ?? 'fake-app-secret-0123456789abcdef', userRefreshToken: options.userRefreshToken ?? 'ur-fake-initial-refresh-token-0001', driveFolderTokens: DRIVE_ROOT };
+  const credentials = {
+    appId: options.appId ?? 'cli_cairnfake0001',
+    appSecret: options.appSecret ?? 'fake-app-secret-0123456789abcdef',
+    userRefreshToken: options.userRefreshToken ?? 'ur-fake-initial-refresh-token-0001',
+    driveFolderTokens: DRIVE_ROOT,
+  };
   const auth = new FeishuAuthFake({ ...credentials, tokenTtlSeconds: options.tokenTtlSeconds ?? 7200 });
   const store = new FixtureStore(options);
-  for (const [kb, count, seed] of [[DRIVE_KB, options.driveDocuments ?? 4, 2], [MY_LIBRARY_KB, options.myLibraryDocuments ?? 2, 3]] as const) {
-    for (const extra of createCorpus({ documents: count, seed }).documents) store.add({ knowledgeBase: kb, title: `${extra.title} (${kb === DRIVE_KB ? '云盘' : '我的文档库'})`, blocks: extra.blocks });
+  for (const [kb, count, seed] of [
+    [DRIVE_KB, options.driveDocuments ?? 4, 2],
+    [MY_LIBRARY_KB, options.myLibraryDocuments ?? 2, 3],
+  ] as const) {
+    for (const extra of createCorpus({ documents: count, seed }).documents)
+      store.add({
+        knowledgeBase: kb,
+        title: `${extra.title} (${kb === DRIVE_KB ? '云盘' : '我的文档库'})`,
+        blocks: extra.blocks,
+      });
   }
   const faults = new FaultInjector();
   const brokenExports = new Map<string, { blocks: boolean }>();
@@ -124,7 +165,10 @@ export async function startFeishuFake(options: FeishuFakeOptions = {}): Promise<
     const nodes = layOutTree(store.list(kb), space, host);
     if (options.extraNodes === false || kb >= DRIVE_KB) return nodes;
     const firstOfSpace0 = store.list(0)[0];
-    const shortcut = kb === Math.min(1, store.knowledgeBases.length - 1) && firstOfSpace0 ? docNode(firstOfSpace0, spaceId(0), '', host) : undefined;
+    const shortcut =
+      kb === Math.min(1, store.knowledgeBases.length - 1) && firstOfSpace0
+        ? docNode(firstOfSpace0, spaceId(0), '', host)
+        : undefined;
     return nodes.concat(extraNodes(space, host, now, 80_000 + kb * 10, kb === 0 ? undefined : shortcut));
   }
 
@@ -134,13 +178,16 @@ export async function startFeishuFake(options: FeishuFakeOptions = {}): Promise<
   }
 
   function nodesResponse(space: string, url: URL, caller: 'tenant' | 'user'): FakeResponse {
-    const kb = space === 'my_library' ? MY_LIBRARY_KB : store.knowledgeBases.findIndex((_, i) => spaceId(i) === space);
+    const kb =
+      space === 'my_library' ? MY_LIBRARY_KB : store.knowledgeBases.findIndex((_, i) => spaceId(i) === space);
     if (kb < 0) return fail(400, 131005, 'space not found');
-    if (kb === MY_LIBRARY_KB && caller !== 'user') return fail(400, 131006, 'permission denied: My Library needs a user access token');
+    if (kb === MY_LIBRARY_KB && caller !== 'user')
+      return fail(400, 131006, 'permission denied: My Library needs a user access token');
     const parent = url.searchParams.get('parent_node_token') ?? '';
     const children = spaceNodes(kb).filter((n) => n.parent_node_token === parent);
     // Real lists are permission-filtered, so an empty page with has_more:true is valid (§1.5).
-    if (kb === 0 && parent === '' && !url.searchParams.get('page_token')) return ok({ items: [], has_more: true, page_token: encodeToken(0) });
+    if (kb === 0 && parent === '' && !url.searchParams.get('page_token'))
+      return ok({ items: [], has_more: true, page_token: encodeToken(0) });
     const page = paged(children, url, 50, 20);
     return 'status' in page ? page : ok(page);
   }
@@ -148,12 +195,39 @@ export async function startFeishuFake(options: FeishuFakeOptions = {}): Promise<
   function driveResponse(url: URL): FakeResponse {
     const folder = url.searchParams.get('folder_token') ?? '';
     const docs = store.list(DRIVE_KB);
-    const file = (d: FixtureDocument, parent: string) => ({ token: docToken(d.id), name: d.title, type: 'docx', parent_token: parent, url: `${host}/docx/${docToken(d.id)}`, created_time: seconds(d.createdAt), modified_time: seconds(d.updatedAt), owner_id: 'ou_cairn_demo_owner' });
+    const file = (d: FixtureDocument, parent: string) => ({
+      token: docToken(d.id),
+      name: d.title,
+      type: 'docx',
+      parent_token: parent,
+      url: `${host}/docx/${docToken(d.id)}`,
+      created_time: seconds(d.createdAt),
+      modified_time: seconds(d.updatedAt),
+      owner_id: 'ou_cairn_demo_owner',
+    });
     let files: Record<string, unknown>[];
     if (folder === DRIVE_ROOT) {
       files = docs.slice(0, 2).map((d) => file(d, DRIVE_ROOT));
-      files.push({ token: DRIVE_SUB, name: '子文件夹 Subfolder', type: 'folder', parent_token: DRIVE_ROOT, url: `${host}/drive/folder/${DRIVE_SUB}`, created_time: seconds(now), modified_time: seconds(now), owner_id: 'ou_cairn_demo_owner' });
-      files.push({ token: 'shtcnCairnSheet01', name: 'numbers.xlsx', type: 'sheet', parent_token: DRIVE_ROOT, url: `${host}/sheets/shtcnCairnSheet01`, created_time: seconds(now), modified_time: seconds(now), owner_id: 'ou_cairn_demo_owner' });
+      files.push({
+        token: DRIVE_SUB,
+        name: '子文件夹 Subfolder',
+        type: 'folder',
+        parent_token: DRIVE_ROOT,
+        url: `${host}/drive/folder/${DRIVE_SUB}`,
+        created_time: seconds(now),
+        modified_time: seconds(now),
+        owner_id: 'ou_cairn_demo_owner',
+      });
+      files.push({
+        token: 'shtcnCairnSheet01',
+        name: 'numbers.xlsx',
+        type: 'sheet',
+        parent_token: DRIVE_ROOT,
+        url: `${host}/sheets/shtcnCairnSheet01`,
+        created_time: seconds(now),
+        modified_time: seconds(now),
+        owner_id: 'ou_cairn_demo_owner',
+      });
     } else if (folder === DRIVE_SUB) files = docs.slice(2).map((d) => file(d, DRIVE_SUB));
     else return fail(404, 1061007, 'folder not found');
     // Serves at most 2 files per page (a server may return fewer than asked) so clients must follow next_page_token.
@@ -161,7 +235,11 @@ export async function startFeishuFake(options: FeishuFakeOptions = {}): Promise<
     capped.searchParams.set('page_size', String(Math.min(Number(url.searchParams.get('page_size') ?? 2), 2)));
     const page = paged(files, capped, 200, 2);
     if ('status' in page) return page;
-    return ok(page.has_more ? { files: page.items, next_page_token: page.page_token, has_more: true } : { files: page.items, has_more: false });
+    return ok(
+      page.has_more
+        ? { files: page.items, next_page_token: page.page_token, has_more: true }
+        : { files: page.items, has_more: false },
+    );
   }
 
   function contentResponse(url: URL): FakeResponse {
@@ -171,7 +249,8 @@ export async function startFeishuFake(options: FeishuFakeOptions = {}): Promise<
     if (contentCalls.length >= CONTENT_RATE_PER_SECOND) return rateLimited(1);
     contentCalls.push(t);
     if (url.searchParams.get('doc_type') !== 'docx') return invalidField('doc_type must be docx');
-    if (url.searchParams.get('content_type') !== 'markdown') return invalidField('content_type must be markdown');
+    if (url.searchParams.get('content_type') !== 'markdown')
+      return invalidField('content_type must be markdown');
     const token = url.searchParams.get('doc_token') ?? '';
     const document = findDoc(token);
     if (!document) return fail(404, 1770002, 'not found');
@@ -182,10 +261,19 @@ export async function startFeishuFake(options: FeishuFakeOptions = {}): Promise<
   function docxResponse(request: FakeRequest, segments: string[]): FakeResponse {
     const document = findDoc(segments[0] ?? '');
     if (!document) return fail(404, 1770002, 'not found');
-    if (segments.length === 1) return ok({ document: { document_id: docToken(document.id), revision_id: document.version, title: document.title } });
-    if (segments[1] === 'raw_content') return ok({ content: `${document.title}\n${blocksToPlainText(document.blocks)}` });
+    if (segments.length === 1)
+      return ok({
+        document: {
+          document_id: docToken(document.id),
+          revision_id: document.version,
+          title: document.title,
+        },
+      });
+    if (segments[1] === 'raw_content')
+      return ok({ content: `${document.title}\n${blocksToPlainText(document.blocks)}` });
     if (segments[1] !== 'blocks') return fail(404, 1770002, 'not found');
-    if (brokenExports.get(docToken(document.id))?.blocks) return fail(400, 1770032, 'forbidden: blocks cannot be read');
+    if (brokenExports.get(docToken(document.id))?.blocks)
+      return fail(400, 1770032, 'forbidden: blocks cannot be read');
     const requested = Number(request.url.searchParams.get('page_size') ?? 500);
     const url = new URL(request.url);
     url.searchParams.set('page_size', String(Math.min(requested, options.blockPageSize ?? 500)));
@@ -201,48 +289,106 @@ export async function startFeishuFake(options: FeishuFakeOptions = {}): Promise<
     const url = new URL('http://x/');
     url.searchParams.set('page_size', String(body.page_size ?? 15));
     if (body.page_token) url.searchParams.set('page_token', body.page_token);
-    const units = store.list().filter((d) => d.knowledgeBase !== MY_LIBRARY_KB).flatMap((d) => {
-      const summary = highlightSnippet(blocksToSearchText(d.title, d.blocks), query, '<h>', '</h>');
-      if (!summary) return [];
-      const wiki = d.knowledgeBase !== DRIVE_KB;
-      const token = wiki ? docNode(d, '', '', host).node_token : docToken(d.id);
-      const title = highlightSnippet(d.title, query, '<h>', '</h>', 1000) ?? d.title;
-      const url = wiki ? `${host}/wiki/${token}` : `${host}/docx/${token}`;
-      return [{ title_highlighted: title, summary_highlighted: summary, entity_type: wiki ? 'WIKI' : 'DOC', result_meta: { doc_types: 'DOCX', token, url, update_time: Number(seconds(d.updatedAt)), create_time: Number(seconds(d.createdAt)), last_open_time: Number(seconds(d.updatedAt)), owner_id: 'ou_cairn_demo_owner', owner_name: '演示用户', edit_user_id: 'ou_cairn_demo_owner', edit_user_name: '演示用户', file_type: 'docx', is_cross_tenant: false } }];
-    });
+    const units = store
+      .list()
+      .filter((d) => d.knowledgeBase !== MY_LIBRARY_KB)
+      .flatMap((d) => {
+        const summary = highlightSnippet(blocksToSearchText(d.title, d.blocks), query, '<h>', '</h>');
+        if (!summary) return [];
+        const wiki = d.knowledgeBase !== DRIVE_KB;
+        const token = wiki ? docNode(d, '', '', host).node_token : docToken(d.id);
+        const title = highlightSnippet(d.title, query, '<h>', '</h>', 1000) ?? d.title;
+        const url = wiki ? `${host}/wiki/${token}` : `${host}/docx/${token}`;
+        return [
+          {
+            title_highlighted: title,
+            summary_highlighted: summary,
+            entity_type: wiki ? 'WIKI' : 'DOC',
+            result_meta: {
+              doc_types: 'DOCX',
+              token,
+              url,
+              update_time: Number(seconds(d.updatedAt)),
+              create_time: Number(seconds(d.createdAt)),
+              last_open_time: Number(seconds(d.updatedAt)),
+              owner_id: 'ou_cairn_demo_owner',
+              owner_name: '演示用户',
+              edit_user_id: 'ou_cairn_demo_owner',
+              edit_user_name: '演示用户',
+              file_type: 'docx',
+              is_cross_tenant: false,
+            },
+          },
+        ];
+      });
     const page = paged(units, url, 20, 15);
     if ('status' in page) return page;
-    return ok({ total: units.length, has_more: page.has_more, page_token: page.page_token ?? '', res_units: page.items });
+    return ok({
+      total: units.length,
+      has_more: page.has_more,
+      page_token: page.page_token ?? '',
+      res_units: page.items,
+    });
   }
 
   function rateLimited(resetSeconds: number): FakeResponse {
-    return { status: legacyRateLimit ? 400 : 429, headers: { 'x-ogw-ratelimit-limit': String(CONTENT_RATE_PER_SECOND), 'x-ogw-ratelimit-reset': String(resetSeconds) }, body: { code: 99991400, msg: 'request trigger frequency limit' } };
+    return {
+      status: legacyRateLimit ? 400 : 429,
+      headers: {
+        'x-ogw-ratelimit-limit': String(CONTENT_RATE_PER_SECOND),
+        'x-ogw-ratelimit-reset': String(resetSeconds),
+      },
+      body: { code: 99991400, msg: 'request trigger frequency limit' },
+    };
   }
 
   function handle(request: FakeRequest): FakeResponse {
     const { path, url } = request;
-    if (request.method === 'POST' && path === '/open-apis/auth/v3/tenant_access_token/internal') return auth.tenantToken(request);
-    if (request.method === 'POST' && (path === '/oauth/v3/token' || path === '/open-apis/authen/v2/oauth/token')) return auth.userToken(request);
-    if (request.method === 'GET' && path === '/open-apis/authen/v1/authorize') return auth.codeGrant.authorizePage(request);
+    if (request.method === 'POST' && path === '/open-apis/auth/v3/tenant_access_token/internal')
+      return auth.tenantToken(request);
+    if (
+      request.method === 'POST' &&
+      (path === '/oauth/v3/token' || path === '/open-apis/authen/v2/oauth/token')
+    )
+      return auth.userToken(request);
+    if (request.method === 'GET' && path === '/open-apis/authen/v1/authorize')
+      return auth.codeGrant.authorizePage(request);
     const caller = auth.authenticate(request);
     if ('status' in caller) return caller;
     if (request.method === 'POST' && path === '/open-apis/search/v2/doc_wiki/search') {
-      return caller.kind === 'user' ? searchResponse(request) : fail(400, 99991668, 'this API only accepts a user access token');
+      return caller.kind === 'user'
+        ? searchResponse(request)
+        : fail(400, 99991668, 'this API only accepts a user access token');
     }
-    if (scopeRevoked) return fail(400, 99991672, 'Access denied. One of the following scopes is required: [wiki:wiki:readonly, docs:document.content:read]');
+    if (scopeRevoked)
+      return fail(
+        400,
+        99991672,
+        'Access denied. One of the following scopes is required: [wiki:wiki:readonly, docs:document.content:read]',
+      );
     const segments = path.split('/').filter(Boolean).slice(1); // drop "open-apis"
     const route = segments.slice(0, 3).join('/');
     if (route === 'wiki/v2/spaces' && segments.length === 3) {
-      const spaces = store.knowledgeBases.map((kb) => ({ space_id: spaceId(kb.index), name: kb.name, description: kb.description, space_type: 'team', visibility: 'private', open_sharing: 'closed' }));
+      const spaces = store.knowledgeBases.map((kb) => ({
+        space_id: spaceId(kb.index),
+        name: kb.name,
+        description: kb.description,
+        space_type: 'team',
+        visibility: 'private',
+        open_sharing: 'closed',
+      }));
       const page = paged(spaces, url, 50, 20);
       return 'status' in page ? page : ok(page);
     }
     if (route === 'wiki/v2/spaces' && segments[3] === 'get_node') {
       const token = url.searchParams.get('token') ?? '';
-      const node = [...store.knowledgeBases.map((kb) => kb.index), MY_LIBRARY_KB].flatMap(spaceNodes).find((n) => n.node_token === token || (n.obj_token === token && n.node_type === 'origin'));
+      const node = [...store.knowledgeBases.map((kb) => kb.index), MY_LIBRARY_KB]
+        .flatMap(spaceNodes)
+        .find((n) => n.node_token === token || (n.obj_token === token && n.node_type === 'origin'));
       return node ? ok({ node }) : fail(400, 131005, 'node not found');
     }
-    if (route === 'wiki/v2/spaces' && segments[4] === 'nodes') return nodesResponse(segments[3]!, url, caller.kind);
+    if (route === 'wiki/v2/spaces' && segments[4] === 'nodes')
+      return nodesResponse(segments[3]!, url, caller.kind);
     if (route === 'drive/v1/files' && segments.length === 3) return driveResponse(url);
     if (route === 'docs/v1/content') return contentResponse(url);
     if (route === 'docx/v1/documents') return docxResponse(request, segments.slice(3));
@@ -252,7 +398,8 @@ export async function startFeishuFake(options: FeishuFakeOptions = {}): Promise<
   const server = await startFakeServer({
     faults,
     handle,
-    renderFault: (fault) => (fault.kind === 'rate-limit' ? rateLimited(fault.resetSeconds ?? 1) : fail(500, 1, 'internal error')),
+    renderFault: (fault) =>
+      fault.kind === 'rate-limit' ? rateLimited(fault.resetSeconds ?? 1) : fail(500, 1, 'internal error'),
   });
 
   const control: FeishuFakeControl = {
@@ -263,7 +410,8 @@ export async function startFeishuFake(options: FeishuFakeOptions = {}): Promise<
     expireTokens: () => auth.expireAccessTokens(),
     expireRefreshTokens: () => auth.expireRefreshTokens(),
     revokeScope: (revoked) => void (scopeRevoked = revoked),
-    breakExport: (id, breakOptions) => void brokenExports.set(docToken(id), { blocks: breakOptions?.blocks ?? false }),
+    breakExport: (id, breakOptions) =>
+      void brokenExports.set(docToken(id), { blocks: breakOptions?.blocks ?? false }),
     get latestRefreshToken() {
       return auth.latestRefreshToken;
     },

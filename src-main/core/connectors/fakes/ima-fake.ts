@@ -15,7 +15,13 @@
  */
 import { createHash, randomBytes } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
-import { generateCorpus, reviseDocument, snippetAround, type CorpusDocument, type CorpusOptions } from './dingtalk-ima-corpus';
+import {
+  generateCorpus,
+  reviseDocument,
+  snippetAround,
+  type CorpusDocument,
+  type CorpusOptions,
+} from './dingtalk-ima-corpus';
 import { delay, FaultPlan, listenLocal, page, readJson, sendJson, type Fault } from './dingtalk-ima-faults';
 
 export interface ImaFakeOptions extends CorpusOptions {
@@ -64,7 +70,13 @@ export interface ImaFake {
   close(): Promise<void>;
 }
 
-const MEDIA_TYPE: Record<ImaItemKind | 'folder', number> = { pdf: 1, 'markdown-file': 7, 'text-file': 8, note: 11, folder: 99 };
+const MEDIA_TYPE: Record<ImaItemKind | 'folder', number> = {
+  pdf: 1,
+  'markdown-file': 7,
+  'text-file': 8,
+  note: 11,
+  folder: 99,
+};
 
 function hashId(prefix: string, seed: string): string {
   return prefix + createHash('sha1').update(seed).digest('hex').slice(0, 20);
@@ -79,7 +91,12 @@ function plainText(markdown: string): string {
   return markdown
     .split('\n')
     .filter((line) => !line.startsWith('```') && !/^\|\s*-/.test(line))
-    .map((line) => line.replace(/^#+\s*/, '').replace(/^\|\s*|\s*\|$/g, '').replace(/\s*\|\s*/g, '\t'))
+    .map((line) =>
+      line
+        .replace(/^#+\s*/, '')
+        .replace(/^\|\s*|\s*\|$/g, '')
+        .replace(/\s*\|\s*/g, '\t'),
+    )
     .join('\n');
 }
 
@@ -93,15 +110,40 @@ export async function startImaFake(options: ImaFakeOptions = {}): Promise<ImaFak
   const requests: string[] = [];
   let revoked = false;
   let nextKey = corpus.documents.length + 1;
-  const credentials = { clientId: 'ima-fake-client-0001', apiKey: `ima-key-${randomBytes(12).toString('hex')}` };
-  const kbs = corpus.spaces.map((name, space) => ({ kb_id: hashId('kb', String(space)), kb_name: name, space }));
-  const pdfs = kbs.map((kb) => ({ key: `pdf-${kb.space}`, media_id: hashId('m', `pdf${kb.space}`), title: '年度报告 2024.pdf', space: kb.space }));
-  const folderId = (space: number, path: string[]) => (path.length === 0 ? '' : hashId('folder_', `${space}/${path.join('/')}`));
+  const credentials = {
+    clientId: 'ima-fake-client-0001',
+    apiKey: `ima-key-${randomBytes(12).toString('hex')}`,
+  };
+  const kbs = corpus.spaces.map((name, space) => ({
+    kb_id: hashId('kb', String(space)),
+    kb_name: name,
+    space,
+  }));
+  const pdfs = kbs.map((kb) => ({
+    key: `pdf-${kb.space}`,
+    media_id: hashId('m', `pdf${kb.space}`),
+    title: '年度报告 2024.pdf',
+    space: kb.space,
+  }));
+  const folderId = (space: number, path: string[]) =>
+    path.length === 0 ? '' : hashId('folder_', `${space}/${path.join('/')}`);
   const mediaId = (key: string) => hashId('m', key);
-  const titleOf = (doc: CorpusDocument) => ({ note: doc.title, 'markdown-file': `${doc.title}.md`, 'text-file': `${doc.title}.txt`, pdf: doc.title })[kindOf(doc)];
+  const titleOf = (doc: CorpusDocument) =>
+    ({
+      note: doc.title,
+      'markdown-file': `${doc.title}.md`,
+      'text-file': `${doc.title}.txt`,
+      pdf: doc.title,
+    })[kindOf(doc)];
 
   function children(space: number, folder: string) {
-    const items: { media_id: string; media_type: number; title: string; parent_folder_id: string; tags: string[] }[] = [];
+    const items: {
+      media_id: string;
+      media_type: number;
+      title: string;
+      parent_folder_id: string;
+      tags: string[];
+    }[] = [];
     const folders = new Set<string>();
     for (const doc of docs.values()) {
       if (doc.space !== space) continue;
@@ -109,11 +151,32 @@ export async function startImaFake(options: ImaFakeOptions = {}): Promise<ImaFak
         const id = folderId(space, doc.folder.slice(0, depth));
         if (folderId(space, doc.folder.slice(0, depth - 1)) !== folder || folders.has(id)) continue;
         folders.add(id);
-        items.push({ media_id: id, media_type: MEDIA_TYPE.folder, title: doc.folder[depth - 1]!, parent_folder_id: folder, tags: [] });
+        items.push({
+          media_id: id,
+          media_type: MEDIA_TYPE.folder,
+          title: doc.folder[depth - 1]!,
+          parent_folder_id: folder,
+          tags: [],
+        });
       }
-      if (folderId(space, doc.folder) === folder) items.push({ media_id: mediaId(doc.key), media_type: MEDIA_TYPE[kindOf(doc)], title: titleOf(doc), parent_folder_id: folder, tags: [] });
+      if (folderId(space, doc.folder) === folder)
+        items.push({
+          media_id: mediaId(doc.key),
+          media_type: MEDIA_TYPE[kindOf(doc)],
+          title: titleOf(doc),
+          parent_folder_id: folder,
+          tags: [],
+        });
     }
-    if (folder === '') for (const pdf of pdfs.filter((p) => p.space === space)) items.push({ media_id: pdf.media_id, media_type: MEDIA_TYPE.pdf, title: pdf.title, parent_folder_id: '', tags: [] });
+    if (folder === '')
+      for (const pdf of pdfs.filter((p) => p.space === space))
+        items.push({
+          media_id: pdf.media_id,
+          media_type: MEDIA_TYPE.pdf,
+          title: pdf.title,
+          parent_folder_id: '',
+          tags: [],
+        });
     return items;
   }
 
@@ -123,7 +186,13 @@ export async function startImaFake(options: ImaFakeOptions = {}): Promise<ImaFak
   }
 
   function reply(res: ServerResponse, code: number, msg: string, data?: unknown): void {
-    sendJson(res, 200, control.envelope === 'code' ? { code, msg, ...(data === undefined ? {} : { data }) } : { retcode: code, errmsg: msg, ...(data === undefined ? {} : { data }) });
+    sendJson(
+      res,
+      200,
+      control.envelope === 'code'
+        ? { code, msg, ...(data === undefined ? {} : { data }) }
+        : { retcode: code, errmsg: msg, ...(data === undefined ? {} : { data }) },
+    );
   }
 
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
@@ -131,18 +200,33 @@ export async function startImaFake(options: ImaFakeOptions = {}): Promise<ImaFak
     const path = url.pathname;
     requests.push(`${req.method} ${path}`);
     const fault = faults.take(path);
-    if (fault?.kind === 'server-error') return void res.writeHead(500, { 'content-type': 'text/html' }).end('<html><body>502 Bad Gateway</body></html>');
-    if (fault?.kind === 'malformed-json') return void res.writeHead(200, { 'content-type': 'application/json' }).end('{"code":0,"data":{"info_list":[{"kb_');
+    if (fault?.kind === 'server-error')
+      return void res
+        .writeHead(500, { 'content-type': 'text/html' })
+        .end('<html><body>502 Bad Gateway</body></html>');
+    if (fault?.kind === 'malformed-json')
+      return void res
+        .writeHead(200, { 'content-type': 'application/json' })
+        .end('{"code":0,"data":{"info_list":[{"kb_');
     if (fault?.kind === 'slow') await delay(fault.delayMs ?? 2000, timers);
     if (path.startsWith('/cos/files/')) return download(req, res, path);
-    if (!path.startsWith('/openapi/wiki/v1/') && !path.startsWith('/openapi/note/v1/')) return sendJson(res, 404, { code: 404, msg: 'not found' });
+    if (!path.startsWith('/openapi/wiki/v1/') && !path.startsWith('/openapi/note/v1/'))
+      return sendJson(res, 404, { code: 404, msg: 'not found' });
     if (req.method !== 'POST') return void res.writeHead(405, { allow: 'POST' }).end();
-    if (req.headers['ima-openapi-clientid'] !== credentials.clientId || req.headers['ima-openapi-apikey'] !== credentials.apiKey) return reply(res, 110002, 'skill auth failed: invalid ima-openapi-clientid or ima-openapi-apikey');
-    if (revoked) return reply(res, 110002, 'skill auth failed: authorisation has lapsed, authorise again in ima');
+    if (
+      req.headers['ima-openapi-clientid'] !== credentials.clientId ||
+      req.headers['ima-openapi-apikey'] !== credentials.apiKey
+    )
+      return reply(res, 110002, 'skill auth failed: invalid ima-openapi-clientid or ima-openapi-apikey');
+    if (revoked)
+      return reply(res, 110002, 'skill auth failed: authorisation has lapsed, authorise again in ima');
     const ctx = /skill_version=(\d+)\.(\d+)/.exec(String(req.headers['ima-openapi-ctx'] ?? ''));
-    if (!ctx || Number(ctx[1]) < 1 || (Number(ctx[1]) === 1 && Number(ctx[2]) < 1)) return reply(res, -200, 'please upgrade the skill to the latest version');
-    if (fault?.kind === 'rate-limit') return reply(res, Number(fault.code ?? 110021), 'request too frequent, please retry later');
-    if (fault?.kind === 'quota') return reply(res, Number(fault.code ?? 220021), 'daily quota for fetching materials reached');
+    if (!ctx || Number(ctx[1]) < 1 || (Number(ctx[1]) === 1 && Number(ctx[2]) < 1))
+      return reply(res, -200, 'please upgrade the skill to the latest version');
+    if (fault?.kind === 'rate-limit')
+      return reply(res, Number(fault.code ?? 110021), 'request too frequent, please retry later');
+    if (fault?.kind === 'quota')
+      return reply(res, Number(fault.code ?? 220021), 'daily quota for fetching materials reached');
     const body = (await readJson(req)) as Record<string, unknown> | undefined;
     if (!body) return reply(res, 110001, 'invalid json body');
     const action = path.replace(/^\/openapi\//, '');
@@ -157,13 +241,24 @@ export async function startImaFake(options: ImaFakeOptions = {}): Promise<ImaFak
       case 'wiki/v1/search_knowledge_base': {
         if (Number(body.limit) > 20) return reply(res, 51, 'limit should be in [1, 20]');
         const query = String(body.query ?? '').toLowerCase();
-        const found = kbs.filter((kb) => kb.kb_name.toLowerCase().includes(query)).map(({ space, ...kb }) => ({ ...kb, description: '', content_count: [...docs.values()].filter((d) => d.space === space).length + 1, role_type: '创建者', base_type: '个人知识库' }));
+        const found = kbs
+          .filter((kb) => kb.kb_name.toLowerCase().includes(query))
+          .map(({ space, ...kb }) => ({
+            ...kb,
+            description: '',
+            content_count: [...docs.values()].filter((d) => d.space === space).length + 1,
+            role_type: '创建者',
+            base_type: '个人知识库',
+          }));
         return reply(res, 0, 'success', paged('info_list', found, size));
       }
       case 'wiki/v1/get_knowledge_list': {
         const kb = kbs.find((k) => k.kb_id === body.knowledge_base_id);
         if (!kb) return reply(res, 110030, 'no permission for this knowledge base');
-        return reply(res, 0, 'success', { ...paged('knowledge_list', children(kb.space, String(body.folder_id ?? '')), size), current_path: [] });
+        return reply(res, 0, 'success', {
+          ...paged('knowledge_list', children(kb.space, String(body.folder_id ?? '')), size),
+          current_path: [],
+        });
       }
       case 'wiki/v1/search_knowledge': {
         const kb = kbs.find((k) => k.kb_id === body.knowledge_base_id);
@@ -174,8 +269,21 @@ export async function startImaFake(options: ImaFakeOptions = {}): Promise<ImaFak
           .flatMap((doc) => {
             const inText = snippetAround(doc.markdown, query);
             if (inText === null && snippetAround(titleOf(doc), query) === null) return [];
-            const highlight = inText === null ? '' : inText.replace(new RegExp(query.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'), 'i'), (m) => `<em>${m}</em>`);
-            return [{ media_id: mediaId(doc.key), title: titleOf(doc), parent_folder_id: folderId(doc.space, doc.folder), highlight_content: highlight }];
+            const highlight =
+              inText === null
+                ? ''
+                : inText.replace(
+                    new RegExp(query.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'), 'i'),
+                    (m) => `<em>${m}</em>`,
+                  );
+            return [
+              {
+                media_id: mediaId(doc.key),
+                title: titleOf(doc),
+                parent_folder_id: folderId(doc.space, doc.folder),
+                highlight_content: highlight,
+              },
+            ];
           });
         return reply(res, 0, 'success', paged('info_list', hits, control.maxPageSize));
       }
@@ -186,7 +294,8 @@ export async function startImaFake(options: ImaFakeOptions = {}): Promise<ImaFak
         const doc = [...docs.values()].find((d) => hashId('nb', d.key) === id);
         if (!doc || vanished.has(doc.key)) return reply(res, 110004, 'note not exist');
         const format = Number(body.target_content_format ?? 0);
-        if (format === 1 && control.markdownSupported) return reply(res, 0, 'success', { content: doc.markdown });
+        if (format === 1 && control.markdownSupported)
+          return reply(res, 0, 'success', { content: doc.markdown });
         if (format === 0) return reply(res, 0, 'success', { content: plainText(doc.markdown) });
         return reply(res, 110001, 'invalid target_content_format');
       }
@@ -198,23 +307,44 @@ export async function startImaFake(options: ImaFakeOptions = {}): Promise<ImaFak
   function mediaInfo(res: ServerResponse, id: string): void {
     const pdf = pdfs.find((p) => p.media_id === id);
     const doc = docByMediaId(id);
-    if ((!pdf && !doc) || (doc && vanished.has(doc.key))) return reply(res, 110004, 'media not exist or has been deleted');
-    if (doc && kindOf(doc) === 'note') return reply(res, 0, 'success', { media_type: MEDIA_TYPE.note, notebook_ext_info: { notebook_id: hashId('nb', doc.key) } });
+    if ((!pdf && !doc) || (doc && vanished.has(doc.key)))
+      return reply(res, 110004, 'media not exist or has been deleted');
+    if (doc && kindOf(doc) === 'note')
+      return reply(res, 0, 'success', {
+        media_type: MEDIA_TYPE.note,
+        notebook_ext_info: { notebook_id: hashId('nb', doc.key) },
+      });
     const signature = randomBytes(8).toString('hex');
     signatures.set(id, signature);
     const ext = pdf ? '.pdf' : kindOf(doc!) === 'text-file' ? '.txt' : '.md';
     const expires = Math.floor(Date.now() / 1000) + 600;
-    reply(res, 0, 'success', { media_type: pdf ? MEDIA_TYPE.pdf : MEDIA_TYPE[kindOf(doc!)], url_info: { url: `${baseUrl}/cos/files/${id}${ext}?sign=${signature}&t=${expires}`, headers: { 'x-ima-cos-sign': signature } } });
+    reply(res, 0, 'success', {
+      media_type: pdf ? MEDIA_TYPE.pdf : MEDIA_TYPE[kindOf(doc!)],
+      url_info: {
+        url: `${baseUrl}/cos/files/${id}${ext}?sign=${signature}&t=${expires}`,
+        headers: { 'x-ima-cos-sign': signature },
+      },
+    });
   }
 
   function download(req: IncomingMessage, res: ServerResponse, path: string): void {
     const match = /^\/cos\/files\/([^/.]+)\.(md|txt|pdf)$/.exec(path);
     const id = match?.[1] ?? '';
-    if (!signatures.has(id) || req.headers['x-ima-cos-sign'] !== signatures.get(id)) return void res.writeHead(403, { 'content-type': 'application/xml' }).end('<Error><Code>AccessDenied</Code></Error>');
-    if (match?.[2] === 'pdf') return void res.writeHead(200, { 'content-type': 'application/pdf' }).end(Buffer.from('%PDF-1.4\n%\xe2\xe3\n', 'latin1'));
+    if (!signatures.has(id) || req.headers['x-ima-cos-sign'] !== signatures.get(id))
+      return void res
+        .writeHead(403, { 'content-type': 'application/xml' })
+        .end('<Error><Code>AccessDenied</Code></Error>');
+    if (match?.[2] === 'pdf')
+      return void res
+        .writeHead(200, { 'content-type': 'application/pdf' })
+        .end(Buffer.from('%PDF-1.4\n%\xe2\xe3\n', 'latin1'));
     const doc = docByMediaId(id);
     if (!doc) return void res.writeHead(404).end();
-    res.writeHead(200, { 'content-type': `text/${match?.[2] === 'txt' ? 'plain' : 'markdown'}; charset=utf-8` }).end(doc.markdown);
+    res
+      .writeHead(200, {
+        'content-type': `text/${match?.[2] === 'txt' ? 'plain' : 'markdown'}; charset=utf-8`,
+      })
+      .end(doc.markdown);
   }
 
   const control: ImaFakeControl = {
@@ -229,7 +359,16 @@ export async function startImaFake(options: ImaFakeOptions = {}): Promise<ImaFak
     vanish: (key) => void vanished.add(key),
     addDocument(partial = {}) {
       const key = `doc-${String(nextKey++).padStart(4, '0')}`;
-      const doc: CorpusDocument = { key, title: `New note ${key}`, markdown: `# New note ${key}\n\n同步期间新增。\n`, language: 'en', space: 0, folder: [], updatedAt: new Date().toISOString(), ...partial };
+      const doc: CorpusDocument = {
+        key,
+        title: `New note ${key}`,
+        markdown: `# New note ${key}\n\n同步期间新增。\n`,
+        language: 'en',
+        space: 0,
+        folder: [],
+        updatedAt: new Date().toISOString(),
+        ...partial,
+      };
       docs.set(key, doc);
       return doc;
     },
@@ -240,8 +379,22 @@ export async function startImaFake(options: ImaFakeOptions = {}): Promise<ImaFak
     },
     deleteDocument: (key) => void docs.delete(key),
     items: () => [
-      ...[...docs.values()].map((doc) => ({ key: doc.key, externalId: mediaId(doc.key), title: titleOf(doc), knowledgeBase: corpus.spaces[doc.space]!, kind: kindOf(doc), markdown: doc.markdown })),
-      ...pdfs.map((pdf) => ({ key: pdf.key, externalId: pdf.media_id, title: pdf.title, knowledgeBase: corpus.spaces[pdf.space]!, kind: 'pdf' as const, markdown: null })),
+      ...[...docs.values()].map((doc) => ({
+        key: doc.key,
+        externalId: mediaId(doc.key),
+        title: titleOf(doc),
+        knowledgeBase: corpus.spaces[doc.space]!,
+        kind: kindOf(doc),
+        markdown: doc.markdown,
+      })),
+      ...pdfs.map((pdf) => ({
+        key: pdf.key,
+        externalId: pdf.media_id,
+        title: pdf.title,
+        knowledgeBase: corpus.spaces[pdf.space]!,
+        kind: 'pdf' as const,
+        markdown: null,
+      })),
     ],
   };
 

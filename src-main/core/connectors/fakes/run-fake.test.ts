@@ -32,11 +32,19 @@ describe('run-fake', () => {
       const flag = (name: string) => new RegExp(`${name} (\\S+)`).exec(command)?.[1];
       expect(command).toMatch(/ --stream-events( |$)/);
       connector = createConnector('dingtalk', {
-        config: { baseUrl: flag('--base-url')!, appKey: flag('--app-key')!, operatorId: flag('--operator-id')!, streamEvents: true },
+        config: {
+          baseUrl: flag('--base-url')!,
+          appKey: flag('--app-key')!,
+          operatorId: flag('--operator-id')!,
+          streamEvents: true,
+        },
         secrets: { appSecret: flag('--app-secret')! },
         logger: silentLogger(),
       });
-      expect({ fullText: connector.capabilities.fullText, validate: await connector.validate() }).toEqual({ fullText: true, validate: expect.stringMatching(/full text arrives over DingTalk Stream\.$/) });
+      expect({ fullText: connector.capabilities.fullText, validate: await connector.validate() }).toEqual({
+        fullText: true,
+        validate: expect.stringMatching(/full text arrives over DingTalk Stream\.$/),
+      });
     } finally {
       await connector?.dispose?.();
       await fake.close();
@@ -45,7 +53,9 @@ describe('run-fake', () => {
 
   it('starts from the command line, serves, and stops on SIGINT', async () => {
     const script = fileURLToPath(new URL('./run-fake.ts', import.meta.url));
-    const child = spawn(process.execPath, ['--import', 'tsx', script, 'yuque', '--docs', '5'], { stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, ['--import', 'tsx', script, 'yuque', '--docs', '5'], {
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     try {
       const output = await new Promise<string>((resolve, reject) => {
         let text = '';

@@ -50,21 +50,33 @@ export function describeFake(platform: Platform, fake: RunningFake): string {
     `Fake ${info.label.en} API (${info.label.zh}) listening at ${fake.baseUrl}`,
     '',
     'Sample credentials (fake, safe to share):',
-    ...Object.entries(fake.credentials).map(([key, value]) => `  ${key}${fieldKeys.has(key) ? '' : ' (optional connection setting)'}: ${value}`),
+    ...Object.entries(fake.credentials).map(
+      ([key, value]) => `  ${key}${fieldKeys.has(key) ? '' : ' (optional connection setting)'}: ${value}`,
+    ),
     '',
     'Add it to Cairn:',
     `  cairn add ${platform} --name ${shellQuote(`${info.label.en} (fake)`)} --mode rag ${flags.join(' ')}`,
   ];
   if (fake.credentials.userRefreshToken) {
-    lines.push('', 'The user refresh token is single-use: Cairn stores the rotated one. Restart the fake for a fresh one.');
+    lines.push(
+      '',
+      'The user refresh token is single-use: Cairn stores the rotated one. Restart the fake for a fresh one.',
+    );
     // The fake accepts any loopback redirect, so port 0 (a free one) works; a real app needs its registered port.
-    lines.push('Or try the browser sign-in instead: leave out --user-refresh-token, add --redirect-port 0, then run', `  cairn authorize ${shellQuote(`${info.label.en} (fake)`)}`, '(the fake approves at once).');
+    lines.push(
+      'Or try the browser sign-in instead: leave out --user-refresh-token, add --redirect-port 0, then run',
+      `  cairn authorize ${shellQuote(`${info.label.en} (fake)`)}`,
+      '(the fake approves at once).',
+    );
   }
   lines.push('', 'Press Ctrl-C to stop.');
   return lines.join('\n');
 }
 
-export async function main(argv: string[], out: NodeJS.WritableStream = process.stdout): Promise<RunningFake | null> {
+export async function main(
+  argv: string[],
+  out: NodeJS.WritableStream = process.stdout,
+): Promise<RunningFake | null> {
   const platform = argv[0] as Platform | undefined;
   const starter = platform ? FAKES[platform] : undefined;
   if (!platform || !starter) {

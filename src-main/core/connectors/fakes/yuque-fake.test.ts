@@ -15,7 +15,8 @@ const repoRoot = fileURLToPath(new URL('../../../../', import.meta.url));
 
 function locateSpec(): string {
   const found = findSharedReference(repoRoot, 'yuque-openapi.json');
-  if (!found) throw new Error(`yuque-openapi.json not found in shared/ beside ${repoRoot} or in any folder above it.`);
+  if (!found)
+    throw new Error(`yuque-openapi.json not found in shared/ beside ${repoRoot} or in any folder above it.`);
   return found;
 }
 
@@ -30,7 +31,8 @@ function closeObjectSchemas(node: unknown): unknown {
   if (!node || typeof node !== 'object') return node;
   const out: Record<string, unknown> = {};
   for (const [key, value] of Object.entries(node)) out[key] = closeObjectSchemas(value);
-  if (out.type === 'object' && out.properties && out.additionalProperties === undefined) out.additionalProperties = false;
+  if (out.type === 'object' && out.properties && out.additionalProperties === undefined)
+    out.additionalProperties = false;
   return out;
 }
 
@@ -49,7 +51,10 @@ describe('Yuque fake vs the official OpenAPI spec', () => {
   });
   afterAll(() => fake.close());
 
-  async function get(pathAndQuery: string, token = fake.credentials.token): Promise<{ status: number; body: unknown }> {
+  async function get(
+    pathAndQuery: string,
+    token = fake.credentials.token,
+  ): Promise<{ status: number; body: unknown }> {
     const res = await fetch(`${fake.baseUrl}${pathAndQuery}`, { headers: { 'x-auth-token': token } });
     return { status: res.status, body: await res.json() };
   }
@@ -60,7 +65,8 @@ describe('Yuque fake vs the official OpenAPI spec', () => {
     expect(valid ? [] : validate.errors).toEqual([]);
   }
 
-  const okSchema = (template: string) => `${SPEC_ID}#/paths/${template.replace(/~/g, '~0').replace(/\//g, '~1')}/get/responses/200/content/application~1json/schema`;
+  const okSchema = (template: string) =>
+    `${SPEC_ID}#/paths/${template.replace(/~/g, '~0').replace(/\//g, '~1')}/get/responses/200/content/application~1json/schema`;
 
   it('serves user, repos, docs, doc detail (markdown, lake, sheet, board) and search in the documented shapes', async () => {
     const user = await get('/user');
@@ -69,16 +75,31 @@ describe('Yuque fake vs the official OpenAPI spec', () => {
     expectValid(okSchema('/api/v2/users/{login}/repos'), personal.body);
     const team = await get('/groups/cairn-team/repos');
     expectValid(okSchema('/api/v2/groups/{login}/repos'), team.body);
-    const docs = await get('/repos/cairn-demo/product-handbook/docs?offset=0&limit=5&optional_properties=latest_version_id');
+    const docs = await get(
+      '/repos/cairn-demo/product-handbook/docs?offset=0&limit=5&optional_properties=latest_version_id',
+    );
     expectValid(okSchema('/api/v2/repos/{group_login}/{book_slug}/docs'), docs.body);
     const byId = await get('/repos/5000/docs?offset=5&limit=100&changed_at_gte=2025-01-01T00:00:00.000Z');
     expectValid(okSchema('/api/v2/repos/{book_id}/docs'), byId.body);
     const total = (byId.body as { meta: { total: number } }).meta.total;
     expect(total).toBeGreaterThan(5);
 
-    const detailBodies = await Promise.all(['/repos/docs/10001', '/repos/docs/10007', '/repos/5000/docs/90001', '/repos/cairn-demo/product-handbook/docs/architecture-board'].map((p) => get(p)));
-    for (const detail of detailBodies) expectValid(okSchema('/api/v2/repos/{group_login}/{book_slug}/docs/{id}'), detail.body);
-    expect(detailBodies.map((d) => (d.body as { data: { format: string } }).data.format)).toEqual(['markdown', 'lake', 'lakesheet', 'lake']);
+    const detailBodies = await Promise.all(
+      [
+        '/repos/docs/10001',
+        '/repos/docs/10007',
+        '/repos/5000/docs/90001',
+        '/repos/cairn-demo/product-handbook/docs/architecture-board',
+      ].map((p) => get(p)),
+    );
+    for (const detail of detailBodies)
+      expectValid(okSchema('/api/v2/repos/{group_login}/{book_slug}/docs/{id}'), detail.body);
+    expect(detailBodies.map((d) => (d.body as { data: { format: string } }).data.format)).toEqual([
+      'markdown',
+      'lake',
+      'lakesheet',
+      'lake',
+    ]);
 
     const search = await get(`/search?type=doc&q=${encodeURIComponent('Notes')}&page=1`);
     expectValid(okSchema('/api/v2/search'), search.body);
@@ -98,7 +119,12 @@ describe('Yuque fake vs the official OpenAPI spec', () => {
   });
 
   it('answers errors with a declared status and a {message} body', async () => {
-    const message = { type: 'object', required: ['message'], properties: { message: { type: 'string', minLength: 1 } }, additionalProperties: false };
+    const message = {
+      type: 'object',
+      required: ['message'],
+      properties: { message: { type: 'string', minLength: 1 } },
+      additionalProperties: false,
+    };
     const cases: [string, string, string | undefined, number][] = [
       ['/api/v2/user', '/user', 'wrong-token', 401],
       ['/api/v2/repos/docs/{id}', '/repos/docs/999999', undefined, 404],

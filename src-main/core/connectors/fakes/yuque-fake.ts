@@ -17,11 +17,34 @@
  * rate-limit headers (none are documented; `Retry-After` is sent only when a test asks for one).
  */
 import { randomBytes } from 'node:crypto';
-import { FaultInjector, highlightSnippet, pageOf, startFakeServer, type Fault, type FakeRequest, type FakeResponse, type FaultOptions, type RecordedRequest } from './fake-server';
+import {
+  FaultInjector,
+  highlightSnippet,
+  pageOf,
+  startFakeServer,
+  type Fault,
+  type FakeRequest,
+  type FakeResponse,
+  type FaultOptions,
+  type RecordedRequest,
+} from './fake-server';
 import type { CorpusOptions } from './fixtures/corpus';
 import { FixtureStore, type DocumentChange, type NewFixtureDocument } from './fixtures/fixture-store';
 import { blocksToSearchText } from './fixtures/markup';
-import { bookShape, docDetailShape, docShape, FAKE_GROUP, FAKE_USER, groupShape, namespaceOf, reposFor, specialDocuments, userShape, type YuqueDocument, type YuqueRepo } from './fixtures/yuque-shapes';
+import {
+  bookShape,
+  docDetailShape,
+  docShape,
+  FAKE_GROUP,
+  FAKE_USER,
+  groupShape,
+  namespaceOf,
+  reposFor,
+  specialDocuments,
+  userShape,
+  type YuqueDocument,
+  type YuqueRepo,
+} from './fixtures/yuque-shapes';
 
 export interface YuqueFakeOptions extends CorpusOptions {
   /** @default 'yuque-fake-token-0123456789abcdef' */
@@ -72,7 +95,9 @@ export async function startYuqueFake(options: YuqueFakeOptions = {}): Promise<Yu
 
   function documentsOf(repo: YuqueRepo): YuqueDocument[] {
     // Every fifth corpus doc is stored in Yuque's lake format (no Markdown body).
-    const docs: YuqueDocument[] = store.list(repo.knowledgeBase).map((fixture) => ({ fixture, type: 'Doc', format: fixture.id % 5 === 2 ? 'lake' : 'markdown' }));
+    const docs: YuqueDocument[] = store
+      .list(repo.knowledgeBase)
+      .map((fixture) => ({ fixture, type: 'Doc', format: fixture.id % 5 === 2 ? 'lake' : 'markdown' }));
     return docs.concat(extras.filter((e) => e.fixture.knowledgeBase === repo.knowledgeBase));
   }
 
@@ -81,9 +106,14 @@ export async function startYuqueFake(options: YuqueFakeOptions = {}): Promise<Yu
     return repos.find((r) => r.owner.login === segments[0] && r.slug === segments[1]);
   }
 
-  function findDocument(idOrSlug: string, repo?: YuqueRepo): { document: YuqueDocument; repo: YuqueRepo } | undefined {
+  function findDocument(
+    idOrSlug: string,
+    repo?: YuqueRepo,
+  ): { document: YuqueDocument; repo: YuqueRepo } | undefined {
     for (const candidate of repo ? [repo] : repos) {
-      const document = documentsOf(candidate).find((d) => String(d.fixture.id) === idOrSlug || d.fixture.slug === idOrSlug);
+      const document = documentsOf(candidate).find(
+        (d) => String(d.fixture.id) === idOrSlug || d.fixture.slug === idOrSlug,
+      );
       if (!document) continue;
       // A vanished fixture is still listed but no longer fetchable.
       if (document.type === 'Doc' && !store.get(document.fixture.id)) return undefined;
@@ -97,7 +127,8 @@ export async function startYuqueFake(options: YuqueFakeOptions = {}): Promise<Yu
   const offsetLimit = (url: URL): { offset: number; limit: number } | FakeResponse => {
     const offset = Number(url.searchParams.get('offset') ?? 0);
     const limit = Number(url.searchParams.get('limit') ?? 100);
-    if (!Number.isInteger(offset) || offset < 0 || !Number.isInteger(limit) || limit < 1) return error(400, 'offset/limit must be non-negative integers');
+    if (!Number.isInteger(offset) || offset < 0 || !Number.isInteger(limit) || limit < 1)
+      return error(400, 'offset/limit must be non-negative integers');
     if (limit > 100) return error(400, 'limit must be less than or equal to 100');
     return { offset, limit };
   };
@@ -106,7 +137,8 @@ export async function startYuqueFake(options: YuqueFakeOptions = {}): Promise<Yu
     const paging = offsetLimit(url);
     if ('status' in paging) return paging;
     const owned = repos.filter((r) => r.owner.login === owner || String(r.owner.id) === owner);
-    if (owned.length === 0 && owner !== FAKE_USER.login && owner !== FAKE_GROUP.login) return error(404, 'Not Found');
+    if (owned.length === 0 && owner !== FAKE_USER.login && owner !== FAKE_GROUP.login)
+      return error(404, 'Not Found');
     const page = pageOf(owned, paging.offset, paging.limit);
     return { status: 200, body: { data: page.items.map(bookOf) } };
   }
@@ -118,11 +150,22 @@ export async function startYuqueFake(options: YuqueFakeOptions = {}): Promise<Yu
     const since = url.searchParams.get('changed_at_gte');
     const sinceMs = since ? Date.parse(since) : Number.NEGATIVE_INFINITY;
     if (Number.isNaN(sinceMs)) return error(422, 'changed_at_gte must be an ISO 8601 time');
-    const latestVersion = (url.searchParams.get('optional_properties') ?? '').split(',').includes('latest_version_id');
+    const latestVersion = (url.searchParams.get('optional_properties') ?? '')
+      .split(',')
+      .includes('latest_version_id');
     const rows =
       url.searchParams.get('deleted') === 'true'
-        ? store.listDeleted(repo.knowledgeBase).filter((d) => d.deletedAt >= sinceMs).map((d) => docShape({ fixture: d, type: 'Doc', format: 'markdown' }, repo, book, { deletedAt: d.deletedAt }))
-        : documentsOf(repo).filter((d) => d.fixture.updatedAt >= sinceMs).map((d) => docShape(d, repo, book, { latestVersion }));
+        ? store
+            .listDeleted(repo.knowledgeBase)
+            .filter((d) => d.deletedAt >= sinceMs)
+            .map((d) =>
+              docShape({ fixture: d, type: 'Doc', format: 'markdown' }, repo, book, {
+                deletedAt: d.deletedAt,
+              }),
+            )
+        : documentsOf(repo)
+            .filter((d) => d.fixture.updatedAt >= sinceMs)
+            .map((d) => docShape(d, repo, book, { latestVersion }));
     const page = pageOf(rows, paging.offset, paging.limit);
     return { status: 200, body: { meta: { total: rows.length }, data: page.items } };
   }
@@ -133,24 +176,50 @@ export async function startYuqueFake(options: YuqueFakeOptions = {}): Promise<Yu
     if (!q) return error(400, 'q is required');
     if (type !== 'doc' && type !== 'repo') return error(400, 'type must be doc or repo');
     const page = Number(url.searchParams.get('page') ?? 1);
-    if (!Number.isInteger(page) || page < 1 || page > 100) return error(400, 'page must be between 1 and 100');
+    if (!Number.isInteger(page) || page < 1 || page > 100)
+      return error(400, 'page must be between 1 and 100');
     const scope = url.searchParams.get('scope');
     const inScope = (repo: YuqueRepo) => !scope || namespaceOf(repo) === scope || repo.owner.login === scope;
     const hits: Record<string, unknown>[] = [];
     for (const repo of repos.filter(inScope)) {
       const book = bookOf(repo);
       if (type === 'repo') {
-        if (repo.name.toLowerCase().includes(q.toLowerCase())) hits.push({ id: repo.id, type: 'repo', title: emphasise(repo.name, q), summary: repo.description, url: `/${namespaceOf(repo)}`, info: repo.owner.name, target: book });
+        if (repo.name.toLowerCase().includes(q.toLowerCase()))
+          hits.push({
+            id: repo.id,
+            type: 'repo',
+            title: emphasise(repo.name, q),
+            summary: repo.description,
+            url: `/${namespaceOf(repo)}`,
+            info: repo.owner.name,
+            target: book,
+          });
         continue;
       }
       for (const document of documentsOf(repo)) {
-        const snippet = highlightSnippet(blocksToSearchText(document.fixture.title, document.fixture.blocks), q, '<em>', '</em>');
+        const snippet = highlightSnippet(
+          blocksToSearchText(document.fixture.title, document.fixture.blocks),
+          q,
+          '<em>',
+          '</em>',
+        );
         if (!snippet) continue;
-        hits.push({ id: document.fixture.id, type: 'doc', title: emphasise(document.fixture.title, q), summary: snippet, url: `/${namespaceOf(repo)}/${document.fixture.slug}`, info: `${repo.owner.name} / ${repo.name}`, target: docShape(document, repo, book) });
+        hits.push({
+          id: document.fixture.id,
+          type: 'doc',
+          title: emphasise(document.fixture.title, q),
+          summary: snippet,
+          url: `/${namespaceOf(repo)}/${document.fixture.slug}`,
+          info: `${repo.owner.name} / ${repo.name}`,
+          target: docShape(document, repo, book),
+        });
       }
     }
     const slice = pageOf(hits, (page - 1) * SEARCH_PAGE_SIZE, SEARCH_PAGE_SIZE);
-    return { status: 200, body: { meta: { total: hits.length, pageNo: page, pageSize: SEARCH_PAGE_SIZE }, data: slice.items } };
+    return {
+      status: 200,
+      body: { meta: { total: hits.length, pageNo: page, pageSize: SEARCH_PAGE_SIZE }, data: slice.items },
+    };
   }
 
   function handle(request: FakeRequest): FakeResponse {
@@ -160,14 +229,28 @@ export async function startYuqueFake(options: YuqueFakeOptions = {}): Promise<Yu
     const segments = request.path.slice('/api/v2/'.length).split('/').filter(Boolean).map(decodeURIComponent);
     const [head, ...rest] = segments;
     if (head === 'hello') return { status: 200, body: { data: { message: `Hello ${FAKE_USER.name}` } } };
-    if (head === 'user' && rest.length === 0) return { status: 200, body: { data: userShape(FAKE_USER, repos.filter((r) => r.owner === FAKE_USER).length) } };
+    if (head === 'user' && rest.length === 0)
+      return {
+        status: 200,
+        body: { data: userShape(FAKE_USER, repos.filter((r) => r.owner === FAKE_USER).length) },
+      };
     if (head === 'users' && rest[1] === 'groups' && rest.length === 2) {
       if (rest[0] !== FAKE_USER.login && rest[0] !== String(FAKE_USER.id)) return error(404, 'Not Found');
       const offset = Number(request.url.searchParams.get('offset') ?? 0);
-      return { status: 200, body: { data: pageOf([groupShape(FAKE_GROUP, repos.filter((r) => r.owner === FAKE_GROUP).length)], offset, 100).items } };
+      return {
+        status: 200,
+        body: {
+          data: pageOf(
+            [groupShape(FAKE_GROUP, repos.filter((r) => r.owner === FAKE_GROUP).length)],
+            offset,
+            100,
+          ).items,
+        },
+      };
     }
     if (permissionDenied) return error(403, 'Forbidden: this token cannot read repos');
-    if ((head === 'users' || head === 'groups') && rest[1] === 'repos' && rest.length === 2) return reposResponse(rest[0]!, request.url);
+    if ((head === 'users' || head === 'groups') && rest[1] === 'repos' && rest.length === 2)
+      return reposResponse(rest[0]!, request.url);
     if (head === 'search' && rest.length === 0) return searchResponse(request.url);
     if (head !== 'repos') return error(404, 'Not Found');
     if (rest[0] === 'docs' && rest.length === 2) return detailResponse(findDocument(rest[1]!));
@@ -189,7 +272,8 @@ export async function startYuqueFake(options: YuqueFakeOptions = {}): Promise<Yu
     handle,
     renderFault: (fault): FakeResponse => {
       if (fault.kind === 'server-error') return { status: 500, body: { message: 'Internal Server Error' } };
-      const headers: Record<string, string> = fault.resetSeconds === undefined ? {} : { 'retry-after': String(fault.resetSeconds) };
+      const headers: Record<string, string> =
+        fault.resetSeconds === undefined ? {} : { 'retry-after': String(fault.resetSeconds) };
       return { status: 429, headers, body: { message: 'Too Many Requests' } };
     },
   });
@@ -213,10 +297,17 @@ export async function startYuqueFake(options: YuqueFakeOptions = {}): Promise<Yu
     vanishAfterListing: (id) => store.vanishAfterListing(id),
     externalIdOf: (id) => String(id),
   };
-  return { baseUrl: `${server.origin}/api/v2`, credentials: { token: firstToken }, control, close: server.close };
+  return {
+    baseUrl: `${server.origin}/api/v2`,
+    credentials: { token: firstToken },
+    control,
+    close: server.close,
+  };
 }
 
 function emphasise(text: string, query: string): string {
   const index = text.toLowerCase().indexOf(query.toLowerCase());
-  return index < 0 ? text : `${text.slice(0, index)}<em>${text.slice(index, index + query.length)}</em>${text.slice(index + query.length)}`;
+  return index < 0
+    ? text
+    : `${text.slice(0, index)}<em>${text.slice(index, index + query.length)}</em>${text.slice(index + query.length)}`;
 }

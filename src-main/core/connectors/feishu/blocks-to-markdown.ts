@@ -7,7 +7,16 @@
  */
 
 export interface DocxTextElement {
-  text_run?: { content?: string; text_element_style?: { bold?: boolean; italic?: boolean; strikethrough?: boolean; inline_code?: boolean; link?: { url?: string } } };
+  text_run?: {
+    content?: string;
+    text_element_style?: {
+      bold?: boolean;
+      italic?: boolean;
+      strikethrough?: boolean;
+      inline_code?: boolean;
+      link?: { url?: string };
+    };
+  };
   mention_doc?: { title?: string; url?: string };
   mention_user?: { user_id?: string };
   equation?: { content?: string };
@@ -22,18 +31,62 @@ export interface DocxBlock {
 }
 
 const HEADING_FIRST = 3; // heading1 = 3 … heading9 = 11
-const TYPE = { page: 1, text: 2, bullet: 12, ordered: 13, code: 14, quote: 15, equation: 16, todo: 17, callout: 19, divider: 22, table: 31, tableCell: 32, quoteContainer: 34 } as const;
+const TYPE = {
+  page: 1,
+  text: 2,
+  bullet: 12,
+  ordered: 13,
+  code: 14,
+  quote: 15,
+  equation: 16,
+  todo: 17,
+  callout: 19,
+  divider: 22,
+  table: 31,
+  tableCell: 32,
+  quoteContainer: 34,
+} as const;
 
 /** Code language enum of docx code blocks (a subset; unknown values render as a plain fence). */
 const LANGUAGES: Record<number, string> = {
-  7: 'bash', 8: 'csharp', 9: 'cpp', 10: 'c', 12: 'css', 18: 'dockerfile', 22: 'go', 24: 'html', 28: 'json', 29: 'java', 30: 'javascript',
-  32: 'kotlin', 39: 'markdown', 43: 'php', 49: 'python', 52: 'ruby', 53: 'rust', 56: 'sql', 60: 'shell', 61: 'swift', 63: 'typescript', 66: 'xml', 67: 'yaml',
+  7: 'bash',
+  8: 'csharp',
+  9: 'cpp',
+  10: 'c',
+  12: 'css',
+  18: 'dockerfile',
+  22: 'go',
+  24: 'html',
+  28: 'json',
+  29: 'java',
+  30: 'javascript',
+  32: 'kotlin',
+  39: 'markdown',
+  43: 'php',
+  49: 'python',
+  52: 'ruby',
+  53: 'rust',
+  56: 'sql',
+  60: 'shell',
+  61: 'swift',
+  63: 'typescript',
+  66: 'xml',
+  67: 'yaml',
 };
 
-function bodyOf(block: DocxBlock): { elements?: DocxTextElement[]; style?: Record<string, unknown> } | undefined {
-  const key = block.block_type >= HEADING_FIRST && block.block_type <= 11 ? `heading${block.block_type - 2}` : (Object.keys(block).find((k) => k !== 'block_id' && k !== 'parent_id' && k !== 'block_type' && k !== 'children') ?? '');
+function bodyOf(
+  block: DocxBlock,
+): { elements?: DocxTextElement[]; style?: Record<string, unknown> } | undefined {
+  const key =
+    block.block_type >= HEADING_FIRST && block.block_type <= 11
+      ? `heading${block.block_type - 2}`
+      : (Object.keys(block).find(
+          (k) => k !== 'block_id' && k !== 'parent_id' && k !== 'block_type' && k !== 'children',
+        ) ?? '');
   const body = block[key];
-  return body && typeof body === 'object' ? (body as { elements?: DocxTextElement[]; style?: Record<string, unknown> }) : undefined;
+  return body && typeof body === 'object'
+    ? (body as { elements?: DocxTextElement[]; style?: Record<string, unknown> })
+    : undefined;
 }
 
 function inline(elements: DocxTextElement[] | undefined, raw = false): string {
@@ -53,7 +106,10 @@ function inline(elements: DocxTextElement[] | undefined, raw = false): string {
         if (style.link?.url) text = `[${text}](${decodeURIComponent(style.link.url)})`;
         return `${before}${text}${after}`;
       }
-      if (element.mention_doc) return element.mention_doc.url ? `[${element.mention_doc.title ?? 'document'}](${element.mention_doc.url})` : (element.mention_doc.title ?? '');
+      if (element.mention_doc)
+        return element.mention_doc.url
+          ? `[${element.mention_doc.title ?? 'document'}](${element.mention_doc.url})`
+          : (element.mention_doc.title ?? '');
       if (element.mention_user) return '@user';
       if (element.equation) return `$${(element.equation.content ?? '').trim()}$`;
       return '';
@@ -63,10 +119,21 @@ function inline(elements: DocxTextElement[] | undefined, raw = false): string {
 
 export function docxBlocksToMarkdown(blocks: DocxBlock[]): string {
   const byId = new Map(blocks.map((block) => [block.block_id, block]));
-  const root = blocks.find((block) => block.block_type === TYPE.page) ?? blocks.find((block) => !block.parent_id || !byId.has(block.parent_id));
+  const root =
+    blocks.find((block) => block.block_type === TYPE.page) ??
+    blocks.find((block) => !block.parent_id || !byId.has(block.parent_id));
   if (!root) return '';
-  const childrenOf = (block: DocxBlock) => (block.children ?? []).map((id) => byId.get(id)).filter((child): child is DocxBlock => child !== undefined);
-  const cellText = (cell: DocxBlock) => childrenOf(cell).map((child) => inline(bodyOf(child)?.elements)).join(' ').replace(/\s+/g, ' ').trim().replace(/\|/g, '\\|');
+  const childrenOf = (block: DocxBlock) =>
+    (block.children ?? [])
+      .map((id) => byId.get(id))
+      .filter((child): child is DocxBlock => child !== undefined);
+  const cellText = (cell: DocxBlock) =>
+    childrenOf(cell)
+      .map((child) => inline(bodyOf(child)?.elements))
+      .join(' ')
+      .replace(/\s+/g, ' ')
+      .trim()
+      .replace(/\|/g, '\\|');
 
   /** Renders siblings; consecutive list items form one chunk so they stay a single list. */
   function renderSiblings(siblings: DocxBlock[], depth: number): string[] {
@@ -79,7 +146,10 @@ export function docxBlocksToMarkdown(blocks: DocxBlock[]): string {
       list = [];
     };
     for (const block of siblings) {
-      const isList = block.block_type === TYPE.bullet || block.block_type === TYPE.ordered || block.block_type === TYPE.todo;
+      const isList =
+        block.block_type === TYPE.bullet ||
+        block.block_type === TYPE.ordered ||
+        block.block_type === TYPE.todo;
       if (!isList) {
         flush();
         ordinal = 0;
@@ -97,7 +167,14 @@ export function docxBlocksToMarkdown(blocks: DocxBlock[]): string {
       ordinal = family === 'ordered' ? ordinal + 1 : 0;
       const indent = '  '.repeat(depth);
       const text = inline(bodyOf(block)?.elements);
-      const marker = block.block_type === TYPE.ordered ? `${ordinal}.` : block.block_type === TYPE.todo ? (bodyOf(block)?.style?.done ? '- [x]' : '- [ ]') : '-';
+      const marker =
+        block.block_type === TYPE.ordered
+          ? `${ordinal}.`
+          : block.block_type === TYPE.todo
+            ? bodyOf(block)?.style?.done
+              ? '- [x]'
+              : '- [ ]'
+            : '-';
       list.push(`${indent}${marker} ${text}`);
       const nested = childrenOf(block);
       if (nested.length) list.push(...renderSiblings(nested, depth + 1));
@@ -108,7 +185,8 @@ export function docxBlocksToMarkdown(blocks: DocxBlock[]): string {
 
   function renderBlock(block: DocxBlock, depth: number): string {
     const body = bodyOf(block);
-    if (block.block_type >= HEADING_FIRST && block.block_type <= 11) return `${'#'.repeat(Math.min(6, block.block_type - 2))} ${inline(body?.elements)}`;
+    if (block.block_type >= HEADING_FIRST && block.block_type <= 11)
+      return `${'#'.repeat(Math.min(6, block.block_type - 2))} ${inline(body?.elements)}`;
     switch (block.block_type) {
       case TYPE.text:
         return inline(body?.elements);
@@ -124,11 +202,18 @@ export function docxBlocksToMarkdown(blocks: DocxBlock[]): string {
         return '---';
       case TYPE.callout:
       case TYPE.quoteContainer:
-        return renderSiblings(childrenOf(block), depth).join('\n\n').split('\n').map((line) => (line ? `> ${line}` : '>')).join('\n');
+        return renderSiblings(childrenOf(block), depth)
+          .join('\n\n')
+          .split('\n')
+          .map((line) => (line ? `> ${line}` : '>'))
+          .join('\n');
       case TYPE.table: {
-        const table = block.table as { cells?: string[]; property?: { row_size?: number; column_size?: number } } | undefined;
+        const table = block.table as
+          { cells?: string[]; property?: { row_size?: number; column_size?: number } } | undefined;
         const columns = table?.property?.column_size ?? 1;
-        const cells = (table?.cells ?? block.children ?? []).map((id) => byId.get(id)).map((cell) => (cell ? cellText(cell) : ''));
+        const cells = (table?.cells ?? block.children ?? [])
+          .map((id) => byId.get(id))
+          .map((cell) => (cell ? cellText(cell) : ''));
         const rows: string[][] = [];
         for (let i = 0; i < cells.length; i += columns) rows.push(cells.slice(i, i + columns));
         if (rows.length === 0) return '';

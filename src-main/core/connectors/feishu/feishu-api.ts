@@ -62,29 +62,85 @@ export const RATE_LIMITED_CODE = 99991400;
 
 function codeOf(json: unknown): { code: number | undefined; msg: string } {
   const body = json as { code?: unknown; msg?: unknown } | undefined;
-  return { code: typeof body?.code === 'number' ? body.code : undefined, msg: typeof body?.msg === 'string' ? body.msg : '' };
+  return {
+    code: typeof body?.code === 'number' ? body.code : undefined,
+    msg: typeof body?.msg === 'string' ? body.msg : '',
+  };
 }
 
 /** Interprets one answer of the open-apis; `what` names the request in messages (never a token). */
-export function interpretFeishu<T>(what: string, label: string): (response: RawResponse) => Interpretation<T> {
+export function interpretFeishu<T>(
+  what: string,
+  label: string,
+): (response: RawResponse) => Interpretation<T> {
   return (response) => {
     const { code, msg } = codeOf(response.json);
     const resetMs = resetHeaderMs(response.headers, 'x-ogw-ratelimit-reset');
     if (code === undefined) {
-      if (response.status === 429) return { kind: 'retry', code: 'RATE_LIMITED', message: `${label} rate limit reached for ${what}`, afterMs: resetMs };
-      if (response.status >= 500) return { kind: 'retry', code: 'SOURCE_ERROR', message: `${label} server error (HTTP ${response.status}) for ${what}` };
-      return { kind: 'error', error: new CairnError('SOURCE_ERROR', `${label} sent a malformed answer (not a {code,msg,data} JSON envelope) to ${what}.`) };
+      if (response.status === 429)
+        return {
+          kind: 'retry',
+          code: 'RATE_LIMITED',
+          message: `${label} rate limit reached for ${what}`,
+          afterMs: resetMs,
+        };
+      if (response.status >= 500)
+        return {
+          kind: 'retry',
+          code: 'SOURCE_ERROR',
+          message: `${label} server error (HTTP ${response.status}) for ${what}`,
+        };
+      return {
+        kind: 'error',
+        error: new CairnError(
+          'SOURCE_ERROR',
+          `${label} sent a malformed answer (not a {code,msg,data} JSON envelope) to ${what}.`,
+        ),
+      };
     }
     if (code === 0) return { kind: 'ok', value: response.json as T };
     const detail = `${what}: code ${code}${msg ? ` (${msg})` : ''}`;
     const details = { platformCode: code };
-    if (code === RATE_LIMITED_CODE) return { kind: 'retry', code: 'RATE_LIMITED', message: `${label} rate limit reached for ${detail}`, afterMs: resetMs };
-    if (TOKEN_EXPIRED_CODES.has(code)) return { kind: 'refresh-auth', code: 'AUTH_EXPIRED', message: `${label} access token was rejected for ${detail}` };
-    if (APP_REJECTED_CODES.has(code)) return { kind: 'error', error: new CairnError('AUTH_INVALID', `${label} rejected the app credentials for ${detail}.`, { details }) };
-    if (SCOPE_MISSING_CODES.has(code)) return { kind: 'error', error: new CairnError('PERMISSION_DENIED', `${label} app is missing a permission scope for ${detail}.`, { details }) };
-    if (NOT_FOUND_CODES.has(code) || response.status === 404) return { kind: 'error', error: new CairnError('NOT_FOUND', `${label} could not find ${detail}.`, { details }) };
-    if (response.status >= 500) return { kind: 'retry', code: 'SOURCE_ERROR', message: `${label} server error for ${detail}` };
-    return { kind: 'error', error: new CairnError('SOURCE_ERROR', `${label} refused ${detail}.`, { details }) };
+    if (code === RATE_LIMITED_CODE)
+      return {
+        kind: 'retry',
+        code: 'RATE_LIMITED',
+        message: `${label} rate limit reached for ${detail}`,
+        afterMs: resetMs,
+      };
+    if (TOKEN_EXPIRED_CODES.has(code))
+      return {
+        kind: 'refresh-auth',
+        code: 'AUTH_EXPIRED',
+        message: `${label} access token was rejected for ${detail}`,
+      };
+    if (APP_REJECTED_CODES.has(code))
+      return {
+        kind: 'error',
+        error: new CairnError('AUTH_INVALID', `${label} rejected the app credentials for ${detail}.`, {
+          details,
+        }),
+      };
+    if (SCOPE_MISSING_CODES.has(code))
+      return {
+        kind: 'error',
+        error: new CairnError(
+          'PERMISSION_DENIED',
+          `${label} app is missing a permission scope for ${detail}.`,
+          { details },
+        ),
+      };
+    if (NOT_FOUND_CODES.has(code) || response.status === 404)
+      return {
+        kind: 'error',
+        error: new CairnError('NOT_FOUND', `${label} could not find ${detail}.`, { details }),
+      };
+    if (response.status >= 500)
+      return { kind: 'retry', code: 'SOURCE_ERROR', message: `${label} server error for ${detail}` };
+    return {
+      kind: 'error',
+      error: new CairnError('SOURCE_ERROR', `${label} refused ${detail}.`, { details }),
+    };
   };
 }
 
@@ -100,5 +156,7 @@ export function stripHighlight(text: string | undefined): string {
 
 export function unixSecondsToIso(value: string | number | undefined): string | null {
   const n = Number(value);
-  return value !== undefined && value !== '' && Number.isFinite(n) && n > 0 ? new Date(n * 1000).toISOString() : null;
+  return value !== undefined && value !== '' && Number.isFinite(n) && n > 0
+    ? new Date(n * 1000).toISOString()
+    : null;
 }

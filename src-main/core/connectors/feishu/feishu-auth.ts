@@ -34,7 +34,8 @@ interface CachedToken {
 const USER_AUTH_GONE = new Set([20037, 20064, 20073]);
 /** Errors that mean the stored refresh token is dead for good: only a new sign-in helps. */
 const LOST_USER_AUTH = new WeakSet<CairnError>();
-const SIGN_IN_AGAIN = 'Sign in again (the Sign in button on the connection, or `cairn authorize <connection>`).';
+const SIGN_IN_AGAIN =
+  'Sign in again (the Sign in button on the connection, or `cairn authorize <connection>`).';
 
 function lostUserAuth(code: 'AUTH_EXPIRED' | 'AUTH_INVALID', message: string): CairnError {
   const error = new CairnError(code, message);
@@ -42,21 +43,57 @@ function lostUserAuth(code: 'AUTH_EXPIRED' | 'AUTH_INVALID', message: string): C
   return error;
 }
 
-function interpretOAuth(label: string): (response: RawResponse) => Interpretation<{ access_token: string; expires_in?: number; refresh_token?: string }> {
+function interpretOAuth(
+  label: string,
+): (
+  response: RawResponse,
+) => Interpretation<{ access_token: string; expires_in?: number; refresh_token?: string }> {
   return (response) => {
-    const body = response.json as { code?: number; access_token?: string; error?: string; error_description?: string } | undefined;
+    const body = response.json as
+      { code?: number; access_token?: string; error?: string; error_description?: string } | undefined;
     if (!body) {
-      if (response.status >= 500) return { kind: 'retry', code: 'SOURCE_ERROR', message: `${label} OAuth server error (HTTP ${response.status})` };
-      return { kind: 'error', error: new CairnError('SOURCE_ERROR', `${label} sent a malformed answer to the OAuth token request.`) };
+      if (response.status >= 500)
+        return {
+          kind: 'retry',
+          code: 'SOURCE_ERROR',
+          message: `${label} OAuth server error (HTTP ${response.status})`,
+        };
+      return {
+        kind: 'error',
+        error: new CairnError('SOURCE_ERROR', `${label} sent a malformed answer to the OAuth token request.`),
+      };
     }
-    if ((body.code === undefined || body.code === 0) && body.access_token) return { kind: 'ok', value: body as { access_token: string } };
+    if ((body.code === undefined || body.code === 0) && body.access_token)
+      return { kind: 'ok', value: body as { access_token: string } };
     const code = body.code ?? 0;
     const what = `code ${code}${body.error_description ? ` (${body.error_description})` : ''}`;
-    if (USER_AUTH_GONE.has(code)) return { kind: 'error', error: lostUserAuth('AUTH_EXPIRED', `The ${label} user authorisation has expired, was revoked or its refresh token was already used (${what}). ${SIGN_IN_AGAIN}`) };
-    if (code === 20026) return { kind: 'error', error: lostUserAuth('AUTH_INVALID', `The stored ${label} user refresh token is not valid (${what}). ${SIGN_IN_AGAIN}`) };
-    if (code === 99991400 || response.status === 429) return { kind: 'retry', code: 'RATE_LIMITED', message: `${label} OAuth rate limit (${what})` };
-    if (response.status >= 500) return { kind: 'retry', code: 'SOURCE_ERROR', message: `${label} OAuth server error (${what})` };
-    return { kind: 'error', error: new CairnError('AUTH_INVALID', `${label} refused the user token refresh (${what}). Check the App ID and App Secret.`) };
+    if (USER_AUTH_GONE.has(code))
+      return {
+        kind: 'error',
+        error: lostUserAuth(
+          'AUTH_EXPIRED',
+          `The ${label} user authorisation has expired, was revoked or its refresh token was already used (${what}). ${SIGN_IN_AGAIN}`,
+        ),
+      };
+    if (code === 20026)
+      return {
+        kind: 'error',
+        error: lostUserAuth(
+          'AUTH_INVALID',
+          `The stored ${label} user refresh token is not valid (${what}). ${SIGN_IN_AGAIN}`,
+        ),
+      };
+    if (code === 99991400 || response.status === 429)
+      return { kind: 'retry', code: 'RATE_LIMITED', message: `${label} OAuth rate limit (${what})` };
+    if (response.status >= 500)
+      return { kind: 'retry', code: 'SOURCE_ERROR', message: `${label} OAuth server error (${what})` };
+    return {
+      kind: 'error',
+      error: new CairnError(
+        'AUTH_INVALID',
+        `${label} refused the user token refresh (${what}). Check the App ID and App Secret.`,
+      ),
+    };
   };
 }
 
@@ -87,10 +124,19 @@ export class FeishuAuth {
     this.tenantPending ??= (async () => {
       try {
         const { appId, appSecret, label } = this.options;
-        if (!appId || !appSecret) throw new CairnError('AUTH_INVALID', `The ${label} App ID or App Secret is missing.`);
+        if (!appId || !appSecret)
+          throw new CairnError('AUTH_INVALID', `The ${label} App ID or App Secret is missing.`);
         const answer = await this.options.http.request(
-          { method: 'POST', path: '/open-apis/auth/v3/tenant_access_token/internal', body: { app_id: appId, app_secret: appSecret }, signal },
-          interpretFeishu<{ tenant_access_token: string; expire: number }>('the tenant_access_token request', label),
+          {
+            method: 'POST',
+            path: '/open-apis/auth/v3/tenant_access_token/internal',
+            body: { app_id: appId, app_secret: appSecret },
+            signal,
+          },
+          interpretFeishu<{ tenant_access_token: string; expire: number }>(
+            'the tenant_access_token request',
+            label,
+          ),
         );
         this.tenant = { value: answer.tenant_access_token, expiresAt: Date.now() + answer.expire * 1000 };
         this.options.logger.debug('tenant access token renewed', { expiresInSeconds: answer.expire });
@@ -112,14 +158,34 @@ export class FeishuAuth {
     this.userPending ??= (async () => {
       try {
         const { label, appId, appSecret } = this.options;
-        if (!this.refreshToken) throw new CairnError('PERMISSION_DENIED', `${label} search and My Library need user authorisation: sign in with ${label} on this connection (or run \`cairn authorize <connection>\`).`);
+        if (!this.refreshToken)
+          throw new CairnError(
+            'PERMISSION_DENIED',
+            `${label} search and My Library need user authorisation: sign in with ${label} on this connection (or run \`cairn authorize <connection>\`).`,
+          );
         const answer = await this.options.http
-          .request({ method: 'POST', path: this.options.oauthTokenUrl, body: { grant_type: 'refresh_token', client_id: appId, client_secret: appSecret, refresh_token: this.refreshToken }, signal }, interpretOAuth(label))
+          .request(
+            {
+              method: 'POST',
+              path: this.options.oauthTokenUrl,
+              body: {
+                grant_type: 'refresh_token',
+                client_id: appId,
+                client_secret: appSecret,
+                refresh_token: this.refreshToken,
+              },
+              signal,
+            },
+            interpretOAuth(label),
+          )
           .catch((error: unknown) => {
             if (error instanceof CairnError && LOST_USER_AUTH.has(error)) this.options.onUserAuthLost?.();
             throw error;
           });
-        this.user = { value: answer.access_token, expiresAt: Date.now() + (answer.expires_in ?? 7200) * 1000 };
+        this.user = {
+          value: answer.access_token,
+          expiresAt: Date.now() + (answer.expires_in ?? 7200) * 1000,
+        };
         if (answer.refresh_token && answer.refresh_token !== this.refreshToken) {
           this.refreshToken = answer.refresh_token;
           await this.persistRefreshToken(answer.refresh_token);
@@ -136,20 +202,36 @@ export class FeishuAuth {
    * The sign-in's authorization_code grant (with the PKCE verifier) at the same endpoint the
    * refresh uses. Returns the refresh token to store; without offline_access there is none.
    */
-  async exchangeCode(input: { code: string; redirectUri: string; codeVerifier: string; signal?: AbortSignal }): Promise<string> {
+  async exchangeCode(input: {
+    code: string;
+    redirectUri: string;
+    codeVerifier: string;
+    signal?: AbortSignal;
+  }): Promise<string> {
     const { label, appId, appSecret } = this.options;
-    if (!appId || !appSecret) throw new CairnError('AUTH_INVALID', `The ${label} App ID or App Secret is missing.`);
+    if (!appId || !appSecret)
+      throw new CairnError('AUTH_INVALID', `The ${label} App ID or App Secret is missing.`);
     const answer = await this.options.http.request(
       {
         method: 'POST',
         path: this.options.oauthTokenUrl,
-        body: { grant_type: 'authorization_code', client_id: appId, client_secret: appSecret, code: input.code, redirect_uri: input.redirectUri, code_verifier: input.codeVerifier },
+        body: {
+          grant_type: 'authorization_code',
+          client_id: appId,
+          client_secret: appSecret,
+          code: input.code,
+          redirect_uri: input.redirectUri,
+          code_verifier: input.codeVerifier,
+        },
         signal: input.signal,
       },
       interpretCodeExchange(label),
     );
     if (!answer.refresh_token) {
-      throw new CairnError('PERMISSION_DENIED', `${label} signed you in but returned no refresh token, so Cairn could not stay signed in. Enable the offline_access scope for the app in the developer console, publish the app, then sign in again.`);
+      throw new CairnError(
+        'PERMISSION_DENIED',
+        `${label} signed you in but returned no refresh token, so Cairn could not stay signed in. Enable the offline_access scope for the app in the developer console, publish the app, then sign in again.`,
+      );
     }
     this.refreshToken = answer.refresh_token;
     this.user = { value: answer.access_token, expiresAt: Date.now() + (answer.expires_in ?? 7200) * 1000 };
@@ -158,14 +240,19 @@ export class FeishuAuth {
 
   private async persistRefreshToken(refreshToken: string): Promise<void> {
     if (!this.options.saveSecrets) {
-      this.options.logger.warn('rotated user refresh token cannot be persisted (no secret store); it is kept in memory only');
+      this.options.logger.warn(
+        'rotated user refresh token cannot be persisted (no secret store); it is kept in memory only',
+      );
       return;
     }
     try {
       await this.options.saveSecrets({ ...this.options.secrets, userRefreshToken: refreshToken });
     } catch (error) {
       // The old refresh token is already spent: keep working with the new one in memory and say so.
-      this.options.logger.error('could not persist the rotated user refresh token; re-authorise after restart if search stops working', { error: error instanceof Error ? error.message : String(error) });
+      this.options.logger.error(
+        'could not persist the rotated user refresh token; re-authorise after restart if search stops working',
+        { error: error instanceof Error ? error.message : String(error) },
+      );
     }
   }
 }

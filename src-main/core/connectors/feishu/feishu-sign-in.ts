@@ -14,7 +14,6 @@ import { FEISHU_SIGN_IN_DEFAULT_PORT, FEISHU_SIGN_IN_DEFAULT_SCOPES } from '../.
 import { CairnError } from '../../errors';
 import type { Interpretation, RawResponse } from '../http/platform-http';
 
-
 /** The authorize page takes at most 50 scopes (obtain-oauth-code page, `scope` parameter). */
 const MAX_SCOPES = 50;
 
@@ -28,9 +27,11 @@ const SCOPE_NAME = /^[A-Za-z0-9_.:-]+$/;
 export function scopeListProblem(value: string): string | null {
   const tokens = value.trim().split(/\s+/).filter(Boolean);
   const bad = tokens.find((token) => !SCOPE_NAME.test(token));
-  if (bad !== undefined) return `oauthScopes: "${bad}" is not a scope name (separate scopes with spaces, e.g. "search:docs:read wiki:wiki:readonly")`;
+  if (bad !== undefined)
+    return `oauthScopes: "${bad}" is not a scope name (separate scopes with spaces, e.g. "search:docs:read wiki:wiki:readonly")`;
   const count = new Set([...tokens, 'offline_access']).size;
-  if (count > MAX_SCOPES) return `oauthScopes: ${count} scopes with offline_access, but the sign-in page takes at most ${MAX_SCOPES}`;
+  if (count > MAX_SCOPES)
+    return `oauthScopes: ${count} scopes with offline_access, but the sign-in page takes at most ${MAX_SCOPES}`;
   return null;
 }
 
@@ -50,7 +51,14 @@ export interface FeishuTokenAnswer {
   scope?: string;
 }
 
-export function feishuAuthorizeUrl(input: { accountsBaseUrl: string; clientId: string; redirectUri: string; scopes: string[]; state: string; codeChallenge: string }): string {
+export function feishuAuthorizeUrl(input: {
+  accountsBaseUrl: string;
+  clientId: string;
+  redirectUri: string;
+  scopes: string[];
+  state: string;
+  codeChallenge: string;
+}): string {
   // The page asks for URL-encoded parameters; URLSearchParams encodes them (and the space-separated scope list).
   const url = new URL(`${input.accountsBaseUrl.replace(/\/+$/, '')}/open-apis/authen/v1/authorize`);
   url.search = new URLSearchParams({
@@ -81,7 +89,11 @@ export function signInScopes(configured: string | number | boolean | undefined):
 export function signInPort(configured: string | number | boolean | undefined): number {
   if (configured === undefined || configured === '') return FEISHU_DEFAULT_REDIRECT_PORT;
   const port = Number(configured);
-  if (!Number.isInteger(port) || port < 0 || port > 65_535) throw new CairnError('INVALID_ARGUMENT', `The sign-in port "${String(configured)}" is not a port number (1-65535).`);
+  if (!Number.isInteger(port) || port < 0 || port > 65_535)
+    throw new CairnError(
+      'INVALID_ARGUMENT',
+      `The sign-in port "${String(configured)}" is not a port number (1-65535).`,
+    );
   return port;
 }
 
@@ -90,36 +102,72 @@ function codeExchangeError(label: string, code: number, what: string): CairnErro
   switch (code) {
     case 20003:
     case 20065:
-      return new CairnError('AUTH_INVALID', `${label} did not accept the sign-in code: it was already used or is unknown (${what}). Sign in again.`);
+      return new CairnError(
+        'AUTH_INVALID',
+        `${label} did not accept the sign-in code: it was already used or is unknown (${what}). Sign in again.`,
+      );
     case 20004:
-      return new CairnError('AUTH_EXPIRED', `The ${label} sign-in code expired before Cairn could use it (codes last 5 minutes; ${what}). Sign in again.`);
+      return new CairnError(
+        'AUTH_EXPIRED',
+        `The ${label} sign-in code expired before Cairn could use it (codes last 5 minutes; ${what}). Sign in again.`,
+      );
     case 20049:
-      return new CairnError('AUTH_INVALID', `${label} rejected the sign-in's PKCE check (${what}). Sign in again.`);
+      return new CairnError(
+        'AUTH_INVALID',
+        `${label} rejected the sign-in's PKCE check (${what}). Sign in again.`,
+      );
     case 20071:
-      return new CairnError('AUTH_INVALID', `${label} says the redirect address differs from the one used at sign-in (${what}).`);
+      return new CairnError(
+        'AUTH_INVALID',
+        `${label} says the redirect address differs from the one used at sign-in (${what}).`,
+      );
     case 20010:
-      return new CairnError('PERMISSION_DENIED', `Your ${label} account may not use this app (${what}). Ask the admin to add you to the app's availability.`);
+      return new CairnError(
+        'PERMISSION_DENIED',
+        `Your ${label} account may not use this app (${what}). Ask the admin to add you to the app's availability.`,
+      );
     case 20002:
     case 20024:
-      return new CairnError('AUTH_INVALID', `${label} refused the app credentials during sign-in (${what}). Check the App ID and App Secret.`);
+      return new CairnError(
+        'AUTH_INVALID',
+        `${label} refused the app credentials during sign-in (${what}). Check the App ID and App Secret.`,
+      );
     default:
       return new CairnError('AUTH_INVALID', `${label} refused the sign-in (${what}).`);
   }
 }
 
-export function interpretCodeExchange(label: string): (response: RawResponse) => Interpretation<FeishuTokenAnswer> {
+export function interpretCodeExchange(
+  label: string,
+): (response: RawResponse) => Interpretation<FeishuTokenAnswer> {
   return (response) => {
-    const body = response.json as (Partial<FeishuTokenAnswer> & { code?: number; error?: string; error_description?: string }) | undefined;
+    const body = response.json as
+      | (Partial<FeishuTokenAnswer> & { code?: number; error?: string; error_description?: string })
+      | undefined;
     if (!body) {
-      if (response.status >= 500) return { kind: 'retry', code: 'SOURCE_ERROR', message: `${label} OAuth server error (HTTP ${response.status})` };
-      return { kind: 'error', error: new CairnError('SOURCE_ERROR', `${label} sent a malformed answer to the sign-in token request.`) };
+      if (response.status >= 500)
+        return {
+          kind: 'retry',
+          code: 'SOURCE_ERROR',
+          message: `${label} OAuth server error (HTTP ${response.status})`,
+        };
+      return {
+        kind: 'error',
+        error: new CairnError(
+          'SOURCE_ERROR',
+          `${label} sent a malformed answer to the sign-in token request.`,
+        ),
+      };
     }
-    if ((body.code === undefined || body.code === 0) && body.access_token) return { kind: 'ok', value: body as FeishuTokenAnswer };
+    if ((body.code === undefined || body.code === 0) && body.access_token)
+      return { kind: 'ok', value: body as FeishuTokenAnswer };
     const code = body.code ?? 0;
     const what = `code ${code}${body.error_description ? `: ${body.error_description}` : ''}`;
     // 20050 server error, 20072 temporarily unavailable: retrying is what the page advises.
-    if (code === 20050 || code === 20072 || response.status >= 500) return { kind: 'retry', code: 'SOURCE_ERROR', message: `${label} OAuth server error (${what})` };
-    if (code === 99991400 || response.status === 429) return { kind: 'retry', code: 'RATE_LIMITED', message: `${label} OAuth rate limit (${what})` };
+    if (code === 20050 || code === 20072 || response.status >= 500)
+      return { kind: 'retry', code: 'SOURCE_ERROR', message: `${label} OAuth server error (${what})` };
+    if (code === 99991400 || response.status === 429)
+      return { kind: 'retry', code: 'RATE_LIMITED', message: `${label} OAuth rate limit (${what})` };
     return { kind: 'error', error: codeExchangeError(label, code, what) };
   };
 }

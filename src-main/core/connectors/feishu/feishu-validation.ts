@@ -8,14 +8,30 @@ export function explainFeishuValidation(error: unknown, label: string, host: str
   switch (error.code) {
     case 'AUTH_INVALID':
       if (/refresh token/i.test(error.message)) return error;
-      return new CairnError('AUTH_INVALID', `${label} rejected the App ID or App Secret${suffix}. Copy both from the developer console (Credentials & Basic Info) and check the app is enabled.`, { details: error.details });
+      return new CairnError(
+        'AUTH_INVALID',
+        `${label} rejected the App ID or App Secret${suffix}. Copy both from the developer console (Credentials & Basic Info) and check the app is enabled.`,
+        { details: error.details },
+      );
     case 'PERMISSION_DENIED':
-      return new CairnError('PERMISSION_DENIED', `The ${label} app is missing a permission${suffix}. Add the scopes wiki:wiki:readonly and docs:document.content:read in the developer console, then publish a new app version.`, { details: error.details });
+      return new CairnError(
+        'PERMISSION_DENIED',
+        `The ${label} app is missing a permission${suffix}. Add the scopes wiki:wiki:readonly and docs:document.content:read in the developer console, then publish a new app version.`,
+        { details: error.details },
+      );
     case 'AUTH_EXPIRED':
-      return error.message.includes('user authorisation') ? error : new CairnError('AUTH_EXPIRED', `${label} keeps rejecting fresh access tokens${suffix}. Check the app is installed in your organisation.`);
+      return error.message.includes('user authorisation')
+        ? error
+        : new CairnError(
+            'AUTH_EXPIRED',
+            `${label} keeps rejecting fresh access tokens${suffix}. Check the app is installed in your organisation.`,
+          );
     case 'SOURCE_UNREACHABLE':
     case 'TIMEOUT':
-      return new CairnError(error.code, `Cannot reach ${label} at ${host}: check the base URL and your network. (${error.message})`);
+      return new CairnError(
+        error.code,
+        `Cannot reach ${label} at ${host}: check the base URL and your network. (${error.message})`,
+      );
     default:
       return error;
   }

@@ -16,10 +16,17 @@ async function serve(handler: Parameters<typeof createServer>[1]): Promise<strin
 }
 
 function interpret(res: RawResponse): Interpretation<unknown> {
-  if (res.status === 429) return { kind: 'retry', code: 'RATE_LIMITED', message: 'limited', afterMs: resetHeaderMs(res.headers, 'x-reset') };
+  if (res.status === 429)
+    return {
+      kind: 'retry',
+      code: 'RATE_LIMITED',
+      message: 'limited',
+      afterMs: resetHeaderMs(res.headers, 'x-reset'),
+    };
   if (res.status === 401) return { kind: 'refresh-auth', code: 'AUTH_EXPIRED', message: 'expired' };
   if (res.status >= 500) return { kind: 'retry', code: 'SOURCE_ERROR', message: 'server error' };
-  if (res.json === undefined) return { kind: 'error', error: new CairnError('SOURCE_ERROR', 'malformed JSON') };
+  if (res.json === undefined)
+    return { kind: 'error', error: new CairnError('SOURCE_ERROR', 'malformed JSON') };
   return { kind: 'ok', value: res.json };
 }
 
@@ -76,7 +83,9 @@ describe('PlatformHttp', () => {
 
   it('reports an unreachable host and a timeout with distinct codes', async () => {
     const http = new PlatformHttp({ baseUrl: 'http://127.0.0.1:9', logger: silentLogger() });
-    await expect(http.request({ path: '/' }, interpret)).rejects.toMatchObject({ code: 'SOURCE_UNREACHABLE' });
+    await expect(http.request({ path: '/' }, interpret)).rejects.toMatchObject({
+      code: 'SOURCE_UNREACHABLE',
+    });
     const base = await serve(() => {
       /* never answers */
     });
@@ -84,7 +93,7 @@ describe('PlatformHttp', () => {
     await expect(slow.request({ path: '/' }, interpret)).rejects.toMatchObject({ code: 'TIMEOUT' });
   });
 
-  it('adds no listener to the caller\'s signal however many requests wait on it, and leaves none behind', async () => {
+  it("adds no listener to the caller's signal however many requests wait on it, and leaves none behind", async () => {
     // A sync passes one signal to every document it fetches at once (16); each request used to park an
     // abort listener on it while queued, and Node warns past 10 (MaxListenersExceededWarning).
     const controller = new AbortController();
@@ -93,22 +102,38 @@ describe('PlatformHttp', () => {
       counts.push(getEventListeners(controller.signal, 'abort').length);
       setTimeout(() => res.end('{"ok":true}'), 5);
     });
-    const http = new PlatformHttp({ baseUrl: base, logger: silentLogger(), concurrency: 4, rate: { intervalMs: 1000, intervalCap: 1000 } });
-    const requests = Array.from({ length: 40 }, () => http.request({ path: '/', signal: controller.signal }, interpret));
+    const http = new PlatformHttp({
+      baseUrl: base,
+      logger: silentLogger(),
+      concurrency: 4,
+      rate: { intervalMs: 1000, intervalCap: 1000 },
+    });
+    const requests = Array.from({ length: 40 }, () =>
+      http.request({ path: '/', signal: controller.signal }, interpret),
+    );
     counts.push(getEventListeners(controller.signal, 'abort').length);
     await Promise.all(requests);
-    expect({ served: counts.length - 1, most: Math.max(...counts), after: getEventListeners(controller.signal, 'abort').length }).toEqual({ served: 40, most: 0, after: 0 });
+    expect({
+      served: counts.length - 1,
+      most: Math.max(...counts),
+      after: getEventListeners(controller.signal, 'abort').length,
+    }).toEqual({ served: 40, most: 0, after: 0 });
   });
 
-  it('cancels queued and running requests alike from the caller\'s signal', async () => {
+  it("cancels queued and running requests alike from the caller's signal", async () => {
     const base = await serve((_req, res) => setTimeout(() => res.end('{}'), 2000));
     const http = new PlatformHttp({ baseUrl: base, logger: silentLogger(), concurrency: 2 });
     const controller = new AbortController();
-    const requests = Array.from({ length: 12 }, () => http.request({ path: '/', signal: controller.signal }, interpret).catch((error: unknown) => error));
+    const requests = Array.from({ length: 12 }, () =>
+      http.request({ path: '/', signal: controller.signal }, interpret).catch((error: unknown) => error),
+    );
     setTimeout(() => controller.abort(), 50);
     const started = Date.now();
     const outcomes = await Promise.all(requests);
-    expect({ codes: new Set(outcomes.map((error) => (error as CairnError).code)), quick: Date.now() - started < 1500 }).toEqual({ codes: new Set(['CANCELLED']), quick: true });
+    expect({
+      codes: new Set(outcomes.map((error) => (error as CairnError).code)),
+      quick: Date.now() - started < 1500,
+    }).toEqual({ codes: new Set(['CANCELLED']), quick: true });
   });
 
   it('stops waiting when cancelled', async () => {
@@ -116,6 +141,8 @@ describe('PlatformHttp', () => {
     const http = new PlatformHttp({ baseUrl: base, logger: silentLogger() });
     const controller = new AbortController();
     setTimeout(() => controller.abort(), 100);
-    await expect(http.request({ path: '/', signal: controller.signal }, interpret)).rejects.toMatchObject({ code: 'CANCELLED' });
+    await expect(http.request({ path: '/', signal: controller.signal }, interpret)).rejects.toMatchObject({
+      code: 'CANCELLED',
+    });
   });
 });

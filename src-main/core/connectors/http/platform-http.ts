@@ -61,34 +61,51 @@ export interface PlatformHttpOptions {
 
 export class PlatformHttp {
   private readonly queue: PQueue;
-  private readonly options: Required<Pick<PlatformHttpOptions, 'timeoutMs' | 'maxRetries' | 'backoffBaseMs' | 'backoffMaxMs'>> & PlatformHttpOptions;
+  private readonly options: Required<
+    Pick<PlatformHttpOptions, 'timeoutMs' | 'maxRetries' | 'backoffBaseMs' | 'backoffMaxMs'>
+  > &
+    PlatformHttpOptions;
 
   constructor(options: PlatformHttpOptions) {
     const rate = options.rate ?? { intervalMs: 1000, intervalCap: 5 };
-    this.queue = new PQueue({ concurrency: options.concurrency ?? 4, interval: rate.intervalMs, intervalCap: rate.intervalCap });
+    this.queue = new PQueue({
+      concurrency: options.concurrency ?? 4,
+      interval: rate.intervalMs,
+      intervalCap: rate.intervalCap,
+    });
     this.options = { timeoutMs: 15_000, maxRetries: 4, backoffBaseMs: 500, backoffMaxMs: 30_000, ...options };
   }
 
   url(path: string, query?: HttpRequest['query']): string {
-    const base = /^https?:\/\//.test(path) ? path : this.options.baseUrl.replace(/\/+$/, '') + (path.startsWith('/') ? path : `/${path}`);
+    const base = /^https?:\/\//.test(path)
+      ? path
+      : this.options.baseUrl.replace(/\/+$/, '') + (path.startsWith('/') ? path : `/${path}`);
     const url = new URL(base);
-    for (const [key, value] of Object.entries(query ?? {})) if (value !== undefined) url.searchParams.set(key, String(value));
+    for (const [key, value] of Object.entries(query ?? {}))
+      if (value !== undefined) url.searchParams.set(key, String(value));
     return url.toString();
   }
 
-  async request<T>(callerRequest: HttpRequest, interpret: (response: RawResponse) => Interpretation<T>): Promise<T> {
+  async request<T>(
+    callerRequest: HttpRequest,
+    interpret: (response: RawResponse) => Interpretation<T>,
+  ): Promise<T> {
     // The queue, the backoff and fetch each listen for 'abort' while a request waits or runs. A sync
     // passes ONE signal to all the documents it fetches at once (16), so on that signal the listeners
     // add up past Node's leak warning (MaxListenersExceededWarning at 11) though each is removed when
     // its request settles. A signal of this request's own takes them instead: AbortSignal.any follows
     // the caller's signal without adding a listener to it (Node tracks dependants internally).
-    const request = callerRequest.signal ? { ...callerRequest, signal: AbortSignal.any([callerRequest.signal]) } : callerRequest;
+    const request = callerRequest.signal
+      ? { ...callerRequest, signal: AbortSignal.any([callerRequest.signal]) }
+      : callerRequest;
     let refreshed = false;
     for (let attempt = 0; ; attempt++) {
       throwIfAborted(request.signal);
-      const response = await this.queue.add(() => this.send(request), { signal: request.signal }).catch((error: unknown) => {
-        throw this.normaliseTransportError(error, request);
-      });
+      const response = await this.queue
+        .add(() => this.send(request), { signal: request.signal })
+        .catch((error: unknown) => {
+          throw this.normaliseTransportError(error, request);
+        });
       const verdict = interpret(response);
       if (verdict.kind === 'ok') return verdict.value;
       if (verdict.kind === 'error') throw verdict.error;
@@ -100,9 +117,15 @@ export class PlatformHttp {
         attempt--; // a refresh is not a retry of a transient failure
         continue;
       }
-      if (attempt >= this.options.maxRetries) throw new CairnError(verdict.code, `${verdict.message} (gave up after ${attempt + 1} attempts)`);
+      if (attempt >= this.options.maxRetries)
+        throw new CairnError(verdict.code, `${verdict.message} (gave up after ${attempt + 1} attempts)`);
       const wait = verdict.afterMs ?? this.backoff(attempt);
-      this.options.logger.warn('transient platform error; retrying', { path: request.path, code: verdict.code, waitMs: Math.round(wait), attempt: attempt + 1 });
+      this.options.logger.warn('transient platform error; retrying', {
+        path: request.path,
+        code: verdict.code,
+        waitMs: Math.round(wait),
+        attempt: attempt + 1,
+      });
       await sleep(wait, request.signal);
     }
   }
@@ -123,7 +146,12 @@ export class PlatformHttp {
       body = JSON.stringify(request.body);
       headers['content-type'] ??= 'application/json; charset=utf-8';
     }
-    const res = await (this.options.fetchImpl ?? fetch)(this.url(request.path, request.query), { method: request.method ?? 'GET', headers, body, signal });
+    const res = await (this.options.fetchImpl ?? fetch)(this.url(request.path, request.query), {
+      method: request.method ?? 'GET',
+      headers,
+      body,
+      signal,
+    });
     const text = await res.text();
     let json: unknown;
     try {
@@ -141,7 +169,10 @@ export class PlatformHttp {
       return new CairnError('TIMEOUT', `No answer from ${new URL(this.url(request.path)).host} in time.`);
     }
     const host = safeHost(this.url(request.path));
-    const detail = error instanceof Error ? ((error.cause as { code?: string } | undefined)?.code ?? error.message) : String(error);
+    const detail =
+      error instanceof Error
+        ? ((error.cause as { code?: string } | undefined)?.code ?? error.message)
+        : String(error);
     return new CairnError('SOURCE_UNREACHABLE', `Cannot reach ${host} (${detail}).`, { cause: error });
   }
 

@@ -8,7 +8,11 @@ function answer(json: unknown, status = 200): RawResponse {
 
 function outcome(response: RawResponse): string {
   const verdict = interpretIma(response);
-  return verdict.kind === 'error' ? verdict.error.code : verdict.kind === 'ok' ? 'ok' : `${verdict.kind}:${verdict.code}`;
+  return verdict.kind === 'error'
+    ? verdict.error.code
+    : verdict.kind === 'ok'
+      ? 'ok'
+      : `${verdict.kind}:${verdict.code}`;
 }
 
 describe('interpretIma', () => {
@@ -31,6 +35,22 @@ describe('interpretIma', () => {
         answer({}, 502),
         answer({}, 405),
       ].map(outcome),
-    ).toEqual(['ok', 'ok', 'retry:RATE_LIMITED', 'retry:RATE_LIMITED', 'QUOTA_EXCEEDED', 'QUOTA_EXCEEDED', 'PERMISSION_DENIED', 'INVALID_ARGUMENT', 'UNSUPPORTED', 'AUTH_INVALID', 'NOT_FOUND', 'SOURCE_ERROR', 'retry:SOURCE_ERROR', 'retry:SOURCE_ERROR', 'UNSUPPORTED']);
+    ).toEqual([
+      'ok',
+      'ok',
+      'retry:RATE_LIMITED',
+      'retry:RATE_LIMITED',
+      'QUOTA_EXCEEDED',
+      'QUOTA_EXCEEDED',
+      'PERMISSION_DENIED',
+      'INVALID_ARGUMENT',
+      'UNSUPPORTED',
+      'AUTH_INVALID',
+      'NOT_FOUND',
+      'SOURCE_ERROR',
+      'retry:SOURCE_ERROR',
+      'retry:SOURCE_ERROR',
+      'UNSUPPORTED',
+    ]);
   });
 });

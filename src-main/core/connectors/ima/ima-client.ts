@@ -6,9 +6,19 @@
  */
 import { CairnError } from '../../errors';
 import type { Logger } from '../../logging/logger';
-import { PlatformHttp, type Interpretation, type PlatformHttpOptions, type RawResponse } from '../http/platform-http';
+import {
+  PlatformHttp,
+  type Interpretation,
+  type PlatformHttpOptions,
+  type RawResponse,
+} from '../http/platform-http';
 
-export type ImaHttpTuning = Partial<Pick<PlatformHttpOptions, 'rate' | 'concurrency' | 'timeoutMs' | 'maxRetries' | 'backoffBaseMs' | 'backoffMaxMs'>>;
+export type ImaHttpTuning = Partial<
+  Pick<
+    PlatformHttpOptions,
+    'rate' | 'concurrency' | 'timeoutMs' | 'maxRetries' | 'backoffBaseMs' | 'backoffMaxMs'
+  >
+>;
 
 /** Codes two independent clients report; neither list is confirmed (connectors.md §4.3). */
 const RATE_LIMIT_CODES = new Set([110021, 200001]);
@@ -43,12 +53,29 @@ interface Envelope {
 
 /** Turns an IMA answer into ok / retry / error. IMA keeps HTTP 200 and signals in the body. Exported for tests. */
 export function interpretIma(response: RawResponse): Interpretation<unknown> {
-  if (response.status === 429) return { kind: 'retry', code: 'RATE_LIMITED', message: 'IMA rate limit reached (HTTP 429).' };
-  if (response.status >= 500) return { kind: 'retry', code: 'SOURCE_ERROR', message: `IMA server error (HTTP ${response.status}).` };
-  if (response.status === 404 || response.status === 405) return { kind: 'error', error: new CairnError('UNSUPPORTED', `IMA does not offer this action here (HTTP ${response.status}); check the base URL.`) };
-  if (response.status !== 200) return { kind: 'error', error: new CairnError('SOURCE_ERROR', `IMA refused the request (HTTP ${response.status}).`) };
+  if (response.status === 429)
+    return { kind: 'retry', code: 'RATE_LIMITED', message: 'IMA rate limit reached (HTTP 429).' };
+  if (response.status >= 500)
+    return { kind: 'retry', code: 'SOURCE_ERROR', message: `IMA server error (HTTP ${response.status}).` };
+  if (response.status === 404 || response.status === 405)
+    return {
+      kind: 'error',
+      error: new CairnError(
+        'UNSUPPORTED',
+        `IMA does not offer this action here (HTTP ${response.status}); check the base URL.`,
+      ),
+    };
+  if (response.status !== 200)
+    return {
+      kind: 'error',
+      error: new CairnError('SOURCE_ERROR', `IMA refused the request (HTTP ${response.status}).`),
+    };
   if (response.json === undefined || response.json === null || typeof response.json !== 'object') {
-    return { kind: 'retry', code: 'SOURCE_ERROR', message: 'IMA returned a response that is not valid JSON.' };
+    return {
+      kind: 'retry',
+      code: 'SOURCE_ERROR',
+      message: 'IMA returned a response that is not valid JSON.',
+    };
   }
   const body = response.json as Envelope;
   const rawCode = body.code ?? body.retcode ?? 0;
@@ -56,14 +83,30 @@ export function interpretIma(response: RawResponse): Interpretation<unknown> {
   const msg = body.msg ?? body.errmsg ?? '';
   if (code === 0) return { kind: 'ok', value: body.data ?? {} };
   const detail = `IMA code ${String(rawCode)}${msg ? `: ${msg}` : ''}`;
-  const fail = (errorCode: ConstructorParameters<typeof CairnError>[0], message: string): Interpretation<unknown> => ({ kind: 'error', error: new CairnError(errorCode, message, { details: { imaCode: code } }) });
-  if (RATE_LIMIT_CODES.has(code)) return { kind: 'retry', code: 'RATE_LIMITED', message: `IMA rate limit reached (${detail}).` };
-  if (QUOTA_CODES.has(code)) return fail('QUOTA_EXCEEDED', `IMA's daily quota is used up (${detail}); the sync stops here and can resume tomorrow.`);
+  const fail = (
+    errorCode: ConstructorParameters<typeof CairnError>[0],
+    message: string,
+  ): Interpretation<unknown> => ({
+    kind: 'error',
+    error: new CairnError(errorCode, message, { details: { imaCode: code } }),
+  });
+  if (RATE_LIMIT_CODES.has(code))
+    return { kind: 'retry', code: 'RATE_LIMITED', message: `IMA rate limit reached (${detail}).` };
+  if (QUOTA_CODES.has(code))
+    return fail(
+      'QUOTA_EXCEEDED',
+      `IMA's daily quota is used up (${detail}); the sync stops here and can resume tomorrow.`,
+    );
   if (PERMISSION_CODES.has(code)) return fail('PERMISSION_DENIED', `IMA denied access (${detail}).`);
-  if (code === UPGRADE_CODE) return fail('UNSUPPORTED', `IMA refused this client version (${detail}); Cairn needs an update for IMA.`);
-  if (BAD_ARGUMENT_CODES.has(code)) return fail('INVALID_ARGUMENT', `IMA rejected the request parameters (${detail}).`);
+  if (code === UPGRADE_CODE)
+    return fail('UNSUPPORTED', `IMA refused this client version (${detail}); Cairn needs an update for IMA.`);
+  if (BAD_ARGUMENT_CODES.has(code))
+    return fail('INVALID_ARGUMENT', `IMA rejected the request parameters (${detail}).`);
   if (AUTH_MESSAGE.test(msg)) {
-    return fail('AUTH_INVALID', `IMA rejected the client ID or API key (${detail}). If they are right, authorise the key again at https://ima.qq.com/agent-interface.`);
+    return fail(
+      'AUTH_INVALID',
+      `IMA rejected the client ID or API key (${detail}). If they are right, authorise the key again at https://ima.qq.com/agent-interface.`,
+    );
   }
   if (NOT_FOUND_MESSAGE.test(msg)) return fail('NOT_FOUND', `IMA says it does not exist (${detail}).`);
   return fail('SOURCE_ERROR', `IMA reported an error (${detail}).`);
@@ -78,8 +121,18 @@ export class ImaClient {
 
   constructor(options: ImaClientOptions) {
     const perSecond = options.requestsPerSecond ?? 1;
-    const common = { baseUrl: options.baseUrl, logger: options.logger, rate: { intervalMs: 1000, intervalCap: perSecond }, concurrency: Math.max(1, Math.min(4, perSecond)), ...options.http };
-    const headers = { 'ima-openapi-clientid': options.clientId, 'ima-openapi-apikey': options.apiKey, 'ima-openapi-ctx': `skill_version=${options.skillVersion ?? '1.1.2'}` };
+    const common = {
+      baseUrl: options.baseUrl,
+      logger: options.logger,
+      rate: { intervalMs: 1000, intervalCap: perSecond },
+      concurrency: Math.max(1, Math.min(4, perSecond)),
+      ...options.http,
+    };
+    const headers = {
+      'ima-openapi-clientid': options.clientId,
+      'ima-openapi-apikey': options.apiKey,
+      'ima-openapi-ctx': `skill_version=${options.skillVersion ?? '1.1.2'}`,
+    };
     this.api = new PlatformHttp({ ...common, authHeaders: async () => headers });
     this.plain = new PlatformHttp(common);
   }
@@ -88,7 +141,10 @@ export class ImaClient {
   async call(action: string, body: Record<string, unknown>, signal?: AbortSignal): Promise<unknown> {
     if (this.quotaError) throw this.quotaError;
     try {
-      return await this.api.request({ method: 'POST', path: `/openapi/${action}`, body, signal }, interpretIma);
+      return await this.api.request(
+        { method: 'POST', path: `/openapi/${action}`, body, signal },
+        interpretIma,
+      );
     } catch (error) {
       if (error instanceof CairnError && error.code === 'QUOTA_EXCEEDED') this.quotaError = error;
       throw error;
@@ -96,15 +152,37 @@ export class ImaClient {
   }
 
   /** Downloads a signed file link with the headers IMA returned for it. */
-  async download(link: string, headers: Record<string, string>, signal?: AbortSignal): Promise<{ text: string; contentType: string }> {
+  async download(
+    link: string,
+    headers: Record<string, string>,
+    signal?: AbortSignal,
+  ): Promise<{ text: string; contentType: string }> {
     const url = new URL(link);
     // The query (signature) goes separately, so retry logs name only the host and path.
-    const request = { path: `${url.origin}${url.pathname}`, query: Object.fromEntries(url.searchParams), headers: { accept: '*/*', ...headers }, signal };
+    const request = {
+      path: `${url.origin}${url.pathname}`,
+      query: Object.fromEntries(url.searchParams),
+      headers: { accept: '*/*', ...headers },
+      signal,
+    };
     return this.plain.request(request, (res) => {
-      if (res.status >= 200 && res.status < 300) return { kind: 'ok', value: { text: res.text, contentType: res.headers.get('content-type') ?? '' } };
-      if (res.status === 404) return { kind: 'error', error: new CairnError('NOT_FOUND', 'The IMA file is gone.') };
-      if (res.status === 401 || res.status === 403) return { kind: 'error', error: new CairnError('SOURCE_ERROR', `The IMA download link was refused (HTTP ${res.status}); it may have expired.`) };
-      return { kind: 'retry', code: 'SOURCE_ERROR', message: `Downloading the IMA file failed (HTTP ${res.status}).` };
+      if (res.status >= 200 && res.status < 300)
+        return { kind: 'ok', value: { text: res.text, contentType: res.headers.get('content-type') ?? '' } };
+      if (res.status === 404)
+        return { kind: 'error', error: new CairnError('NOT_FOUND', 'The IMA file is gone.') };
+      if (res.status === 401 || res.status === 403)
+        return {
+          kind: 'error',
+          error: new CairnError(
+            'SOURCE_ERROR',
+            `The IMA download link was refused (HTTP ${res.status}); it may have expired.`,
+          ),
+        };
+      return {
+        kind: 'retry',
+        code: 'SOURCE_ERROR',
+        message: `Downloading the IMA file failed (HTTP ${res.status}).`,
+      };
     });
   }
 

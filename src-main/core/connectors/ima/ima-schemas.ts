@@ -6,8 +6,14 @@ import { z } from 'zod';
 import { CairnError } from '../../errors';
 
 const text = z.string().nullish();
-const cursor = z.union([z.string(), z.number()]).nullish().transform((value) => (value === null || value === undefined ? '' : String(value)));
-const flag = z.union([z.boolean(), z.number()]).nullish().transform((value) => value === true || value === 1);
+const cursor = z
+  .union([z.string(), z.number()])
+  .nullish()
+  .transform((value) => (value === null || value === undefined ? '' : String(value)));
+const flag = z
+  .union([z.boolean(), z.number()])
+  .nullish()
+  .transform((value) => value === true || value === 1);
 
 export const KnowledgeBasePage = z.object({
   info_list: z.array(z.object({ kb_id: z.string(), kb_name: z.string() })).nullish(),
@@ -16,7 +22,9 @@ export const KnowledgeBasePage = z.object({
 });
 
 export const KnowledgeListPage = z.object({
-  knowledge_list: z.array(z.object({ media_id: z.string(), title: z.string().nullish(), media_type: z.number().nullish() })).nullish(),
+  knowledge_list: z
+    .array(z.object({ media_id: z.string(), title: z.string().nullish(), media_type: z.number().nullish() }))
+    .nullish(),
   is_end: flag,
   next_cursor: cursor,
 });
@@ -40,5 +48,8 @@ export function parseData<T>(schema: z.ZodType<T>, data: unknown, action: string
   const parsed = schema.safeParse(data);
   if (parsed.success) return parsed.data;
   const issue = parsed.error.issues[0];
-  throw new CairnError('SOURCE_ERROR', `IMA returned an unexpected ${action} response (${issue ? `${issue.path.join('.')}: ${issue.message}` : 'unknown shape'}).`);
+  throw new CairnError(
+    'SOURCE_ERROR',
+    `IMA returned an unexpected ${action} response (${issue ? `${issue.path.join('.')}: ${issue.message}` : 'unknown shape'}).`,
+  );
 }

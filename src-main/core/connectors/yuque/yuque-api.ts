@@ -53,17 +53,36 @@ export function interpretYuque<T>(what: string): (response: RawResponse) => Inte
     const { status } = response;
     if (status >= 200 && status < 300) {
       if (response.json === undefined || typeof response.json !== 'object' || response.json === null) {
-        return { kind: 'error', error: new CairnError('SOURCE_ERROR', `Yuque sent a malformed (non-JSON) answer to ${what}.`) };
+        return {
+          kind: 'error',
+          error: new CairnError('SOURCE_ERROR', `Yuque sent a malformed (non-JSON) answer to ${what}.`),
+        };
       }
       return { kind: 'ok', value: response.json as YuqueEnvelope<T> };
     }
     const detail = `${what}: HTTP ${status} (${messageOf(response.json)})`;
     // The spec lists 429 without documenting rate-limit headers; honour a standard Retry-After if one comes.
-    if (status === 429) return { kind: 'retry', code: 'RATE_LIMITED', message: `Yuque rate limit reached for ${detail}`, afterMs: resetHeaderMs(response.headers, 'retry-after') };
-    if (status >= 500) return { kind: 'retry', code: 'SOURCE_ERROR', message: `Yuque server error for ${detail}` };
-    if (status === 401) return { kind: 'error', error: new CairnError('AUTH_INVALID', `Yuque rejected the token for ${detail}.`) };
-    if (status === 403) return { kind: 'error', error: new CairnError('PERMISSION_DENIED', `The Yuque token has no permission for ${detail}.`) };
-    if (status === 404) return { kind: 'error', error: new CairnError('NOT_FOUND', `Yuque could not find ${detail}.`) };
+    if (status === 429)
+      return {
+        kind: 'retry',
+        code: 'RATE_LIMITED',
+        message: `Yuque rate limit reached for ${detail}`,
+        afterMs: resetHeaderMs(response.headers, 'retry-after'),
+      };
+    if (status >= 500)
+      return { kind: 'retry', code: 'SOURCE_ERROR', message: `Yuque server error for ${detail}` };
+    if (status === 401)
+      return {
+        kind: 'error',
+        error: new CairnError('AUTH_INVALID', `Yuque rejected the token for ${detail}.`),
+      };
+    if (status === 403)
+      return {
+        kind: 'error',
+        error: new CairnError('PERMISSION_DENIED', `The Yuque token has no permission for ${detail}.`),
+      };
+    if (status === 404)
+      return { kind: 'error', error: new CairnError('NOT_FOUND', `Yuque could not find ${detail}.`) };
     return { kind: 'error', error: new CairnError('SOURCE_ERROR', `Yuque refused ${detail}.`) };
   };
 }

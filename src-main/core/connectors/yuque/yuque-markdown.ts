@@ -19,14 +19,22 @@ export interface YuqueDocDetail {
 
 /** The bits of a DOM element the table rule reads (turndown's types need the DOM lib, which core does not load). */
 interface ElementLike {
-  querySelectorAll(selector: string): ArrayLike<{ textContent: string | null; querySelectorAll(selector: string): ArrayLike<{ textContent: string | null }> }>;
+  querySelectorAll(selector: string): ArrayLike<{
+    textContent: string | null;
+    querySelectorAll(selector: string): ArrayLike<{ textContent: string | null }>;
+  }>;
 }
 
 let service: TurndownService | undefined;
 
 function turndown(): TurndownService {
   if (service) return service;
-  service = new TurndownService({ headingStyle: 'atx', codeBlockStyle: 'fenced', bulletListMarker: '-', emDelimiter: '*' });
+  service = new TurndownService({
+    headingStyle: 'atx',
+    codeBlockStyle: 'fenced',
+    bulletListMarker: '-',
+    emDelimiter: '*',
+  });
   service.remove(['style', 'script', 'meta'] as never);
   // Core turndown drops table structure; GFM pipe tables keep rows and columns searchable.
   service.addRule('gfm-table', {
@@ -41,7 +49,9 @@ function cellText(text: string | null): string {
 }
 
 function tableToMarkdown(table: ElementLike): string {
-  const rows = Array.from(table.querySelectorAll('tr'), (row) => Array.from(row.querySelectorAll('th,td'), (cell) => cellText(cell.textContent)));
+  const rows = Array.from(table.querySelectorAll('tr'), (row) =>
+    Array.from(row.querySelectorAll('th,td'), (cell) => cellText(cell.textContent)),
+  );
   return markdownTable(rows.filter((row) => row.length > 0));
 }
 
@@ -62,9 +72,18 @@ export function htmlToMarkdown(html: string): string {
 function sheetToMarkdown(bodySheet: string): string | null {
   try {
     const parsed = JSON.parse(bodySheet) as { data?: { name?: string; table?: unknown[][] }[] };
-    const sheets = (parsed.data ?? []).filter((sheet) => Array.isArray(sheet.table) && sheet.table.length > 0);
+    const sheets = (parsed.data ?? []).filter(
+      (sheet) => Array.isArray(sheet.table) && sheet.table.length > 0,
+    );
     if (sheets.length === 0) return null;
-    return sheets.map((sheet) => `## ${sheet.name ?? 'Sheet'}\n\n${markdownTable(sheet.table!.map((row) => row.map((cell) => cellText(String(cell ?? '')))))}`).join('\n\n') + '\n';
+    return (
+      sheets
+        .map(
+          (sheet) =>
+            `## ${sheet.name ?? 'Sheet'}\n\n${markdownTable(sheet.table!.map((row) => row.map((cell) => cellText(String(cell ?? '')))))}`,
+        )
+        .join('\n\n') + '\n'
+    );
   } catch {
     return null;
   }
@@ -81,5 +100,8 @@ export function yuqueDocToMarkdown(detail: YuqueDocDetail): string {
   // A non-Markdown body that is not lake markup is still better than nothing.
   if (body && !/^<!doctype lake>/i.test(body)) return detail.body!;
   const kind = detail.type ?? 'document';
-  throw new CairnError('UNSUPPORTED', `Yuque ${kind} "${detail.title ?? detail.id}" has no text the API can export (format ${detail.format ?? 'unknown'}); it is skipped.`);
+  throw new CairnError(
+    'UNSUPPORTED',
+    `Yuque ${kind} "${detail.title ?? detail.id}" has no text the API can export (format ${detail.format ?? 'unknown'}); it is skipped.`,
+  );
 }
