@@ -15,15 +15,20 @@ function relaxCspForDevServer(): Plugin {
   };
 }
 
+/** One `@shared/*` alias for the typed contract, as tsconfig.base.json declares it for tsc, tsx and vitest. */
+const sharedAlias = { '@shared': resolve(__dirname, 'src-shared') };
+
 // electron-vite only auto-discovers src/main, src/preload and src/renderer, so every entry is explicit.
 export default defineConfig({
   main: {
+    resolve: { alias: sharedAlias },
     build: {
       outDir: 'out/main',
       rollupOptions: { input: { index: resolve(__dirname, 'src-main/electron/main.ts') } },
     },
   },
   preload: {
+    resolve: { alias: sharedAlias },
     build: {
       outDir: 'out/preload',
       rollupOptions: {
@@ -37,6 +42,7 @@ export default defineConfig({
     root: resolve(__dirname, 'src-renderer'),
     // Relative asset URLs: the same bundle loads from file:// in Electron and from the headless host.
     base: './',
+    resolve: { alias: sharedAlias },
     plugins: [react(), relaxCspForDevServer()],
     build: {
       outDir: resolve(__dirname, 'out/renderer'),

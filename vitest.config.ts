@@ -1,6 +1,9 @@
+import { resolve } from 'node:path';
 import { defineConfig } from 'vitest/config';
 
 export default defineConfig({
+  // The `@shared/*` alias of tsconfig.base.json.
+  resolve: { alias: { '@shared': resolve(import.meta.dirname, 'src-shared') } },
   test: {
     include: [
       'src-main/**/*.test.ts',

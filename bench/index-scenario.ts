@@ -4,7 +4,7 @@
  * so its peak RSS is the pipeline's alone.
  */
 import { chunkMarkdown } from '../src-main/core/chunking/chunker';
-import type { SyncCounters } from '../src-shared/models';
+import type { SyncCounters } from '@shared/models';
 import type { Embedder } from '../src-main/core/embedding/embedder';
 import { generateDocument } from './corpus';
 import { StageClock, TimedEmbedder, TimedStore, timedChunker } from './instrumented';

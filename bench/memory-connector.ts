@@ -4,7 +4,7 @@
  * Each document carries a revision, so an unchanged re-sync skips it without a fetch, as the
  * platform connectors do.
  */
-import type { Platform } from '../src-shared/models';
+import type { Platform } from '@shared/models';
 import type {
   Connector,
   DirectHit,

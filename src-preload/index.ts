@@ -10,8 +10,8 @@ import {
   IPC_INVOKE_CHANNEL,
   type CairnEventListener,
   type CairnPreloadGlobals,
-} from '../src-shared/bridge';
-import type { Result } from '../src-shared/errors';
+} from '@shared/bridge';
+import type { Result } from '@shared/errors';
 
 const api = buildApiProxy(
   (channel, input) => ipcRenderer.invoke(IPC_INVOKE_CHANNEL, channel, input) as Promise<Result<unknown>>,

@@ -1,7 +1,7 @@
 // @vitest-environment jsdom
 import { cleanup, fireEvent, screen } from '@testing-library/react';
 import { afterEach, describe, expect, it } from 'vitest';
-import { ok } from '../src-shared/errors';
+import { ok } from '@shared/errors';
 import { App } from './App';
 import { fakeBackend, settings } from './test/fake-api';
 import { renderWithStore } from './test/render';

@@ -1,7 +1,7 @@
 /** Renderer entry: pick the transport, build the store, connect snapshot + events, render. */
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
-import type { CairnPreloadGlobals } from '../src-shared/bridge';
+import type { CairnPreloadGlobals } from '@shared/bridge';
 import { App } from './App';
 import { createAppStore } from './store/app-store';
 import { connectStore } from './store/connect-store';

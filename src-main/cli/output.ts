@@ -1,5 +1,5 @@
 /** How commands print: human text on a terminal, or one JSON document with `--json` (errors as data). */
-import type { AppErrorData, ErrorCode, Result } from '../../src-shared/errors';
+import type { AppErrorData, ErrorCode, Result } from '@shared/errors';
 import type { CliIo } from './command';
 
 export function writeLine(stream: NodeJS.WritableStream, text = ''): void {

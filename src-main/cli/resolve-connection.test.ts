@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import type { CairnApi } from '../../src-shared/contract';
-import { ok } from '../../src-shared/errors';
-import type { ConnectionView } from '../../src-shared/models';
+import type { CairnApi } from '@shared/contract';
+import { ok } from '@shared/errors';
+import type { ConnectionView } from '@shared/models';
 import { resolveConnection } from './resolve-connection';
 
 function apiWith(names: [id: string, name: string][]): CairnApi {

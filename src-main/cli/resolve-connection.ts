@@ -1,7 +1,7 @@
-import type { CairnApi } from '../../src-shared/contract';
-import type { Result } from '../../src-shared/errors';
-import { fail, ok } from '../../src-shared/errors';
-import type { ConnectionView } from '../../src-shared/models';
+import type { CairnApi } from '@shared/contract';
+import type { Result } from '@shared/errors';
+import { fail, ok } from '@shared/errors';
+import type { ConnectionView } from '@shared/models';
 import { parseCommandArgs } from './args';
 import type { CliContext } from './command';
 import { report } from './output';

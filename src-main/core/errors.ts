@@ -1,4 +1,4 @@
-import type { AppErrorData, ErrorCode, Result } from '../../src-shared/errors';
+import type { AppErrorData, ErrorCode, Result } from '@shared/errors';
 
 /**
  * The one error type core code throws for expected failures. It carries a closed code so the

@@ -3,8 +3,8 @@
  * dispatcher) and one `event` channel for pushed events. Only our own window is answered.
  */
 import { ipcMain, type BrowserWindow, type IpcMainInvokeEvent } from 'electron';
-import { IPC_EVENT_CHANNEL, IPC_INVOKE_CHANNEL } from '../../src-shared/bridge';
-import { fail } from '../../src-shared/errors';
+import { IPC_EVENT_CHANNEL, IPC_INVOKE_CHANNEL } from '@shared/bridge';
+import { fail } from '@shared/errors';
 import type { EventBus } from '../core/app/event-bus';
 import type { ApiDispatcher } from '../transport/api-dispatcher';
 import { isTrustedSender } from './sender-check';

@@ -2,7 +2,7 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { SyncRunView } from '../../src-shared/models';
+import type { SyncRunView } from '@shared/models';
 import { createCairn, type CairnInternals } from '../core/app/create-cairn';
 import { silentLogger } from '../core/logging/logger';
 import { observeSettings, ShellState } from './shell-state';

@@ -3,8 +3,8 @@
  * (app.status), then pushed events. Settings have no event, so the shell observes settings.update
  * through `observeSettings` wrapped around the api it serves.
  */
-import type { CairnApi } from '../../src-shared/contract';
-import type { ConnectionView, SettingsView, StatusSnapshot, SyncProgress } from '../../src-shared/models';
+import type { CairnApi } from '@shared/contract';
+import type { ConnectionView, SettingsView, StatusSnapshot, SyncProgress } from '@shared/models';
 import type { EventBus, Unsubscribe } from '../core/app/event-bus';
 
 export class ShellState {

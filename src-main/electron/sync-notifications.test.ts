@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { EventBus } from '../core/app/event-bus';
-import type { SyncRunView } from '../../src-shared/models';
+import type { SyncRunView } from '@shared/models';
 import { watchSyncNotifications, type NoticeText } from './sync-notifications';
 
 function run(status: SyncRunView['status'], patch: Partial<SyncRunView> = {}): SyncRunView {

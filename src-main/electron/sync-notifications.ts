@@ -4,7 +4,7 @@
  * Notification in main), so the decision is testable in plain Node.
  */
 import type { EventBus, Unsubscribe } from '../core/app/event-bus';
-import type { ConnectionView, SyncRunView } from '../../src-shared/models';
+import type { ConnectionView, SyncRunView } from '@shared/models';
 
 export interface NoticeText {
   title: string;

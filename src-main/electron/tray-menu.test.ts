@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { ConnectionView } from '../../src-shared/models';
+import type { ConnectionView } from '@shared/models';
 import { trayMenuModel } from './tray-menu';
 
 function connection(id: string, name: string, patch: Partial<ConnectionView> = {}): ConnectionView {

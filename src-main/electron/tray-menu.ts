@@ -2,7 +2,7 @@
  * What the tray menu shows, as plain data (the Electron Menu is built from it in tray.ts), so the
  * labels and states are testable without Electron.
  */
-import type { ConnectionView, SyncProgress } from '../../src-shared/models';
+import type { ConnectionView, SyncProgress } from '@shared/models';
 
 export type TrayAction =
   | { kind: 'open' }

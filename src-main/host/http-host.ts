@@ -7,8 +7,8 @@
  */
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import type { CairnApi } from '../../src-shared/contract';
-import type { ErrorCode } from '../../src-shared/errors';
+import type { CairnApi } from '@shared/contract';
+import type { ErrorCode } from '@shared/errors';
 import type { EventBus } from '../core/app/event-bus';
 import type { Logger } from '../core/logging/logger';
 import { createApiDispatcher, resolveChannel, withExternalOpener } from '../transport/api-dispatcher';

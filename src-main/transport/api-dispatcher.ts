@@ -4,8 +4,8 @@
  * implementation, and hand back a Result. Nothing thrown escapes; unexpected errors are logged
  * with their stack and cross the boundary as INTERNAL data (STYLE.md §6).
  */
-import { API_METHODS, type ApiDomain, type CairnApi } from '../../src-shared/contract';
-import { fail, ok, type Result } from '../../src-shared/errors';
+import { API_METHODS, type ApiDomain, type CairnApi } from '@shared/contract';
+import { fail, ok, type Result } from '@shared/errors';
 import type { Logger } from '../core/logging/logger';
 import { parseOpenTarget, openTargetString } from '../core/app/open-external';
 import { toErrorData } from '../core/errors';

@@ -4,8 +4,8 @@
  * contract change that the schema does not follow is a compile error.
  */
 import { z } from 'zod';
-import type { ApiDomain, ApiMethodName, CairnApi } from '../../src-shared/contract';
-import { PLATFORMS } from '../../src-shared/models';
+import type { ApiDomain, ApiMethodName, CairnApi } from '@shared/contract';
+import { PLATFORMS } from '@shared/models';
 
 /** The single argument a method takes (undefined for methods without one). */
 export type MethodInput<D extends ApiDomain, M extends ApiMethodName<D>> = CairnApi[D][M] extends (

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ERROR_CODES } from '../../src-shared/errors';
+import { ERROR_CODES } from '@shared/errors';
 import { describeError } from './describe-error';
 import { en } from './messages-en';
 import { zh } from './messages-zh';

@@ -7,7 +7,7 @@
  *   English headline stands in only when core sent no sentence.
  * CANCELLED is never a failure (docs/STYLE.md §6): it describes to nothing.
  */
-import { isErrorCode, type AppErrorData } from '../../src-shared/errors';
+import { isErrorCode, type AppErrorData } from '@shared/errors';
 import type { Language } from '../store/slices/ui-slice';
 import { translate, type MessageKey } from './i18n';
 

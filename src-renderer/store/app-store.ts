@@ -1,6 +1,6 @@
 import { createStore } from 'zustand/vanilla';
-import type { CairnApi } from '../../src-shared/contract';
-import type { StatusSnapshot } from '../../src-shared/models';
+import type { CairnApi } from '@shared/contract';
+import type { StatusSnapshot } from '@shared/models';
 import { createChatSlice } from './slices/chat-slice';
 import { createConnectionsSlice } from './slices/connections-slice';
 import { createHistorySlice } from './slices/history-slice';

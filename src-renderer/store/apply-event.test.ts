@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { ok } from '../../src-shared/errors';
-import type { ChatAnswer } from '../../src-shared/models';
+import { ok } from '@shared/errors';
+import type { ChatAnswer } from '@shared/models';
 import { fakeBackend } from '../test/fake-api';
 import { createAppStore } from './app-store';
 import { applyEvent } from './apply-event';

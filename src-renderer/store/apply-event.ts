@@ -2,7 +2,7 @@
  * The ONE place where pushed events change the stores (STYLE.md §8). Each handler maps the
  * current state and the event payload to a state patch; components only read the result.
  */
-import type { CairnEventName, CairnEvents } from '../../src-shared/contract';
+import type { CairnEventName, CairnEvents } from '@shared/contract';
 import type { AppState, AppStore } from './store-types';
 import { landDelta } from './stream-text';
 

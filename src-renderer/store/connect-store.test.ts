@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { ok } from '../../src-shared/errors';
-import type { SyncProgress } from '../../src-shared/models';
+import { ok } from '@shared/errors';
+import type { SyncProgress } from '@shared/models';
 import { connection, fakeBackend, snapshot } from '../test/fake-api';
 import { createAppStore } from './app-store';
 import { connectStore } from './connect-store';

@@ -6,7 +6,7 @@
  * hydrate, replay; and a chat answer that was streaming reads its stored message (chat-slice
  * catchUpAnswers), since tokens and chat.done are not in the snapshot.
  */
-import type { CairnEventName, CairnEvents } from '../../src-shared/contract';
+import type { CairnEventName, CairnEvents } from '@shared/contract';
 import type { Transport } from '../transport/transport';
 import { hydrate } from './app-store';
 import { applyEvent } from './apply-event';

@@ -1,6 +1,6 @@
 /** The renderer's store: one zustand store composed of slices (lobe-chat's layout, STYLE.md). */
 import type { StoreApi } from 'zustand/vanilla';
-import type { CairnApi } from '../../src-shared/contract';
+import type { CairnApi } from '@shared/contract';
 import type { ChatSlice } from './slices/chat-slice';
 import type { ConnectionsSlice } from './slices/connections-slice';
 import type { HistorySlice } from './slices/history-slice';

@@ -1,5 +1,5 @@
 /** Stored conversations and messages as core returns them, for chat history tests. */
-import type { ChatAnswer, ChatMessageView, ConversationView, SourceCard } from '../../src-shared/models';
+import type { ChatAnswer, ChatMessageView, ConversationView, SourceCard } from '@shared/models';
 
 export function sourceCard(n: number, patch: Partial<SourceCard> = {}): SourceCard {
   return {

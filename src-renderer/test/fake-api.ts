@@ -1,8 +1,8 @@
 /** A scriptable CairnApi for renderer tests: each wire name answers from a handler; calls are recorded. */
-import { buildApiProxy, type CairnEventListener } from '../../src-shared/bridge';
-import type { ApiChannel, CairnApi, CairnEventName, CairnEvents } from '../../src-shared/contract';
-import { fail, type Result } from '../../src-shared/errors';
-import type { ConnectionView, SettingsView, StatusSnapshot } from '../../src-shared/models';
+import { buildApiProxy, type CairnEventListener } from '@shared/bridge';
+import type { ApiChannel, CairnApi, CairnEventName, CairnEvents } from '@shared/contract';
+import { fail, type Result } from '@shared/errors';
+import type { ConnectionView, SettingsView, StatusSnapshot } from '@shared/models';
 import type { Transport } from '../transport/transport';
 
 export type Handlers = Partial<

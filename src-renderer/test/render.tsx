@@ -1,6 +1,6 @@
 import { render, type RenderResult } from '@testing-library/react';
 import type { ReactElement } from 'react';
-import type { StatusSnapshot } from '../../src-shared/models';
+import type { StatusSnapshot } from '@shared/models';
 import { createAppStore, hydrate, type AppStoreOptions } from '../store/app-store';
 import type { AppStore } from '../store/store-types';
 import { StoreProvider } from '../store/store-context';

@@ -1,7 +1,7 @@
 /** The headless host's side of the adapter: POST /api/<channel> for calls, /api/events (SSE) for events. */
-import { buildApiProxy, type CairnEventListener } from '../../src-shared/bridge';
-import { EVENT_NAMES, type CairnEventName } from '../../src-shared/contract';
-import type { Result } from '../../src-shared/errors';
+import { buildApiProxy, type CairnEventListener } from '@shared/bridge';
+import { EVENT_NAMES, type CairnEventName } from '@shared/contract';
+import type { Result } from '@shared/errors';
 import type { Transport } from './transport';
 
 export interface HttpTransportOptions {

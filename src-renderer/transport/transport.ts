@@ -2,8 +2,8 @@
  * The renderer's ONE adapter to Cairn: either Electron IPC (the preload's window.api) or the
  * headless host (HTTP calls + server-sent events). Nothing else in the renderer knows which.
  */
-import type { CairnApi } from '../../src-shared/contract';
-import type { CairnEventListener, CairnPreloadGlobals } from '../../src-shared/bridge';
+import type { CairnApi } from '@shared/contract';
+import type { CairnEventListener, CairnPreloadGlobals } from '@shared/bridge';
 import { createHttpTransport } from './http-transport';
 
 export interface Transport {

@@ -1,5 +1,5 @@
 import { basename, resolve } from 'node:path';
-import type { NewConnection } from '../../../src-shared/models';
+import type { NewConnection } from '@shared/models';
 import { parseCommandArgs, parseModeArgument } from '../args';
 import type { CliCommand } from '../command';
 import { report } from '../output';

@@ -1,5 +1,5 @@
-import type { NewConnection, Platform } from '../../../src-shared/models';
-import { PLATFORM_INFO, type CredentialField } from '../../../src-shared/platforms';
+import type { NewConnection, Platform } from '@shared/models';
+import { PLATFORM_INFO, type CredentialField } from '@shared/platforms';
 import { parseCommandArgs, parseModeArgument, UsageError, type OptionSpec } from '../args';
 import type { CliCommand } from '../command';
 import { report } from '../output';

@@ -1,6 +1,6 @@
 import { Writable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { CairnApi } from '../../../src-shared/contract';
+import type { CairnApi } from '@shared/contract';
 import type { Cairn } from '../../core/app/cairn';
 import { createChatKit } from '../../core/chat/chat-test-kit';
 import { startFakeOpenAiServer, type FakeOpenAiServer } from '../../core/chat/fake-openai-server';

@@ -4,7 +4,7 @@
  * Goes through the contract like every UI: api.chat.ask, then the chat.token / chat.done events.
  */
 import { parseArgs } from 'node:util';
-import type { ChatAnswer, SourceCard } from '../../../src-shared/models';
+import type { ChatAnswer, SourceCard } from '@shared/models';
 import type { CliCommand, CliContext } from '../command';
 
 const USAGE = 'cairn ask "<question>" [--json] [--k N] [--conversation <id>]';

@@ -4,8 +4,8 @@
  * waits for the platform to send the browser back to Cairn's loopback address, and prints the
  * outcome. Ctrl-C cancels the sign-in and frees the port.
  */
-import type { CairnEvents } from '../../../src-shared/contract';
-import { PLATFORM_INFO } from '../../../src-shared/platforms';
+import type { CairnEvents } from '@shared/contract';
+import { PLATFORM_INFO } from '@shared/platforms';
 import { openWithSystem } from '../../host/system-opener';
 import { parseCommandArgs } from '../args';
 import type { CliCommand, CliContext } from '../command';

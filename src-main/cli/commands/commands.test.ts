@@ -2,7 +2,7 @@ import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { ConnectionView, SearchResponse, StatusSnapshot } from '../../../src-shared/models';
+import type { ConnectionView, SearchResponse, StatusSnapshot } from '@shared/models';
 import { createCairn, type CairnInternals } from '../../core/app/create-cairn';
 import { runCli } from '../testing/run-cli';
 import type { SyncRunReport } from './sync';

@@ -1,6 +1,6 @@
 import { resolve } from 'node:path';
-import type { ConnectionUpdate, Platform } from '../../../src-shared/models';
-import { PLATFORM_INFO, type CredentialField } from '../../../src-shared/platforms';
+import type { ConnectionUpdate, Platform } from '@shared/models';
+import { PLATFORM_INFO, type CredentialField } from '@shared/platforms';
 import { parseCommandArgs, UsageError, type OptionSpec } from '../args';
 import type { CliCommand } from '../command';
 import { report } from '../output';

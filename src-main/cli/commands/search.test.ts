@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { SearchHit, SearchResponse } from '../../../src-shared/models';
+import type { SearchHit, SearchResponse } from '@shared/models';
 import { formatSearch } from './search';
 
 function hit(key: string, fields: Partial<SearchHit>): SearchHit {

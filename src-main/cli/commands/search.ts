@@ -1,4 +1,4 @@
-import type { SearchHit, SearchResponse } from '../../../src-shared/models';
+import type { SearchHit, SearchResponse } from '@shared/models';
 import { MAX_K } from '../../core/search/query-text';
 import { parseCommandArgs, parseIntegerFlag, UsageError } from '../args';
 import type { CliCommand } from '../command';

@@ -3,7 +3,7 @@
  * wrong account). The stored user refresh token is removed; the app credentials stay, so listing
  * and reading keep working and `cairn authorize` signs in again.
  */
-import { PLATFORM_INFO } from '../../../src-shared/platforms';
+import { PLATFORM_INFO } from '@shared/platforms';
 import type { CliCommand } from '../command';
 import { report } from '../output';
 import { runOnConnection } from '../resolve-connection';

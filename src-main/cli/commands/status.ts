@@ -1,4 +1,4 @@
-import type { StatusSnapshot } from '../../../src-shared/models';
+import type { StatusSnapshot } from '@shared/models';
 import { parseCommandArgs } from '../args';
 import type { CliCommand } from '../command';
 import { formatTable, formatTime, report } from '../output';

@@ -1,5 +1,5 @@
-import type { AppErrorData } from '../../../src-shared/errors';
-import type { SyncCounters, SyncRunView } from '../../../src-shared/models';
+import type { AppErrorData } from '@shared/errors';
+import type { SyncCounters, SyncRunView } from '@shared/models';
 import { parseCommandArgs } from '../args';
 import type { CliCommand, CliContext } from '../command';
 import { reportError, writeJson, writeLine } from '../output';

@@ -1,6 +1,6 @@
 /** The contract's `app` and `settings` domains: the status snapshot, link opening, and settings that re-plan work. */
-import type { CairnApi } from '../../../src-shared/contract';
-import type { SettingsPatch, SettingsView, StatusSnapshot } from '../../../src-shared/models';
+import type { CairnApi } from '@shared/contract';
+import type { SettingsPatch, SettingsView, StatusSnapshot } from '@shared/models';
 import type { Db } from '../db/database';
 import { toResult } from '../errors';
 import { reindexCost } from '../index/reindex-job';

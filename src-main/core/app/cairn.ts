@@ -1,4 +1,4 @@
-import type { CairnApi } from '../../../src-shared/contract';
+import type { CairnApi } from '@shared/contract';
 import type { EventBus } from './event-bus';
 
 /** What the composition root builds: the contract implementation plus its event stream. */

@@ -1,6 +1,6 @@
 /** The pure checks of an edit: removing optional secret fields, and refusing to remove required ones. */
 import { describe, expect, it } from 'vitest';
-import type { ConnectionView } from '../../../src-shared/models';
+import type { ConnectionView } from '@shared/models';
 import { CairnError } from '../errors';
 import { checkNewConnection, parseConnectionUpdate, planConnectionEdit } from './connection-fields';
 

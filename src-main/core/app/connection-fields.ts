@@ -5,9 +5,9 @@
  * Pure: no I/O.
  */
 import { z } from 'zod';
-import type { ConnectionUpdate, ConnectionView, NewConnection, Platform } from '../../../src-shared/models';
-import { PLATFORMS } from '../../../src-shared/models';
-import { PLATFORM_INFO } from '../../../src-shared/platforms';
+import type { ConnectionUpdate, ConnectionView, NewConnection, Platform } from '@shared/models';
+import { PLATFORMS } from '@shared/models';
+import { PLATFORM_INFO } from '@shared/platforms';
 import { scopeListProblem } from '../connectors/feishu/feishu-sign-in';
 import { CairnError } from '../errors';
 import { parseInput } from './validation';

@@ -3,16 +3,10 @@
  * the secret store holds the values, this table holds only the reference to them.
  */
 import { randomBytes } from 'node:crypto';
-import { isErrorCode, type ErrorCode } from '../../../src-shared/errors';
-import type {
-  ConnectionMode,
-  ConnectionView,
-  Platform,
-  SyncStatus,
-  UserAuthState,
-} from '../../../src-shared/models';
-import { PLATFORMS } from '../../../src-shared/models';
-import { PLATFORM_INFO } from '../../../src-shared/platforms';
+import { isErrorCode, type ErrorCode } from '@shared/errors';
+import type { ConnectionMode, ConnectionView, Platform, SyncStatus, UserAuthState } from '@shared/models';
+import { PLATFORMS } from '@shared/models';
+import { PLATFORM_INFO } from '@shared/platforms';
 import type { Db } from '../db/database';
 import { CairnError } from '../errors';
 

@@ -2,7 +2,7 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { ConnectionView, NewConnection } from '../../../src-shared/models';
+import type { ConnectionView, NewConnection } from '@shared/models';
 import type { Connector } from '../connectors/connector';
 import { defaultConnectorFactories } from '../connectors/registry';
 import { openDatabase, type Db } from '../db/database';

@@ -4,13 +4,8 @@
  * logs or views), builds connectors for a connection, and announces every change as
  * `connections.changed`.
  */
-import type { CairnApi } from '../../../src-shared/contract';
-import type {
-  ConnectionMode,
-  ConnectionUpdate,
-  ConnectionView,
-  NewConnection,
-} from '../../../src-shared/models';
+import type { CairnApi } from '@shared/contract';
+import type { ConnectionMode, ConnectionUpdate, ConnectionView, NewConnection } from '@shared/models';
 import type { Connector, ConnectorInit } from '../connectors/connector';
 import { createConnector, defaultConnectorFactories, type ConnectorFactories } from '../connectors/registry';
 import { CairnError, isAbortError, toResult } from '../errors';

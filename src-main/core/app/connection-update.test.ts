@@ -7,7 +7,7 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { ConnectionView } from '../../../src-shared/models';
+import type { ConnectionView } from '@shared/models';
 import { startYuqueFake, type YuqueFake } from '../connectors/fakes/yuque-fake';
 import { defaultConnectorFactories } from '../connectors/registry';
 import { YuqueConnector } from '../connectors/yuque-connector';

@@ -4,7 +4,7 @@
  */
 import { appendFileSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import type { CairnApi } from '../../../src-shared/contract';
+import type { CairnApi } from '@shared/contract';
 import { ChatService } from '../chat/chat-service';
 import { ConversationRepository } from '../chat/conversation-repository';
 import { createChatModelResolver } from '../chat/openai-chat-model';

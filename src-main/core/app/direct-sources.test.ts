@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import type { Result } from '../../../src-shared/errors';
+import type { Result } from '@shared/errors';
 import { silentLogger } from '../logging/logger';
 import { MemoryConnector } from '../testing/index-fixtures';
 import { createCairn, type CairnInternals } from './create-cairn';

@@ -4,7 +4,7 @@
  * type-ahead search (Feishu's tenant token, DingTalk's access token) and spend the per-platform
  * time budget on it.
  */
-import type { ConnectionView } from '../../../src-shared/models';
+import type { ConnectionView } from '@shared/models';
 import type { Connector } from '../connectors/connector';
 import type { Logger } from '../logging/logger';
 import type { DirectSearchSource } from '../search/direct-channel';

@@ -2,7 +2,7 @@ import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { ReindexStatus } from '../../../src-shared/models';
+import type { ReindexStatus } from '@shared/models';
 import { startFakeEmbeddingServer } from '../embedding/fake-embedding-server';
 import { silentLogger } from '../logging/logger';
 import { createCairn, type CairnInternals } from './create-cairn';

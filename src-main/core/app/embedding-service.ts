@@ -4,7 +4,7 @@
  * fills a pending space while the active one keeps serving search and syncs, and flips when done.
  * Vectors of two spaces never meet: search asks for the active space's embedder only.
  */
-import type { ReindexStatus } from '../../../src-shared/models';
+import type { ReindexStatus } from '@shared/models';
 import type { Db } from '../db/database';
 import { spaceKey, type Embedder, type EmbeddingSpace } from '../embedding/embedder';
 import { isAbortError } from '../errors';

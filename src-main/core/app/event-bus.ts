@@ -1,4 +1,4 @@
-import type { CairnEventName, CairnEvents } from '../../../src-shared/contract';
+import type { CairnEventName, CairnEvents } from '@shared/contract';
 
 export type Unsubscribe = () => void;
 

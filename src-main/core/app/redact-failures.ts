@@ -3,8 +3,8 @@
  * provider said, and some quote the credential they were sent, so every failed Result passes
  * through the same redactor as the log lines before it crosses the boundary.
  */
-import { API_METHODS, type ApiDomain, type CairnApi } from '../../../src-shared/contract';
-import type { Result } from '../../../src-shared/errors';
+import { API_METHODS, type ApiDomain, type CairnApi } from '@shared/contract';
+import type { Result } from '@shared/errors';
 
 type AnyMethod = (input?: unknown) => Promise<Result<unknown>>;
 

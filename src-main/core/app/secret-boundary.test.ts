@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Result } from '../../../src-shared/errors';
+import type { Result } from '@shared/errors';
 import type { Connector } from '../connectors/connector';
 import { CairnError } from '../errors';
 import { createLogger, SecretRedactor } from '../logging/logger';

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { SettingsPatch } from '../../../src-shared/models';
+import type { SettingsPatch } from '@shared/models';
 import { openDatabase, type Db } from '../db/database';
 import { CairnError } from '../errors';
 import { MemorySecretStore } from '../secrets/secret-store';

@@ -3,12 +3,7 @@
  * to the SecretStore under `settings:embedding` / `settings:chat`, and views only say `hasApiKey`.
  */
 import { z } from 'zod';
-import type {
-  ChatSettingsView,
-  EmbeddingSettingsView,
-  SettingsPatch,
-  SettingsView,
-} from '../../../src-shared/models';
+import type { ChatSettingsView, EmbeddingSettingsView, SettingsPatch, SettingsView } from '@shared/models';
 import type { Db } from '../db/database';
 import { MAX_DIMENSIONS } from '../index/embedding-spaces';
 import type { SecretStore } from '../secrets/secret-store';

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import type { Result } from '../../../src-shared/errors';
-import type { ConnectionView, SyncProgress } from '../../../src-shared/models';
+import type { Result } from '@shared/errors';
+import type { ConnectionView, SyncProgress } from '@shared/models';
 import { silentLogger } from '../logging/logger';
 import { MemoryConnector } from '../testing/index-fixtures';
 import { createCairn, type CairnInternals } from './create-cairn';

@@ -4,8 +4,8 @@
  * relays progress as events, cancels on request, and keeps the latest progress of running syncs
  * for the status snapshot.
  */
-import type { CairnApi } from '../../../src-shared/contract';
-import type { SyncProgress, SyncRunView } from '../../../src-shared/models';
+import type { CairnApi } from '@shared/contract';
+import type { SyncProgress, SyncRunView } from '@shared/models';
 import type { Db } from '../db/database';
 import { CairnError, throwIfAborted, toResult } from '../errors';
 import type { Logger } from '../logging/logger';

@@ -6,7 +6,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { UserAuthState } from '../../../src-shared/models';
+import type { UserAuthState } from '@shared/models';
 import { startFeishuFake, type FeishuFake } from '../connectors/fakes/feishu-fake';
 import { unwrap } from '../integration/integration-kit';
 import { createCairn, type CairnInternals } from './create-cairn';

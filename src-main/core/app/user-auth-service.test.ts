@@ -4,8 +4,8 @@
  * refresh token lands in the secret store only, and direct search then works and keeps rotating.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { CairnEvents } from '../../../src-shared/contract';
-import type { ConnectionView } from '../../../src-shared/models';
+import type { CairnEvents } from '@shared/contract';
+import type { ConnectionView } from '@shared/models';
 import { startFeishuFake, type FeishuFake } from '../connectors/fakes/feishu-fake';
 import { secretRefFor } from './connection-repository';
 import { unwrap } from '../integration/integration-kit';

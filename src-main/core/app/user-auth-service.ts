@@ -5,8 +5,8 @@
  * connection's `userAuth` state. The refresh token goes to the secret store only: never to config,
  * logs, events or views.
  */
-import type { CairnApi } from '../../../src-shared/contract';
-import type { ConnectionView, UserAuthState } from '../../../src-shared/models';
+import type { CairnApi } from '@shared/contract';
+import type { ConnectionView, UserAuthState } from '@shared/models';
 import { createOAuthState, createPkcePair } from '../auth/pkce';
 import { startLoopbackReceiver } from '../auth/loopback-receiver';
 import type { Connector } from '../connectors/connector';

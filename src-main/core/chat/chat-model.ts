@@ -1,5 +1,5 @@
 /** The seam between the chat service and whatever model answers (OpenAI-compatible today). */
-import type { TokenUsage } from '../../../src-shared/models';
+import type { TokenUsage } from '@shared/models';
 
 export interface ChatMessage {
   role: 'system' | 'user' | 'assistant';

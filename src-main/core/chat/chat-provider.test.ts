@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { ChatSettingsView } from '../../../src-shared/models';
+import type { ChatSettingsView } from '@shared/models';
 import { CHAT_PRESETS, resolveChatModelConfig } from './chat-provider';
 
 const settings = (patch: Partial<ChatSettingsView>): ChatSettingsView => ({

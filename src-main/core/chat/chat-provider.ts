@@ -2,7 +2,7 @@
  * Which OpenAI-compatible endpoint answers questions: the presets, and how the settings (or the
  * environment, for headless use) turn into one resolved configuration. No network here.
  */
-import type { ChatProviderKind, ChatSettingsView } from '../../../src-shared/models';
+import type { ChatProviderKind, ChatSettingsView } from '@shared/models';
 import { CairnError } from '../errors';
 
 export interface ChatPreset {

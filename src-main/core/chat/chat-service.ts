@@ -4,15 +4,9 @@
  * sources → streamed model answer (`chat.token` events) → validated citations → stored and sent
  * as `chat.done`. Without a usable model the answer is extractive.
  */
-import type { CairnApi } from '../../../src-shared/contract';
-import type { AppErrorData } from '../../../src-shared/errors';
-import type {
-  ChatAnswer,
-  ChatMessageView,
-  ConversationView,
-  SearchHit,
-  TokenUsage,
-} from '../../../src-shared/models';
+import type { CairnApi } from '@shared/contract';
+import type { AppErrorData } from '@shared/errors';
+import type { ChatAnswer, ChatMessageView, ConversationView, SearchHit, TokenUsage } from '@shared/models';
 import type { EventBus } from '../app/event-bus';
 import { CairnError, toErrorData, toResult } from '../errors';
 import { silentLogger, type Logger } from '../logging/logger';

@@ -2,8 +2,8 @@
  * Shared setup for the chat tests: a small corpus served by a real in-memory SearchService, a
  * ChatService wired to the fake OpenAI server, and a recorder of the pushed events.
  */
-import type { ChatAnswer, ChatSettingsView } from '../../../src-shared/models';
-import type { Result } from '../../../src-shared/errors';
+import type { ChatAnswer, ChatSettingsView } from '@shared/models';
+import type { Result } from '@shared/errors';
 import { EventBus } from '../app/event-bus';
 import type { Db } from '../db/database';
 import type { ResolvedChatModel } from './chat-model';

@@ -3,7 +3,7 @@
  * valid ones are normalised to plain [n] and become source cards; a marker that points to no
  * source is removed (and reported), so the UI never shows a link to nothing.
  */
-import type { SourceCard } from '../../../src-shared/models';
+import type { SourceCard } from '@shared/models';
 import type { PromptSource } from './prompt-builder';
 
 export interface CitationCheck {

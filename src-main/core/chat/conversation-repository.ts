@@ -1,7 +1,7 @@
 /** Conversations and messages in the database (tables from migration 003). All chat SQL lives here. */
 import { randomUUID } from 'node:crypto';
-import type { AppErrorData } from '../../../src-shared/errors';
-import type { ChatAnswer, ChatMessageView, ConversationView, SourceCard } from '../../../src-shared/models';
+import type { AppErrorData } from '@shared/errors';
+import type { ChatAnswer, ChatMessageView, ConversationView, SourceCard } from '@shared/models';
 import type { Db } from '../db/database';
 import type { HistoryTurn } from './prompt-builder';
 

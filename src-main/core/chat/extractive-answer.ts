@@ -2,7 +2,7 @@
  * The answer when no chat model can answer (none configured, or the endpoint unreachable): the
  * best-matching passages quoted verbatim, each cited, under a label saying plainly what it is.
  */
-import type { SearchHit } from '../../../src-shared/models';
+import type { SearchHit } from '@shared/models';
 import { trimAroundBestParagraph, type PromptSource } from './prompt-builder';
 import { queryTerms } from './text-match';
 

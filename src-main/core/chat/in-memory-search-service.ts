@@ -3,7 +3,7 @@
  * For tests and measurements of the chat pipeline without a database; the real hybrid search
  * lives in ../search.
  */
-import type { SearchHit, SearchRequest, SearchResponse } from '../../../src-shared/models';
+import type { SearchHit, SearchRequest, SearchResponse } from '@shared/models';
 import { throwIfAborted } from '../errors';
 import { groupByDocument } from '../search/document-groups';
 import type { SearchService } from '../search/search-service';

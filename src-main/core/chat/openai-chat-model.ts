@@ -4,7 +4,7 @@
  * response headers, so a silent stream is cut here by an idle timer.
  */
 import OpenAI from 'openai';
-import type { TokenUsage } from '../../../src-shared/models';
+import type { TokenUsage } from '@shared/models';
 import { CairnError } from '../errors';
 import { resolveChatModelConfig, type ChatModelConfig, type ChatSettingsInput } from './chat-provider';
 import type { ChatCompletionRequest, ChatCompletionResult, ChatModel, ResolvedChatModel } from './chat-model';

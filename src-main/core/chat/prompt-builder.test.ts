@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { SearchHit } from '../../../src-shared/models';
+import type { SearchHit } from '@shared/models';
 import { buildChatPrompt, SYSTEM_PROMPT, trimAroundBestParagraph } from './prompt-builder';
 import { queryTerms } from './text-match';
 import { countTokens } from './tokens';

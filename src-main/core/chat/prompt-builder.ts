@@ -3,7 +3,7 @@
  * recent turns, then one user message holding the numbered sources (fenced, marked as untrusted
  * data) and the question. Everything is packed within a token budget for the model's window.
  */
-import type { SearchHit } from '../../../src-shared/models';
+import type { SearchHit } from '@shared/models';
 import type { ChatMessage } from './chat-model';
 import { bestSpanIndex, queryTerms, splitParagraphs, splitSentences, type TextSpan } from './text-match';
 import { countTokens, truncateToTokens } from './tokens';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { SearchHit } from '../../../src-shared/models';
+import type { SearchHit } from '@shared/models';
 import { dedupeHits, fuseRankings } from './retrieval';
 
 function hit(

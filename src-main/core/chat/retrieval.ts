@@ -3,7 +3,7 @@
  * (live) hits can repeat what the index already found, and overlapping chunks can repeat each
  * other; giving the model the same text twice wastes budget and splits citations.
  */
-import type { SearchHit } from '../../../src-shared/models';
+import type { SearchHit } from '@shared/models';
 import type { Logger } from '../logging/logger';
 import type { SearchService } from '../search/search-service';
 

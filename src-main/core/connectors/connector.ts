@@ -1,4 +1,4 @@
-import type { Platform } from '../../../src-shared/models';
+import type { Platform } from '@shared/models';
 
 /** One document as a platform lists it, before any content is fetched. */
 export interface DocumentRef {

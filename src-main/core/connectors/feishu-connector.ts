@@ -4,8 +4,8 @@
  * folders), fetches Markdown via docs/v1/content with a blocks → Markdown then raw_content
  * fallback, and runs search v2 with the user token for direct mode.
  */
-import type { Platform } from '../../../src-shared/models';
-import { PLATFORM_INFO } from '../../../src-shared/platforms';
+import type { Platform } from '@shared/models';
+import { PLATFORM_INFO } from '@shared/platforms';
 import { CairnError } from '../errors';
 import type { Logger } from '../logging/logger';
 import type {

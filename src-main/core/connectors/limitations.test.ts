@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { Platform } from '../../../src-shared/models';
+import type { Platform } from '@shared/models';
 import { silentLogger } from '../logging/logger';
 import { connectionLimitation, createConnector } from './registry';
 

@@ -1,6 +1,6 @@
 /** The only module that names concrete connectors (STYLE.md §4). */
-import type { Platform } from '../../../src-shared/models';
-import { PLATFORM_INFO } from '../../../src-shared/platforms';
+import type { Platform } from '@shared/models';
+import { PLATFORM_INFO } from '@shared/platforms';
 import { CairnError } from '../errors';
 import type { Connector, ConnectorFactory, ConnectorInit, Limitation } from './connector';
 import {

@@ -3,7 +3,7 @@
  * and the user's teams' knowledge bases, pages their docs with offset/limit until meta.total,
  * fetches each doc's body as Markdown, and runs Yuque's own search for direct mode.
  */
-import { PLATFORM_INFO } from '../../../src-shared/platforms';
+import { PLATFORM_INFO } from '@shared/platforms';
 import { CairnError, throwIfAborted } from '../errors';
 import type { Logger } from '../logging/logger';
 import type {

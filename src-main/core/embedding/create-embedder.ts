@@ -1,5 +1,5 @@
 /** Chooses the embedder for the configured provider, falling back to the offline one. */
-import type { EmbeddingProviderKind } from '../../../src-shared/models';
+import type { EmbeddingProviderKind } from '@shared/models';
 import { CairnError } from '../errors';
 import { BuiltinEmbedder } from './builtin-embedder';
 import type { Embedder } from './embedder';

@@ -8,7 +8,7 @@
 import { setMaxListeners } from 'node:events';
 import OpenAI, { APIConnectionError, APIConnectionTimeoutError, APIError, APIUserAbortError } from 'openai';
 import PQueue from 'p-queue';
-import type { ErrorCode } from '../../../src-shared/errors';
+import type { ErrorCode } from '@shared/errors';
 import { CairnError, isAbortError, throwIfAborted } from '../errors';
 import type { EmbedResult, Embedder, EmbeddingSpace } from './embedder';
 import type { RemoteProviderKind } from './presets';

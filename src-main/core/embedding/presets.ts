@@ -1,5 +1,5 @@
 /** What Cairn knows about each OpenAI-compatible embedding provider. Pure data. */
-import type { EmbeddingProviderKind } from '../../../src-shared/models';
+import type { EmbeddingProviderKind } from '@shared/models';
 
 export type RemoteProviderKind = Exclude<EmbeddingProviderKind, 'builtin'>;
 

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { ReindexStatus } from '../../../src-shared/models';
+import type { ReindexStatus } from '@shared/models';
 import { openDatabase, type Db } from '../db/database';
 import type { EmbedResult, Embedder, EmbeddingSpace } from '../embedding/embedder';
 import { HybridSearch } from '../search/hybrid-search';

@@ -8,7 +8,7 @@
  * left without a vector in the new space. PGlite runs one statement at a time, so nothing can
  * write between that last check and the flip.
  */
-import type { ReindexStatus } from '../../../src-shared/models';
+import type { ReindexStatus } from '@shared/models';
 import type { Db } from '../db/database';
 import { spaceKey, type Embedder } from '../embedding/embedder';
 import { throwIfAborted } from '../errors';

@@ -6,7 +6,7 @@
  * in the logs.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { ConnectionView } from '../../../src-shared/models';
+import type { ConnectionView } from '@shared/models';
 import { createCairn, type CairnInternals } from '../app/create-cairn';
 import { startDingTalkFake, type DingTalkFake } from '../connectors/fakes/dingtalk-fake';
 import { createLogger, SecretRedactor } from '../logging/logger';

@@ -1,6 +1,6 @@
 /** Small helpers shared by the integration tests that drive the real composition root. */
-import type { Result } from '../../../src-shared/errors';
-import type { SearchHit, SyncRunView } from '../../../src-shared/models';
+import type { Result } from '@shared/errors';
+import type { SearchHit, SyncRunView } from '@shared/models';
 import type { CairnInternals } from '../app/create-cairn';
 
 /** The value of an ok Result; a failed one throws with its code and message (the test shows them). */

@@ -9,7 +9,7 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:f
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { ChatAnswer, ConnectionView } from '../../../src-shared/models';
+import type { ChatAnswer, ConnectionView } from '@shared/models';
 import { createCairn, type CairnInternals } from '../app/create-cairn';
 import { dataDirLayout } from '../app/data-dir';
 import { startFakeOpenAiServer, type FakeOpenAiServer } from '../chat/fake-openai-server';

@@ -2,8 +2,8 @@
  * Live search of direct-mode connections: each source is asked in parallel with its own timeout;
  * a failure or timeout becomes a warning, never an error, so local results always stand.
  */
-import type { AppErrorData } from '../../../src-shared/errors';
-import type { Platform } from '../../../src-shared/models';
+import type { AppErrorData } from '@shared/errors';
+import type { Platform } from '@shared/models';
 import type { DirectHit } from '../connectors/connector';
 import { CairnError, toErrorData } from '../errors';
 import { normalizeText } from '../text/normalize';

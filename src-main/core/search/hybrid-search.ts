@@ -4,13 +4,7 @@
  * Only connections in 'rag' mode contribute index hits: a connection switched to direct keeps its
  * index on disk but is searched live.
  */
-import type {
-  Platform,
-  SearchDocument,
-  SearchHit,
-  SearchRequest,
-  SearchResponse,
-} from '../../../src-shared/models';
+import type { Platform, SearchDocument, SearchHit, SearchRequest, SearchResponse } from '@shared/models';
 import type { Db } from '../db/database';
 import type { Embedder, EmbeddingSpace } from '../embedding/embedder';
 import { isAbortError, throwIfAborted } from '../errors';

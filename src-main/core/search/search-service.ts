@@ -1,4 +1,4 @@
-import type { SearchRequest, SearchResponse } from '../../../src-shared/models';
+import type { SearchRequest, SearchResponse } from '@shared/models';
 
 /** Hybrid retrieval over the local index plus live direct-mode connections. */
 export interface SearchService {

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import type { Result } from '../../../src-shared/errors';
-import { fail, ok } from '../../../src-shared/errors';
-import type { SyncRunView } from '../../../src-shared/models';
+import type { Result } from '@shared/errors';
+import { fail, ok } from '@shared/errors';
+import type { SyncRunView } from '@shared/models';
 import { ConnectionRepository } from '../app/connection-repository';
 import { EventBus } from '../app/event-bus';
 import { openDatabase, type Db } from '../db/database';

@@ -4,8 +4,8 @@
  * persists each decision in `next_sync_at` (so the UI can show it and a restart keeps it), and only
  * asks `startSync`: the sync engine's advisory lock decides whether a run actually starts.
  */
-import type { Result } from '../../../src-shared/errors';
-import type { SyncRunStatus } from '../../../src-shared/models';
+import type { Result } from '@shared/errors';
+import type { SyncRunStatus } from '@shared/models';
 import type { EventBus, Unsubscribe } from '../app/event-bus';
 import type { Logger } from '../logging/logger';
 import { silentLogger } from '../logging/logger';

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { SyncProgress } from '../../../src-shared/models';
+import type { SyncProgress } from '@shared/models';
 import { openDatabase, type Db } from '../db/database';
 import { chunkMarkdown } from '../chunking/chunker';
 import { ensureActiveSpace, readSpaces, spaceTable } from '../index/embedding-spaces';

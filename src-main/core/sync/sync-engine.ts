@@ -7,14 +7,8 @@
  */
 import { setMaxListeners } from 'node:events';
 import PQueue from 'p-queue';
-import type {
-  DocumentError,
-  SyncCounters,
-  SyncPhase,
-  SyncProgress,
-  SyncRunView,
-} from '../../../src-shared/models';
-import type { AppErrorData } from '../../../src-shared/errors';
+import type { DocumentError, SyncCounters, SyncPhase, SyncProgress, SyncRunView } from '@shared/models';
+import type { AppErrorData } from '@shared/errors';
 import { chunkMarkdown, type Chunk } from '../chunking/chunker';
 import type { Connector, DocumentRef } from '../connectors/connector';
 import type { Db } from '../db/database';

@@ -1,12 +1,6 @@
 /** The sync_runs table and the connection's sync status: what a run leaves behind for the UI. */
-import type { AppErrorData, ErrorCode } from '../../../src-shared/errors';
-import type {
-  DocumentError,
-  SyncCounters,
-  SyncRunStatus,
-  SyncRunView,
-  SyncStatus,
-} from '../../../src-shared/models';
+import type { AppErrorData, ErrorCode } from '@shared/errors';
+import type { DocumentError, SyncCounters, SyncRunStatus, SyncRunView, SyncStatus } from '@shared/models';
 import type { Db } from '../db/database';
 import { normalizeText } from '../text/normalize';
 

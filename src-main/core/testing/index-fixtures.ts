@@ -2,7 +2,7 @@
  * Test doubles for the index, search and sync tests: a deterministic counting embedder, an
  * in-memory connector, and a helper that registers connections. Test-only; never wired in the app.
  */
-import type { ConnectionMode, Platform } from '../../../src-shared/models';
+import type { ConnectionMode, Platform } from '@shared/models';
 import type { Db } from '../db/database';
 import type { DirectHit, DocumentRef, Connector, FetchedDocument } from '../connectors/connector';
 import type { EmbedResult, Embedder, EmbeddingSpace } from '../embedding/embedder';

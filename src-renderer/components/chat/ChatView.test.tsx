@@ -1,7 +1,7 @@
 // @vitest-environment jsdom
 import { cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, describe, expect, it } from 'vitest';
-import { ok } from '../../../src-shared/errors';
+import { ok } from '@shared/errors';
 import { conversationView, storedTurn } from '../../test/chat-fixtures';
 import { connection, fakeBackend } from '../../test/fake-api';
 import { renderWithStore } from '../../test/render';

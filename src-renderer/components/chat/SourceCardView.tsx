@@ -1,5 +1,5 @@
 import { useEffect, useRef } from 'react';
-import type { SourceCard } from '../../../src-shared/models';
+import type { SourceCard } from '@shared/models';
 import { useApp } from '../../store/store-context';
 import { MarkdownQuote } from '../common/MarkdownQuote';
 import { OpenOriginal } from '../common/OpenOriginal';

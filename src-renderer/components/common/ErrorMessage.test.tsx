@@ -1,7 +1,7 @@
 // @vitest-environment jsdom
 import { act, cleanup, screen } from '@testing-library/react';
 import { afterEach, describe, expect, it } from 'vitest';
-import { fail } from '../../../src-shared/errors';
+import { fail } from '@shared/errors';
 import { fakeBackend, settings } from '../../test/fake-api';
 import { renderWithStore } from '../../test/render';
 import { ErrorMessage } from './ErrorMessage';

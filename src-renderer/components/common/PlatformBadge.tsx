@@ -1,5 +1,5 @@
-import type { Platform } from '../../../src-shared/models';
-import { PLATFORM_INFO } from '../../../src-shared/platforms';
+import type { Platform } from '@shared/models';
+import { PLATFORM_INFO } from '@shared/platforms';
 import { useLanguage } from '../../i18n/i18n';
 
 export function PlatformBadge({ platform }: { platform: Platform }) {

@@ -1,7 +1,7 @@
 // @vitest-environment jsdom
 import { act, cleanup, fireEvent, screen, within } from '@testing-library/react';
 import { afterEach, describe, expect, it } from 'vitest';
-import { ok } from '../../../src-shared/errors';
+import { ok } from '@shared/errors';
 import { connection, fakeBackend, settings } from '../../test/fake-api';
 import { renderWithStore } from '../../test/render';
 import { useApp } from '../../store/store-context';

@@ -1,6 +1,6 @@
 import { useState } from 'react';
-import type { ConnectionView, SyncProgress, SyncRunView } from '../../../src-shared/models';
-import { PLATFORM_INFO } from '../../../src-shared/platforms';
+import type { ConnectionView, SyncProgress, SyncRunView } from '@shared/models';
+import { PLATFORM_INFO } from '@shared/platforms';
 import {
   formatDateTime,
   formatNumber,

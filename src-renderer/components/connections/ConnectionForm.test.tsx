@@ -1,7 +1,7 @@
 // @vitest-environment jsdom
 import { cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, describe, expect, it } from 'vitest';
-import { fail, ok } from '../../../src-shared/errors';
+import { fail, ok } from '@shared/errors';
 import { connection, fakeBackend, settings } from '../../test/fake-api';
 import { renderWithStore } from '../../test/render';
 import { useApp } from '../../store/store-context';

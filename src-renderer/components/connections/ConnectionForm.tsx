@@ -1,13 +1,13 @@
 import { Fragment, useState, type FormEvent } from 'react';
-import type { AppErrorData, Result } from '../../../src-shared/errors';
+import type { AppErrorData, Result } from '@shared/errors';
 import {
   PLATFORMS,
   type ConnectionUpdate,
   type ConnectionView,
   type NewConnection,
   type Platform,
-} from '../../../src-shared/models';
-import { PLATFORM_INFO, type CredentialField } from '../../../src-shared/platforms';
+} from '@shared/models';
+import { PLATFORM_INFO, type CredentialField } from '@shared/platforms';
 import { useLanguage, useT } from '../../i18n/i18n';
 import { useAppShallow } from '../../store/store-context';
 import { ErrorMessage } from '../common/ErrorMessage';

@@ -1,8 +1,8 @@
 // @vitest-environment jsdom
 import { act, cleanup, fireEvent, screen } from '@testing-library/react';
 import { afterEach, describe, expect, it } from 'vitest';
-import { ok } from '../../../src-shared/errors';
-import type { ConnectionView } from '../../../src-shared/models';
+import { ok } from '@shared/errors';
+import type { ConnectionView } from '@shared/models';
 import { applyEvent } from '../../store/apply-event';
 import { useApp } from '../../store/store-context';
 import { connection, fakeBackend, settings } from '../../test/fake-api';

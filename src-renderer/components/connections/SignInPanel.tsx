@@ -4,8 +4,8 @@
  * while the browser is out, and the outcome. State comes from the view (`userAuth`, also set by a
  * sign-in the CLI started) and from this window's own sign-in (`signIn`).
  */
-import type { ConnectionView } from '../../../src-shared/models';
-import { feishuRedirectUrl, FEISHU_SIGN_IN_DEFAULT_PORT, PLATFORM_INFO } from '../../../src-shared/platforms';
+import type { ConnectionView } from '@shared/models';
+import { feishuRedirectUrl, FEISHU_SIGN_IN_DEFAULT_PORT, PLATFORM_INFO } from '@shared/platforms';
 import { useLanguage, useT } from '../../i18n/i18n';
 import { useApp, useAppShallow } from '../../store/store-context';
 import { ErrorMessage } from '../common/ErrorMessage';

@@ -1,5 +1,5 @@
 import { useId, useState } from 'react';
-import type { SearchDocument, SearchHit } from '../../../src-shared/models';
+import type { SearchDocument, SearchHit } from '@shared/models';
 import { useT } from '../../i18n/i18n';
 import { KnowledgeBaseBadge, PlatformBadge } from '../common/PlatformBadge';
 import { OpenOriginal } from '../common/OpenOriginal';

@@ -1,8 +1,8 @@
 // @vitest-environment jsdom
 import { cleanup, fireEvent, screen, within } from '@testing-library/react';
 import { afterEach, describe, expect, it } from 'vitest';
-import { ok } from '../../../src-shared/errors';
-import type { SearchHit, SearchResponse } from '../../../src-shared/models';
+import { ok } from '@shared/errors';
+import type { SearchHit, SearchResponse } from '@shared/models';
 import { connection, fakeBackend, settings } from '../../test/fake-api';
 import { renderWithStore } from '../../test/render';
 import { SearchBox } from './SearchBox';

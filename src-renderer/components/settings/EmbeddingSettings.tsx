@@ -1,5 +1,5 @@
 import { useEffect, useState } from 'react';
-import type { EmbeddingProviderKind, EmbeddingSettingsView } from '../../../src-shared/models';
+import type { EmbeddingProviderKind, EmbeddingSettingsView } from '@shared/models';
 import { formatNumber, useLanguage, useT, type MessageKey } from '../../i18n/i18n';
 import { useApp } from '../../store/store-context';
 import { EMBEDDING_PRESETS } from './provider-presets';

@@ -1,9 +1,5 @@
 import { useState, type FormEvent } from 'react';
-import type {
-  ChatProviderKind,
-  SettingsPatch,
-  SettingsView as SettingsData,
-} from '../../../src-shared/models';
+import type { ChatProviderKind, SettingsPatch, SettingsView as SettingsData } from '@shared/models';
 import { useT, type MessageKey } from '../../i18n/i18n';
 import { useApp } from '../../store/store-context';
 import { ProgressBar } from '../common/ProgressBar';

@@ -1,5 +1,5 @@
 /** Defaults the Settings form fills in when a provider is picked (the user can edit every field). */
-import type { ChatProviderKind, EmbeddingProviderKind } from '../../../src-shared/models';
+import type { ChatProviderKind, EmbeddingProviderKind } from '@shared/models';
 
 export interface EmbeddingPreset {
   baseUrl: string;

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { fail, ok, type Result } from '../../../src-shared/errors';
-import type { ChatMessageView } from '../../../src-shared/models';
+import { fail, ok, type Result } from '@shared/errors';
+import type { ChatMessageView } from '@shared/models';
 import { storedAnswer, storedTurn } from '../../test/chat-fixtures';
 import { fakeBackend, snapshot, type FakeBackend } from '../../test/fake-api';
 import { createAppStore } from '../app-store';

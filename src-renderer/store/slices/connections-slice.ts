@@ -1,4 +1,4 @@
-import type { Result } from '../../../src-shared/errors';
+import type { Result } from '@shared/errors';
 import type {
   ConnectionMode,
   ConnectionUpdate,
@@ -6,7 +6,7 @@ import type {
   NewConnection,
   SyncProgress,
   SyncRunView,
-} from '../../../src-shared/models';
+} from '@shared/models';
 import type { GetState, SetState, StoreDeps } from '../store-types';
 
 export interface ConnectionsSlice {

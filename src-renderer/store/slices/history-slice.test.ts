@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { fail, ok } from '../../../src-shared/errors';
-import type { ConversationView } from '../../../src-shared/models';
+import { fail, ok } from '@shared/errors';
+import type { ConversationView } from '@shared/models';
 import { conversationView, storedAnswer, storedTurn } from '../../test/chat-fixtures';
 import { fakeBackend } from '../../test/fake-api';
 import { createAppStore } from '../app-store';

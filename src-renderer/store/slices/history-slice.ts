@@ -1,5 +1,5 @@
-import type { AppErrorData } from '../../../src-shared/errors';
-import type { ChatAnswer, ChatMessageView, ConversationView } from '../../../src-shared/models';
+import type { AppErrorData } from '@shared/errors';
+import type { ChatAnswer, ChatMessageView, ConversationView } from '@shared/models';
 import type { GetState, SetState, StoreDeps } from '../store-types';
 import { furthest } from '../stream-text';
 import { nextExchangeKey, parkStreamingAnswers, type ChatExchange } from './chat-slice';

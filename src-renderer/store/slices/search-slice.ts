@@ -1,5 +1,5 @@
-import type { AppErrorData } from '../../../src-shared/errors';
-import type { SearchDocument, SearchResponse } from '../../../src-shared/models';
+import type { AppErrorData } from '@shared/errors';
+import type { SearchDocument, SearchResponse } from '@shared/models';
 import type { GetState, SetState, StoreDeps } from '../store-types';
 
 export interface SearchSlice {

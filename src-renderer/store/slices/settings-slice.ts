@@ -1,4 +1,4 @@
-import type { ReindexStatus, SettingsPatch, SettingsView } from '../../../src-shared/models';
+import type { ReindexStatus, SettingsPatch, SettingsView } from '@shared/models';
 import type { GetState, SetState, StoreDeps } from '../store-types';
 
 export interface SettingsSlice {

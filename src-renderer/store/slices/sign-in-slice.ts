@@ -4,7 +4,7 @@
  * opens it with window.open (injected, so tests see it). The outcome comes as `auth.finished`,
  * applied in apply-event.ts.
  */
-import type { AppErrorData } from '../../../src-shared/errors';
+import type { AppErrorData } from '@shared/errors';
 import type { GetState, SetState, StoreDeps } from '../store-types';
 
 export type SignInStatus =

@@ -1,5 +1,5 @@
-import type { AppErrorData } from '../../../src-shared/errors';
-import type { Platform } from '../../../src-shared/models';
+import type { AppErrorData } from '@shared/errors';
+import type { Platform } from '@shared/models';
 import type { GetState, SetState, StoreDeps } from '../store-types';
 
 export type View = 'connections' | 'search' | 'chat' | 'settings';

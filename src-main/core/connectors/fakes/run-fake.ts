@@ -5,8 +5,8 @@
  * `cairn add …` command, then runs until Ctrl-C.
  */
 import { pathToFileURL } from 'node:url';
-import type { Platform } from '../../../../src-shared/models';
-import { PLATFORM_INFO } from '../../../../src-shared/platforms';
+import type { Platform } from '@shared/models';
+import { PLATFORM_INFO } from '@shared/platforms';
 import { startDingTalkFake } from './dingtalk-fake';
 import { startFeishuFake } from './feishu-fake';
 import { startImaFake } from './ima-fake';

@@ -10,7 +10,7 @@
  *   a refresh token is only accepted by the endpoint version that issued it (20026, refresh page).
  *   https://open.feishu.cn/document/authentication-management/access-token/get-user-access-token
  */
-import { FEISHU_SIGN_IN_DEFAULT_PORT, FEISHU_SIGN_IN_DEFAULT_SCOPES } from '../../../../src-shared/platforms';
+import { FEISHU_SIGN_IN_DEFAULT_PORT, FEISHU_SIGN_IN_DEFAULT_SCOPES } from '@shared/platforms';
 import { CairnError } from '../../errors';
 import type { Interpretation, RawResponse } from '../http/platform-http';
 

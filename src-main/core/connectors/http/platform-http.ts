@@ -5,7 +5,7 @@
  * platform signals errors differently (Feishu in the body `code`, Yuque in the HTTP status, …).
  */
 import PQueue from 'p-queue';
-import type { ErrorCode } from '../../../../src-shared/errors';
+import type { ErrorCode } from '@shared/errors';
 import { CairnError, throwIfAborted } from '../../errors';
 import type { Logger } from '../../logging/logger';
 
