@@ -1,6 +1,15 @@
 // Layer rules (STYLE.md §2): a file's folder says which APIs it may touch.
 import tseslint from 'typescript-eslint';
 
+const noElectronInCore = {
+  name: 'electron',
+  message: 'src-main/core runs in plain Node: reach Electron through an interface passed in.',
+};
+const noElectronShell = { group: ['**/electron/**'], message: 'Core must not import the Electron shell.' };
+const noTestScaffolding = {
+  group: ['**/testing/**'],
+  message: 'Fakes and test kits (src-main/testing/) are for tests and `npm run fake:*` only.',
+};
 const nodeBuiltins = { group: ['node:*'], message: 'This layer must not touch Node APIs.' };
 
 export default tseslint.config(
@@ -19,20 +28,28 @@ export default tseslint.config(
       'src-main/host/**/*.ts',
       'src-main/transport/**/*.ts',
     ],
+    rules: { 'no-restricted-imports': ['error', { paths: [noElectronInCore], patterns: [noElectronShell] }] },
+  },
+  {
+    // Production code never reaches test scaffolding (STYLE.md §16): fakes and kits stay out of the app bundle.
+    files: ['src-main/**/*.ts'],
+    ignores: [
+      'src-main/testing/**',
+      'src-main/**/*.test.ts',
+      'src-main/**/*.bench.ts',
+      'src-main/electron/**',
+    ],
     rules: {
       'no-restricted-imports': [
         'error',
-        {
-          paths: [
-            {
-              name: 'electron',
-              message: 'src-main/core runs in plain Node: reach Electron through an interface passed in.',
-            },
-          ],
-          patterns: [{ group: ['**/electron/**'], message: 'Core must not import the Electron shell.' }],
-        },
+        { paths: [noElectronInCore], patterns: [noElectronShell, noTestScaffolding] },
       ],
     },
+  },
+  {
+    files: ['src-main/electron/**/*.ts'],
+    ignores: ['src-main/**/*.test.ts'],
+    rules: { 'no-restricted-imports': ['error', { patterns: [noTestScaffolding] }] },
   },
   {
     files: ['src-shared/**/*.ts'],

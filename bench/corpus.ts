@@ -8,7 +8,7 @@
  * Each document leans on one topic, so queries drawn from a topic's words have real answers
  * and the vector and keyword channels have something to rank.
  */
-import { pick, seededRandom, type Random } from '../src-main/core/testing/seeded-random';
+import { pick, seededRandom, type Random } from '../src-main/testing/seeded-random';
 
 export interface GeneratedDocument {
   externalId: string;

@@ -21,7 +21,7 @@ import { loadCollection, readReferenceFigures, type ReferenceFigure } from './co
 import { evaluateCollection, METHODS, type CollectionResult } from './evaluate-collection';
 import { machineFacts } from './process-stats';
 import { currentCommit, markdownTable, num, REPO_ROOT, writeResults } from './report';
-import { findSharedReference } from '../src-main/core/testing/shared-reference';
+import { findSharedReference } from '../src-main/testing/shared-reference';
 
 /** Every collection in the nearest `shared/eval` (CI places shared/ beside the clone). */
 function defaultEvalRoot(): string {

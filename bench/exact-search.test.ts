@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { seededRandom } from '../src-main/core/testing/seeded-random';
+import { seededRandom } from '../src-main/testing/seeded-random';
 import { ExactVectorIndex, recallAgainstExact } from './exact-search';
 
 function randomMatrix(rows: number, dimensions: number, seed: number): Float32Array {

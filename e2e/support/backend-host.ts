@@ -8,12 +8,15 @@ import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createCairn, type CairnInternals } from '../../src-main/core/app/create-cairn';
-import { startFakeOpenAiServer, type FakeOpenAiServer } from '../../src-main/core/chat/fake-openai-server';
+import {
+  startFakeOpenAiServer,
+  type FakeOpenAiServer,
+} from '../../src-main/testing/fakes/fake-openai-server';
 import type { ConnectorInit } from '../../src-main/core/connectors/connector';
-import { startDingTalkFake, type DingTalkFake } from '../../src-main/core/connectors/fakes/dingtalk-fake';
-import { startFeishuFake, type FeishuFake } from '../../src-main/core/connectors/fakes/feishu-fake';
-import { startYuqueFake, type YuqueFake } from '../../src-main/core/connectors/fakes/yuque-fake';
-import { FeishuConnector } from '../../src-main/core/connectors/feishu-connector';
+import { startDingTalkFake, type DingTalkFake } from '../../src-main/testing/fakes/dingtalk-fake';
+import { startFeishuFake, type FeishuFake } from '../../src-main/testing/fakes/feishu-fake';
+import { startYuqueFake, type YuqueFake } from '../../src-main/testing/fakes/yuque-fake';
+import { FeishuConnector } from '../../src-main/core/connectors/feishu/feishu-connector';
 import { defaultConnectorFactories } from '../../src-main/core/connectors/registry';
 import { createLogger, SecretRedactor } from '../../src-main/core/logging/logger';
 import { startHttpHost } from '../../src-main/host/http-host';

@@ -10,7 +10,7 @@ import { ensureActiveSpace } from '../../src-main/core/index/embedding-spaces';
 import { PgDocumentStore } from '../../src-main/core/index/pg-document-store';
 import { SyncEngine } from '../../src-main/core/sync/sync-engine';
 import { SyncLock } from '../../src-main/core/sync/sync-lock';
-import { MemoryConnector, insertConnection } from '../../src-main/core/testing/index-fixtures';
+import { MemoryConnector, insertConnection } from '../../src-main/testing/index-fixtures';
 
 const N = Number(process.argv[2] ?? 2000);
 

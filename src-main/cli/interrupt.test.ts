@@ -12,7 +12,7 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createCairn } from '../core/app/create-cairn';
 import { dataDirLayout } from '../core/app/data-dir';
-import { startYuqueFake, type YuqueFake } from '../core/connectors/fakes/yuque-fake';
+import { startYuqueFake, type YuqueFake } from '../testing/fakes/yuque-fake';
 import { silentLogger } from '../core/logging/logger';
 
 const CAIRN_BIN = fileURLToPath(new URL('../../bin/cairn.js', import.meta.url));

@@ -6,7 +6,7 @@ import { describe, expect, it } from 'vitest';
 import type { CliCommand } from './command';
 import { splitGlobalOptions } from './main';
 import type { OpenCairnOptions } from './open-cairn';
-import { runCli } from './testing/run-cli';
+import { runCli } from '../testing/run-cli';
 
 describe('cairn dispatcher', () => {
   it('prints usage on --help (exit 0) and with no command (exit 2)', async () => {

@@ -5,7 +5,7 @@
 import { ipcMain, type BrowserWindow, type IpcMainInvokeEvent } from 'electron';
 import { IPC_EVENT_CHANNEL, IPC_INVOKE_CHANNEL } from '@shared/bridge';
 import { fail } from '@shared/errors';
-import type { EventBus } from '../core/app/event-bus';
+import type { EventBus } from '../core/events/event-bus';
 import type { ApiDispatcher } from '../transport/api-dispatcher';
 import { isTrustedSender } from './sender-check';
 

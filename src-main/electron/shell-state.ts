@@ -5,7 +5,7 @@
  */
 import type { CairnApi } from '@shared/contract';
 import type { ConnectionView, SettingsView, StatusSnapshot, SyncProgress } from '@shared/models';
-import type { EventBus, Unsubscribe } from '../core/app/event-bus';
+import type { EventBus, Unsubscribe } from '../core/events/event-bus';
 
 export class ShellState {
   connections: ConnectionView[] = [];

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { EventBus } from '../core/app/event-bus';
+import { EventBus } from '../core/events/event-bus';
 import type { SyncRunView } from '@shared/models';
 import { watchSyncNotifications, type NoticeText } from './sync-notifications';
 

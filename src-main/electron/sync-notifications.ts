@@ -3,7 +3,7 @@
  * not be indexed). Success and cancellation stay quiet. The notifier is passed in (Electron's
  * Notification in main), so the decision is testable in plain Node.
  */
-import type { EventBus, Unsubscribe } from '../core/app/event-bus';
+import type { EventBus, Unsubscribe } from '../core/events/event-bus';
 import type { ConnectionView, SyncRunView } from '@shared/models';
 
 export interface NoticeText {

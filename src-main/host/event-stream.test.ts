@@ -2,7 +2,7 @@ import { connect, type Socket } from 'node:net';
 import { setImmediate as yieldToLoop } from 'node:timers/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ConnectionView } from '@shared/models';
-import { EventBus } from '../core/app/event-bus';
+import { EventBus } from '../core/events/event-bus';
 import { createLogger } from '../core/logging/logger';
 import { startHttpHost, type HttpHost } from './http-host';
 

@@ -7,7 +7,7 @@
  * again (STYLE.md §8), so nothing it shows stays stale.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { EventBus } from '../core/app/event-bus';
+import type { EventBus } from '../core/events/event-bus';
 import type { Logger } from '../core/logging/logger';
 
 export interface EventStreamOptions {

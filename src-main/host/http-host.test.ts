@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CAIRN_VERSION, createCairn, type CairnInternals } from '../core/app/create-cairn';
-import { startFeishuFake } from '../core/connectors/fakes/feishu-fake';
+import { startFeishuFake } from '../testing/fakes/feishu-fake';
 import { silentLogger } from '../core/logging/logger';
 import { startHttpHost, type HttpHost } from './http-host';
 

@@ -9,7 +9,7 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import type { AddressInfo } from 'node:net';
 import type { CairnApi } from '@shared/contract';
 import type { ErrorCode } from '@shared/errors';
-import type { EventBus } from '../core/app/event-bus';
+import type { EventBus } from '../core/events/event-bus';
 import type { Logger } from '../core/logging/logger';
 import { createApiDispatcher, resolveChannel, withExternalOpener } from '../transport/api-dispatcher';
 import { serveEventStream } from './event-stream';

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createCairn, type CairnInternals } from '../core/app/create-cairn';
 import { createLogger, silentLogger } from '../core/logging/logger';
-import { startFeishuFake } from '../core/connectors/fakes/feishu-fake';
+import { startFeishuFake } from '../testing/fakes/feishu-fake';
 import { createApiDispatcher, resolveChannel, withExternalOpener, withSignInOpener } from './api-dispatcher';
 
 // One in-memory core for the file: opening PGlite costs seconds.

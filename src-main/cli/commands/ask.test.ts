@@ -1,9 +1,10 @@
+import { chatApi } from '../../core/app/chat-api';
 import { Writable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { CairnApi } from '@shared/contract';
 import type { Cairn } from '../../core/app/cairn';
-import { createChatKit } from '../../core/chat/chat-test-kit';
-import { startFakeOpenAiServer, type FakeOpenAiServer } from '../../core/chat/fake-openai-server';
+import { createChatKit } from '../../testing/chat-test-kit';
+import { startFakeOpenAiServer, type FakeOpenAiServer } from '../../testing/fakes/fake-openai-server';
 import { openDatabase, type Db } from '../../core/db/database';
 import type { CliContext } from '../command';
 import { askCommand } from './ask';
@@ -43,7 +44,7 @@ function cliContext(options: { tty?: boolean; model?: boolean; signal?: AbortSig
         chat:
           options.model === false ? null : { baseUrl: fake.baseUrl, apiKey: fake.apiKey, model: fake.model },
       });
-      const api = { chat: kit.service.chat } as unknown as CairnApi;
+      const api = { chat: chatApi(kit.service) } as unknown as CairnApi;
       return {
         api,
         cancellable: () => api,

@@ -1,10 +1,10 @@
 /** `cairn authorize` over a real in-memory Cairn and the Feishu fake, with a scripted "browser". */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createCairn, type CairnInternals } from '../../core/app/create-cairn';
-import { startFeishuFake, type FeishuFake } from '../../core/connectors/fakes/feishu-fake';
-import { runCli } from '../testing/run-cli';
+import { startFeishuFake, type FeishuFake } from '../../testing/fakes/feishu-fake';
+import { runCli } from '../../testing/run-cli';
 import type { CliCommand } from '../command';
-import { secretRefFor } from '../../core/app/connection-repository';
+import { secretRefFor } from '../../core/connections/connection-repository';
 import { authorizeCommand, runAuthorize } from './authorize';
 import { signOutCommand } from './sign-out';
 

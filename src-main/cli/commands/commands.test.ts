@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ConnectionView, SearchResponse, StatusSnapshot } from '@shared/models';
 import { createCairn, type CairnInternals } from '../../core/app/create-cairn';
-import { runCli } from '../testing/run-cli';
+import { runCli } from '../../testing/run-cli';
 import type { SyncRunReport } from './sync';
 
 let base: string;

@@ -1,25 +1,20 @@
-/** The contract's `app` and `settings` domains: the status snapshot, link opening, and settings that re-plan work. */
+/** The contract's `app` domain: the status snapshot and the check of links the UI asks to open. */
 import type { CairnApi } from '@shared/contract';
-import type { SettingsPatch, SettingsView, StatusSnapshot } from '@shared/models';
-import type { Db } from '../db/database';
+import type { StatusSnapshot } from '@shared/models';
 import { toResult } from '../errors';
-import { reindexCost } from '../index/reindex-job';
-import type { ConnectionRepository } from './connection-repository';
-import type { EmbeddingService } from './embedding-service';
+import type { ConnectionRepository } from '../connections/connection-repository';
+import type { EmbeddingService } from '../embedding/embedding-service';
 import { resolveOpenTarget } from './open-external';
-import type { SettingsRepository } from './settings-repository';
-import type { SyncService } from './sync-service';
+import type { SettingsRepository } from '../settings/settings-repository';
+import type { SyncService } from '../sync/sync-service';
 
 export interface AppApiDeps {
-  db: Db;
   version: string;
   dataDir: string | null;
   repository: ConnectionRepository;
   settings: SettingsRepository;
   embeddings: EmbeddingService;
   sync: SyncService;
-  /** Called after settings changed that affect scheduling. */
-  onScheduleSettingsChanged: () => Promise<void>;
 }
 
 export function appApi(deps: AppApiDeps): CairnApi['app'] {
@@ -42,30 +37,5 @@ export function appApi(deps: AppApiDeps): CairnApi['app'] {
           .map((c) => String(c.config['path']));
         resolveOpenTarget(String(input?.url ?? ''), folderRoots);
       }),
-  };
-}
-
-export function settingsApi(deps: AppApiDeps): CairnApi['settings'] {
-  return {
-    get: () => toResult(() => deps.settings.get()),
-    update: (input: SettingsPatch) =>
-      toResult(async (): Promise<SettingsView> => {
-        const before = await deps.settings.get();
-        const after = await deps.settings.update(input);
-        // A changed key alone counts too: the same model behind a new key needs no re-embed, but a
-        // provider that could not be built before may be buildable now.
-        if (
-          JSON.stringify(before.embedding) !== JSON.stringify(after.embedding) ||
-          input.embedding?.apiKey !== undefined
-        )
-          await deps.embeddings.reconfigure();
-        if (
-          before.syncIntervalHours !== after.syncIntervalHours ||
-          before.scheduledSyncPaused !== after.scheduledSyncPaused
-        )
-          await deps.onScheduleSettingsChanged();
-        return after;
-      }),
-    reindexCost: () => toResult(() => reindexCost(deps.db)),
   };
 }

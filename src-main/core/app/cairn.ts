@@ -1,5 +1,5 @@
 import type { CairnApi } from '@shared/contract';
-import type { EventBus } from './event-bus';
+import type { EventBus } from '../events/event-bus';
 
 /** What the composition root builds: the contract implementation plus its event stream. */
 export interface Cairn {

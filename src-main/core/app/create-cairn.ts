@@ -11,7 +11,6 @@ import { createChatModelResolver } from '../chat/openai-chat-model';
 import { connectionLimitation, supportsUserSignIn, type ConnectorFactories } from '../connectors/registry';
 import { openDatabase, type Db } from '../db/database';
 import { createEmbedder, embeddingSettingsFromEnv } from '../embedding/create-embedder';
-import { toResult } from '../errors';
 import { PgDocumentStore } from '../index/pg-document-store';
 import { createLogger, SecretRedactor, type Logger } from '../logging/logger';
 import { HybridSearch } from '../search/hybrid-search';
@@ -22,19 +21,24 @@ import { SyncScheduler } from '../sync/scheduler';
 import { SyncEngine } from '../sync/sync-engine';
 import { SyncLock } from '../sync/sync-lock';
 import { closeAbandonedRuns } from '../sync/sync-runs';
-import { appApi, settingsApi } from './app-api';
+import { appApi } from './app-api';
+import { chatApi } from './chat-api';
+import { connectionsApi } from './connections-api';
+import { searchApi } from './search-api';
+import { settingsApi } from './settings-api';
+import { syncApi } from './sync-api';
 import type { Cairn } from './cairn';
-import { ConnectionRepository } from './connection-repository';
-import { ConnectionService, connectionsApi } from './connection-service';
+import { ConnectionRepository } from '../connections/connection-repository';
+import { ConnectionService } from '../connections/connection-service';
 import { acquireDataDirLock, dataDirLayout, type DataDirLock } from './data-dir';
-import { DirectSources } from './direct-sources';
-import { EmbeddingService } from './embedding-service';
-import { EventBus } from './event-bus';
+import { DirectSources } from '../connections/direct-sources';
+import { EmbeddingService } from '../embedding/embedding-service';
+import { EventBus } from '../events/event-bus';
 import { redactFailures } from './redact-failures';
-import { SettingsRepository } from './settings-repository';
-import { SpaceSettingsStore } from './space-settings';
-import { SyncService, syncApi } from './sync-service';
-import { UserAuthService, userAuthApi } from './user-auth-service';
+import { SettingsRepository } from '../settings/settings-repository';
+import { SpaceSettingsStore } from '../settings/space-settings';
+import { SyncService } from '../sync/sync-service';
+import { UserAuthService } from '../connections/user-auth-service';
 
 export const CAIRN_VERSION = '0.1.0';
 
@@ -204,14 +208,11 @@ export async function createCairn(options: CreateCairnOptions = {}): Promise<Cai
     disposers.push(() => chat.dispose());
 
     let scheduler: SyncScheduler | null = null;
-    const appDeps = {
+    const appDeps = { version: CAIRN_VERSION, dataDir, repository, settings, embeddings, sync: syncService };
+    const settingsDeps = {
       db,
-      version: CAIRN_VERSION,
-      dataDir,
-      repository,
       settings,
       embeddings,
-      sync: syncService,
       onScheduleSettingsChanged: async () => {
         await scheduler?.refresh();
       },
@@ -221,11 +222,11 @@ export async function createCairn(options: CreateCairnOptions = {}): Promise<Cai
       redactFailures(
         {
           app: appApi(appDeps),
-          connections: { ...connectionsApi(connectionService, signal), ...userAuthApi(signIn) },
+          connections: connectionsApi(connectionService, signIn, signal),
           sync: syncApi(syncService),
-          search: { query: (input) => toResult(() => search.search(input, signal)) },
-          chat: chat.chat,
-          settings: settingsApi(appDeps),
+          search: searchApi(search, signal),
+          chat: chatApi(chat),
+          settings: settingsApi(settingsDeps),
         },
         redact,
       );

@@ -9,7 +9,7 @@ import { CairnError } from '../errors';
 import { acquireDataDirLock, dataDirLayout } from './data-dir';
 import { processStartTime } from './data-dir-lock';
 
-const CHILD = fileURLToPath(new URL('../testing/lock-race-child.ts', import.meta.url));
+const CHILD = fileURLToPath(new URL('../../testing/lock-race-child.ts', import.meta.url));
 
 interface Outcome {
   pid: number;

@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { CairnError } from '../errors';
 import { startLoopbackReceiver } from './loopback-receiver';
 import { createOAuthState, createPkcePair, s256Challenge } from './pkce';
-import { failure } from '../testing/connector-test-kit';
+import { failure } from '../../testing/connector-test-kit';
 
 async function portIsClosed(port: number): Promise<boolean> {
   return fetch(`http://127.0.0.1:${port}/callback`).then(

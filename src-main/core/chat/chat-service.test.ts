@@ -1,8 +1,9 @@
+import { chatApi } from '../app/chat-api';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { openDatabase, type Db } from '../db/database';
 import { SYSTEM_PROMPT } from './prompt-builder';
-import { createChatKit, unwrap } from './chat-test-kit';
-import { startFakeOpenAiServer, type FakeOpenAiServer } from './fake-openai-server';
+import { createChatKit, unwrap } from '../../testing/chat-test-kit';
+import { startFakeOpenAiServer, type FakeOpenAiServer } from '../../testing/fakes/fake-openai-server';
 
 let db: Db;
 let fake: FakeOpenAiServer;
@@ -92,7 +93,7 @@ describe('ChatService with a model', () => {
     expect(answer).toMatchObject({ mode: 'model', incomplete: true, error: { code: 'SOURCE_UNREACHABLE' } });
     expect(answer.text).toBe('The office VPN cer');
     expect(recorder.streamed(answer.messageId)).toBe(answer.text);
-    const stored = unwrap(await service.chat.messages({ conversationId: answer.conversationId }));
+    const stored = unwrap(await chatApi(service).messages({ conversationId: answer.conversationId }));
     expect(stored.map((m) => [m.role, m.text, m.answer?.incomplete ?? null])).toEqual([
       ['user', 'When does the VPN certificate expire?', null],
       ['assistant', 'The office VPN cer', true],
@@ -203,10 +204,10 @@ describe('ChatService with a model', () => {
     fake.chunkDelayMs = 40;
     const { service, recorder } = createChatKit(db, { chat: withModel() });
     const { messageId } = unwrap(
-      await service.chat.ask({ question: 'When does the VPN certificate expire?' }),
+      await chatApi(service).ask({ question: 'When does the VPN certificate expire?' }),
     );
     while (!recorder.tokens.get(messageId)?.length) await new Promise((resolve) => setTimeout(resolve, 10));
-    unwrap(await service.chat.cancel({ messageId }));
+    unwrap(await chatApi(service).cancel({ messageId }));
     const answer = await recorder.answer(messageId);
 
     expect(answer).toMatchObject({ incomplete: true, error: { code: 'CANCELLED' } });
@@ -221,11 +222,11 @@ describe('ChatService with a model', () => {
     const offsets: [number, string][] = [];
     events.on('chat.token', ({ offset, delta }) => void offsets.push([offset, delta]));
     const { conversationId, messageId } = unwrap(
-      await service.chat.ask({ question: 'When does the VPN certificate expire?' }),
+      await chatApi(service).ask({ question: 'When does the VPN certificate expire?' }),
     );
     while ((recorder.tokens.get(messageId)?.length ?? 0) < 3)
       await new Promise((resolve) => setTimeout(resolve, 10));
-    const midway = unwrap(await service.chat.messages({ conversationId })).find(
+    const midway = unwrap(await chatApi(service).messages({ conversationId })).find(
       (message) => message.id === messageId,
     )!;
     const streamedThen = recorder.streamed(messageId);
@@ -242,7 +243,7 @@ describe('ChatService with a model', () => {
       expected += delta.length;
     }
     expect(expected).toBe(recorder.streamed(messageId).length);
-    const stored = unwrap(await service.chat.messages({ conversationId })).find(
+    const stored = unwrap(await chatApi(service).messages({ conversationId })).find(
       (message) => message.id === messageId,
     )!;
     expect({ text: stored.text, done: stored.answer?.text }).toEqual({
@@ -262,7 +263,7 @@ describe('ChatService with a model', () => {
     expect(fake.requests.at(-1)!.authorization).toBe(`Bearer ${fake.apiKey}`); // the key was in use
     for (const request of fake.requests) expect(request.raw).not.toContain(fake.apiKey);
     const stored = JSON.stringify(
-      unwrap(await service.chat.messages({ conversationId: answer.conversationId })),
+      unwrap(await chatApi(service).messages({ conversationId: answer.conversationId })),
     );
     expect(
       [answer.text, stored, recorder.streamed(answer.messageId)].some((text) => text.includes(fake.apiKey)),
@@ -327,28 +328,28 @@ describe('ChatService conversations', () => {
   it('lists, reads and removes conversations, and rejects bad input as data', async () => {
     const { ask, service } = createChatKit(db, { chat: null });
     const answer = await ask({ question: 'Where is printer toner kept?' });
-    const listed = unwrap(await service.chat.conversations());
+    const listed = unwrap(await chatApi(service).conversations());
     expect(listed[0]).toMatchObject({ id: answer.conversationId, title: 'Where is printer toner kept?' });
 
-    expect(await service.chat.ask({ question: '   ' })).toMatchObject({
+    expect(await chatApi(service).ask({ question: '   ' })).toMatchObject({
       ok: false,
       error: { code: 'INVALID_ARGUMENT' },
     });
-    expect(await service.chat.ask({ question: 'x', k: 0 })).toMatchObject({
+    expect(await chatApi(service).ask({ question: 'x', k: 0 })).toMatchObject({
       ok: false,
       error: { code: 'INVALID_ARGUMENT' },
     });
-    expect(await service.chat.ask({ question: 'x', conversationId: 'nope' })).toMatchObject({
+    expect(await chatApi(service).ask({ question: 'x', conversationId: 'nope' })).toMatchObject({
       ok: false,
       error: { code: 'NOT_FOUND' },
     });
 
-    unwrap(await service.chat.removeConversation({ conversationId: answer.conversationId }));
-    expect(await service.chat.messages({ conversationId: answer.conversationId })).toMatchObject({
+    unwrap(await chatApi(service).removeConversation({ conversationId: answer.conversationId }));
+    expect(await chatApi(service).messages({ conversationId: answer.conversationId })).toMatchObject({
       ok: false,
       error: { code: 'NOT_FOUND' },
     });
-    expect(unwrap(await service.chat.conversations()).some((c) => c.id === answer.conversationId)).toBe(
+    expect(unwrap(await chatApi(service).conversations()).some((c) => c.id === answer.conversationId)).toBe(
       false,
     );
   });

@@ -4,11 +4,10 @@
  * sources → streamed model answer (`chat.token` events) → validated citations → stored and sent
  * as `chat.done`. Without a usable model the answer is extractive.
  */
-import type { CairnApi } from '@shared/contract';
 import type { AppErrorData } from '@shared/errors';
 import type { ChatAnswer, ChatMessageView, ConversationView, SearchHit, TokenUsage } from '@shared/models';
-import type { EventBus } from '../app/event-bus';
-import { CairnError, toErrorData, toResult } from '../errors';
+import type { EventBus } from '../events/event-bus';
+import { CairnError, toErrorData } from '../errors';
 import { silentLogger, type Logger } from '../logging/logger';
 import type { SearchService } from '../search/search-service';
 import type { ChatMessage, ChatModel, ResolvedChatModel } from './chat-model';
@@ -70,8 +69,7 @@ interface Outcome {
 
 const MAX_TOP_K = 50;
 
-export class ChatService implements Pick<CairnApi, 'chat'> {
-  readonly chat: CairnApi['chat'];
+export class ChatService {
   private readonly runs = new Map<string, Run>();
   private readonly logger: Logger;
   private readonly options: ChatServiceOptions;
@@ -84,13 +82,6 @@ export class ChatService implements Pick<CairnApi, 'chat'> {
     this.ready = deps.conversations
       .closeInterrupted()
       .catch((error: unknown) => this.logger.error('closing interrupted answers failed', { error }));
-    this.chat = {
-      ask: (input) => toResult(() => this.ask(input)),
-      cancel: (input) => toResult(async () => this.cancel(input.messageId)),
-      conversations: () => toResult(() => this.conversations()),
-      messages: (input) => toResult(() => this.messages(input.conversationId)),
-      removeConversation: (input) => toResult(() => this.removeConversation(input.conversationId)),
-    };
   }
 
   async ask(input: {

@@ -1,11 +1,12 @@
+import { chatApi } from '../app/chat-api';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { openDatabase } from '../db/database';
-import { createChatKit, unwrap } from './chat-test-kit';
+import { createChatKit, unwrap } from '../../testing/chat-test-kit';
 import { ConversationRepository } from './conversation-repository';
-import { startFakeOpenAiServer } from './fake-openai-server';
+import { startFakeOpenAiServer } from '../../testing/fakes/fake-openai-server';
 
 const dataDir = mkdtempSync(join(tmpdir(), 'cairn-chat-'));
 afterAll(() => rmSync(dataDir, { recursive: true, force: true }));
@@ -22,7 +23,7 @@ describe('conversations on disk', () => {
       question: 'How do I renew it?',
       conversationId: answer.conversationId,
     });
-    const before = unwrap(await first.service.chat.messages({ conversationId: answer.conversationId }));
+    const before = unwrap(await chatApi(first.service).messages({ conversationId: answer.conversationId }));
     // An exchange whose answer never finished (the app quit mid-stream).
     const orphan = await new ConversationRepository(db).startExchange('Where is the printer?');
     await first.service.dispose();
@@ -31,7 +32,7 @@ describe('conversations on disk', () => {
 
     db = await openDatabase({ dataDir });
     const second = createChatKit(db, { chat: null });
-    const after = unwrap(await second.service.chat.messages({ conversationId: answer.conversationId }));
+    const after = unwrap(await chatApi(second.service).messages({ conversationId: answer.conversationId }));
     expect(after).toEqual(before);
     expect(after.map((m) => m.answer?.citations.map((c) => c.title) ?? null)).toEqual([
       null,
@@ -43,10 +44,12 @@ describe('conversations on disk', () => {
     expect(after[1]!.answer).toEqual(answer);
     expect(after[1]!.answer!.usage!.totalTokens).toBeGreaterThan(0);
 
-    const orphaned = unwrap(await second.service.chat.messages({ conversationId: orphan!.conversationId }));
+    const orphaned = unwrap(
+      await chatApi(second.service).messages({ conversationId: orphan!.conversationId }),
+    );
     expect(orphaned[1]!.answer).toMatchObject({ incomplete: true, error: { code: 'CANCELLED' } });
     expect(
-      unwrap(await second.service.chat.conversations())
+      unwrap(await chatApi(second.service).conversations())
         .map((c) => c.id)
         .sort(),
     ).toEqual([answer.conversationId, orphan!.conversationId].sort());

@@ -4,9 +4,9 @@
  * topic switches that must not be hurt. Run: npx vitest run src-main/core/chat/question-rewriter
  */
 import { describe, expect, it } from 'vitest';
-import { InMemorySearchService, type Passage } from './in-memory-search-service';
+import { InMemorySearchService, type Passage } from '../../testing/in-memory-search-service';
 import { heuristicRewrite, looksLikeFollowUp, ModelQuestionRewriter } from './question-rewriter';
-import { startFakeOpenAiServer } from './fake-openai-server';
+import { startFakeOpenAiServer } from '../../testing/fakes/fake-openai-server';
 import { OpenAiChatModel } from './openai-chat-model';
 import { retrieve } from './retrieval';
 

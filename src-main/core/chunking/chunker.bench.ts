@@ -1,7 +1,7 @@
 // Rough timings for large and degenerate inputs: `npx tsx src-main/core/chunking/chunker.bench.ts`.
 // Not a test (no timing asserts); numbers go into reviews and the benchmarks issue.
 import { chunkMarkdown } from './chunker';
-import { hanSentence, latinSentence, seededRandom } from './markdown-fixtures';
+import { hanSentence, latinSentence, seededRandom } from '../../testing/markdown-fixtures';
 
 function repeatUntil(length: number, make: (index: number) => string): string {
   const parts: string[] = [];

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { chunkMarkdown, type Chunk } from './chunker';
 import { splitsCharacter } from './boundaries';
-import { randomMarkdown, seededRandom } from './markdown-fixtures';
+import { randomMarkdown, seededRandom } from '../../testing/markdown-fixtures';
 
 /** Every invariant a chunk list must keep, returned as a list of violations (empty = fine). */
 function violations(source: string, chunks: Chunk[], chunkSize: number): string[] {

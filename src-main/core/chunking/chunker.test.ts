@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { CairnError } from '../errors';
 import { chunkMarkdown, type Chunk } from './chunker';
-import { hanSentence, latinSentence, seededRandom } from './markdown-fixtures';
+import { hanSentence, latinSentence, seededRandom } from '../../testing/markdown-fixtures';
 
 function paths(chunks: Chunk[]) {
   return chunks.map((chunk) => ({ headingPath: chunk.headingPath, text: chunk.text }));

@@ -8,12 +8,12 @@ import {
   DINGTALK_NO_STREAM_LIMITATION,
   DINGTALK_STREAM_LIMITATION,
   streamEventsEnabled,
-} from './dingtalk-connector';
+} from './dingtalk/dingtalk-connector';
 import { DingTalkStreamHub } from './dingtalk/stream-hub';
-import { createFeishuConnector, feishuLimitation } from './feishu-connector';
-import { createFolderConnector } from './folder-connector';
-import { IMA_LIMITATION, ImaConnector } from './ima-connector';
-import { createYuqueConnector } from './yuque-connector';
+import { createFeishuConnector, feishuLimitation } from './feishu/feishu-connector';
+import { createFolderConnector } from './folder/folder-connector';
+import { IMA_LIMITATION, ImaConnector } from './ima/ima-connector';
+import { createYuqueConnector } from './yuque/yuque-connector';
 
 export type ConnectorFactories = Partial<Record<Platform, ConnectorFactory>>;
 

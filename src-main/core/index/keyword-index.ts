@@ -10,9 +10,11 @@
  * in-memory cache on its first query.
  */
 import type { Db } from '../db/database';
-import { BM25_INDEX } from '../search/index-channels';
 
 type Queryable = Pick<Db, 'query' | 'exec'>;
+
+/** The BM25 index over `chunks.search_text` (its migration creates it under this name). */
+export const BM25_INDEX = 'chunks_search_bm25';
 
 /** Pages (8 kB) of memtable before a spill during a bulk write: 64 MB. */
 export const BULK_MEMTABLE_PAGES = 8192;

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openDatabase, type Db } from '../db/database';
 import { chunkMarkdown, type Chunk } from '../chunking/chunker';
 import type { DocumentRef } from '../connectors/connector';
-import { CountingEmbedder, insertConnection } from '../testing/index-fixtures';
+import { CountingEmbedder, insertConnection } from '../../testing/index-fixtures';
 import { ANN_MIN_ROWS, hasAnnIndex, shouldDropBeforeBulkWrite } from './ann-index';
 import { createPendingSpace, ensureActiveSpace, readSpaces, spaceTable } from './embedding-spaces';
 import { PgDocumentStore } from './pg-document-store';

@@ -5,7 +5,7 @@ import type { EmbedResult, Embedder, EmbeddingSpace } from '../embedding/embedde
 import { HybridSearch } from '../search/hybrid-search';
 import { SyncEngine } from '../sync/sync-engine';
 import { SyncLock } from '../sync/sync-lock';
-import { CountingEmbedder, MemoryConnector, insertConnection } from '../testing/index-fixtures';
+import { CountingEmbedder, MemoryConnector, insertConnection } from '../../testing/index-fixtures';
 import { createPendingSpace, ensureActiveSpace, readSpaces, spaceTable } from './embedding-spaces';
 import { PgDocumentStore } from './pg-document-store';
 import { catchUpAndPromote, reindexCost, runReindex } from './reindex-job';

@@ -8,9 +8,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ConnectionView } from '@shared/models';
 import { createCairn, type CairnInternals } from '../app/create-cairn';
-import { startDingTalkFake, type DingTalkFake } from '../connectors/fakes/dingtalk-fake';
+import { startDingTalkFake, type DingTalkFake } from '../../testing/fakes/dingtalk-fake';
 import { createLogger, SecretRedactor } from '../logging/logger';
-import { searchHits, syncToEnd, unwrap } from './integration-kit';
+import { searchHits, syncToEnd, unwrap } from '../../testing/integration-kit';
 
 let cairn: CairnInternals;
 let fake: DingTalkFake;

@@ -16,10 +16,17 @@ import { chunkMarkdown } from '../chunking/chunker';
 import { openDatabase } from '../db/database';
 import { silentLogger } from '../logging/logger';
 import { normalizeText } from '../text/normalize';
-import { markerOf, notePath, noteMarkdown, readFolder, writeFolderCorpus, writeNote } from './folder-corpus';
-import { searchHits, syncToEnd, unwrap } from './integration-kit';
+import {
+  markerOf,
+  notePath,
+  noteMarkdown,
+  readFolder,
+  writeFolderCorpus,
+  writeNote,
+} from '../../testing/folder-corpus';
+import { searchHits, syncToEnd, unwrap } from '../../testing/integration-kit';
 
-const CHILD = fileURLToPath(new URL('./crash-sync-child.ts', import.meta.url));
+const CHILD = fileURLToPath(new URL('../../testing/crash-sync-child.ts', import.meta.url));
 
 let scratch: string;
 let notes: string;

@@ -12,17 +12,17 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ChatAnswer, ConnectionView } from '@shared/models';
 import { createCairn, type CairnInternals } from '../app/create-cairn';
 import { dataDirLayout } from '../app/data-dir';
-import { startFakeOpenAiServer, type FakeOpenAiServer } from '../chat/fake-openai-server';
-import { startDingTalkFake, type DingTalkFake } from '../connectors/fakes/dingtalk-fake';
-import { startFeishuFake, type FeishuFake } from '../connectors/fakes/feishu-fake';
-import { startYuqueFake, type YuqueFake } from '../connectors/fakes/yuque-fake';
-import { FeishuConnector } from '../connectors/feishu-connector';
+import { startFakeOpenAiServer, type FakeOpenAiServer } from '../../testing/fakes/fake-openai-server';
+import { startDingTalkFake, type DingTalkFake } from '../../testing/fakes/dingtalk-fake';
+import { startFeishuFake, type FeishuFake } from '../../testing/fakes/feishu-fake';
+import { startYuqueFake, type YuqueFake } from '../../testing/fakes/yuque-fake';
+import { FeishuConnector } from '../connectors/feishu/feishu-connector';
 import { defaultConnectorFactories } from '../connectors/registry';
-import { YuqueConnector } from '../connectors/yuque-connector';
+import { YuqueConnector } from '../connectors/yuque/yuque-connector';
 import { openDatabase } from '../db/database';
 import { createLogger, SecretRedactor } from '../logging/logger';
-import { syncToEnd, unwrap } from './integration-kit';
-import { recordingFetch } from './wire-secrets';
+import { syncToEnd, unwrap } from '../../testing/integration-kit';
+import { recordingFetch } from '../../testing/wire-secrets';
 
 /** Yuque has no documented per-second cap the fake enforces; Feishu's content API keeps its 5/s (the fake enforces it). */
 const UNTHROTTLED = { intervalMs: 1000, intervalCap: 1000 };

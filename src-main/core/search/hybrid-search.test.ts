@@ -4,7 +4,7 @@ import { chunkMarkdown } from '../chunking/chunker';
 import { CairnError } from '../errors';
 import { ensureActiveSpace } from '../index/embedding-spaces';
 import { PgDocumentStore } from '../index/pg-document-store';
-import { CountingEmbedder, insertConnection } from '../testing/index-fixtures';
+import { CountingEmbedder, insertConnection } from '../../testing/index-fixtures';
 import type { DirectSearchSource } from './direct-channel';
 import { HybridSearch } from './hybrid-search';
 

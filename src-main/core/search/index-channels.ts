@@ -4,11 +4,11 @@
  */
 import type { Db } from '../db/database';
 import { spaceTable, vectorCast, type SpaceRecord } from '../index/embedding-spaces';
+import { BM25_INDEX } from '../index/keyword-index';
 import { toVectorLiteral } from '../index/vector-literal';
 
 /** Candidates per channel before fusion. */
 export const CHANNEL_DEPTH = 30;
-export const BM25_INDEX = 'chunks_search_bm25';
 
 /**
  * Session settings for the vector channel. relaxed_order lets HNSW keep scanning when a

@@ -2,8 +2,8 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { Result } from '@shared/errors';
 import { fail, ok } from '@shared/errors';
 import type { SyncRunView } from '@shared/models';
-import { ConnectionRepository } from '../app/connection-repository';
-import { EventBus } from '../app/event-bus';
+import { ConnectionRepository } from '../connections/connection-repository';
+import { EventBus } from '../events/event-bus';
 import { openDatabase, type Db } from '../db/database';
 import { SyncScheduler, type SchedulerClock } from './scheduler';
 

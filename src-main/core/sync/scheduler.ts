@@ -6,7 +6,7 @@
  */
 import type { Result } from '@shared/errors';
 import type { SyncRunStatus } from '@shared/models';
-import type { EventBus, Unsubscribe } from '../app/event-bus';
+import type { EventBus, Unsubscribe } from '../events/event-bus';
 import type { Logger } from '../logging/logger';
 import { silentLogger } from '../logging/logger';
 

@@ -6,7 +6,7 @@ import { OpenAiCompatibleEmbedder } from '../embedding/openai-embedder';
 import { ensureActiveSpace, readSpaces, spaceTable } from '../index/embedding-spaces';
 import { PgDocumentStore } from '../index/pg-document-store';
 import { runReindex } from '../index/reindex-job';
-import { CountingEmbedder, MemoryConnector, insertConnection } from '../testing/index-fixtures';
+import { CountingEmbedder, MemoryConnector, insertConnection } from '../../testing/index-fixtures';
 import { SyncEngine } from './sync-engine';
 import { SyncLock } from './sync-lock';
 

@@ -6,7 +6,7 @@ import { ensureActiveSpace, readSpaces, spaceTable } from '../index/embedding-sp
 import { BULK_MEMTABLE_PAGES } from '../index/keyword-index';
 import { PgDocumentStore } from '../index/pg-document-store';
 import { HybridSearch } from '../search/hybrid-search';
-import { CountingEmbedder, MemoryConnector, insertConnection } from '../testing/index-fixtures';
+import { CountingEmbedder, MemoryConnector, insertConnection } from '../../testing/index-fixtures';
 import { CairnError } from '../errors';
 import { contentHash, normalizeText } from '../text/normalize';
 import { SyncEngine } from './sync-engine';

@@ -4,7 +4,7 @@ import { openDatabase, type Db } from '../db/database';
 import type { DocumentToWrite } from '../index/document-store';
 import { ensureActiveSpace } from '../index/embedding-spaces';
 import { PgDocumentStore } from '../index/pg-document-store';
-import { CountingEmbedder, insertConnection } from '../testing/index-fixtures';
+import { CountingEmbedder, insertConnection } from '../../testing/index-fixtures';
 import { WriteBatcher } from './write-batcher';
 
 let db: Db;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { randomMarkdown, seededRandom } from '../chunking/markdown-fixtures';
+import { randomMarkdown, seededRandom } from '../../testing/markdown-fixtures';
 import { BINARY_SNIFF_BYTES, contentHash, decodeUtf8, looksBinary, normalizeText } from './normalize';
 
 describe('normalizeText', () => {

@@ -1,6 +1,6 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { createLogger, SecretRedactor } from '../../logging/logger';
-import { startDingTalkFake, type DingTalkFake } from '../fakes/dingtalk-fake';
+import { startDingTalkFake, type DingTalkFake } from '../../../testing/fakes/dingtalk-fake';
 import type { CairnError } from '../../errors';
 import type { DingTalkStreamEvent } from './export-events';
 import { DingTalkStreamClient, type DingTalkStreamClientOptions } from './stream-client';

@@ -3,8 +3,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createPkcePair, createOAuthState } from '../../auth/pkce';
 import { CairnError } from '../../errors';
 import { createLogger } from '../../logging/logger';
-import { startFeishuFake, type FeishuFake } from '../fakes/feishu-fake';
-import { FeishuConnector } from '../feishu-connector';
+import { startFeishuFake, type FeishuFake } from '../../../testing/fakes/feishu-fake';
+import { FeishuConnector } from './feishu-connector';
 import { feishuAuthorizeUrl, scopeListProblem, signInPort, signInScopes } from './feishu-sign-in';
 
 const REDIRECT = 'http://127.0.0.1:18765/callback';

@@ -1,0 +1,509 @@
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { createLogger, silentLogger, type Logger } from '../../logging/logger';
+import type { DocumentRef } from '../connector';
+import {
+  createDingTalkConnector,
+  DingTalkConnector,
+  type DingTalkConnectorOptions,
+} from './dingtalk-connector';
+import { DingTalkStreamClient } from './stream-client';
+import { DingTalkStreamHub } from './stream-hub';
+import { startDingTalkFake, type DingTalkFake } from '../../../testing/fakes/dingtalk-fake';
+import { listAll } from '../../../testing/connector-test-kit';
+
+let fake: DingTalkFake;
+/** One real Stream connection per fake, as the registry's hub shares one per app. */
+const streams = new Map<DingTalkFake, DingTalkStreamClient>();
+beforeAll(async () => {
+  // 3 knowledge bases, nested folders, pages of 2: every list call pages.
+  fake = await startDingTalkFake({ documents: 30, spaces: 3, maxPageSize: 2 });
+});
+afterAll(async () => {
+  closeStreams();
+  await fake.close();
+});
+afterEach(() => {
+  fake.control.clearFaults();
+  fake.control.autoExport = true;
+  fake.control.stream.subscribed = true;
+});
+
+function closeStreams(target?: DingTalkFake): void {
+  for (const [owner, client] of streams) {
+    if (target && owner !== target) continue;
+    client.dispose();
+    streams.delete(owner);
+  }
+}
+
+function streamOf(target: DingTalkFake, logger: Logger): DingTalkStreamClient {
+  let client = streams.get(target);
+  if (!client) {
+    client = new DingTalkStreamClient({
+      baseUrl: target.baseUrl,
+      clientId: target.credentials.appKey!,
+      clientSecret: target.credentials.appSecret!,
+      logger,
+      backoffBaseMs: 20,
+    });
+    streams.set(target, client);
+  }
+  return client;
+}
+
+function connect(
+  target: DingTalkFake,
+  options: DingTalkConnectorOptions & {
+    logger?: Logger;
+    config?: Record<string, string>;
+    secrets?: Record<string, string>;
+  } = {},
+): DingTalkConnector {
+  const { logger, config, secrets, ...rest } = options;
+  const { appKey, appSecret, operatorId } = target.credentials;
+  return new DingTalkConnector(
+    {
+      config: { baseUrl: target.baseUrl, appKey: appKey!, operatorId: operatorId!, ...config },
+      secrets: { appSecret: appSecret!, ...secrets },
+      logger: logger ?? silentLogger(),
+    },
+    {
+      exportEvents: streamOf(target, logger ?? silentLogger()),
+      rateLimitWaitMs: 5,
+      exportTimeoutMs: 3000,
+      ...rest,
+      http: { backoffBaseMs: 5, rate: { intervalMs: 1000, intervalCap: 10_000 }, ...rest.http },
+    },
+  );
+}
+
+function byId<T extends { externalId: string }>(items: T[]): T[] {
+  return [...items].sort((a, b) => a.externalId.localeCompare(b.externalId));
+}
+
+function expectedRefs(target: DingTalkFake): DocumentRef[] {
+  return byId(
+    target.control.documents().map((doc) => ({
+      externalId: doc.externalId,
+      title: doc.title,
+      knowledgeBase: doc.knowledgeBase,
+      url: doc.url,
+      remoteUpdatedAt: doc.modifiedTime,
+      revision: doc.modifiedTime,
+    })),
+  );
+}
+
+describe('DingTalkConnector: auth and validation', () => {
+  it('validates good credentials and names the failure precisely otherwise', async () => {
+    expect(await connect(fake).validate()).toMatch(/^Connected to DingTalk; knowledge bases are visible/);
+    await expect(
+      connect(fake, { secrets: { appSecret: 'wrong-secret-value' } }).validate(),
+    ).rejects.toMatchObject({ code: 'AUTH_INVALID' });
+    await expect(connect(fake, { config: { operatorId: 'someoneElse' } }).validate()).rejects.toMatchObject({
+      code: 'PERMISSION_DENIED',
+    });
+    await expect(
+      connect(fake, { config: { baseUrl: 'http://127.0.0.1:9' } }).validate(),
+    ).rejects.toMatchObject({ code: 'SOURCE_UNREACHABLE' });
+  });
+
+  it('refuses to call without operatorId, with a config error and no request', async () => {
+    const before = fake.control.requests.length;
+    await expect(connect(fake, { config: { operatorId: '' } }).validate()).rejects.toMatchObject({
+      code: 'INVALID_ARGUMENT',
+      message: expect.stringMatching(/operatorId/),
+    });
+    await expect(
+      connect(fake, { config: { operatorId: '' } }).search('要点', { limit: 5 }),
+    ).rejects.toMatchObject({ code: 'INVALID_ARGUMENT' });
+    expect(fake.control.requests.length).toBe(before);
+  });
+
+  it('refreshes the token before it expires, without a rejected call', async () => {
+    let clock = Date.now();
+    const connector = connect(fake, { now: () => clock });
+    const tokensBefore = fake.control.issuedTokens().length;
+    await connector.validate();
+    await connector.validate();
+    clock += 7200 * 1000 - 200_000; // inside the 5-minute refresh margin
+    await connector.validate();
+    expect(fake.control.issuedTokens().length - tokensBefore).toBe(2);
+  });
+
+  it('refreshes once when the token expires mid-sync and lists everything', async () => {
+    const connector = connect(fake);
+    const refs: DocumentRef[] = [];
+    const tokensBefore = fake.control.issuedTokens().length;
+    for await (const ref of connector.list()) {
+      refs.push(ref);
+      if (refs.length === 3) fake.control.expireTokens();
+    }
+    expect({ refs: byId(refs), tokens: fake.control.issuedTokens().length - tokensBefore }).toEqual({
+      refs: expectedRefs(fake),
+      tokens: 2,
+    });
+  });
+});
+
+describe('DingTalkConnector: listing, content and search', () => {
+  it('lists every online document of every workspace across pages and folders, skipping PDFs and sheets', async () => {
+    const start = fake.control.requests.length;
+    const refs = await listAll(connect(fake));
+    expect(byId(refs)).toEqual(expectedRefs(fake));
+    const calls = fake.control.requests.slice(start);
+    expect(calls.filter((call) => call === 'GET /v2.0/wiki/workspaces').length).toBe(2);
+    expect(new Set(refs.map((ref) => ref.knowledgeBase))).toEqual(
+      new Set(['产品手册', 'Engineering Wiki', '运营知识库']),
+    );
+  });
+
+  it('fetches Markdown through the export event and the signed download', async () => {
+    const connector = connect(fake);
+    const docs = fake.control.documents();
+    const long = docs.find((doc) => doc.markdown.length > 5000)!;
+    const chinese = docs.find((doc) => /第 1 篇/.test(doc.title))!;
+    for (const doc of [long, chinese]) {
+      const fetched = await connector.fetch({
+        externalId: doc.externalId,
+        title: doc.title,
+        knowledgeBase: doc.knowledgeBase,
+        url: doc.url,
+        remoteUpdatedAt: null,
+        revision: null,
+      });
+      expect(fetched.markdown).toBe(doc.markdown);
+    }
+    expect(chinese.markdown).toMatch(/```ts[\s\S]*\| 项目 \| 说明 \| 负责人 \|/);
+  });
+
+  it('waits for the event the test hook emits, and reports failed or missing exports', async () => {
+    fake.control.autoExport = false;
+    const doc = fake.control.documents()[4]!;
+    const ref = {
+      externalId: doc.externalId,
+      title: doc.title,
+      knowledgeBase: doc.knowledgeBase,
+      url: doc.url,
+      remoteUpdatedAt: null,
+      revision: null,
+    };
+    const connector = connect(fake, { exportTimeoutMs: 300 });
+    const pending = connector.fetch(ref);
+    await expect.poll(() => fake.control.pendingExports().length).toBe(1);
+    fake.control.emitExport(fake.control.pendingExports()[0]!);
+    expect((await pending).markdown).toBe(doc.markdown);
+
+    const failing = connector.fetch(ref);
+    await expect.poll(() => fake.control.pendingExports().length).toBe(1);
+    fake.control.emitExport(fake.control.pendingExports()[0]!, { success: false });
+    await expect(failing).rejects.toMatchObject({ code: 'DOCUMENT_FAILED' });
+
+    await expect(connector.fetch(ref)).rejects.toMatchObject({ code: 'TIMEOUT' });
+    const controller = new AbortController();
+    const cancelled = connector.fetch(ref, controller.signal);
+    setTimeout(() => controller.abort(), 20);
+    await expect(cancelled).rejects.toMatchObject({ code: 'CANCELLED' });
+  });
+
+  it('without an event source offers direct search only and refuses to fetch', async () => {
+    const connector = new DingTalkConnector({
+      config: { baseUrl: fake.baseUrl, ...fake.credentials },
+      secrets: {},
+      logger: silentLogger(),
+    });
+    expect(connector.capabilities).toMatchObject({
+      fullText: false,
+      search: true,
+      limitation: {
+        code: 'dingtalk.no-stream',
+        message: expect.stringMatching(/^full text unavailable: direct search only/),
+      },
+    });
+    const before = fake.control.requests.length;
+    const doc = fake.control.documents()[0]!;
+    await expect(
+      connector.fetch({
+        externalId: doc.externalId,
+        title: doc.title,
+        knowledgeBase: '',
+        url: null,
+        remoteUpdatedAt: null,
+        revision: null,
+      }),
+    ).rejects.toMatchObject({ code: 'UNSUPPORTED' });
+    expect(fake.control.requests.length).toBe(before);
+    expect(connect(fake).capabilities).toMatchObject({
+      fullText: true,
+      limitation: {
+        code: 'dingtalk.stream-beta',
+        message: expect.stringMatching(/arrives over DingTalk Stream/),
+      },
+    });
+  });
+
+  it('searches with the platform search, paging up to the limit, naming knowledge bases', async () => {
+    const connector = connect(fake);
+    const expected = fake.control
+      .documents()
+      .filter((doc) => doc.title.includes('向量检索') || doc.markdown.includes('向量检索'));
+    const hits = await connector.search('向量检索', { limit: 50 });
+    expect(
+      byId(hits).map((hit) => ({
+        externalId: hit.externalId,
+        title: hit.title,
+        url: hit.url,
+        knowledgeBase: hit.knowledgeBase,
+      })),
+    ).toEqual(
+      byId(expected).map((doc) => ({
+        externalId: doc.externalId,
+        title: doc.title,
+        url: doc.url,
+        knowledgeBase: doc.knowledgeBase,
+      })),
+    );
+    expect(hits.every((hit) => hit.snippet.includes('向量检索'))).toBe(true);
+    const start = fake.control.requests.length;
+    expect(await connector.search('section', { limit: 3 })).toHaveLength(3);
+    expect(
+      fake.control.requests.slice(start).filter((call) => call === 'POST /v2.0/doc/search'),
+    ).toHaveLength(2);
+  });
+});
+
+describe('DingTalkConnector: Stream mode', () => {
+  const refOf = (doc: {
+    externalId: string;
+    title: string;
+    knowledgeBase: string;
+    url: string;
+  }): DocumentRef => ({
+    externalId: doc.externalId,
+    title: doc.title,
+    knowledgeBase: doc.knowledgeBase,
+    url: doc.url,
+    remoteUpdatedAt: null,
+    revision: null,
+  });
+
+  it('Test connection proves the export event arrives, and names a missing subscription or refused credentials', async () => {
+    expect(await connect(fake).validate()).toMatch(/; full text arrives over DingTalk Stream\.$/);
+    fake.control.stream.subscribed = false;
+    await expect(connect(fake, { probeTimeoutMs: 300 }).validate()).rejects.toMatchObject({
+      code: 'TIMEOUT',
+      message: expect.stringMatching(
+        /no document export event arrived within 0\.3 s.*subscribe to the document export event/,
+      ),
+    });
+    fake.control.stream.subscribed = true;
+    fake.control.stream.refuseGateway();
+    closeStreams(fake);
+    await expect(connect(fake).validate()).rejects.toMatchObject({ code: 'AUTH_INVALID' });
+    expect(
+      await new DingTalkConnector({
+        config: { baseUrl: fake.baseUrl, ...fake.credentials },
+        secrets: { appSecret: fake.credentials.appSecret! },
+        logger: silentLogger(),
+      }).validate(),
+    ).toMatch(/Direct search only \(Stream is off\)\.$/);
+  });
+
+  it('when the first export times out with no event at all, fails the rest at once with one clear message', async () => {
+    fake.control.stream.subscribed = false;
+    const connector = connect(fake, { exportTimeoutMs: 200 });
+    const [first, second, third] = fake.control.documents().map(refOf);
+    const contentCalls = () => fake.control.requests.filter((call) => call.endsWith('/contents')).length;
+    const before = contentCalls();
+    const outcomes = await Promise.allSettled([connector.fetch(first!), connector.fetch(second!)]);
+    const started = performance.now();
+    await expect(connector.fetch(third!)).rejects.toMatchObject({
+      code: 'TIMEOUT',
+      message: expect.stringMatching(
+        /^No DingTalk export event arrived over Stream within 0\.2 s, so the remaining documents were not requested/,
+      ),
+    });
+    expect({
+      firstTwo: outcomes.map((outcome) => outcome.status),
+      fastMs: performance.now() - started < 50,
+      contentCalls: contentCalls() - before,
+    }).toEqual({ firstTwo: ['rejected', 'rejected'], fastMs: true, contentCalls: 2 });
+  });
+
+  it('connectors of one app share one Stream connection, which closes with the last of them', async () => {
+    const hub = new DingTalkStreamHub({ backoffBaseMs: 20 });
+    const create = createDingTalkConnector(hub);
+    const { appSecret, ...config } = fake.credentials;
+    const init = {
+      config: { ...config, baseUrl: fake.baseUrl, streamEvents: true },
+      secrets: { appSecret: appSecret! },
+      logger: silentLogger(),
+    };
+    const [one, two] = [create(init), create(init)];
+    closeStreams(fake);
+    await expect.poll(() => fake.control.stream.openSockets()).toBe(0);
+    const docs = fake.control.documents().map(refOf);
+    const texts = await Promise.all([one.fetch(docs[0]!), two.fetch(docs[1]!)]);
+    expect({
+      texts: texts.map((doc) => doc.markdown.length > 0),
+      sockets: fake.control.stream.openSockets(),
+      clients: hub.size,
+    }).toEqual({ texts: [true, true], sockets: 1, clients: 1 });
+    await one.dispose?.();
+    expect(fake.control.stream.openSockets()).toBe(1);
+    await two.dispose?.();
+    await expect.poll(() => fake.control.stream.openSockets()).toBe(0);
+    expect({
+      clients: hub.size,
+      off: create({ ...init, config: { ...init.config, streamEvents: false } }).capabilities.fullText,
+    }).toEqual({ clients: 0, off: false });
+  });
+});
+
+describe('DingTalkConnector: injected faults', () => {
+  it('waits and retries on both QPS-limit codes, and gives up with RATE_LIMITED', async () => {
+    fake.control.inject({ kind: 'rate-limit', times: 2, match: '/wiki/nodes' });
+    fake.control.inject({
+      kind: 'rate-limit',
+      code: 'Forbidden.AccessDenied.QpsLimitForApi',
+      match: '/wiki/nodes',
+    });
+    expect(byId(await listAll(connect(fake)))).toEqual(expectedRefs(fake));
+    fake.control.inject({ kind: 'rate-limit', times: 10 });
+    await expect(connect(fake, { http: { maxRetries: 2 } }).validate()).rejects.toMatchObject({
+      code: 'RATE_LIMITED',
+    });
+  });
+
+  it('retries 500s and malformed JSON, and gives up with SOURCE_ERROR when they persist', async () => {
+    fake.control.inject({ kind: 'server-error', times: 2, match: '/wiki/nodes' });
+    fake.control.inject({ kind: 'malformed-json', times: 2, match: '/wiki/workspaces' });
+    expect(byId(await listAll(connect(fake)))).toEqual(expectedRefs(fake));
+    fake.control.inject({ kind: 'server-error', times: 10 });
+    await expect(connect(fake, { http: { maxRetries: 1 } }).validate()).rejects.toMatchObject({
+      code: 'SOURCE_ERROR',
+    });
+    fake.control.clearFaults();
+    fake.control.inject({ kind: 'malformed-json', times: 10 });
+    await expect(
+      connect(fake, { http: { maxRetries: 1 } }).search('要点', { limit: 3 }),
+    ).rejects.toMatchObject({ code: 'SOURCE_ERROR' });
+  });
+
+  it('tolerates a slow answer within the timeout and reports TIMEOUT beyond it', async () => {
+    fake.control.inject({ kind: 'slow', delayMs: 150, match: '/doc/search' });
+    expect((await connect(fake).search('要点', { limit: 2 })).length).toBe(2);
+    fake.control.inject({ kind: 'slow', delayMs: 2000, match: '/doc/search' });
+    await expect(
+      connect(fake, { http: { timeoutMs: 200 } }).search('要点', { limit: 2 }),
+    ).rejects.toMatchObject({ code: 'TIMEOUT' });
+  });
+
+  it('reports NOT_FOUND for a document deleted after listing, and other documents still fetch', async () => {
+    const target = await startDingTalkFake({ documents: 4, spaces: 1 });
+    try {
+      const connector = connect(target);
+      const refs = await listAll(connector);
+      const [gone, kept] = byId(refs);
+      target.control.vanish(
+        target.control.documents().find((doc) => doc.externalId === gone!.externalId)!.key,
+      );
+      await expect(connector.fetch(gone!)).rejects.toMatchObject({ code: 'NOT_FOUND' });
+      expect((await connector.fetch(kept!)).markdown.length).toBeGreaterThan(100);
+    } finally {
+      closeStreams(target);
+      await target.close();
+    }
+  });
+
+  it('sees changed, deleted and added documents on the next listing', async () => {
+    const target = await startDingTalkFake({ documents: 6, spaces: 2 });
+    try {
+      const connector = connect(target);
+      const before = new Map((await listAll(connector)).map((ref) => [ref.externalId, ref]));
+      const [changeKey, deleteKey] = ['doc-0002', 'doc-0003'];
+      const changed = target.control.changeDocument(changeKey, '# 已修改\n\nNew text.\n');
+      target.control.deleteDocument(deleteKey);
+      const added = target.control.addDocument({
+        title: '新文档 New doc',
+        space: 1,
+        folder: ['设计 Design'],
+      });
+      const after = new Map((await listAll(connector)).map((ref) => [ref.externalId, ref]));
+      const changedRef = after.get(target.control.nodeIdOf(changeKey))!;
+      expect({
+        changedRevisionMoved: changedRef.revision !== before.get(changedRef.externalId)!.revision,
+        deletedGone: !after.has(target.control.nodeIdOf(deleteKey)),
+        addedTitle: after.get(target.control.nodeIdOf(added.key))?.title,
+        count: after.size,
+      }).toEqual({ changedRevisionMoved: true, deletedGone: true, addedTitle: '新文档 New doc', count: 6 });
+      expect((await connector.fetch(changedRef)).markdown).toBe(changed.markdown);
+    } finally {
+      closeStreams(target);
+      await target.close();
+    }
+  });
+});
+
+describe('DingTalkConnector: scale', () => {
+  it('fetches 300 documents with 5% deleted after listing: the others arrive intact, each failure is NOT_FOUND', async () => {
+    const target = await startDingTalkFake({ documents: 300, spaces: 3, maxPageSize: 50 });
+    try {
+      const connector = connect(target);
+      const refs = await listAll(connector);
+      const docs = target.control.documents();
+      const doomed = docs.filter((_doc, i) => i % 20 === 7);
+      for (const doc of doomed) target.control.vanish(doc.key);
+      const text = new Map(docs.map((doc) => [doc.externalId, doc.markdown]));
+      const outcomes = await Promise.all(
+        refs.map((ref) =>
+          connector.fetch(ref).then(
+            (fetched) => (fetched.markdown === text.get(ref.externalId) ? 'intact' : 'garbled'),
+            (error: { code: string }) => `${error.code} ${ref.externalId}`,
+          ),
+        ),
+      );
+      expect({
+        listed: refs.length,
+        intact: outcomes.filter((o) => o === 'intact').length,
+        failed: outcomes.filter((o) => o !== 'intact').sort(),
+      }).toEqual({
+        listed: 300,
+        intact: 285,
+        failed: doomed.map((doc) => `NOT_FOUND ${doc.externalId}`).sort(),
+      });
+    } finally {
+      closeStreams(target);
+      await target.close();
+    }
+  });
+});
+
+describe('DingTalkConnector: secrets', () => {
+  it('never writes the app secret, an access token or a download signature to the log', async () => {
+    const lines: string[] = [];
+    const logger = createLogger({ sink: (line) => lines.push(line), level: 'debug' });
+    closeStreams(fake); // a Stream connection that logs to this test's logger
+    const connector = connect(fake, { logger });
+    const errors: string[] = [];
+    fake.control.inject({ kind: 'rate-limit', times: 2 });
+    fake.control.inject({ kind: 'server-error', times: 2, match: '/oss/' });
+    await connector.validate();
+    fake.control.expireTokens();
+    const refs = await listAll(connector);
+    for (const ref of refs.slice(0, 3)) await connector.fetch(ref);
+    await connector.search('要点', { limit: 5 });
+    await connect(fake, { logger, secrets: { appSecret: 'not-the-secret-123' } })
+      .validate()
+      .catch((error: Error) => errors.push(error.message));
+    const secrets = [
+      fake.credentials.appSecret!,
+      ...fake.control.issuedTokens(),
+      ...fake.control.stream.issuedTickets(),
+    ];
+    expect(lines.length).toBeGreaterThan(2); // the retries and the refresh were logged
+    const written = [...lines, ...errors].join('\n');
+    expect(secrets.filter((secret) => written.includes(secret))).toEqual([]);
+    expect(written).not.toMatch(/Signature=|ticket=/);
+  });
+});

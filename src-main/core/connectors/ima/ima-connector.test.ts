@@ -1,0 +1,298 @@
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { createLogger, silentLogger, type Logger } from '../../logging/logger';
+import type { DocumentRef } from '../connector';
+import { startImaFake, type ImaExpectedItem, type ImaFake } from '../../../testing/fakes/ima-fake';
+import { ImaConnector, type ImaConnectorOptions } from './ima-connector';
+import { listAll } from '../../../testing/connector-test-kit';
+
+let fake: ImaFake;
+beforeAll(async () => {
+  // 3 knowledge bases with nested folders, pages of 2: KB search and item lists both page.
+  fake = await startImaFake({ documents: 24, spaces: 3, maxPageSize: 2 });
+});
+afterAll(() => fake.close());
+afterEach(() => {
+  fake.control.clearFaults();
+  fake.control.restoreAuth();
+  fake.control.envelope = 'code';
+  fake.control.markdownSupported = true;
+});
+
+function connect(
+  target: ImaFake,
+  options: ImaConnectorOptions & {
+    logger?: Logger;
+    config?: Record<string, string>;
+    secrets?: Record<string, string>;
+  } = {},
+): ImaConnector {
+  const { logger, config, secrets, ...rest } = options;
+  return new ImaConnector(
+    {
+      config: { baseUrl: target.baseUrl, clientId: target.credentials.clientId!, ...config },
+      secrets: { apiKey: target.credentials.apiKey!, ...secrets },
+      logger: logger ?? silentLogger(),
+    },
+    { requestsPerSecond: 1000, ...rest, http: { backoffBaseMs: 5, ...rest.http } },
+  );
+}
+
+function sorted<T extends { externalId: string }>(items: T[]): T[] {
+  return [...items].sort((a, b) => a.externalId.localeCompare(b.externalId));
+}
+
+function expectedRefs(target: ImaFake): DocumentRef[] {
+  return sorted(
+    target.control.items().map((item) => ({
+      externalId: item.externalId,
+      title: item.title,
+      knowledgeBase: item.knowledgeBase,
+      url: null,
+      remoteUpdatedAt: null,
+      revision: null,
+    })),
+  );
+}
+
+function refOf(item: ImaExpectedItem): DocumentRef {
+  return {
+    externalId: item.externalId,
+    title: item.title,
+    knowledgeBase: item.knowledgeBase,
+    url: null,
+    remoteUpdatedAt: null,
+    revision: null,
+  };
+}
+
+function itemOfKind(target: ImaFake, kind: ImaExpectedItem['kind']): ImaExpectedItem {
+  return target.control.items().find((item) => item.kind === kind)!;
+}
+
+describe('ImaConnector: auth', () => {
+  it('validates good credentials and names each failure', async () => {
+    expect(await connect(fake).validate()).toMatch(
+      /^Connected to IMA \(experimental\); knowledge bases are visible/,
+    );
+    await expect(
+      connect(fake, { secrets: { apiKey: 'wrong-api-key-000' } }).validate(),
+    ).rejects.toMatchObject({ code: 'AUTH_INVALID' });
+    await expect(connect(fake, { skillVersion: '0.9.0' }).validate()).rejects.toMatchObject({
+      code: 'UNSUPPORTED',
+    });
+    await expect(
+      connect(fake, { config: { baseUrl: 'http://127.0.0.1:9' } }).validate(),
+    ).rejects.toMatchObject({ code: 'SOURCE_UNREACHABLE' });
+    const before = fake.control.requests.length;
+    await expect(connect(fake, { secrets: { apiKey: '' } }).validate()).rejects.toMatchObject({
+      code: 'INVALID_ARGUMENT',
+      message: expect.stringMatching(/API key/),
+    });
+    expect(fake.control.requests.length).toBe(before);
+  });
+
+  it('stops with AUTH_INVALID when authorisation lapses mid-sync (IMA keys cannot be refreshed)', async () => {
+    const refs: DocumentRef[] = [];
+    const run = (async () => {
+      for await (const ref of connect(fake).list()) {
+        refs.push(ref);
+        if (refs.length === 3) fake.control.revokeAuth();
+      }
+    })();
+    await expect(run).rejects.toMatchObject({
+      code: 'AUTH_INVALID',
+      message: expect.stringMatching(/authorise the key again/),
+    });
+    expect(refs.length).toBeGreaterThanOrEqual(3);
+  });
+
+  it('throttles to one request per second by default', async () => {
+    const connector = new ImaConnector({
+      config: { baseUrl: fake.baseUrl, clientId: fake.credentials.clientId! },
+      secrets: { apiKey: fake.credentials.apiKey! },
+      logger: silentLogger(),
+    });
+    const started = Date.now();
+    await connector.validate();
+    await connector.validate();
+    expect(Date.now() - started).toBeGreaterThanOrEqual(900);
+  });
+});
+
+describe('ImaConnector: listing, content and search', () => {
+  it('lists every item of every knowledge base across pages and folders, with no revision', async () => {
+    const start = fake.control.requests.length;
+    expect(sorted(await listAll(connect(fake)))).toEqual(expectedRefs(fake));
+    const calls = fake.control.requests.slice(start);
+    expect(calls.filter((call) => call === 'POST /openapi/wiki/v1/search_knowledge_base')).toHaveLength(2);
+    expect(calls.every((call) => call.startsWith('POST /openapi/wiki/v1/'))).toBe(true);
+  });
+
+  it('accepts the retcode/errmsg envelope too', async () => {
+    fake.control.envelope = 'retcode';
+    expect(sorted(await listAll(connect(fake)))).toEqual(expectedRefs(fake));
+    await expect(
+      connect(fake, { secrets: { apiKey: 'wrong-api-key-000' } }).validate(),
+    ).rejects.toMatchObject({ code: 'AUTH_INVALID' });
+  });
+
+  it('fetches notes as Markdown and .md/.txt files through the signed link; refuses other files per document', async () => {
+    const connector = connect(fake);
+    for (const kind of ['note', 'markdown-file', 'text-file'] as const) {
+      const item = itemOfKind(fake, kind);
+      expect({ kind, markdown: (await connector.fetch(refOf(item))).markdown }).toEqual({
+        kind,
+        markdown: item.markdown,
+      });
+    }
+    await expect(connector.fetch(refOf(itemOfKind(fake, 'pdf')))).rejects.toMatchObject({
+      code: 'UNSUPPORTED',
+      message: expect.stringMatching(/not a text file/),
+    });
+  });
+
+  it('falls back to plain text when IMA refuses the Markdown flag', async () => {
+    fake.control.markdownSupported = false;
+    const note = itemOfKind(fake, 'note');
+    const text = (await connect(fake).fetch(refOf(note))).markdown;
+    expect(text).toContain(note.title);
+    expect(text).not.toMatch(/^#|```/m);
+  });
+
+  it('searches each knowledge base with snippets from highlight_content, up to the limit', async () => {
+    const connector = connect(fake);
+    const hits = await connector.search('要点', { limit: 100 });
+    const expected = fake.control.items().filter((item) => item.markdown?.includes('要点'));
+    expect(
+      sorted(hits).map((hit) => ({ externalId: hit.externalId, knowledgeBase: hit.knowledgeBase })),
+    ).toEqual(
+      sorted(expected).map((item) => ({ externalId: item.externalId, knowledgeBase: item.knowledgeBase })),
+    );
+    expect(new Set(hits.map((hit) => hit.knowledgeBase)).size).toBe(3);
+    expect(hits.every((hit) => hit.snippet.includes('要点') && !hit.snippet.includes('<em>'))).toBe(true);
+    expect(await connector.search('要点', { limit: 3 })).toHaveLength(3);
+    const titleOnly = await connector.search('.md', { limit: 5 });
+    expect(titleOnly.length).toBeGreaterThan(0);
+    expect(titleOnly.every((hit) => hit.title.endsWith('.md') && hit.snippet === '')).toBe(true);
+  });
+
+  it('the fake refuses a knowledge-base page above 20 with code 51', async () => {
+    const res = await fetch(`${fake.baseUrl}/openapi/wiki/v1/search_knowledge_base`, {
+      method: 'POST',
+      headers: {
+        'content-type': 'application/json',
+        'ima-openapi-clientid': fake.credentials.clientId!,
+        'ima-openapi-apikey': fake.credentials.apiKey!,
+        'ima-openapi-ctx': 'skill_version=1.1.2',
+      },
+      body: JSON.stringify({ query: '', cursor: '', limit: 21 }),
+    });
+    expect(await res.json()).toMatchObject({ code: 51 });
+  });
+});
+
+describe('ImaConnector: injected faults', () => {
+  it('backs off and retries on both rate-limit codes', async () => {
+    fake.control.inject({ kind: 'rate-limit', times: 2, match: 'get_knowledge_list' });
+    fake.control.inject({ kind: 'rate-limit', code: 200001, match: 'get_knowledge_list' });
+    expect(sorted(await listAll(connect(fake)))).toEqual(expectedRefs(fake));
+    fake.control.inject({ kind: 'rate-limit', times: 10 });
+    await expect(connect(fake, { http: { maxRetries: 2 } }).validate()).rejects.toMatchObject({
+      code: 'RATE_LIMITED',
+    });
+  });
+
+  it.each([220021, 200005])(
+    'stops on the daily quota code %i and then fails fast without calling IMA',
+    async (code) => {
+      const connector = connect(fake);
+      const note = itemOfKind(fake, 'note');
+      fake.control.inject({ kind: 'quota', code, match: 'get_media_info' });
+      await expect(connector.fetch(refOf(note))).rejects.toMatchObject({
+        code: 'QUOTA_EXCEEDED',
+        message: expect.stringMatching(/daily quota/),
+      });
+      const before = fake.control.requests.length;
+      await expect(connector.fetch(refOf(note))).rejects.toMatchObject({ code: 'QUOTA_EXCEEDED' });
+      expect(fake.control.requests.length).toBe(before);
+    },
+  );
+
+  it('retries 500s and malformed JSON, and gives up with SOURCE_ERROR when they persist', async () => {
+    fake.control.inject({ kind: 'server-error', times: 2, match: 'get_knowledge_list' });
+    fake.control.inject({ kind: 'malformed-json', times: 2, match: 'search_knowledge_base' });
+    expect(sorted(await listAll(connect(fake)))).toEqual(expectedRefs(fake));
+    fake.control.inject({ kind: 'malformed-json', times: 10 });
+    await expect(connect(fake, { http: { maxRetries: 1 } }).validate()).rejects.toMatchObject({
+      code: 'SOURCE_ERROR',
+    });
+  });
+
+  it('tolerates a slow answer within the timeout and reports TIMEOUT beyond it', async () => {
+    fake.control.inject({ kind: 'slow', delayMs: 150, match: 'search_knowledge_base' });
+    await connect(fake).validate();
+    fake.control.inject({ kind: 'slow', delayMs: 2000, match: 'search_knowledge_base' });
+    await expect(connect(fake, { http: { timeoutMs: 200 } }).validate()).rejects.toMatchObject({
+      code: 'TIMEOUT',
+    });
+  });
+
+  it('reports NOT_FOUND for an item deleted after listing; others still fetch', async () => {
+    const connector = connect(fake);
+    const [gone, kept] = fake.control
+      .items()
+      .filter((item) => item.kind === 'note')
+      .slice(-2); // the last two: other tests use the first
+    fake.control.vanish(gone!.key);
+    await expect(connector.fetch(refOf(gone!))).rejects.toMatchObject({ code: 'NOT_FOUND' });
+    expect((await connector.fetch(refOf(kept!))).markdown).toBe(kept!.markdown);
+  });
+
+  it('sees changed, deleted and added items on the next listing', async () => {
+    const target = await startImaFake({ documents: 6, spaces: 2 });
+    try {
+      const connector = connect(target);
+      const before = await listAll(connector);
+      const changed = target.control.changeDocument('doc-0001', '# 改过的笔记\n\nChanged.\n');
+      target.control.deleteDocument('doc-0002');
+      const added = target.control.addDocument({ space: 1, folder: ['Runbooks'] });
+      const after = new Map((await listAll(connector)).map((ref) => [ref.externalId, ref]));
+      const items = new Map(target.control.items().map((item) => [item.key, item]));
+      expect({
+        before: before.length,
+        after: after.size,
+        addedListed: after.has(items.get(added.key)!.externalId),
+      }).toEqual({ before: 8, after: 8, addedListed: true });
+      expect((await connector.fetch(after.get(items.get('doc-0001')!.externalId)!)).markdown).toBe(
+        changed.markdown,
+      );
+    } finally {
+      await target.close();
+    }
+  });
+});
+
+describe('ImaConnector: secrets', () => {
+  it('never writes the API key or a download signature to the log or an error', async () => {
+    const lines: string[] = [];
+    const logger = createLogger({ sink: (line) => lines.push(line), level: 'debug' });
+    const errors: string[] = [];
+    const connector = connect(fake, { logger });
+    fake.control.inject({ kind: 'rate-limit', times: 2 });
+    fake.control.inject({ kind: 'server-error', times: 2, match: '/cos/' });
+    fake.control.markdownSupported = false;
+    await listAll(connector);
+    for (const kind of ['note', 'markdown-file', 'pdf'] as const)
+      await connector
+        .fetch(refOf(itemOfKind(fake, kind)))
+        .catch((error: Error) => errors.push(error.message));
+    await connector.search('要点', { limit: 3 });
+    await connect(fake, { logger, secrets: { apiKey: 'wrong-api-key-000' } })
+      .validate()
+      .catch((error: Error) => errors.push(error.message));
+    expect(lines.length).toBeGreaterThan(3);
+    const written = [...lines, ...errors].join('\n');
+    expect(written.includes(fake.credentials.apiKey!)).toBe(false);
+    expect(written).not.toMatch(/sign=|x-ima-cos-sign/);
+  });
+});

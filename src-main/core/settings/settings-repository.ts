@@ -1,0 +1,158 @@
+/**
+ * Typed settings over the `settings` key/value table. API keys never enter the database: they go
+ * to the SecretStore under `settings:embedding` / `settings:chat`, and views only say `hasApiKey`.
+ */
+import { z } from 'zod';
+import type { ChatSettingsView, EmbeddingSettingsView, SettingsPatch, SettingsView } from '@shared/models';
+import type { Db } from '../db/database';
+import { MAX_DIMENSIONS } from '../index/embedding-spaces';
+import type { SecretStore } from '../secrets/secret-store';
+import { parseInput } from '../validation';
+
+export type ProviderSettingsKind = 'embedding' | 'chat';
+
+type StoredSettings = Omit<SettingsView, 'embedding' | 'chat'> & {
+  embedding: Omit<EmbeddingSettingsView, 'hasApiKey'>;
+  chat: Omit<ChatSettingsView, 'hasApiKey'>;
+};
+
+/** Out of the box: the offline built-in embedder (model '' = its own default), no chat model, daily sync. */
+export const DEFAULT_SETTINGS: StoredSettings = {
+  embedding: { provider: 'builtin', baseUrl: '', model: '', dimensions: 1024 },
+  chat: { provider: 'none', baseUrl: '', model: '', topK: 10 },
+  syncIntervalHours: 24,
+  scheduledSyncPaused: false,
+  language: 'system',
+};
+
+const baseUrl = z.union([z.literal(''), z.url({ protocol: /^https?$/, error: 'must be an http(s) URL' })]);
+const model = z.string().trim().max(200);
+const apiKey = z.string().trim().max(4096);
+
+const embeddingSchema = z
+  .object({
+    provider: z.enum(['builtin', 'dashscope', 'openai', 'ollama', 'custom']),
+    baseUrl,
+    model,
+    // The index cannot store wider vectors (embedding-spaces.ts): a wider model could never be indexed.
+    dimensions: z.int().min(1).max(MAX_DIMENSIONS),
+  })
+  .strict();
+
+const chatSchema = z
+  .object({
+    provider: z.enum(['none', 'dashscope', 'openai', 'deepseek', 'ollama', 'lmstudio', 'custom']),
+    baseUrl,
+    model,
+    topK: z.int().min(1).max(50),
+  })
+  .strict();
+
+const syncIntervalHours = z.number().min(1).max(720);
+const language = z.enum(['system', 'zh', 'en']);
+
+const patchSchema = z
+  .object({
+    embedding: embeddingSchema.extend({ apiKey }).partial().strict(),
+    chat: chatSchema.extend({ apiKey }).partial().strict(),
+    syncIntervalHours,
+    scheduledSyncPaused: z.boolean(),
+    language,
+  })
+  .partial()
+  .strict();
+
+/** How each stored row is read back: a value that no longer validates falls back to its default. */
+const STORED_SCHEMAS = {
+  embedding: embeddingSchema,
+  chat: chatSchema,
+  syncIntervalHours,
+  scheduledSyncPaused: z.boolean(),
+  language,
+} satisfies { [K in keyof StoredSettings]: z.ZodType<StoredSettings[K]> };
+
+export function settingsSecretRef(kind: ProviderSettingsKind): string {
+  return `settings:${kind}`;
+}
+
+export class SettingsRepository {
+  constructor(
+    private readonly db: Db,
+    private readonly secrets: SecretStore,
+  ) {}
+
+  async get(): Promise<SettingsView> {
+    const stored = await this.readStored();
+    const [embeddingKey, chatKey] = await Promise.all([this.apiKey('embedding'), this.apiKey('chat')]);
+    return {
+      ...stored,
+      embedding: { ...stored.embedding, hasApiKey: embeddingKey !== null },
+      chat: { ...stored.chat, hasApiKey: chatKey !== null },
+    };
+  }
+
+  /**
+   * Validates and applies a patch; an `apiKey` of '' removes the stored key. Callers that react to
+   * an embedding change (re-index) compare `embedding` before and after.
+   */
+  async update(input: SettingsPatch): Promise<SettingsView> {
+    const patch = parseInput(patchSchema, input, 'settings');
+    const current = await this.readStored();
+    const next: StoredSettings = { ...current };
+    if (patch.embedding) {
+      const { apiKey: key, ...rest } = patch.embedding;
+      next.embedding = { ...current.embedding, ...rest };
+      if (key !== undefined) await this.saveApiKey('embedding', key);
+    }
+    if (patch.chat) {
+      const { apiKey: key, ...rest } = patch.chat;
+      next.chat = { ...current.chat, ...rest };
+      if (key !== undefined) await this.saveApiKey('chat', key);
+    }
+    if (patch.syncIntervalHours !== undefined) next.syncIntervalHours = patch.syncIntervalHours;
+    if (patch.scheduledSyncPaused !== undefined) next.scheduledSyncPaused = patch.scheduledSyncPaused;
+    if (patch.language !== undefined) next.language = patch.language;
+
+    const changed = (Object.keys(next) as (keyof StoredSettings)[]).filter(
+      (key) => JSON.stringify(next[key]) !== JSON.stringify(current[key]),
+    );
+    if (changed.length > 0) {
+      await this.db.transaction(async (tx) => {
+        for (const key of changed) {
+          await tx.query(
+            'INSERT INTO settings (key, value) VALUES ($1, $2) ON CONFLICT (key) DO UPDATE SET value = EXCLUDED.value',
+            [key, JSON.stringify(next[key])],
+          );
+        }
+      });
+    }
+    return this.get();
+  }
+
+  /** The stored API key for a provider, for the composition root building embedders/chat clients. */
+  async apiKey(kind: ProviderSettingsKind): Promise<string | null> {
+    return (await this.secrets.get(settingsSecretRef(kind)))?.['apiKey'] ?? null;
+  }
+
+  private async saveApiKey(kind: ProviderSettingsKind, key: string): Promise<void> {
+    if (key === '') await this.secrets.delete(settingsSecretRef(kind));
+    else await this.secrets.set(settingsSecretRef(kind), { apiKey: key });
+  }
+
+  private async readStored(): Promise<StoredSettings> {
+    const rows = (await this.db.query<{ key: string; value: unknown }>('SELECT key, value FROM settings'))
+      .rows;
+    const byKey = new Map(rows.map((row) => [row.key, row.value]));
+    const read = <K extends keyof StoredSettings>(key: K): StoredSettings[K] => {
+      const parsed = STORED_SCHEMAS[key].safeParse(byKey.get(key));
+      return parsed.success ? (parsed.data as StoredSettings[K]) : structuredClone(DEFAULT_SETTINGS[key]);
+    };
+    return {
+      embedding: read('embedding'),
+      chat: read('chat'),
+      syncIntervalHours: read('syncIntervalHours'),
+      scheduledSyncPaused: read('scheduledSyncPaused'),
+      language: read('language'),
+    };
+  }
+}

@@ -1,0 +1,23 @@
+/** Small helpers the connector tests share. */
+import type { Connector, DocumentRef } from '../core/connectors/connector';
+import { CairnError } from '../core/errors';
+
+/** Every reference a connector lists, in listing order. */
+export async function listAll(
+  connector: Pick<Connector, 'list'>,
+  signal?: AbortSignal,
+): Promise<DocumentRef[]> {
+  const refs: DocumentRef[] = [];
+  for await (const ref of connector.list(signal)) refs.push(ref);
+  return refs;
+}
+
+/** The CairnError a piece of work rejects with; anything else (or success) fails the test. */
+export async function failure(work: Promise<unknown>): Promise<CairnError> {
+  const error = await work.then(
+    () => undefined,
+    (e: unknown) => e,
+  );
+  if (!(error instanceof CairnError)) throw new Error(`expected a CairnError, got ${String(error)}`);
+  return error;
+}

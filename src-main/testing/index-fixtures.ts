@@ -1,0 +1,150 @@
+/**
+ * Test doubles for the index, search and sync tests: a deterministic counting embedder, an
+ * in-memory connector, and a helper that registers connections. Test-only; never wired in the app.
+ */
+import type { ConnectionMode, Platform } from '@shared/models';
+import type { Db } from '../core/db/database';
+import type { DirectHit, DocumentRef, Connector, FetchedDocument } from '../core/connectors/connector';
+import type { EmbedResult, Embedder, EmbeddingSpace } from '../core/embedding/embedder';
+import { CairnError, throwIfAborted } from '../core/errors';
+
+export async function insertConnection(
+  db: Db,
+  id: string,
+  options: { platform?: Platform; mode?: ConnectionMode } = {},
+): Promise<void> {
+  await db.query(`INSERT INTO connections (id, platform, name, mode) VALUES ($1, $2, $1, $3)`, [
+    id,
+    options.platform ?? 'folder',
+    options.mode ?? 'rag',
+  ]);
+}
+
+/**
+ * Hashed character unigrams and bigrams (any script), L2-normalised: texts sharing words get
+ * similar vectors, so vector search is meaningful in tests. Counts calls and inputs.
+ */
+export class CountingEmbedder implements Embedder {
+  readonly space: EmbeddingSpace;
+  calls = 0;
+  inputs: string[] = [];
+  /** Inputs containing this marker make the whole call fail (per-document failure tests). */
+  failOn: string | null = null;
+
+  constructor(options: { model?: string; dimensions?: number } = {}) {
+    this.space = {
+      provider: 'test',
+      model: options.model ?? 'bigram-v1',
+      dimensions: options.dimensions ?? 64,
+    };
+  }
+
+  async embed(
+    texts: string[],
+    options: { kind?: 'document' | 'query'; signal?: AbortSignal } = {},
+  ): Promise<EmbedResult> {
+    throwIfAborted(options.signal);
+    this.calls += 1;
+    this.inputs.push(...texts);
+    if (this.failOn && texts.some((t) => t.includes(this.failOn as string)))
+      throw new CairnError('EMBEDDING_FAILED', 'Test embedder refused this input.');
+    return {
+      vectors: texts.map((t) => this.vector(t)),
+      tokens: texts.reduce((n, t) => n + t.length, 0),
+      calls: 1,
+    };
+  }
+
+  vector(text: string): Float32Array {
+    const v = new Float32Array(this.space.dimensions);
+    const chars = [...text.toLowerCase()].filter((c) => /[\p{L}\p{N}]/u.test(c));
+    const bump = (gram: string, weight: number) => {
+      let h = 2166136261;
+      for (let i = 0; i < gram.length; i++) h = Math.imul(h ^ gram.charCodeAt(i), 16777619);
+      v[(h >>> 0) % v.length]! += weight;
+    };
+    chars.forEach((c, i) => {
+      bump(c, 0.5);
+      if (i + 1 < chars.length) bump(c + chars[i + 1], 1);
+    });
+    const norm = Math.hypot(...v);
+    if (norm === 0) v[0] = 1;
+    else for (let i = 0; i < v.length; i++) v[i] = v[i]! / norm;
+    return v;
+  }
+}
+
+export interface MemoryDocument {
+  ref: DocumentRef;
+  markdown: string;
+}
+
+/** A connector serving documents from a Map; counts fetches and can fail on cue. */
+export class MemoryConnector implements Connector {
+  readonly platform: Platform = 'folder';
+  readonly capabilities = { fullText: true, search: true, experimental: false, limitation: null };
+  readonly documents = new Map<string, MemoryDocument>();
+  fetches: string[] = [];
+  /** Throw after listing this many refs. */
+  failListingAfter: number | null = null;
+  /** External ids whose fetch throws. */
+  failFetch = new Set<string>();
+  /** Called before each fetch (e.g. to abort mid-sync). */
+  beforeFetch: ((ref: DocumentRef) => Promise<void> | void) | null = null;
+
+  put(externalId: string, markdown: string, options: Partial<DocumentRef> = {}): void {
+    const previous = this.documents.get(externalId);
+    const version = previous ? Number(previous.ref.revision ?? '0') + 1 : 1;
+    this.documents.set(externalId, {
+      markdown,
+      ref: {
+        externalId,
+        title: externalId,
+        knowledgeBase: 'kb',
+        url: `https://example.test/${encodeURIComponent(externalId)}`,
+        remoteUpdatedAt: null,
+        revision: String(version),
+        ...options,
+      },
+    });
+  }
+
+  async validate(): Promise<string> {
+    return 'ok';
+  }
+
+  async *list(signal?: AbortSignal): AsyncIterable<DocumentRef> {
+    let listed = 0;
+    for (const doc of [...this.documents.values()]) {
+      throwIfAborted(signal);
+      if (this.failListingAfter !== null && listed >= this.failListingAfter)
+        throw new CairnError('SOURCE_UNREACHABLE', 'Listing broke off.');
+      listed += 1;
+      yield { ...doc.ref };
+    }
+  }
+
+  async fetch(ref: DocumentRef, signal?: AbortSignal): Promise<FetchedDocument> {
+    await this.beforeFetch?.(ref);
+    throwIfAborted(signal);
+    this.fetches.push(ref.externalId);
+    if (this.failFetch.has(ref.externalId))
+      throw new CairnError('SOURCE_ERROR', `Cannot read ${ref.externalId}.`);
+    const doc = this.documents.get(ref.externalId);
+    if (!doc) throw new CairnError('NOT_FOUND', `${ref.externalId} is gone.`);
+    return { markdown: doc.markdown };
+  }
+
+  async search(query: string, options: { limit: number }): Promise<DirectHit[]> {
+    return [...this.documents.values()]
+      .filter((d) => d.markdown.includes(query))
+      .slice(0, options.limit)
+      .map((d) => ({
+        externalId: d.ref.externalId,
+        title: d.ref.title,
+        snippet: d.markdown.slice(0, 200),
+        url: d.ref.url,
+        knowledgeBase: d.ref.knowledgeBase,
+      }));
+  }
+}
