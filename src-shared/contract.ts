@@ -12,6 +12,7 @@ import type {
   ConnectionUpdate,
   ConnectionView,
   ConversationView,
+  DocumentView,
   NewConnection,
   ReindexStatus,
   SearchRequest,
@@ -67,6 +68,13 @@ export interface CairnApi {
   };
   search: {
     query(input: SearchRequest): Promise<Result<SearchResponse>>;
+  };
+  documents: {
+    /**
+     * An indexed document's Markdown with its chunks' offsets and metadata (works offline: it is
+     * read from the index). NOT_FOUND when no such document is indexed (removed, or never synced).
+     */
+    get(input: { documentId: number }): Promise<Result<DocumentView>>;
   };
   chat: {
     /** Starts an answer; tokens arrive as `chat.token` events and the result as `chat.done`. */
@@ -125,6 +133,7 @@ export const API_METHODS = {
   ],
   sync: ['start', 'startAll', 'cancel', 'runs'],
   search: ['query'],
+  documents: ['get'],
   chat: ['ask', 'cancel', 'conversations', 'messages', 'removeConversation'],
   settings: ['get', 'update', 'reindexCost'],
 } as const satisfies { [D in keyof CairnApi]: readonly (keyof CairnApi[D])[] };
@@ -139,6 +148,7 @@ export const API_METHODS_EXHAUSTIVE: Exhaustive = {
   connections: true,
   sync: true,
   search: true,
+  documents: true,
   chat: true,
   settings: true,
 };

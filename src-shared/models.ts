@@ -149,6 +149,35 @@ export interface SearchResponse {
   tookMs: number;
 }
 
+/** One chunk of an indexed document: where it sits in the document's Markdown. */
+export interface DocumentChunkView {
+  id: number;
+  /** 0-based position in the document. */
+  ord: number;
+  headingPath: string;
+  /** Offsets into `DocumentView.markdown`: `markdown.slice(charStart, charEnd)` is the chunk's text. */
+  charStart: number;
+  charEnd: number;
+}
+
+/** A document as the index holds it (`documents.get`): the in-app preview and MCP's fetch read it. */
+export interface DocumentView {
+  id: number;
+  connectionId: string;
+  externalId: string;
+  title: string;
+  platform: Platform;
+  knowledgeBase: string;
+  url: string | null;
+  /** When the platform (or the file system) last changed it, when known. */
+  updatedAt: string | null;
+  indexedAt: string;
+  /** The normalised Markdown the index holds (what was chunked and searched), not the platform's live copy. */
+  markdown: string;
+  /** In document order. */
+  chunks: DocumentChunkView[];
+}
+
 export interface SourceCard {
   /** The [n] the answer uses. */
   n: number;

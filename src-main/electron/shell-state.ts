@@ -66,6 +66,7 @@ export function observeSettings(api: CairnApi, onSettings: (settings: SettingsVi
     connections: api.connections,
     sync: api.sync,
     search: api.search,
+    documents: api.documents,
     chat: api.chat,
     settings: {
       get: () => api.settings.get(),

@@ -50,8 +50,11 @@ describe('createApiDispatcher', () => {
       dispatch('connections.add', { platform: 'gitlab', name: 'x', mode: 'rag', config: {}, secrets: {} }),
       dispatch('app.status', { unexpected: 1 }),
       dispatch('search.query', { query: 'x'.repeat(20_001) }),
+      dispatch('documents.get', { documentId: 0 }),
+      dispatch('documents.get', { documentId: '7' }),
       dispatch('sync.start', { connectionId: 'missing' }),
       dispatch('nope.nothing', {}),
+      dispatch('documents.get', { documentId: 424242 }),
     ]);
     expect(results.map((result) => (result.ok ? 'ok' : result.error.code))).toEqual([
       'INVALID_ARGUMENT',
@@ -59,6 +62,9 @@ describe('createApiDispatcher', () => {
       'INVALID_ARGUMENT',
       'INVALID_ARGUMENT',
       'INVALID_ARGUMENT',
+      'INVALID_ARGUMENT',
+      'INVALID_ARGUMENT',
+      'NOT_FOUND',
       'NOT_FOUND',
       'NOT_FOUND',
     ]);

@@ -73,6 +73,7 @@ export function withExternalOpener(api: CairnApi, open: (url: string) => Promise
     connections: api.connections,
     sync: api.sync,
     search: api.search,
+    documents: api.documents,
     chat: api.chat,
     settings: api.settings,
     app: {

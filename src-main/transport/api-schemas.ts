@@ -99,6 +99,9 @@ export const API_SCHEMAS: ApiSchemas = {
       connectionIds: z.array(id).max(200).optional(),
     }),
   },
+  documents: {
+    get: z.strictObject({ documentId: z.number().int().min(1).max(Number.MAX_SAFE_INTEGER) }),
+  },
   chat: {
     ask: z.strictObject({
       question: z.string().trim().min(1).max(20_000),

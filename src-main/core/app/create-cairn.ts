@@ -11,6 +11,7 @@ import { createChatModelResolver } from '../chat/openai-chat-model';
 import { connectionLimitation, supportsUserSignIn, type ConnectorFactories } from '../connectors/registry';
 import { openDatabase, type Db } from '../db/database';
 import { createEmbedder, embeddingSettingsFromEnv } from '../embedding/create-embedder';
+import { DocumentReader } from '../index/document-reader';
 import { PgDocumentStore } from '../index/pg-document-store';
 import { createLogger, SecretRedactor, type Logger } from '../logging/logger';
 import { HybridSearch } from '../search/hybrid-search';
@@ -24,6 +25,7 @@ import { closeAbandonedRuns } from '../sync/sync-runs';
 import { appApi } from './app-api';
 import { chatApi } from './chat-api';
 import { connectionsApi } from './connections-api';
+import { documentsApi } from './documents-api';
 import { searchApi } from './search-api';
 import { settingsApi } from './settings-api';
 import { syncApi } from './sync-api';
@@ -207,6 +209,8 @@ export async function createCairn(options: CreateCairnOptions = {}): Promise<Cai
     });
     disposers.push(() => chat.dispose());
 
+    const documents = new DocumentReader(db);
+
     let scheduler: SyncScheduler | null = null;
     const appDeps = { version: CAIRN_VERSION, dataDir, repository, settings, embeddings, sync: syncService };
     const settingsDeps = {
@@ -225,6 +229,7 @@ export async function createCairn(options: CreateCairnOptions = {}): Promise<Cai
           connections: connectionsApi(connectionService, signIn, signal),
           sync: syncApi(syncService),
           search: searchApi(search, signal),
+          documents: documentsApi(documents),
           chat: chatApi(chat),
           settings: settingsApi(settingsDeps),
         },

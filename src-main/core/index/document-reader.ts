@@ -1,0 +1,68 @@
+/**
+ * Reads one indexed document back with its chunks' offsets: the in-app preview shows it (offline,
+ * the passage marked by its offsets) and MCP's fetch returns it. The index's copy is what was
+ * chunked and searched, so a citation's offsets always point into exactly this text.
+ */
+import type { DocumentView, Platform } from '@shared/models';
+import type { Db } from '../db/database';
+import { CairnError } from '../errors';
+
+interface DocumentRow {
+  id: number;
+  connection_id: string;
+  external_id: string;
+  title: string;
+  platform: Platform;
+  knowledge_base: string;
+  url: string | null;
+  remote_updated_at: Date | null;
+  indexed_at: Date;
+  content: string;
+}
+
+interface ChunkRow {
+  id: number;
+  ord: number;
+  heading_path: string;
+  char_start: number;
+  char_end: number;
+}
+
+export class DocumentReader {
+  constructor(private readonly db: Db) {}
+
+  async get(documentId: number): Promise<DocumentView> {
+    const found = await this.db.query<DocumentRow>(
+      `SELECT d.id, d.connection_id, d.external_id, d.title, c.platform, d.knowledge_base, d.url,
+              d.remote_updated_at, d.indexed_at, d.content
+         FROM documents d JOIN connections c ON c.id = d.connection_id
+        WHERE d.id = $1`,
+      [documentId],
+    );
+    const row = found.rows[0];
+    if (!row) throw new CairnError('NOT_FOUND', `Document ${documentId} is not in the index.`);
+    const chunks = await this.db.query<ChunkRow>(
+      'SELECT id, ord, heading_path, char_start, char_end FROM chunks WHERE document_id = $1 ORDER BY ord',
+      [documentId],
+    );
+    return {
+      id: Number(row.id),
+      connectionId: row.connection_id,
+      externalId: row.external_id,
+      title: row.title,
+      platform: row.platform,
+      knowledgeBase: row.knowledge_base,
+      url: row.url,
+      updatedAt: row.remote_updated_at ? new Date(row.remote_updated_at).toISOString() : null,
+      indexedAt: new Date(row.indexed_at).toISOString(),
+      markdown: row.content,
+      chunks: chunks.rows.map((chunk) => ({
+        id: Number(chunk.id),
+        ord: chunk.ord,
+        headingPath: chunk.heading_path,
+        charStart: chunk.char_start,
+        charEnd: chunk.char_end,
+      })),
+    };
+  }
+}
