@@ -1,4 +1,5 @@
 import type { Cairn } from '../core/app/cairn';
+import type { AnsweredBy } from '../instance/protocol';
 
 export interface CliIo {
   stdout: NodeJS.WritableStream & { isTTY?: boolean; columns?: number };
@@ -8,10 +9,12 @@ export interface CliIo {
 
 export interface CliContext extends CliIo {
   /**
-   * Opens Cairn on the data directory chosen by --data-dir / CAIRN_DATA_DIR / the OS default.
-   * One-shot commands leave the 24 h scheduler off; long-running ones (serve) turn it on.
+   * Reaches Cairn on the data directory chosen by --data-dir / CAIRN_DATA_DIR / the OS default:
+   * the running instance over its socket, else the data directory opened in this process.
+   * One-shot commands leave the 24 h scheduler off; `serve` turns it on and must hold the data
+   * directory itself (role 'serve').
    */
-  open(options?: { scheduler?: boolean }): Promise<Cairn>;
+  open(options?: { scheduler?: boolean; role?: 'client' | 'serve' }): Promise<OpenedCairn>;
   /** Aborted on Ctrl-C: long commands cancel their work and exit 130. */
   signal: AbortSignal;
 }
@@ -24,3 +27,6 @@ export interface CliCommand {
   /** Returns the process exit code: 0 ok, 1 failed, 2 bad arguments. */
   run(args: string[], context: CliContext): Promise<number>;
 }
+
+/** Cairn as a command gets it; `answeredBy` says which process answers (absent for a test's in-memory one). */
+export type OpenedCairn = Cairn & { answeredBy?: AnsweredBy };

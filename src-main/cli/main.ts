@@ -2,11 +2,10 @@
  * Entry of the `cairn` command: `cairn [--data-dir <dir>] <command> [args]`. Exit codes: 0 ok,
  * 1 failed, 2 bad arguments, 130 interrupted. Commands live in ./commands, one file each.
  */
-import type { Cairn } from '../core/app/cairn';
 import { resolveDataDir } from '../core/app/data-dir';
 import { CairnError, toErrorData } from '../core/errors';
 import { UsageError } from './args';
-import type { CliCommand, CliContext, CliIo } from './command';
+import type { CliCommand, CliContext, CliIo, OpenedCairn } from './command';
 import { COMMANDS } from './commands/index';
 import { openCairnFromCli, type OpenCairn } from './open-cairn';
 import { reportError, writeJson, writeLine } from './output';
@@ -91,7 +90,7 @@ export async function main(argv: string[], deps: CliDeps = {}): Promise<number> 
   const controller = new AbortController();
   const onSigint = () => controller.abort();
   if (!deps.signal) process.once('SIGINT', onSigint);
-  let opened: Cairn | undefined;
+  let opened: OpenedCairn | undefined;
   const signal = deps.signal ?? controller.signal;
   const context: CliContext = {
     ...io,
@@ -102,6 +101,8 @@ export async function main(argv: string[], deps: CliDeps = {}): Promise<number> 
           dataDir: resolveDataDir({ flag: global.dataDir, env: io.env }),
           env: io.env,
           scheduler: options?.scheduler ?? false,
+          role: options?.role ?? 'client',
+          onWait: (message) => writeLine(io.stderr, `cairn: ${message}`),
         });
       // Every command's long calls (search, connection tests) stop on Ctrl-C, also one pressed
       // while the database was opening (the signal is then already aborted).

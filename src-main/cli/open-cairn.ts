@@ -1,21 +1,57 @@
-/** How the CLI opens Cairn: the one place the CLI calls the composition root. */
-import type { Cairn } from '../core/app/cairn';
-import { createCairn } from '../core/app/create-cairn';
+/**
+ * How the CLI reaches Cairn: the running instance (the app, `cairn serve`, or another cairn
+ * command) over its socket when there is one, else the data directory opened here, which this
+ * process then serves in turn (src-main/instance/open-instance.ts). The composition root is
+ * loaded only on that second path, so a command answered over the socket never loads PGlite.
+ */
 import type { DataDirChoice } from '../core/app/data-dir';
+import { CAIRN_VERSION } from '../core/app/version';
+import type { Logger } from '../core/logging/logger';
+import { openInstance, openPrimary } from '../instance/open-instance';
+import type { InstanceKind } from '../instance/protocol';
+import type { CairnSession } from '../instance/session';
+import type { OpenedCairn } from './command';
 
 export interface OpenCairnOptions {
   dataDir: DataDirChoice;
   env: NodeJS.ProcessEnv;
   /** @default false: one-shot commands must not start overdue syncs behind the user's back. */
   scheduler?: boolean;
+  /**
+   * client (default): any running instance may answer. serve: this process must hold the data
+   * directory (it asks a `cairn mcp` or one-shot holder to hand over). mcp: like client, and a
+   * holder that hands over when the app starts.
+   */
+  role?: 'client' | 'serve' | 'mcp';
+  /** Progress lines while waiting for another process (stderr). */
+  onWait?: (message: string) => void;
+  /** While this process holds the data directory: the app or `cairn serve` asks for it. */
+  onYield?: () => boolean;
+  logger?: Logger;
 }
 
-export type OpenCairn = (options: OpenCairnOptions) => Promise<Cairn>;
+export type OpenCairn = (options: OpenCairnOptions) => Promise<OpenedCairn>;
 
-export async function openCairnFromCli(options: OpenCairnOptions): Promise<Cairn> {
-  return createCairn({
+export async function openCairnFromCli(options: OpenCairnOptions): Promise<CairnSession> {
+  const role = options.role ?? 'client';
+  const kind: InstanceKind = role === 'serve' ? 'serve' : role === 'mcp' ? 'mcp' : 'cli';
+  const common = {
     dataDir: options.dataDir.path,
-    env: options.env,
-    scheduler: options.scheduler ?? false,
-  });
+    kind,
+    version: CAIRN_VERSION,
+    openHere: async () => {
+      const { createCairn } = await import('../core/app/create-cairn');
+      return createCairn({
+        dataDir: options.dataDir.path,
+        env: options.env,
+        scheduler: options.scheduler ?? false,
+        ...(options.logger ? { logger: options.logger } : {}),
+      });
+    },
+    ...(options.onWait ? { onWait: options.onWait } : {}),
+    // A one-shot command releases the data directory when it ends anyway: it says yes and finishes.
+    onYield: options.onYield ?? (() => true),
+    ...(options.logger ? { logger: options.logger } : {}),
+  };
+  return role === 'serve' ? openPrimary(common) : openInstance(common);
 }

@@ -1,10 +1,13 @@
 /**
  * The desktop shell's seam to the composition root: the real core (createCairn in
  * src-main/core/app) on the user's data directory, with Electron's safeStorage secret store.
+ * The app holds the data directory itself and serves it on the instance socket, so the CLI and
+ * `cairn mcp` work while it runs (a `cairn mcp` holding it is asked to hand over first).
  */
 import { join } from 'node:path';
-import type { Cairn } from '../core/app/cairn';
-import { createCairn } from '../core/app/create-cairn';
+import { CAIRN_VERSION, createCairn } from '../core/app/create-cairn';
+import { openPrimary } from '../instance/open-instance';
+import type { CairnSession } from '../instance/session';
 import { resolveDataDir } from '../core/app/data-dir';
 import type { Logger } from '../core/logging/logger';
 import type { SecretStore } from '../core/secrets/secret-store';
@@ -24,6 +27,14 @@ export function desktopSecretFile(dataDir: string): string {
   return join(dataDir, 'secrets', 'secrets.safe-storage.json');
 }
 
-export async function openCairn(options: OpenCairnOptions): Promise<Cairn> {
-  return createCairn({ dataDir: options.dataDir, secretStore: options.secretStore, logger: options.logger });
+export async function openCairn(options: OpenCairnOptions): Promise<CairnSession> {
+  return openPrimary({
+    dataDir: options.dataDir,
+    kind: 'desktop',
+    version: CAIRN_VERSION,
+    openHere: () =>
+      createCairn({ dataDir: options.dataDir, secretStore: options.secretStore, logger: options.logger }),
+    logger: options.logger,
+    onWait: (message) => options.logger.info(message),
+  });
 }

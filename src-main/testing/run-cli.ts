@@ -1,7 +1,7 @@
 /** Runs `main` in-process with captured output, for CLI tests. */
 import { Writable } from 'node:stream';
 import type { Cairn } from '../core/app/cairn';
-import type { CliCommand, CliIo } from '../cli/command';
+import type { CliCommand, CliIo, OpenedCairn } from '../cli/command';
 import { main } from '../cli/main';
 import type { OpenCairnOptions } from '../cli/open-cairn';
 
@@ -25,6 +25,8 @@ export async function runCli(
   argv: string[],
   options: {
     cairn?: Cairn;
+    /** Reaches Cairn some other way (e.g. a socket client): used instead of `cairn`. */
+    connect?: () => Promise<OpenedCairn>;
     env?: NodeJS.ProcessEnv;
     tty?: boolean;
     signal?: AbortSignal;
@@ -38,7 +40,8 @@ export async function runCli(
     io: { stdout: capture(out, options.tty ?? false), stderr: capture(err, false), env: options.env ?? {} },
     signal: options.signal ?? new AbortController().signal,
     ...(options.commands ? { commands: options.commands } : {}),
-    ...(options.cairn || options.opened
+    ...(options.connect ? { open: options.connect } : {}),
+    ...(!options.connect && (options.cairn || options.opened)
       ? {
           open: async (opening: OpenCairnOptions) => {
             options.opened?.push(opening);

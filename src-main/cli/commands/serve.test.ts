@@ -9,7 +9,7 @@ interface ServeIo extends CliContext {
   out: () => string;
   err: () => string;
   /** What serve asked `open` for, and whether it disposed the Cairn it got. */
-  opens: { scheduler?: boolean }[];
+  opens: { scheduler?: boolean; role?: string }[];
   disposed: () => boolean;
 }
 
@@ -20,10 +20,10 @@ function context(): ServeIo {
   let out = '';
   let err = '';
   let disposed = false;
-  const opens: { scheduler?: boolean }[] = [];
+  const opens: { scheduler?: boolean; role?: string }[] = [];
   stdout.on('data', (part: Buffer) => (out += part.toString()));
   stderr.on('data', (part: Buffer) => (err += part.toString()));
-  async function open(options: { scheduler?: boolean } = {}) {
+  async function open(options: { scheduler?: boolean; role?: 'client' | 'serve' } = {}) {
     opens.push(options);
     const cairn = await createCairn({
       scheduler: options.scheduler ?? false,
@@ -81,7 +81,7 @@ describe('cairn serve', () => {
     });
     expect((await status.json()) as unknown).toMatchObject({ ok: true, value: { connections: [] } });
     expect(opened).toEqual([url.toString()]);
-    expect(io.opens).toEqual([{ scheduler: true }]);
+    expect(io.opens).toEqual([{ scheduler: true, role: 'serve' }]);
     expect(io.out()).toContain('run `npm run build`');
     controller.abort();
     expect(await running).toBe(0);

@@ -7,10 +7,9 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
-import type { Cairn } from '../../core/app/cairn';
 import { startHttpHost } from '../../host/http-host';
 import { openWithSystem } from '../../host/system-opener';
-import type { CliCommand, CliContext } from '../command';
+import type { CliCommand, CliContext, OpenedCairn } from '../command';
 
 const USAGE = 'cairn serve [--port <n>] [--open]';
 
@@ -46,9 +45,9 @@ export async function runServe(args: string[], context: CliContext, options: Ser
     return 2;
   }
   const rendererDir = options.rendererDir ?? defaultRendererDir(context.env);
-  let cairn: Cairn;
+  let cairn: OpenedCairn;
   try {
-    cairn = await context.open({ scheduler: true });
+    cairn = await context.open({ scheduler: true, role: 'serve' });
   } catch (error) {
     context.stderr.write(`Could not open Cairn: ${error instanceof Error ? error.message : String(error)}\n`);
     return 1;
@@ -70,6 +69,10 @@ export async function runServe(args: string[], context: CliContext, options: Ser
     return 1;
   }
   context.stdout.write(`Cairn is running at ${host.url}\n`);
+  if (cairn.answeredBy)
+    context.stdout.write(
+      `Other cairn commands and \`cairn mcp\` on this data directory use it (${cairn.answeredBy.address}).\n`,
+    );
   if (!existsSync(join(rendererDir, 'index.html')))
     context.stdout.write('The UI is not built yet: run `npm run build` (the API works already).\n');
   context.stdout.write('Press Ctrl+C to stop.\n');

@@ -1,5 +1,7 @@
 import type { StatusSnapshot } from '@shared/models';
 import { parseCommandArgs } from '../args';
+import type { AnsweredBy } from '../../instance/protocol';
+import { describeInstance } from '../../instance/session';
 import type { CliCommand } from '../command';
 import { formatTable, formatTime, report } from '../output';
 
@@ -9,8 +11,14 @@ export const statusCommand: CliCommand = {
   usage: 'cairn status [--json]',
   async run(args, context) {
     const { values } = parseCommandArgs(args, { json: { type: 'boolean' } }, { min: 0, max: 0, names: '' });
-    const { api } = await context.open();
-    return report(context, values.json ?? false, await api.app.status(), formatStatus);
+    const { api, answeredBy } = await context.open();
+    const status = await api.app.status();
+    // --json carries who answered beside the snapshot; a test's in-memory Cairn has no such process.
+    const result =
+      status.ok && answeredBy ? { ok: true as const, value: { ...status.value, answeredBy } } : status;
+    return report(context, values.json ?? false, result, (value) =>
+      [formatStatus(value), ...(answeredBy ? ['', formatAnsweredBy(answeredBy)] : [])].join('\n'),
+    );
   },
 };
 
@@ -55,4 +63,11 @@ export function formatStatus(status: StatusSnapshot): string {
   }
   if (status.connections.some((c) => c.experimental)) lines.push('* experimental platform');
   return lines.join('\n');
+}
+
+/** Which process answered: the running instance over its socket, or this one. */
+export function formatAnsweredBy(by: AnsweredBy): string {
+  return by.via === 'socket'
+    ? `Answered by ${describeInstance(by)}, running since ${formatTime(by.startedAt)}, over ${by.address}.`
+    : `Answered by this process (pid ${by.pid}): no Cairn instance was running, so it opened the data directory itself.`;
 }

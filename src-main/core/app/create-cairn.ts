@@ -30,6 +30,7 @@ import { searchApi } from './search-api';
 import { settingsApi } from './settings-api';
 import { syncApi } from './sync-api';
 import type { Cairn } from './cairn';
+import { CAIRN_VERSION } from './version';
 import { ConnectionRepository } from '../connections/connection-repository';
 import { ConnectionService } from '../connections/connection-service';
 import { acquireDataDirLock, dataDirLayout, type DataDirLock } from './data-dir';
@@ -42,7 +43,7 @@ import { SpaceSettingsStore } from '../settings/space-settings';
 import { SyncService } from '../sync/sync-service';
 import { UserAuthService } from '../connections/user-auth-service';
 
-export const CAIRN_VERSION = '0.1.0';
+export { CAIRN_VERSION } from './version';
 
 export interface CreateCairnOptions {
   /** On-disk data directory (locked against a second process); omit for an in-memory instance. */

@@ -1,0 +1,117 @@
+/**
+ * The wire format between a running instance and its clients: one JSON object per line (JSON
+ * escapes newlines inside strings, so a line is always a whole frame). Method names and their
+ * arguments are the contract's own (`"search.query"`, the same zod schemas as IPC and HTTP, in
+ * the shared dispatcher); this file only frames them.
+ *
+ *   client → instance   hello {token, client}   first, or nothing is ever answered
+ *                       call {id, channel, input} · cancel {id} · yield
+ *   instance → client   welcome {instance} | refused {error}
+ *                       result {id, result} · event {name, payload} · yielding {accepted} · closing {reason}
+ */
+import { z } from 'zod';
+import type { CairnEventName, CairnEvents } from '@shared/contract';
+import type { AppErrorData, Result } from '@shared/errors';
+
+export const PROTOCOL_VERSION = 1;
+
+/** A line longer than this is refused (the HTTP host's body limit is 1 MiB; events carry chat text). */
+export const MAX_FRAME_BYTES = 4 * 1024 * 1024;
+
+/** What kind of process holds the data directory. desktop and serve stay; cli and mcp hand over. */
+export type InstanceKind = 'desktop' | 'serve' | 'cli' | 'mcp';
+
+export interface InstanceInfo {
+  kind: InstanceKind;
+  pid: number;
+  version: string;
+  dataDir: string;
+  startedAt: string;
+  /** The socket or pipe it listens on. */
+  address: string;
+}
+
+/** What a client is told about the instance that answers it (`cairn status` prints it). */
+export interface AnsweredBy extends InstanceInfo {
+  /** socket: another process answered; in-process: this process opened the data directory itself. */
+  via: 'socket' | 'in-process';
+}
+
+const id = z.number().int().min(1).max(Number.MAX_SAFE_INTEGER);
+
+export const clientFrame = z.discriminatedUnion('t', [
+  z.strictObject({
+    t: z.literal('hello'),
+    v: z.number().int(),
+    token: z.string().max(200),
+    client: z.strictObject({ kind: z.string().max(40), pid: z.number().int() }),
+  }),
+  z.strictObject({ t: z.literal('call'), id, channel: z.string().max(200), input: z.unknown().optional() }),
+  z.strictObject({ t: z.literal('cancel'), id }),
+  z.strictObject({ t: z.literal('yield') }),
+]);
+export type ClientFrame = z.infer<typeof clientFrame>;
+
+export type ServerFrame =
+  | { t: 'welcome'; v: number; instance: InstanceInfo }
+  | { t: 'refused'; error: AppErrorData }
+  | { t: 'result'; id: number; result: Result<unknown> }
+  | { t: 'event'; name: CairnEventName; payload: CairnEvents[CairnEventName] }
+  | { t: 'yielding'; accepted: boolean }
+  | { t: 'closing'; reason: string };
+
+/** The contents of `instance.json`. */
+export interface InstanceFile extends InstanceInfo {
+  token: string;
+}
+
+export const instanceFileSchema = z.object({
+  kind: z.enum(['desktop', 'serve', 'cli', 'mcp']),
+  pid: z.number().int(),
+  version: z.string(),
+  dataDir: z.string(),
+  startedAt: z.string(),
+  address: z.string(),
+  token: z.string().min(16),
+});
+
+/**
+ * Splits a byte stream into lines and hands each parsed JSON value on. A line over
+ * MAX_FRAME_BYTES, or one that is not JSON, calls `onBad` (the connection is then closed).
+ */
+export function lineReader(onFrame: (value: unknown) => void, onBad: (reason: string) => void) {
+  let pending: Buffer[] = [];
+  let pendingBytes = 0;
+  let broken = false;
+  return (chunk: Buffer) => {
+    if (broken) return;
+    let start = 0;
+    for (let newline = chunk.indexOf(10); newline !== -1; newline = chunk.indexOf(10, start)) {
+      const line = Buffer.concat([...pending, chunk.subarray(start, newline)]).toString('utf8');
+      pending = [];
+      pendingBytes = 0;
+      start = newline + 1;
+      if (line.trim() === '') continue;
+      let value: unknown;
+      try {
+        value = JSON.parse(line);
+      } catch {
+        broken = true;
+        return onBad('a frame is not valid JSON');
+      }
+      onFrame(value);
+    }
+    if (start < chunk.length) {
+      pending.push(chunk.subarray(start));
+      pendingBytes += chunk.length - start;
+      if (pendingBytes > MAX_FRAME_BYTES) {
+        broken = true;
+        onBad(`a frame is larger than ${MAX_FRAME_BYTES} bytes`);
+      }
+    }
+  };
+}
+
+export function encodeFrame(frame: ClientFrame | ServerFrame): string {
+  return `${JSON.stringify(frame)}\n`;
+}
