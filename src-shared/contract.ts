@@ -12,6 +12,7 @@ import type {
   ConnectionUpdate,
   ConnectionView,
   ConversationView,
+  DocumentPage,
   DocumentView,
   NewConnection,
   ReindexStatus,
@@ -75,6 +76,11 @@ export interface CairnApi {
      * read from the index). NOT_FOUND when no such document is indexed (removed, or never synced).
      */
     get(input: { documentId: number }): Promise<Result<DocumentView>>;
+    /**
+     * Indexed documents without their text, a page at a time in a stable order (by connection,
+     * then id): one connection's, or all. MCP lists them as resources.
+     */
+    list(input: { connectionId?: string; offset?: number; limit?: number }): Promise<Result<DocumentPage>>;
   };
   chat: {
     /** Starts an answer; tokens arrive as `chat.token` events and the result as `chat.done`. */
@@ -133,7 +139,7 @@ export const API_METHODS = {
   ],
   sync: ['start', 'startAll', 'cancel', 'runs'],
   search: ['query'],
-  documents: ['get'],
+  documents: ['get', 'list'],
   chat: ['ask', 'cancel', 'conversations', 'messages', 'removeConversation'],
   settings: ['get', 'update', 'reindexCost'],
 } as const satisfies { [D in keyof CairnApi]: readonly (keyof CairnApi[D])[] };

@@ -178,6 +178,15 @@ export interface DocumentView {
   chunks: DocumentChunkView[];
 }
 
+/** A document in a listing (`documents.list`): what MCP resources and listings show, without its text. */
+export type DocumentSummary = Omit<DocumentView, 'markdown' | 'chunks'> & { chunkCount: number };
+
+export interface DocumentPage {
+  documents: DocumentSummary[];
+  /** How many documents match in all (the page is `documents`). */
+  total: number;
+}
+
 export interface SourceCard {
   /** The [n] the answer uses. */
   n: number;

@@ -101,6 +101,11 @@ export const API_SCHEMAS: ApiSchemas = {
   },
   documents: {
     get: z.strictObject({ documentId: z.number().int().min(1).max(Number.MAX_SAFE_INTEGER) }),
+    list: z.strictObject({
+      connectionId: id.optional(),
+      offset: z.number().int().min(0).max(Number.MAX_SAFE_INTEGER).optional(),
+      limit: z.number().int().min(1).max(1_000).optional(),
+    }),
   },
   chat: {
     ask: z.strictObject({

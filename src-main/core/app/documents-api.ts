@@ -6,5 +6,6 @@ import type { DocumentReader } from '../index/document-reader';
 export function documentsApi(reader: DocumentReader): CairnApi['documents'] {
   return {
     get: (input) => toResult(() => reader.get(input.documentId)),
+    list: (input) => toResult(() => reader.list(input)),
   };
 }

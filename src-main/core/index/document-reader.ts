@@ -3,7 +3,7 @@
  * the passage marked by its offsets) and MCP's fetch returns it. The index's copy is what was
  * chunked and searched, so a citation's offsets always point into exactly this text.
  */
-import type { DocumentView, Platform } from '@shared/models';
+import type { DocumentPage, DocumentSummary, DocumentView, Platform } from '@shared/models';
 import type { Db } from '../db/database';
 import { CairnError } from '../errors';
 
@@ -19,6 +19,8 @@ interface DocumentRow {
   indexed_at: Date;
   content: string;
 }
+
+type SummaryRow = Omit<DocumentRow, 'content'> & { chunk_count: number };
 
 interface ChunkRow {
   id: number;
@@ -65,4 +67,41 @@ export class DocumentReader {
       })),
     };
   }
+
+  /** A page of documents in a stable order (connection, then id), so paging never skips or repeats one. */
+  async list(input: { connectionId?: string; offset?: number; limit?: number }): Promise<DocumentPage> {
+    const where = input.connectionId === undefined ? '' : 'WHERE d.connection_id = $1';
+    const params: unknown[] = input.connectionId === undefined ? [] : [input.connectionId];
+    const total = await this.db.query<{ n: number }>(
+      `SELECT count(*)::int AS n FROM documents d ${where}`,
+      params,
+    );
+    const limit = Math.min(Math.max(Math.trunc(input.limit ?? 100), 1), 1_000);
+    const offset = Math.max(Math.trunc(input.offset ?? 0), 0);
+    const rows = await this.db.query<SummaryRow>(
+      `SELECT d.id, d.connection_id, d.external_id, d.title, c.platform, d.knowledge_base, d.url,
+              d.remote_updated_at, d.indexed_at, d.chunk_count
+         FROM documents d JOIN connections c ON c.id = d.connection_id
+         ${where}
+        ORDER BY d.connection_id, d.id
+        LIMIT $${params.length + 1} OFFSET $${params.length + 2}`,
+      [...params, limit, offset],
+    );
+    return { documents: rows.rows.map(toSummary), total: total.rows[0]?.n ?? 0 };
+  }
+}
+
+function toSummary(row: SummaryRow): DocumentSummary {
+  return {
+    id: Number(row.id),
+    connectionId: row.connection_id,
+    externalId: row.external_id,
+    title: row.title,
+    platform: row.platform,
+    knowledgeBase: row.knowledge_base,
+    url: row.url,
+    updatedAt: row.remote_updated_at ? new Date(row.remote_updated_at).toISOString() : null,
+    indexedAt: new Date(row.indexed_at).toISOString(),
+    chunkCount: Number(row.chunk_count),
+  };
 }
