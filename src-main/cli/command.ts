@@ -1,5 +1,6 @@
 import type { Cairn } from '../core/app/cairn';
 import type { AnsweredBy } from '../instance/protocol';
+import type { CairnSession } from '../instance/session';
 
 export interface CliIo {
   stdout: NodeJS.WritableStream & { isTTY?: boolean; columns?: number };
@@ -15,6 +16,11 @@ export interface CliContext extends CliIo {
    * directory itself (role 'serve').
    */
   open(options?: { scheduler?: boolean; role?: 'client' | 'serve' }): Promise<OpenedCairn>;
+  /**
+   * A fresh way in each call, for long-running clients (`cairn mcp`) that must find Cairn again
+   * after the app quits or starts: the running instance, else the data directory opened here.
+   */
+  connect(options: { onYield: () => boolean }): Promise<CairnSession>;
   /** Aborted on Ctrl-C: long commands cancel their work and exit 130. */
   signal: AbortSignal;
 }

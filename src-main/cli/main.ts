@@ -108,6 +108,14 @@ export async function main(argv: string[], deps: CliDeps = {}): Promise<number> 
       // while the database was opening (the signal is then already aborted).
       return { ...opened, api: opened.cancellable(signal) };
     },
+    connect: (options) =>
+      openCairnFromCli({
+        dataDir: resolveDataDir({ flag: global.dataDir, env: io.env }),
+        env: io.env,
+        role: 'mcp',
+        onYield: options.onYield,
+        onWait: (message) => writeLine(io.stderr, `cairn: ${message}`),
+      }),
   };
   const json = args.includes('--json');
   try {

@@ -11,6 +11,10 @@ import type { AnsweredBy } from './protocol';
 
 export interface CairnSession extends Cairn {
   answeredBy: AnsweredBy;
+  /** False once the instance went away (socket) or this session was disposed. */
+  alive(): boolean;
+  /** When this process holds the data directory: how many other processes it serves now. */
+  clientCount(): number;
 }
 
 export function remoteSession(client: InstanceClient): CairnSession {
@@ -20,6 +24,8 @@ export function remoteSession(client: InstanceClient): CairnSession {
     events: client.events,
     dataDir: client.instance.dataDir,
     answeredBy: { ...client.instance, via: 'socket' },
+    alive: () => client.isOpen(),
+    clientCount: () => 0,
     dispose: () => client.close(),
   };
 }
@@ -40,6 +46,8 @@ export function localSession(
     events: cairn.events,
     dataDir: cairn.dataDir,
     answeredBy: { ...host.info, via: 'in-process' },
+    alive: () => disposing === null,
+    clientCount: () => host.clientCount(),
     dispose: () =>
       (disposing ??= (async () => {
         const waiting = host.outstanding();

@@ -39,6 +39,7 @@ function cliContext(options: { tty?: boolean; model?: boolean; signal?: AbortSig
     stderr,
     env: {},
     signal: options.signal ?? new AbortController().signal,
+    connect: () => Promise.reject(new Error('cairn ask never reconnects')),
     async open(): Promise<Cairn> {
       const kit = createChatKit(db, {
         chat:

@@ -4,6 +4,7 @@ import { addCommand } from './add';
 import { addFolderCommand } from './add-folder';
 import { askCommand } from './ask';
 import { editCommand } from './edit';
+import { mcpCommand } from './mcp';
 import { authorizeCommand } from './authorize';
 import { modeCommand } from './mode';
 import { removeCommand } from './remove';
@@ -27,5 +28,6 @@ export const COMMANDS: CliCommand[] = [
   searchCommand,
   askCommand,
   serveCommand,
+  mcpCommand,
   removeCommand,
 ];

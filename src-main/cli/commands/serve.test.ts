@@ -43,6 +43,7 @@ function context(): ServeIo {
     stderr,
     env: {},
     signal: new AbortController().signal,
+    connect: () => Promise.reject(new Error('cairn serve never reconnects')),
     open,
     out: () => out,
     err: () => err,
