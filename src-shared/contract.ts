@@ -13,6 +13,8 @@ import type {
   ConnectionView,
   ConversationView,
   DocumentPage,
+  McpSetup,
+  McpTestReport,
   DocumentView,
   NewConnection,
   ReindexStatus,
@@ -82,6 +84,15 @@ export interface CairnApi {
      */
     list(input: { connectionId?: string; offset?: number; limit?: number }): Promise<Result<DocumentPage>>;
   };
+  mcp: {
+    /** How AI tools (Claude Desktop, Cursor, Cherry Studio) start `cairn mcp` for this data directory. */
+    setup(): Promise<Result<McpSetup>>;
+    /**
+     * Starts `cairn mcp` exactly as configured in `setup`, through the official MCP client, and runs
+     * one search (`query`, else a title from the index). UNSUPPORTED without a data directory.
+     */
+    test(input: { query?: string }): Promise<Result<McpTestReport>>;
+  };
   chat: {
     /** Starts an answer; tokens arrive as `chat.token` events and the result as `chat.done`. */
     ask(input: {
@@ -140,6 +151,7 @@ export const API_METHODS = {
   sync: ['start', 'startAll', 'cancel', 'runs'],
   search: ['query'],
   documents: ['get', 'list'],
+  mcp: ['setup', 'test'],
   chat: ['ask', 'cancel', 'conversations', 'messages', 'removeConversation'],
   settings: ['get', 'update', 'reindexCost'],
 } as const satisfies { [D in keyof CairnApi]: readonly (keyof CairnApi[D])[] };
@@ -155,6 +167,7 @@ export const API_METHODS_EXHAUSTIVE: Exhaustive = {
   sync: true,
   search: true,
   documents: true,
+  mcp: true,
   chat: true,
   settings: true,
 };

@@ -53,7 +53,14 @@ async function start(): Promise<void> {
     process.argv.find((arg) => arg.startsWith('--data-dir='))?.slice('--data-dir='.length),
   );
   const secretStore = new SafeStorageSecretStore(safeStorage, desktopSecretFile(dataDir));
-  const cairn = await openCairn({ dataDir, secretStore, logger });
+  // The installed app's own binary runs the CLI as plain Node (ELECTRON_RUN_AS_NODE), so AI tools
+  // need nothing else installed: <app> <app path>/bin/cairn.js mcp.
+  const mcpLaunch = {
+    command: process.execPath,
+    args: [join(app.getAppPath(), 'bin', 'cairn.js')],
+    env: { ELECTRON_RUN_AS_NODE: '1' },
+  };
+  const cairn = await openCairn({ dataDir, secretStore, logger, mcpLaunch });
   disposers.push(() => cairn.dispose());
 
   const state = new ShellState(cairn.events);

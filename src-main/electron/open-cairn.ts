@@ -10,12 +10,15 @@ import { openPrimary } from '../instance/open-instance';
 import type { CairnSession } from '../instance/session';
 import { resolveDataDir } from '../core/app/data-dir';
 import type { Logger } from '../core/logging/logger';
+import type { McpLaunch } from '../core/app/mcp-api';
 import type { SecretStore } from '../core/secrets/secret-store';
 
 export interface OpenCairnOptions {
   dataDir: string;
   secretStore: SecretStore;
   logger: Logger;
+  /** How AI tools start `cairn mcp` with this app's own binary (see main.ts). */
+  mcpLaunch: McpLaunch;
 }
 
 /** Same rule as the CLI: --data-dir, else CAIRN_DATA_DIR, else the OS per-user app-data folder. */
@@ -33,7 +36,12 @@ export async function openCairn(options: OpenCairnOptions): Promise<CairnSession
     kind: 'desktop',
     version: CAIRN_VERSION,
     openHere: () =>
-      createCairn({ dataDir: options.dataDir, secretStore: options.secretStore, logger: options.logger }),
+      createCairn({
+        dataDir: options.dataDir,
+        secretStore: options.secretStore,
+        logger: options.logger,
+        mcpLaunch: options.mcpLaunch,
+      }),
     logger: options.logger,
     onWait: (message) => options.logger.info(message),
   });

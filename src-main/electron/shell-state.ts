@@ -67,6 +67,7 @@ export function observeSettings(api: CairnApi, onSettings: (settings: SettingsVi
     sync: api.sync,
     search: api.search,
     documents: api.documents,
+    mcp: api.mcp,
     chat: api.chat,
     settings: {
       get: () => api.settings.get(),

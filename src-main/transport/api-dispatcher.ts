@@ -74,6 +74,7 @@ export function withExternalOpener(api: CairnApi, open: (url: string) => Promise
     sync: api.sync,
     search: api.search,
     documents: api.documents,
+    mcp: api.mcp,
     chat: api.chat,
     settings: api.settings,
     app: {

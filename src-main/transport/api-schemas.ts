@@ -107,6 +107,10 @@ export const API_SCHEMAS: ApiSchemas = {
       limit: z.number().int().min(1).max(1_000).optional(),
     }),
   },
+  mcp: {
+    setup: noInput,
+    test: z.strictObject({ query: z.string().trim().max(1_000).optional() }),
+  },
   chat: {
     ask: z.strictObject({
       question: z.string().trim().min(1).max(20_000),

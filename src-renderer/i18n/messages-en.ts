@@ -177,6 +177,26 @@ export const en = {
   'settings.reindexRunning': 'Re-indexing: {done}/{total} chunks',
   'settings.activeSpace': 'Index in use: {space}',
   'settings.about': 'Data directory: {dir} · version {version}',
+  // AI tools (MCP) section of Settings (issue #11)
+  'mcp.title': 'AI tools (MCP)',
+  'mcp.hint':
+    'Claude Desktop, Cursor, Cherry Studio and other MCP clients can search your knowledge and cite it. They start `cairn mcp`, which answers through this app while it runs (and opens the index itself when it does not).',
+  'mcp.claude': 'Claude Desktop: add this to {path}, then restart Claude.',
+  'mcp.cursor': 'Cursor: the same JSON in ~/.cursor/mcp.json (or .cursor/mcp.json in a project).',
+  'mcp.cherry':
+    'Cherry Studio: Settings → MCP Servers → Add server, type STDIO, with this command and these arguments (one per line); or import the JSON above.',
+  'mcp.command': 'Command',
+  'mcp.args': 'Arguments',
+  'mcp.env': 'Environment',
+  'mcp.copy': 'Copy',
+  'mcp.copied': 'Copied.',
+  'mcp.testQuery': 'Test search',
+  'mcp.testQueryHint': 'empty: a title from your index',
+  'mcp.test': 'Test',
+  'mcp.testing': 'Starting cairn mcp as an AI tool would and searching…',
+  'mcp.testPassed':
+    'It works: cairn mcp offered {tools} and found {results} results for “{query}” in {seconds} s.',
+  'mcp.testFailed': 'The test did not pass.',
   'provider.builtin': 'Built-in (offline)',
   'provider.dashscope': 'DashScope (Alibaba Cloud)',
   'provider.openai': 'OpenAI',

@@ -177,6 +177,26 @@ export const zh: Record<MessageKey, string> = {
   'settings.reindexRunning': '正在重建索引：{done}/{total} 个分块',
   'settings.activeSpace': '当前使用的索引：{space}',
   'settings.about': '数据目录：{dir} · 版本 {version}',
+  // AI tools (MCP) section of Settings (issue #11)
+  'mcp.title': 'AI 工具（MCP）',
+  'mcp.hint':
+    'Claude Desktop、Cursor、Cherry Studio 等 MCP 客户端可以检索你的知识并给出引用。它们会启动 `cairn mcp`：本应用运行时由本应用作答，未运行时它自行打开索引。',
+  'mcp.claude': 'Claude Desktop：把下面的内容加入 {path}，然后重启 Claude。',
+  'mcp.cursor': 'Cursor：同样的 JSON 放入 ~/.cursor/mcp.json（或项目里的 .cursor/mcp.json）。',
+  'mcp.cherry':
+    'Cherry Studio：设置 → MCP 服务器 → 添加服务器，类型选 STDIO，填入下面的命令和参数（每行一个）；也可以直接导入上面的 JSON。',
+  'mcp.command': '命令',
+  'mcp.args': '参数',
+  'mcp.env': '环境变量',
+  'mcp.copy': '复制',
+  'mcp.copied': '已复制。',
+  'mcp.testQuery': '测试搜索词',
+  'mcp.testQueryHint': '留空：使用索引中的一个标题',
+  'mcp.test': '测试',
+  'mcp.testing': '正在像 AI 工具那样启动 cairn mcp 并搜索……',
+  'mcp.testPassed':
+    '可以使用：cairn mcp 提供了 {tools}，为“{query}”找到 {results} 条结果，用时 {seconds} 秒。',
+  'mcp.testFailed': '测试未通过。',
   'provider.builtin': '内置（离线）',
   'provider.dashscope': '阿里云百炼 DashScope',
   'provider.openai': 'OpenAI',

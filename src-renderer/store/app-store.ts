@@ -4,6 +4,7 @@ import type { StatusSnapshot } from '@shared/models';
 import { createChatSlice } from './slices/chat-slice';
 import { createConnectionsSlice } from './slices/connections-slice';
 import { createHistorySlice } from './slices/history-slice';
+import { createMcpSlice } from './slices/mcp-slice';
 import { createSearchSlice } from './slices/search-slice';
 import { createSettingsSlice } from './slices/settings-slice';
 import { createSignInSlice } from './slices/sign-in-slice';
@@ -45,6 +46,7 @@ export function createAppStore(api: CairnApi, options: AppStoreOptions = {}): Ap
     ...createChatSlice(set, get, deps),
     ...createHistorySlice(set, get, deps),
     ...createSettingsSlice(set, get, deps),
+    ...createMcpSlice(set, get, deps),
   }));
   return {
     store,

@@ -4,6 +4,7 @@ import type { CairnApi } from '@shared/contract';
 import type { ChatSlice } from './slices/chat-slice';
 import type { ConnectionsSlice } from './slices/connections-slice';
 import type { HistorySlice } from './slices/history-slice';
+import type { McpSlice } from './slices/mcp-slice';
 import type { SearchSlice } from './slices/search-slice';
 import type { SettingsSlice } from './slices/settings-slice';
 import type { SignInSlice } from './slices/sign-in-slice';
@@ -15,7 +16,8 @@ export type AppState = UiSlice &
   SearchSlice &
   ChatSlice &
   HistorySlice &
-  SettingsSlice;
+  SettingsSlice &
+  McpSlice;
 export type AppStore = StoreApi<AppState>;
 
 export interface StoreDeps {

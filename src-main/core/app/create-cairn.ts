@@ -26,6 +26,7 @@ import { appApi } from './app-api';
 import { chatApi } from './chat-api';
 import { connectionsApi } from './connections-api';
 import { documentsApi } from './documents-api';
+import { checkoutLaunch, mcpApi, type McpLaunch } from './mcp-api';
 import { searchApi } from './search-api';
 import { settingsApi } from './settings-api';
 import { syncApi } from './sync-api';
@@ -59,6 +60,8 @@ export interface CreateCairnOptions {
   factories?: ConnectorFactories;
   /** Run the 24 h scheduler (and catch up overdue connections at start). @default true */
   scheduler?: boolean;
+  /** How AI tools start `cairn mcp` (Settings shows it; its Test runs it). @default npx --prefix <checkout> cairn */
+  mcpLaunch?: McpLaunch;
   /** Direct-mode search timeout per platform. @default 3000 */
   directTimeoutMs?: number;
 }
@@ -231,6 +234,7 @@ export async function createCairn(options: CreateCairnOptions = {}): Promise<Cai
           sync: syncApi(syncService),
           search: searchApi(search, signal),
           documents: documentsApi(documents),
+          mcp: mcpApi({ launch: options.mcpLaunch ?? checkoutLaunch(), dataDir, documents }),
           chat: chatApi(chat),
           settings: settingsApi(settingsDeps),
         },

@@ -4,6 +4,7 @@ import { useT, type MessageKey } from '../../i18n/i18n';
 import { useApp } from '../../store/store-context';
 import { ProgressBar } from '../common/ProgressBar';
 import { EmbeddingSettings, embeddingChanged, type EmbeddingDraft } from './EmbeddingSettings';
+import { McpSettings } from './McpSettings';
 import { CHAT_PRESETS } from './provider-presets';
 
 interface Draft {
@@ -236,6 +237,7 @@ export function SettingsView() {
         </label>
       </fieldset>
       <SettingsForm key={JSON.stringify(settings)} saved={settings} />
+      <McpSettings />
       <p className="muted small about">{t('settings.about', { dir: dataDir, version })}</p>
     </div>
   );
