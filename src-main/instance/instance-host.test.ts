@@ -59,7 +59,7 @@ beforeAll(async () => {
     logger: silentLogger(),
     helloTimeoutMs: 500,
   });
-});
+}, 300_000);
 
 afterAll(async () => {
   await host.close();

@@ -103,7 +103,7 @@ describe.skipIf(!canSwitchUser)(
         events: cairn.events,
         logger: silentLogger(),
       });
-    });
+    }, 300_000);
 
     afterAll(async () => {
       await host?.close();

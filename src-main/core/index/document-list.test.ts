@@ -31,7 +31,7 @@ beforeAll(async () => {
     ).id;
     await syncToEnd(cairn, ids[name]!);
   }
-});
+}, 300_000);
 
 afterAll(async () => {
   await cairn.dispose();
