@@ -20,6 +20,7 @@ import { FeishuConnector } from '../../src-main/core/connectors/feishu/feishu-co
 import { defaultConnectorFactories } from '../../src-main/core/connectors/registry';
 import { createLogger, SecretRedactor } from '../../src-main/core/logging/logger';
 import { startHttpHost } from '../../src-main/host/http-host';
+import { startInstanceHost } from '../../src-main/instance/instance-host';
 import { writeNotesFolder } from './notes-folder';
 
 export interface BackendHost {
@@ -86,6 +87,14 @@ export async function startBackendHost(): Promise<BackendHost> {
     rmSync(scratch, { recursive: true, force: true });
     throw error;
   }
+  // Like `cairn serve`: the instance socket, so `cairn mcp` (Settings → AI tools → Test) reaches this core.
+  const instance = await startInstanceHost({
+    dataDir: join(scratch, 'data'),
+    kind: 'serve',
+    version: '0.1.0',
+    apiFor: (signal) => cairn.cancellable(signal),
+    events: cairn.events,
+  });
   const opened: string[] = [];
   const host = await startHttpHost({
     api: cairn.api,
@@ -116,6 +125,7 @@ export async function startBackendHost(): Promise<BackendHost> {
     ],
     async close() {
       await host.close();
+      await instance.close();
       await cairn.dispose();
       await Promise.all(fakes.map((fake) => fake.close()));
       rmSync(scratch, { recursive: true, force: true });

@@ -38,7 +38,7 @@ describe.each(['in-process', 'socket'] as const)(
       await writeFile(join(notes, 'faq.md'), '# FAQ\n\nThe installer asks for a licence key.\n');
       await writeFile(join(notes, '中文', '报销.md'), '# 报销流程\n\n报销需要发票。\n');
       socket = transport === 'socket' ? await serveOverSocket(cairn) : null;
-    });
+    }, 300_000);
 
     afterAll(async () => {
       await socket?.close();
