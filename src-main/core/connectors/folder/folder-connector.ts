@@ -18,6 +18,7 @@ import type {
   DirectHit,
   DocumentRef,
   FetchedDocument,
+  ConnectorDescriptor,
 } from '../connector';
 import { decodeUtf8, looksBinary } from '../../text/normalize';
 import { snippetAround, splitFrontMatter, stripExtension, titleFor } from './folder-text';
@@ -296,3 +297,10 @@ function scoreText(
     firstIndex: Math.max(0, Math.min(firstIndex, body.length)),
   };
 }
+
+export const folderDescriptor: ConnectorDescriptor = {
+  platform: 'folder',
+  userSignIn: false,
+  limitation: () => null,
+  createFactory: () => createFolderConnector,
+};
