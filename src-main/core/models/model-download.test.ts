@@ -90,7 +90,7 @@ describe('pullModel from a Hugging Face-layout hub', () => {
     hub.dropAfter(100_000);
     await pull();
     const cdn = hub.requests.filter((r) => r.path.startsWith('/cdn/'));
-    // The resume point is what reached the disk before the socket died (at most the 100,000 bytes sent).
+    // It resumes where its file ends: what the client had read when the connection closed (≤ the 100,000 bytes sent).
     const resumedAt = Number(/^bytes=(\d+)-$/.exec(cdn[1]?.range ?? '')?.[1]);
     expect({
       firstRange: cdn[0]?.range,

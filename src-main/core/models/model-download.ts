@@ -11,17 +11,10 @@
  * - A file whose bytes do not match is deleted and nothing is installed (CHECKSUM_MISMATCH).
  */
 import { createHash } from 'node:crypto';
-import {
-  createReadStream,
-  createWriteStream,
-  existsSync,
-  mkdirSync,
-  rmSync,
-  statfsSync,
-  statSync,
-} from 'node:fs';
+import { createReadStream, existsSync, mkdirSync, rmSync, statfsSync, statSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import { Readable, Transform } from 'node:stream';
+import { open } from 'node:fs/promises';
+import { Transform } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { CairnError, isAbortError } from '../errors';
 import { filesFor, isPinned, type CatalogEntry, type CatalogFile } from './catalog';
@@ -237,24 +230,19 @@ async function downloadFile(
   let done = offset;
   progress(done);
   let lastReport = 0;
-  const counter = new Transform({
-    transform(chunk: Buffer, _encoding, next) {
+  // Every chunk is on disk before the next is read: a connection that dies keeps all it delivered
+  // (a stream pipeline would drop the writes still buffered when it tears down).
+  const handle = await open(partial, offset > 0 ? 'a' : 'w');
+  try {
+    for await (const chunk of response.body as unknown as AsyncIterable<Uint8Array>) {
+      await handle.write(chunk);
       done += chunk.length;
       const now = Date.now();
       if (now - lastReport > 200) {
         lastReport = now;
         progress(done);
       }
-      next(null, chunk);
-    },
-  });
-  try {
-    await pipeline(
-      Readable.fromWeb(response.body as import('node:stream/web').ReadableStream),
-      counter,
-      createWriteStream(partial, { flags: offset > 0 ? 'a' : 'w' }),
-      { signal },
-    );
+    }
   } catch (error) {
     if (signal?.aborted || isAbortError(error))
       throw new CairnError('CANCELLED', 'Download cancelled; the next pull resumes it.');
@@ -265,8 +253,10 @@ async function downloadFile(
       );
     throw new CairnError(
       'DOWNLOAD_INTERRUPTED',
-      `${what}: the connection was lost after ${sizeOf(partial)} bytes; pull again to resume.`,
+      `${what}: the connection was lost after ${done} bytes; pull again to resume.`,
     );
+  } finally {
+    await handle.close();
   }
   progress(done);
   const size = sizeOf(partial);

@@ -96,9 +96,9 @@ export async function startFakeHub(options: { repos: HubRepo[]; lfsThreshold?: n
     const body = data.subarray(start, end + 1);
     if (drops && drops.times > 0 && body.length > drops.bytes) {
       drops.times--;
-      res.write(body.subarray(0, drops.bytes));
-      // The socket dies mid-body, as a dropped Wi-Fi connection would.
-      setTimeout(() => res.socket?.destroy(), 50);
+      // The connection closes mid-body, as a dropped Wi-Fi connection would: the client gets exactly
+      // `bytes` bytes and then an end short of Content-Length.
+      res.write(body.subarray(0, drops.bytes), () => res.socket?.end());
       return status;
     }
     res.end(body);
