@@ -120,7 +120,7 @@ export interface CairnApi {
     /** The catalogue with what is installed, downloading, in use, and what switching would cost. */
     list(): Promise<Result<ModelsSnapshot>>;
     /** Starts a download in the background: `models.progress` while it runs, `models.changed` when it ends. */
-    pull(input: { id: string }): Promise<Result<void>>;
+    pull(input: { id: string; mirror?: string }): Promise<Result<void>>;
     cancel(input: { id: string }): Promise<Result<void>>;
     /** Deletes an installed model (refused while it is the active embedding model). */
     remove(input: { id: string }): Promise<Result<void>>;

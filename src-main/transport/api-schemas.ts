@@ -136,7 +136,7 @@ export const API_SCHEMAS: ApiSchemas = {
   },
   models: {
     list: noInput,
-    pull: z.strictObject({ id: modelId }),
+    pull: z.strictObject({ id: modelId, mirror: providerUrl.optional() }),
     cancel: z.strictObject({ id: modelId }),
     remove: z.strictObject({ id: modelId }),
     import: z.strictObject({ id: modelId, folder: url, allowUnverified: z.boolean().optional() }),

@@ -13,7 +13,7 @@ export function modelsApi(
     pull: (input) =>
       toResult(async () => {
         // The outcome arrives as models.changed; a failure is kept on the model's view.
-        void service.pull(input.id).catch(() => {});
+        void service.pull(input.id, input.mirror ? { mirror: input.mirror } : {}).catch(() => {});
         // Let an immediate refusal (unknown id, unsupported platform) surface as this call's error.
         await service.view(input.id);
       }),
