@@ -13,7 +13,7 @@
 import type { CatalogEntry } from './catalog';
 
 const BGE_FAQ_FLOOR =
-  'provisional: BGE v1.5 "alleviates" v1\'s [0.6, 1] similarity band (FlagEmbedding FAQ); calibrate with npm run eval -- --floor-study once installed';
+  'provisional: BGE v1.5 "alleviates" v1\'s [0.6, 1] similarity band (FlagEmbedding FAQ); calibrate on real weights (impossible on the build machine)';
 
 export const BUILTIN_CATALOG: readonly CatalogEntry[] = [
   {
@@ -124,7 +124,7 @@ export const BUILTIN_CATALOG: readonly CatalogEntry[] = [
     // The e5 card's FAQ: scores "distribute around 0.7 to 1.0" (InfoNCE temperature 0.01).
     similarityFloor: 0.75,
     floorSource:
-      'provisional: the e5 model card says cosine scores "distribute around 0.7 to 1.0"; calibrate with npm run eval -- --floor-study once installed',
+      'provisional: the e5 model card says cosine scores "distribute around 0.7 to 1.0"; calibrate on real weights (impossible on the build machine)',
     recipe: 'r1',
     cpuMsPerChunk: 125.6,
     separateQueryLane: true,

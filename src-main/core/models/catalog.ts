@@ -56,7 +56,7 @@ const embedderSchema = baseSchema.extend({
   output: z.string(),
   /** Cosine below which a vector hit is noise (search/search-tuning.ts). */
   similarityFloor: z.number().min(-1).max(1),
-  /** How the floor was set: calibrated with `npm run eval -- --floor-study`, or provisional. */
+  /** How the floor was set: calibrated (on which model and data), or provisional and why. */
   floorSource: z.string(),
   /** Bumped when prefixes, pooling or windows change: part of the embedding space's name. */
   recipe: z.string().regex(/^r\d+$/),

@@ -101,6 +101,11 @@ export class LocalModels {
     return this.options.catalog;
   }
 
+  /** Catalogue ids of the completely installed models. */
+  installedIds(): string[] {
+    return this.options.store.list().map((record) => record.id);
+  }
+
   /** The space an embedding model's vectors live in (installed weights, else the catalogue's pin). */
   spaceOf(id: string): EmbeddingSpace {
     return localSpace(this.options.catalog.embedder(id), this.options.store.installed(id));
