@@ -46,23 +46,46 @@ export async function vectorChannel(
   return rows.rows.map((r) => Number(r.chunk_id));
 }
 
+/** Rows the keyword scan may read per connection-filtered query before it filters in SQL instead. */
+const MAX_KEYWORD_OVERSAMPLE = 16;
+
 /**
- * Top chunk ids by BM25 (pg_textsearch) over the analysed `search_text`. Scores are negative
- * (lower is better) and 0 means "no term matched", so zero-score rows are dropped.
+ * Top chunk ids by BM25 (pg_textsearch) over the analysed `search_text`, best first.
+ *
+ * The query is shaped so that pg_textsearch's Block-Max WAND index scan does the ranking and
+ * nothing scores a row a second time (docs/decisions/keyword-channel.md):
+ * - No score in the SELECT list: `search_text <@> q` there is evaluated per returned row as a
+ *   standalone score (the row's text parsed again, corpus statistics read again), ~50x the cost of
+ *   the scan itself at 10k chunks. In ORDER BY alone the extension's planner hook reads the score
+ *   the scan already computed.
+ * - No WHERE clause: with one (a connection filter) the planner may filter first and then score
+ *   every remaining row standalone and sort them, seconds on a large connection. The filter is
+ *   applied here instead, on an oversampled top list that grows until it fills (the extension's
+ *   README advises this for post-filtering).
+ * - `matched`: a plan that sorts instead of scanning the index (a tiny table) also returns rows
+ *   that share no term with the query (score 0); a row matches when its space-separated tokens
+ *   hold a query token, which is what the index tokenises (analyzer.ts keeps tokens whole).
  */
 export async function keywordChannel(
   db: Db,
   keywordText: string,
   connectionIds: string[] | null,
 ): Promise<number[]> {
-  if (!keywordText) return [];
-  const filter = connectionIds ? 'WHERE connection_id = ANY($2::text[])' : '';
-  const rows = await db.query<{ id: string | number }>(
-    `SELECT id FROM (
-       SELECT id, search_text <@> to_bm25query($1, '${BM25_INDEX}') AS score FROM chunks ${filter}
-       ORDER BY score LIMIT ${CHANNEL_DEPTH}) ranked
-     WHERE score < 0 ORDER BY score, id`,
-    connectionIds ? [keywordText, connectionIds] : [keywordText],
-  );
-  return rows.rows.map((r) => Number(r.id));
+  const terms = keywordText.split(' ').filter((term) => term.length > 0);
+  if (terms.length === 0) return [];
+  const patterns = terms.map((term) => `% ${term.replace(/[\\%_]/g, '\\$&')} %`);
+  const wanted = connectionIds ? new Set(connectionIds) : null;
+  for (let oversample = wanted ? 4 : 1; ; oversample *= 4) {
+    const limit = CHANNEL_DEPTH * oversample;
+    const last = !wanted || oversample >= MAX_KEYWORD_OVERSAMPLE;
+    const filter = wanted && last ? 'WHERE connection_id = ANY($3::text[])' : '';
+    const rows = await db.query<{ id: string | number; connection_id: string; matched: boolean }>(
+      `SELECT id, connection_id, (' ' || search_text || ' ') LIKE ANY ($2::text[]) AS matched
+       FROM chunks ${filter} ORDER BY search_text <@> to_bm25query($1, '${BM25_INDEX}') LIMIT ${limit}`,
+      filter ? [keywordText, patterns, connectionIds] : [keywordText, patterns],
+    );
+    const kept = rows.rows.filter((r) => r.matched && (!wanted || wanted.has(r.connection_id)));
+    if (last || kept.length >= CHANNEL_DEPTH || rows.rows.length < limit)
+      return kept.slice(0, CHANNEL_DEPTH).map((r) => Number(r.id));
+  }
 }

@@ -1,0 +1,67 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { openDatabase, type Db } from '../db/database';
+import { insertConnection } from '../../testing/index-fixtures';
+import { CHANNEL_DEPTH, keywordChannel } from './index-channels';
+
+let db: Db;
+/** Chunk ids by connection, in insertion order. */
+const ids: Record<string, number[]> = { big: [], small: [] };
+
+async function insertChunks(connectionId: string, texts: string[]): Promise<void> {
+  const documentId = (
+    await db.query<{ id: number }>(
+      `INSERT INTO documents (connection_id, external_id, title, knowledge_base, content_hash, content, chunk_count)
+       VALUES ($1, $1, $1, 'kb', 'h', 'x', $2) RETURNING id`,
+      [connectionId, texts.length],
+    )
+  ).rows[0]!.id;
+  const rows = await db.query<{ id: number }>(
+    `INSERT INTO chunks (document_id, connection_id, ord, heading_path, content, char_start, char_end, search_text)
+     SELECT $1, $2, ord - 1, '', text, 0, 1, text FROM unnest($3::text[]) WITH ORDINALITY AS u(text, ord)
+     RETURNING id`,
+    [documentId, connectionId, texts],
+  );
+  ids[connectionId]!.push(...rows.rows.map((r) => Number(r.id)));
+}
+
+beforeAll(async () => {
+  db = await openDatabase();
+  await insertConnection(db, 'big');
+  await insertConnection(db, 'small');
+  // 'big' outranks 'small' on "alpha" everywhere, 600 times: a filter to 'small' looks past
+  // every oversampled top list and ends with the filter in SQL.
+  await insertChunks(
+    'big',
+    Array.from({ length: 600 }, (_, i) => `alpha alpha alpha beta ${i}`),
+  );
+  await insertChunks('small', [
+    'alpha gamma delta epsilon zeta eta theta iota kappa lambda',
+    'nothing shared here',
+    'alpha mu nu xi omicron pi rho sigma tau upsilon phi chi psi omega',
+  ]);
+});
+afterAll(async () => {
+  await db.close();
+});
+
+describe('keywordChannel', () => {
+  it('returns the top chunks that share a query term, best first, and none that do not', async () => {
+    const top = await keywordChannel(db, 'alpha', null);
+    expect(top).toHaveLength(CHANNEL_DEPTH);
+    expect(top.every((id) => ids.big!.includes(id))).toBe(true);
+    expect(await keywordChannel(db, 'nosuchterm', null)).toEqual([]);
+    expect(await keywordChannel(db, '', null)).toEqual([]);
+  });
+
+  it('finds a filtered connection’s matches in the oversampled top list', async () => {
+    expect(await keywordChannel(db, 'omega beta', ['small'])).toEqual([ids.small![2]]);
+  });
+
+  it('finds a filtered connection’s matches below every other result, without score-0 rows', async () => {
+    // Past the oversampling the filter goes into SQL; on a table without statistics Postgres then
+    // filters first and sorts by standalone scores, which includes rows sharing no term.
+    const [first, , third] = ids.small!;
+    // The shorter chunk scores higher (BM25 length normalisation).
+    expect(await keywordChannel(db, 'alpha', ['small'])).toEqual([first, third]);
+  });
+});
