@@ -21,6 +21,7 @@ import { RRF_K, reciprocalRankFusion } from '../src-main/core/search/rrf';
 import { bestWeight, VECTOR_WEIGHTS } from './fusion-study';
 import { mean, ndcgAt, recallAt, reciprocalRankAt, type Judgments } from './metrics';
 import { CONNECTION_ID, hybridSearchFor, openPipeline } from './pipeline';
+import { vectorTuning } from '../src-main/core/search/search-tuning';
 import { PrecomputedQueryEmbedder } from './precomputed-query-embedder';
 
 export type Method = 'keyword' | 'vector' | 'hybrid';
@@ -148,7 +149,12 @@ export async function evaluateCollection(
       for (const [i, p] of prepared.entries()) {
         rankings.push({
           keyword: p ? await keywordChannel(pipeline.db, p.keywordText, null) : [],
-          vector: p ? await vectorChannel(pipeline.db, active!, queryEmbedder.vectorOf(p.text)!, null) : [],
+          vector: p
+            ? await vectorChannel(pipeline.db, active!, queryEmbedder.vectorOf(p.text)!, null, {
+                keywordText: p.keywordText,
+                lexicalCandidates: vectorTuning(active!).lexicalCandidates,
+              })
+            : [],
         });
         if ((i + 1) % 1000 === 0) log(`${collection.name}: ${i + 1}/${queries.length} ${label} queries`);
       }

@@ -17,6 +17,7 @@ import {
 } from '../src-main/core/search/index-channels';
 import { prepareQuery } from '../src-main/core/search/query-text';
 import { reciprocalRankFusion } from '../src-main/core/search/rrf';
+import { vectorTuning } from '../src-main/core/search/search-tuning';
 import { generateQueries } from './corpus';
 import { ExactVectorIndex, recallAgainstExact } from './exact-search';
 import { mean, summarizeLatencies, type LatencySummary } from './metrics';
@@ -90,7 +91,11 @@ export async function runQueryScenario(options: {
     const vector = (await options.embedder.embed([prepared.text], { kind: 'query' })).vectors[0]!;
     times.queryEmbed.push(performance.now() - started);
     started = performance.now();
-    const vectorIds = await vectorChannel(db, active, vector, null);
+    // The app's channel as HybridSearch runs it (candidates, exact re-scoring), without the similarity floor.
+    const vectorIds = await vectorChannel(db, active, vector, null, {
+      keywordText: prepared.keywordText,
+      lexicalCandidates: vectorTuning(active).lexicalCandidates,
+    });
     times.vector.push(performance.now() - started);
     started = performance.now();
     const keywordIds = await keywordChannel(db, prepared.keywordText, null);

@@ -38,6 +38,8 @@ export interface HybridSearchOptions {
   minVectorSimilarity?: (space: EmbeddingSpace) => number;
   /** The vector channel's weight in RRF, per space (the keyword channel's is 1). @default 1 */
   vectorWeight?: (space: EmbeddingSpace) => number;
+  /** BM25 hits added to the vector channel's candidates before exact re-scoring, per space. @default 0 */
+  lexicalCandidates?: (space: EmbeddingSpace) => number;
   /** Chunks of one document kept in the results (its best ones). @default 3 */
   maxHitsPerDocument?: number;
   /** The local reranker and its time budget, read on every search; null = no reranking. @default none */
@@ -127,7 +129,7 @@ export class HybridSearch implements SearchService {
 
     const [vector, keyword, direct] = await Promise.all([
       ragIds.length > 0
-        ? this.vectorRanking(query.text, filter, signal)
+        ? this.vectorRanking(query.text, query.keywordText, filter, signal)
         : Promise.resolve({ ids: [], space: null }),
       ragIds.length > 0 ? keywordChannel(this.db, query.keywordText, filter) : Promise.resolve([]),
       searchDirectSources(sources, query.text, {
@@ -242,6 +244,7 @@ export class HybridSearch implements SearchService {
   /** The vector channel's ranking and the space it searched (null when the channel was skipped). */
   private async vectorRanking(
     text: string,
+    keywordText: string,
     filter: string[] | null,
     signal?: AbortSignal,
   ): Promise<{ ids: number[]; space: SpaceRecord | null }> {
@@ -257,7 +260,11 @@ export class HybridSearch implements SearchService {
       const vector = vectors[0];
       if (!vector || vector.length !== active.dimensions) return { ids: [], space: null };
       return {
-        ids: await vectorChannel(this.db, active, vector, filter, this.options.minVectorSimilarity?.(active)),
+        ids: await vectorChannel(this.db, active, vector, filter, {
+          minSimilarity: this.options.minVectorSimilarity?.(active),
+          keywordText,
+          lexicalCandidates: this.options.lexicalCandidates?.(active),
+        }),
         space: active,
       };
     } catch (error) {

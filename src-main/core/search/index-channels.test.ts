@@ -1,7 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openDatabase, type Db } from '../db/database';
 import { insertConnection } from '../../testing/index-fixtures';
-import { CHANNEL_DEPTH, keywordChannel } from './index-channels';
+import { ensureActiveSpace, spaceTable, type SpaceRecord } from '../index/embedding-spaces';
+import { toVectorLiteral } from '../index/vector-literal';
+import { CHANNEL_DEPTH, keywordChannel, vectorChannel } from './index-channels';
 
 let db: Db;
 /** Chunk ids by connection, in insertion order. */
@@ -63,5 +65,55 @@ describe('keywordChannel', () => {
     const [first, , third] = ids.small!;
     // The shorter chunk scores higher (BM25 length normalisation).
     expect(await keywordChannel(db, 'alpha', ['small'])).toEqual([first, third]);
+  });
+});
+
+describe('vectorChannel', () => {
+  let space: SpaceRecord;
+  /** A 2-d direction per chunk, so the exact order is known: chunk i at angle i degrees from the x axis. */
+  const angleOf = new Map<number, number>();
+
+  beforeAll(async () => {
+    space = (await ensureActiveSpace(db, { provider: 'test', model: 'angles', dimensions: 2 })).active;
+    const all = [...ids.big!, ...ids.small!];
+    await db.query(
+      `INSERT INTO ${spaceTable(space)} (chunk_id, connection_id, embedding)
+       SELECT id, connection_id, v::vector(2) FROM unnest($1::bigint[], $2::text[], $3::text[]) AS u(id, connection_id, v)`,
+      [
+        all,
+        all.map((id) => (ids.small!.includes(id) ? 'small' : 'big')),
+        all.map((id, i) => {
+          angleOf.set(id, i % 180);
+          const radians = ((i % 180) * Math.PI) / 180;
+          return toVectorLiteral([Math.cos(radians), Math.sin(radians)]);
+        }),
+      ],
+    );
+  });
+
+  const exactOrder = (candidates: number[]) =>
+    [...candidates].sort((a, b) => angleOf.get(a)! - angleOf.get(b)! || a - b).slice(0, CHANNEL_DEPTH);
+
+  it('ranks by exact cosine distance, with or without lexical candidates', async () => {
+    const x = Float32Array.from([1, 0]);
+    const all = [...angleOf.keys()];
+    expect(await vectorChannel(db, space, x, null)).toEqual(exactOrder(all));
+    expect(await vectorChannel(db, space, x, null, { keywordText: 'omega', lexicalCandidates: 300 })).toEqual(
+      exactOrder(all),
+    );
+  });
+
+  it('applies the connection filter and the similarity floor to every candidate', async () => {
+    const x = Float32Array.from([1, 0]);
+    // "alpha" brings big's chunks in as lexical candidates; the filter keeps them out.
+    const small = await vectorChannel(db, space, x, ['small'], {
+      keywordText: 'alpha',
+      lexicalCandidates: 300,
+    });
+    expect(small).toEqual(exactOrder(ids.small!));
+    // cos(angle) >= 0.9 keeps angles up to 25 degrees.
+    const near = await vectorChannel(db, space, x, null, { minSimilarity: 0.9 });
+    expect(near.every((id) => angleOf.get(id)! <= 25)).toBe(true);
+    expect(near.length).toBeGreaterThan(0);
   });
 });

@@ -13,16 +13,32 @@ export const CHANNEL_DEPTH = 30;
 /**
  * Session settings for the vector channel. relaxed_order lets HNSW keep scanning when a
  * connection filter removes rows, instead of returning fewer than LIMIT
- * (https://github.com/pgvector/pgvector#iterative-index-scans). ef_search 200: on the bench's
- * hard synthetic corpus recall@10 rose from 0.80 (ef 80) to 0.86 for +0.2 ms at 10k
- * (bench/ann-sweep.ts, docs/decisions/vector-index.md). PGlite is one session, so setting them once holds.
+ * (https://github.com/pgvector/pgvector#iterative-index-scans). ef_search 100: the HNSW walk is
+ * one of two candidate sources (see vectorChannel); with lexical candidates beside it, recall@10
+ * against an exact scan is 0.98 at ef 100 and 0.97 at 40 on the bench's 10k chunks
+ * (docs/decisions/vector-index.md). PGlite is one session, so setting them once holds.
  */
 export async function configureVectorSession(db: Db): Promise<void> {
-  await db.exec('SET hnsw.iterative_scan = relaxed_order; SET hnsw.ef_search = 200');
+  await db.exec('SET hnsw.iterative_scan = relaxed_order; SET hnsw.ef_search = 100');
+}
+
+export interface VectorChannelOptions {
+  /** Hits less similar than this are dropped. @default -1 (none) */
+  minSimilarity?: number;
+  /** The query's analysed keyword text: its BM25 top `lexicalCandidates` join the candidates. */
+  keywordText?: string;
+  /** @default 0 (HNSW candidates only) */
+  lexicalCandidates?: number;
 }
 
 /**
- * Top chunk ids by cosine distance in one embedding space. Exact scan or HNSW: the planner picks.
+ * Top chunk ids by cosine distance in one embedding space, ranked exactly: candidates are the
+ * HNSW walk's top 30 (or an exact scan, whichever the planner picks) plus, when asked, the BM25
+ * top `lexicalCandidates` of the query's keywords, and every candidate is scored with its stored
+ * vector. HNSW alone misses true neighbours where the space has near-orthogonal clusters (the
+ * lexical built-in embedder: a greedy walk that starts in another topic finds no way over); the
+ * chunks sharing the query's words are where a lexical embedder's neighbours are, and re-scoring
+ * them exactly costs a few ms (docs/decisions/vector-index.md).
  * Hits less similar than `minSimilarity` are dropped: a nearest neighbour that shares nothing
  * with the query is noise, not a result.
  */
@@ -31,17 +47,31 @@ export async function vectorChannel(
   space: SpaceRecord,
   queryVector: Float32Array,
   connectionIds: string[] | null,
-  minSimilarity = -1,
+  options: VectorChannelOptions = {},
 ): Promise<number[]> {
-  const filter = connectionIds ? 'WHERE connection_id = ANY($2::text[])' : '';
-  const maxDistance = Math.min(2, Math.max(0, 1 - minSimilarity));
-  // MATERIALIZED + outer ORDER BY: relaxed_order may return slightly out of order.
+  const table = spaceTable(space);
+  const cast = vectorCast(space);
+  const maxDistance = Math.min(2, Math.max(0, 1 - (options.minSimilarity ?? -1)));
+  const lexical = options.keywordText ? Math.max(0, Math.floor(options.lexicalCandidates ?? 0)) : 0;
+  const params: unknown[] = [toVectorLiteral(queryVector)];
+  const param = (value: unknown) => `$${params.push(value)}`;
+  const filter = connectionIds ? `connection_id = ANY(${param(connectionIds)}::text[])` : null;
+  // The BM25 list carries no filter (a WHERE there makes Postgres score whole connections, see
+  // keywordChannel); the join below filters, and a score-0 row a sorting plan adds is only a candidate.
+  const lexicalCte = lexical
+    ? `, lexical AS MATERIALIZED (SELECT id AS chunk_id FROM chunks
+         ORDER BY search_text <@> to_bm25query(${param(options.keywordText)}, '${BM25_INDEX}') LIMIT ${lexical})`
+    : '';
   const rows = await db.query<{ chunk_id: string | number }>(
     `WITH nearest AS MATERIALIZED (
-       SELECT chunk_id, embedding <=> $1::${vectorCast(space)} AS distance FROM ${spaceTable(space)} ${filter}
-       ORDER BY distance LIMIT ${CHANNEL_DEPTH})
-     SELECT chunk_id FROM nearest WHERE distance <= ${maxDistance} ORDER BY distance, chunk_id`,
-    connectionIds ? [toVectorLiteral(queryVector), connectionIds] : [toVectorLiteral(queryVector)],
+       SELECT chunk_id FROM ${table} ${filter ? `WHERE ${filter}` : ''}
+       ORDER BY embedding <=> $1::${cast} LIMIT ${CHANNEL_DEPTH})${lexicalCte},
+     scored AS (
+       SELECT e.chunk_id, e.embedding <=> $1::${cast} AS distance
+       FROM (SELECT chunk_id FROM nearest${lexical ? ' UNION SELECT chunk_id FROM lexical' : ''}) c
+       JOIN ${table} e USING (chunk_id) ${filter ? `WHERE e.${filter}` : ''})
+     SELECT chunk_id FROM scored WHERE distance <= ${maxDistance} ORDER BY distance, chunk_id LIMIT ${CHANNEL_DEPTH}`,
+    params,
   );
   return rows.rows.map((r) => Number(r.chunk_id));
 }
