@@ -6,6 +6,7 @@
  */
 import { parentPort, workerData } from 'node:worker_threads';
 import { CairnError, toErrorData } from '../../errors';
+import { toSearchText } from '../../text/analyzer';
 import type { Embedder } from '../embedder';
 import type { HostMessage, WorkerEmbedderSpec, WorkerInit, WorkerMessage } from './protocol';
 import { WORKER_EMBEDDERS } from './worker-embedders';
@@ -33,11 +34,16 @@ function send(message: WorkerMessage, transfer: ArrayBuffer[] = []): void {
 const controllers = new Map<number, AbortController>();
 let queue: Promise<void> = Promise.resolve();
 
-async function embed(embedder: Embedder, id: number, texts: string[], kind: 'document' | 'query') {
+async function embed(embedder: Embedder, request: Extract<HostMessage, { type: 'embed' }>) {
+  const { id, texts, kind } = request;
   const controller = controllers.get(id);
   try {
     if (!controller || controller.signal.aborted) throw new CairnError('CANCELLED', 'Cancelled.');
-    const result = await embedder.embed(texts, { kind, signal: controller.signal });
+    const result = await embedder.embed(texts, {
+      kind,
+      signal: controller.signal,
+      keywordTexts: request.keywordTexts,
+    });
     const dimensions = embedder.space.dimensions;
     if (result.vectors.length !== texts.length)
       throw new CairnError(
@@ -61,6 +67,8 @@ async function embed(embedder: Embedder, id: number, texts: string[], kind: 'doc
         count: texts.length,
         tokens: result.tokens,
         calls: result.calls,
+        // Analysed here when the embedder did not: this thread, not the caller's, pays for it.
+        ...(request.keywordTexts ? { keywordTexts: result.keywordTexts ?? texts.map(toSearchText) } : {}),
       },
       [out.buffer],
     );
@@ -86,7 +94,7 @@ async function start(): Promise<void> {
       return;
     }
     controllers.set(message.id, new AbortController());
-    queue = queue.then(() => embed(embedder, message.id, message.texts, message.kind));
+    queue = queue.then(() => embed(embedder, message));
   });
   send({ type: 'ready', space: { ...embedder.space } });
 }

@@ -20,7 +20,8 @@ export interface WorkerInit {
 }
 
 export type HostMessage =
-  { type: 'embed'; id: number; texts: string[]; kind: 'document' | 'query' } | { type: 'abort'; id: number };
+  | { type: 'embed'; id: number; texts: string[]; kind: 'document' | 'query'; keywordTexts: boolean }
+  | { type: 'abort'; id: number };
 
 export type WorkerMessage =
   | { type: 'ready'; space: EmbeddingSpace }
@@ -32,5 +33,6 @@ export type WorkerMessage =
       count: number;
       tokens: number;
       calls: number;
+      keywordTexts?: string[];
     }
   | { type: 'error'; id: number; error: AppErrorData };

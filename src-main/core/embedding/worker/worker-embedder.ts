@@ -10,7 +10,7 @@
  */
 import type { Worker } from 'node:worker_threads';
 import { CairnError } from '../../errors';
-import type { EmbedResult, Embedder, EmbeddingSpace } from '../embedder';
+import type { EmbedOptions, EmbedResult, Embedder, EmbeddingSpace } from '../embedder';
 import type { HostMessage, WorkerEmbedderSpec, WorkerInit, WorkerMessage } from './protocol';
 import { startWorker } from './worker-script';
 
@@ -84,10 +84,7 @@ export class WorkerEmbedder implements Embedder {
     return new WorkerEmbedder(spec, await launch(spec));
   }
 
-  async embed(
-    texts: string[],
-    options?: { kind?: 'document' | 'query'; signal?: AbortSignal },
-  ): Promise<EmbedResult> {
+  async embed(texts: string[], options?: EmbedOptions): Promise<EmbedResult> {
     if (this.disposed) throw new CairnError('CANCELLED', 'The embedding worker was stopped.');
     if (options?.signal?.aborted) throw new CairnError('CANCELLED', 'Cancelled.');
     if (texts.length === 0) return { vectors: [], tokens: 0, calls: 0 };
@@ -124,7 +121,13 @@ export class WorkerEmbedder implements Embedder {
       });
       running.worker.ref();
       signal?.addEventListener('abort', onAbort, { once: true });
-      this.post(running, { type: 'embed', id, texts, kind: options?.kind ?? 'document' });
+      this.post(running, {
+        type: 'embed',
+        id,
+        texts,
+        kind: options?.kind ?? 'document',
+        keywordTexts: options?.keywordTexts ?? false,
+      });
     });
   }
 
@@ -158,7 +161,12 @@ export class WorkerEmbedder implements Embedder {
       const vectors = Array.from({ length: message.count }, (_, index) =>
         all.subarray(index * dimensions, (index + 1) * dimensions),
       );
-      pending.resolve({ vectors, tokens: message.tokens, calls: message.calls });
+      pending.resolve({
+        vectors,
+        tokens: message.tokens,
+        calls: message.calls,
+        ...(message.keywordTexts ? { keywordTexts: message.keywordTexts } : {}),
+      });
     });
     this.current = running;
     const died = (reason: string) => {

@@ -1,0 +1,36 @@
+/**
+ * A large sync embeds in a worker thread. PGlite writes on the thread that owns it, and an
+ * in-process embedder (the built-in one: hashing plus ICU analysis, ~40% of a sync's CPU) would
+ * take turns with it on that thread; in a worker both run at once on two cores, and the keyword
+ * text comes back with the vectors, analysed there (docs/decisions/indexing-throughput.md).
+ * Starting a worker costs a few hundred ms (it loads the embedder again), so small syncs stay
+ * in-process, and anything that goes wrong starting it falls back to in-process too.
+ */
+import type { Embedder } from '../embedding/embedder';
+import { WorkerEmbedder } from '../embedding/worker/worker-embedder';
+import type { Logger } from '../logging/logger';
+
+/** Documents a sync must fetch before its embedder moves to a worker. */
+export const DEFAULT_WORKER_MIN_DOCUMENTS = 250;
+
+export interface Offloaded {
+  embedder: Embedder;
+  dispose(): Promise<void>;
+}
+
+export async function offloadEmbedder(
+  embedder: Embedder,
+  documents: number,
+  options: { minDocuments?: number; logger: Logger },
+): Promise<Offloaded> {
+  const spec = embedder.workerSpec;
+  const inProcess: Offloaded = { embedder, dispose: async () => {} };
+  if (!spec || documents < (options.minDocuments ?? DEFAULT_WORKER_MIN_DOCUMENTS)) return inProcess;
+  try {
+    const worker = await WorkerEmbedder.start(spec);
+    return { embedder: worker, dispose: () => worker.dispose() };
+  } catch (error) {
+    options.logger.warn('could not start an embedding worker; embedding in this thread', { error });
+    return inProcess;
+  }
+}
