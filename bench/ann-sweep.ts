@@ -7,7 +7,7 @@
 import { openDatabase } from '../src-main/core/db/database';
 import { BuiltinEmbedder } from '../src-main/core/embedding/builtin-embedder';
 import { readSpaces } from '../src-main/core/index/embedding-spaces';
-import { CHANNEL_DEPTH, vectorChannel } from '../src-main/core/search/index-channels';
+import { CHANNEL_DEPTH, keywordSearch, vectorChannel } from '../src-main/core/search/index-channels';
 import { prepareQuery } from '../src-main/core/search/query-text';
 import { vectorTuning } from '../src-main/core/search/search-tuning';
 import { generateQueries } from './corpus';
@@ -36,10 +36,13 @@ for (const ef of efList.split(',').map(Number)) {
   const recalls: number[] = [];
   for (const [q, vector] of vectors.entries()) {
     const started = performance.now();
-    const ids = await vectorChannel(db, active, vector, null, {
-      keywordText: prepared[q]!.keywordText,
-      lexicalCandidates: vectorTuning(active).lexicalCandidates,
-    });
+    const { candidates } = await keywordSearch(
+      db,
+      prepared[q]!.keywordText,
+      null,
+      vectorTuning(active).lexicalCandidates,
+    );
+    const ids = await vectorChannel(db, active, vector, null, { candidates });
     times.push(performance.now() - started);
     recalls.push(recallAgainstExact(ids, truth[q]!, 10, (id) => exact.scoreOf(id, vector)));
   }

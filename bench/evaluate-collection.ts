@@ -9,11 +9,7 @@
 import type { Embedder } from '../src-main/core/embedding/embedder';
 import { BuiltinEmbedder } from '../src-main/core/embedding/builtin-embedder';
 import { readSpaces } from '../src-main/core/index/embedding-spaces';
-import {
-  configureVectorSession,
-  keywordChannel,
-  vectorChannel,
-} from '../src-main/core/search/index-channels';
+import { configureVectorSession, keywordSearch, vectorChannel } from '../src-main/core/search/index-channels';
 import { prepareQuery } from '../src-main/core/search/query-text';
 import type { Collection } from './collection';
 import { MemoryConnector } from './memory-connector';
@@ -147,12 +143,14 @@ export async function evaluateCollection(
         await queryEmbedder.precompute(texts.slice(start, start + QUERY_EMBED_BATCH));
       const rankings: ChannelRankings[] = [];
       for (const [i, p] of prepared.entries()) {
+        const keyword = p
+          ? await keywordSearch(pipeline.db, p.keywordText, null, vectorTuning(active!).lexicalCandidates)
+          : null;
         rankings.push({
-          keyword: p ? await keywordChannel(pipeline.db, p.keywordText, null) : [],
+          keyword: keyword?.ids ?? [],
           vector: p
             ? await vectorChannel(pipeline.db, active!, queryEmbedder.vectorOf(p.text)!, null, {
-                keywordText: p.keywordText,
-                lexicalCandidates: vectorTuning(active!).lexicalCandidates,
+                candidates: keyword?.candidates,
               })
             : [],
         });

@@ -3,7 +3,7 @@ import { openDatabase, type Db } from '../db/database';
 import { insertConnection } from '../../testing/index-fixtures';
 import { ensureActiveSpace, spaceTable, type SpaceRecord } from '../index/embedding-spaces';
 import { toVectorLiteral } from '../index/vector-literal';
-import { CHANNEL_DEPTH, keywordChannel, vectorChannel } from './index-channels';
+import { CHANNEL_DEPTH, keywordChannel, keywordSearch, vectorChannel } from './index-channels';
 
 let db: Db;
 /** Chunk ids by connection, in insertion order. */
@@ -30,8 +30,8 @@ beforeAll(async () => {
   db = await openDatabase();
   await insertConnection(db, 'big');
   await insertConnection(db, 'small');
-  // 'big' outranks 'small' on "alpha" everywhere, 600 times: a filter to 'small' looks past
-  // every oversampled top list and ends with the filter in SQL.
+  // 'big' outranks 'small' on "alpha" everywhere, 600 times: a filter to 'small' widens the
+  // top list (120, 480, 1,920) until it holds every match.
   await insertChunks(
     'big',
     Array.from({ length: 600 }, (_, i) => `alpha alpha alpha beta ${i}`),
@@ -59,9 +59,7 @@ describe('keywordChannel', () => {
     expect(await keywordChannel(db, 'omega beta', ['small'])).toEqual([ids.small![2]]);
   });
 
-  it('finds a filtered connection’s matches below every other result, without score-0 rows', async () => {
-    // Past the oversampling the filter goes into SQL; on a table without statistics Postgres then
-    // filters first and sorts by standalone scores, which includes rows sharing no term.
+  it('finds a filtered connection’s matches below every other result', async () => {
     const [first, , third] = ids.small!;
     // The shorter chunk scores higher (BM25 length normalisation).
     expect(await keywordChannel(db, 'alpha', ['small'])).toEqual([first, third]);
@@ -98,18 +96,18 @@ describe('vectorChannel', () => {
     const x = Float32Array.from([1, 0]);
     const all = [...angleOf.keys()];
     expect(await vectorChannel(db, space, x, null)).toEqual(exactOrder(all));
-    expect(await vectorChannel(db, space, x, null, { keywordText: 'omega', lexicalCandidates: 300 })).toEqual(
-      exactOrder(all),
-    );
+    const { candidates } = await keywordSearch(db, 'omega', null, 300);
+    expect(candidates).toEqual([ids.small![2]]);
+    expect(await vectorChannel(db, space, x, null, { candidates })).toEqual(exactOrder(all));
   });
 
   it('applies the connection filter and the similarity floor to every candidate', async () => {
     const x = Float32Array.from([1, 0]);
     // "alpha" brings big's chunks in as lexical candidates; the filter keeps them out.
-    const small = await vectorChannel(db, space, x, ['small'], {
-      keywordText: 'alpha',
-      lexicalCandidates: 300,
-    });
+    const { candidates } = await keywordSearch(db, 'alpha', ['small'], 300);
+    expect(candidates).toHaveLength(300);
+    expect(candidates.some((id) => ids.big!.includes(id))).toBe(true);
+    const small = await vectorChannel(db, space, x, ['small'], { candidates });
     expect(small).toEqual(exactOrder(ids.small!));
     // cos(angle) >= 0.9 keeps angles up to 25 degrees.
     const near = await vectorChannel(db, space, x, null, { minSimilarity: 0.9 });
