@@ -86,7 +86,7 @@ export async function runIndexScenario(options: IndexScenarioOptions): Promise<I
   }
 
   // As the sync engine does for a large sync (offload-embedder.ts), here so the stage clock still
-  // sees the embedder: the timed wrapper has no workerSpec, so the engine does not move it again.
+  // sees the embedder: the timed wrapper has no workerRecipe, so the engine does not move it again.
   const offloaded = await offloadEmbedder(options.embedder, connector.size, { logger: silentLogger() });
   const embedder = new TimedEmbedder(offloaded.embedder, clock);
 

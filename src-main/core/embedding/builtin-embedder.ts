@@ -2,7 +2,7 @@ import { setImmediate } from 'node:timers/promises';
 import { throwIfAborted } from '../errors';
 import { analyzeText, searchTextOf, type AnalyzedText } from '../text/analyzer';
 import type { EmbedOptions, EmbedResult, Embedder, EmbeddingSpace } from './embedder';
-import type { WorkerEmbedderSpec } from './worker/protocol';
+import type { WorkerRecipe } from './worker-protocol';
 import { hashFeatures, type HashFeatureOptions, type HashFeatureWeights } from './hash-features';
 
 /**
@@ -47,15 +47,15 @@ const MODEL = 'cairn-hash-v1';
 export class BuiltinEmbedder implements Embedder {
   readonly space: EmbeddingSpace;
   readonly inProcess = true;
-  /** Only the default features can be rebuilt in a worker (worker-embedders.ts knows no others). */
-  readonly workerSpec: WorkerEmbedderSpec | undefined;
+  /** Only the default features can be rebuilt in a worker (worker-factories.ts knows no others). */
+  readonly workerRecipe: WorkerRecipe | undefined;
   private readonly features: HashFeatureOptions;
 
   /** @param features for tuning experiments only; non-default features get their own model name. */
   constructor(dimensions = 1024, features: HashFeatureOptions = DEFAULT_HASH_FEATURES) {
     this.features = features;
-    this.workerSpec =
-      features === DEFAULT_HASH_FEATURES ? { kind: 'builtin', options: { dimensions } } : undefined;
+    this.workerRecipe =
+      features === DEFAULT_HASH_FEATURES ? { factory: 'builtin', options: { dimensions } } : undefined;
     const model = features === DEFAULT_HASH_FEATURES ? MODEL : `${MODEL}-custom-${describe(features)}`;
     this.space = { provider: 'builtin', model, dimensions };
   }

@@ -1,4 +1,4 @@
-import type { WorkerEmbedderSpec } from './worker/protocol';
+import type { WorkerRecipe } from './worker-protocol';
 
 /** The identity of a vector space: vectors from two spaces are never compared. */
 export interface EmbeddingSpace {
@@ -40,11 +40,11 @@ export interface Embedder {
    */
   readonly inProcess?: boolean;
   /**
-   * How to build this same embedder inside a worker thread (worker/worker-embedders.ts), for
-   * callers that embed a lot (a large sync) while this thread has other work. Absent: it cannot
-   * move (a remote embedder has nothing to move).
+   * How to build this same embedder inside a worker thread (a WorkerHost recipe naming a factory
+   * in worker-factories.ts), for callers that embed a lot (a large sync) while this thread has
+   * other work. Absent: it cannot move (a remote embedder has nothing to move).
    */
-  readonly workerSpec?: WorkerEmbedderSpec;
+  readonly workerRecipe?: WorkerRecipe;
   /**
    * Embeds texts in order; every vector is L2-normalised and `space.dimensions` long.
    * `kind` lets asymmetric models (DashScope text_type) treat queries and documents differently.

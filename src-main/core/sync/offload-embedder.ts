@@ -7,11 +7,18 @@
  * in-process, and anything that goes wrong starting it falls back to in-process too.
  */
 import type { Embedder } from '../embedding/embedder';
-import { WorkerEmbedder } from '../embedding/worker/worker-embedder';
+import { WorkerEmbedder } from '../embedding/worker-embedder';
+import { WorkerHost } from '../embedding/worker-host';
 import type { Logger } from '../logging/logger';
 
 /** Documents a sync must fetch before its embedder moves to a worker. */
 export const DEFAULT_WORKER_MIN_DOCUMENTS = 250;
+
+/**
+ * Texts per message to the worker: the sync's batches (embed-batcher.ts, up to 64 texts) go in
+ * one message each; nothing else waits in that worker's queue.
+ */
+const SLICE = 256;
 
 export interface Offloaded {
   embedder: Embedder;
@@ -23,14 +30,25 @@ export async function offloadEmbedder(
   documents: number,
   options: { minDocuments?: number; logger: Logger },
 ): Promise<Offloaded> {
-  const spec = embedder.workerSpec;
+  const recipe = embedder.workerRecipe;
   const inProcess: Offloaded = { embedder, dispose: async () => {} };
-  if (!spec || documents < (options.minDocuments ?? DEFAULT_WORKER_MIN_DOCUMENTS)) return inProcess;
+  if (!recipe || documents < (options.minDocuments ?? DEFAULT_WORKER_MIN_DOCUMENTS)) return inProcess;
+  const host = new WorkerHost({ name: `${embedder.space.model} (sync)`, recipe });
   try {
-    const worker = await WorkerEmbedder.start(spec);
-    return { embedder: worker, dispose: () => worker.dispose() };
+    await host.whenReady();
   } catch (error) {
+    await host.dispose();
     options.logger.warn('could not start an embedding worker; embedding in this thread', { error });
     return inProcess;
   }
+  return {
+    embedder: new WorkerEmbedder({
+      space: embedder.space,
+      documents: host,
+      slice: SLICE,
+      keywordTexts: recipe.factory === 'builtin',
+      inProcess: embedder.inProcess ?? false,
+    }),
+    dispose: () => host.dispose(),
+  };
 }
