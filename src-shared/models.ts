@@ -71,6 +71,10 @@ export interface SyncCounters {
   unchanged: number;
   deleted: number;
   failed: number;
+  /** Listed documents the platform's request limit kept this run from fetching: the next sync takes them. Never failures. */
+  deferred: number;
+  /** Listed items of a kind Cairn cannot turn into text (e.g. Feishu mind notes): counted, never fetched. */
+  skipped: number;
   chunksEmbedded: number;
   embedderCalls: number;
   embeddingTokens: number;
@@ -81,6 +85,17 @@ export interface DocumentError {
   title: string;
   code: string;
   message: string;
+}
+
+/** A listed item a run did not index that is not a failure: what it is and why. */
+export interface DocumentNote {
+  externalId: string;
+  title: string;
+  /** deferred: the platform said stop (request limit or quota) before it was fetched; skipped: Cairn cannot read its kind. */
+  status: 'deferred' | 'skipped';
+  /** The platform's kind of item, e.g. "sheet", "mindnote", "slides", "file"; set for skipped items. */
+  kind?: string;
+  reason: string;
 }
 
 export interface SyncProgress {
@@ -103,6 +118,10 @@ export interface SyncRunView {
   finishedAt: string | null;
   counters: SyncCounters;
   errors: DocumentError[];
+  /** Deferred and skipped items (bounded like `errors`). */
+  notes: DocumentNote[];
+  /** Skipped items per kind, e.g. `{ mindnote: 3, slides: 1 }` (all of them, unbounded counts). */
+  skippedKinds: Record<string, number>;
   error: AppErrorData | null;
 }
 

@@ -43,6 +43,26 @@ export interface Limitation {
   message: string;
 }
 
+/** What a listing tells the run besides its documents. */
+export interface ListingReport {
+  /**
+   * An item the platform has that Cairn cannot turn into text (e.g. a Feishu mind note): it is
+   * counted per kind and shown on the card, never fetched and never indexed.
+   */
+  skipped(item: { externalId: string; title: string; kind: string; reason: string }): void;
+  /**
+   * A part of the source could not be listed (e.g. a Yuque user's teams) and the listing went on
+   * without it. The run records why and deletes nothing, since absence is then unproven.
+   */
+  incomplete(error: unknown, what: string): void;
+}
+
+/**
+ * Errors meaning "the platform says stop for now" (a request limit or quota): the document that
+ * met it and every one not yet fetched are deferred to the next sync, never counted as failed.
+ */
+export const DEFERRING_CODES: ReadonlySet<string> = new Set(['RATE_LIMITED', 'QUOTA_EXCEEDED']);
+
 export interface ConnectorCapabilities {
   /** False when the platform cannot give full text; the connection then offers direct search only. */
   fullText: boolean;
@@ -62,8 +82,11 @@ export interface Connector {
   readonly capabilities: ConnectorCapabilities;
   /** "Test connection": checks credentials, permission and reachability. Returns a human message. */
   validate(signal?: AbortSignal): Promise<string>;
-  /** Every document of the connection, paging through the platform's lists. */
-  list(signal?: AbortSignal): AsyncIterable<DocumentRef>;
+  /**
+   * Every document of the connection, paging through the platform's lists. Items the connector
+   * cannot read and parts it could not list go to `report`, so the run can say so.
+   */
+  list(signal?: AbortSignal, report?: ListingReport): AsyncIterable<DocumentRef>;
   /** Full text of one listed document. */
   fetch(ref: DocumentRef, signal?: AbortSignal): Promise<FetchedDocument>;
   /** The platform's own search (direct mode). */

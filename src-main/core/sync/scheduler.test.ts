@@ -209,6 +209,8 @@ describe('SyncScheduler', () => {
       finishedAt: new Date(clock.now()).toISOString(),
       counters: emptyCounters(),
       errors: [],
+      notes: [],
+      skippedKinds: {},
       error: null,
     });
     events.emit('sync.finished', run('succeeded'));

@@ -7,11 +7,23 @@
  */
 import { setMaxListeners } from 'node:events';
 import PQueue from 'p-queue';
-import type { DocumentError, SyncCounters, SyncPhase, SyncProgress, SyncRunView } from '@shared/models';
+import type {
+  DocumentError,
+  DocumentNote,
+  SyncCounters,
+  SyncPhase,
+  SyncProgress,
+  SyncRunView,
+} from '@shared/models';
 import type { AppErrorData } from '@shared/errors';
 import { chunkMarkdown, type Chunk } from '../chunking/chunker';
 import { ConnectionRepository } from '../connections/connection-repository';
-import type { Connector, DocumentRef } from '../connectors/connector';
+import {
+  DEFERRING_CODES,
+  type Connector,
+  type DocumentRef,
+  type ListingReport,
+} from '../connectors/connector';
 import type { Db } from '../db/database';
 import { spaceKey, type Embedder } from '../embedding/embedder';
 import { CairnError, isAbortError, throwIfAborted, toErrorData } from '../errors';
@@ -73,8 +85,13 @@ export interface SyncRequest {
 interface RunContext {
   counters: SyncCounters;
   errors: DocumentError[];
+  notes: DocumentNote[];
+  skippedKinds: Record<string, number>;
   timings: Record<string, number>;
 }
+
+/** Notes kept in memory per run (the stored run keeps fewer): a source of 100k skipped files stays bounded. */
+const MAX_NOTES = 1000;
 
 /** What embeds and writes the documents of one run; `embedder` changes when a re-embed flips the active space mid-run. */
 interface Pipeline {
@@ -126,7 +143,13 @@ export class SyncEngine {
       throw error;
     }
     const { runId, previousStatus } = claimed;
-    const context: RunContext = { counters: emptyCounters(), errors: [], timings: {} };
+    const context: RunContext = {
+      counters: emptyCounters(),
+      errors: [],
+      notes: [],
+      skippedKinds: {},
+      timings: {},
+    };
     const done = this.execute(request, runId, context)
       .catch((error: unknown): FinishedRun => {
         // An unexpected failure (e.g. the database) still closes the run with what it did.
@@ -159,7 +182,7 @@ export class SyncEngine {
     const { store } = this.options;
     const { connectionId, connector, embedder, signal } = request;
     const started = performance.now();
-    const { counters, errors, timings } = context;
+    const { counters, errors, notes, skippedKinds, timings } = context;
     let chunksWritten = 0;
     let wrote = false;
     const listed: DocumentRef[] = [];
@@ -178,15 +201,42 @@ export class SyncEngine {
     const finish = (status: FinishedRun['status'], error: AppErrorData | null): FinishedRun => {
       timings.totalMs = Math.round(performance.now() - started);
       emit('done', status === 'cancelled' ? documentsDone : listed.length, listed.length);
-      return { status, counters, errors, error, timings };
+      return { status, counters, errors, notes, skippedKinds, error, timings };
+    };
+    const note = (entry: DocumentNote) => {
+      if (notes.length < MAX_NOTES) notes.push(entry);
     };
 
-    // 1. List. A listing that breaks off still lets us index what it gave, but deletes nothing.
+    // 1. List. A listing that breaks off still lets us index what it gave, but deletes nothing;
+    // neither does one that went on without a part it could not list (a gap).
     emit('listing', 0, 0);
     const listedIds = new Set<string>();
     let listingError: AppErrorData | null = null;
+    const gaps: AppErrorData[] = [];
+    const report: ListingReport = {
+      skipped: (item) => {
+        counters.skipped += 1;
+        skippedKinds[item.kind] = (skippedKinds[item.kind] ?? 0) + 1;
+        note({
+          externalId: item.externalId,
+          title: cleanTitle(item.title, item.externalId),
+          status: 'skipped',
+          kind: item.kind,
+          reason: item.reason,
+        });
+      },
+      incomplete: (error, what) => {
+        if (isAbortError(error)) return;
+        const data = this.errorData(error);
+        gaps.push({
+          ...data,
+          message: `${what}: ${data.message} Everything else was synced; nothing was deleted this time.`,
+        });
+        this.logger.warn('part of the source could not be listed', { connectionId, what, error: data });
+      },
+    };
     try {
-      for await (const ref of connector.list(signal)) {
+      for await (const ref of connector.list(signal, report)) {
         throwIfAborted(signal);
         if (
           !ref ||
@@ -218,8 +268,24 @@ export class SyncEngine {
     counters.unchanged = plan.unchanged.length;
     documentsDone = plan.unchanged.length;
 
-    // 3. Fetch → normalise → chunk → embed → write, each document on its own.
+    // 3. Fetch → normalise → chunk → embed → write, each document on its own. When the platform
+    // says stop (its request limit or quota), the document that met it and every one not yet
+    // fetched are deferred: not failed, not written, so the next sync plans them again. Fetches in
+    // flight are stopped; documents already fetched still land.
     const fetchStarted = performance.now();
+    let deferral: AppErrorData | null = null;
+    const stopFetching = new AbortController();
+    const fetchSignal = signal ? AbortSignal.any([signal, stopFetching.signal]) : stopFetching.signal;
+    setMaxListeners(plan.toFetch.length + 10, fetchSignal);
+    const defer = (ref: DocumentRef, reason: AppErrorData) => {
+      counters.deferred += 1;
+      note({
+        externalId: ref.externalId,
+        title: cleanTitle(ref.title, ref.externalId),
+        status: 'deferred',
+        reason: reason.message,
+      });
+    };
     if (plan.toFetch.length > 0) {
       // Fails the run up front (EMBEDDING_FAILED) when a re-embed has retired this embedder's space.
       await resolveWritableSpace(this.options.db, embedder.space);
@@ -254,7 +320,14 @@ export class SyncEngine {
         queue
           .add(
             async () => {
-              const outcome = await this.syncDocument(request, ref, states.get(ref.externalId), pipeline);
+              if (deferral) return defer(ref, deferral);
+              const outcome = await this.syncDocument(
+                request,
+                ref,
+                states.get(ref.externalId),
+                pipeline,
+                fetchSignal,
+              );
               if (outcome.kind === 'touched') counters.unchanged += 1;
               else {
                 if (outcome.kind === 'added') counters.added += 1;
@@ -272,6 +345,21 @@ export class SyncEngine {
               // Only our own cancel is not a failure: an abort from inside the connector (its own timeout) is.
               if (signal?.aborted) return false;
               const data = this.errorData(error);
+              if (DEFERRING_CODES.has(data.code) || (deferral && isAbortError(error))) {
+                if (!deferral) {
+                  deferral = data;
+                  this.logger.warn(
+                    'the platform asked to stop; the remaining documents wait for the next sync',
+                    {
+                      connectionId,
+                      error: data,
+                    },
+                  );
+                  stopFetching.abort();
+                }
+                defer(ref, deferral);
+                return true;
+              }
               counters.failed += 1;
               errors.push({
                 externalId: ref.externalId,
@@ -298,7 +386,7 @@ export class SyncEngine {
     if (signal?.aborted) return finish('cancelled', null);
 
     // 4. Delete what is gone upstream: only a complete listing proves absence.
-    if (!listingError) {
+    if (!listingError && gaps.length === 0) {
       const gone = goneUpstream(listedIds, states);
       if (gone.length > 0) {
         emit('deleting', documentsDone, listed.length);
@@ -331,7 +419,9 @@ export class SyncEngine {
         listingError ?? { code: 'DOCUMENT_FAILED', message: `All ${counters.failed} documents failed.` },
       );
     }
-    return finish(counters.failed > 0 || listingError ? 'partial' : 'succeeded', listingError);
+    const trouble: AppErrorData | null = listingError ?? deferral ?? gaps[0] ?? null;
+    const partial = counters.failed > 0 || counters.deferred > 0 || trouble !== null;
+    return finish(partial ? 'partial' : 'succeeded', trouble);
   }
 
   private async syncDocument(
@@ -339,9 +429,10 @@ export class SyncEngine {
     ref: DocumentRef,
     state: StoredDocumentState | undefined,
     pipeline: Pipeline,
+    fetchSignal: AbortSignal,
   ): Promise<{ kind: 'touched' } | { kind: 'added' | 'updated'; chunks: number }> {
     const { connectionId, connector, signal } = request;
-    const fetched = await connector.fetch(ref, signal);
+    const fetched = await connector.fetch(ref, fetchSignal);
     throwIfAborted(signal);
     if (!fetched || typeof fetched.markdown !== 'string')
       throw new CairnError('DOCUMENT_FAILED', 'The source returned no text for this document.');

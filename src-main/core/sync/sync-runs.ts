@@ -1,6 +1,13 @@
 /** The sync_runs table and the connection's sync status: what a run leaves behind for the UI. */
 import type { AppErrorData, ErrorCode } from '@shared/errors';
-import type { DocumentError, SyncCounters, SyncRunStatus, SyncRunView, SyncStatus } from '@shared/models';
+import type {
+  DocumentError,
+  DocumentNote,
+  SyncCounters,
+  SyncRunStatus,
+  SyncRunView,
+  SyncStatus,
+} from '@shared/models';
 import type { Db } from '../db/database';
 import { normalizeText } from '../text/normalize';
 
@@ -12,6 +19,8 @@ export function emptyCounters(): SyncCounters {
     unchanged: 0,
     deleted: 0,
     failed: 0,
+    deferred: 0,
+    skipped: 0,
     chunksEmbedded: 0,
     embedderCalls: 0,
     embeddingTokens: 0,
@@ -22,6 +31,8 @@ export interface FinishedRun {
   status: Exclude<SyncRunStatus, 'running'>;
   counters: SyncCounters;
   errors: DocumentError[];
+  notes: DocumentNote[];
+  skippedKinds: Record<string, number>;
   error: AppErrorData | null;
   timings: Record<string, number>;
 }
@@ -58,11 +69,19 @@ function storableJson(value: unknown): string {
   );
 }
 
+function plural(count: number, one: string, many = `${one}s`): string {
+  return `${count.toLocaleString('en')} ${count === 1 ? one : many}`;
+}
+
 function summary(run: FinishedRun): string | null {
   if (run.status === 'failed') return run.error?.message ?? 'The sync failed.';
   if (run.status !== 'partial') return null;
   const parts: string[] = [];
   if (run.error) parts.push(run.error.message);
+  if (run.counters.deferred > 0)
+    parts.push(
+      `${plural(run.counters.deferred, 'document')} ${run.counters.deferred === 1 ? 'waits' : 'wait'} for the next sync.`,
+    );
   const first = run.errors[0];
   if (first)
     parts.push(
@@ -99,9 +118,10 @@ export async function finishRun(
   previousStatus: SyncStatus,
 ): Promise<SyncRunView> {
   const errors = run.errors.slice(0, MAX_STORED_ERRORS);
+  const notes = run.notes.slice(0, MAX_STORED_ERRORS);
   return db.transaction(async (tx) => {
     const row = await tx.query<{ started_at: Date; finished_at: Date }>(
-      'UPDATE sync_runs SET status = $2, finished_at = now(), counters = $3, errors = $4, error = $5, timings = $6 WHERE id = $1 RETURNING started_at, finished_at',
+      'UPDATE sync_runs SET status = $2, finished_at = now(), counters = $3, errors = $4, error = $5, timings = $6, notes = $7, skipped_kinds = $8 WHERE id = $1 RETURNING started_at, finished_at',
       [
         runId,
         run.status,
@@ -109,6 +129,8 @@ export async function finishRun(
         storableJson(errors),
         run.error ? storableJson(run.error) : null,
         JSON.stringify(run.timings),
+        storableJson(notes),
+        storableJson(run.skippedKinds),
       ],
     );
     if (run.status === 'cancelled') {
@@ -122,9 +144,16 @@ export async function finishRun(
         [connectionId, storableSummary(run), summaryCode(run)],
       );
     } else {
+      // A run that listed the source says what it deferred and skipped, until the next such run.
       await tx.query(
-        "UPDATE connections SET sync_status = 'synced', sync_error = $2, sync_error_code = $3, last_sync_at = now() WHERE id = $1",
-        [connectionId, storableSummary(run), summaryCode(run)],
+        "UPDATE connections SET sync_status = 'synced', sync_error = $2, sync_error_code = $3, last_sync_at = now(), sync_deferred = $4, sync_skipped = $5 WHERE id = $1",
+        [
+          connectionId,
+          storableSummary(run),
+          summaryCode(run),
+          run.counters.deferred,
+          storableJson(run.skippedKinds),
+        ],
       );
     }
     const times = row.rows[0];
@@ -136,6 +165,8 @@ export async function finishRun(
       finishedAt: new Date(times?.finished_at ?? Date.now()).toISOString(),
       counters: run.counters,
       errors,
+      notes,
+      skippedKinds: run.skippedKinds,
       error: run.error,
     };
   });
@@ -149,13 +180,15 @@ interface RunRow {
   finished_at: Date | null;
   counters: SyncCounters;
   errors: DocumentError[];
+  notes: DocumentNote[];
+  skipped_kinds: Record<string, number>;
   error: AppErrorData | null;
 }
 
 /** Latest runs first, for `sync.runs`. */
 export async function listRuns(db: Db, connectionId: string, limit = 20): Promise<SyncRunView[]> {
   const rows = await db.query<RunRow>(
-    'SELECT id, connection_id, status, started_at, finished_at, counters, errors, error FROM sync_runs WHERE connection_id = $1 ORDER BY id DESC LIMIT $2',
+    'SELECT id, connection_id, status, started_at, finished_at, counters, errors, notes, skipped_kinds, error FROM sync_runs WHERE connection_id = $1 ORDER BY id DESC LIMIT $2',
     [connectionId, Math.min(Math.max(1, Math.floor(limit) || 20), 200)],
   );
   return rows.rows.map((r) => ({
@@ -166,6 +199,8 @@ export async function listRuns(db: Db, connectionId: string, limit = 20): Promis
     finishedAt: r.finished_at ? new Date(r.finished_at).toISOString() : null,
     counters: { ...emptyCounters(), ...r.counters },
     errors: r.errors,
+    notes: r.notes ?? [],
+    skippedKinds: r.skipped_kinds ?? {},
     error: r.error,
   }));
 }

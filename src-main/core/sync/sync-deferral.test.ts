@@ -1,0 +1,171 @@
+/**
+ * What a run does with documents it does not index without failing: deferred ones (the platform's
+ * request limit said stop) wait for the next run and land exactly once; skipped kinds are counted;
+ * a part of the source the connector could not list is recorded and blocks deletion.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { DocumentRef, FetchedDocument, ListingReport } from '../connectors/connector';
+import { openDatabase, type Db } from '../db/database';
+import { CairnError, throwIfAborted } from '../errors';
+import { ensureActiveSpace } from '../index/embedding-spaces';
+import { PgDocumentStore } from '../index/pg-document-store';
+import { CountingEmbedder, MemoryConnector, insertConnection } from '../../testing/index-fixtures';
+import { SyncEngine } from './sync-engine';
+import { SyncLock } from './sync-lock';
+import { listRuns } from './sync-runs';
+
+let db: Db;
+let store: PgDocumentStore;
+let engine: SyncEngine;
+const embedder = new CountingEmbedder();
+
+beforeAll(async () => {
+  db = await openDatabase();
+  await ensureActiveSpace(db, embedder.space);
+  store = new PgDocumentStore(db);
+  engine = new SyncEngine({ db, store, lock: new SyncLock(db), fetchConcurrency: 8 });
+});
+afterAll(async () => {
+  await db.close();
+});
+
+/** A platform with a request budget per "hour": past it every fetch is refused until `newHour()`. */
+class QuotaConnector extends MemoryConnector {
+  budget: number;
+  readonly fetchedOk: string[] = [];
+  skippedKinds: { externalId: string; kind: string }[] = [];
+  gap: CairnError | null = null;
+
+  constructor(private readonly perHour: number) {
+    super();
+    this.budget = perHour;
+  }
+
+  newHour(): void {
+    this.budget = this.perHour;
+  }
+
+  override async *list(signal?: AbortSignal, report?: ListingReport): AsyncIterable<DocumentRef> {
+    for (const item of this.skippedKinds)
+      report?.skipped({ ...item, title: `${item.kind} ${item.externalId}`, reason: 'no text API' });
+    if (this.gap) report?.incomplete(this.gap, 'The teams could not be listed');
+    yield* super.list(signal);
+  }
+
+  override async fetch(ref: DocumentRef, signal?: AbortSignal): Promise<FetchedDocument> {
+    // A little latency, so several fetches are in flight when the budget runs out.
+    await new Promise((resolve) => setTimeout(resolve, 2));
+    throwIfAborted(signal);
+    if (this.budget <= 0) throw new CairnError('RATE_LIMITED', 'HTTP 429 (访问频率超限)');
+    this.budget -= 1;
+    const fetched = await super.fetch(ref, signal);
+    this.fetchedOk.push(ref.externalId);
+    return fetched;
+  }
+}
+
+async function indexedIds(connectionId: string): Promise<string[]> {
+  const rows = await db.query<{ external_id: string }>(
+    'SELECT external_id FROM documents WHERE connection_id = $1 ORDER BY external_id',
+    [connectionId],
+  );
+  return rows.rows.map((row) => row.external_id);
+}
+
+describe('SyncEngine: deferred and skipped documents, listing gaps', () => {
+  it('defers what the request limit stopped, and indexes every document exactly once across runs', async () => {
+    await insertConnection(db, 'quota');
+    const connector = new QuotaConnector(45);
+    const ids = Array.from({ length: 120 }, (_, i) => `doc-${String(i).padStart(3, '0')}`);
+    for (const id of ids) connector.put(id, `# ${id}\n\nText of ${id}.`);
+
+    const first = await engine.run({ connectionId: 'quota', connector, embedder });
+    expect(first).toMatchObject({
+      status: 'partial',
+      counters: { seen: 120, added: 45, failed: 0, deferred: 75 },
+      error: { code: 'RATE_LIMITED' },
+      errors: [],
+    });
+    expect(first.notes).toHaveLength(75);
+    expect(first.notes.every((n) => n.status === 'deferred' && n.reason.includes('429'))).toBe(true);
+    // Once the platform said stop, nothing more was asked of it beyond the fetches already in flight.
+    expect(connector.fetches.length).toBeLessThan(45 + 8 + 1);
+    const row = (
+      await db.query<{ sync_deferred: number; sync_error: string; sync_error_code: string }>(
+        "SELECT sync_deferred, sync_error, sync_error_code FROM connections WHERE id = 'quota'",
+      )
+    ).rows[0];
+    expect(row).toEqual({
+      sync_deferred: 75,
+      sync_error_code: 'RATE_LIMITED',
+      sync_error: expect.stringContaining('75 documents wait for the next sync.'),
+    });
+
+    // The same hour: still limited; nothing is lost or failed, nothing new lands.
+    const again = await engine.run({ connectionId: 'quota', connector, embedder });
+    expect(again.counters).toMatchObject({ unchanged: 45, added: 0, failed: 0, deferred: 75 });
+
+    connector.newHour();
+    const second = await engine.run({ connectionId: 'quota', connector, embedder });
+    expect(second.counters).toMatchObject({ unchanged: 45, added: 45, deferred: 30, failed: 0 });
+    connector.newHour();
+    const third = await engine.run({ connectionId: 'quota', connector, embedder });
+    expect(third).toMatchObject({
+      status: 'succeeded',
+      counters: { unchanged: 90, added: 30, deferred: 0, failed: 0 },
+      error: null,
+    });
+    expect(await indexedIds('quota')).toEqual(ids);
+    // Exactly once: every document was fetched successfully one time over the four runs.
+    expect([...connector.fetchedOk].sort()).toEqual(ids);
+    const cleared = (
+      await db.query<{ sync_deferred: number; sync_error: string | null }>(
+        "SELECT sync_deferred, sync_error FROM connections WHERE id = 'quota'",
+      )
+    ).rows[0];
+    expect(cleared).toEqual({ sync_deferred: 0, sync_error: null });
+  });
+
+  it('counts skipped kinds, and a listing gap records why and deletes nothing', async () => {
+    await insertConnection(db, 'gappy');
+    const connector = new QuotaConnector(1000);
+    for (const id of ['a', 'b', 'c']) connector.put(id, `# ${id}\n\nbody ${id}`);
+    connector.skippedKinds = [
+      { externalId: 's1', kind: 'sheet' },
+      { externalId: 's2', kind: 'sheet' },
+      { externalId: 'm1', kind: 'mindnote' },
+    ];
+    const first = await engine.run({ connectionId: 'gappy', connector, embedder });
+    expect(first).toMatchObject({
+      status: 'succeeded',
+      counters: { added: 3, skipped: 3 },
+      skippedKinds: { sheet: 2, mindnote: 1 },
+    });
+    expect(first.notes.map((n) => [n.externalId, n.status, n.kind])).toEqual([
+      ['s1', 'skipped', 'sheet'],
+      ['s2', 'skipped', 'sheet'],
+      ['m1', 'skipped', 'mindnote'],
+    ]);
+
+    connector.documents.delete('c');
+    connector.gap = new CairnError('PERMISSION_DENIED', 'HTTP 403 on GET /api/v2/users/{id}/groups.');
+    const gapped = await engine.run({ connectionId: 'gappy', connector, embedder });
+    expect(gapped).toMatchObject({
+      status: 'partial',
+      counters: { deleted: 0 },
+      error: {
+        code: 'PERMISSION_DENIED',
+        message: expect.stringMatching(/^The teams could not be listed: HTTP 403 .*nothing was deleted/),
+      },
+    });
+    expect(await indexedIds('gappy')).toEqual(['a', 'b', 'c']);
+    const [latest] = await listRuns(db, 'gappy', 1);
+    expect(latest).toMatchObject({ skippedKinds: { sheet: 2, mindnote: 1 }, counters: { skipped: 3 } });
+
+    connector.gap = null;
+    expect(await engine.run({ connectionId: 'gappy', connector, embedder })).toMatchObject({
+      status: 'succeeded',
+      counters: { deleted: 1 },
+    });
+  });
+});
