@@ -23,6 +23,12 @@ export interface FetchedDocument {
   markdown: string;
   /** A better title learned while fetching (e.g. the first heading of a local file). */
   title?: string;
+  /**
+   * Where the document sits inside its knowledge base, outermost first (e.g. the Yuque TOC groups
+   * and parent documents above it). It goes in front of every chunk's heading path, so it is
+   * searchable and shown with each passage.
+   */
+  breadcrumb?: string[];
 }
 
 /** One hit of a platform's own search (direct mode). */

@@ -18,6 +18,7 @@ import type {
 import type { AppErrorData } from '@shared/errors';
 import { chunkMarkdown, type Chunk } from '../chunking/chunker';
 import { ConnectionRepository } from '../connections/connection-repository';
+import { joinHeadingPath } from '../chunking/sections';
 import {
   DEFERRING_CODES,
   type Connector,
@@ -438,13 +439,19 @@ export class SyncEngine {
       throw new CairnError('DOCUMENT_FAILED', 'The source returned no text for this document.');
     const content = normalizeText(fetched.markdown);
     const title = cleanTitle(fetched.title ?? ref.title, ref.externalId);
-    const hash = contentHash(content);
+    const breadcrumb = (fetched.breadcrumb ?? []).map((crumb) => cleanTitle(crumb, '')).filter(Boolean);
+    // The breadcrumb is part of every chunk, so a document moved in its tree is rewritten like an edited one.
+    const hash = contentHash(breadcrumb.length > 0 ? `${joinHeadingPath(breadcrumb)}\n${content}` : content);
     // The title feeds every chunk's embedding and keyword text, so a renamed document is rewritten.
     if (state && state.contentHash === hash && state.title === title) {
       await this.options.store.touchDocument(connectionId, ref, title);
       return { kind: 'touched' };
     }
-    const chunks = (this.options.chunk ?? chunkMarkdown)(content);
+    const chunks = (this.options.chunk ?? chunkMarkdown)(content).map((chunk) =>
+      breadcrumb.length > 0
+        ? { ...chunk, headingPath: joinHeadingPath([...breadcrumb, chunk.headingPath]) }
+        : chunk,
+    );
     const inputs = chunks.map((c) => embeddingInput({ title, headingPath: c.headingPath, text: c.text }));
     const write = async (embedder: Embedder) => {
       const { vectors, keywordTexts } = await pipeline.batcherFor(embedder).embed(inputs);

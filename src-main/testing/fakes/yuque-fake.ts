@@ -2,19 +2,27 @@
  * A fake Yuque (语雀) Open API v2 server on 127.0.0.1, imitating connectors.md §2.5 and serving
  * responses that validate against ../shared/yuque-openapi.json (yuque-fake.test.ts checks).
  *
- * Imitated: X-Auth-Token auth (401 {message}); GET /api/v2/user, /users/{login|id}/groups,
- * /users/{login}/repos, /groups/{login}/repos (offset/limit ≤ 100); /repos/{ns|book_id}/docs with
- * offset/limit, meta.total, changed_at_gte, deleted, optional_properties=latest_version_id;
- * doc detail by /repos/{ns}/docs/{slug|id}, /repos/{book_id}/docs/{id}, /repos/docs/{id} with
- * format/body/body_html/body_lake (+ body_sheet for the Sheet doc); /search with required q and
- * type, fixed page size 20, `<em>` highlights, a site-relative url; errors as real HTTP statuses
- * with {message}; 429 rate limiting.
+ * Imitated (docs/connectors.md "Yuque", every item from the spec unless marked): X-Auth-Token auth
+ * (401 {message}); GET /api/v2/user, /users/{login|id}/groups (a list by default, the single
+ * V2Group object the spec declares with `groupsShape: 'object'`), /users/{login}/repos,
+ * /groups/{login}/repos (offset/limit ≤ 100); /repos/{ns|book_id}/docs with offset/limit,
+ * meta.total, changed_at_gte, deleted, optional_properties=latest_version_id; /repos/{ns|book_id}/toc
+ * (V2TocItem: TITLE groups, nested DOCs, parent/sibling/child uuids); doc detail by
+ * /repos/{ns}/docs/{slug|id}, /repos/{book_id}/docs/{id}, /repos/docs/{id} with
+ * format/body/body_html/body_lake, body_sheet for the Sheet doc and body_table for the Table doc
+ * (paged by page/page_size ≤ 200); /search with required q and type, fixed page size 20, `<em>`
+ * highlights, a site-relative url; errors as real HTTP statuses with {message} (the body shape is
+ * what the official yuque-mcp-server reads; the spec gives none); 429 (访问频率超限) for injected
+ * faults and, with `hourlyQuota`, once a token's requests in the current "hour" pass it
+ * (third-party reports: 5,000 an hour per token; `control.newHour()` starts the next hour).
+ * Lake documents carry Markdown in `body` (as Tencent/WeKnora report from the live API, [3P]), or
+ * an empty body with `lakeBody: 'empty'` (the spec only says "raw body").
  *
- * Not imitated: writes (POST/PUT/DELETE), TOC, doc versions, statistics, group members, repo
- * detail, Table docs and their paging, tags/hits, the "space host" rule (a team token answering
- * 404 on www.yuque.com), OAuth apps, the hourly quota (429 only when a test injects it), whether
- * lake bodies are Markdown (here lake docs have an empty `body`, forcing the body_html path), and
- * rate-limit headers (none are documented; `Retry-After` is sent only when a test asks for one).
+ * Not imitated: writes (POST/PUT/DELETE), doc versions, statistics, group members, repo detail,
+ * tags/hits, the "space host" rule (a team token answering 404 on www.yuque.com), OAuth apps,
+ * the exact status for a bad parameter (the spec lists 400 and 422 without saying which; this
+ * fake answers 400 for paging and 422 for a bad time), and rate-limit headers (none are
+ * documented; `Retry-After` is sent only when a test asks for one).
  */
 import { randomBytes } from 'node:crypto';
 import {
@@ -41,7 +49,9 @@ import {
   namespaceOf,
   reposFor,
   specialDocuments,
+  tocShape,
   userShape,
+  type LakeBody,
   type YuqueDocument,
   type YuqueRepo,
 } from './fixtures/yuque-shapes';
@@ -49,8 +59,14 @@ import {
 export interface YuqueFakeOptions extends CorpusOptions {
   /** @default 'yuque-fake-token-0123456789abcdef' */
   token?: string;
-  /** Adds a Sheet and a Board document to the first repo. @default true */
+  /** Adds a Sheet, a Board and a Table document to the first repo. @default true */
   specialDocuments?: boolean;
+  /** What lake documents carry in `body`. @default 'markdown' */
+  lakeBody?: LakeBody;
+  /** How /users/{id}/groups answers: a list, or the single object the spec's schema declares. @default 'list' */
+  groupsShape?: 'list' | 'object';
+  /** Requests a token may make per "hour" before 429 (访问频率超限); none by default. */
+  hourlyQuota?: number;
 }
 
 export interface YuqueFakeControl {
@@ -71,6 +87,12 @@ export interface YuqueFakeControl {
   vanishAfterListing(fixtureId: number): void;
   /** The connector's externalId for a fixture document. */
   externalIdOf(fixtureId: number): string;
+  /** The titles above a document in its repo's TOC (outermost first). */
+  breadcrumbOf(fixtureId: number): string[];
+  /** Starts the next hour of the hourly quota. */
+  newHour(): void;
+  /** Authenticated requests counted against the quota this hour. */
+  requestsThisHour(): number;
 }
 
 export interface YuqueFake {
@@ -92,6 +114,7 @@ export async function startYuqueFake(options: YuqueFakeOptions = {}): Promise<Yu
   const faults = new FaultInjector();
   let tokenValid = true;
   let permissionDenied = false;
+  let requestsThisHour = 0;
 
   function documentsOf(repo: YuqueRepo): YuqueDocument[] {
     // Every fifth corpus doc is stored in Yuque's lake format (no Markdown body).
@@ -226,6 +249,9 @@ export async function startYuqueFake(options: YuqueFakeOptions = {}): Promise<Yu
     if (request.method !== 'GET') return error(404, 'Not Found');
     if (!request.path.startsWith('/api/v2/')) return error(404, 'Not Found');
     if (request.headers['x-auth-token'] !== token || !tokenValid) return error(401, 'Unauthorized');
+    requestsThisHour += 1;
+    if (options.hourlyQuota !== undefined && requestsThisHour > options.hourlyQuota)
+      return error(429, 'Too Many Requests');
     const segments = request.path.slice('/api/v2/'.length).split('/').filter(Boolean).map(decodeURIComponent);
     const [head, ...rest] = segments;
     if (head === 'hello') return { status: 200, body: { data: { message: `Hello ${FAKE_USER.name}` } } };
@@ -237,34 +263,48 @@ export async function startYuqueFake(options: YuqueFakeOptions = {}): Promise<Yu
     if (head === 'users' && rest[1] === 'groups' && rest.length === 2) {
       if (rest[0] !== FAKE_USER.login && rest[0] !== String(FAKE_USER.id)) return error(404, 'Not Found');
       const offset = Number(request.url.searchParams.get('offset') ?? 0);
-      return {
-        status: 200,
-        body: {
-          data: pageOf(
-            [groupShape(FAKE_GROUP, repos.filter((r) => r.owner === FAKE_GROUP).length)],
-            offset,
-            100,
-          ).items,
-        },
-      };
+      const groups = pageOf(
+        [groupShape(FAKE_GROUP, repos.filter((r) => r.owner === FAKE_GROUP).length)],
+        offset,
+        100,
+      ).items;
+      if (options.groupsShape === 'object') return { status: 200, body: { data: groups[0] ?? {} } };
+      return { status: 200, body: { data: groups } };
     }
     if (permissionDenied) return error(403, 'Forbidden: this token cannot read repos');
     if ((head === 'users' || head === 'groups') && rest[1] === 'repos' && rest.length === 2)
       return reposResponse(rest[0]!, request.url);
     if (head === 'search' && rest.length === 0) return searchResponse(request.url);
     if (head !== 'repos') return error(404, 'Not Found');
-    if (rest[0] === 'docs' && rest.length === 2) return detailResponse(findDocument(rest[1]!));
+    if (rest[0] === 'docs' && rest.length === 2) return detailResponse(findDocument(rest[1]!), request.url);
+    if (rest.at(-1) === 'toc') {
+      const repo = findRepo(rest.slice(0, -1));
+      if (!repo) return error(404, 'Not Found');
+      return { status: 200, body: { data: tocShape(documentsOf(repo)).items } };
+    }
     const docsAt = rest.indexOf('docs');
     const repo = docsAt > 0 ? findRepo(rest.slice(0, docsAt)) : undefined;
     if (!repo) return error(404, 'Not Found');
     if (rest.length === docsAt + 1) return docsResponse(repo, request.url);
-    if (rest.length === docsAt + 2) return detailResponse(findDocument(rest[docsAt + 1]!, repo));
+    if (rest.length === docsAt + 2) return detailResponse(findDocument(rest[docsAt + 1]!, repo), request.url);
     return error(404, 'Not Found');
   }
 
-  function detailResponse(found: { document: YuqueDocument; repo: YuqueRepo } | undefined): FakeResponse {
+  function detailResponse(
+    found: { document: YuqueDocument; repo: YuqueRepo } | undefined,
+    url: URL,
+  ): FakeResponse {
     if (!found) return error(404, 'Not Found');
-    return { status: 200, body: { data: docDetailShape(found.document, found.repo, bookOf(found.repo)) } };
+    const page = Number(url.searchParams.get('page') ?? 1);
+    const pageSize = Number(url.searchParams.get('page_size') ?? 100);
+    if (!Number.isInteger(page) || page < 1 || !Number.isInteger(pageSize) || pageSize < 1 || pageSize > 200)
+      return error(400, 'page must be at least 1 and page_size between 1 and 200');
+    const detail = docDetailShape(found.document, found.repo, bookOf(found.repo), {
+      lakeBody: options.lakeBody,
+      tablePage: page,
+      tablePageSize: pageSize,
+    });
+    return { status: 200, body: { data: detail } };
   }
 
   const server = await startFakeServer({
@@ -296,6 +336,15 @@ export async function startYuqueFake(options: YuqueFakeOptions = {}): Promise<Yu
     addDocument: (input) => store.add(input).id,
     vanishAfterListing: (id) => store.vanishAfterListing(id),
     externalIdOf: (id) => String(id),
+    breadcrumbOf: (id) => {
+      for (const repo of repos) {
+        const found = tocShape(documentsOf(repo)).breadcrumbs.get(id);
+        if (found) return found;
+      }
+      return [];
+    },
+    newHour: () => void (requestsThisHour = 0),
+    requestsThisHour: () => requestsThisHour,
   };
   return {
     baseUrl: `${server.origin}/api/v2`,

@@ -1,74 +1,64 @@
 /**
- * Yuque Open API v2 response shapes (the fields Cairn reads) and how its answers map to Cairn
- * errors. Yuque signals errors with real HTTP statuses and a JSON `{message}` (connectors.md §2.1).
+ * How Yuque's answers map to Cairn errors. Yuque signals errors with real HTTP statuses (the spec's
+ * components.responses: 400, 401, 403, 404, 422, 429 访问频率超限, 500) and a JSON `{message}`
+ * (read by the official yuque-mcp-server, src/utils/error.ts). Shapes are checked per endpoint in
+ * yuque-schemas.ts.
  */
 import { CairnError } from '../../errors';
 import { resetHeaderMs, type Interpretation, type RawResponse } from '../http/platform-http';
-
-export interface YuqueUser {
-  id: number;
-  login: string;
-  name?: string;
-}
-
-export interface YuqueBook {
-  id: number;
-  slug: string;
-  name: string;
-  namespace: string;
-}
-
-export interface YuqueDoc {
-  id: number;
-  slug: string;
-  title: string;
-  type?: string;
-  updated_at?: string;
-  content_updated_at?: string;
-}
-
-export interface YuqueSearchResult {
-  id: number;
-  type: string;
-  title: string;
-  summary?: string;
-  url?: string;
-  info?: string;
-  target?: { id?: number; book?: { name?: string } };
-}
-
-export interface YuqueEnvelope<T> {
-  data: T;
-  meta?: { total?: number; pageNo?: number; pageSize?: number };
-}
 
 function messageOf(json: unknown): string {
   const message = (json as { message?: unknown } | undefined)?.message;
   return typeof message === 'string' && message ? message : 'no message';
 }
 
-/** Interprets one Yuque answer; `what` names the request in messages (never a token). */
-export function interpretYuque<T>(what: string): (response: RawResponse) => Interpretation<YuqueEnvelope<T>> {
+/** A Retry-After longer than this is not waited out inside a sync: the rest of the documents are deferred. */
+export const MAX_RETRY_AFTER_MS = 60_000;
+
+/**
+ * Interprets one Yuque answer; `what` names the request in messages (never a token). The JSON body
+ * is returned as is, to be checked with the endpoint's schema.
+ */
+export function interpretYuque(what: string): (response: RawResponse) => Interpretation<unknown> {
   return (response) => {
     const { status } = response;
     if (status >= 200 && status < 300) {
       if (response.json === undefined || typeof response.json !== 'object' || response.json === null) {
         return {
           kind: 'error',
-          error: new CairnError('SOURCE_ERROR', `Yuque sent a malformed (non-JSON) answer to ${what}.`),
+          error: new CairnError(
+            'UNEXPECTED_RESPONSE',
+            `Yuque answered ${what} with something that is not JSON.`,
+            {
+              details: { platform: 'Yuque', endpoint: what, field: '(the whole body)' },
+            },
+          ),
         };
       }
-      return { kind: 'ok', value: response.json as YuqueEnvelope<T> };
+      return { kind: 'ok', value: response.json };
     }
     const detail = `${what}: HTTP ${status} (${messageOf(response.json)})`;
-    // The spec lists 429 without documenting rate-limit headers; honour a standard Retry-After if one comes.
-    if (status === 429)
+    if (status === 429) {
+      // The spec documents 429 but no rate-limit header or number; third-party reports give about
+      // 5,000 requests an hour per token. A short standard Retry-After is waited out; otherwise the
+      // hour's budget is spent and the sync defers the rest (RATE_LIMITED, sync-engine.ts).
+      const afterMs = resetHeaderMs(response.headers, 'retry-after', Number.POSITIVE_INFINITY);
+      if (afterMs !== undefined && afterMs <= MAX_RETRY_AFTER_MS)
+        return {
+          kind: 'retry',
+          code: 'RATE_LIMITED',
+          message: `Yuque rate limit reached for ${detail}`,
+          afterMs,
+        };
       return {
-        kind: 'retry',
-        code: 'RATE_LIMITED',
-        message: `Yuque rate limit reached for ${detail}`,
-        afterMs: resetHeaderMs(response.headers, 'retry-after'),
+        kind: 'error',
+        error: new CairnError(
+          'RATE_LIMITED',
+          `Yuque's request limit was reached (${detail}). Yuque allows about 5,000 requests an hour per token; Cairn carries on at the next sync.`,
+          { details: afterMs === undefined ? {} : { retryAfterMs: afterMs } },
+        ),
       };
+    }
     if (status >= 500)
       return { kind: 'retry', code: 'SOURCE_ERROR', message: `Yuque server error for ${detail}` };
     if (status === 401)

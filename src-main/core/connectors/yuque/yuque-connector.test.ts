@@ -3,7 +3,8 @@ import { createLogger, silentLogger } from '../../logging/logger';
 import type { DocumentRef } from '../connector';
 import { startYuqueFake, type YuqueFake } from '../../../testing/fakes/yuque-fake';
 import { blocksToMarkdown } from '../../../testing/fakes/fixtures/markup';
-import { YuqueConnector, type YuqueConnectorOptions } from './yuque-connector';
+import { CairnError } from '../../errors';
+import { YuqueConnector, yuquePacing, type YuqueConnectorOptions } from './yuque-connector';
 import { failure, listAll } from '../../../testing/connector-test-kit';
 
 const FAST: YuqueConnectorOptions = {
@@ -53,7 +54,7 @@ describe('YuqueConnector against the fake', () => {
       const denied = await failure(connect(fake).validate());
       expect([denied.code, denied.message]).toEqual([
         'PERMISSION_DENIED',
-        expect.stringContaining('cannot read knowledge bases'),
+        expect.stringContaining('not allowed to read the account or its knowledge bases'),
       ]);
     } finally {
       fake.control.denyPermission(false);
@@ -64,7 +65,7 @@ describe('YuqueConnector against the fake', () => {
     const big = await startYuqueFake({ documents: 240, knowledgeBases: 2 });
     try {
       const refs = await listAll(connect(big));
-      // 240 corpus docs + the Sheet and Board extras; the team repo has 120 docs (two pages).
+      // 240 corpus docs + the Sheet and Table extras (the Board is skipped); the team repo has 120 docs (two pages).
       expect(refs).toHaveLength(242);
       expect(new Set(refs.map((r) => r.externalId)).size).toBe(242);
       const offsets = big.control.requests
@@ -78,29 +79,130 @@ describe('YuqueConnector against the fake', () => {
         knowledgeBase: '产品手册',
         url: `${new URL(big.baseUrl).origin}/cairn-demo/product-handbook/${first.slug}`,
         remoteUpdatedAt: new Date(first.updatedAt).toISOString(),
-        revision: new Date(first.updatedAt).toISOString(),
+        // updated_at plus a digest of the document's place in the TOC (a move is a change).
+        revision: expect.stringMatching(
+          new RegExp(`^${new Date(first.updatedAt).toISOString()}#[0-9a-f]{12}$`),
+        ),
       });
+      expect(big.control.requests.filter((r) => r.path.endsWith('/toc')).map((r) => r.path)).toEqual([
+        '/api/v2/repos/5000/toc',
+        '/api/v2/repos/5001/toc',
+      ]);
     } finally {
       await big.close();
     }
   });
 
-  it('fetches Markdown bodies, converts lake/HTML bodies and sheets, and refuses boards per document', async () => {
+  it("fetches Markdown and lake bodies, sheets and paged data tables, with each document's TOC breadcrumb; skips boards at listing", async () => {
     const connector = connect(fake);
-    const refs = await listAll(connector);
+    const skipped: { externalId: string; kind: string }[] = [];
+    const refs: DocumentRef[] = [];
+    for await (const ref of connector.list(undefined, {
+      skipped: (item) => skipped.push({ externalId: item.externalId, kind: item.kind }),
+      incomplete: (error) => {
+        throw error;
+      },
+    }))
+      refs.push(ref);
+    expect(skipped).toEqual([{ externalId: '90002', kind: 'board' }]);
     const byId = (id: number) => refs.find((r) => r.externalId === String(id))!;
     const markdownDoc = fake.control.store.list().find((d) => d.id % 5 !== 2)!;
-    expect((await connector.fetch(byId(markdownDoc.id))).markdown).toBe(blocksToMarkdown(markdownDoc.blocks));
+    expect(await connector.fetch(byId(markdownDoc.id))).toEqual({
+      markdown: blocksToMarkdown(markdownDoc.blocks),
+      title: markdownDoc.title,
+      breadcrumb: fake.control.breadcrumbOf(markdownDoc.id),
+    });
+    const nested = fake.control.store.list().find((d) => fake.control.breadcrumbOf(d.id).length === 2)!;
+    expect((await connector.fetch(byId(nested.id))).breadcrumb).toEqual([
+      expect.stringMatching(/^第 \d+ 部分 Part \d+$/),
+      expect.any(String),
+    ]);
+    // A lake document's body carries Markdown (Tencent/WeKnora, from the live API): taken as it is.
     const lakeDoc = fake.control.store.list().find((d) => d.id % 5 === 2)!;
-    const converted = (await connector.fetch(byId(lakeDoc.id))).markdown;
-    // turndown output equals the fixture's own Markdown for headings, lists, code and tables
-    // (apart from turndown's wider list-marker padding).
-    expect(converted.trim().replace(/^(-|\d+\.) +/gm, '$1 ')).toBe(blocksToMarkdown(lakeDoc.blocks).trim());
+    expect((await connector.fetch(byId(lakeDoc.id))).markdown).toBe(blocksToMarkdown(lakeDoc.blocks));
     expect((await connector.fetch(byId(90_001))).markdown).toBe(
       '## Sheet1\n\n| 城市 | Region | 负责人 |\n| --- | --- | --- |\n| 杭州 | cn-hangzhou | 张三 |\n| Seattle | us-west-1 | Alice |\n',
     );
-    const board = await failure(connector.fetch(byId(90_002)));
-    expect([board.code, board.message]).toEqual(['UNSUPPORTED', expect.stringContaining('Board')]);
+    const table = (await connector.fetch(byId(90_003))).markdown.trim().split('\n');
+    expect(table.length).toBe(2 + 250);
+    expect(table.slice(0, 3)).toEqual([
+      '| Column 1 | Column 2 | Column 3 |',
+      '| --- | --- | --- |',
+      '| A-001 | 服务器 1 | retired |',
+    ]);
+    expect(table.at(-1)).toBe('| A-250 | Laptop 250 | retired |');
+    const tablePages = fake.control.requests.filter((r) => r.path === '/api/v2/repos/docs/90003');
+    expect(tablePages.map((r) => [r.query.page, r.query.page_size])).toEqual([
+      [undefined, undefined],
+      ['2', '100'],
+      ['3', '100'],
+    ]);
+  });
+
+  it('converts body_html, then body_lake, when a lake body holds no text; never indexes a lake document empty', async () => {
+    const local = await startYuqueFake({ documents: 10, lakeBody: 'empty', specialDocuments: false });
+    try {
+      const connector = connect(local);
+      const refs = await listAll(connector);
+      const lakeDoc = local.control.store.list().find((d) => d.id % 5 === 2)!;
+      const converted = (await connector.fetch(refs.find((r) => r.externalId === String(lakeDoc.id))!))
+        .markdown;
+      // turndown output equals the fixture's own Markdown for headings, lists, code and tables
+      // (apart from turndown's wider list-marker padding).
+      expect(converted.trim().replace(/^(-|\d+\.) +/gm, '$1 ')).toBe(blocksToMarkdown(lakeDoc.blocks).trim());
+    } finally {
+      await local.close();
+    }
+  });
+
+  it('reads teams given as a list or as the single object the spec declares; a failing team listing is a reported gap', async () => {
+    const single = await startYuqueFake({ documents: 20, knowledgeBases: 2, groupsShape: 'object' });
+    try {
+      const refs = await listAll(connect(single));
+      expect(new Set(refs.map((r) => r.knowledgeBase))).toEqual(new Set(['产品手册', 'Engineering Notes']));
+      single.control.inject({ kind: 'server-error' }, { path: '/groups', times: 10 });
+      const gaps: string[] = [];
+      const partial: DocumentRef[] = [];
+      for await (const ref of connect(single).list(undefined, {
+        skipped: () => {},
+        incomplete: (error, what) => gaps.push(`${what}: ${(error as CairnError).code}`),
+      }))
+        partial.push(ref);
+      expect(gaps).toEqual(['The teams of Yuque user cairn-demo could not be listed: SOURCE_ERROR']);
+      expect(new Set(partial.map((r) => r.knowledgeBase))).toEqual(new Set(['产品手册']));
+    } finally {
+      await single.close();
+    }
+  });
+
+  it('stops at the hourly quota with RATE_LIMITED (the sync defers the rest), and paces 80 a minute by default', async () => {
+    const limited = await startYuqueFake({ documents: 20, hourlyQuota: 12 });
+    try {
+      const connector = connect(limited);
+      const refs = await listAll(connector);
+      const outcomes: string[] = [];
+      for (const ref of refs)
+        outcomes.push(
+          await connector.fetch(ref).then(
+            () => 'ok',
+            (error: CairnError) => error.code,
+          ),
+        );
+      expect(outcomes.filter((o) => o === 'ok').length).toBe(
+        12 - limited.control.requests.filter((r) => !r.path.startsWith('/api/v2/repos/docs/')).length,
+      );
+      expect(outcomes.at(-1)).toBe('RATE_LIMITED');
+      const error = await failure(connector.fetch(refs[0]!));
+      expect(error.message).toMatch(/request limit was reached .*HTTP 429.*about 5,000 requests an hour/);
+      limited.control.newHour();
+      expect((await connector.fetch(refs[0]!)).markdown.length).toBeGreaterThan(10);
+    } finally {
+      await limited.close();
+    }
+    expect(yuquePacing(5)).toEqual([
+      { intervalMs: 60_000, intervalCap: 80 },
+      { intervalMs: 1000, intervalCap: 5 },
+    ]);
   });
 
   it('searches with Yuque search, strips <em>, and pages in twenties', async () => {
@@ -145,8 +247,8 @@ describe('YuqueConnector against the fake', () => {
     fake.control.inject({ kind: 'malformed-json' }, { path: '/repos/docs/' });
     const malformed = await failure(connector.fetch(ref));
     expect([malformed.code, malformed.message]).toEqual([
-      'SOURCE_ERROR',
-      'Yuque sent a malformed (non-JSON) answer to GET /repos/docs/' + ref.externalId + '.',
+      'UNEXPECTED_RESPONSE',
+      'Yuque answered GET /api/v2/repos/docs/{id} with something that is not JSON.',
     ]);
 
     fake.control.inject({ kind: 'slow', delayMs: 1500 }, { path: '/repos/docs/' });
@@ -208,7 +310,7 @@ describe('YuqueConnector against the fake', () => {
     const lines: string[] = [];
     const logger = createLogger({ sink: (line) => lines.push(line), level: 'debug' });
     const connector = connect(fake, { logger });
-    fake.control.inject({ kind: 'rate-limit' }, { times: 2 });
+    fake.control.inject({ kind: 'rate-limit', resetSeconds: 0.01 }, { times: 2 });
     fake.control.inject({ kind: 'server-error' }, { times: 2 });
     await connector.validate();
     await listAll(connector);

@@ -1,10 +1,14 @@
 /**
- * Yuque (语雀) connector: X-Auth-Token against the Open API v2 (connectors.md §2). Lists the user's
- * and the user's teams' knowledge bases, pages their docs with offset/limit until meta.total,
- * fetches each doc's body as Markdown, and runs Yuque's own search for direct mode.
+ * Yuque (语雀) connector: X-Auth-Token against the Open API v2 (docs/connectors.md "Yuque"). Lists
+ * the user's and the user's teams' knowledge bases, pages their docs with offset/limit until
+ * meta.total, reads each base's TOC for the documents' places, fetches each doc's text as
+ * Markdown, and runs Yuque's own search for direct mode. Every answer is checked against the
+ * official spec's shape for its endpoint (yuque-schemas.ts); requests are paced to stay inside
+ * the hourly quota, and past it the sync defers the rest (yuque-api.ts).
  */
 import { PLATFORM_INFO } from '@shared/platforms';
-import { CairnError, throwIfAborted } from '../../errors';
+import type { z } from 'zod';
+import { CairnError } from '../../errors';
 import type { Logger } from '../../logging/logger';
 import type {
   Connector,
@@ -14,29 +18,44 @@ import type {
   DocumentRef,
   FetchedDocument,
   ConnectorDescriptor,
+  ListingReport,
 } from '../connector';
-import { PlatformHttp, type HttpRequest, type PlatformHttpOptions } from '../http/platform-http';
 import {
-  interpretYuque,
-  stripEmphasis,
-  type YuqueBook,
-  type YuqueDoc,
-  type YuqueSearchResult,
-  type YuqueUser,
-} from './yuque-api';
-import { yuqueDocToMarkdown, type YuqueDocDetail } from './yuque-markdown';
+  PlatformHttp,
+  type HttpRequest,
+  type PlatformHttpOptions,
+  type RateWindow,
+} from '../http/platform-http';
+import { parseResponse } from '../http/response-shape';
+import { interpretYuque, stripEmphasis } from './yuque-api';
+import { listYuqueDocuments, reposOf, TOKEN_HELP, type YuqueListingContext } from './yuque-listing';
+import { yuqueDocToMarkdown } from './yuque-markdown';
+import { DocDetailAnswer, SearchAnswer, UserAnswer, type YuqueDocDetail } from './yuque-schemas';
+import { parseTablePage, tablePagesToMarkdown, type TablePage } from './yuque-tables';
 
 export interface YuqueConnectorOptions {
-  /** Overrides of the HTTP plumbing (tests shorten timeouts and backoff). */
+  /** Overrides of the HTTP plumbing (tests shorten timeouts and backoff, or lift the pacing). */
   http?: Partial<Omit<PlatformHttpOptions, 'baseUrl' | 'logger' | 'authHeaders' | 'refreshAuth'>>;
 }
 
-/** Yuque caps both list endpoints at 100 per page (connectors.md §2.2). */
-const PAGE_LIMIT = 100;
-/** Fixed by Yuque; not a parameter (connectors.md §2.2). */
+/** Fixed by Yuque; not a parameter (spec: /api/v2/search "PageSize 固定为 20"). */
 const SEARCH_PAGE_SIZE = 20;
-const TOKEN_HELP =
-  'Create a token at https://www.yuque.com/settings/tokens (API tokens need a paid membership); a team token must use the team’s space host as base URL, e.g. https://<space>.yuque.com/api/v2.';
+/** The spec's maximum page_size for data-table rows. */
+const TABLE_PAGE_SIZE = 200;
+/** At most this many table pages per document, so one huge table cannot eat the hour's quota. */
+const MAX_TABLE_PAGES = 200;
+
+/**
+ * About 5,000 requests an hour per token (third-party reports; the spec documents 429 only):
+ * 80 a minute is 4,800 an hour, and 5 a second smooths bursts. A larger sync carries on at this
+ * pace; one that still meets a 429 defers its remaining documents to the next sync.
+ */
+export function yuquePacing(perSecond: number): RateWindow[] {
+  return [
+    { intervalMs: 60_000, intervalCap: 80 },
+    { intervalMs: 1000, intervalCap: perSecond },
+  ];
+}
 
 export class YuqueConnector implements Connector {
   readonly platform = 'yuque' as const;
@@ -50,6 +69,8 @@ export class YuqueConnector implements Connector {
   private readonly logger: Logger;
   private readonly baseUrl: string;
   private readonly token: string | undefined;
+  /** Document id → its place in the TOC, learned while listing. */
+  private readonly breadcrumbs = new Map<string, string[]>();
 
   constructor(init: ConnectorInit, options: YuqueConnectorOptions = {}) {
     this.logger = init.logger.child('yuque');
@@ -59,9 +80,7 @@ export class YuqueConnector implements Connector {
     this.http = new PlatformHttp({
       baseUrl: this.baseUrl,
       logger: this.logger,
-      // The documented quota is 5000 requests/hour per account (connectors.md §2.4); 5/s smooths
-      // bursts and a 429 beyond the hourly budget is retried with backoff.
-      rate: { intervalMs: 1000, intervalCap: perSecond },
+      rate: yuquePacing(perSecond),
       authHeaders: async () => {
         if (!this.token)
           throw new CairnError('AUTH_INVALID', `No Yuque token is stored for this connection. ${TOKEN_HELP}`);
@@ -76,109 +95,53 @@ export class YuqueConnector implements Connector {
     return new URL(this.baseUrl).origin;
   }
 
+  /** GET one endpoint and check its answer; `endpoint` is the spec's path template, for messages. */
   private async get<T>(
+    endpoint: string,
     path: string,
     query: HttpRequest['query'],
+    schema: z.ZodType<T>,
     signal: AbortSignal | undefined,
-  ): Promise<{ data: T; meta?: { total?: number } }> {
-    return this.http.request({ path, query, signal }, interpretYuque<T>(`GET ${path}`));
+  ): Promise<T> {
+    const what = `GET /api/v2${endpoint}`;
+    const body = await this.http.request({ path, query, signal }, interpretYuque(what));
+    return parseResponse(schema, body, { platform: 'Yuque', endpoint: what });
   }
 
   async validate(signal?: AbortSignal): Promise<string> {
-    let user: YuqueUser;
+    let who: string;
     try {
-      user = (await this.get<YuqueUser>('/user', undefined, signal)).data;
+      const user = (await this.get('/user', '/user', undefined, UserAnswer, signal)).data;
+      who = user?.login ?? (user?.id !== null && user?.id !== undefined ? String(user.id) : '');
+      if (!who)
+        throw new CairnError('UNEXPECTED_RESPONSE', 'Yuque answered GET /api/v2/user without a login or id.');
+      const name = user?.name && user.name !== who ? `${user.name} (${who})` : who;
+      const { repos } = await reposOf(this.listingContext(), 'users', who, signal);
+      return `Connected to Yuque as ${name}; ${repos.length} personal knowledge base(s) visible, team knowledge bases are listed on sync.`;
     } catch (error) {
       throw explainValidation(error, this.baseUrl);
     }
-    try {
-      const repos = await this.reposOf('users', user.login, signal);
-      return `Connected to Yuque as ${user.name ?? user.login} (${user.login}); ${repos.length} personal knowledge base(s) visible, team knowledge bases are listed on sync.`;
-    } catch (error) {
-      if (error instanceof CairnError && error.code === 'PERMISSION_DENIED') {
-        throw new CairnError(
-          'PERMISSION_DENIED',
-          `The Yuque token signs in as ${user.login} but cannot read knowledge bases. Create a token with read access to repos and docs. ${TOKEN_HELP}`,
-        );
-      }
-      throw explainValidation(error, this.baseUrl);
-    }
   }
 
-  private async reposOf(
-    kind: 'users' | 'groups',
-    login: string,
-    signal: AbortSignal | undefined,
-  ): Promise<YuqueBook[]> {
-    const repos: YuqueBook[] = [];
-    for (let offset = 0; ; offset += PAGE_LIMIT) {
-      const page =
-        (
-          await this.get<YuqueBook[]>(
-            `/${kind}/${encodeURIComponent(login)}/repos`,
-            { offset, limit: PAGE_LIMIT },
-            signal,
-          )
-        ).data ?? [];
-      repos.push(...page);
-      if (page.length < PAGE_LIMIT) return repos;
-    }
+  private listingContext(): YuqueListingContext {
+    return { get: this.get.bind(this), logger: this.logger, siteOrigin: this.siteOrigin };
   }
 
-  private async groupsOf(login: string, signal: AbortSignal | undefined): Promise<YuqueUser[]> {
-    const groups: YuqueUser[] = [];
-    // Group pages are fixed at 100 (connectors.md §2.2): a short page is the last one.
-    for (let offset = 0; ; offset += PAGE_LIMIT) {
-      const page =
-        (await this.get<YuqueUser[]>(`/users/${encodeURIComponent(login)}/groups`, { offset }, signal))
-          .data ?? [];
-      groups.push(...page);
-      if (page.length < PAGE_LIMIT) return groups;
+  async *list(signal?: AbortSignal, report?: ListingReport): AsyncIterable<DocumentRef> {
+    for await (const listed of listYuqueDocuments(this.listingContext(), signal, report)) {
+      if (listed.breadcrumb.length > 0) this.breadcrumbs.set(listed.ref.externalId, listed.breadcrumb);
+      yield listed.ref;
     }
-  }
-
-  async *list(signal?: AbortSignal): AsyncIterable<DocumentRef> {
-    const user = (await this.get<YuqueUser>('/user', undefined, signal)).data;
-    const books = new Map<number, YuqueBook>();
-    for (const book of await this.reposOf('users', user.login, signal)) books.set(book.id, book);
-    for (const group of await this.groupsOf(user.login, signal)) {
-      for (const book of await this.reposOf('groups', group.login, signal)) books.set(book.id, book);
-    }
-    for (const book of books.values()) {
-      let total = Number.POSITIVE_INFINITY;
-      for (let offset = 0; offset < total; offset += PAGE_LIMIT) {
-        throwIfAborted(signal);
-        const page = await this.get<YuqueDoc[]>(
-          `/repos/${book.id}/docs`,
-          { offset, limit: PAGE_LIMIT },
-          signal,
-        );
-        total = page.meta?.total ?? 0;
-        const docs = page.data ?? [];
-        for (const doc of docs) yield this.toRef(doc, book);
-        if (docs.length === 0) break; // never loop on a total that disagrees with the pages
-      }
-    }
-  }
-
-  private toRef(doc: YuqueDoc, book: YuqueBook): DocumentRef {
-    return {
-      externalId: String(doc.id),
-      title: doc.title,
-      knowledgeBase: book.name,
-      url: `${this.siteOrigin}/${book.namespace}/${doc.slug}`,
-      remoteUpdatedAt: doc.content_updated_at ?? doc.updated_at ?? null,
-      // updated_at also moves on a rename, which the index must see.
-      revision: doc.updated_at ?? doc.content_updated_at ?? null,
-    };
   }
 
   async fetch(ref: DocumentRef, signal?: AbortSignal): Promise<FetchedDocument> {
-    let detail: YuqueDocDetail;
+    const path = `/repos/docs/${encodeURIComponent(ref.externalId)}`;
+    let detail: YuqueDocDetail | null | undefined;
+    let tables: string | null = null;
     try {
-      detail = (
-        await this.get<YuqueDocDetail>(`/repos/docs/${encodeURIComponent(ref.externalId)}`, undefined, signal)
-      ).data;
+      detail = (await this.get('/repos/docs/{id}', path, undefined, DocDetailAnswer, signal)).data;
+      if (detail?.type === 'Table' && detail.body_table)
+        tables = await this.allTablePages(path, detail.body_table, signal);
     } catch (error) {
       if (error instanceof CairnError && error.code === 'NOT_FOUND')
         throw new CairnError(
@@ -187,27 +150,79 @@ export class YuqueConnector implements Connector {
         );
       throw error;
     }
-    return { markdown: yuqueDocToMarkdown(detail), title: detail.title ?? ref.title };
+    if (!detail)
+      throw new CairnError(
+        'UNEXPECTED_RESPONSE',
+        `Yuque answered GET /api/v2/repos/docs/{id} for "${ref.title}" without data.`,
+        { details: { platform: 'Yuque', endpoint: 'GET /api/v2/repos/docs/{id}', field: 'data' } },
+      );
+    return {
+      markdown: yuqueDocToMarkdown(detail, tables),
+      title: detail.title ?? ref.title,
+      breadcrumb: this.breadcrumbs.get(ref.externalId),
+    };
+  }
+
+  /**
+   * A data table's rows come in pages (page/page_size on the detail endpoint, "数据表使用"). The
+   * first page came with the plain detail request; the next ones keep its page size, so no row is
+   * skipped or read twice.
+   */
+  private async allTablePages(
+    path: string,
+    first: string,
+    signal: AbortSignal | undefined,
+  ): Promise<string | null> {
+    const pages: TablePage[] = [];
+    let page = parseTablePage(first);
+    const size = page?.pageSize ?? page?.records?.length ?? 0;
+    for (let number = 1; page; number++) {
+      pages.push(page);
+      const rows = pages.reduce((sum, p) => sum + (p.records?.length ?? 0), 0);
+      if ((page.records?.length ?? 0) === 0 || rows >= (page.totalCount ?? 0) || number >= MAX_TABLE_PAGES)
+        break;
+      const next = await this.get(
+        '/repos/docs/{id}',
+        path,
+        { page: number + 1, page_size: Math.min(size, TABLE_PAGE_SIZE) },
+        DocDetailAnswer,
+        signal,
+      );
+      page = next.data?.body_table ? parseTablePage(next.data.body_table) : null;
+    }
+    return tablePagesToMarkdown(pages);
   }
 
   async search(query: string, options: { limit: number; signal?: AbortSignal }): Promise<DirectHit[]> {
-    const q = query.trim();
+    const q = [...query.trim()].slice(0, 200).join(''); // the spec caps q at 200 characters
     if (!q) return [];
     const hits: DirectHit[] = [];
     for (let page = 1; hits.length < options.limit && page <= 100; page++) {
-      const answer = await this.get<YuqueSearchResult[]>('/search', { type: 'doc', q, page }, options.signal);
-      const results = answer.data ?? [];
-      for (const result of results) {
+      const answer = await this.get(
+        '/search',
+        '/search',
+        { type: 'doc', q, page },
+        SearchAnswer,
+        options.signal,
+      );
+      for (const result of answer.data) {
+        const id = result.target?.id ?? result.id;
+        if (id === null || id === undefined) continue;
         hits.push({
-          externalId: String(result.target?.id ?? result.id),
-          title: stripEmphasis(result.title),
-          snippet: stripEmphasis(result.summary),
+          externalId: String(id),
+          title: stripEmphasis(result.title ?? result.target?.title ?? ''),
+          snippet: stripEmphasis(result.summary ?? ''),
           url: result.url ? new URL(result.url, this.siteOrigin).toString() : null,
-          knowledgeBase: result.target?.book?.name ?? stripEmphasis(result.info).split(' / ').pop() ?? '',
+          knowledgeBase:
+            result.target?.book?.name ??
+            stripEmphasis(result.info ?? '')
+              .split(' / ')
+              .pop() ??
+            '',
         });
       }
       const total = answer.meta?.total ?? 0;
-      if (results.length < SEARCH_PAGE_SIZE || page * SEARCH_PAGE_SIZE >= total) break;
+      if (answer.data.length < SEARCH_PAGE_SIZE || page * SEARCH_PAGE_SIZE >= total) break;
     }
     return hits.slice(0, options.limit);
   }
@@ -235,7 +250,7 @@ function explainValidation(error: unknown, baseUrl: string): unknown {
     case 'PERMISSION_DENIED':
       return new CairnError(
         'PERMISSION_DENIED',
-        `The Yuque token is not allowed to read the account. ${TOKEN_HELP}`,
+        `The Yuque token is not allowed to read the account or its knowledge bases. Create a token with read access to repos and docs. ${TOKEN_HELP}`,
       );
     case 'SOURCE_UNREACHABLE':
     case 'TIMEOUT':

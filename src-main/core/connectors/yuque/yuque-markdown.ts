@@ -1,21 +1,18 @@
 /**
- * Turns a Yuque doc detail into Markdown: the Markdown body where there is one, else the HTML body
- * converted with turndown (a maintained HTML→Markdown library), else the sheet body as tables.
- * Lake/HTML bodies are not confirmed to be clean Markdown (connectors.md §2.3), so only
- * `format: markdown` bodies are trusted as-is.
+ * Turns a Yuque doc detail into Markdown from whichever documented field carries its text, so a
+ * lake document is never indexed empty (docs/connectors.md "Yuque bodies"):
+ * 1. `body_sheet` (Sheet) and `body_table` (Table, paged by the caller) as Markdown tables;
+ * 2. `body` when it holds text: the spec calls it "正文原始内容" (the raw body); for markdown and
+ *    lake documents it carries Markdown in production (Tencent/WeKnora "empirically verified against
+ *    the v2 API"; FastGPT and langchain's YuqueLoader read `body` for every document) [third-party];
+ *    a body that is Lake or HTML markup is converted instead of being indexed as markup;
+ * 3. `body_html` (HTML) converted with turndown (a maintained HTML→Markdown library);
+ * 4. `body_lake` (Lake XML: HTML-like elements with `<card>` embeds) converted the same way.
  */
 import TurndownService from 'turndown';
 import { CairnError } from '../../errors';
-
-export interface YuqueDocDetail {
-  id: number;
-  type?: string;
-  title?: string;
-  format?: string;
-  body?: string | null;
-  body_html?: string | null;
-  body_sheet?: string | null;
-}
+import type { YuqueDocDetail } from './yuque-schemas';
+import { cellText, markdownTable, sheetToMarkdown } from './yuque-tables';
 
 /** The bits of a DOM element the table rule reads (turndown's types need the DOM lib, which core does not load). */
 interface ElementLike {
@@ -35,7 +32,8 @@ function turndown(): TurndownService {
     bulletListMarker: '-',
     emDelimiter: '*',
   });
-  service.remove(['style', 'script', 'meta'] as never);
+  // Lake's <card> elements are embeds (images, diagrams, mentions) whose data is an encoded attribute, not text.
+  service.remove(['style', 'script', 'meta', 'card'] as never);
   // Core turndown drops table structure; GFM pipe tables keep rows and columns searchable.
   service.addRule('gfm-table', {
     filter: 'table',
@@ -44,64 +42,58 @@ function turndown(): TurndownService {
   return service;
 }
 
-function cellText(text: string | null): string {
-  return (text ?? '').replace(/\s+/g, ' ').trim().replace(/\|/g, '\\|');
-}
-
 function tableToMarkdown(table: ElementLike): string {
   const rows = Array.from(table.querySelectorAll('tr'), (row) =>
-    Array.from(row.querySelectorAll('th,td'), (cell) => cellText(cell.textContent)),
+    Array.from(row.querySelectorAll('th,td'), (cell) => cellText(cell.textContent ?? '')),
   );
   return markdownTable(rows.filter((row) => row.length > 0));
-}
-
-export function markdownTable(rows: string[][]): string {
-  if (rows.length === 0) return '';
-  const width = Math.max(...rows.map((row) => row.length));
-  const pad = (row: string[]) => Array.from({ length: width }, (_, i) => row[i] ?? '');
-  const line = (row: string[]) => `| ${pad(row).join(' | ')} |`;
-  const [head, ...body] = rows;
-  return [line(head!), line(Array.from({ length: width }, () => '---')), ...body.map(line)].join('\n');
 }
 
 export function htmlToMarkdown(html: string): string {
   return turndown().turndown(html).trim() + '\n';
 }
 
-/** Yuque sheets carry their cells as a JSON string in body_sheet (see the V2DocDetail schema). */
-function sheetToMarkdown(bodySheet: string): string | null {
-  try {
-    const parsed = JSON.parse(bodySheet) as { data?: { name?: string; table?: unknown[][] }[] };
-    const sheets = (parsed.data ?? []).filter(
-      (sheet) => Array.isArray(sheet.table) && sheet.table.length > 0,
-    );
-    if (sheets.length === 0) return null;
-    return (
-      sheets
-        .map(
-          (sheet) =>
-            `## ${sheet.name ?? 'Sheet'}\n\n${markdownTable(sheet.table!.map((row) => row.map((cell) => cellText(String(cell ?? '')))))}`,
-        )
-        .join('\n\n') + '\n'
-    );
-  } catch {
-    return null;
-  }
+const LAKE_DOCTYPE = /^\s*<!doctype lake>/i;
+
+/** Lake markup is HTML-like: drop the doctype, then convert as HTML. */
+function lakeToMarkdown(lake: string): string {
+  return htmlToMarkdown(lake.replace(LAKE_DOCTYPE, ''));
 }
 
-export function yuqueDocToMarkdown(detail: YuqueDocDetail): string {
-  const body = detail.body?.trim() ?? '';
-  if (detail.format === 'markdown' && body) return detail.body!;
-  if (detail.body_sheet) {
-    const sheet = sheetToMarkdown(detail.body_sheet);
-    if (sheet) return sheet;
+function hasText(markdown: string): boolean {
+  return markdown.replace(/[\s#>*_`|-]/g, '') !== '';
+}
+
+/** `body` as Markdown: markup (Lake or HTML) is converted; Markdown is taken as it is. */
+function bodyToMarkdown(detail: YuqueDocDetail): string | null {
+  const body = detail.body ?? '';
+  if (!body.trim()) return null;
+  if (LAKE_DOCTYPE.test(body)) return lakeToMarkdown(body);
+  if (detail.format === 'html' || detail.type === 'HtmlDoc') return htmlToMarkdown(body);
+  return body;
+}
+
+/**
+ * Markdown for a doc detail. `tables` is the data table already paged by the caller (Table docs);
+ * throws UNSUPPORTED when no documented field carries any text.
+ */
+export function yuqueDocToMarkdown(detail: YuqueDocDetail, tables: string | null = null): string {
+  const candidates: (() => string | null)[] = [
+    () => (detail.body_sheet ? sheetToMarkdown(detail.body_sheet) : null),
+    () => tables,
+    () => bodyToMarkdown(detail),
+    () => (detail.body_html?.trim() ? htmlToMarkdown(detail.body_html) : null),
+    () => (detail.body_lake?.trim() ? lakeToMarkdown(detail.body_lake) : null),
+  ];
+  for (const candidate of candidates) {
+    const markdown = candidate();
+    if (markdown !== null && hasText(markdown)) return markdown;
   }
-  if (detail.body_html?.trim()) return htmlToMarkdown(detail.body_html);
-  // A non-Markdown body that is not lake markup is still better than nothing.
-  if (body && !/^<!doctype lake>/i.test(body)) return detail.body!;
-  const kind = detail.type ?? 'document';
+  const bodies = [detail.body, detail.body_html, detail.body_lake, detail.body_sheet, detail.body_table];
+  // Bodies present, and not one with text in any of them: an empty document, indexed by its title.
+  if (bodies.some((body) => typeof body === 'string')) return '';
   throw new CairnError(
     'UNSUPPORTED',
-    `Yuque ${kind} "${detail.title ?? detail.id}" has no text the API can export (format ${detail.format ?? 'unknown'}); it is skipped.`,
+    `Yuque ${detail.type ?? 'document'} "${detail.title ?? detail.id ?? ''}" came back without any text Cairn can read (format ${detail.format ?? 'unknown'}).`,
   );
 }
