@@ -154,5 +154,5 @@ describe('Yuque against the official spec and the hourly quota', () => {
     } finally {
       await fake.close();
     }
-  }, 600_000);
+  }, 900_000);
 });

@@ -28,6 +28,8 @@ export interface Fault {
   delayMs?: number;
   /** Overrides the platform code the fault answers with (e.g. QpsLimitForApi, 200001). */
   code?: string | number;
+  /** Overrides the HTTP status of a rate-limit or quota answer (IMA: 403 by default, some clients see 200). */
+  status?: number;
 }
 
 export class FaultPlan {

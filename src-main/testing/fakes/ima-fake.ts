@@ -1,15 +1,22 @@
 /**
- * A fake Tencent IMA agent OpenAPI on 127.0.0.1, serving what connectors.md §4.4 lists: POST-only
- * JSON actions under /openapi/wiki/v1/* and /openapi/note/v1/*, header auth that fails with a
- * non-zero `code` on HTTP 200, cursor paging with `is_end`/`next_cursor`, code 51 for a KB search
- * `limit` above 20, `folder_`-prefixed folders, and `get_media_info` returning either a note id or
- * a signed download URL that only works with the echoed headers. Rate-limit and quota codes are
- * configurable per injected fault, because the real values are uncertain.
+ * A fake Tencent IMA agent OpenAPI on 127.0.0.1, serving what docs/connectors.md "IMA" lists from
+ * the ima skill package (the only vendor documentation, read through third-party copies) and, where
+ * marked, from third-party clients: POST-only JSON actions under /openapi/wiki/v1/* and
+ * /openapi/note/v1/*, the {code, msg, data} envelope, cursor paging with `is_end`/`next_cursor`,
+ * code 51 for a KB search `limit` above 20, folders as items with media_type 99 (their ids also
+ * start `folder_`, as clients report), `get_media_info` answering a note id (media_type 11) or a
+ * signed download URL that only works with the echoed headers, `note/v1/export_note` (format 1 =
+ * Markdown, 0 = text) answering a signed `content_url`, and refusing a note its key's user did not
+ * write (210005, per note), `note/v1/get_doc_content` with `note_id` and format 0 (plain text).
+ * Rate limiting answers HTTP 403 with 200001 "请求频率超限，请稍后重试" and the day's quota HTTP 403
+ * with 200005 "请求超量，请明日再试" [3P clients]; both codes and statuses can be overridden per fault.
  *
  * Not imitated (IMA has no public reference; everything here is best-effort):
- * - The auth-failure code (110002), the not-found code (110004), `media_type` numbers and id formats are
- *   invented; only the messages' wording ("skill auth failed", "not exist") follows client reports.
+ * - The auth-failure code (110002), the not-found code (110004) and id formats are invented; only
+ *   the messages' wording ("skill auth failed", "not exist") follows client reports.
+ * - The skill-version check (-200 below 1.1) follows one client report [U].
  * - The download host is this server (`/cos/...`, GET); the real one is a separate object store.
+ * - get_doc_content's other formats: the skill names only format 0 here (this fake refuses others, 210001).
  * - No note/v1 search or listing actions, no KB detail beyond names, no tags, covers or members.
  * - Search is substring matching; highlight markup (<em>) is a guess; title-only matches give ''.
  */
@@ -49,8 +56,8 @@ export interface ImaFakeControl {
   restoreAuth(): void;
   /** Answer with `retcode`/`errmsg` instead of `code`/`msg`. @default 'code' */
   envelope: 'code' | 'retcode';
-  /** Whether note/v1/get_doc_content accepts target_content_format 1 (Markdown). @default true */
-  markdownSupported: boolean;
+  /** Notes (by document key) the key's user did not write: export_note refuses them with 210005. */
+  readonly notAuthor: Set<string>;
   maxPageSize: number;
   /** Every request as "METHOD /path", oldest first. */
   readonly requests: string[];
@@ -107,6 +114,7 @@ export async function startImaFake(options: ImaFakeOptions = {}): Promise<ImaFak
   const faults = new FaultPlan();
   const timers = new Set<NodeJS.Timeout>();
   const signatures = new Map<string, string>();
+  const exports = new Map<string, string>();
   const requests: string[] = [];
   let revoked = false;
   let nextKey = corpus.documents.length + 1;
@@ -180,15 +188,30 @@ export async function startImaFake(options: ImaFakeOptions = {}): Promise<ImaFak
     return items;
   }
 
+  function noteOf(noteId: unknown): CorpusDocument | undefined {
+    return [...docs.values()].find((d) => hashId('nb', d.key) === String(noteId ?? ''));
+  }
+
+  /** A signed export link needs no header: the signature is in the URL (a COS link valid ~3 h, per the skill). */
+  function exportDownload(res: ServerResponse, url: URL): void {
+    const token = /^\/cos\/exports\/([0-9a-f]+)\.(md|txt)$/.exec(url.pathname)?.[1] ?? '';
+    const text = exports.get(token);
+    if (text === undefined || !url.searchParams.get('sign'))
+      return void res
+        .writeHead(403, { 'content-type': 'application/xml' })
+        .end('<Error><Code>AccessDenied</Code></Error>');
+    res.writeHead(200, { 'content-type': 'text/markdown; charset=utf-8' }).end(text);
+  }
+
   function docByMediaId(id: string): CorpusDocument | undefined {
     for (const doc of docs.values()) if (mediaId(doc.key) === id) return doc;
     return undefined;
   }
 
-  function reply(res: ServerResponse, code: number, msg: string, data?: unknown): void {
+  function reply(res: ServerResponse, code: number, msg: string, data?: unknown, status = 200): void {
     sendJson(
       res,
-      200,
+      status,
       control.envelope === 'code'
         ? { code, msg, ...(data === undefined ? {} : { data }) }
         : { retcode: code, errmsg: msg, ...(data === undefined ? {} : { data }) },
@@ -210,6 +233,7 @@ export async function startImaFake(options: ImaFakeOptions = {}): Promise<ImaFak
         .end('{"code":0,"data":{"info_list":[{"kb_');
     if (fault?.kind === 'slow') await delay(fault.delayMs ?? 2000, timers);
     if (path.startsWith('/cos/files/')) return download(req, res, path);
+    if (path.startsWith('/cos/exports/')) return exportDownload(res, url);
     if (!path.startsWith('/openapi/wiki/v1/') && !path.startsWith('/openapi/note/v1/'))
       return sendJson(res, 404, { code: 404, msg: 'not found' });
     if (req.method !== 'POST') return void res.writeHead(405, { allow: 'POST' }).end();
@@ -224,9 +248,15 @@ export async function startImaFake(options: ImaFakeOptions = {}): Promise<ImaFak
     if (!ctx || Number(ctx[1]) < 1 || (Number(ctx[1]) === 1 && Number(ctx[2]) < 1))
       return reply(res, -200, 'please upgrade the skill to the latest version');
     if (fault?.kind === 'rate-limit')
-      return reply(res, Number(fault.code ?? 110021), 'request too frequent, please retry later');
+      return reply(
+        res,
+        Number(fault.code ?? 200001),
+        '请求频率超限，请稍后重试',
+        undefined,
+        fault.status ?? 403,
+      );
     if (fault?.kind === 'quota')
-      return reply(res, Number(fault.code ?? 220021), 'daily quota for fetching materials reached');
+      return reply(res, Number(fault.code ?? 200005), '请求超量，请明日再试', undefined, fault.status ?? 403);
     const body = (await readJson(req)) as Record<string, unknown> | undefined;
     if (!body) return reply(res, 110001, 'invalid json body');
     const action = path.replace(/^\/openapi\//, '');
@@ -290,14 +320,24 @@ export async function startImaFake(options: ImaFakeOptions = {}): Promise<ImaFak
       case 'wiki/v1/get_media_info':
         return mediaInfo(res, String(body.media_id ?? ''));
       case 'note/v1/get_doc_content': {
-        const id = String(body.doc_id ?? body.note_id ?? '');
-        const doc = [...docs.values()].find((d) => hashId('nb', d.key) === id);
-        if (!doc || vanished.has(doc.key)) return reply(res, 110004, 'note not exist');
-        const format = Number(body.target_content_format ?? 0);
-        if (format === 1 && control.markdownSupported)
-          return reply(res, 0, 'success', { content: doc.markdown });
-        if (format === 0) return reply(res, 0, 'success', { content: plainText(doc.markdown) });
-        return reply(res, 110001, 'invalid target_content_format');
+        const doc = noteOf(body.note_id);
+        if (!doc || vanished.has(doc.key)) return reply(res, 210035, 'note not exist');
+        if (Number(body.target_content_format ?? 0) !== 0)
+          return reply(res, 210001, 'invalid target_content_format');
+        return reply(res, 0, 'success', { content: plainText(doc.markdown) });
+      }
+      case 'note/v1/export_note': {
+        const doc = noteOf(body.note_id);
+        if (!doc || vanished.has(doc.key)) return reply(res, 210035, 'note not exist');
+        const format = Number(body.target_content_format);
+        if (format !== 0 && format !== 1) return reply(res, 210001, 'invalid target_content_format');
+        if (control.notAuthor.has(doc.key)) return reply(res, 210005, '非笔记作者，无权限导出');
+        const token = randomBytes(10).toString('hex');
+        exports.set(token, format === 1 ? doc.markdown : plainText(doc.markdown));
+        const ext = format === 1 ? 'md' : 'txt';
+        return reply(res, 0, 'success', {
+          content_url: `${baseUrl}/cos/exports/${token}.${ext}?sign=${randomBytes(6).toString('hex')}`,
+        });
       }
       default:
         return reply(res, 110001, `unknown action ${action}`);
@@ -353,7 +393,7 @@ export async function startImaFake(options: ImaFakeOptions = {}): Promise<ImaFak
     revokeAuth: () => void (revoked = true),
     restoreAuth: () => void (revoked = false),
     envelope: 'code',
-    markdownSupported: true,
+    notAuthor: new Set<string>(),
     maxPageSize: options.maxPageSize ?? 5,
     requests,
     vanish: (key) => void vanished.add(key),

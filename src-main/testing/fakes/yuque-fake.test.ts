@@ -8,6 +8,17 @@ import Ajv2020 from 'ajv/dist/2020';
 import addFormats from 'ajv-formats';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { findSharedReference } from '../shared-reference';
+import type { z } from 'zod';
+import { parseResponse } from '../../core/connectors/http/response-shape';
+import {
+  DocDetailAnswer,
+  DocsAnswer,
+  GroupsAnswer,
+  ReposAnswer,
+  SearchAnswer,
+  TocAnswer,
+  UserAnswer,
+} from '../../core/connectors/yuque/yuque-schemas';
 import { startYuqueFake, type YuqueFake } from './yuque-fake';
 
 const SPEC_ID = 'https://cairn.invalid/yuque-openapi.json';
@@ -59,10 +70,32 @@ describe('Yuque fake vs the official OpenAPI spec', () => {
     return { status: res.status, body: await res.json() };
   }
 
+  /** Each answer must fit both the official spec and the schema the connector reads it with. */
+  const CONNECTOR_SCHEMAS: Record<string, z.ZodType> = {
+    '/api/v2/user': UserAnswer,
+    '/api/v2/users/{id}/groups': GroupsAnswer,
+    '/api/v2/users/{login}/repos': ReposAnswer,
+    '/api/v2/groups/{login}/repos': ReposAnswer,
+    '/api/v2/repos/{book_id}/docs': DocsAnswer,
+    '/api/v2/repos/{group_login}/{book_slug}/docs': DocsAnswer,
+    '/api/v2/repos/{book_id}/toc': TocAnswer,
+    '/api/v2/repos/{group_login}/{book_slug}/toc': TocAnswer,
+    '/api/v2/repos/docs/{id}': DocDetailAnswer,
+    '/api/v2/repos/{book_id}/docs/{id}': DocDetailAnswer,
+    '/api/v2/repos/{group_login}/{book_slug}/docs/{id}': DocDetailAnswer,
+    '/api/v2/search': SearchAnswer,
+  };
+
   function expectValid(schemaRef: string, body: unknown): void {
     const validate = ajv.getSchema(schemaRef) ?? ajv.compile({ $ref: schemaRef });
     const valid = validate(body);
     expect(valid ? [] : validate.errors).toEqual([]);
+    const template = decodeURIComponent(schemaRef.split('#/paths/')[1]?.split('/get/')[0] ?? '').replace(
+      /~1/g,
+      '/',
+    );
+    const connectorSchema = CONNECTOR_SCHEMAS[template];
+    if (connectorSchema) parseResponse(connectorSchema, body, { platform: 'Yuque', endpoint: template });
   }
 
   const okSchema = (template: string) =>
@@ -101,6 +134,28 @@ describe('Yuque fake vs the official OpenAPI spec', () => {
       'lake',
     ]);
 
+    const toc = await get('/repos/5000/toc');
+    expectValid(okSchema('/api/v2/repos/{book_id}/toc'), toc.body);
+    expect((toc.body as { data: { type: string }[] }).data.map((item) => item.type)).toEqual(
+      expect.arrayContaining(['TITLE', 'DOC']),
+    );
+    const byNamespace = await get('/repos/cairn-demo/product-handbook/toc');
+    expectValid(okSchema('/api/v2/repos/{group_login}/{book_slug}/toc'), byNamespace.body);
+    for (const page of ['', '?page=2&page_size=100']) {
+      const table = await get(`/repos/docs/90003${page}`);
+      expectValid(okSchema('/api/v2/repos/docs/{id}'), table.body);
+      const bodyTable = JSON.parse((table.body as { data: { body_table: string } }).data.body_table) as {
+        totalCount: number;
+        page: number;
+        records: unknown[];
+      };
+      expect([bodyTable.totalCount, bodyTable.page, bodyTable.records.length]).toEqual([
+        250,
+        page ? 2 : 1,
+        100,
+      ]);
+    }
+
     const search = await get(`/search?type=doc&q=${encodeURIComponent('Notes')}&page=1`);
     expectValid(okSchema('/api/v2/search'), search.body);
     expect((search.body as { meta: { pageSize: number }; data: unknown[] }).meta.pageSize).toBe(20);
@@ -116,6 +171,17 @@ describe('Yuque fake vs the official OpenAPI spec', () => {
     const data = (groups.body as { data: unknown[] }).data;
     expect(Array.isArray(data)).toBe(true);
     for (const group of data) expectValid(`${SPEC_ID}#/components/schemas/V2Group`, group);
+    parseResponse(GroupsAnswer, groups.body, { platform: 'Yuque', endpoint: 'groups' });
+    const single = await startYuqueFake({ documents: 3, groupsShape: 'object' });
+    try {
+      const res = await fetch(`${single.baseUrl}/users/cairn-demo/groups`, {
+        headers: { 'x-auth-token': single.credentials.token },
+      });
+      // The spec's own reading: data is one V2Group.
+      expectValid(okSchema('/api/v2/users/{id}/groups'), await res.json());
+    } finally {
+      await single.close();
+    }
   });
 
   it('answers errors with a declared status and a {message} body', async () => {
@@ -140,5 +206,17 @@ describe('Yuque fake vs the official OpenAPI spec', () => {
     fake.control.inject({ kind: 'rate-limit' });
     const limited = await get('/user');
     expect([limited.status, ajv.validate(message, limited.body)]).toEqual([429, true]);
+    const quota = await startYuqueFake({ documents: 3, hourlyQuota: 2 });
+    try {
+      const ask = () =>
+        fetch(`${quota.baseUrl}/user`, { headers: { 'x-auth-token': quota.credentials.token } }).then(
+          (r) => r.status,
+        );
+      expect([await ask(), await ask(), await ask()]).toEqual([200, 200, 429]);
+      quota.control.newHour();
+      expect(await ask()).toBe(200);
+    } finally {
+      await quota.close();
+    }
   });
 });

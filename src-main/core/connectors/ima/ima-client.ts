@@ -20,16 +20,28 @@ export type ImaHttpTuning = Partial<
   >
 >;
 
-/** Codes two independent clients report; neither list is confirmed (connectors.md §4.3). */
+/**
+ * IMA's codes (docs/connectors.md "IMA"): from the ima skill package text (the vendor's only API
+ * documentation, read through third-party copies) where it names them, else from third-party clients.
+ */
+/** Too many requests for now: back off and retry. 200001 "请求频率超限，请稍后重试" [3P clients]; 110021 [3P]. */
 const RATE_LIMIT_CODES = new Set([110021, 200001]);
+/** The day's quota is spent: 200005 "请求超量，请明日再试" (HTTP 403 or 200) [3P clients]; 220021 [3P]. */
 const QUOTA_CODES = new Set([220021, 200005]);
-const PERMISSION_CODES = new Set([110030]);
-/** 51: a KB search limit above 20; 110001: bad parameters. */
-const BAD_ARGUMENT_CODES = new Set([51, 110001]);
-/** Returned when the skill version header is too old ("please upgrade the skill"). */
+/** 110030 [3P]; 220030 no permission (e.g. export not enabled for an agent-interface key) [skill]; 210005 not the note's author [skill]. */
+const PERMISSION_CODES = new Set([110030, 220030, 210005]);
+/** 51 (e.g. a KB list limit above 20), 210001 parameter error [skill]; 110001 bad parameters [3P]. */
+const BAD_ARGUMENT_CODES = new Set([51, 110001, 210001]);
+/** 210035 notebook not found [skill]. */
+const NOT_FOUND_CODES = new Set([210035]);
+/** 210009 content too large [skill]. */
+const TOO_LARGE_CODE = 210009;
+/** Returned when the skill version header is too old ("please upgrade the skill") [3P]. */
 const UPGRADE_CODE = -200;
 const AUTH_MESSAGE = /auth|api ?key|client ?id|unauthori[sz]ed|鉴权|认证|授权/i;
 const NOT_FOUND_MESSAGE = /not (?:found|exist)|不存在|已删除|deleted/i;
+const QUOTA_MESSAGE = /请求超量|明日再试/;
+const RATE_MESSAGE = /请求频率超限|稍后重试/;
 
 export interface ImaClientOptions {
   baseUrl: string;
@@ -51,8 +63,20 @@ interface Envelope {
   data?: unknown;
 }
 
-/** Turns an IMA answer into ok / retry / error. IMA keeps HTTP 200 and signals in the body. Exported for tests. */
+function envelopeOf(json: unknown): { code: number; rawCode: unknown; msg: string; data: unknown } | null {
+  if (json === undefined || json === null || typeof json !== 'object') return null;
+  const body = json as Envelope;
+  const rawCode = body.code ?? body.retcode ?? 0;
+  return { code: Number(rawCode), rawCode, msg: body.msg ?? body.errmsg ?? '', data: body.data };
+}
+
+/**
+ * Turns an IMA answer into ok / retry / error. IMA signals in the body `code`; HTTP 403 also
+ * carries a body worth reading: third-party clients see 403 with 200005 "请求超量，请明日再试" (the
+ * day's quota: the sync defers the rest) and 403 with "请求频率超限" (back off). Exported for tests.
+ */
 export function interpretIma(response: RawResponse): Interpretation<unknown> {
+  const envelope = envelopeOf(response.json);
   if (response.status === 429)
     return { kind: 'retry', code: 'RATE_LIMITED', message: 'IMA rate limit reached (HTTP 429).' };
   if (response.status >= 500)
@@ -65,24 +89,20 @@ export function interpretIma(response: RawResponse): Interpretation<unknown> {
         `IMA does not offer this action here (HTTP ${response.status}); check the base URL.`,
       ),
     };
-  if (response.status !== 200)
+  if (response.status !== 200 && !(response.status === 403 && envelope && envelope.code !== 0))
     return {
       kind: 'error',
       error: new CairnError('SOURCE_ERROR', `IMA refused the request (HTTP ${response.status}).`),
     };
-  if (response.json === undefined || response.json === null || typeof response.json !== 'object') {
+  if (!envelope)
     return {
       kind: 'retry',
       code: 'SOURCE_ERROR',
       message: 'IMA returned a response that is not valid JSON.',
     };
-  }
-  const body = response.json as Envelope;
-  const rawCode = body.code ?? body.retcode ?? 0;
-  const code = Number(rawCode);
-  const msg = body.msg ?? body.errmsg ?? '';
-  if (code === 0) return { kind: 'ok', value: body.data ?? {} };
-  const detail = `IMA code ${String(rawCode)}${msg ? `: ${msg}` : ''}`;
+  const { code, rawCode, msg } = envelope;
+  if (code === 0 && !QUOTA_MESSAGE.test(msg)) return { kind: 'ok', value: envelope.data ?? {} };
+  const detail = `IMA code ${String(rawCode)}${msg ? `: ${msg}` : ''}${response.status === 403 ? ', HTTP 403' : ''}`;
   const fail = (
     errorCode: ConstructorParameters<typeof CairnError>[0],
     message: string,
@@ -90,18 +110,22 @@ export function interpretIma(response: RawResponse): Interpretation<unknown> {
     kind: 'error',
     error: new CairnError(errorCode, message, { details: { imaCode: code } }),
   });
-  if (RATE_LIMIT_CODES.has(code))
-    return { kind: 'retry', code: 'RATE_LIMITED', message: `IMA rate limit reached (${detail}).` };
-  if (QUOTA_CODES.has(code))
+  if (QUOTA_CODES.has(code) || QUOTA_MESSAGE.test(msg))
     return fail(
       'QUOTA_EXCEEDED',
-      `IMA's daily quota is used up (${detail}); the sync stops here and can resume tomorrow.`,
+      `IMA's daily request quota is used up (${detail}); the sync stops here and carries on tomorrow.`,
     );
+  if (RATE_LIMIT_CODES.has(code) || RATE_MESSAGE.test(msg))
+    return { kind: 'retry', code: 'RATE_LIMITED', message: `IMA rate limit reached (${detail}).` };
+  if (code === 210005)
+    return fail('PERMISSION_DENIED', `IMA lets only a note's author export it (${detail}).`);
   if (PERMISSION_CODES.has(code)) return fail('PERMISSION_DENIED', `IMA denied access (${detail}).`);
   if (code === UPGRADE_CODE)
     return fail('UNSUPPORTED', `IMA refused this client version (${detail}); Cairn needs an update for IMA.`);
   if (BAD_ARGUMENT_CODES.has(code))
     return fail('INVALID_ARGUMENT', `IMA rejected the request parameters (${detail}).`);
+  if (code === TOO_LARGE_CODE) return fail('UNSUPPORTED', `IMA says the content is too large (${detail}).`);
+  if (NOT_FOUND_CODES.has(code)) return fail('NOT_FOUND', `IMA says it does not exist (${detail}).`);
   if (AUTH_MESSAGE.test(msg)) {
     return fail(
       'AUTH_INVALID',

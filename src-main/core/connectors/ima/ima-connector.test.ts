@@ -15,7 +15,7 @@ afterEach(() => {
   fake.control.clearFaults();
   fake.control.restoreAuth();
   fake.control.envelope = 'code';
-  fake.control.markdownSupported = true;
+  fake.control.notAuthor.clear();
 });
 
 function connect(
@@ -151,12 +151,21 @@ describe('ImaConnector: listing, content and search', () => {
     });
   });
 
-  it('falls back to plain text when IMA refuses the Markdown flag', async () => {
-    fake.control.markdownSupported = false;
-    const note = itemOfKind(fake, 'note');
-    const text = (await connect(fake).fetch(refOf(note))).markdown;
-    expect(text).toContain(note.title);
+  it('reads notes as Markdown through export_note; a note whose export is refused (210005) alone falls back to plain text', async () => {
+    const [refused, exported] = fake.control.items().filter((item) => item.kind === 'note');
+    fake.control.notAuthor.add(refused!.key);
+    const connector = connect(fake);
+    const text = (await connector.fetch(refOf(refused!))).markdown;
+    expect(text).toContain(refused!.title);
     expect(text).not.toMatch(/^#|```/m);
+    // The next note is still asked for Markdown: one refusal does not switch the connection to text.
+    expect((await connector.fetch(refOf(exported!))).markdown).toBe(exported!.markdown);
+    const noteCalls = fake.control.requests.filter((r) => r.includes('/openapi/note/v1/'));
+    expect(noteCalls.slice(-3)).toEqual([
+      'POST /openapi/note/v1/export_note',
+      'POST /openapi/note/v1/get_doc_content',
+      'POST /openapi/note/v1/export_note',
+    ]);
   });
 
   it('searches each knowledge base with snippets from highlight_content, up to the limit', async () => {
@@ -192,9 +201,9 @@ describe('ImaConnector: listing, content and search', () => {
 });
 
 describe('ImaConnector: injected faults', () => {
-  it('backs off and retries on both rate-limit codes', async () => {
+  it('backs off and retries on rate limiting (HTTP 403 请求频率超限, or 110021 on HTTP 200)', async () => {
     fake.control.inject({ kind: 'rate-limit', times: 2, match: 'get_knowledge_list' });
-    fake.control.inject({ kind: 'rate-limit', code: 200001, match: 'get_knowledge_list' });
+    fake.control.inject({ kind: 'rate-limit', code: 110021, status: 200, match: 'get_knowledge_list' });
     expect(sorted(await listAll(connect(fake)))).toEqual(expectedRefs(fake));
     fake.control.inject({ kind: 'rate-limit', times: 10 });
     await expect(connect(fake, { http: { maxRetries: 2 } }).validate()).rejects.toMatchObject({
@@ -202,15 +211,19 @@ describe('ImaConnector: injected faults', () => {
     });
   });
 
-  it.each([220021, 200005])(
-    'stops on the daily quota code %i and then fails fast without calling IMA',
-    async (code) => {
+  it.each([
+    [200005, 403],
+    [200005, 200],
+    [220021, 200],
+  ])(
+    "treats quota code %i on HTTP %i as the day's quota (QUOTA_EXCEEDED: the sync defers the rest), then fails fast without calling IMA",
+    async (code, status) => {
       const connector = connect(fake);
       const note = itemOfKind(fake, 'note');
-      fake.control.inject({ kind: 'quota', code, match: 'get_media_info' });
+      fake.control.inject({ kind: 'quota', code, status, match: 'get_media_info' });
       await expect(connector.fetch(refOf(note))).rejects.toMatchObject({
         code: 'QUOTA_EXCEEDED',
-        message: expect.stringMatching(/daily quota/),
+        message: expect.stringMatching(/daily request quota is used up/),
       });
       const before = fake.control.requests.length;
       await expect(connector.fetch(refOf(note))).rejects.toMatchObject({ code: 'QUOTA_EXCEEDED' });
@@ -280,7 +293,7 @@ describe('ImaConnector: secrets', () => {
     const connector = connect(fake, { logger });
     fake.control.inject({ kind: 'rate-limit', times: 2 });
     fake.control.inject({ kind: 'server-error', times: 2, match: '/cos/' });
-    fake.control.markdownSupported = false;
+    fake.control.notAuthor.add(itemOfKind(fake, 'note').key);
     await listAll(connector);
     for (const kind of ['note', 'markdown-file', 'pdf'] as const)
       await connector

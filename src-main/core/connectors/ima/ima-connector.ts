@@ -23,6 +23,7 @@ import {
   KnowledgeListPage,
   MediaInfo,
   NoteContent,
+  NoteExport,
   parseData,
   SearchKnowledgePage,
 } from './ima-schemas';
@@ -35,7 +36,25 @@ export const IMA_LIMITATION: Limitation = {
 
 /** Files whose bytes are already Markdown or plain text. */
 const TEXT_FILE = /\.(md|markdown|txt)$/i;
+/** "文件夹是知识条目（media_type=99），其 media_id 即 folder_id" [skill]. */
+const FOLDER_MEDIA_TYPE = 99;
+/** Folder ids start with this in every client report [3P]: a fallback when media_type is missing. */
 const FOLDER_PREFIX = 'folder_';
+
+function isFolder(item: { media_id: string; media_type?: number | null }): boolean {
+  return (
+    item.media_type === FOLDER_MEDIA_TYPE ||
+    (item.media_type == null && item.media_id.startsWith(FOLDER_PREFIX))
+  );
+}
+/** Refusals of one note's Markdown export that its plain text can stand in for. */
+const MARKDOWN_REFUSALS = new Set([
+  'PERMISSION_DENIED',
+  'INVALID_ARGUMENT',
+  'UNSUPPORTED',
+  'SOURCE_ERROR',
+  'UNEXPECTED_RESPONSE',
+]);
 /** IMA's documented maximum for search_knowledge_base (code 51 above it). */
 const KB_PAGE_LIMIT = 20;
 
@@ -67,8 +86,6 @@ export class ImaConnector implements Connector {
   private readonly pageSize: number;
   private readonly missingCredential: string | null;
   private knowledgeBaseCache: Promise<KnowledgeBase[]> | null = null;
-  /** Set once IMA refuses the Markdown flag, so later notes go straight to plain text. */
-  private markdownRefused = false;
 
   constructor(init: ConnectorInit, options: ImaConnectorOptions = {}) {
     this.logger = init.logger.child('ima');
@@ -115,10 +132,10 @@ export class ImaConnector implements Connector {
           const page = parseData(
             KnowledgeListPage,
             await this.call('wiki/v1/get_knowledge_list', body, signal),
-            'get_knowledge_list',
+            'wiki/v1/get_knowledge_list',
           );
           for (const item of page.knowledge_list ?? []) {
-            if (item.media_id.startsWith(FOLDER_PREFIX)) folders.push(item.media_id);
+            if (isFolder(item)) folders.push(item.media_id);
             else if (!seen.has(item.media_id)) {
               seen.add(item.media_id);
               // No edit time at list level: revision null makes the engine compare content hashes.
@@ -143,7 +160,7 @@ export class ImaConnector implements Connector {
     const info = parseData(
       MediaInfo,
       await this.call('wiki/v1/get_media_info', { media_id: ref.externalId }, signal),
-      'get_media_info',
+      'wiki/v1/get_media_info',
     );
     if (info.notebook_ext_info)
       return { markdown: await this.noteText(info.notebook_ext_info.notebook_id, signal) };
@@ -174,9 +191,9 @@ export class ImaConnector implements Connector {
           { query: keyword, knowledge_base_id: kb.id, cursor },
           options.signal,
         );
-        const page = parseData(SearchKnowledgePage, data, 'search_knowledge');
+        const page = parseData(SearchKnowledgePage, data, 'wiki/v1/search_knowledge');
         for (const item of page.info_list ?? []) {
-          if (item.media_id.startsWith(FOLDER_PREFIX) || seen.has(item.media_id)) continue;
+          if (item.media_id.startsWith(FOLDER_PREFIX) || seen.has(item.media_id)) continue; // search hits carry no media_type
           seen.add(item.media_id);
           // highlight_content is empty for title-only matches; it may carry highlight markup.
           const snippet = (item.highlight_content ?? '').replace(/<\/?[a-z][^>]*>/gi, '').trim();
@@ -212,31 +229,35 @@ export class ImaConnector implements Connector {
     return this.client.call(action, body, signal);
   }
 
+  /**
+   * A note's Markdown through note/v1/export_note (target_content_format 1 = Markdown; it answers a
+   * signed link, fetched without our credentials), as the ima-note skill documents. Export is
+   * refused per note (210005: only the author may export; 220030: export not enabled for the key):
+   * that note alone falls back to note/v1/get_doc_content's plain text (format 0); the next note
+   * tries Markdown again.
+   */
   private async noteText(noteId: string, signal?: AbortSignal): Promise<string> {
-    // Clients disagree on the id field name and on whether format 1 is Markdown (connectors.md §4.2): send both names, try 1, fall back to 0 (plain text).
-    const ask = async (format: number) => {
+    try {
       const data = await this.call(
-        'note/v1/get_doc_content',
-        { doc_id: noteId, note_id: noteId, target_content_format: format },
+        'note/v1/export_note',
+        { note_id: noteId, target_content_format: 1 },
         signal,
       );
-      return parseData(NoteContent, data, 'get_doc_content').content ?? '';
-    };
-    if (!this.markdownRefused) {
-      try {
-        const markdown = await ask(1);
-        if (markdown.trim()) return markdown;
-      } catch (error) {
-        if (
-          !(error instanceof CairnError) ||
-          !['INVALID_ARGUMENT', 'UNSUPPORTED', 'SOURCE_ERROR'].includes(error.code)
-        )
-          throw error;
-        this.markdownRefused = true;
-        this.logger.info('IMA refused Markdown note export; using plain text', { code: error.code });
-      }
+      const { content_url: link } = parseData(NoteExport, data, 'note/v1/export_note');
+      const file = await this.client.download(link, {}, signal);
+      if (file.text.trim()) return file.text;
+    } catch (error) {
+      if (!(error instanceof CairnError) || !MARKDOWN_REFUSALS.has(error.code)) throw error;
+      this.logger.info('IMA refused the Markdown export of one note; using its plain text', {
+        code: error.code,
+      });
     }
-    return ask(0);
+    const data = await this.call(
+      'note/v1/get_doc_content',
+      { note_id: noteId, target_content_format: 0 },
+      signal,
+    );
+    return parseData(NoteContent, data, 'note/v1/get_doc_content').content ?? '';
   }
 
   private knowledgeBasePage(cursor: string, signal?: AbortSignal) {
@@ -244,7 +265,7 @@ export class ImaConnector implements Connector {
       'wiki/v1/search_knowledge_base',
       { query: '', cursor, limit: KB_PAGE_LIMIT },
       signal,
-    ).then((data) => parseData(KnowledgeBasePage, data, 'search_knowledge_base'));
+    ).then((data) => parseData(KnowledgeBasePage, data, 'wiki/v1/search_knowledge_base'));
   }
 
   /** Every knowledge base (an empty query lists all). Listing refreshes the cache search uses. */

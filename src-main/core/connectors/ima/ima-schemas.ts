@@ -1,9 +1,11 @@
 /**
- * The parts of IMA's `data` payloads Cairn reads (connectors.md §4.2, all [S]/[U]). Unknown fields
- * are dropped; cursors and flags are read leniently because clients disagree about their types.
+ * The parts of IMA's `data` payloads Cairn reads, per action, as the ima skill package describes
+ * them (docs/connectors.md "IMA"). Unknown fields are dropped; cursors and flags are read leniently
+ * because clients disagree about their types. A payload that does not fit is UNEXPECTED_RESPONSE
+ * naming the action and field.
  */
 import { z } from 'zod';
-import { CairnError } from '../../errors';
+import { parseResponse } from '../http/response-shape';
 
 const text = z.string().nullish();
 const cursor = z
@@ -43,13 +45,10 @@ export const MediaInfo = z.object({
 
 export const NoteContent = z.object({ content: z.string().nullish() });
 
-/** Parses a `data` payload, or says plainly that IMA answered in a shape Cairn does not know. */
+/** note/v1/export_note: a signed link (about 3 hours) to the exported file, not the content itself. */
+export const NoteExport = z.object({ content_url: z.string().min(1) });
+
+/** Parses a `data` payload, or throws UNEXPECTED_RESPONSE naming the action and the field. */
 export function parseData<T>(schema: z.ZodType<T>, data: unknown, action: string): T {
-  const parsed = schema.safeParse(data);
-  if (parsed.success) return parsed.data;
-  const issue = parsed.error.issues[0];
-  throw new CairnError(
-    'SOURCE_ERROR',
-    `IMA returned an unexpected ${action} response (${issue ? `${issue.path.join('.')}: ${issue.message}` : 'unknown shape'}).`,
-  );
+  return parseResponse(schema, data, { platform: 'IMA', endpoint: `POST /openapi/${action} (data)` });
 }
