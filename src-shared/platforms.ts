@@ -218,11 +218,21 @@ export const PLATFORM_INFO: Record<Platform, PlatformInfo> = {
         label: { en: 'App secret', zh: 'AppSecret' },
       },
       {
+        key: 'userId',
+        secret: false,
+        required: false,
+        flag: '--user-id',
+        label: {
+          en: 'Your userId (admin console → Contacts); Cairn looks up your unionId',
+          zh: '您的 userId（管理后台 → 通讯录）；Cairn 会据此查询 unionId',
+        },
+      },
+      {
         key: 'operatorId',
         secret: false,
-        required: true,
+        required: false,
         flag: '--operator-id',
-        label: { en: 'Your unionId (operatorId)', zh: '您的 unionId（operatorId）' },
+        label: { en: 'Or your unionId (operatorId)', zh: '或直接填写 unionId（operatorId）' },
       },
       {
         key: 'streamEvents',
@@ -237,8 +247,8 @@ export const PLATFORM_INFO: Record<Platform, PlatformInfo> = {
       },
     ],
     note: {
-      en: 'Without Stream, DingTalk is searched live (direct search); full text needs Stream mode and the document export event in the developer console.',
-      zh: '不开启 Stream 时，钉钉仅支持实时搜索；索引全文需在开发者后台启用 Stream 模式并订阅文档导出事件。',
+      en: 'Give your userId or your unionId: every call is made on behalf of that user. Full text comes from the document blocks API (the app needs Storage.File.Read; looking up a userId needs qyapi_get_member); Stream adds the Markdown export for documents the blocks API cannot read.',
+      zh: '请填写 userId 或 unionId：所有调用都以该用户身份进行。全文通过文档块接口获取（应用需 Storage.File.Read 权限；按 userId 查询需 qyapi_get_member 权限）；开启 Stream 后，块接口读不到的文档可通过 Markdown 导出补全。',
     },
   },
   ima: {

@@ -74,10 +74,10 @@ export const en = {
   'signIn.signOut': 'Sign out',
   'signIn.redirectHint': 'The app must list {url} under Security settings → Redirect URLs.',
   // Connector limitations by their stable code (ConnectionView.limitationCode); unknown codes show core's English sentence.
-  'limitation.dingtalk.no-stream':
-    'Full text unavailable: direct search only. DingTalk delivers Markdown only as a Stream-mode event; turn on “Receive full text over DingTalk Stream” for this connection to index it.',
-  'limitation.dingtalk.stream-beta':
-    'Beta: full text arrives over DingTalk Stream (the document export event must be subscribed in the developer console); only online documents (.adoc) are indexed.',
+  'limitation.dingtalk.blocks':
+    'Full text comes from DingTalk’s document blocks API, which returns each document’s top-level blocks: text nested inside them may be missing. Only online documents (.adoc) are indexed; turn on “Receive full text over DingTalk Stream” to fall back to DingTalk’s Markdown export.',
+  'limitation.dingtalk.blocks-stream':
+    'Beta: full text comes from DingTalk’s document blocks API, and over DingTalk Stream for documents it cannot read (the document export event must be subscribed in the developer console); only online documents (.adoc) are indexed.',
   'limitation.feishu.no-user-auth':
     '{platform} search and My Library need you to sign in with {platform}; listing and reading work with the app credentials.',
   'limitation.ima.experimental':

@@ -75,10 +75,10 @@ export const zh: Record<MessageKey, string> = {
   'signIn.again': '重新登录',
   'signIn.signOut': '退出登录',
   'signIn.redirectHint': '应用需在“安全设置 → 重定向 URL”中添加 {url}。',
-  'limitation.dingtalk.no-stream':
-    '无法获取全文：仅支持实时搜索。钉钉只通过 Stream 模式的事件提供 Markdown；为此连接开启“通过钉钉 Stream 接收全文”后即可建立索引。',
-  'limitation.dingtalk.stream-beta':
-    '测试版：全文通过钉钉 Stream 接收（需在开发者后台订阅文档导出事件）；仅索引在线文档（.adoc）。',
+  'limitation.dingtalk.blocks':
+    '全文通过钉钉文档块接口获取，该接口只返回文档的一级块：嵌套在块内的文字可能缺失。仅索引在线文档（.adoc）；开启“通过钉钉 Stream 接收全文”后，可改用钉钉的 Markdown 导出补全。',
+  'limitation.dingtalk.blocks-stream':
+    '测试版：全文通过钉钉文档块接口获取，块接口读不到的文档再通过钉钉 Stream 接收（需在开发者后台订阅文档导出事件）；仅索引在线文档（.adoc）。',
   'limitation.feishu.no-user-auth':
     '{platform}的搜索和“我的文档库”需要先登录{platform}；列出和读取文档只需应用凭证。',
   'limitation.ima.experimental':

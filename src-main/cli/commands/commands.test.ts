@@ -117,7 +117,7 @@ describe.each(['in-process', 'socket'] as const)(
       try {
         expect({ config: view.config, limitationCode: view.limitationCode }).toEqual({
           config: { baseUrl: 'http://127.0.0.1:9', appKey: 'k1', operatorId: 'u1', streamEvents: true },
-          limitationCode: 'dingtalk.stream-beta',
+          limitationCode: 'dingtalk.blocks-stream',
         });
       } finally {
         await cairn.api.connections.remove({ id: view.id });
@@ -401,9 +401,9 @@ describe.each(['in-process', 'socket'] as const)(
           off: [off.code, view(off).config['streamEvents'], view(off).limitationCode],
           bad: [bad.code, bad.stderr],
         }).toEqual({
-          before: 'dingtalk.no-stream',
-          on: [0, true, 'dingtalk.stream-beta'],
-          off: [0, false, 'dingtalk.no-stream'],
+          before: 'dingtalk.blocks',
+          on: [0, true, 'dingtalk.blocks-stream'],
+          off: [0, false, 'dingtalk.blocks'],
           bad: [
             2,
             'cairn: Invalid DingTalk connection: streamEvents must be true or false. (INVALID_ARGUMENT)\n',

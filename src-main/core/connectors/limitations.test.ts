@@ -29,11 +29,11 @@ describe('connectionLimitation', () => {
     }
   });
 
-  it('names DingTalk full text only when Stream is on', () => {
+  it('names how DingTalk full text comes, with Stream off and on', () => {
     const codes = [false, true].map(
       (streamEvents) =>
         connectionLimitation('dingtalk', { appKey: 'k', operatorId: 'u', streamEvents }, ['appSecret'])?.code,
     );
-    expect(codes).toEqual(['dingtalk.no-stream', 'dingtalk.stream-beta']);
+    expect(codes).toEqual(['dingtalk.blocks', 'dingtalk.blocks-stream']);
   });
 });

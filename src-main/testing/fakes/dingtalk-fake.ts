@@ -1,18 +1,29 @@
 /**
- * A fake DingTalk open platform (api.dingtalk.com) on 127.0.0.1, serving what connectors.md §3.5
- * lists: the app access token, wiki workspaces and nodes (maxResults/nextToken, token omitted on the
- * last page), the async Markdown export (GET /v2.0/doc/query/{uuid}/contents → {taskId}) whose
- * export-finished event is pushed over a real Stream-mode WebSocket (dingtalk-stream-fake.ts: gateway,
- * tickets, EVENT/ping/disconnect frames, redelivery), and POST /v2.0/doc/search.
+ * A fake DingTalk open platform (api.dingtalk.com, and oapi.dingtalk.com's user API on the same
+ * origin) on 127.0.0.1, serving what docs/connectors.md "DingTalk" lists: the app access token, wiki
+ * workspaces (TEAM) and the user's "My Docs" (GET /v2.0/wiki/mineWorkspaces: one PERSONAL workspace,
+ * not in /workspaces), nodes (maxResults/nextToken, token omitted on the last page), the first-level
+ * blocks of an online document (GET /v1.0/doc/suites/documents/{dentryUuid}/blocks →
+ * {result: {data: [...]}, success}), the async Markdown export (GET /v2.0/doc/query/{uuid}/contents →
+ * {taskId}) whose export-finished event is pushed over a real Stream-mode WebSocket
+ * (dingtalk-stream-fake.ts: gateway, tickets, EVENT/ping/disconnect frames, redelivery), POST
+ * /v2.0/doc/search, and POST /topapi/v2/user/get?access_token= ({userid} → {errcode, result: {unionid}}).
+ * Faults: the per-app QPS limit (403 Forbidden.AccessDenied.QpsLimitForAppkeyAndApi) and the
+ * organisation's monthly allowance (403 Forbidden.AccessDenied.ApiCountLimitForOrg).
  *
  * Not imitated (on purpose, or because the facts are unverified):
  * - What dingtalk-stream-fake.ts lists for Stream mode (exact gateway error codes, the real redelivery schedule).
- * - No polling route for export tasks (the official SDK has none; connectors.md §3.3).
- * - Exact codes for a bad app secret, an unknown operatorId and a missing document are [U]; the fake uses
- *   `invalidClientSecret` (400), `Forbidden.AccessDenied` (403) and `notFound` (404).
+ * - No polling route for export tasks (the official SDK has none).
+ * - Exact codes for a bad app secret, an unknown operatorId, a missing document and a refused blocks
+ *   query are [U]; the fake uses `invalidClientSecret` (400), `Forbidden.AccessDenied` (403),
+ *   `notFound` (404) and `Forbidden.AccessDenied.AccessTokenPermissionDenied` (403). The user API's
+ *   errcodes other than 0 (60121 unknown user, 40014 bad token) are from third-party code.
+ * - Block shapes: the documented envelope {blockType, [blockType]: {...}} with the properties third
+ *   parties observed live (heading `{level: "heading-N", text}`, paragraph `{text}` or
+ *   `{elements: [{text: {content}}]}`, table `{cells}`); each corpus line is one first-level block.
  * - The download link imitates a signed OSS URL only loosely (Expires + Signature query, no real signing).
- * - No legacy oapi.dingtalk.com routes, user OAuth, block query, drive search, per-IP punishment page,
- *   permission roles, teams, or ordering; search matches substrings of title and text, nothing smarter.
+ * - No user OAuth, drive search, per-IP punishment page, permission roles, teams, or ordering; search
+ *   matches substrings of title and text, nothing smarter.
  * - Workspace ids double as search `spaceId`s, and node ids as `dentryUuid`s (both [U] on the real API).
  */
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
@@ -33,7 +44,12 @@ export interface DingTalkFakeOptions extends CorpusOptions {
   maxPageSize?: number;
   /** @default 7200 */
   tokenLifetimeSeconds?: number;
+  /** The last space is the user's "My Docs" (PERSONAL, only in mineWorkspaces). @default true */
+  personalSpace?: boolean;
 }
+
+/** The payload shapes public code shows for the export event (docs/connectors.md "The export event"). */
+export type ExportEventShape = 'bizData-string' | 'bizData' | 'flat';
 
 export interface ExpectedDocument {
   /** The corpus key the control methods take. */
@@ -43,6 +59,8 @@ export interface ExpectedDocument {
   knowledgeBase: string;
   url: string;
   markdown: string;
+  /** The Markdown the document's first-level blocks render to. */
+  blocksMarkdown: string;
   modifiedTime: string;
 }
 
@@ -75,6 +93,12 @@ export interface DingTalkFakeControl {
   changeDocument(key: string, markdown?: string): CorpusDocument;
   deleteDocument(key: string): void;
   nodeIdOf(key: string): string;
+  /** The blocks query of this document answers 403 (the export is the only way in). */
+  refuseBlocks(key: string): void;
+  /** How export events carry their fields. @default 'bizData-string' */
+  eventShape: ExportEventShape;
+  /** The userId the user API knows (its unionId is `credentials.operatorId`). */
+  readonly userId: string;
   /** The documents a complete listing must return (ALIDOC docs only), with their text. */
   documents(): ExpectedDocument[];
 }
@@ -104,6 +128,62 @@ function shortId(prefix: string, seed: string): string {
   return prefix + createHash('sha1').update(seed).digest('hex').slice(0, 22);
 }
 
+/** Each line a first-level block; consecutive table rows one table block. */
+function lineGroups(markdown: string): { kind: 'heading' | 'table' | 'text'; lines: string[] }[] {
+  const groups: { kind: 'heading' | 'table' | 'text'; lines: string[] }[] = [];
+  for (const line of markdown.split('\n').filter((l) => l.trim())) {
+    const kind = /^#{1,6} /.test(line) ? 'heading' : line.startsWith('|') ? 'table' : 'text';
+    const last = groups.at(-1);
+    if (kind === 'table' && last?.kind === 'table') last.lines.push(line);
+    else groups.push({ kind, lines: [line] });
+  }
+  return groups;
+}
+
+const tableCells = (line: string) => line.replace(/^\|\s*|\s*\|$/g, '').split(/\s*\|\s*/);
+
+/** A corpus document's blocks in the shapes third parties observed (see the file comment). */
+function documentBlocks(markdown: string): Record<string, unknown>[] {
+  return lineGroups(markdown).map((group, i) => {
+    const id = `blk${i}`;
+    if (group.kind === 'heading') {
+      const level = /^#+/.exec(group.lines[0]!)![0].length;
+      return {
+        id,
+        blockType: 'heading',
+        heading: { level: `heading-${level}`, text: group.lines[0]!.replace(/^#+ /, '') },
+      };
+    }
+    if (group.kind === 'table')
+      return { id, blockType: 'table', table: { cells: group.lines.map(tableCells) } };
+    // Both paragraph shapes seen in public code: plain text, and inline elements.
+    const text = group.lines[0]!;
+    return i % 2 === 0
+      ? { id, blockType: 'paragraph', paragraph: { text } }
+      : { id, blockType: 'paragraph', paragraph: { elements: [{ text: { content: text } }] } };
+  });
+}
+
+/** What those blocks mean as Markdown: headings, paragraphs and pipe tables, blank lines between. */
+function blocksMarkdownOf(markdown: string): string {
+  return (
+    lineGroups(markdown)
+      .map((group) => {
+        if (group.kind !== 'table') return group.lines[0]!.trim();
+        const rows = group.lines.map(tableCells);
+        const width = Math.max(...rows.map((r) => r.length));
+        const line = (r: string[]) =>
+          `| ${Array.from({ length: width }, (_, i) => r[i] ?? '').join(' | ')} |`;
+        return [
+          line(rows[0]!),
+          line(Array.from({ length: width }, () => '---')),
+          ...rows.slice(1).map(line),
+        ].join('\n');
+      })
+      .join('\n\n') + '\n'
+  );
+}
+
 export async function startDingTalkFake(options: DingTalkFakeOptions = {}): Promise<DingTalkFake> {
   const corpus = generateCorpus(options);
   const docs = new Map(corpus.documents.map((doc) => [doc.key, doc]));
@@ -112,6 +192,7 @@ export async function startDingTalkFake(options: DingTalkFakeOptions = {}): Prom
   const timers = new Set<NodeJS.Timeout>();
   const tokens = new Map<string, number>();
   const failingExports = new Set<string>();
+  const refusedBlocks = new Set<string>();
   const exports = new Map<string, { dentryUuid: string; name: string; markdown: string }>();
   const downloads = new Map<string, { markdown: string; signature: string; expires: number }>();
   const requests: string[] = [];
@@ -123,12 +204,22 @@ export async function startDingTalkFake(options: DingTalkFakeOptions = {}): Prom
     operatorId: 'fakeUnionIdiEiE0001',
   };
   const stream = createStreamFake(credentials);
+  const personal =
+    options.personalSpace !== false && corpus.spaces.length > 1 ? corpus.spaces.length - 1 : -1;
   const workspaces = corpus.spaces.map((name, space) => ({
     workspaceId: shortId('ws', `ws${space}`),
     rootNodeId: shortId('rt', `root${space}`),
     name,
     space,
   }));
+  const workspaceView = ({ space, ...ws }: (typeof workspaces)[number]) => ({
+    ...ws,
+    type: space === personal ? 'PERSONAL' : 'TEAM',
+    url: `https://alidocs.dingtalk.com/i/spaces/${ws.workspaceId}/overview`,
+    createTime: '2024-01-01T00:00Z',
+    modifiedTime: '2024-06-01T00:00Z',
+    corpId: 'dingfakecorp',
+  });
   const nodeUrl = (nodeId: string) => `https://alidocs.dingtalk.com/i/nodes/${nodeId}`;
 
   function buildTree(): Map<string, FakeNode[]> {
@@ -225,7 +316,11 @@ export async function startDingTalkFake(options: DingTalkFakeOptions = {}): Prom
       extension: 'adoc',
       url: success ? `${baseUrl}/oss/export/${token}.md?Expires=900&Signature=${signature}` : '',
     };
-    stream.publish('doc_content_export_result', JSON.stringify({ bizData: JSON.stringify(bizData) }));
+    const data =
+      control.eventShape === 'flat'
+        ? bizData
+        : { bizData: control.eventShape === 'bizData' ? bizData : JSON.stringify(bizData) };
+    stream.publish('doc_content_export_result', JSON.stringify(data));
   }
 
   function error(res: ServerResponse, status: number, code: string, message: string): void {
@@ -245,12 +340,19 @@ export async function startDingTalkFake(options: DingTalkFakeOptions = {}): Prom
       if (fault?.kind === 'slow') await delay(fault.delayMs ?? 2000, timers);
       return download(res, path, url);
     }
-    if (fault?.kind === 'rate-limit' || fault?.kind === 'quota')
+    if (fault?.kind === 'rate-limit')
       return error(
         res,
         403,
         String(fault.code ?? 'Forbidden.AccessDenied.QpsLimitForAppkeyAndApi'),
         'App key QPS limit exceeded for this API.',
+      );
+    if (fault?.kind === 'quota')
+      return error(
+        res,
+        403,
+        String(fault.code ?? 'Forbidden.AccessDenied.ApiCountLimitForOrg'),
+        '本月api调用量已超过限制',
       );
     if (fault?.kind === 'server-error')
       return error(res, 500, 'InternalError', 'The request processing has failed due to some unknown error.');
@@ -270,6 +372,8 @@ export async function startDingTalkFake(options: DingTalkFakeOptions = {}): Prom
       issued.push(token);
       return sendJson(res, 200, { accessToken: token, expireIn: control.tokenLifetimeSeconds });
     }
+    if (req.method === 'POST' && path === '/topapi/v2/user/get')
+      return userGet(res, url, await readJson(req));
     const token = req.headers['x-acs-dingtalk-access-token'];
     const expiresAt = typeof token === 'string' ? tokens.get(token) : undefined;
     if (expiresAt === undefined || expiresAt < Date.now())
@@ -290,20 +394,43 @@ export async function startDingTalkFake(options: DingTalkFakeOptions = {}): Prom
     );
 
     if (req.method === 'GET' && path === '/v2.0/wiki/workspaces') {
-      const slice = page(workspaces, url.searchParams.get('nextToken') ?? undefined, size);
-      const items = slice.items.map(({ space: _space, ...ws }) => ({
-        ...ws,
-        type: 'TEAM',
-        url: `https://alidocs.dingtalk.com/i/spaces/${ws.workspaceId}/overview`,
-        createTime: '2024-01-01T00:00Z',
-        modifiedTime: '2024-06-01T00:00Z',
-        corpId: 'dingfakecorp',
-      }));
+      const teams = workspaces.filter((ws) => ws.space !== personal);
+      const slice = page(teams, url.searchParams.get('nextToken') ?? undefined, size);
+      const items = slice.items.map(workspaceView);
       return sendJson(
         res,
         200,
         slice.next ? { workspaces: items, nextToken: slice.next } : { workspaces: items },
       );
+    }
+    if (req.method === 'GET' && path === '/v2.0/wiki/mineWorkspaces') {
+      // Every user has My Docs; without a personal corpus space it is empty.
+      const mine = workspaces[personal] ?? {
+        workspaceId: shortId('ws', 'mine'),
+        rootNodeId: shortId('rt', 'mine'),
+        name: '我的文档',
+        space: personal,
+      };
+      return sendJson(res, 200, { workspace: workspaceView(mine) });
+    }
+    const blocks = /^\/v1\.0\/doc\/suites\/documents\/([^/]+)\/blocks$/.exec(path);
+    if (req.method === 'GET' && blocks) {
+      const operatorId = url.searchParams.get('operatorId');
+      if (!operatorId)
+        return error(res, 400, 'MissingoperatorId', 'operatorId is mandatory for this action.');
+      if (operatorId !== credentials.operatorId)
+        return error(res, 403, 'Forbidden.AccessDenied', 'The operator has no permission for this resource.');
+      const doc = docByNodeId(decodeURIComponent(blocks[1]!));
+      if (!doc || vanished.has(doc.key))
+        return error(res, 404, 'notFound', 'The document does not exist or has been deleted.');
+      if (refusedBlocks.has(doc.key))
+        return error(
+          res,
+          403,
+          'Forbidden.AccessDenied.AccessTokenPermissionDenied',
+          'No permission: Storage.File.Read is required.',
+        );
+      return sendJson(res, 200, { result: { data: documentBlocks(doc.markdown) }, success: true });
     }
     if (req.method === 'GET' && path === '/v2.0/wiki/nodes') {
       const parent = url.searchParams.get('parentNodeId');
@@ -335,6 +462,22 @@ export async function startDingTalkFake(options: DingTalkFakeOptions = {}): Prom
       'InvalidAction.NotFound',
       'Specified api is not found, please check your url and method.',
     );
+  }
+
+  /** "Query user details" on the legacy host: the app token as ?access_token=, errcode 0 on success. */
+  function userGet(res: ServerResponse, url: URL, body: unknown): void {
+    const expiresAt = tokens.get(url.searchParams.get('access_token') ?? '');
+    if (expiresAt === undefined || expiresAt < Date.now())
+      return sendJson(res, 200, { errcode: 40014, errmsg: '不合法的access_token', request_id: randomUUID() });
+    const userid = (body as { userid?: unknown } | undefined)?.userid;
+    if (userid !== control.userId)
+      return sendJson(res, 200, { errcode: 60121, errmsg: '找不到该用户', request_id: randomUUID() });
+    sendJson(res, 200, {
+      errcode: 0,
+      errmsg: 'ok',
+      result: { userid, unionid: credentials.operatorId, name: '测试用户', active: true },
+      request_id: randomUUID(),
+    });
   }
 
   function search(res: ServerResponse, body: Record<string, unknown>): void {
@@ -421,6 +564,9 @@ export async function startDingTalkFake(options: DingTalkFakeOptions = {}): Prom
     },
     deleteDocument: (key) => void docs.delete(key),
     nodeIdOf: (key) => shortId('nd', key),
+    refuseBlocks: (key) => void refusedBlocks.add(key),
+    eventShape: 'bizData-string',
+    userId: 'fakeuser0001',
     documents: () =>
       [...docs.values()].map((doc) => ({
         key: doc.key,
@@ -429,6 +575,7 @@ export async function startDingTalkFake(options: DingTalkFakeOptions = {}): Prom
         knowledgeBase: workspaces[doc.space]!.name,
         url: nodeUrl(shortId('nd', doc.key)),
         markdown: doc.markdown,
+        blocksMarkdown: blocksMarkdownOf(doc.markdown),
         modifiedTime: doc.updatedAt,
       })),
   };

@@ -97,8 +97,8 @@ describe('ConnectionCard', () => {
         platform: 'dingtalk',
         name: 'Docs',
         mode: 'direct',
-        limitation: 'full text unavailable: direct search only. (English from core)',
-        limitationCode: 'dingtalk.no-stream',
+        limitation: 'full text comes from the blocks API. (English from core)',
+        limitationCode: 'dingtalk.blocks',
       }),
       connection({
         id: 'f',
@@ -123,11 +123,11 @@ describe('ConnectionCard', () => {
     };
     expect({ zh: notes('zh'), en: notes('en') }).toEqual({
       zh: [
-        '无法获取全文：仅支持实时搜索。钉钉只通过 Stream 模式的事件提供 Markdown；为此连接开启“通过钉钉 Stream 接收全文”后即可建立索引。',
+        '全文通过钉钉文档块接口获取，该接口只返回文档的一级块：嵌套在块内的文字可能缺失。仅索引在线文档（.adoc）；开启“通过钉钉 Stream 接收全文”后，可改用钉钉的 Markdown 导出补全。',
         '飞书的搜索和“我的文档库”需要先登录飞书；列出和读取文档只需应用凭证。',
       ],
       en: [
-        'Full text unavailable: direct search only. DingTalk delivers Markdown only as a Stream-mode event; turn on “Receive full text over DingTalk Stream” for this connection to index it.',
+        'Full text comes from DingTalk’s document blocks API, which returns each document’s top-level blocks: text nested inside them may be missing. Only online documents (.adoc) are indexed; turn on “Receive full text over DingTalk Stream” to fall back to DingTalk’s Markdown export.',
         'Feishu search and My Library need you to sign in with Feishu; listing and reading work with the app credentials.',
       ],
     });

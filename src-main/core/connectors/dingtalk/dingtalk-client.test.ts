@@ -30,6 +30,17 @@ describe('interpretDingTalk', () => {
         answer(200, { status: 1111, wait: 5, punish: 'deny' }),
         answer(400, { code: 'paramError' }),
         { status: 200, headers: new Headers(), text: '{"a":', json: undefined },
+        answer(403, {
+          code: 'Forbidden.AccessDenied.ApiCountLimitForOrg',
+          message: '本月api调用量已超过限制',
+        }),
+        answer(200, { errcode: 90020, errmsg: 'quota' }),
+        {
+          status: 403,
+          headers: new Headers(),
+          text: '<html>{status:1111, wait:5, punish:"deny"}</html>',
+          json: undefined,
+        },
       ].map(outcome),
     ).toEqual([
       'ok',
@@ -43,6 +54,9 @@ describe('interpretDingTalk', () => {
       'RATE_LIMITED',
       'SOURCE_ERROR',
       'retry:SOURCE_ERROR',
+      'QUOTA_EXCEEDED',
+      'ok',
+      'RATE_LIMITED',
     ]);
   });
 

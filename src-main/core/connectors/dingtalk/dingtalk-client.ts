@@ -4,6 +4,7 @@
  * Cairn codes. Facts: connectors.md §3.1 and §3.4.
  */
 import { CairnError } from '../../errors';
+import { parseBody, UserDetails } from './dingtalk-schemas';
 import type { Logger } from '../../logging/logger';
 import {
   PlatformHttp,
@@ -22,6 +23,8 @@ export type HttpTuning = Partial<
 
 export interface DingTalkClientOptions {
   baseUrl: string;
+  /** The legacy API host of "Query user details" (topapi). @default https://oapi.dingtalk.com */
+  oapiBaseUrl?: string;
   appKey: string;
   appSecret: string;
   logger: Logger;
@@ -45,16 +48,30 @@ export function interpretDingTalk(response: RawResponse, rateLimitWaitMs: number
   const body = (response.json ?? {}) as ErrorBody;
   const code = typeof body.code === 'string' ? body.code : '';
   const detail = `${code || `HTTP ${response.status}`}${body.message ? `: ${body.message}` : ''}${body.requestid ? ` (requestid ${body.requestid})` : ''}`;
-  // Per-IP punishment page: {status:1111, wait:5, punish:"deny"}; the block lasts about 5 minutes (connectors.md §3.4).
-  if (body.punish === 'deny' || body.status === 1111) {
+  // Per-IP limit: DingTalk "returns an HTML page" ("Call frequency limit" help page); a copy of that
+  // page shows {status:1111, wait:5, punish:"deny"}. The block lasts minutes: the sync defers the rest.
+  if (
+    body.punish === 'deny' ||
+    body.status === 1111 ||
+    (response.json === undefined && /punish/i.test(response.text))
+  ) {
     return {
       kind: 'error',
       error: new CairnError(
         'RATE_LIMITED',
-        'DingTalk has blocked this IP for a few minutes after too many calls; try again later.',
+        'DingTalk has blocked this IP for a few minutes after too many calls; Cairn carries on at the next sync.',
       ),
     };
   }
+  // The organisation's monthly API allowance is spent ("本月api调用量已超过限制"): nothing helps until next month.
+  if (code === 'Forbidden.AccessDenied.ApiCountLimitForOrg' || Number(code) === 90020)
+    return {
+      kind: 'error',
+      error: new CairnError(
+        'QUOTA_EXCEEDED',
+        `DingTalk says this organisation's monthly API allowance is used up (${detail}); the remaining documents wait for a later sync.`,
+      ),
+    };
   if (response.status >= 200 && response.status < 300) {
     if (response.json === undefined)
       return {
@@ -150,6 +167,57 @@ export class DingTalkClient {
       refreshAuth: (signal) => this.refresh(signal),
     });
     this.plain = new PlatformHttp(common);
+  }
+
+  /**
+   * The unionId of an organisation user (what every wiki/doc call's operatorId needs) from the
+   * userId the admin console shows: POST {oapi}/topapi/v2/user/get?access_token=… {userid}
+   * ("Query user details", permission qyapi_get_member; the app must see the user in its contact
+   * range). The same app token works there (FastGPT and WeKnora do this) [third-party].
+   */
+  async unionIdOf(userId: string, signal?: AbortSignal): Promise<string> {
+    const oapi = (this.options.oapiBaseUrl ?? 'https://oapi.dingtalk.com').replace(/\/+$/, '');
+    const ask = async () =>
+      this.plain.request<unknown>(
+        {
+          method: 'POST',
+          path: `${oapi}/topapi/v2/user/get`,
+          query: { access_token: await this.accessToken(signal) },
+          body: { userid: userId, language: 'zh_CN' },
+          signal,
+        },
+        (res) =>
+          res.status >= 500
+            ? { kind: 'retry', code: 'SOURCE_ERROR', message: `DingTalk server error (HTTP ${res.status}).` }
+            : { kind: 'ok', value: res.json },
+      );
+    let answer = parseBody(UserDetails, await ask(), 'POST /topapi/v2/user/get');
+    // 40014 invalid / 42001 expired access_token [third-party]: fetch a new token once.
+    if (answer.errcode === 40014 || answer.errcode === 42001) {
+      await this.refresh(signal);
+      answer = parseBody(UserDetails, await ask(), 'POST /topapi/v2/user/get');
+    }
+    // The legacy API's own limit codes: 90020 monthly allowance ("API调用量超过限额" help page), 90002/90018 frequency.
+    if (answer.errcode === 90020)
+      throw new CairnError(
+        'QUOTA_EXCEEDED',
+        `DingTalk says this organisation's monthly API allowance is used up (errcode 90020).`,
+      );
+    if (answer.errcode === 90002 || answer.errcode === 90018)
+      throw new CairnError('RATE_LIMITED', `DingTalk asked Cairn to slow down (errcode ${answer.errcode}).`);
+    if (answer.errcode !== 0)
+      throw new CairnError(
+        answer.errcode === 60011 || answer.errcode === 60020 ? 'PERMISSION_DENIED' : 'INVALID_ARGUMENT',
+        `DingTalk could not look up user "${userId}" (errcode ${answer.errcode}${answer.errmsg ? `: ${answer.errmsg}` : ''}). Check the userId (the admin console's 员工 UserID), that the app has the qyapi_get_member permission, and that the user is inside the app's contact range (通讯录可见范围).`,
+      );
+    const unionId = answer.result?.unionid;
+    if (!unionId)
+      throw new CairnError(
+        'UNEXPECTED_RESPONSE',
+        'DingTalk answered POST /topapi/v2/user/get in a shape Cairn does not know: field "result.unionid" is missing.',
+        { details: { platform: 'DingTalk', endpoint: 'POST /topapi/v2/user/get', field: 'result.unionid' } },
+      );
+    return unionId;
   }
 
   request<T>(request: HttpRequest): Promise<T> {

@@ -1,6 +1,7 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { createLogger, silentLogger, type Logger } from '../../logging/logger';
-import type { DocumentRef } from '../connector';
+import type { DocumentRef, ListingReport } from '../connector';
+import type { CairnError } from '../../errors';
 import {
   createDingTalkConnector,
   DingTalkConnector,
@@ -112,12 +113,32 @@ describe('DingTalkConnector: auth and validation', () => {
     const before = fake.control.requests.length;
     await expect(connect(fake, { config: { operatorId: '' } }).validate()).rejects.toMatchObject({
       code: 'INVALID_ARGUMENT',
-      message: expect.stringMatching(/operatorId/),
+      message: expect.stringMatching(/needs your userId .* or your unionId/),
     });
     await expect(
       connect(fake, { config: { operatorId: '' } }).search('要点', { limit: 5 }),
     ).rejects.toMatchObject({ code: 'INVALID_ARGUMENT' });
     expect(fake.control.requests.length).toBe(before);
+  });
+
+  it('derives the unionId (operatorId) from the userId through the user API, once, and names a userId it does not know', async () => {
+    const start = fake.control.requests.length;
+    const connector = connect(fake, { config: { operatorId: '', userId: fake.control.userId } });
+    expect(await connector.validate()).toMatch(
+      new RegExp(
+        `^Connected to DingTalk \\(unionId ${fake.credentials.operatorId} of user ${fake.control.userId}\\)`,
+      ),
+    );
+    expect(byId(await listAll(connector))).toEqual(expectedRefs(fake));
+    expect(
+      fake.control.requests.slice(start).filter((call) => call === 'POST /topapi/v2/user/get'),
+    ).toHaveLength(1);
+    await expect(
+      connect(fake, { config: { operatorId: '', userId: 'nobody-0000' } }).validate(),
+    ).rejects.toMatchObject({
+      code: 'INVALID_ARGUMENT',
+      message: expect.stringMatching(/errcode 60121.*qyapi_get_member.*通讯录可见范围/),
+    });
   });
 
   it('refreshes the token before it expires, without a rejected call', async () => {
@@ -147,39 +168,95 @@ describe('DingTalkConnector: auth and validation', () => {
 });
 
 describe('DingTalkConnector: listing, content and search', () => {
-  it('lists every online document of every workspace across pages and folders, skipping PDFs and sheets', async () => {
+  it('lists every online document of every knowledge base and of My Docs, across pages and folders; other files are skipped and counted', async () => {
     const start = fake.control.requests.length;
-    const refs = await listAll(connect(fake));
+    const skipped: string[] = [];
+    const report: ListingReport = {
+      skipped: (item) => skipped.push(item.kind),
+      incomplete: (error) => {
+        throw error;
+      },
+    };
+    const refs: DocumentRef[] = [];
+    for await (const ref of connect(fake).list(undefined, report)) refs.push(ref);
     expect(byId(refs)).toEqual(expectedRefs(fake));
     const calls = fake.control.requests.slice(start);
-    expect(calls.filter((call) => call === 'GET /v2.0/wiki/workspaces').length).toBe(2);
+    // Two team knowledge bases (one page of 2), then the personal one from mineWorkspaces.
+    expect(calls.filter((call) => call.startsWith('GET /v2.0/wiki/') && call.endsWith('orkspaces'))).toEqual([
+      'GET /v2.0/wiki/workspaces',
+      'GET /v2.0/wiki/mineWorkspaces',
+    ]);
     expect(new Set(refs.map((ref) => ref.knowledgeBase))).toEqual(
       new Set(['产品手册', 'Engineering Wiki', '运营知识库']),
     );
+    expect(skipped.sort()).toEqual(['axls', 'axls', 'axls', 'pdf', 'pdf', 'pdf']);
   });
 
-  it('fetches Markdown through the export event and the signed download', async () => {
-    const connector = connect(fake);
+  it('goes on without My Docs when it cannot be listed, and reports why', async () => {
+    fake.control.inject({ kind: 'server-error', times: 10, match: '/mineWorkspaces' });
+    const gaps: string[] = [];
+    const refs: DocumentRef[] = [];
+    for await (const ref of connect(fake, { http: { maxRetries: 1 } }).list(undefined, {
+      skipped: () => {},
+      incomplete: (error, what) => gaps.push(`${what}: ${(error as CairnError).code}`),
+    }))
+      refs.push(ref);
+    expect(gaps).toEqual(['DingTalk My Docs (the personal workspace) could not be listed: SOURCE_ERROR']);
+    expect(new Set(refs.map((ref) => ref.knowledgeBase))).toEqual(new Set(['产品手册', 'Engineering Wiki']));
+  });
+
+  it('reads text through the blocks API without Stream; a document whose blocks are refused comes through the export event', async () => {
     const docs = fake.control.documents();
     const long = docs.find((doc) => doc.markdown.length > 5000)!;
     const chinese = docs.find((doc) => /第 1 篇/.test(doc.title))!;
-    for (const doc of [long, chinese]) {
-      const fetched = await connector.fetch({
-        externalId: doc.externalId,
-        title: doc.title,
-        knowledgeBase: doc.knowledgeBase,
-        url: doc.url,
-        remoteUpdatedAt: null,
-        revision: null,
-      });
-      expect(fetched.markdown).toBe(doc.markdown);
-    }
-    expect(chinese.markdown).toMatch(/```ts[\s\S]*\| 项目 \| 说明 \| 负责人 \|/);
+    const refOfDoc = (doc: (typeof docs)[number]) => ({
+      externalId: doc.externalId,
+      title: doc.title,
+      knowledgeBase: doc.knowledgeBase,
+      url: doc.url,
+      remoteUpdatedAt: null,
+      revision: null,
+    });
+    const noStream = connect(fake, { exportEvents: undefined });
+    for (const doc of [long, chinese])
+      expect((await noStream.fetch(refOfDoc(doc))).markdown).toBe(doc.blocksMarkdown);
+    expect(long.blocksMarkdown).toMatch(/^# .*\n\n.*\n\n## /);
+    expect(chinese.blocksMarkdown).toMatch(/\| 项目 \| 说明 \| 负责人 \|\n\| --- \| --- \| --- \|/);
+    const refused = docs[9]!;
+    fake.control.refuseBlocks(refused.key);
+    expect((await connect(fake).fetch(refOfDoc(refused))).markdown).toBe(refused.markdown);
+    await expect(noStream.fetch(refOfDoc(refused))).rejects.toMatchObject({
+      code: 'PERMISSION_DENIED',
+      message: expect.stringMatching(/Storage\.File\.Read permission; turning on Stream/),
+    });
   });
+
+  it.each(['bizData', 'flat'] as const)(
+    'takes the export event with its fields in %s form',
+    async (shape) => {
+      const doc = fake.control.documents()[11]!;
+      fake.control.refuseBlocks(doc.key);
+      fake.control.eventShape = shape;
+      try {
+        const fetched = await connect(fake).fetch({
+          externalId: doc.externalId,
+          title: doc.title,
+          knowledgeBase: doc.knowledgeBase,
+          url: doc.url,
+          remoteUpdatedAt: null,
+          revision: null,
+        });
+        expect(fetched.markdown).toBe(doc.markdown);
+      } finally {
+        fake.control.eventShape = 'bizData-string';
+      }
+    },
+  );
 
   it('waits for the event the test hook emits, and reports failed or missing exports', async () => {
     fake.control.autoExport = false;
     const doc = fake.control.documents()[4]!;
+    fake.control.refuseBlocks(doc.key);
     const ref = {
       externalId: doc.externalId,
       title: doc.title,
@@ -206,39 +283,33 @@ describe('DingTalkConnector: listing, content and search', () => {
     await expect(cancelled).rejects.toMatchObject({ code: 'CANCELLED' });
   });
 
-  it('without an event source offers direct search only and refuses to fetch', async () => {
+  it('has full text with or without Stream, and says how it gets it', async () => {
     const connector = new DingTalkConnector({
       config: { baseUrl: fake.baseUrl, ...fake.credentials },
-      secrets: {},
+      secrets: { appSecret: fake.credentials.appSecret! },
       logger: silentLogger(),
     });
     expect(connector.capabilities).toMatchObject({
-      fullText: false,
+      fullText: true,
       search: true,
       limitation: {
-        code: 'dingtalk.no-stream',
-        message: expect.stringMatching(/^full text unavailable: direct search only/),
+        code: 'dingtalk.blocks',
+        message: expect.stringMatching(/^full text comes from DingTalk’s document blocks API/),
       },
     });
-    const before = fake.control.requests.length;
     const doc = fake.control.documents()[0]!;
-    await expect(
-      connector.fetch({
-        externalId: doc.externalId,
-        title: doc.title,
-        knowledgeBase: '',
-        url: null,
-        remoteUpdatedAt: null,
-        revision: null,
-      }),
-    ).rejects.toMatchObject({ code: 'UNSUPPORTED' });
-    expect(fake.control.requests.length).toBe(before);
+    const fetched = await connector.fetch({
+      externalId: doc.externalId,
+      title: doc.title,
+      knowledgeBase: '',
+      url: null,
+      remoteUpdatedAt: null,
+      revision: null,
+    });
+    expect(fetched.markdown).toBe(doc.blocksMarkdown);
     expect(connect(fake).capabilities).toMatchObject({
       fullText: true,
-      limitation: {
-        code: 'dingtalk.stream-beta',
-        message: expect.stringMatching(/arrives over DingTalk Stream/),
-      },
+      limitation: { code: 'dingtalk.blocks-stream', message: expect.stringMatching(/over DingTalk Stream/) },
     });
   });
 
@@ -306,12 +377,13 @@ describe('DingTalkConnector: Stream mode', () => {
         secrets: { appSecret: fake.credentials.appSecret! },
         logger: silentLogger(),
       }).validate(),
-    ).toMatch(/Direct search only \(Stream is off\)\.$/);
+    ).toMatch(/Full text through the document blocks API\.$/);
   });
 
   it('when the first export times out with no event at all, fails the rest at once with one clear message', async () => {
     fake.control.stream.subscribed = false;
     const connector = connect(fake, { exportTimeoutMs: 200 });
+    for (const doc of fake.control.documents().slice(0, 3)) fake.control.refuseBlocks(doc.key);
     const [first, second, third] = fake.control.documents().map(refOf);
     const contentCalls = () => fake.control.requests.filter((call) => call.endsWith('/contents')).length;
     const before = contentCalls();
@@ -342,6 +414,7 @@ describe('DingTalkConnector: Stream mode', () => {
     const [one, two] = [create(init), create(init)];
     closeStreams(fake);
     await expect.poll(() => fake.control.stream.openSockets()).toBe(0);
+    for (const doc of fake.control.documents().slice(0, 2)) fake.control.refuseBlocks(doc.key);
     const docs = fake.control.documents().map(refOf);
     const texts = await Promise.all([one.fetch(docs[0]!), two.fetch(docs[1]!)]);
     expect({
@@ -355,8 +428,8 @@ describe('DingTalkConnector: Stream mode', () => {
     await expect.poll(() => fake.control.stream.openSockets()).toBe(0);
     expect({
       clients: hub.size,
-      off: create({ ...init, config: { ...init.config, streamEvents: false } }).capabilities.fullText,
-    }).toEqual({ clients: 0, off: false });
+      off: create({ ...init, config: { ...init.config, streamEvents: false } }).capabilities.limitation?.code,
+    }).toEqual({ clients: 0, off: 'dingtalk.blocks' });
   });
 });
 
@@ -388,6 +461,24 @@ describe('DingTalkConnector: injected faults', () => {
     await expect(
       connect(fake, { http: { maxRetries: 1 } }).search('要点', { limit: 3 }),
     ).rejects.toMatchObject({ code: 'SOURCE_ERROR' });
+  });
+
+  it("treats the organisation's monthly API allowance as a quota (the sync defers the rest)", async () => {
+    const doc = fake.control.documents()[2]!;
+    fake.control.inject({ kind: 'quota', match: '/blocks' });
+    await expect(
+      connect(fake).fetch({
+        externalId: doc.externalId,
+        title: doc.title,
+        knowledgeBase: '',
+        url: null,
+        remoteUpdatedAt: null,
+        revision: null,
+      }),
+    ).rejects.toMatchObject({
+      code: 'QUOTA_EXCEEDED',
+      message: expect.stringMatching(/monthly API allowance/),
+    });
   });
 
   it('tolerates a slow answer within the timeout and reports TIMEOUT beyond it', async () => {
@@ -454,7 +545,7 @@ describe('DingTalkConnector: scale', () => {
       const docs = target.control.documents();
       const doomed = docs.filter((_doc, i) => i % 20 === 7);
       for (const doc of doomed) target.control.vanish(doc.key);
-      const text = new Map(docs.map((doc) => [doc.externalId, doc.markdown]));
+      const text = new Map(docs.map((doc) => [doc.externalId, doc.blocksMarkdown]));
       const outcomes = await Promise.all(
         refs.map((ref) =>
           connector.fetch(ref).then(
@@ -491,6 +582,9 @@ describe('DingTalkConnector: secrets', () => {
     await connector.validate();
     fake.control.expireTokens();
     const refs = await listAll(connector);
+    fake.control.refuseBlocks(
+      fake.control.documents().find((doc) => doc.externalId === refs[0]!.externalId)!.key,
+    );
     for (const ref of refs.slice(0, 3)) await connector.fetch(ref);
     await connector.search('要点', { limit: 5 });
     await connect(fake, { logger, secrets: { appSecret: 'not-the-secret-123' } })

@@ -1,11 +1,14 @@
 /**
- * DingTalk (钉钉) knowledge bases: lists wiki workspaces and their node trees, searches with
- * /v2.0/doc/search, and fetches Markdown only where the async export event can be received over
- * DingTalk Stream (connectors.md §3, dingtalk/stream-client.ts). Without an event source the
- * connection is direct-search only, and fetch refuses, so the engine never indexes bare titles and
- * calls the connection synced.
+ * DingTalk (钉钉) knowledge bases: lists the user's knowledge-base workspaces and "My Docs"
+ * (/v2.0/wiki/workspaces, /v2.0/wiki/mineWorkspaces) and their node trees, reads each online
+ * document's text synchronously through the documented blocks API
+ * (/v1.0/doc/suites/documents/{dentryUuid}/blocks), and, where the connection receives DingTalk
+ * Stream events, falls back to the asynchronous Markdown export (dingtalk/stream-client.ts) for a
+ * document the blocks API cannot read. Searches with /v2.0/doc/search. Every call is made on
+ * behalf of a user (operatorId = unionId), given directly or derived from the userId the admin
+ * console shows (docs/connectors.md "DingTalk").
  */
-import { CairnError, throwIfAborted } from '../../errors';
+import { CairnError, isAbortError, throwIfAborted } from '../../errors';
 import type { Logger } from '../../logging/logger';
 import { PLATFORM_INFO } from '@shared/platforms';
 import type {
@@ -17,10 +20,15 @@ import type {
   FetchedDocument,
   Limitation,
   ConnectorDescriptor,
+  ListingReport,
 } from '../connector';
+import { DEFERRING_CODES } from '../connector';
+import { blocksToMarkdown } from './dingtalk-blocks';
 import { DingTalkClient, type HttpTuning } from './dingtalk-client';
 import {
+  BlocksAnswer,
   ContentTask,
+  MineWorkspace,
   NodePage,
   parseBody,
   SearchPage,
@@ -30,16 +38,18 @@ import {
 import { ExportWaiter, type ExportEventSource, type ExportResult } from './export-events';
 import { DingTalkStreamHub } from './stream-hub';
 
+/** Stream off: full text through the blocks API alone. */
 export const DINGTALK_NO_STREAM_LIMITATION: Limitation = {
-  code: 'dingtalk.no-stream',
+  code: 'dingtalk.blocks',
   message:
-    'full text unavailable: direct search only. DingTalk delivers Markdown only as a Stream-mode event (doc_content_export_result); turn on “Receive full text over DingTalk Stream” for this connection to index it.',
+    'full text comes from DingTalk’s document blocks API, which returns a document’s top-level blocks: text nested inside them may be missing. Only online documents (.adoc) are indexed; turn on “Receive full text over DingTalk Stream” to fall back to DingTalk’s Markdown export.',
 };
 
+/** Stream on: the blocks API first, the Markdown export over Stream where it cannot read a document. */
 export const DINGTALK_STREAM_LIMITATION: Limitation = {
-  code: 'dingtalk.stream-beta',
+  code: 'dingtalk.blocks-stream',
   message:
-    'Beta: full text arrives over DingTalk Stream (the doc_content_export_result event must be subscribed in the developer console); only online documents (.adoc) are indexed.',
+    'Beta: full text comes from DingTalk’s document blocks API, and over DingTalk Stream (the doc_content_export_result event must be subscribed in the developer console) for documents it cannot read; only online documents (.adoc) are indexed.',
 };
 
 /** The connection option that turns the Stream client on (src-shared/platforms.ts). */
@@ -71,7 +81,7 @@ interface Workspace {
   rootNodeId: string;
 }
 
-/** Only ALIDOC online documents can be exported as Markdown (connectors.md §3.3). */
+/** Only ALIDOC online documents have blocks and a Markdown export (connectors.md "DingTalk"). */
 function isMarkdownDoc(node: WikiNode): boolean {
   return node.type === 'FILE' && node.category === 'ALIDOC' && node.extension === 'adoc';
 }
@@ -82,11 +92,21 @@ function isoOrNull(value: string | null | undefined): string | null {
   return Number.isNaN(time) ? null : new Date(time).toISOString();
 }
 
+/** Blocks-API refusals the Markdown export may still get past. */
+const EXPORT_FALLBACK_CODES = new Set([
+  'PERMISSION_DENIED',
+  'SOURCE_ERROR',
+  'UNEXPECTED_RESPONSE',
+  'UNSUPPORTED',
+]);
+
 export class DingTalkConnector implements Connector {
   readonly platform = 'dingtalk' as const;
   readonly capabilities: ConnectorCapabilities;
   private readonly client: DingTalkClient;
-  private readonly operatorId: string;
+  private readonly configuredOperator: string;
+  private readonly userId: string;
+  private operator: Promise<string> | null = null;
   private readonly logger: Logger;
   private readonly options: DingTalkConnectorOptions;
   private readonly workspaceNames = new Map<string, string>();
@@ -99,9 +119,15 @@ export class DingTalkConnector implements Connector {
   constructor(init: ConnectorInit, options: DingTalkConnectorOptions = {}) {
     this.options = options;
     this.logger = init.logger.child('dingtalk');
-    this.operatorId = String(init.config.operatorId ?? '').trim();
+    this.configuredOperator = String(init.config.operatorId ?? '').trim();
+    this.userId = String(init.config.userId ?? '').trim();
+    const baseUrl = String(init.config.baseUrl || PLATFORM_INFO.dingtalk.defaultBaseUrl);
     this.client = new DingTalkClient({
-      baseUrl: String(init.config.baseUrl || PLATFORM_INFO.dingtalk.defaultBaseUrl),
+      baseUrl,
+      // A private deployment or a fake behind the base URL override serves the user API itself.
+      oapiBaseUrl: String(
+        init.config.oapiBaseUrl || (init.config.baseUrl ? baseUrl : 'https://oapi.dingtalk.com'),
+      ),
       appKey: String(init.config.appKey ?? '').trim(),
       appSecret: init.secrets.appSecret ?? '',
       logger: this.logger,
@@ -109,27 +135,32 @@ export class DingTalkConnector implements Connector {
       rateLimitWaitMs: options.rateLimitWaitMs,
       now: options.now,
     });
-    const fullText = options.exportEvents !== undefined;
+    const stream = options.exportEvents !== undefined;
     this.capabilities = {
-      fullText,
+      fullText: true,
       search: true,
       experimental: false,
-      limitation: fullText ? DINGTALK_STREAM_LIMITATION : DINGTALK_NO_STREAM_LIMITATION,
+      limitation: stream ? DINGTALK_STREAM_LIMITATION : DINGTALK_NO_STREAM_LIMITATION,
     };
   }
 
-  /** Checks the app credentials and operator; with Stream on, also that an export event really arrives. */
+  /** Checks the app credentials and the user; with Stream on, also that an export event really arrives. */
   async validate(signal?: AbortSignal): Promise<string> {
+    const operator = await this.operatorId(signal);
+    const derived = this.configuredOperator ? '' : ` (unionId ${operator} of user ${this.userId})`;
     const first = await this.workspacePage(undefined, 1, signal);
     const names = (first.workspaces ?? []).map((ws) => ws.name);
-    if (names.length === 0) return 'Connected to DingTalk, but this operator can see no knowledge bases.';
-    const connected = `Connected to DingTalk; knowledge bases are visible (e.g. "${names[0]}")`;
-    if (!this.options.exportEvents) return `${connected}. Direct search only (Stream is off).`;
+    const connected =
+      names.length === 0
+        ? `Connected to DingTalk${derived}; no knowledge base is visible to this user yet (My Docs is listed on sync)`
+        : `Connected to DingTalk${derived}; knowledge bases are visible (e.g. "${names[0]}")`;
+    if (!this.options.exportEvents) return `${connected}. Full text through the document blocks API.`;
     return `${connected}; ${await this.probeStream(signal)}`;
   }
 
-  async *list(signal?: AbortSignal): AsyncIterable<DocumentRef> {
-    for await (const workspace of this.workspaces(signal)) {
+  async *list(signal?: AbortSignal, report?: ListingReport): AsyncIterable<DocumentRef> {
+    const operatorId = await this.operatorId(signal);
+    for await (const workspace of this.allWorkspaces(signal, report)) {
       const seen = new Set<string>();
       const parents = [workspace.rootNodeId];
       while (parents.length > 0) {
@@ -138,20 +169,22 @@ export class DingTalkConnector implements Connector {
         seen.add(parent);
         let nextToken: string | undefined;
         do {
-          const query = {
-            parentNodeId: parent,
-            operatorId: this.requireOperatorId(),
-            maxResults: this.pageSize,
-            nextToken,
-          };
+          const query = { parentNodeId: parent, operatorId, maxResults: this.pageSize, nextToken };
           const body = parseBody(
             NodePage,
             await this.client.request({ path: '/v2.0/wiki/nodes', query, signal }),
-            'wiki nodes',
+            'GET /v2.0/wiki/nodes',
           );
           for (const node of body.nodes ?? []) {
             if (node.type === 'FOLDER' || node.hasChildren) parents.push(node.nodeId);
             if (isMarkdownDoc(node)) yield this.toRef(node, workspace.name);
+            else if (node.type === 'FILE')
+              report?.skipped({
+                externalId: node.nodeId,
+                title: node.name,
+                kind: (node.extension || node.category || 'file').toLowerCase(),
+                reason: 'Only DingTalk online documents (.adoc) have text Cairn can read.',
+              });
           }
           nextToken = body.nextToken || undefined;
         } while (nextToken);
@@ -160,9 +193,51 @@ export class DingTalkConnector implements Connector {
   }
 
   async fetch(ref: DocumentRef, signal?: AbortSignal): Promise<FetchedDocument> {
-    if (!this.options.exportEvents)
-      throw new CairnError('UNSUPPORTED', DINGTALK_NO_STREAM_LIMITATION.message);
     throwIfAborted(signal);
+    let refusal: CairnError | null = null;
+    try {
+      const markdown = await this.blocksMarkdown(ref.externalId, signal);
+      if (markdown.trim() || !this.options.exportEvents) return { markdown };
+    } catch (error) {
+      if (!(error instanceof CairnError) || isAbortError(error) || DEFERRING_CODES.has(error.code))
+        throw error;
+      if (error.code === 'NOT_FOUND')
+        throw new CairnError(
+          'NOT_FOUND',
+          `DingTalk document "${ref.title}" no longer exists; it was probably deleted after listing.`,
+        );
+      if (!EXPORT_FALLBACK_CODES.has(error.code)) throw error;
+      refusal = error;
+      if (!this.options.exportEvents)
+        throw new CairnError(
+          error.code,
+          `DingTalk would not give the blocks of "${ref.title}" (${error.message}). The app needs the Storage.File.Read permission; turning on Stream lets Cairn try the Markdown export instead.`,
+        );
+    }
+    this.logger.info('reading a DingTalk document through the Markdown export', {
+      document: ref.externalId,
+      why: refusal ? refusal.code : 'the blocks held no text',
+    });
+    return { markdown: await this.exportedMarkdown(ref, signal) };
+  }
+
+  /** GET /v1.0/doc/suites/documents/{docKey}/blocks: docKey may be the dentryUuid, i.e. the wiki nodeId. */
+  private async blocksMarkdown(dentryUuid: string, signal?: AbortSignal): Promise<string> {
+    const answer = parseBody(
+      BlocksAnswer,
+      await this.client.request({
+        path: `/v1.0/doc/suites/documents/${encodeURIComponent(dentryUuid)}/blocks`,
+        query: { operatorId: await this.operatorId(signal) },
+        signal,
+      }),
+      'GET /v1.0/doc/suites/documents/{docKey}/blocks',
+    );
+    if (answer.success === false)
+      throw new CairnError('SOURCE_ERROR', 'DingTalk answered the blocks query with success: false.');
+    return blocksToMarkdown(answer.result?.data ?? []);
+  }
+
+  private async exportedMarkdown(ref: DocumentRef, signal?: AbortSignal): Promise<string> {
     if (this.streamSilent) throw this.streamSilent;
     let result: ExportResult;
     try {
@@ -180,12 +255,13 @@ export class DingTalkConnector implements Connector {
     }
     if (!result.success || !result.url)
       throw new CairnError('DOCUMENT_FAILED', `DingTalk could not export "${ref.title}" as Markdown.`);
-    return { markdown: await this.client.download(result.url, signal) };
+    return this.client.download(result.url, signal);
   }
 
   async search(query: string, options: { limit: number; signal?: AbortSignal }): Promise<DirectHit[]> {
     const keyword = query.trim();
     if (!keyword || options.limit <= 0) return [];
+    const operatorId = await this.operatorId(options.signal);
     const names = this.loadWorkspaceNames(options.signal);
     const hits: DirectHit[] = [];
     let nextToken: string | undefined;
@@ -197,10 +273,10 @@ export class DingTalkConnector implements Connector {
       const raw = await this.client.request({
         method: 'POST',
         path: '/v2.0/doc/search',
-        body: { keyword, operatorId: this.requireOperatorId(), dentryRequest },
+        body: { keyword, operatorId, dentryRequest },
         signal: options.signal,
       });
-      const result = parseBody(SearchPage, raw, 'search').dentryResult;
+      const result = parseBody(SearchPage, raw, 'POST /v2.0/doc/search').dentryResult;
       await names;
       for (const item of result?.items ?? []) {
         hits.push({
@@ -239,11 +315,11 @@ export class DingTalkConnector implements Connector {
       const path = `/v2.0/doc/query/${encodeURIComponent(dentryUuid)}/contents`;
       const body = await this.client.request({
         path,
-        query: { operatorId: this.requireOperatorId(), targetFormat: 'markdown' },
+        query: { operatorId: await this.operatorId(signal), targetFormat: 'markdown' },
         signal,
       });
-      const { taskId } = parseBody(ContentTask, body, 'document content');
-      const result = await waiter.wait(String(taskId), timeoutMs, signal);
+      const { taskId } = parseBody(ContentTask, body, 'GET /v2.0/doc/query/{dentryUuid}/contents');
+      const result = await waiter.wait(String(taskId), timeoutMs, signal, dentryUuid);
       this.exportArrived = true;
       return result;
     } finally {
@@ -280,13 +356,13 @@ export class DingTalkConnector implements Connector {
       while (parents.length > 0 && budget-- > 0) {
         const query = {
           parentNodeId: parents.shift()!,
-          operatorId: this.requireOperatorId(),
+          operatorId: await this.operatorId(signal),
           maxResults: this.pageSize,
         };
         const body = parseBody(
           NodePage,
           await this.client.request({ path: '/v2.0/wiki/nodes', query, signal }),
-          'wiki nodes',
+          'GET /v2.0/wiki/nodes',
         );
         const doc = (body.nodes ?? []).find(isMarkdownDoc);
         if (doc) return doc.nodeId;
@@ -302,13 +378,24 @@ export class DingTalkConnector implements Connector {
     return this.options.pageSize ?? 30;
   }
 
-  private requireOperatorId(): string {
-    if (!this.operatorId)
-      throw new CairnError(
-        'INVALID_ARGUMENT',
-        'DingTalk needs operatorId (your unionId): every knowledge-base call is made on behalf of that user.',
+  /**
+   * The unionId every wiki/doc call names as operatorId: the configured one, else derived once from
+   * the configured userId through "Query user details" (dingtalk-client.ts unionIdOf).
+   */
+  private operatorId(signal?: AbortSignal): Promise<string> {
+    if (this.configuredOperator) return Promise.resolve(this.configuredOperator);
+    if (!this.userId)
+      return Promise.reject(
+        new CairnError(
+          'INVALID_ARGUMENT',
+          'DingTalk needs your userId (shown in the admin console under Contacts) or your unionId: every knowledge-base call is made on behalf of that user.',
+        ),
       );
-    return this.operatorId;
+    const pending = (this.operator ??= this.client.unionIdOf(this.userId, signal));
+    pending.catch(() => {
+      if (this.operator === pending) this.operator = null;
+    });
+    return pending;
   }
 
   private toRef(node: WikiNode, knowledgeBase: string): DocumentRef {
@@ -322,11 +409,42 @@ export class DingTalkConnector implements Connector {
     };
   }
 
-  private workspacePage(nextToken: string | undefined, maxResults: number, signal?: AbortSignal) {
-    const query = { operatorId: this.requireOperatorId(), maxResults, nextToken };
-    return this.client
-      .request({ path: '/v2.0/wiki/workspaces', query, signal })
-      .then((body) => parseBody(WorkspacePage, body, 'workspaces'));
+  private async workspacePage(nextToken: string | undefined, maxResults: number, signal?: AbortSignal) {
+    const query = { operatorId: await this.operatorId(signal), maxResults, nextToken };
+    const body = await this.client.request({ path: '/v2.0/wiki/workspaces', query, signal });
+    return parseBody(WorkspacePage, body, 'GET /v2.0/wiki/workspaces');
+  }
+
+  /**
+   * The knowledge bases, then the user's own "My Docs" (GET /v2.0/wiki/mineWorkspaces, one
+   * workspace) unless /workspaces already listed it: whether /workspaces includes the PERSONAL
+   * workspace is not documented. My Docs failing is a reported gap, not the end of the listing.
+   */
+  private async *allWorkspaces(signal?: AbortSignal, report?: ListingReport): AsyncIterable<Workspace> {
+    const seen = new Set<string>();
+    for await (const workspace of this.workspaces(signal)) {
+      seen.add(workspace.workspaceId);
+      yield workspace;
+    }
+    let mine: Workspace | null | undefined;
+    try {
+      const body = await this.client.request({
+        path: '/v2.0/wiki/mineWorkspaces',
+        query: { operatorId: await this.operatorId(signal) },
+        signal,
+      });
+      mine = parseBody(MineWorkspace, body, 'GET /v2.0/wiki/mineWorkspaces').workspace;
+    } catch (error) {
+      if (isAbortError(error) || (error instanceof CairnError && DEFERRING_CODES.has(error.code)))
+        throw error;
+      if (report) report.incomplete(error, 'DingTalk My Docs (the personal workspace) could not be listed');
+      else this.logger.warn('DingTalk My Docs could not be listed', { error });
+      return;
+    }
+    if (mine && !seen.has(mine.workspaceId)) {
+      this.workspaceNames.set(mine.workspaceId, mine.name);
+      yield mine;
+    }
   }
 
   private async *workspaces(signal?: AbortSignal): AsyncIterable<Workspace> {

@@ -59,9 +59,43 @@ describe('parseExportEvent', () => {
       parseExportEvent({ eventType: 'doc_content_export_result', data: 'not json' }),
     ]).toEqual([parsed, parsed, { ...parsed, taskId: '7', success: false, url: null }, null, null]);
   });
+
+  it('reads the HTTP-callback shape (biz_data, object or JSON string) and decides success strictly', () => {
+    const { success: _success, ...withoutSuccess } = result;
+    expect([
+      parseExportEvent({
+        eventType: 'dingdoc_export_finish',
+        data: { EventType: 'dingdoc_export_finish', biz_data: result },
+      }),
+      parseExportEvent({ eventType: 'dingdoc_export_finish', data: { biz_data: JSON.stringify(result) } }),
+      // No `success`: a download URL is the only proof the export worked.
+      parseExportEvent({ eventType: 'doc_content_export_result', data: withoutSuccess })?.success,
+      parseExportEvent({ eventType: 'doc_content_export_result', data: { ...withoutSuccess, url: '' } })
+        ?.success,
+      // No task id: nothing to match it to, so it is not taken.
+      parseExportEvent({
+        eventType: 'doc_content_export_result',
+        data: { url: 'https://x.example/a.md', success: true },
+      }),
+    ]).toEqual([{ ...result }, { ...result }, true, false, null]);
+  });
 });
 
 describe('ExportWaiter', () => {
+  it('does not take a result for the same task id that names another document', async () => {
+    const events = source();
+    const waiter = new ExportWaiter(events);
+    const pending = waiter.wait('t1', 300, undefined, 'd1');
+    const taken = events.emit({
+      eventType: 'doc_content_export_result',
+      data: { ...result, dentryUuid: 'elsewhere' },
+    });
+    expect(taken).toEqual([false]);
+    events.emit({ eventType: 'doc_content_export_result', data: result });
+    expect((await pending).dentryUuid).toBe('d1');
+    waiter.close();
+  });
+
   it('keeps an event that arrives before the wait starts, and unsubscribes on close', async () => {
     const events = source();
     const waiter = new ExportWaiter(events);

@@ -58,19 +58,37 @@ function asObject(value: unknown): Record<string, unknown> | null {
   return value !== null && typeof value === 'object' ? (value as Record<string, unknown>) : null;
 }
 
-/** The export result carried by an event, or null when the event is something else. */
+/**
+ * The export result carried by an event, or null when the event is something else. No DingTalk page
+ * documents this event; public code shows these payload shapes, all accepted (docs/connectors.md
+ * "The export event"):
+ * - Stream, `data.bizData` (an object or a JSON string) holding the fields;
+ * - Stream, the fields directly in `data`;
+ * - HTTP callback, `biz_data` (an object or a JSON string) beside `EventType`.
+ * Only a result that names its task is used; `success` must not be false, and a result without
+ * `success` counts only when it carries a download URL.
+ */
 export function parseExportEvent(event: DingTalkStreamEvent): ExportResult | null {
   if (!(EXPORT_EVENT_TYPES as readonly string[]).includes(event.eventType)) return null;
   const outer = asObject(event.data);
-  const biz = asObject(outer?.bizData) ?? outer;
-  const taskId = biz?.taskId;
+  const biz = asObject(outer?.bizData) ?? asObject(outer?.biz_data) ?? outer;
+  const taskId = biz?.taskId ?? biz?.task_id;
   if (typeof taskId !== 'string' && typeof taskId !== 'number') return null;
+  if (String(taskId) === '') return null;
   const text = (value: unknown) => (typeof value === 'string' && value ? value : null);
+  const url = text(biz!.url);
+  const stated = biz!.success;
+  const success =
+    stated === false || stated === 'false'
+      ? false
+      : stated === true || stated === 'true'
+        ? true
+        : url !== null;
   return {
     taskId: String(taskId),
-    dentryUuid: text(biz!.dentryUuid),
-    success: biz!.success !== false && biz!.success !== 'false',
-    url: text(biz!.url),
+    dentryUuid: text(biz!.dentryUuid) ?? text(biz!.dentry_uuid),
+    success,
+    url,
     format: text(biz!.format),
   };
 }
@@ -87,6 +105,13 @@ export class ExportWaiter {
   >();
   private readonly unsubscribe: () => void;
   private failure: CairnError | null = null;
+  /** taskId → the document it was asked for, where known. */
+  private readonly expected = new Map<string, string | undefined>();
+
+  private fits(result: ExportResult): boolean {
+    const dentry = this.expected.get(result.taskId);
+    return dentry === undefined || result.dentryUuid === null || result.dentryUuid === dentry;
+  }
 
   constructor(source: ExportEventSource) {
     this.unsubscribe = source.subscribe(
@@ -94,8 +119,9 @@ export class ExportWaiter {
         const result = parseExportEvent(event);
         if (!result) return false;
         const waiter = this.waiting.get(result.taskId);
-        if (waiter) waiter.resolve(result);
-        else this.seen.set(result.taskId, result);
+        if (waiter && this.fits(result)) waiter.resolve(result);
+        else if (!waiter) this.seen.set(result.taskId, result);
+        else return false; // same task id, another document: not ours
         return true;
       },
       (error) => {
@@ -105,9 +131,14 @@ export class ExportWaiter {
     );
   }
 
-  wait(taskId: string, timeoutMs: number, signal?: AbortSignal): Promise<ExportResult> {
+  /**
+   * Waits for the result of `taskId`. With `dentryUuid`, a result naming another document is not
+   * taken for this one (a task id reused across documents must not swap their texts).
+   */
+  wait(taskId: string, timeoutMs: number, signal?: AbortSignal, dentryUuid?: string): Promise<ExportResult> {
+    this.expected.set(taskId, dentryUuid);
     const early = this.seen.get(taskId);
-    if (early) return Promise.resolve(early);
+    if (early && this.fits(early)) return Promise.resolve(early);
     if (this.failure) return Promise.reject(this.failure);
     return new Promise<ExportResult>((resolve, reject) => {
       const finish = (settle: () => void) => {
