@@ -121,10 +121,20 @@ export interface UserSignIn {
 
 /** What a connector is built from: non-secret config plus secrets read from the secret store. */
 export interface ConnectorInit {
+  /**
+   * The saved connection this connector is built for (absent for a draft being tested). Connectors
+   * of one connection share state keyed by it, e.g. Feishu's single-use refresh token.
+   */
+  connectionId?: string;
   config: Record<string, string | number | boolean>;
   secrets: Record<string, string>;
   /** Lets connectors persist rotated tokens (e.g. OAuth refresh-token rotation). */
   saveSecrets?: (secrets: Record<string, string>) => Promise<void>;
+  /**
+   * Replaces one rotated secret: stores `next` only where the store still holds `previous`, so a
+   * rotation by any connector of the connection lands, and nothing lands over a sign-out or an edit.
+   */
+  rotateSecret?: (field: string, previous: string, next: string) => Promise<void>;
   /** The stored user authorisation was refused for good (expired, revoked, reused): the UI offers sign-in again. */
   onUserAuthLost?: () => void;
   logger: import('../logging/logger').Logger;

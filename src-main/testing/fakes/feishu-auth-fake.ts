@@ -1,8 +1,12 @@
 /**
  * Token issuing and checking for the Feishu/Lark fake: tenant_access_token from app id/secret
- * (same token while ≥ 30 min remain), user tokens from the sign-in's authorization code
- * (feishu-code-grant-fake.ts checks the code) and from single-use rotating refresh tokens, and the
- * error codes of connectors.md §1.2 and §1.6. Split from feishu-fake.ts to keep one concern per file.
+ * (same token while ≥ 30 min remain; HTTP 200 with 10014 for a wrong secret and 10003 for an
+ * unknown app id, as the official CLI's tests record), user tokens from the sign-in's authorization
+ * code (feishu-code-grant-fake.ts checks the code) and from single-use rotating refresh tokens: the
+ * previous refresh token dies at once, the previous access token one minute after the refresh
+ * (refresh page), 20026/20037/20064/20073/20074 as that page lists them. The v3 and the deprecated
+ * v2 endpoint share one token pool here (whether real tokens cross versions is [U]); `v3: false`
+ * imitates a deployment without v3 (404). Split from feishu-fake.ts to keep one concern per file.
  */
 import { randomBytes } from 'node:crypto';
 import type { FakeRequest, FakeResponse } from './fake-server';
@@ -14,6 +18,17 @@ export interface FeishuAuthOptions {
   userRefreshToken: string;
   tokenTtlSeconds: number;
 }
+
+/** What the developer console allows, and which refresh tokens were revoked. */
+export interface FeishuAuthSwitches {
+  /** "刷新 user_access_token" under Security settings; off → 20074. */
+  refreshAllowed: boolean;
+  /** Serve /oauth/v3/token (false: 404, a deployment with only v2). */
+  v3: boolean;
+}
+
+/** After a refresh the old user access token keeps working this long (refresh page: 一分钟的豁免时间). */
+const GRACE_MS = 60_000;
 
 export type Caller = { kind: 'tenant' } | { kind: 'user' };
 
@@ -31,8 +46,11 @@ function envelope(
 export class FeishuAuthFake {
   private readonly tenantTokens = new Map<string, number>(); // token → expiry ms
   private readonly userTokens = new Map<string, number>();
-  private readonly refreshTokens = new Map<string, 'fresh' | 'used' | 'expired'>();
+  private readonly refreshTokens = new Map<string, 'fresh' | 'used' | 'expired' | 'revoked'>();
+  /** refresh token → the access token issued with it (to end its grace after the next refresh). */
+  private readonly accessOf = new Map<string, string>();
   private currentRefresh: string;
+  readonly switches: FeishuAuthSwitches = { refreshAllowed: true, v3: true };
   /** The authorize page and the authorization_code checks. */
   readonly codeGrant: FeishuCodeGrantFake;
 
@@ -58,10 +76,15 @@ export class FeishuAuthFake {
       if (state === 'fresh') this.refreshTokens.set(token, 'expired');
   }
 
+  /** The current refresh token answers 20064 (revoked) from now on. */
+  revokeRefreshToken(): void {
+    this.refreshTokens.set(this.currentRefresh, 'revoked');
+  }
+
   tenantToken(request: FakeRequest): FakeResponse {
     const body = (request.body ?? {}) as { app_id?: string; app_secret?: string };
-    if (body.app_id !== this.options.appId || body.app_secret !== this.options.appSecret)
-      return envelope(400, 99991543, 'app_id or app_secret is invalid');
+    if (body.app_id !== this.options.appId) return envelope(200, 10003, 'invalid param');
+    if (body.app_secret !== this.options.appSecret) return envelope(200, 10014, 'app secret invalid');
     const now = Date.now();
     const reusable = [...this.tenantTokens].find(([, expiry]) => expiry - now >= REUSE_WINDOW_MS);
     if (reusable)
@@ -75,7 +98,8 @@ export class FeishuAuthFake {
   }
 
   /** OAuth token endpoint: grant_type=authorization_code (sign-in) or refresh_token (rotates the single-use refresh token). */
-  userToken(request: FakeRequest): FakeResponse {
+  userToken(request: FakeRequest, version: 'v3' | 'v2'): FakeResponse {
+    if (version === 'v3' && !this.switches.v3) return { status: 404, raw: '404 page not found' };
     const body = (request.body ?? {}) as Record<string, string | undefined>;
     const oauthError = (code: number, error: string, description: string) => ({
       status: 400,
@@ -92,14 +116,33 @@ export class FeishuAuthFake {
       // Each sign-in starts a new refresh-token chain; the previous one stays valid until used or expired.
       return redeemed.ok ? this.issueUserTokens(redeemed.scope) : redeemed.response;
     }
+    if (!this.switches.refreshAllowed)
+      return oauthError(20074, 'unauthorized_client', 'The specified app is not allowed to refresh token.');
     const state = body.refresh_token ? this.refreshTokens.get(body.refresh_token) : undefined;
     if (!state) return oauthError(20026, 'invalid_grant', 'refresh token is invalid');
-    if (state === 'used') return oauthError(20073, 'invalid_grant', 'refresh token has already been used');
+    if (state === 'used') return oauthError(20073, 'invalid_grant', 'The refresh token has been used.');
+    if (state === 'revoked')
+      return oauthError(
+        20064,
+        'invalid_grant',
+        'The refresh token has been revoked. Please note that a refresh token can only be used once.',
+      );
     if (state === 'expired') return oauthError(20037, 'invalid_grant', 'refresh token has expired');
     this.refreshTokens.set(body.refresh_token!, 'used');
+    // The access token issued with the spent refresh token works one more minute.
+    const old = this.accessOf.get(body.refresh_token!);
+    const expiry = old ? this.userTokens.get(old) : undefined;
+    if (old && expiry !== undefined) this.userTokens.set(old, Math.min(expiry, Date.now() + GRACE_MS));
     return this.issueUserTokens(
       'wiki:wiki:readonly docs:document.content:read search:docs:read offline_access',
     );
+  }
+
+  /** Ends every grace period at once (a test that must not wait a minute). */
+  endGracePeriods(): void {
+    const now = Date.now();
+    for (const [token, expiry] of this.userTokens)
+      if (expiry - now <= GRACE_MS) this.userTokens.set(token, 0);
   }
 
   private issueUserTokens(scope: string): FakeResponse {
@@ -110,6 +153,7 @@ export class FeishuAuthFake {
     if (offline) {
       this.currentRefresh = `ur-${randomBytes(16).toString('hex')}`;
       this.refreshTokens.set(this.currentRefresh, 'fresh');
+      this.accessOf.set(this.currentRefresh, access);
     }
     return {
       status: 200,

@@ -1,29 +1,32 @@
 /**
- * A fake Feishu / Lark open platform on 127.0.0.1, imitating connectors.md §1.7 (same paths on both
- * platforms; `platform` only changes the document URL host).
+ * A fake Feishu / Lark open platform on 127.0.0.1 (same paths on both platforms; `platform` only
+ * changes the document URL host), imitating what docs/connectors.md "Feishu / Lark" lists with its
+ * pages. The accounts host (authorize page, v3 token endpoint) is served on this same origin.
  *
  * Imitated: POST /open-apis/auth/v3/tenant_access_token/internal (same token while ≥ 30 min remain,
- * 99991543 on a wrong secret); the user sign-in: GET /open-apis/authen/v1/authorize (the accounts
- * host's page, served on this same origin; auto-approve, deny or an Approve/Deny page, see
- * feishu-code-grant-fake.ts) and POST /oauth/v3/token and /open-apis/authen/v2/oauth/token with
- * grant_type=authorization_code (5-minute single-use codes, exact redirect_uri, PKCE S256/plain,
- * 20001/20002/20003/20004/20024/20036/20049/20065/20071) or grant_type=refresh_token (single-use
- * rotating refresh tokens, 20026/20037/20070/20073; a refresh token only with offline_access); Bearer
- * checks on every call (99991661/99991663/99991668/99991677); the {code,msg,data} envelope;
- * wiki spaces, nodes (page_size ≤ 50, page_token/has_more, an empty first page with has_more:true,
- * has_child/parent_node_token, sheet/file/mindnote nodes, a shortcut node), get_node, My Library
- * (space_id=my_library, user token only); drive/v1/files (next_page_token); docs/v1/content
- * (doc_type=docx&content_type=markdown only, 5/s enforced); docx documents, blocks (paged),
- * raw_content; search v2 doc_wiki (user token only, query ≤ 30 chars, page_size ≤ 20, <h> tags);
- * rate limiting as HTTP 429 (or 400 in legacy mode) with x-ogw-ratelimit-* and code 99991400.
+ * HTTP 200 with 10014/10003 for a wrong secret/app id); the user sign-in: GET
+ * /open-apis/authen/v1/authorize (auto-approve, deny or an Approve/Deny page, see
+ * feishu-code-grant-fake.ts) and POST /oauth/v3/token (current) and /open-apis/authen/v2/oauth/token
+ * (deprecated) with grant_type=authorization_code or refresh_token (feishu-auth-fake.ts: single-use
+ * rotating refresh tokens, the old access token's one-minute grace, 20026/20037/20064/20070/20073/20074);
+ * Bearer checks on every call (99991661/99991663/99991668/99991677; search answers HTTP 401 1274011
+ * for a bad user token and 99991663 for a tenant token); the {code,msg,data} envelope; wiki spaces,
+ * nodes (page_size ≤ 50, page_token/has_more, an empty first page with has_more:true,
+ * has_child/parent_node_token, sheet/bitable/file/mindnote/slides/doc nodes, a node without `url`,
+ * a shortcut node), get_node, My Library (space_id=my_library, user token only); drive/v1/files
+ * (next_page_token; a sheet file); docs/v1/content (doc_type=docx&content_type=markdown only, 5/s
+ * enforced; 403 2889902 no permission, 403 2889906 deleted, 400 2889914 unknown token, 500 2889925
+ * over 10 MB); docx documents, blocks (paged; 403 1770032 refused), raw_content; sheets v3 sheets/query
+ * and v2 values/:range; bitable tables and records/search; search v2 doc_wiki (user token only,
+ * query ≤ 50 chars, page_size ≤ 20, <h> tags, 429 1277001 when limited); rate limiting as HTTP 429
+ * (or 400 in legacy mode) with x-ogw-ratelimit-* and code 99991400; the monthly quota 99991403.
  *
  * Not imitated: the sign-in's login and consent screens, scope checks against the app's enabled
- * scopes (20027), app availability (20010), OAuth v3 client_credentials, JWT
- * user tokens, per-API QPM limits other than docs/v1/content, space/node permissions beyond "the app
- * sees every fixture space", legacy `doc` documents, search v1, metas batch_query, search filters
- * (accepted, ignored), block kinds beyond headings/text/lists/code/tables, and which HTTP status
- * real auth errors use ([U] in connectors.md; here 400). Not-found codes (1770002 docx, 131005 wiki)
- * and 131006 for My Library with a tenant token are unconfirmed ([U]).
+ * scopes (20027), app availability (20010), OAuth v3 client_credentials, JWT user tokens, per-API
+ * limits other than docs/v1/content, space/node permissions beyond "the app sees every fixture
+ * space", search v1, search filters (accepted, ignored), block kinds beyond headings/text/lists/
+ * code/tables, and the HTTP status of auth errors and of 99991403, which the pages do not state
+ * ([U]; here 400). 131006 for My Library with a tenant token is [U].
  */
 import {
   FaultInjector,
@@ -81,8 +84,20 @@ export interface FeishuFakeControl {
   expireRefreshTokens(): void;
   /** Wiki/docs calls answer 99991672 (the app lacks the scope). */
   revokeScope(revoked: boolean): void;
-  /** docs/v1/content refuses this document; with `blocks`, the blocks endpoint too. */
+  /** docs/v1/content refuses this document (2889925, over 10 MB); with `blocks`, the blocks endpoint too (1770001). */
   breakExport(fixtureId: number, options?: { blocks?: boolean }): void;
+  /** The app has no permission on this document (docs/v1/content 2889902, blocks 1770032). */
+  denyDocument(fixtureId: number): void;
+  /** Every open-apis call answers 99991403 (the month's API calls are used up). */
+  exhaustMonthlyQuota(exhausted: boolean): void;
+  /** The current refresh token is revoked (20064). */
+  revokeRefreshToken(): void;
+  /** "Refresh user_access_token" is switched off in the console (20074). */
+  allowRefresh(allowed: boolean): void;
+  /** Serve the v3 token endpoint (false: 404, only the deprecated v2 one works). */
+  serveV3(served: boolean): void;
+  /** Old user access tokens lose their one-minute grace now. */
+  endGracePeriods(): void;
   readonly latestRefreshToken: string;
   /** How the authorize page answers: redirect with a code at once (default), refuse, or show Approve / Deny. */
   setConsent(mode: ConsentMode): void;
@@ -155,6 +170,8 @@ export async function startFeishuFake(options: FeishuFakeOptions = {}): Promise<
   }
   const faults = new FaultInjector();
   const brokenExports = new Map<string, { blocks: boolean }>();
+  const deniedDocuments = new Set<string>();
+  let monthlyQuotaExhausted = false;
   const contentCalls: number[] = [];
   let legacyRateLimit = false;
   let scopeRevoked = false;
@@ -253,8 +270,12 @@ export async function startFeishuFake(options: FeishuFakeOptions = {}): Promise<
       return invalidField('content_type must be markdown');
     const token = url.searchParams.get('doc_token') ?? '';
     const document = findDoc(token);
-    if (!document) return fail(404, 1770002, 'not found');
-    if (brokenExports.has(token)) return fail(400, 2889925, 'content size exceeds the limit, cannot export');
+    if (!document)
+      return token.startsWith('doxcnCairn') && store.wasListed(Number(token.replace(/^doxcnCairn/, '')))
+        ? fail(403, 2889906, 'docs deleted')
+        : fail(400, 2889914, 'doc token not found');
+    if (deniedDocuments.has(token)) return fail(403, 2889902, 'no permission');
+    if (brokenExports.has(token)) return fail(500, 2889925, 'content size exceed limit');
     return ok({ content: blocksToMarkdown(document.blocks) });
   }
 
@@ -272,8 +293,8 @@ export async function startFeishuFake(options: FeishuFakeOptions = {}): Promise<
     if (segments[1] === 'raw_content')
       return ok({ content: `${document.title}\n${blocksToPlainText(document.blocks)}` });
     if (segments[1] !== 'blocks') return fail(404, 1770002, 'not found');
-    if (brokenExports.get(docToken(document.id))?.blocks)
-      return fail(400, 1770032, 'forbidden: blocks cannot be read');
+    if (deniedDocuments.has(docToken(document.id))) return fail(403, 1770032, 'forbidden');
+    if (brokenExports.get(docToken(document.id))?.blocks) return fail(400, 1770001, 'invalid param');
     const requested = Number(request.url.searchParams.get('page_size') ?? 500);
     const url = new URL(request.url);
     url.searchParams.set('page_size', String(Math.min(requested, options.blockPageSize ?? 500)));
@@ -285,9 +306,11 @@ export async function startFeishuFake(options: FeishuFakeOptions = {}): Promise<
     const body = (request.body ?? {}) as { query?: string; page_size?: number; page_token?: string };
     const query = (body.query ?? '').trim();
     if (!query) return invalidField('query is required');
-    if ([...query].length > 30) return invalidField('query must be at most 30 characters');
+    if ([...query].length > 50) return invalidField('query must be at most 50 characters');
     const url = new URL('http://x/');
-    url.searchParams.set('page_size', String(body.page_size ?? 15));
+    // page_size defaults to 0 ("搜索文档": 0-20, default 0).
+    if (!body.page_size) return ok({ total: 0, has_more: false, res_units: [] });
+    url.searchParams.set('page_size', String(body.page_size));
     if (body.page_token) url.searchParams.set('page_token', body.page_token);
     const units = store
       .list()
@@ -331,6 +354,88 @@ export async function startFeishuFake(options: FeishuFakeOptions = {}): Promise<
     });
   }
 
+  /** Spreadsheets are the fixture's sheet nodes and the drive's sheet file; each has one visible sheet and one hidden. */
+  function isSheet(token: string): boolean {
+    return /^sheetCairn\d+$/.test(token) || token === 'shtcnCairnSheet01';
+  }
+
+  function sheetsQuery(token: string): FakeResponse {
+    if (!isSheet(token)) return fail(400, 1310214, 'spreadsheet not found');
+    return ok({
+      sheets: [
+        {
+          sheet_id: 'a1b2c3',
+          title: '预算 Budget',
+          index: 0,
+          hidden: false,
+          grid_properties: { frozen_row_count: 1, frozen_column_count: 0, row_count: 4, column_count: 3 },
+          resource_type: 'sheet',
+          merges: [],
+        },
+        {
+          sheet_id: 'hid999',
+          title: 'Hidden',
+          index: 1,
+          hidden: true,
+          grid_properties: { frozen_row_count: 0, frozen_column_count: 0, row_count: 1, column_count: 1 },
+          resource_type: 'sheet',
+        },
+      ],
+    });
+  }
+
+  function sheetValues(token: string, range: string): FakeResponse {
+    if (!isSheet(token)) return fail(400, 1310214, 'spreadsheet not found');
+    const sheetId = decodeURIComponent(range).split('!')[0];
+    if (sheetId !== 'a1b2c3' && sheetId !== 'hid999') return invalidField('range is invalid');
+    const values =
+      sheetId === 'a1b2c3'
+        ? [
+            ['项目 Item', '金额 Amount', '负责人 Owner'],
+            ['服务器 Servers', 12000, '张伟'],
+            ['Licences', 3400.5, 'Alice'],
+            [null, null, null],
+          ]
+        : [['secret']];
+    return ok({
+      revision: 7,
+      spreadsheetToken: token,
+      valueRange: { majorDimension: 'ROWS', range: `${sheetId}!A1:C4`, revision: 7, values },
+    });
+  }
+
+  function isBitable(token: string): boolean {
+    return /^bitableCairn\d+$/.test(token);
+  }
+
+  function bitableTables(token: string): FakeResponse {
+    if (!isBitable(token)) return fail(404, 1254040, 'app not found');
+    return ok({
+      has_more: false,
+      page_token: '',
+      total: 1,
+      items: [{ table_id: 'tblCairn01', name: '任务 Tasks', revision: 3 }],
+    });
+  }
+
+  function bitableRecords(token: string, table: string, url: URL): FakeResponse {
+    if (!isBitable(token) || table !== 'tblCairn01') return fail(404, 1254040, 'table not found');
+    const size = Number(url.searchParams.get('page_size') ?? 20);
+    if (!Number.isInteger(size) || size < 1 || size > 500) return invalidField('page_size must be 1..500');
+    const items = [
+      { record_id: 'rec1', fields: { 任务: '上线检索', 负责人: [{ id: 'ou_1', name: '张伟' }], 进度: 0.5 } },
+      {
+        record_id: 'rec2',
+        fields: {
+          任务: [{ type: 'text', text: 'Write docs' }],
+          负责人: [{ id: 'ou_2', name: 'Alice' }],
+          进度: 1,
+        },
+      },
+    ];
+    return ok({ has_more: false, page_token: '', total: items.length, items });
+  }
+
   function rateLimited(resetSeconds: number): FakeResponse {
     return {
       status: legacyRateLimit ? 400 : 429,
@@ -346,19 +451,29 @@ export async function startFeishuFake(options: FeishuFakeOptions = {}): Promise<
     const { path, url } = request;
     if (request.method === 'POST' && path === '/open-apis/auth/v3/tenant_access_token/internal')
       return auth.tenantToken(request);
-    if (
-      request.method === 'POST' &&
-      (path === '/oauth/v3/token' || path === '/open-apis/authen/v2/oauth/token')
-    )
-      return auth.userToken(request);
+    if (request.method === 'POST' && path === '/oauth/v3/token') return auth.userToken(request, 'v3');
+    if (request.method === 'POST' && path === '/open-apis/authen/v2/oauth/token')
+      return auth.userToken(request, 'v2');
     if (request.method === 'GET' && path === '/open-apis/authen/v1/authorize')
       return auth.codeGrant.authorizePage(request);
     const caller = auth.authenticate(request);
-    if ('status' in caller) return caller;
-    if (request.method === 'POST' && path === '/open-apis/search/v2/doc_wiki/search') {
+    const searching = request.method === 'POST' && path === '/open-apis/search/v2/doc_wiki/search';
+    if ('status' in caller) {
+      // Search documents its own answer for a bad user token: HTTP 401, 1274011.
+      const code = (caller.body as { code?: number } | undefined)?.code;
+      if (searching && (code === 99991677 || code === 99991668))
+        return fail(401, 1274011, 'user_access_token is invalid or expired');
+      return caller;
+    }
+    if (monthlyQuotaExhausted) return fail(400, 99991403, "This month's API call quota has been exceeded");
+    if (searching) {
       return caller.kind === 'user'
         ? searchResponse(request)
-        : fail(400, 99991668, 'this API only accepts a user access token');
+        : fail(
+            400,
+            99991663,
+            'Invalid access token for authorization: this API does not support tenant_access_token',
+          );
     }
     if (scopeRevoked)
       return fail(
@@ -392,14 +507,28 @@ export async function startFeishuFake(options: FeishuFakeOptions = {}): Promise<
     if (route === 'drive/v1/files' && segments.length === 3) return driveResponse(url);
     if (route === 'docs/v1/content') return contentResponse(url);
     if (route === 'docx/v1/documents') return docxResponse(request, segments.slice(3));
+    if (route === 'sheets/v3/spreadsheets' && segments[4] === 'sheets' && segments[5] === 'query')
+      return sheetsQuery(segments[3]!);
+    if (route === 'sheets/v2/spreadsheets' && segments[4] === 'values')
+      return sheetValues(segments[3]!, segments[5]!);
+    if (route === 'bitable/v1/apps' && segments.length === 5 && segments[4] === 'tables')
+      return bitableTables(segments[3]!);
+    if (route === 'bitable/v1/apps' && segments[6] === 'records' && segments[7] === 'search')
+      return bitableRecords(segments[3]!, segments[5]!, url);
     return fail(404, 404, 'not found');
   }
 
   const server = await startFakeServer({
     faults,
     handle,
-    renderFault: (fault) =>
-      fault.kind === 'rate-limit' ? rateLimited(fault.resetSeconds ?? 1) : fail(500, 1, 'internal error'),
+    renderFault: (fault, request) => {
+      if (fault.kind !== 'rate-limit') return fail(500, 1, 'internal error');
+      const limited = rateLimited(fault.resetSeconds ?? 1);
+      // Search documents its own rate-limit answer: HTTP 429, 1277001.
+      return request.path === '/open-apis/search/v2/doc_wiki/search'
+        ? { ...limited, status: 429, body: { code: 1277001, msg: 'rate limit exceeded' } }
+        : limited;
+    },
   });
 
   const control: FeishuFakeControl = {
@@ -412,6 +541,12 @@ export async function startFeishuFake(options: FeishuFakeOptions = {}): Promise<
     revokeScope: (revoked) => void (scopeRevoked = revoked),
     breakExport: (id, breakOptions) =>
       void brokenExports.set(docToken(id), { blocks: breakOptions?.blocks ?? false }),
+    denyDocument: (id) => void deniedDocuments.add(docToken(id)),
+    exhaustMonthlyQuota: (exhausted) => void (monthlyQuotaExhausted = exhausted),
+    revokeRefreshToken: () => auth.revokeRefreshToken(),
+    allowRefresh: (allowed) => void (auth.switches.refreshAllowed = allowed),
+    serveV3: (served) => void (auth.switches.v3 = served),
+    endGracePeriods: () => auth.endGracePeriods(),
     get latestRefreshToken() {
       return auth.latestRefreshToken;
     },

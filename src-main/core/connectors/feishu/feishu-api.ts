@@ -1,64 +1,32 @@
 /**
- * Feishu/Lark response shapes (the fields Cairn reads) and how answers map to Cairn errors.
- * Feishu signals everything in the body `code` of a {code,msg,data} envelope; the HTTP status is
- * not reliable (connectors.md §1.1, §1.6; codes from larksuite/cli internal/output/lark_errors.go,
- * https://open.feishu.cn/document/server-docs/api-call-guide/generic-error-code).
+ * How Feishu/Lark answers map to Cairn errors. Open-apis answer a `{code, msg, data}` envelope and
+ * signal in the body `code`; the HTTP status is documented per API and not always meaningful
+ * (docs/connectors.md "Feishu / Lark: error codes" lists each code with its page). Shapes of `data`
+ * are checked per endpoint (feishu-schemas.ts).
  */
 import { CairnError } from '../../errors';
 import { resetHeaderMs, type Interpretation, type RawResponse } from '../http/platform-http';
 
-export interface FeishuEnvelope<T> {
-  code: number;
-  msg?: string;
-  data: T;
-}
-
-export interface FeishuSpace {
-  space_id: string;
-  name: string;
-}
-
-export interface FeishuWikiNode {
-  space_id: string;
-  node_token: string;
-  obj_token: string;
-  obj_type: string;
-  node_type?: string;
-  origin_node_token?: string;
-  has_child?: boolean;
-  title?: string;
-  obj_edit_time?: string;
-  url?: string;
-}
-
-export interface FeishuDriveFile {
-  token: string;
-  name: string;
-  type: string;
-  url?: string;
-  modified_time?: string;
-  shortcut_info?: { target_type?: string; target_token?: string };
-}
-
-export interface FeishuSearchUnit {
-  title_highlighted?: string;
-  summary_highlighted?: string;
-  entity_type?: string;
-  result_meta?: { token?: string; url?: string };
-}
-
-export interface FeishuPage<T> {
-  items?: T[];
-  has_more?: boolean;
-  page_token?: string;
-}
-
-/** Codes meaning "this access token is missing, malformed, invalid or expired": re-acquire it once. */
-export const TOKEN_EXPIRED_CODES = new Set([99991661, 99991663, 99991668, 99991671, 99991677]);
-const APP_REJECTED_CODES = new Set([99991543, 99991662, 99991673]);
-const SCOPE_MISSING_CODES = new Set([99991672, 99991676, 99991679]);
-const NOT_FOUND_CODES = new Set([1770002, 131005]);
+/** "request trigger frequency limit" (频控策略); search and export have their own 429 codes. */
 export const RATE_LIMITED_CODE = 99991400;
+const RATE_LIMITED_CODES = new Set([RATE_LIMITED_CODE, 1277001, 1069923]);
+/** 本月 API 调用次数已达上限 (通用错误码): nothing helps until next month or an upgrade. */
+const MONTHLY_QUOTA_CODE = 99991403;
+/** Access token missing or malformed (99991661/99991671), tenant token invalid (99991663), user token expired (99991677), search's 401 (1274011). */
+export const TOKEN_EXPIRED_CODES = new Set([99991661, 99991663, 99991668, 99991671, 99991677, 1274011]);
+/** App credentials refused: 10014 app secret invalid / app unusable, 10003 bad app_id (tenant token endpoint), 99991543, 99991662, 99991673. */
+const APP_REJECTED_CODES = new Set([10003, 10014, 99991543, 99991662, 99991673]);
+const SCOPE_MISSING_CODES = new Set([99991672, 99991676, 99991679]);
+/** Gone: docx 1770002/1770003, wiki 131005, docs content 2889906 (deleted) / 2889914 (token not found), drive 1061007, sheets 1310214/1310249. */
+const NOT_FOUND_CODES = new Set([1770002, 1770003, 131005, 2889906, 2889914, 1061007, 1310214, 1310249]);
+/** No permission on this one document: docs content 2889902, docx 1770032, wiki 131006, drive 1061004, sheets 1310213. */
+const DOCUMENT_DENIED_CODES = new Set([2889902, 1770032, 131006, 1061004, 1310213]);
+/** Too large to export: docs content 2889925 (10 MB, HTTP 500), raw content 1770033. Retrying cannot help. */
+const TOO_LARGE_CODES = new Set([2889925, 1770033]);
+/** "请稍后重试": wiki 131001 rpc fail. */
+const RETRY_LATER_CODES = new Set([131001]);
+/** "请勿重试": wiki 131007 internal error. */
+const NO_RETRY_CODES = new Set([131007]);
 
 function codeOf(json: unknown): { code: number | undefined; msg: string } {
   const body = json as { code?: unknown; msg?: unknown } | undefined;
@@ -69,10 +37,10 @@ function codeOf(json: unknown): { code: number | undefined; msg: string } {
 }
 
 /** Interprets one answer of the open-apis; `what` names the request in messages (never a token). */
-export function interpretFeishu<T>(
+export function interpretFeishu(
   what: string,
   label: string,
-): (response: RawResponse) => Interpretation<T> {
+): (response: RawResponse) => Interpretation<unknown> {
   return (response) => {
     const { code, msg } = codeOf(response.json);
     const resetMs = resetHeaderMs(response.headers, 'x-ogw-ratelimit-reset');
@@ -93,54 +61,64 @@ export function interpretFeishu<T>(
       return {
         kind: 'error',
         error: new CairnError(
-          'SOURCE_ERROR',
-          `${label} sent a malformed answer (not a {code,msg,data} JSON envelope) to ${what}.`,
+          'UNEXPECTED_RESPONSE',
+          `${label} answered ${what} without the {code, msg, data} envelope (HTTP ${response.status}).`,
+          { details: { platform: label, endpoint: what, field: 'code' } },
         ),
       };
     }
-    if (code === 0) return { kind: 'ok', value: response.json as T };
+    if (code === 0) return { kind: 'ok', value: response.json };
     const detail = `${what}: code ${code}${msg ? ` (${msg})` : ''}`;
     const details = { platformCode: code };
-    if (code === RATE_LIMITED_CODE)
+    const fail = (
+      errorCode: ConstructorParameters<typeof CairnError>[0],
+      message: string,
+    ): Interpretation<unknown> => ({
+      kind: 'error',
+      error: new CairnError(errorCode, message, { details }),
+    });
+    if (RATE_LIMITED_CODES.has(code) || response.status === 429)
       return {
         kind: 'retry',
         code: 'RATE_LIMITED',
         message: `${label} rate limit reached for ${detail}`,
         afterMs: resetMs,
       };
+    if (code === MONTHLY_QUOTA_CODE)
+      return fail(
+        'QUOTA_EXCEEDED',
+        `${label} says this organisation's API calls for the month are used up (${detail}); the remaining documents wait for a later sync. An administrator can upgrade the ${label} plan.`,
+      );
+    // 99991668 with "not support": this API does not take a user token at all; a refresh would not help.
+    if (code === 99991668 && /not support/i.test(msg))
+      return fail('PERMISSION_DENIED', `${label} does not accept a user access token for ${detail}.`);
     if (TOKEN_EXPIRED_CODES.has(code))
       return {
         kind: 'refresh-auth',
         code: 'AUTH_EXPIRED',
-        message: `${label} access token was rejected for ${detail}`,
+        message:
+          code === 99991663
+            ? `${label} rejected the access token for ${detail}: it expired, or this API does not accept an app (tenant) token`
+            : `${label} access token was rejected for ${detail}`,
       };
     if (APP_REJECTED_CODES.has(code))
-      return {
-        kind: 'error',
-        error: new CairnError('AUTH_INVALID', `${label} rejected the app credentials for ${detail}.`, {
-          details,
-        }),
-      };
+      return fail('AUTH_INVALID', `${label} rejected the app credentials for ${detail}.`);
     if (SCOPE_MISSING_CODES.has(code))
-      return {
-        kind: 'error',
-        error: new CairnError(
-          'PERMISSION_DENIED',
-          `${label} app is missing a permission scope for ${detail}.`,
-          { details },
-        ),
-      };
+      return fail('PERMISSION_DENIED', `${label} app is missing a permission scope for ${detail}.`);
+    if (DOCUMENT_DENIED_CODES.has(code))
+      return fail('PERMISSION_DENIED', `${label} gives no permission for ${detail}.`);
     if (NOT_FOUND_CODES.has(code) || response.status === 404)
-      return {
-        kind: 'error',
-        error: new CairnError('NOT_FOUND', `${label} could not find ${detail}.`, { details }),
-      };
-    if (response.status >= 500)
+      return fail('NOT_FOUND', `${label} could not find ${detail}.`);
+    if (TOO_LARGE_CODES.has(code))
+      return fail(
+        'UNSUPPORTED',
+        `${label} will not export it: the content is over its size limit (${detail}).`,
+      );
+    if (RETRY_LATER_CODES.has(code))
+      return { kind: 'retry', code: 'SOURCE_ERROR', message: `${label} asked to retry later for ${detail}` };
+    if (response.status >= 500 && !NO_RETRY_CODES.has(code))
       return { kind: 'retry', code: 'SOURCE_ERROR', message: `${label} server error for ${detail}` };
-    return {
-      kind: 'error',
-      error: new CairnError('SOURCE_ERROR', `${label} refused ${detail}.`, { details }),
-    };
+    return fail('SOURCE_ERROR', `${label} refused ${detail}.`);
   };
 }
 

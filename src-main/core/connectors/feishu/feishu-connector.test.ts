@@ -14,6 +14,7 @@ const FAST: FeishuConnectorOptions = {
 
 interface Setup {
   platform?: 'feishu' | 'lark';
+  appId?: string;
   appSecret?: string;
   refreshToken?: string | null;
   baseUrl?: string;
@@ -29,7 +30,7 @@ function connect(fake: FeishuFake, setup: Setup = {}): FeishuConnector {
     secrets.userRefreshToken = setup.refreshToken ?? fake.control.latestRefreshToken;
   const config: Record<string, string> = {
     baseUrl: setup.baseUrl ?? fake.baseUrl,
-    appId: fake.credentials.appId,
+    appId: setup.appId ?? fake.credentials.appId,
   };
   if (setup.drive) config.driveFolderTokens = fake.credentials.driveFolderTokens;
   return new FeishuConnector(
@@ -59,7 +60,12 @@ describe('FeishuConnector against the fake', () => {
     const wrong = await failure(connect(fake, { appSecret: 'not-the-secret-value' }).validate());
     expect([wrong.code, wrong.message]).toEqual([
       'AUTH_INVALID',
-      expect.stringContaining('App ID or App Secret (code 99991543)'),
+      expect.stringContaining('rejected the App Secret (code 10014): it is wrong, or the app is disabled'),
+    ]);
+    const wrongId = await failure(connect(fake, { appId: 'cli_nosuchapp0000' }).validate());
+    expect([wrongId.code, wrongId.message]).toEqual([
+      'AUTH_INVALID',
+      expect.stringContaining('does not know this App ID (code 10003)'),
     ]);
     const unreachable = await failure(connect(fake, { baseUrl: 'http://127.0.0.1:9' }).validate());
     expect([unreachable.code, unreachable.message]).toEqual([
@@ -85,15 +91,51 @@ describe('FeishuConnector against the fake', () => {
     }
   });
 
-  it('walks spaces, nested nodes, My Library and drive folders, keeping docx once', async () => {
-    const refs = await listAll(connect(fake, { drive: true }));
-    const expected = fake.control.store.list().map((d) => fake.control.externalIdOf(d.id));
-    expect(refs.map((r) => r.externalId).sort()).toEqual(expected.sort());
+  it('walks spaces, nested nodes, My Library and drive folders: docx, sheets and bitables once each; other types skipped and counted', async () => {
+    const skipped: string[] = [];
+    const refs: DocumentRef[] = [];
+    for await (const ref of connect(fake, { drive: true }).list(undefined, {
+      skipped: (item) => skipped.push(item.kind),
+      incomplete: (error) => {
+        throw error;
+      },
+    }))
+      refs.push(ref);
+    const docx = fake.control.store.list().map((d) => fake.control.externalIdOf(d.id));
+    const tables = refs.map((r) => r.externalId).filter((id) => !id.startsWith('doxcn'));
+    expect(
+      refs
+        .map((r) => r.externalId)
+        .filter((id) => id.startsWith('doxcn'))
+        .sort(),
+    ).toEqual(docx.sort());
+    // One sheet and one bitable per space, plus the drive's spreadsheet file.
+    expect(tables.sort()).toEqual(
+      [
+        ...[0, 1, 2].flatMap((kb) => [`sheetCairn${80_000 + kb * 10}`, `bitableCairn${80_003 + kb * 10}`]),
+        'shtcnCairnSheet01',
+      ].sort(),
+    );
+    expect(skipped.sort()).toEqual([
+      'doc',
+      'doc',
+      'doc',
+      'file',
+      'file',
+      'file',
+      'mindnote',
+      'mindnote',
+      'mindnote',
+      'slides',
+      'slides',
+      'slides',
+    ]);
     expect(refs.filter((r) => r.knowledgeBase === 'My Library')).toHaveLength(
       fake.control.store.list(MY_LIBRARY_KB).length,
     );
+    // The drive's docx files and its spreadsheet.
     expect(refs.filter((r) => r.knowledgeBase.startsWith('Drive'))).toHaveLength(
-      fake.control.store.list(DRIVE_KB).length,
+      fake.control.store.list(DRIVE_KB).length + 1,
     );
     const nodeCalls = fake.control.requests.filter((r) => r.path.endsWith('/nodes'));
     // The first space answers an empty first page with has_more:true; the walk kept paging.
@@ -147,6 +189,13 @@ describe('FeishuConnector against the fake', () => {
       expect((await connector.fetch(refOf(viaRaw!.id))).markdown).toBe(
         `${viaRaw!.title}\n${blocksToPlainText(viaRaw!.blocks)}`,
       );
+      // 2889925 (over 10 MB, HTTP 500) is not retried: one call, then the fallbacks.
+      const contentCalls = local.control.requests.filter(
+        (r) =>
+          r.path === '/open-apis/docs/v1/content' &&
+          r.query.doc_token === local.control.externalIdOf(viaBlocks!.id),
+      );
+      expect(contentCalls.map((r) => r.status)).toEqual([500]);
     } finally {
       await local.close();
     }
@@ -156,7 +205,7 @@ describe('FeishuConnector against the fake', () => {
     const local = await startFeishuFake({ documents: 12 });
     try {
       const connector = connect(local, { options: { http: FAST.http, rates: { api: FAST.rates!.api } } });
-      const refs = (await listAll(connector)).slice(0, 12);
+      const refs = (await listAll(connector)).filter((r) => r.externalId.startsWith('doxcn')).slice(0, 12);
       const started = Date.now();
       await Promise.all(refs.map((ref) => connector.fetch(ref)));
       const content = local.control.requests.filter((r) => r.path === '/open-apis/docs/v1/content');
@@ -176,9 +225,11 @@ describe('FeishuConnector against the fake', () => {
     const connector = connect(fake, { saved });
     const hits = await connector.search('向量检索', { limit: 5 });
     expect(hits.length).toBeGreaterThan(0);
-    // The fake refuses queries over 30 characters (99992402) like the real API; the connector trims them.
+    // The search page documents queries of 0-50 characters; the connector trims longer ones.
     expect(
-      await connector.search('a query that is much longer than thirty characters', { limit: 5 }),
+      await connector.search('a query that is much longer than fifty characters, so it is trimmed', {
+        limit: 5,
+      }),
     ).toEqual([]);
     const searchDoc = fake.control.store
       .list()
@@ -212,7 +263,7 @@ describe('FeishuConnector against the fake', () => {
         refs.push(ref);
         if (refs.length === 3) local.control.expireTokens();
       }
-      expect(refs).toHaveLength(30 + 2);
+      expect(refs.filter((r) => r.externalId.startsWith('doxcn'))).toHaveLength(30 + 2);
       const tokenCalls = () =>
         local.control.requests.filter((r) => r.path.endsWith('tenant_access_token/internal')).length;
       const rejected = () =>
@@ -247,8 +298,8 @@ describe('FeishuConnector against the fake', () => {
     fake.control.inject({ kind: 'malformed-json' }, { path: '/wiki/v2/spaces' });
     const malformed = await failure(listAll(connector));
     expect([malformed.code, malformed.message]).toEqual([
-      'SOURCE_ERROR',
-      'Feishu sent a malformed answer (not a {code,msg,data} JSON envelope) to GET /open-apis/wiki/v2/spaces.',
+      'UNEXPECTED_RESPONSE',
+      'Feishu answered GET /open-apis/wiki/v2/spaces without the {code, msg, data} envelope (HTTP 200).',
     ]);
     fake.control.inject({ kind: 'slow', delayMs: 1500 }, { path: '/docs/v1/content' });
     const impatient = connect(fake, { options: { ...FAST, http: { timeoutMs: 200 } } });

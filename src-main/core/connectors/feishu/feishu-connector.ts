@@ -1,61 +1,79 @@
 /**
- * Feishu / Lark connector (one implementation, two hosts: connectors.md §1). Lists wiki spaces and
- * nodes with the tenant token (plus My Library with the user token, plus configured drive
- * folders), fetches Markdown via docs/v1/content with a blocks → Markdown then raw_content
- * fallback, and runs search v2 with the user token for direct mode.
+ * Feishu / Lark connector (one implementation, two hosts; docs/connectors.md "Feishu / Lark"). Lists
+ * wiki spaces and nodes with the tenant token (plus My Library with the user token, plus configured
+ * drive folders); reads docx as Markdown via docs/v1/content, falling back to blocks → Markdown and
+ * then raw_content, and spreadsheets and bitables as Markdown tables (feishu-tables.ts); counts the
+ * types no official API returns text for (mind notes, slides, legacy docs, files) as skipped; runs
+ * search v2 with the user token for direct mode. Requests are paced per API at its documented limit.
  */
 import type { Platform } from '@shared/models';
 import { PLATFORM_INFO } from '@shared/platforms';
-import { CairnError } from '../../errors';
+import type { z } from 'zod';
+import { CairnError, isAbortError } from '../../errors';
 import type { Logger } from '../../logging/logger';
-import type {
-  Connector,
-  ConnectorCapabilities,
-  ConnectorInit,
-  DirectHit,
-  DocumentRef,
-  FetchedDocument,
-  Limitation,
-  UserSignIn,
-  ConnectorDescriptor,
+import {
+  DEFERRING_CODES,
+  type Connector,
+  type ConnectorCapabilities,
+  type ConnectorDescriptor,
+  type ConnectorInit,
+  type DirectHit,
+  type DocumentRef,
+  type FetchedDocument,
+  type Limitation,
+  type ListingReport,
+  type UserSignIn,
 } from '../connector';
+import { PlatformHttp, type PlatformHttpOptions, type RateWindow } from '../http/platform-http';
+import { parseResponse } from '../http/response-shape';
 import { docxBlocksToMarkdown, type DocxBlock } from './blocks-to-markdown';
+import { interpretFeishu, stripHighlight, unixSecondsToIso } from './feishu-api';
+import { FeishuTenantAuth } from './feishu-auth';
 import {
-  interpretFeishu,
-  stripHighlight,
-  unixSecondsToIso,
-  type FeishuEnvelope,
-  type FeishuSearchUnit,
-  type FeishuSpace,
-  type FeishuWikiNode,
-} from './feishu-api';
-import { FeishuAuth } from './feishu-auth';
-import {
-  docxFromNode,
+  itemFromNode,
   listSpaces,
   walkDriveFolder,
   walkSpace,
   type FeishuGet,
-  type ListedDocx,
+  type ListedItem,
 } from './feishu-listing';
+import { BlocksPage, Content, GetNode, SearchPage, type FeishuWikiNode } from './feishu-schemas';
 import { feishuAuthorizeUrl, signInPort, signInScopes } from './feishu-sign-in';
+import { bitableToMarkdown, sheetToMarkdown, type FeishuTableAccess } from './feishu-tables';
+import { FeishuUserSessions, type FeishuUserSession } from './feishu-user-session';
 import { explainFeishuValidation } from './feishu-validation';
-import { PlatformHttp, type PlatformHttpOptions } from '../http/platform-http';
 
 export interface FeishuConnectorOptions {
   /** Overrides of the HTTP plumbing for every client (tests shorten timeouts and backoff). */
   http?: Partial<Omit<PlatformHttpOptions, 'baseUrl' | 'logger' | 'authHeaders' | 'refreshAuth' | 'rate'>>;
-  /** @default { api: {intervalMs: 60000, intervalCap: 100}, content: {intervalMs: 1000, intervalCap: 5} } */
-  rates?: { api?: PlatformHttpOptions['rate']; content?: PlatformHttpOptions['rate'] };
+  /** `api` replaces every documented per-API limit but the content one (tests lift them). */
+  rates?: { api?: RateWindow; content?: RateWindow };
   /** @default 300000 */
   tokenRefreshMarginMs?: number;
+  /** The user sessions of the connections this connector's factory builds for (one per connection). */
+  sessions?: FeishuUserSessions;
 }
 
-/** Search v2 rejects longer queries with 99992402 (connectors.md §1.3). */
-const MAX_QUERY_CHARS = 30;
+/** search v2 doc_wiki: `query` is 0-50 characters ("搜索文档"). */
+const MAX_QUERY_CHARS = 50;
 const SEARCH_PAGE_SIZE = 20;
 const MY_LIBRARY = 'my_library';
-const FALLBACK_CODES = new Set(['SOURCE_ERROR', 'PERMISSION_DENIED', 'UNSUPPORTED']);
+/** Types with an official API that returns their text. */
+const READABLE = new Set(['docx', 'sheet', 'bitable']);
+/** Why each other type is skipped. */
+const SKIP_REASONS: Record<string, string> = {
+  doc: 'Legacy Feishu documents have no text API (docs/v1/content reads docx only).',
+  mindnote: 'Feishu documents no API that returns a mind note’s text.',
+  slides: 'Feishu documents no API that returns slides’ text.',
+  file: 'Uploaded files are not read.',
+};
+
+/** Documented limits: wiki 100/min, drive files 20/s, docs content and docx 5/s, sheets query 100/min, bitable 20/s, search 100/min. */
+const PER_MINUTE_100 = { intervalMs: 60_000, intervalCap: 100 };
+const PER_SECOND_20 = { intervalMs: 1000, intervalCap: 20 };
+const PER_SECOND_5 = { intervalMs: 1000, intervalCap: 5 };
+/** A docs/v1/content failure that its fallbacks can get past. */
+const FALLBACK_CODES = new Set(['SOURCE_ERROR', 'UNSUPPORTED', 'UNEXPECTED_RESPONSE']);
 
 export class FeishuConnector implements Connector {
   readonly platform: 'feishu' | 'lark';
@@ -63,14 +81,15 @@ export class FeishuConnector implements Connector {
   readonly userSignIn: UserSignIn;
   private readonly label: string;
   private readonly logger: Logger;
-  private readonly auth: FeishuAuth;
-  private readonly tenantHttp: PlatformHttp;
-  private readonly contentHttp: PlatformHttp;
-  private readonly userHttp: PlatformHttp;
+  private readonly tenant: FeishuTenantAuth;
+  private readonly session: FeishuUserSession;
+  private readonly http: Record<'wiki' | 'drive' | 'content' | 'sheets' | 'bitable', PlatformHttp>;
+  private readonly userHttp: Record<'wiki' | 'content' | 'search', PlatformHttp>;
   private readonly baseHost: string;
   private readonly appId: string;
   private readonly driveFolders: string[];
-  /** Documents listed from My Library are read with the user token. */
+  /** What listing learned: each document's type, and which came from My Library (read with the user token). */
+  private readonly kinds = new Map<string, string>();
   private readonly userOwned = new Set<string>();
   private spaceNames: Map<string, string> | undefined;
 
@@ -82,8 +101,8 @@ export class FeishuConnector implements Connector {
     const baseUrl = override ?? PLATFORM_INFO[platform].defaultBaseUrl!;
     this.baseHost = new URL(baseUrl).host;
     this.appId = String(init.config.appId ?? '');
-    // The v3 OAuth endpoint lives on the accounts host; an overridden base URL (private deployment,
-    // fake) serves it itself unless accountsBaseUrl says otherwise.
+    // The v3 token endpoint and the authorize page live on the accounts host; an overridden base URL
+    // (private deployment, fake) serves them itself unless accountsBaseUrl says otherwise.
     const accounts = String(
       init.config.accountsBaseUrl ||
         override ||
@@ -94,23 +113,45 @@ export class FeishuConnector implements Connector {
       .map((t) => t.trim())
       .filter(Boolean);
     const common = { baseUrl, logger: this.logger, ...options.http };
-    const api = options.rates?.api ?? { intervalMs: 60_000, intervalCap: 100 }; // wiki APIs: 100/min
-    const authHttp = new PlatformHttp({ ...common, rate: { intervalMs: 1000, intervalCap: 20 } });
-    this.auth = new FeishuAuth({
+    const authHttp = new PlatformHttp({ ...common, rate: PER_SECOND_20 });
+    this.tenant = new FeishuTenantAuth({
       http: authHttp,
       label: this.label,
       appId: this.appId,
       appSecret: init.secrets.appSecret,
-      oauthTokenUrl: `${accounts}/oauth/v3/token`,
-      secrets: init.secrets,
-      saveSecrets: init.saveSecrets,
-      onUserAuthLost: init.onUserAuthLost,
       logger: this.logger,
       refreshMarginMs: options.tokenRefreshMarginMs,
     });
-    // The authorize page is on the accounts host too (obtain-oauth-code page), so a fake or a
-    // private deployment behind the base URL override serves both.
+    const sessionConfig = {
+      http: authHttp,
+      label: this.label,
+      appId: this.appId,
+      appSecret: init.secrets.appSecret,
+      endpoints: {
+        current: `${accounts}/oauth/v3/token`,
+        deprecated: `${baseUrl}/open-apis/authen/v2/oauth/token`,
+      },
+      refreshMarginMs: options.tokenRefreshMarginMs,
+    };
+    this.session = (options.sessions ?? new FeishuUserSessions()).for(
+      init.connectionId,
+      sessionConfig,
+      init.secrets.userRefreshToken,
+    );
+    this.session.attach(sessionConfig, {
+      logger: this.logger,
+      lost: () => init.onUserAuthLost?.(),
+      rotate: async (previous, next) => {
+        if (init.rotateSecret) await init.rotateSecret('userRefreshToken', previous, next);
+        else if (init.saveSecrets) await init.saveSecrets({ ...init.secrets, userRefreshToken: next });
+        else
+          this.logger.warn(
+            'rotated user refresh token cannot be persisted (no secret store); kept in memory only',
+          );
+      },
+    });
     const scopes = signInScopes(init.config.oauthScopes);
+    const session = this.session;
     this.userSignIn = {
       // A getter: a bad port in config must fail the sign-in with its reason, not every sync.
       get redirectPort() {
@@ -125,27 +166,39 @@ export class FeishuConnector implements Connector {
           state,
           codeChallenge,
         }),
-      exchangeCode: async (input) => ({ userRefreshToken: await this.auth.exchangeCode(input) }),
+      exchangeCode: async (input) => ({ userRefreshToken: await session.exchangeCode(input) }),
     };
+    const api = options.rates?.api;
     const tenantAuth = {
       authHeaders: async (signal?: AbortSignal) => ({
-        authorization: `Bearer ${await this.auth.tenantToken(signal)}`,
+        authorization: `Bearer ${await this.tenant.token(signal)}`,
       }),
-      refreshAuth: async (signal?: AbortSignal) => void (await this.auth.renewTenant(signal)),
+      refreshAuth: async (signal?: AbortSignal, _rejected?: Record<string, string>) =>
+        void (await this.tenant.renew(signal)),
     };
-    this.tenantHttp = new PlatformHttp({ ...common, ...tenantAuth, rate: api });
-    this.contentHttp = new PlatformHttp({
-      ...common,
-      ...tenantAuth,
-      rate: options.rates?.content ?? { intervalMs: 1000, intervalCap: 5 },
-    }); // docs/v1/content: 5/s
-    this.userHttp = new PlatformHttp({
-      ...common,
-      rate: api,
-      authHeaders: async (signal) => ({ authorization: `Bearer ${await this.auth.userToken(signal)}` }),
-      refreshAuth: async (signal) => void (await this.auth.renewUser(signal)),
-    });
-    const user = this.auth.hasUserAuthorisation;
+    const userAuth = {
+      authHeaders: async (signal?: AbortSignal) => ({
+        authorization: `Bearer ${await this.session.accessToken(signal)}`,
+      }),
+      refreshAuth: async (signal?: AbortSignal, rejected?: Record<string, string>) =>
+        void (await this.session.renew(signal, rejected?.authorization?.replace(/^Bearer /, ''))),
+    };
+    const content = options.rates?.content ?? PER_SECOND_5;
+    const make = (auth: typeof tenantAuth, rate: RateWindow) =>
+      new PlatformHttp({ ...common, ...auth, rate });
+    this.http = {
+      wiki: make(tenantAuth, api ?? PER_MINUTE_100),
+      drive: make(tenantAuth, api ?? PER_SECOND_20),
+      content: make(tenantAuth, content),
+      sheets: make(tenantAuth, api ?? PER_MINUTE_100),
+      bitable: make(tenantAuth, api ?? PER_SECOND_20),
+    };
+    this.userHttp = {
+      wiki: make(userAuth, api ?? PER_MINUTE_100),
+      content: make(userAuth, content),
+      search: make(userAuth, api ?? PER_MINUTE_100),
+    };
+    const user = this.session.hasUserAuthorisation;
     this.capabilities = {
       fullText: true,
       search: user,
@@ -154,31 +207,52 @@ export class FeishuConnector implements Connector {
     };
   }
 
-  private getter(http: PlatformHttp): FeishuGet {
-    return async <T>(
+  /** A GET (or POST) of one documented endpoint through `http`, returning its checked `data`. */
+  private call(http: PlatformHttp) {
+    const request = async <T>(
+      method: 'GET' | 'POST',
+      endpoint: string,
       path: string,
       query: Record<string, string | number | undefined>,
+      body: unknown,
+      schema: z.ZodType<T>,
       signal: AbortSignal | undefined,
-    ) =>
-      (
-        await http.request(
-          { path, query, signal },
-          interpretFeishu<FeishuEnvelope<T>>(`GET ${path}`, this.label),
-        )
-      ).data;
+    ): Promise<T> => {
+      const answer = await http.request(
+        { method, path, query, body, signal },
+        interpretFeishu(endpoint, this.label),
+      );
+      return parseResponse(schema, (answer as { data?: unknown }).data ?? {}, {
+        platform: this.label,
+        endpoint,
+      });
+    };
+    const get: FeishuGet = (endpoint, path, query, schema, signal) =>
+      request('GET', endpoint, path, query, undefined, schema, signal);
+    return {
+      get,
+      post: <T>(
+        endpoint: string,
+        path: string,
+        query: Record<string, string | number | undefined>,
+        body: unknown,
+        schema: z.ZodType<T>,
+        signal: AbortSignal | undefined,
+      ) => request('POST', endpoint, path, query, body, schema, signal),
+    };
   }
 
   async validate(signal?: AbortSignal): Promise<string> {
     try {
-      await this.auth.renewTenant(signal);
-      const spaces = await listSpaces(this.getter(this.tenantHttp), signal);
+      await this.tenant.renew(signal);
+      const spaces = await listSpaces(this.call(this.http.wiki).get, signal);
       const spaceNote =
         spaces.length === 0
           ? 'no knowledge space is visible yet (add the app as a member of each space to index)'
           : `${spaces.length} knowledge space(s) visible`;
       let searchNote = `search and My Library need you to sign in with ${this.label}`;
-      if (this.auth.hasUserAuthorisation) {
-        await this.auth.renewUser(signal);
+      if (this.session.hasUserAuthorisation) {
+        await this.session.accessToken(signal);
         searchNote = 'search enabled (user authorised)';
       }
       return `Connected to ${this.label} as app ${this.appId}: ${spaceNote}; ${searchNote}.`;
@@ -187,79 +261,122 @@ export class FeishuConnector implements Connector {
     }
   }
 
-  async *list(signal?: AbortSignal): AsyncIterable<DocumentRef> {
+  async *list(signal?: AbortSignal, report?: ListingReport): AsyncIterable<DocumentRef> {
     const seen = new Set<string>();
-    const emit = (doc: ListedDocx): DocumentRef | undefined => {
-      if (seen.has(doc.objToken)) return undefined;
-      seen.add(doc.objToken);
+    const emit = (item: ListedItem, userOwned = false): DocumentRef | undefined => {
+      if (seen.has(item.token)) return undefined;
+      seen.add(item.token);
+      if (!READABLE.has(item.kind)) {
+        report?.skipped({
+          externalId: item.token,
+          title: item.title,
+          kind: item.kind,
+          reason:
+            SKIP_REASONS[item.kind] ?? `Feishu documents no API that returns the text of a ${item.kind}.`,
+        });
+        return undefined;
+      }
+      this.kinds.set(item.token, item.kind);
+      if (userOwned) this.userOwned.add(item.token);
       return {
-        externalId: doc.objToken,
-        title: doc.title,
-        knowledgeBase: doc.knowledgeBase,
-        url: doc.url,
-        remoteUpdatedAt: unixSecondsToIso(doc.editTime),
-        revision: doc.editTime ?? null,
+        externalId: item.token,
+        title: item.title,
+        knowledgeBase: item.knowledgeBase,
+        url: item.url,
+        remoteUpdatedAt: unixSecondsToIso(item.editTime),
+        revision: item.editTime ?? null,
       };
     };
-    const tenantGet = this.getter(this.tenantHttp);
+    const tenantGet = this.call(this.http.wiki).get;
     const shortcuts: { node: FeishuWikiNode; space: string }[] = [];
     const spaces = await listSpaces(tenantGet, signal);
-    this.spaceNames = new Map(spaces.map((s) => [s.space_id, s.name]));
+    this.spaceNames = new Map(spaces.map((s) => [s.space_id, s.name ?? s.space_id]));
     for (const space of spaces) {
       const found: FeishuWikiNode[] = [];
+      const name = space.name ?? space.space_id;
       for await (const node of walkSpace(tenantGet, space, found, signal)) {
-        const ref = emit(docxFromNode(node, space.name));
+        const ref = emit(itemFromNode(node, name));
         if (ref) yield ref;
       }
-      shortcuts.push(...found.map((node) => ({ node, space: space.name })));
+      shortcuts.push(...found.map((node) => ({ node, space: name })));
     }
     // A shortcut whose origin was never listed points into a space the app cannot see: list it once.
     for (const { node, space } of shortcuts) {
-      if (node.obj_type !== 'docx') continue;
-      const ref = emit(docxFromNode(node, space));
+      const ref = emit(itemFromNode(node, space));
       if (ref) yield ref;
     }
-    if (this.auth.hasUserAuthorisation) {
-      try {
-        for await (const node of walkSpace(
-          this.getter(this.userHttp),
-          { space_id: MY_LIBRARY, name: 'My Library' },
-          [],
-          signal,
-        )) {
-          const ref = emit(docxFromNode(node, 'My Library'));
-          if (ref) {
-            this.userOwned.add(ref.externalId);
-            yield ref;
-          }
-        }
-      } catch (error) {
-        if (error instanceof CairnError && error.code === 'CANCELLED') throw error;
-        this.logger.warn('My Library could not be listed; the rest of the connection still syncs', {
-          code: error instanceof CairnError ? error.code : 'INTERNAL',
-          message: error instanceof Error ? error.message : String(error),
-        });
-      }
-    }
-    for (const folder of this.driveFolders) {
-      for await (const doc of walkDriveFolder(tenantGet, folder, 'Drive', signal)) {
-        const ref = emit(doc);
+    if (this.session.hasUserAuthorisation) yield* this.myLibrary(emit, signal, report);
+    const driveGet = this.call(this.http.drive).get;
+    for (const folder of this.driveFolders)
+      for await (const item of walkDriveFolder(driveGet, folder, 'Drive', signal)) {
+        const ref = emit(item);
         if (ref) yield ref;
       }
+  }
+
+  /** My Library needs the user token; when it cannot be listed, the rest of the connection still syncs. */
+  private async *myLibrary(
+    emit: (item: ListedItem, userOwned?: boolean) => DocumentRef | undefined,
+    signal: AbortSignal | undefined,
+    report: ListingReport | undefined,
+  ): AsyncIterable<DocumentRef> {
+    try {
+      const get = this.call(this.userHttp.wiki).get;
+      for await (const node of walkSpace(get, { space_id: MY_LIBRARY, name: 'My Library' }, [], signal)) {
+        const ref = emit(itemFromNode(node, 'My Library'), true);
+        if (ref) yield ref;
+      }
+    } catch (error) {
+      if (isAbortError(error) || (error instanceof CairnError && DEFERRING_CODES.has(error.code)))
+        throw error;
+      if (report) report.incomplete(error, `${this.label} My Library could not be listed`);
+      else
+        this.logger.warn('My Library could not be listed; the rest of the connection still syncs', { error });
     }
   }
 
   async fetch(ref: DocumentRef, signal?: AbortSignal): Promise<FetchedDocument> {
+    const kind = this.kinds.get(ref.externalId) ?? 'docx';
     const user = this.userOwned.has(ref.externalId);
+    try {
+      if (kind === 'sheet')
+        return { markdown: await sheetToMarkdown(this.tables(user), ref.externalId, signal) };
+      if (kind === 'bitable')
+        return { markdown: await bitableToMarkdown(this.tables(user), ref.externalId, signal) };
+      return { markdown: await this.docxMarkdown(ref, user, signal) };
+    } catch (error) {
+      if (error instanceof CairnError && error.code === 'NOT_FOUND')
+        throw new CairnError(
+          'NOT_FOUND',
+          `${this.label} document "${ref.title}" (${ref.externalId}) no longer exists; it was probably deleted after listing.`,
+        );
+      throw error;
+    }
+  }
+
+  private tables(user: boolean): FeishuTableAccess {
+    return user
+      ? this.call(this.userHttp.content)
+      : { get: this.call(this.http.sheets).get, post: this.call(this.http.bitable).post };
+  }
+
+  private async docxMarkdown(
+    ref: DocumentRef,
+    user: boolean,
+    signal: AbortSignal | undefined,
+  ): Promise<string> {
+    const content = this.call(user ? this.userHttp.content : this.http.content).get;
     const id = encodeURIComponent(ref.externalId);
     const attempts: [string, () => Promise<string>][] = [
       [
         'docs/v1/content',
         async () =>
           (
-            await this.getter(user ? this.userHttp : this.contentHttp)<{ content: string }>(
+            await content(
+              'GET /open-apis/docs/v1/content',
               '/open-apis/docs/v1/content',
               { doc_token: ref.externalId, doc_type: 'docx', content_type: 'markdown' },
+              Content,
               signal,
             )
           ).content,
@@ -269,9 +386,11 @@ export class FeishuConnector implements Connector {
         'raw_content',
         async () =>
           (
-            await this.getter(user ? this.userHttp : this.tenantHttp)<{ content: string }>(
+            await content(
+              'GET /open-apis/docx/v1/documents/:document_id/raw_content',
               `/open-apis/docx/v1/documents/${id}/raw_content`,
               {},
+              Content,
               signal,
             )
           ).content,
@@ -280,15 +399,10 @@ export class FeishuConnector implements Connector {
     const failures: string[] = [];
     for (const [name, attempt] of attempts) {
       try {
-        return { markdown: await attempt() };
+        return await attempt();
       } catch (error) {
-        if (!(error instanceof CairnError)) throw error;
-        if (error.code === 'NOT_FOUND')
-          throw new CairnError(
-            'NOT_FOUND',
-            `${this.label} document "${ref.title}" (${ref.externalId}) no longer exists; it was probably deleted after listing.`,
-          );
-        if (!FALLBACK_CODES.has(error.code)) throw error;
+        // No permission (2889902) and gone are facts about the document: the other routes say the same.
+        if (!(error instanceof CairnError) || !FALLBACK_CODES.has(error.code)) throw error;
         failures.push(`${name}: ${error.message}`);
         this.logger.info('export path failed; trying the next one', {
           document: ref.externalId,
@@ -304,16 +418,18 @@ export class FeishuConnector implements Connector {
   }
 
   private async allBlocks(id: string, user: boolean, signal: AbortSignal | undefined): Promise<DocxBlock[]> {
-    const get = this.getter(user ? this.userHttp : this.tenantHttp);
+    const get = this.call(user ? this.userHttp.content : this.http.content).get;
     const blocks: DocxBlock[] = [];
     let pageToken: string | undefined;
     for (;;) {
-      const page = await get<{ items?: DocxBlock[]; has_more?: boolean; page_token?: string }>(
+      const page = await get(
+        'GET /open-apis/docx/v1/documents/:document_id/blocks',
         `/open-apis/docx/v1/documents/${id}/blocks`,
         { page_size: 500, document_revision_id: -1, page_token: pageToken },
+        BlocksPage,
         signal,
       );
-      blocks.push(...(page.items ?? []));
+      blocks.push(...((page.items ?? []) as unknown as DocxBlock[]));
       if (!page.has_more || !page.page_token || page.page_token === pageToken) return blocks;
       pageToken = page.page_token;
     }
@@ -322,7 +438,8 @@ export class FeishuConnector implements Connector {
   async search(query: string, options: { limit: number; signal?: AbortSignal }): Promise<DirectHit[]> {
     const q = [...query.trim()].slice(0, MAX_QUERY_CHARS).join('');
     if (!q || options.limit <= 0) return [];
-    const units: FeishuSearchUnit[] = [];
+    const post = this.call(this.userHttp.search).post;
+    const units: NonNullable<z.infer<typeof SearchPage>['res_units']> = [];
     let pageToken: string | undefined;
     while (units.length < options.limit) {
       const body = {
@@ -332,55 +449,62 @@ export class FeishuConnector implements Connector {
         doc_filter: {},
         wiki_filter: {},
       };
-      const answer = await this.userHttp.request(
-        { method: 'POST', path: '/open-apis/search/v2/doc_wiki/search', body, signal: options.signal },
-        interpretFeishu<
-          FeishuEnvelope<{ res_units?: FeishuSearchUnit[]; has_more?: boolean; page_token?: string }>
-        >('POST /open-apis/search/v2/doc_wiki/search', this.label),
+      const page = await post(
+        'POST /open-apis/search/v2/doc_wiki/search',
+        '/open-apis/search/v2/doc_wiki/search',
+        {},
+        body,
+        SearchPage,
+        options.signal,
       );
-      units.push(...(answer.data.res_units ?? []));
-      if (!answer.data.has_more || !answer.data.page_token || answer.data.page_token === pageToken) break;
-      pageToken = answer.data.page_token;
+      units.push(...(page.res_units ?? []));
+      if (!page.has_more || !page.page_token || page.page_token === pageToken) break;
+      pageToken = page.page_token;
     }
     return Promise.all(units.slice(0, options.limit).map((unit) => this.toHit(unit, options.signal)));
   }
 
-  /** Wiki hits carry the node token; get_node gives the docx id (the listing's externalId) and the space. */
-  private async toHit(unit: FeishuSearchUnit, signal: AbortSignal | undefined): Promise<DirectHit> {
+  /** Wiki hits carry the node token; get_node gives the object token (the listing's externalId) and the space. */
+  private async toHit(
+    unit: NonNullable<z.infer<typeof SearchPage>['res_units']>[number],
+    signal: AbortSignal | undefined,
+  ): Promise<DirectHit> {
     const token = unit.result_meta?.token ?? '';
     const hit: DirectHit = {
       externalId: token,
-      title: stripHighlight(unit.title_highlighted),
-      snippet: stripHighlight(unit.summary_highlighted),
+      title: stripHighlight(unit.title_highlighted ?? undefined),
+      snippet: stripHighlight(unit.summary_highlighted ?? undefined),
       url: unit.result_meta?.url ?? null,
       knowledgeBase: unit.entity_type === 'WIKI' ? 'Wiki' : 'Drive',
     };
     if (unit.entity_type !== 'WIKI' || !token) return hit;
     try {
-      const get = this.getter(this.tenantHttp);
-      const { node } = await get<{ node: FeishuWikiNode }>(
+      const get = this.call(this.http.wiki).get;
+      const { node } = await get(
+        'GET /open-apis/wiki/v2/spaces/get_node',
         '/open-apis/wiki/v2/spaces/get_node',
         { token },
+        GetNode,
         signal,
       );
       const names =
         this.spaceNames ??
         (this.spaceNames = new Map(
-          (await listSpaces(get, signal)).map((s: FeishuSpace) => [s.space_id, s.name]),
+          (await listSpaces(get, signal)).map((s) => [s.space_id, s.name ?? s.space_id]),
         ));
       return {
         ...hit,
         externalId: node.obj_token,
-        knowledgeBase: names.get(node.space_id) ?? hit.knowledgeBase,
+        knowledgeBase: (node.space_id && names.get(node.space_id)) || hit.knowledgeBase,
       };
     } catch (error) {
-      if (error instanceof CairnError && error.code === 'CANCELLED') throw error;
+      if (isAbortError(error)) throw error;
       return hit;
     }
   }
 
   dispose(): void {
-    for (const http of [this.tenantHttp, this.contentHttp, this.userHttp]) http.clear();
+    for (const http of [...Object.values(this.http), ...Object.values(this.userHttp)]) http.clear();
   }
 }
 
@@ -393,10 +517,15 @@ export function feishuLimitation(label: string, hasUserAuthorisation: boolean): 
   };
 }
 
+/**
+ * The registry's factory. Connectors it builds for one connection share that connection's user
+ * session (one refresh at a time, feishu-user-session.ts).
+ */
 export function createFeishuConnector(
   platform: Extract<Platform, 'feishu' | 'lark'>,
+  sessions: FeishuUserSessions = new FeishuUserSessions(),
 ): (init: ConnectorInit) => Connector {
-  return (init) => new FeishuConnector(platform, init);
+  return (init) => new FeishuConnector(platform, init, { sessions });
 }
 
 export function feishuDescriptor(platform: Extract<Platform, 'feishu' | 'lark'>): ConnectorDescriptor {
@@ -405,6 +534,7 @@ export function feishuDescriptor(platform: Extract<Platform, 'feishu' | 'lark'>)
     userSignIn: true,
     limitation: (_config, secretFields) =>
       feishuLimitation(PLATFORM_INFO[platform].label.en, secretFields.includes('userRefreshToken')),
+    // One factory per app: the user sessions it keeps are shared by every connector of a connection.
     createFactory: () => createFeishuConnector(platform),
   };
 }

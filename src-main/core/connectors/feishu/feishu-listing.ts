@@ -1,20 +1,38 @@
 /**
  * Walks Feishu/Lark wiki spaces (depth-first through has_child / parent_node_token) and drive
- * folders (next_page_token), following connectors.md §1.4-1.5: keep docx only, follow shortcuts to
- * their origin once, and keep paging through empty pages that still say has_more:true.
+ * folders (next_page_token). Every item comes out with its type; the connector reads docx, sheet and
+ * bitable and counts the rest as skipped. Shortcuts are followed to their origin once; empty pages
+ * that still say has_more:true are legal ("获取知识空间子节点列表": lists are permission-filtered).
  */
+import type { z } from 'zod';
 import { throwIfAborted } from '../../errors';
-import type { FeishuDriveFile, FeishuPage, FeishuSpace, FeishuWikiNode } from './feishu-api';
+import {
+  DrivePage,
+  NodesPage,
+  SpacesPage,
+  type FeishuDriveFile,
+  type FeishuWikiNode,
+} from './feishu-schemas';
 
-/** GET returning the envelope's `data`. */
+/** GET one documented endpoint and return its checked `data`. */
 export type FeishuGet = <T>(
+  endpoint: string,
   path: string,
   query: Record<string, string | number | undefined>,
+  schema: z.ZodType<T>,
   signal: AbortSignal | undefined,
 ) => Promise<T>;
 
-export interface ListedDocx {
-  objToken: string;
+export interface FeishuSpace {
+  space_id: string;
+  name?: string | null;
+}
+
+/** One listed item of any type. */
+export interface ListedItem {
+  token: string;
+  /** The platform's obj_type / file type: docx, sheet, bitable, doc, mindnote, slides, file, … */
+  kind: string;
   title: string;
   knowledgeBase: string;
   url: string | null;
@@ -24,7 +42,9 @@ export interface ListedDocx {
 
 /** A page loop that tolerates empty pages with has_more:true but never spins on a missing token. */
 async function* pages<T>(
-  fetchPage: (pageToken: string | undefined) => Promise<FeishuPage<T> & { next_page_token?: string }>,
+  fetchPage: (
+    pageToken: string | undefined,
+  ) => Promise<{ items?: T[] | null; has_more?: boolean | null; page_token?: string | null }>,
   signal: AbortSignal | undefined,
 ): AsyncGenerator<T> {
   let pageToken: string | undefined;
@@ -32,7 +52,7 @@ async function* pages<T>(
     throwIfAborted(signal);
     const page = await fetchPage(pageToken);
     yield* page.items ?? [];
-    const next = page.page_token || page.next_page_token;
+    const next = page.page_token ?? undefined;
     if (!page.has_more || !next || next === pageToken) return;
     pageToken = next;
   }
@@ -40,8 +60,15 @@ async function* pages<T>(
 
 export async function listSpaces(get: FeishuGet, signal: AbortSignal | undefined): Promise<FeishuSpace[]> {
   const spaces: FeishuSpace[] = [];
-  for await (const space of pages<FeishuSpace>(
-    (token) => get('/open-apis/wiki/v2/spaces', { page_size: 50, page_token: token }, signal),
+  for await (const space of pages(
+    (token) =>
+      get(
+        'GET /open-apis/wiki/v2/spaces',
+        '/open-apis/wiki/v2/spaces',
+        { page_size: 50, page_token: token },
+        SpacesPage,
+        signal,
+      ),
     signal,
   ))
     spaces.push(space);
@@ -49,8 +76,8 @@ export async function listSpaces(get: FeishuGet, signal: AbortSignal | undefined
 }
 
 /**
- * Every docx node of one space. Shortcut nodes are not followed here but collected, so the caller
- * can keep only those whose origin it never saw (an origin in a space the app cannot list).
+ * Every origin node of one space, any type. Shortcut nodes are not followed here but collected, so
+ * the caller can keep only those whose origin it never saw (an origin in a space the app cannot list).
  */
 export async function* walkSpace(
   get: FeishuGet,
@@ -60,74 +87,83 @@ export async function* walkSpace(
 ): AsyncGenerator<FeishuWikiNode> {
   async function* children(parent: string | undefined): AsyncGenerator<FeishuWikiNode> {
     const path = `/open-apis/wiki/v2/spaces/${encodeURIComponent(space.space_id)}/nodes`;
-    for await (const node of pages<FeishuWikiNode>(
-      (token) => get(path, { page_size: 50, page_token: token, parent_node_token: parent }, signal),
+    for await (const node of pages(
+      (token) =>
+        get(
+          'GET /open-apis/wiki/v2/spaces/:space_id/nodes',
+          path,
+          { page_size: 50, page_token: token, parent_node_token: parent },
+          NodesPage,
+          signal,
+        ),
       signal,
     )) {
-      if (node.node_type === 'shortcut') {
-        shortcuts.push(node);
-        continue;
-      }
-      if (node.obj_type === 'docx') yield node;
+      if (node.node_type === 'shortcut') shortcuts.push(node);
+      else yield node;
       if (node.has_child) yield* children(node.node_token);
     }
   }
   yield* children(undefined);
 }
 
-export function docxFromNode(node: FeishuWikiNode, spaceName: string): ListedDocx {
+export function itemFromNode(node: FeishuWikiNode, spaceName: string): ListedItem {
   return {
-    objToken: node.obj_token,
-    title: node.title ?? node.obj_token,
+    token: node.obj_token,
+    kind: node.obj_type,
+    title: node.title || node.obj_token,
     knowledgeBase: spaceName,
     url: node.url ?? null,
-    editTime: node.obj_edit_time,
+    editTime: node.obj_edit_time ?? undefined,
   };
 }
 
-/** Every docx under a drive folder, recursing into subfolders; shortcuts to docx resolve to their target. */
+function itemFromFile(file: FeishuDriveFile, folderName: string): ListedItem {
+  const shortcut = file.type === 'shortcut' ? file.shortcut_info : undefined;
+  return {
+    token: shortcut?.target_token || file.token,
+    kind: shortcut?.target_type || file.type,
+    title: file.name || file.token,
+    knowledgeBase: folderName,
+    url: file.url ?? null,
+    editTime: file.modified_time ?? undefined,
+  };
+}
+
+/** Every file under a drive folder, recursing into subfolders; shortcuts resolve to their target. */
 export async function* walkDriveFolder(
   get: FeishuGet,
   folderToken: string,
   folderName: string,
   signal: AbortSignal | undefined,
   visited = new Set<string>(),
-): AsyncGenerator<ListedDocx> {
+): AsyncGenerator<ListedItem> {
   if (visited.has(folderToken)) return;
   visited.add(folderToken);
   const subfolders: FeishuDriveFile[] = [];
-  const files = pages<FeishuDriveFile>(async (token) => {
-    const data = await get<{ files?: FeishuDriveFile[]; has_more?: boolean; next_page_token?: string }>(
+  const files = pages(async (token) => {
+    const data = await get(
+      'GET /open-apis/drive/v1/files',
       '/open-apis/drive/v1/files',
-      { folder_token: folderToken, page_size: 50, page_token: token },
+      { folder_token: folderToken, page_size: 200, page_token: token },
+      DrivePage,
       signal,
     );
-    return { items: data.files, has_more: data.has_more, next_page_token: data.next_page_token };
+    return {
+      items: data.files,
+      has_more: data.has_more,
+      page_token: data.next_page_token ?? data.page_token,
+    };
   }, signal);
   for await (const file of files) {
     if (file.type === 'folder') subfolders.push(file);
-    else if (file.type === 'docx')
-      yield {
-        objToken: file.token,
-        title: file.name,
-        knowledgeBase: folderName,
-        url: file.url ?? null,
-        editTime: file.modified_time,
-      };
-    else if (
-      file.type === 'shortcut' &&
-      file.shortcut_info?.target_type === 'docx' &&
-      file.shortcut_info.target_token
-    ) {
-      yield {
-        objToken: file.shortcut_info.target_token,
-        title: file.name,
-        knowledgeBase: folderName,
-        url: file.url ?? null,
-        editTime: file.modified_time,
-      };
-    }
+    else yield itemFromFile(file, folderName);
   }
   for (const folder of subfolders)
-    yield* walkDriveFolder(get, folder.token, `${folderName} / ${folder.name}`, signal, visited);
+    yield* walkDriveFolder(
+      get,
+      folder.token,
+      `${folderName} / ${folder.name ?? folder.token}`,
+      signal,
+      visited,
+    );
 }

@@ -12,7 +12,6 @@
  */
 import { FEISHU_SIGN_IN_DEFAULT_PORT, FEISHU_SIGN_IN_DEFAULT_SCOPES } from '@shared/platforms';
 import { CairnError } from '../../errors';
-import type { Interpretation, RawResponse } from '../http/platform-http';
 
 /** The authorize page takes at most 50 scopes (obtain-oauth-code page, `scope` parameter). */
 const MAX_SCOPES = 50;
@@ -98,7 +97,7 @@ export function signInPort(configured: string | number | boolean | undefined): n
 }
 
 /** Error codes of the authorization_code grant (get-user-access-token page, "错误码"). */
-function codeExchangeError(label: string, code: number, what: string): CairnError {
+export function codeExchangeError(label: string, code: number, what: string): CairnError {
   switch (code) {
     case 20003:
     case 20065:
@@ -135,39 +134,4 @@ function codeExchangeError(label: string, code: number, what: string): CairnErro
     default:
       return new CairnError('AUTH_INVALID', `${label} refused the sign-in (${what}).`);
   }
-}
-
-export function interpretCodeExchange(
-  label: string,
-): (response: RawResponse) => Interpretation<FeishuTokenAnswer> {
-  return (response) => {
-    const body = response.json as
-      | (Partial<FeishuTokenAnswer> & { code?: number; error?: string; error_description?: string })
-      | undefined;
-    if (!body) {
-      if (response.status >= 500)
-        return {
-          kind: 'retry',
-          code: 'SOURCE_ERROR',
-          message: `${label} OAuth server error (HTTP ${response.status})`,
-        };
-      return {
-        kind: 'error',
-        error: new CairnError(
-          'SOURCE_ERROR',
-          `${label} sent a malformed answer to the sign-in token request.`,
-        ),
-      };
-    }
-    if ((body.code === undefined || body.code === 0) && body.access_token)
-      return { kind: 'ok', value: body as FeishuTokenAnswer };
-    const code = body.code ?? 0;
-    const what = `code ${code}${body.error_description ? `: ${body.error_description}` : ''}`;
-    // 20050 server error, 20072 temporarily unavailable: retrying is what the page advises.
-    if (code === 20050 || code === 20072 || response.status >= 500)
-      return { kind: 'retry', code: 'SOURCE_ERROR', message: `${label} OAuth server error (${what})` };
-    if (code === 99991400 || response.status === 429)
-      return { kind: 'retry', code: 'RATE_LIMITED', message: `${label} OAuth rate limit (${what})` };
-    return { kind: 'error', error: codeExchangeError(label, code, what) };
-  };
 }

@@ -1,19 +1,35 @@
 /** Rewrites a failed Feishu/Lark "Test connection" into a message that says what to fix. */
 import { CairnError } from '../../errors';
 
+const SCOPE_CODES = new Set([99991672, 99991676, 99991679]);
+
 export function explainFeishuValidation(error: unknown, label: string, host: string): unknown {
   if (!(error instanceof CairnError)) return error;
   const code = (error.details?.platformCode as number | undefined) ?? undefined;
   const suffix = code === undefined ? '' : ` (code ${code})`;
   switch (error.code) {
     case 'AUTH_INVALID':
-      if (/refresh token/i.test(error.message)) return error;
+      // The user side (refresh token, sign-in) already says what to do.
+      if (code === undefined) return error;
+      if (code === 10003)
+        return new CairnError(
+          'AUTH_INVALID',
+          `${label} does not know this App ID${suffix}. Copy it from the developer console (Credentials & Basic Info).`,
+          { details: error.details },
+        );
+      if (code === 10014)
+        return new CairnError(
+          'AUTH_INVALID',
+          `${label} rejected the App Secret${suffix}: it is wrong, or the app is disabled. Copy the secret from the developer console (Credentials & Basic Info) and check the app is enabled.`,
+          { details: error.details },
+        );
       return new CairnError(
         'AUTH_INVALID',
         `${label} rejected the App ID or App Secret${suffix}. Copy both from the developer console (Credentials & Basic Info) and check the app is enabled.`,
         { details: error.details },
       );
     case 'PERMISSION_DENIED':
+      if (code === undefined || !SCOPE_CODES.has(code)) return error;
       return new CairnError(
         'PERMISSION_DENIED',
         `The ${label} app is missing a permission${suffix}. Add the scopes wiki:wiki:readonly and docs:document.content:read in the developer console, then publish a new app version.`,

@@ -16,6 +16,8 @@ export interface RawResponse {
   text: string;
   /** Parsed JSON body, or undefined when the body is not valid JSON. */
   json: unknown;
+  /** The auth headers this attempt sent (never logged). */
+  auth?: Record<string, string>;
 }
 
 export type Interpretation<T> =
@@ -63,8 +65,11 @@ export interface PlatformHttpOptions {
   backoffMaxMs?: number;
   /** Headers added to every request (auth); called per attempt so a refreshed token is used. */
   authHeaders?: (signal?: AbortSignal) => Promise<Record<string, string>>;
-  /** Re-acquires credentials after an expiry signal. */
-  refreshAuth?: (signal?: AbortSignal) => Promise<void>;
+  /**
+   * Re-acquires credentials after an expiry signal. `rejected` holds the auth headers the refused
+   * attempt sent, so a credential renewed meanwhile by another request is not renewed again.
+   */
+  refreshAuth?: (signal?: AbortSignal, rejected?: Record<string, string>) => Promise<void>;
   fetchImpl?: typeof fetch;
   /** Redirects followed per request (same origin: as sent; another origin: without credentials). @default 5 */
   maxRedirects?: number;
@@ -137,7 +142,7 @@ export class PlatformHttp {
         if (refreshed || !this.options.refreshAuth) throw new CairnError(verdict.code, verdict.message);
         refreshed = true;
         this.options.logger.info('credentials expired; refreshing once', { path: request.path });
-        await this.options.refreshAuth(request.signal);
+        await this.options.refreshAuth(request.signal, response.auth);
         attempt--; // a refresh is not a retry of a transient failure
         continue;
       }
@@ -224,7 +229,7 @@ export class PlatformHttp {
     } catch {
       json = undefined;
     }
-    return { status: res.status, headers: res.headers, text, json };
+    return { status: res.status, headers: res.headers, text, json, auth };
   }
 
   private normaliseTransportError(error: unknown, request: HttpRequest): Error {
