@@ -26,8 +26,9 @@ import {
 } from '../connector';
 import { PlatformHttp, type PlatformHttpOptions, type RateWindow } from '../http/platform-http';
 import { parseResponse } from '../http/response-shape';
-import { docxBlocksToMarkdown, type DocxBlock } from './blocks-to-markdown';
-import { interpretFeishu, stripHighlight, unixSecondsToIso } from './feishu-api';
+import { docxMarkdown } from './feishu-docx';
+import { searchFeishu } from './feishu-search';
+import { interpretFeishu, unixSecondsToIso } from './feishu-api';
 import { FeishuTenantAuth } from './feishu-auth';
 import {
   itemFromNode,
@@ -37,7 +38,7 @@ import {
   type FeishuGet,
   type ListedItem,
 } from './feishu-listing';
-import { BlocksPage, Content, GetNode, SearchPage, type FeishuWikiNode } from './feishu-schemas';
+import type { FeishuWikiNode } from './feishu-schemas';
 import { feishuAuthorizeUrl, signInPort, signInScopes } from './feishu-sign-in';
 import { bitableToMarkdown, sheetToMarkdown, type FeishuTableAccess } from './feishu-tables';
 import { FeishuUserSessions, type FeishuUserSession } from './feishu-user-session';
@@ -54,9 +55,6 @@ export interface FeishuConnectorOptions {
   sessions?: FeishuUserSessions;
 }
 
-/** search v2 doc_wiki: `query` is 0-50 characters ("搜索文档"). */
-const MAX_QUERY_CHARS = 50;
-const SEARCH_PAGE_SIZE = 20;
 const MY_LIBRARY = 'my_library';
 /** Types with an official API that returns their text. */
 const READABLE = new Set(['docx', 'sheet', 'bitable']);
@@ -72,8 +70,6 @@ const SKIP_REASONS: Record<string, string> = {
 const PER_MINUTE_100 = { intervalMs: 60_000, intervalCap: 100 };
 const PER_SECOND_20 = { intervalMs: 1000, intervalCap: 20 };
 const PER_SECOND_5 = { intervalMs: 1000, intervalCap: 5 };
-/** A docs/v1/content failure that its fallbacks can get past. */
-const FALLBACK_CODES = new Set(['SOURCE_ERROR', 'UNSUPPORTED', 'UNEXPECTED_RESPONSE']);
 
 export class FeishuConnector implements Connector {
   readonly platform: 'feishu' | 'lark';
@@ -343,7 +339,8 @@ export class FeishuConnector implements Connector {
         return { markdown: await sheetToMarkdown(this.tables(user), ref.externalId, signal) };
       if (kind === 'bitable')
         return { markdown: await bitableToMarkdown(this.tables(user), ref.externalId, signal) };
-      return { markdown: await this.docxMarkdown(ref, user, signal) };
+      const get = this.call(user ? this.userHttp.content : this.http.content).get;
+      return { markdown: await docxMarkdown(get, ref, this.label, this.logger, signal) };
     } catch (error) {
       if (error instanceof CairnError && error.code === 'NOT_FOUND')
         throw new CairnError(
@@ -360,147 +357,21 @@ export class FeishuConnector implements Connector {
       : { get: this.call(this.http.sheets).get, post: this.call(this.http.bitable).post };
   }
 
-  private async docxMarkdown(
-    ref: DocumentRef,
-    user: boolean,
-    signal: AbortSignal | undefined,
-  ): Promise<string> {
-    const content = this.call(user ? this.userHttp.content : this.http.content).get;
-    const id = encodeURIComponent(ref.externalId);
-    const attempts: [string, () => Promise<string>][] = [
-      [
-        'docs/v1/content',
-        async () =>
-          (
-            await content(
-              'GET /open-apis/docs/v1/content',
-              '/open-apis/docs/v1/content',
-              { doc_token: ref.externalId, doc_type: 'docx', content_type: 'markdown' },
-              Content,
-              signal,
-            )
-          ).content,
-      ],
-      ['blocks', async () => docxBlocksToMarkdown(await this.allBlocks(id, user, signal))],
-      [
-        'raw_content',
-        async () =>
-          (
-            await content(
-              'GET /open-apis/docx/v1/documents/:document_id/raw_content',
-              `/open-apis/docx/v1/documents/${id}/raw_content`,
-              {},
-              Content,
-              signal,
-            )
-          ).content,
-      ],
-    ];
-    const failures: string[] = [];
-    for (const [name, attempt] of attempts) {
-      try {
-        return await attempt();
-      } catch (error) {
-        // No permission (2889902) and gone are facts about the document: the other routes say the same.
-        if (!(error instanceof CairnError) || !FALLBACK_CODES.has(error.code)) throw error;
-        failures.push(`${name}: ${error.message}`);
-        this.logger.info('export path failed; trying the next one', {
-          document: ref.externalId,
-          path: name,
-          code: error.code,
-        });
-      }
-    }
-    throw new CairnError(
-      'DOCUMENT_FAILED',
-      `${this.label} document "${ref.title}" could not be read as text. ${failures.join(' ')}`,
-    );
-  }
-
-  private async allBlocks(id: string, user: boolean, signal: AbortSignal | undefined): Promise<DocxBlock[]> {
-    const get = this.call(user ? this.userHttp.content : this.http.content).get;
-    const blocks: DocxBlock[] = [];
-    let pageToken: string | undefined;
-    for (;;) {
-      const page = await get(
-        'GET /open-apis/docx/v1/documents/:document_id/blocks',
-        `/open-apis/docx/v1/documents/${id}/blocks`,
-        { page_size: 500, document_revision_id: -1, page_token: pageToken },
-        BlocksPage,
-        signal,
-      );
-      blocks.push(...((page.items ?? []) as unknown as DocxBlock[]));
-      if (!page.has_more || !page.page_token || page.page_token === pageToken) return blocks;
-      pageToken = page.page_token;
-    }
-  }
-
   async search(query: string, options: { limit: number; signal?: AbortSignal }): Promise<DirectHit[]> {
-    const q = [...query.trim()].slice(0, MAX_QUERY_CHARS).join('');
-    if (!q || options.limit <= 0) return [];
-    const post = this.call(this.userHttp.search).post;
-    const units: NonNullable<z.infer<typeof SearchPage>['res_units']> = [];
-    let pageToken: string | undefined;
-    while (units.length < options.limit) {
-      const body = {
-        query: q,
-        page_size: Math.min(SEARCH_PAGE_SIZE, options.limit - units.length),
-        page_token: pageToken,
-        doc_filter: {},
-        wiki_filter: {},
-      };
-      const page = await post(
-        'POST /open-apis/search/v2/doc_wiki/search',
-        '/open-apis/search/v2/doc_wiki/search',
-        {},
-        body,
-        SearchPage,
-        options.signal,
-      );
-      units.push(...(page.res_units ?? []));
-      if (!page.has_more || !page.page_token || page.page_token === pageToken) break;
-      pageToken = page.page_token;
-    }
-    return Promise.all(units.slice(0, options.limit).map((unit) => this.toHit(unit, options.signal)));
-  }
-
-  /** Wiki hits carry the node token; get_node gives the object token (the listing's externalId) and the space. */
-  private async toHit(
-    unit: NonNullable<z.infer<typeof SearchPage>['res_units']>[number],
-    signal: AbortSignal | undefined,
-  ): Promise<DirectHit> {
-    const token = unit.result_meta?.token ?? '';
-    const hit: DirectHit = {
-      externalId: token,
-      title: stripHighlight(unit.title_highlighted ?? undefined),
-      snippet: stripHighlight(unit.summary_highlighted ?? undefined),
-      url: unit.result_meta?.url ?? null,
-      knowledgeBase: unit.entity_type === 'WIKI' ? 'Wiki' : 'Drive',
-    };
-    if (unit.entity_type !== 'WIKI' || !token) return hit;
-    try {
-      const get = this.call(this.http.wiki).get;
-      const { node } = await get(
-        'GET /open-apis/wiki/v2/spaces/get_node',
-        '/open-apis/wiki/v2/spaces/get_node',
-        { token },
-        GetNode,
-        signal,
-      );
-      const names =
-        this.spaceNames ??
-        (this.spaceNames = new Map(
-          (await listSpaces(get, signal)).map((s) => [s.space_id, s.name ?? s.space_id]),
-        ));
-      return {
-        ...hit,
-        externalId: node.obj_token,
-        knowledgeBase: (node.space_id && names.get(node.space_id)) || hit.knowledgeBase,
-      };
-    } catch (error) {
-      if (isAbortError(error)) throw error;
-      return hit;
-    }
+    const wiki = this.call(this.http.wiki).get;
+    return searchFeishu(
+      {
+        post: this.call(this.userHttp.search).post,
+        getNode: wiki,
+        spaceNames: async (signal) =>
+          this.spaceNames ??
+          (this.spaceNames = new Map(
+            (await listSpaces(wiki, signal)).map((s) => [s.space_id, s.name ?? s.space_id]),
+          )),
+      },
+      query,
+      options,
+    );
   }
 
   dispose(): void {
