@@ -36,6 +36,12 @@ export interface ConnectionView {
   experimental: boolean;
   /** Platforms with a user sign-in (Feishu/Lark) only: whether search and My Library are authorised. */
   userAuth?: UserAuthState;
+  /** Documents the last listing run deferred to the next sync (the platform's request limit or quota). */
+  deferred?: number;
+  /** Items the last listing run skipped per kind (no text API), e.g. `{ mindnote: 3 }`. */
+  skippedKinds?: Record<string, number>;
+  /** The platform gives this connection no full text: it can only be searched live (direct mode). */
+  directOnly?: boolean;
 }
 
 /** none: never signed in; pending: a browser sign-in is waiting; expired: the platform refused the stored authorisation. */

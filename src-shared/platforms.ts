@@ -222,10 +222,7 @@ export const PLATFORM_INFO: Record<Platform, PlatformInfo> = {
         secret: false,
         required: false,
         flag: '--user-id',
-        label: {
-          en: 'Your userId (admin console → Contacts); Cairn looks up your unionId',
-          zh: '您的 userId（管理后台 → 通讯录）；Cairn 会据此查询 unionId',
-        },
+        label: { en: 'Your userId (admin console → Contacts)', zh: '您的 userId（管理后台 → 通讯录）' },
       },
       {
         key: 'operatorId',

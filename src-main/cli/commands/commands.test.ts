@@ -4,6 +4,8 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ConnectionView, SearchResponse, StatusSnapshot } from '@shared/models';
 import { createCairn, type CairnInternals } from '../../core/app/create-cairn';
+import type { Connector, ConnectorFactory } from '../../core/connectors/connector';
+import { defaultConnectorFactories } from '../../core/connectors/registry';
 import { runCli } from '../../testing/run-cli';
 import { serveOverSocket, type SocketServed } from '../../testing/socket-kit';
 import type { SyncRunReport } from './sync';
@@ -25,12 +27,31 @@ function json<T>(stdout: string): { ok: true; value: T } {
   return parsed as { ok: true; value: T };
 }
 
+/**
+ * Every built-in connector now has full text, so a direct-only one is a test stand-in: DingTalk's
+ * connector with its full text taken away (what a platform without a text API looks like).
+ */
+const directOnlyDingTalk: ConnectorFactory = (init) => {
+  const real = defaultConnectorFactories().dingtalk!(init);
+  return Object.assign(Object.create(real) as Connector, {
+    capabilities: {
+      ...real.capabilities,
+      fullText: false,
+      limitation: { code: 'test.direct-only', message: 'full text unavailable: a direct-only test platform' },
+    },
+  });
+};
+
 // Every command twice: in this process, and through the instance socket (another process's `cairn serve`).
 describe.each(['in-process', 'socket'] as const)(
   'cairn commands over a real in-memory Cairn (%s)',
   (transport) => {
     beforeAll(async () => {
-      cairn = await createCairn({ scheduler: false, env: {} });
+      cairn = await createCairn({
+        scheduler: false,
+        env: {},
+        factories: { ...defaultConnectorFactories(), dingtalk: directOnlyDingTalk },
+      });
       base = await mkdtemp(join(tmpdir(), 'cairn-cli-'));
       notes = join(base, 'notes');
       await mkdir(join(notes, '中文'), { recursive: true });
@@ -156,6 +177,8 @@ describe.each(['in-process', 'socket'] as const)(
           unchanged: 0,
           deleted: 0,
           failed: 0,
+          deferred: 0,
+          skipped: 0,
           chunksEmbedded: 3,
           embedderCalls: expect.any(Number),
           embeddingTokens: 0,

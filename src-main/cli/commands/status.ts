@@ -4,6 +4,7 @@ import type { AnsweredBy } from '../../instance/protocol';
 import { describeInstance } from '../../instance/session';
 import type { CliCommand } from '../command';
 import { formatTable, formatTime, report } from '../output';
+import { notesLines } from './sync';
 
 export const statusCommand: CliCommand = {
   name: 'status',
@@ -59,6 +60,9 @@ export function formatStatus(status: StatusSnapshot): string {
   );
   for (const c of status.connections) {
     if (c.syncError) lines.push(`${c.name}: ${c.syncError}`);
+    for (const note of notesLines(c.deferred ?? 0, c.skippedKinds ?? {})) lines.push(`${c.name}: ${note}`);
+    if (c.directOnly)
+      lines.push(`${c.name}: no full text from this platform: searched live (direct mode) only`);
     if (c.limitation) lines.push(`${c.name}: ${c.limitation}`);
   }
   if (status.connections.some((c) => c.experimental)) lines.push('* experimental platform');

@@ -22,7 +22,7 @@ export const syncCommand: CliCommand = {
   name: 'sync',
   summary: 'Sync one RAG connection, or all of them, incrementally',
   usage:
-    'cairn sync [connection] [--json]\nExit code 0 when every run succeeded, 1 when any failed, skipped documents or could not start, 130 when cancelled.',
+    'cairn sync [connection] [--json]\nExit code 0 when every run succeeded, 1 when any failed, left documents out (failed or deferred) or could not start, 130 when cancelled.',
   async run(args, context) {
     const { values, positionals } = parseCommandArgs(
       args,
@@ -150,7 +150,30 @@ async function waitUntil(
 }
 
 export function formatCounters(c: SyncCounters): string {
-  return `seen ${c.seen} · added ${c.added} · updated ${c.updated} · unchanged ${c.unchanged} · deleted ${c.deleted} · failed ${c.failed} · chunks embedded ${c.chunksEmbedded} · embedder calls ${c.embedderCalls}`;
+  // deferred and skipped only when something was: they are rare and not failures.
+  const extra = `${c.deferred ? ` · deferred ${c.deferred}` : ''}${c.skipped ? ` · skipped ${c.skipped}` : ''}`;
+  return `seen ${c.seen} · added ${c.added} · updated ${c.updated} · unchanged ${c.unchanged} · deleted ${c.deleted} · failed ${c.failed}${extra} · chunks embedded ${c.chunksEmbedded} · embedder calls ${c.embedderCalls}`;
+}
+
+/** "12 sheet, 3 mindnote": the platform's own kind names, most first. */
+export function formatKinds(kinds: Record<string, number>): string {
+  return Object.entries(kinds)
+    .filter(([, count]) => count > 0)
+    .sort(([, a], [, b]) => b - a)
+    .map(([kind, count]) => `${count} ${kind}`)
+    .join(', ');
+}
+
+/** The lines that explain what a sync left for later or could not read (never failures). */
+export function notesLines(deferred: number, kinds: Record<string, number>): string[] {
+  const lines: string[] = [];
+  if (deferred > 0)
+    lines.push(
+      `${deferred.toLocaleString('en')} document${deferred === 1 ? '' : 's'} deferred: the platform asked Cairn to stop for now (request limit or quota); the next sync takes ${deferred === 1 ? 'it' : 'them'}, nothing is lost`,
+    );
+  const skipped = formatKinds(kinds);
+  if (skipped) lines.push(`skipped, no text to read: ${skipped}`);
+  return lines;
 }
 
 export function formatRun(run: SyncRunReport): string {
@@ -159,6 +182,7 @@ export function formatRun(run: SyncRunReport): string {
     : '';
   const lines = [`${run.name}: ${run.status}${seconds}`, `  ${formatCounters(run.counters)}`];
   if (run.error) lines.push(`  error: ${run.error.message} (${run.error.code})`);
+  for (const note of notesLines(run.counters.deferred ?? 0, run.skippedKinds ?? {})) lines.push(`  ${note}`);
   for (const error of run.errors.slice(0, 10)) lines.push(`  ✗ ${error.externalId}: ${error.message}`);
   if (run.errors.length > 10)
     lines.push(`  … and ${run.errors.length - 10} more (cairn sync --json lists them all)`);

@@ -24,26 +24,25 @@ describe('run-fake', () => {
     }
   });
 
-  it('prints a DingTalk command whose connection gets full text over the fake Stream socket', async () => {
+  it('prints a DingTalk command whose connection gets full text through the fake blocks API', async () => {
     const fake = await FAKES.dingtalk!({ documents: 2 });
     let connector: ReturnType<typeof createConnector> | null = null;
     try {
       const command = /cairn add dingtalk (.+)/.exec(describeFake('dingtalk', fake))?.[1] ?? '';
       const flag = (name: string) => new RegExp(`${name} (\\S+)`).exec(command)?.[1];
-      expect(command).toMatch(/ --stream-events( |$)/);
+      expect(command).not.toMatch(/ --stream-events( |$)/);
       connector = createConnector('dingtalk', {
         config: {
           baseUrl: flag('--base-url')!,
           appKey: flag('--app-key')!,
           operatorId: flag('--operator-id')!,
-          streamEvents: true,
         },
         secrets: { appSecret: flag('--app-secret')! },
         logger: silentLogger(),
       });
       expect({ fullText: connector.capabilities.fullText, validate: await connector.validate() }).toEqual({
         fullText: true,
-        validate: expect.stringMatching(/full text arrives over DingTalk Stream\.$/),
+        validate: expect.stringMatching(/Full text through the document blocks API\.$/),
       });
     } finally {
       await connector?.dispose?.();

@@ -28,8 +28,8 @@ export const FAKES: Partial<Record<Platform, FakeStarter>> = {
   yuque: (options) => startYuqueFake(options),
   feishu: (options) => startFeishuFake({ ...options, platform: 'feishu' }),
   lark: (options) => startFeishuFake({ ...options, platform: 'lark' }),
-  // The fake pushes export events over its Stream socket, so full text needs --stream-events.
-  dingtalk: async (options) => ({ ...(await startDingTalkFake(options)), options: { streamEvents: true } }),
+  // Full text comes from the fake's blocks API; --stream-events adds its Stream export as a fallback.
+  dingtalk: (options) => startDingTalkFake(options),
   ima: (options) => startImaFake(options),
 };
 

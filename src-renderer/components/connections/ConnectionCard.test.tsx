@@ -199,10 +199,14 @@ describe('ConnectionCard', () => {
         unchanged: 0,
         deleted: 0,
         failed: 1,
+        deferred: 0,
+        skipped: 0,
         chunksEmbedded: 1,
         embedderCalls: 1,
         embeddingTokens: 10,
       },
+      notes: [],
+      skippedKinds: {},
       errors: [
         { externalId: 'd1', title: '周报', code: 'NOT_FOUND', message: 'Yuque could not find doc 42.' },
       ],
@@ -231,5 +235,59 @@ describe('ConnectionCard', () => {
     renderWithStore(<ConnectionCard connection={view} />, backend, { connections: [view] });
     fireEvent.click(screen.getByRole('checkbox', { name: 'Enable RAG indexing' }));
     expect(backend.calls).toEqual([{ channel: 'connections.setMode', input: { id: 'c1', mode: 'direct' } }]);
+  });
+
+  it('says calmly, in both languages, how many documents wait for the next sync and which kinds were skipped', () => {
+    const view = connection({
+      platform: 'yuque',
+      syncStatus: 'synced',
+      syncError: "Yuque's request limit was reached (…). 1,800 documents wait for the next sync.",
+      syncErrorCode: 'RATE_LIMITED',
+      deferred: 1800,
+      skippedKinds: { board: 1, mindnote: 3, sheet: 12, adraw: 2 },
+    });
+    const notes = (language: 'en' | 'zh') => {
+      cleanup();
+      renderWithStore(<ConnectionCard connection={view} />, fakeBackend({}), {
+        connections: [view],
+        settings: settings({ language }),
+      });
+      return {
+        deferred: screen.getByTestId('deferred-note').textContent,
+        skipped: screen.getByTestId('skipped-note').textContent,
+        alerts: screen.queryAllByRole('alert').length,
+        errorSummary: document.querySelectorAll('.doc-errors').length,
+      };
+    };
+    expect({ en: notes('en'), zh: notes('zh') }).toEqual({
+      en: {
+        deferred:
+          '1,800 documents wait for the next sync: Yuque asked Cairn to stop for now (its request limit or quota). Nothing was lost.',
+        skipped: 'Skipped, no text to read: 12 spreadsheets, 3 mind notes, 2 × adraw, 1 board.',
+        alerts: 0,
+        errorSummary: 0,
+      },
+      zh: {
+        deferred: '1,800 篇文档等待下次同步：语雀要求暂时停止（已达请求上限或额度），内容不会丢失。',
+        skipped: '已跳过（没有可读取的文字）：12 个电子表格、3 个思维笔记、2 个 adraw、1 个画板。',
+        alerts: 0,
+        errorSummary: 0,
+      },
+    });
+  });
+
+  it('explains a direct-only connection and offers no indexing switch to turn on', () => {
+    const view = connection({ platform: 'dingtalk', mode: 'direct', directOnly: true });
+    renderWithStore(<ConnectionCard connection={view} />, fakeBackend({}), { connections: [view] });
+    expect({
+      note: screen.getByTestId('direct-only-note').textContent,
+      switchDisabled: (screen.getByRole('checkbox', { name: 'Enable RAG indexing' }) as HTMLInputElement)
+        .disabled,
+      syncButton: screen.queryAllByRole('button', { name: 'Sync now' }).length,
+    }).toEqual({
+      note: 'DingTalk gives no full text for this connection, so it is searched live (direct mode) and cannot be indexed.',
+      switchDisabled: true,
+      syncButton: 0,
+    });
   });
 });

@@ -18,6 +18,17 @@ import { PlatformBadge } from '../common/PlatformBadge';
 import { ProgressBar } from '../common/ProgressBar';
 import { EditConnectionForm } from './ConnectionForm';
 import { LIMITATIONS_SHOWN_BY_SIGN_IN, SignInPanel } from './SignInPanel';
+import { DirectOnlyNote, SyncNotes } from './SyncNotes';
+
+/** A partial sync whose only trouble was the platform saying stop: SyncNotes says it calmly instead. */
+function deferralOnly(connection: ConnectionView, run: SyncRunView | undefined): boolean {
+  const code = connection.syncErrorCode;
+  return (
+    (code === 'RATE_LIMITED' || code === 'QUOTA_EXCEEDED') &&
+    (run?.errors.length ?? 0) === 0 &&
+    (connection.deferred ?? run?.counters.deferred ?? 0) > 0
+  );
+}
 
 function SyncProgressLine({ progress }: { progress: SyncProgress }) {
   const t = useT();
@@ -67,6 +78,7 @@ function DocumentErrors({ connection, run }: { connection: ConnectionView; run: 
         ? t('card.errors', { count: errors.length })
         : null;
   if (!summary && !(connection.syncError && connection.syncStatus === 'synced')) return null;
+  if (!summary && deferralOnly(connection, run)) return null;
   return (
     <details
       className="doc-errors"
@@ -182,12 +194,13 @@ export function ConnectionCard({ connection }: { connection: ConnectionView }) {
         <input
           type="checkbox"
           checked={rag}
-          disabled={syncing}
+          disabled={syncing || (connection.directOnly === true && !rag)}
           onChange={(event) => void actions.setMode(connection.id, event.target.checked ? 'rag' : 'direct')}
         />
         <span>{t('card.rag')}</span>
       </label>
-      {!rag && <p className="hint">{t('card.ragHint')}</p>}
+      {!rag && !connection.directOnly && <p className="hint">{t('card.ragHint')}</p>}
+      <DirectOnlyNote connection={connection} />
       {limitationNote && (
         // What the platform cannot do is a fact about it, not a failure: a calm note, never an alert.
         <p className="limitation-note" role="note">
@@ -219,6 +232,7 @@ export function ConnectionCard({ connection }: { connection: ConnectionView }) {
         </dl>
       )}
       {rag && <DocumentErrors connection={connection} run={run} />}
+      {rag && <SyncNotes connection={connection} run={run} />}
       <footer className="actions">
         {rag && !syncing && (
           <button

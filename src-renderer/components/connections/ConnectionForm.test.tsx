@@ -100,14 +100,14 @@ describe('AddConnectionForm', () => {
     });
   });
 
-  it('offers DingTalk’s Stream option as a checkbox and sends it as a boolean', async () => {
+  it('offers DingTalk’s userId and Stream option, and sends Stream as a boolean', async () => {
     const backend = fakeBackend({
       'connections.add': (input: { name: string }) => ok({ id: 'c9', name: input.name }),
     });
     renderWithStore(<AddConnectionForm initialPlatform="dingtalk" onClose={() => {}} />, backend);
     fireEvent.change(screen.getByLabelText(/App key/), { target: { value: 'dingkey' } });
     fireEvent.change(screen.getByLabelText(/App secret/), { target: { value: 'ding-secret-1' } });
-    fireEvent.change(screen.getByLabelText(/unionId/), { target: { value: 'union-1' } });
+    fireEvent.change(screen.getByLabelText(/Your userId/), { target: { value: 'user-1' } });
     const stream = screen.getByRole('checkbox', { name: /Receive full text over DingTalk Stream/ });
     expect((stream as HTMLInputElement).checked).toBe(false);
     fireEvent.click(stream);
@@ -117,7 +117,7 @@ describe('AddConnectionForm', () => {
       platform: 'dingtalk',
       name: 'DingTalk',
       mode: 'rag',
-      config: { appKey: 'dingkey', operatorId: 'union-1', streamEvents: true },
+      config: { appKey: 'dingkey', userId: 'user-1', streamEvents: true },
       secrets: { appSecret: 'ding-secret-1' },
     });
   });
