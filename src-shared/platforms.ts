@@ -25,6 +25,8 @@ export interface PlatformInfo {
   /** Default API base URL; `baseUrl` overrides it (private deployments, team hosts, fakes). */
   defaultBaseUrl: string | null;
   fields: CredentialField[];
+  /** Groups of optional fields of which at least one must be given (DingTalk: userId or unionId). */
+  requireOneOf?: readonly (readonly string[])[];
   note?: { en: string; zh: string };
 }
 
@@ -243,6 +245,7 @@ export const PLATFORM_INFO: Record<Platform, PlatformInfo> = {
         },
       },
     ],
+    requireOneOf: [['userId', 'operatorId']],
     note: {
       en: 'Give your userId or your unionId: every call is made on behalf of that user. Full text comes from the document blocks API (the app needs Storage.File.Read; looking up a userId needs qyapi_get_member); Stream adds the Markdown export for documents the blocks API cannot read.',
       zh: '请填写 userId 或 unionId：所有调用都以该用户身份进行。全文通过文档块接口获取（应用需 Storage.File.Read 权限；按 userId 查询需 qyapi_get_member 权限）；开启 Stream 后，块接口读不到的文档可通过 Markdown 导出补全。',

@@ -214,6 +214,8 @@ describe('the instance socket', () => {
       finishedAt: new Date().toISOString(),
       counters: emptyCounters(),
       errors: [],
+      notes: [],
+      skippedKinds: {},
       error: null,
     };
     cairn.events.emit('sync.finished', finished);

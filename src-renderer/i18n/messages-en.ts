@@ -155,6 +155,7 @@ export const en = {
   'add.testing': 'Testing…',
   'add.save': 'Add connection',
   'add.required': 'Required',
+  'add.requiredOneOf': 'Give one of: {fields}',
   'edit.title': 'Edit “{name}”',
   'edit.save': 'Save changes',
   'edit.secretStored': 'Stored — leave empty to keep',

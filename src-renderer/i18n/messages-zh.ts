@@ -153,6 +153,7 @@ export const zh: Record<MessageKey, string> = {
   'add.testing': '正在测试…',
   'add.save': '添加连接',
   'add.required': '必填',
+  'add.requiredOneOf': '请至少填写其中一项：{fields}',
   'edit.title': '编辑“{name}”',
   'edit.save': '保存更改',
   'edit.secretStored': '已保存，留空则保持不变',

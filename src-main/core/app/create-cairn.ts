@@ -8,7 +8,12 @@ import type { CairnApi } from '@shared/contract';
 import { ChatService } from '../chat/chat-service';
 import { ConversationRepository } from '../chat/conversation-repository';
 import { createChatModelResolver } from '../chat/openai-chat-model';
-import { connectionLimitation, supportsUserSignIn, type ConnectorFactories } from '../connectors/registry';
+import {
+  connectionDirectOnly,
+  connectionLimitation,
+  supportsUserSignIn,
+  type ConnectorFactories,
+} from '../connectors/registry';
 import { openDatabase, type Db } from '../db/database';
 import {
   createEmbedder,
@@ -125,6 +130,7 @@ export async function createCairn(options: CreateCairnOptions = {}): Promise<Cai
     const repository = new ConnectionRepository(db, {
       secretFieldsOf: (ref) => secretFieldNames(secretStore, ref),
       limitationOf: (platform, config, secretFields) => connectionLimitation(platform, config, secretFields),
+      directOnlyOf: (platform, config, secretFields) => connectionDirectOnly(platform, config, secretFields),
       userAuthOf: (id, platform, secretFields, lost) =>
         signInFlows.stateOf(id, supportsUserSignIn(platform), secretFields, lost),
     });

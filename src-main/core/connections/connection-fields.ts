@@ -47,6 +47,13 @@ function reviewFields(parsed: NewConnection): { clean: NewConnection; problems: 
     if (field.type === 'boolean' && inConfig && typeof config[field.key] !== 'boolean')
       problems.push(`${field.key} must be true or false`);
   }
+  for (const group of info.requireOneOf ?? []) {
+    const fields = info.fields.filter((field) => group.includes(field.key));
+    if (!fields.some((field) => (field.secret ? secrets : config)[field.key] !== undefined))
+      problems.push(
+        `one of ${fields.map((field) => `${field.key} (${field.flag})`).join(' or ')} is required`,
+      );
+  }
   for (const key of Object.keys(secrets))
     if (!info.fields.some((field) => field.key === key)) problems.push(`unknown secret field "${key}"`);
   const baseUrl = config['baseUrl'];

@@ -14,6 +14,7 @@ beforeAll(async () => {
       platform === 'dingtalk'
         ? { code: 'dingtalk.no-stream', message: 'full text unavailable: direct search only' }
         : null,
+    directOnlyOf: (platform) => platform === 'dingtalk',
   });
 });
 
@@ -79,6 +80,9 @@ describe('ConnectionRepository', () => {
         nextSyncAt: null,
         documentCount: 2,
         chunkCount: 5,
+        deferred: 0,
+        skippedKinds: {},
+        directOnly: false,
         limitation: null,
         limitationCode: null,
         experimental: false,
@@ -92,6 +96,7 @@ describe('ConnectionRepository', () => {
         limitationCode: 'dingtalk.no-stream',
       },
     ]);
+    expect(ding.directOnly).toBe(true);
     expect(await repo.secretRef(ding.id)).toBe(`connection:${ding.id}`);
     expect((await repo.list({ mode: 'direct' })).map((c) => c.id)).toEqual([ding.id]);
   });

@@ -47,6 +47,8 @@ export interface ConnectionRepositoryOptions {
     config: ConnectionConfig,
     secretFields: string[],
   ) => { code: string; message: string } | null;
+  /** The platform gives a connection with this config no full text: it can only be searched live. @default never */
+  directOnlyOf?: (platform: Platform, config: ConnectionConfig, secretFields: string[]) => boolean;
   /** The user sign-in state, for platforms that have one; `lost`: the platform refused the stored authorisation for good. @default none */
   userAuthOf?: (
     id: string,
@@ -69,13 +71,15 @@ interface ConnectionRow {
   last_sync_at: Date | null;
   next_sync_at: Date | null;
   user_auth_lost_at: Date | null;
+  sync_deferred: number;
+  sync_skipped: Record<string, number> | null;
   document_count: number;
   chunk_count: number;
 }
 
 const SELECT_VIEW = /* sql */ `
   SELECT c.id, c.platform, c.name, c.mode, c.config, c.secret_ref, c.sync_status, c.sync_error, c.sync_error_code,
-         c.last_sync_at, c.next_sync_at, c.user_auth_lost_at,
+         c.last_sync_at, c.next_sync_at, c.user_auth_lost_at, c.sync_deferred, c.sync_skipped,
          (SELECT count(*) FROM documents d WHERE d.connection_id = c.id)::int AS document_count,
          (SELECT count(*) FROM chunks k WHERE k.connection_id = c.id)::int AS chunk_count
   FROM connections c`;
@@ -280,6 +284,11 @@ export class ConnectionRepository {
       throw new CairnError('NOT_FOUND', `No connection with id "${String(values[0])}".`);
   }
 
+  /** Whether a connection with this config could only be searched live (no full text to index). */
+  directOnly(platform: Platform, config: ConnectionConfig, secretFields: string[]): boolean {
+    return this.options.directOnlyOf?.(platform, config, secretFields) ?? false;
+  }
+
   private async toView(row: ConnectionRow): Promise<ConnectionView> {
     const platform = row.platform as Platform;
     const secretFields =
@@ -305,6 +314,10 @@ export class ConnectionRepository {
       nextSyncAt: row.next_sync_at ? row.next_sync_at.toISOString() : null,
       documentCount: row.document_count,
       chunkCount: row.chunk_count,
+      // The last run that listed the source (migration 006): what waits for the next sync, what had no text.
+      deferred: row.sync_deferred,
+      skippedKinds: row.sync_skipped ?? {},
+      directOnly: this.directOnly(platform, row.config, secretFields),
       ...limitationFields(this.options.limitationOf?.(platform, row.config, secretFields) ?? null),
       experimental: PLATFORM_INFO[platform]?.experimental ?? false,
       ...(userAuth ? { userAuth } : {}),

@@ -136,7 +136,7 @@ describe('ConnectionService', () => {
       error: {
         code: 'INVALID_ARGUMENT',
         message:
-          'Invalid DingTalk connection: App key (--app-key) is required; appSecret is a secret and belongs in secrets, not config; App secret (--app-secret) is required; Your unionId (operatorId) (--operator-id) is required; unknown secret field "colour"; baseUrl must be an http(s) URL.',
+          'Invalid DingTalk connection: App key (--app-key) is required; appSecret is a secret and belongs in secrets, not config; App secret (--app-secret) is required; one of userId (--user-id) or operatorId (--operator-id) is required; unknown secret field "colour"; baseUrl must be an http(s) URL.',
       },
     });
     expect(
@@ -246,5 +246,60 @@ describe('ConnectionService', () => {
       ok: false,
       error: { code: 'NOT_FOUND', message: `No connection with id "${id}".` },
     });
+  });
+});
+
+describe('a connection whose platform gives no full text (direct-only)', () => {
+  it('is created in direct mode even when asked for RAG, cannot be switched to RAG, and says why', async () => {
+    const redactor = new SecretRedactor();
+    const logger = createLogger({ sink: () => {}, level: 'error', redactor });
+    // IMA stands in for a platform without a text API: only the repository's answer matters here.
+    const repository = new ConnectionRepository(db, {
+      secretFieldsOf: (ref) => secretFieldNames(secrets, ref),
+      directOnlyOf: (platform) => platform === 'ima',
+      limitationOf: (platform) =>
+        platform === 'ima' ? { code: 'test.no-text', message: 'full text unavailable: no text API.' } : null,
+    });
+    const lifecycle = new ConnectionEventBus();
+    const connectionSecrets = new ConnectionSecrets(secrets, repository, logger, redactor);
+    const local = new ConnectionService({
+      repository,
+      secrets: connectionSecrets,
+      connectors: new ConnectionConnectors({ repository, secrets: connectionSecrets, lifecycle, logger }),
+      lifecycle,
+      logger,
+    });
+    const notes = await local.add({
+      platform: 'ima',
+      name: 'IMA notes',
+      mode: 'rag',
+      config: { clientId: 'client' },
+      secrets: { apiKey: 'ima-key-value' },
+    });
+    expect({ mode: notes.mode, directOnly: notes.directOnly }).toEqual({ mode: 'direct', directOnly: true });
+    expect(await toResult(() => local.setMode(notes.id, 'rag'))).toEqual({
+      ok: false,
+      error: {
+        code: 'UNSUPPORTED',
+        message:
+          '"IMA notes" cannot be indexed: full text unavailable: no text API. It is searched live (direct mode) only.',
+      },
+    });
+    expect((await repository.get(notes.id)).mode).toBe('direct');
+    // Direct stays allowed; an ordinary platform is unaffected.
+    expect((await local.setMode(notes.id, 'direct')).mode).toBe('direct');
+    const folderView = await local.add({
+      platform: 'folder',
+      name: 'Plain folder',
+      mode: 'rag',
+      config: { path: folder },
+      secrets: {},
+    });
+    expect({ mode: folderView.mode, directOnly: folderView.directOnly }).toEqual({
+      mode: 'rag',
+      directOnly: false,
+    });
+    await local.remove(notes.id);
+    await local.remove(folderView.id);
   });
 });

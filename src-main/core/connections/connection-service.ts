@@ -51,10 +51,16 @@ export class ConnectionService {
     // A "Test connection" before Add may have rotated a single-use token the form still holds.
     const clean = { ...checked, secrets: this.drafts.take(checked.platform, checked.secrets) };
     const hasSecrets = Object.keys(clean.secrets).length > 0;
+    // A platform that gives this connection no full text could only fail to sync it: direct from the start.
+    const directOnly = this.deps.repository.directOnly(
+      clean.platform,
+      clean.config,
+      Object.keys(clean.secrets),
+    );
     const view = await this.deps.repository.create({
       platform: clean.platform,
       name: clean.name,
-      mode: clean.mode,
+      mode: directOnly ? 'direct' : clean.mode,
       config: clean.config,
       hasSecrets,
     });
@@ -95,6 +101,16 @@ export class ConnectionService {
   }
 
   async setMode(id: string, mode: ConnectionMode): Promise<ConnectionView> {
+    if (mode === 'rag') {
+      const view = await this.deps.repository.get(id);
+      if (view.directOnly) {
+        const why = (view.limitation ?? 'the platform gives it no full text').replace(/[.\s]+$/, '');
+        throw new CairnError(
+          'UNSUPPORTED',
+          `"${view.name}" cannot be indexed: ${why}. It is searched live (direct mode) only.`,
+        );
+      }
+    }
     await this.deps.repository.setMode(id, mode);
     // The mode changes first, so no new sync can start while listeners stop the running one.
     await this.deps.lifecycle.publish('modeChanged', { connectionId: id, mode });

@@ -155,6 +155,11 @@ export interface ConnectorDescriptor {
   /** What a connection with this config cannot do, as its connector would say it; null when nothing. */
   limitation(config: ConnectorInit['config'], secretFields: readonly string[]): Limitation | null;
   /**
+   * False when a connection with this config gets no full text (its connector's
+   * `capabilities.fullText`): it is created in direct mode and cannot be switched to RAG. @default true
+   */
+  fullText?(config: ConnectorInit['config'], secretFields: readonly string[]): boolean;
+  /**
    * Makes the factory that builds connectors. Called once per registry (one app): a platform
    * whose connectors share something, such as DingTalk's one Stream connection per app, makes it here.
    */

@@ -54,6 +54,17 @@ export function connectionLimitation(
   return CONNECTORS[platform]?.limitation(config, secretFields) ?? null;
 }
 
+/** A connection whose connector would give no full text: direct search only (never a RAG connection that fails). */
+export function connectionDirectOnly(
+  platform: Platform,
+  config: ConnectorInit['config'],
+  secretFields: readonly string[],
+  descriptors: Readonly<Partial<Record<Platform, ConnectorDescriptor>>> = CONNECTORS,
+): boolean {
+  const fullText = descriptors[platform]?.fullText;
+  return fullText ? !fullText(config, secretFields) : false;
+}
+
 /** Platforms whose connector offers a browser sign-in (`Connector.userSignIn`), known without building one. */
 export function supportsUserSignIn(platform: Platform): boolean {
   return CONNECTORS[platform]?.userSignIn ?? false;

@@ -13,6 +13,7 @@ import { CountingEmbedder, MemoryConnector, insertConnection } from '../../testi
 import { SyncEngine } from './sync-engine';
 import { SyncLock } from './sync-lock';
 import { listRuns } from './sync-runs';
+import { ConnectionRepository } from '../connections/connection-repository';
 
 let db: Db;
 let store: PgDocumentStore;
@@ -90,15 +91,12 @@ describe('SyncEngine: deferred and skipped documents, listing gaps', () => {
     expect(first.notes.every((n) => n.status === 'deferred' && n.reason.includes('429'))).toBe(true);
     // Once the platform said stop, nothing more was asked of it beyond the fetches already in flight.
     expect(connector.fetches.length).toBeLessThan(45 + 8 + 1);
-    const row = (
-      await db.query<{ sync_deferred: number; sync_error: string; sync_error_code: string }>(
-        "SELECT sync_deferred, sync_error, sync_error_code FROM connections WHERE id = 'quota'",
-      )
-    ).rows[0];
-    expect(row).toEqual({
-      sync_deferred: 75,
-      sync_error_code: 'RATE_LIMITED',
-      sync_error: expect.stringContaining('75 documents wait for the next sync.'),
+    // The connection's view (what the card and `cairn status` read) carries the last run's count.
+    expect(await new ConnectionRepository(db).get('quota')).toMatchObject({
+      deferred: 75,
+      skippedKinds: {},
+      syncErrorCode: 'RATE_LIMITED',
+      syncError: expect.stringContaining('75 documents wait for the next sync.'),
     });
 
     // The same hour: still limited; nothing is lost or failed, nothing new lands.
@@ -118,12 +116,7 @@ describe('SyncEngine: deferred and skipped documents, listing gaps', () => {
     expect(await indexedIds('quota')).toEqual(ids);
     // Exactly once: every document was fetched successfully one time over the four runs.
     expect([...connector.fetchedOk].sort()).toEqual(ids);
-    const cleared = (
-      await db.query<{ sync_deferred: number; sync_error: string | null }>(
-        "SELECT sync_deferred, sync_error FROM connections WHERE id = 'quota'",
-      )
-    ).rows[0];
-    expect(cleared).toEqual({ sync_deferred: 0, sync_error: null });
+    expect(await new ConnectionRepository(db).get('quota')).toMatchObject({ deferred: 0, syncError: null });
   });
 
   it('counts skipped kinds, and a listing gap records why and deletes nothing', async () => {
@@ -146,6 +139,7 @@ describe('SyncEngine: deferred and skipped documents, listing gaps', () => {
       ['s2', 'skipped', 'sheet'],
       ['m1', 'skipped', 'mindnote'],
     ]);
+    expect((await new ConnectionRepository(db).get('gappy')).skippedKinds).toEqual({ sheet: 2, mindnote: 1 });
 
     connector.documents.delete('c');
     connector.gap = new CairnError('PERMISSION_DENIED', 'HTTP 403 on GET /api/v2/users/{id}/groups.');

@@ -121,6 +121,19 @@ describe('AddConnectionForm', () => {
       secrets: { appSecret: 'ding-secret-1' },
     });
   });
+
+  it('asks for DingTalk’s userId or unionId before sending anything', async () => {
+    const backend = fakeBackend({});
+    renderWithStore(<AddConnectionForm initialPlatform="dingtalk" onClose={() => {}} />, backend);
+    fireEvent.change(screen.getByLabelText(/App key/), { target: { value: 'dingkey' } });
+    fireEvent.change(screen.getByLabelText(/App secret/), { target: { value: 'ding-secret-1' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Add connection' }));
+    await new Promise((resolve) => setTimeout(resolve, 0));
+    expect(backend.calls).toEqual([]);
+    expect(
+      screen.getByText('Give one of: Your userId (admin console → Contacts) / Or your unionId (operatorId)'),
+    ).toBeTruthy();
+  });
 });
 
 describe('Sign-in scopes (Feishu/Lark)', () => {

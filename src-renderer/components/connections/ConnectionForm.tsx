@@ -95,8 +95,21 @@ function ConnectionForm({ target, onClose }: { target: FormTarget; onClose: () =
     const missing = info.fields.find(
       (field) => field.required && !values[field.key]?.trim() && !(field.secret && stored(field.key)),
     );
-    setError(missing ? `${missing.label[language]}: ${t('add.required')}` : null);
-    return !missing;
+    // A group such as DingTalk's userId / unionId: one of them is enough, none is an error.
+    const group = info.requireOneOf?.find((keys) =>
+      keys.every((key) => !values[key]?.trim() && !stored(key)),
+    );
+    const groupLabels = info.fields
+      .filter((field) => group?.includes(field.key))
+      .map((field) => field.label[language]);
+    setError(
+      missing
+        ? `${missing.label[language]}: ${t('add.required')}`
+        : group
+          ? t('add.requiredOneOf', { fields: groupLabels.join(' / ') })
+          : null,
+    );
+    return !missing && !group;
   }
 
   function draft(): NewConnection {
