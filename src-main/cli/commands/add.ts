@@ -1,4 +1,4 @@
-import type { NewConnection, Platform } from '@shared/models';
+import type { ConnectionView, NewConnection, Platform } from '@shared/models';
 import { PLATFORM_INFO, type CredentialField } from '@shared/platforms';
 import { parseCommandArgs, parseModeArgument, UsageError, type OptionSpec } from '../args';
 import type { CliCommand } from '../command';
@@ -95,17 +95,24 @@ export const addCommand: CliCommand = {
       context,
       (values as Record<string, unknown>)['json'] === true,
       await api.connections.add(input),
-      (view) =>
-        [
-          `Added ${PLATFORM_INFO[platform].label.en} connection "${view.name}" (id ${view.id}, ${view.mode} mode).`,
-          view.experimental ? 'Note: this platform is experimental.' : null,
-          `Check its credentials with: cairn test ${JSON.stringify(view.name)}`,
-          view.userAuth === 'none'
-            ? `For search and My Library, sign in with: cairn authorize ${JSON.stringify(view.name)}`
-            : null,
-        ]
-          .filter(Boolean)
-          .join('\n'),
+      addedText,
     );
   },
 };
+
+/** What `cairn add` prints about the connection it made. */
+export function addedText(view: ConnectionView): string {
+  return [
+    `Added ${PLATFORM_INFO[view.platform].label.en} connection "${view.name}" (id ${view.id}, ${view.mode} mode).`,
+    view.directOnly
+      ? 'No full text from this platform for this connection: it is searched live (direct mode) and cannot be indexed.'
+      : null,
+    view.experimental ? 'Note: this platform is experimental.' : null,
+    `Check its credentials with: cairn test ${JSON.stringify(view.name)}`,
+    view.userAuth === 'none'
+      ? `For search and My Library, sign in with: cairn authorize ${JSON.stringify(view.name)}`
+      : null,
+  ]
+    .filter(Boolean)
+    .join('\n');
+}

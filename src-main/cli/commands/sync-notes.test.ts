@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { emptyCounters } from '../../core/sync/sync-runs';
+import type { ConnectionView } from '@shared/models';
+import { addedText } from './add';
 import { formatRun, type SyncRunReport } from './sync';
 
 function report(patch: Partial<SyncRunReport>): SyncRunReport {
@@ -39,5 +41,25 @@ describe('cairn sync output', () => {
 
   it('prints no note lines when nothing was deferred or skipped', () => {
     expect(formatRun(report({ status: 'succeeded' })).split('\n')).toHaveLength(2);
+  });
+});
+
+describe('cairn add output', () => {
+  it('says a direct-only connection was added in direct mode and why it cannot be indexed', () => {
+    const view = {
+      id: 'notes-1a2b3c',
+      platform: 'ima',
+      name: 'Notes',
+      mode: 'direct',
+      directOnly: true,
+      experimental: true,
+    } as ConnectionView;
+    expect(addedText(view).split('\n')).toEqual([
+      'Added Tencent IMA connection "Notes" (id notes-1a2b3c, direct mode).',
+      'No full text from this platform for this connection: it is searched live (direct mode) and cannot be indexed.',
+      'Note: this platform is experimental.',
+      'Check its credentials with: cairn test "Notes"',
+    ]);
+    expect(addedText({ ...view, directOnly: false })).not.toContain('No full text');
   });
 });
