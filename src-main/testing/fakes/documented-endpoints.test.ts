@@ -33,20 +33,22 @@ function documentedSpans(heading: RegExp): string[] {
  * is dropped; `prefix` is what the platform puts in front of the paths its table lists.
  */
 function documentedPaths(heading: RegExp, prefix = ''): RegExp[] {
-  return documentedSpans(heading)
-    .map((span) => span.replace(/^(GET|POST)\s+/, '').replace(/^https?:\/\/[^/]+/, ''))
-    // `/user`, `/repos/{book_id}/toc`, or a relative action such as `wiki/v1/get_media_info`.
-    .filter((span) => /^(\/[\w.:{}-]+|[\w.-]+\/[\w.:{}-]+)(\/[\w.:{}-]+)*\/?(\?.*)?$/.test(span))
-    .map((span) => {
-      const path = span.split('?')[0]!.replace(/^\/?/, '/');
-      const pattern = path
-        .split('/')
-        .map((segment) =>
-          /^(:\w+|\{\w+\})$/.test(segment) ? '[^/]+' : segment.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'),
-        )
-        .join('/');
-      return new RegExp(`^(${prefix})?${pattern}$`);
-    });
+  return (
+    documentedSpans(heading)
+      .map((span) => span.replace(/^(GET|POST)\s+/, '').replace(/^https?:\/\/[^/]+/, ''))
+      // `/user`, `/repos/{book_id}/toc`, or a relative action such as `wiki/v1/get_media_info`.
+      .filter((span) => /^(\/[\w.:{}-]+|[\w.-]+\/[\w.:{}-]+)(\/[\w.:{}-]+)*\/?(\?.*)?$/.test(span))
+      .map((span) => {
+        const path = span.split('?')[0]!.replace(/^\/?/, '/');
+        const pattern = path
+          .split('/')
+          .map((segment) =>
+            /^(:\w+|\{\w+\})$/.test(segment) ? '[^/]+' : segment.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'),
+          )
+          .join('/');
+        return new RegExp(`^(${prefix})?${pattern}$`);
+      })
+  );
 }
 
 function undocumented(paths: string[], patterns: RegExp[]): string[] {
