@@ -111,6 +111,16 @@ export interface SearchRequest {
   connectionIds?: string[];
 }
 
+/**
+ * Where a passage sits in its original file, for the source card ("p. 12", "slide 3", "Sheet1,
+ * rows 2–40") and for "Open original" (a PDF opens at `page` where the viewer supports it).
+ * Pages, slides and rows are 1-based; the `end*`/`lastRow` fields are set when a passage spans several.
+ */
+export type ChunkLocation =
+  | { kind: 'page'; page: number; endPage?: number }
+  | { kind: 'slide'; slide: number; endSlide?: number }
+  | { kind: 'rows'; sheet: string; firstRow: number; lastRow: number };
+
 export interface SearchHit {
   /** Stable key: `chunk:<id>` for local hits, `direct:<connectionId>:<externalId>` for live ones. */
   key: string;
@@ -126,6 +136,8 @@ export interface SearchHit {
   text: string;
   charStart: number | null;
   charEnd: number | null;
+  /** Page, slide or rows of the original file (PDF, PPTX, XLSX/CSV); absent or null when the format has none. */
+  location?: ChunkLocation | null;
   score: number;
   /** 1-based rank in each channel that found it, for "why did this rank". */
   ranks: { vector?: number; keyword?: number; direct?: number };
@@ -202,6 +214,8 @@ export interface SourceCard {
   paragraph: string;
   charStart: number | null;
   charEnd: number | null;
+  /** Page, slide or rows of the original file; absent or null when the format has none. */
+  location?: ChunkLocation | null;
 }
 
 export interface TokenUsage {

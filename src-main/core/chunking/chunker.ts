@@ -2,6 +2,7 @@
 // neither character offsets (only line ranges, and it trims text) nor heading paths, splits on "\n## " even
 // inside code fences, knows no CJK sentence ends, emits heading-only crumbs, and needs @langchain/core.
 // mdast-util-from-markdown gives offsets but took ~10 s on 5 MB here and lacks tables: see markdown-blocks.ts.
+import type { ChunkLocation } from '@shared/models';
 import { CairnError } from '../errors';
 import { BoundaryScorer } from './boundaries';
 import { scanMarkdownBlocks } from './markdown-blocks';
@@ -17,6 +18,8 @@ export interface Chunk {
   /** Offsets into the source Markdown: source.slice(charStart, charEnd) === text. */
   charStart: number;
   charEnd: number;
+  /** Page, slide or rows of the original file, set after chunking where the format has them (sync/located-text.ts). */
+  location?: ChunkLocation | null;
 }
 
 export interface ChunkOptions {

@@ -1,4 +1,4 @@
-import type { Platform } from '@shared/models';
+import type { ChunkLocation, Platform } from '@shared/models';
 
 /** One document as a platform lists it, before any content is fetched. */
 export interface DocumentRef {
@@ -19,10 +19,22 @@ export interface DocumentRef {
 }
 
 export interface FetchedDocument {
-  /** Full text as Markdown. */
+  /** Full text as Markdown (ignored when `parts` is given). */
   markdown: string;
   /** A better title learned while fetching (e.g. the first heading of a local file). */
   title?: string;
+  /**
+   * The text in parts that each sit at one place of the original (PDF pages, slides, sheet row
+   * groups), in order. The engine normalises each part and joins them with a blank line, so every
+   * chunk learns the location of the parts it covers (sync/located-text.ts).
+   */
+  parts?: LocatedPart[];
+}
+
+/** A stretch of a document's Markdown and where it sits in the original file. */
+export interface LocatedPart {
+  markdown: string;
+  location: ChunkLocation | null;
 }
 
 /** One hit of a platform's own search (direct mode). */

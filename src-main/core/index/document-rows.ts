@@ -97,8 +97,8 @@ export async function insertChunksWithVectors(
 ): Promise<void> {
   for (const group of slices(rows)) {
     const inserted = await tx.query<{ id: string | number; document_id: string | number; ord: number }>(
-      `INSERT INTO chunks (document_id, connection_id, ord, heading_path, content, char_start, char_end, search_text)
-       SELECT * FROM unnest($1::bigint[], $2::text[], $3::int[], $4::text[], $5::text[], $6::int[], $7::int[], $8::text[])
+      `INSERT INTO chunks (document_id, connection_id, ord, heading_path, content, char_start, char_end, search_text, location)
+       SELECT * FROM unnest($1::bigint[], $2::text[], $3::int[], $4::text[], $5::text[], $6::int[], $7::int[], $8::text[], $9::jsonb[])
        RETURNING id, document_id, ord`,
       [
         group.map((r) => r.documentId),
@@ -109,6 +109,7 @@ export async function insertChunksWithVectors(
         group.map((r) => r.chunk.charStart),
         group.map((r) => r.chunk.charEnd),
         group.map((r) => r.searchText),
+        group.map((r) => (r.chunk.location ? JSON.stringify(r.chunk.location) : null)),
       ],
     );
     const chunkIdOf = new Map(inserted.rows.map((r) => [`${Number(r.document_id)}:${r.ord}`, Number(r.id)]));

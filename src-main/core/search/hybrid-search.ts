@@ -4,7 +4,14 @@
  * Only connections in 'rag' mode contribute index hits: a connection switched to direct keeps its
  * index on disk but is searched live.
  */
-import type { Platform, SearchDocument, SearchHit, SearchRequest, SearchResponse } from '@shared/models';
+import type {
+  ChunkLocation,
+  Platform,
+  SearchDocument,
+  SearchHit,
+  SearchRequest,
+  SearchResponse,
+} from '@shared/models';
 import type { Db } from '../db/database';
 import type { Embedder, EmbeddingSpace } from '../embedding/embedder';
 import { isAbortError, throwIfAborted } from '../errors';
@@ -48,6 +55,7 @@ interface ChunkRow {
   heading_path: string;
   char_start: number;
   char_end: number;
+  location: ChunkLocation | null;
   document_id: string | number;
   external_id: string;
   title: string;
@@ -228,7 +236,7 @@ export class HybridSearch implements SearchService {
   private async loadChunks(ids: number[]): Promise<Map<number, ChunkRow>> {
     if (ids.length === 0) return new Map();
     const rows = await this.db.query<ChunkRow>(
-      `SELECT c.id, c.content, c.heading_path, c.char_start, c.char_end, d.id AS document_id, d.external_id, d.title,
+      `SELECT c.id, c.content, c.heading_path, c.char_start, c.char_end, c.location, d.id AS document_id, d.external_id, d.title,
               d.knowledge_base, d.url, d.connection_id, k.platform
        FROM chunks c JOIN documents d ON d.id = c.document_id JOIN connections k ON k.id = d.connection_id
        WHERE c.id = ANY($1::bigint[])`,
@@ -272,6 +280,7 @@ function indexHit(key: string, row: ChunkRow, score: number, ranks: SearchHit['r
     text: row.content,
     charStart: row.char_start,
     charEnd: row.char_end,
+    ...(row.location ? { location: row.location } : {}),
     score,
     ranks,
   };

@@ -23,6 +23,7 @@ import { goneUpstream, planChanges } from './change-detection';
 import { EmbedBatcher } from './embed-batcher';
 import { WriteBatcher } from './write-batcher';
 import { contentHash, normalizeText } from '../text/normalize';
+import { joinLocatedParts, locateChunks } from './located-text';
 import { emptyCounters, finishRun, startRun, type FinishedRun } from './sync-runs';
 import type { SyncLock } from './sync-lock';
 
@@ -343,7 +344,8 @@ export class SyncEngine {
     throwIfAborted(signal);
     if (!fetched || typeof fetched.markdown !== 'string')
       throw new CairnError('DOCUMENT_FAILED', 'The source returned no text for this document.');
-    const content = normalizeText(fetched.markdown);
+    const located = fetched.parts ? joinLocatedParts(fetched.parts) : null;
+    const content = located ? located.content : normalizeText(fetched.markdown);
     const title = cleanTitle(fetched.title ?? ref.title, ref.externalId);
     const hash = contentHash(content);
     // The title feeds every chunk's embedding and keyword text, so a renamed document is rewritten.
@@ -351,7 +353,7 @@ export class SyncEngine {
       await this.options.store.touchDocument(connectionId, ref, title);
       return { kind: 'touched' };
     }
-    const chunks = (this.options.chunk ?? chunkMarkdown)(content);
+    const chunks = locateChunks((this.options.chunk ?? chunkMarkdown)(content), located?.marks ?? []);
     const inputs = chunks.map((c) => embeddingInput({ title, headingPath: c.headingPath, text: c.text }));
     const write = async (embedder: Embedder) => {
       const vectors = await pipeline.batcherFor(embedder).embed(inputs);
