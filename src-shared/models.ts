@@ -33,6 +33,48 @@ export interface ConnectionView {
   experimental: boolean;
   /** Platforms with a user sign-in (Feishu/Lark) only: whether search and My Library are authorised. */
   userAuth?: UserAuthState;
+  /** Local folders only: watching and vault state. */
+  folder?: FolderState;
+}
+
+/** Kinds of files a local-folder connection reads (for counts such as "12 PDF, 40 Markdown"). */
+export const FILE_KINDS = [
+  'markdown',
+  'text',
+  'pdf',
+  'word',
+  'powerpoint',
+  'spreadsheet',
+  'html',
+  'epub',
+] as const;
+export type FileKind = (typeof FILE_KINDS)[number];
+
+/** What adding a folder would index (`connections.previewFolder`), before it is added. */
+export interface FolderPreview {
+  /** The absolute folder path (`~` expanded). */
+  path: string;
+  /** Files Cairn would read, by kind. */
+  counts: Partial<Record<FileKind, number>>;
+  total: number;
+  /** True when counting stopped at the cap (the folder holds more). */
+  capped: boolean;
+  /** Seen but not to be indexed, by reason (`folder.link-outside`, `folder.too-large`, …). */
+  skipped: Partial<Record<string, number>>;
+  /** Subfolders that cannot be read. */
+  unreadable: string[];
+  /** The Obsidian vault name when the folder is a vault. */
+  obsidianVault: string | null;
+}
+
+/** A local-folder connection's live state, for its card. */
+export interface FolderState {
+  /** The watcher is running: saved files are indexed within seconds. */
+  watching: boolean;
+  /** Why watching is not running although it is turned on (e.g. the system's watch limit). */
+  watchError: string | null;
+  /** The Obsidian vault name when the folder is a vault ("Open in Obsidian"). */
+  obsidianVault: string | null;
 }
 
 /** none: never signed in; pending: a browser sign-in is waiting; expired: the platform refused the stored authorisation. */
@@ -68,6 +110,8 @@ export interface SyncCounters {
   unchanged: number;
   deleted: number;
   failed: number;
+  /** Seen but deliberately not indexed (a link leaving a local folder, a scanned PDF, a file over the size limit); listed in `errors` with a `reason`. */
+  skipped?: number;
   chunksEmbedded: number;
   embedderCalls: number;
   embeddingTokens: number;
@@ -78,6 +122,15 @@ export interface DocumentError {
   title: string;
   code: string;
   message: string;
+  /**
+   * A finer, stable reason the UI groups and translates (e.g. `folder.no-text`: "3 PDFs have no
+   * text: scanned images"; `folder.link-outside`; `listing.incomplete`). Absent for plain failures.
+   */
+  reason?: string;
+  /** True when the document was skipped on purpose rather than failed (counted in `counters.skipped`). */
+  skipped?: boolean;
+  /** The listed revision this failure happened at: an unchanged file is not tried again until it changes. */
+  revision?: string | null;
 }
 
 export interface SyncProgress {

@@ -31,6 +31,20 @@ export interface FetchedDocument {
   parts?: LocatedPart[];
 }
 
+/** What a listing tells beside the documents it yields. */
+export interface ListingReport {
+  /**
+   * Seen and deliberately not indexed, with a stable reason code and an English sentence (a link
+   * that leaves the folder, a file name that is not UTF-8, a file over the size limit).
+   */
+  skipped(item: { externalId: string; title: string; reason: string; message: string }): void;
+  /**
+   * A part that could not be listed (an unreadable subfolder): the documents stored under `prefix`
+   * (an external id, or its `prefix/` descendants) stay, since only a complete listing proves absence.
+   */
+  incomplete(gap: { prefix: string; reason: string; message: string }): void;
+}
+
 /** A stretch of a document's Markdown and where it sits in the original file. */
 export interface LocatedPart {
   markdown: string;
@@ -74,8 +88,11 @@ export interface Connector {
   readonly capabilities: ConnectorCapabilities;
   /** "Test connection": checks credentials, permission and reachability. Returns a human message. */
   validate(signal?: AbortSignal): Promise<string>;
-  /** Every document of the connection, paging through the platform's lists. */
-  list(signal?: AbortSignal): AsyncIterable<DocumentRef>;
+  /**
+   * Every document of the connection, paging through the platform's lists. `report` hears what
+   * was seen but not listed and which parts could not be listed (local folders).
+   */
+  list(signal?: AbortSignal, report?: ListingReport): AsyncIterable<DocumentRef>;
   /** Full text of one listed document. */
   fetch(ref: DocumentRef, signal?: AbortSignal): Promise<FetchedDocument>;
   /** The platform's own search (direct mode). */

@@ -24,6 +24,7 @@ import { EmbedBatcher } from './embed-batcher';
 import { WriteBatcher } from './write-batcher';
 import { contentHash, normalizeText } from '../text/normalize';
 import { joinLocatedParts, locateChunks } from './located-text';
+import { carriedFailures, ListingCollector, stillFailing } from './listing-report';
 import { emptyCounters, finishRun, startRun, type FinishedRun } from './sync-runs';
 import type { SyncLock } from './sync-lock';
 
@@ -187,9 +188,11 @@ export class SyncEngine {
     // 1. List. A listing that breaks off still lets us index what it gave, but deletes nothing.
     emit('listing', 0, 0);
     const listedIds = new Set<string>();
+    const report = new ListingCollector();
     let listingError: AppErrorData | null = null;
+    let listingBroken = false;
     try {
-      for await (const ref of connector.list(signal)) {
+      for await (const ref of connector.list(signal, report)) {
         throwIfAborted(signal);
         if (
           !ref ||
@@ -205,6 +208,7 @@ export class SyncEngine {
     } catch (error) {
       if (isAbortError(error) || signal?.aborted) return finish('cancelled', null);
       listingError = this.errorData(error);
+      listingBroken = true;
       this.logger.warn('listing failed; nothing will be deleted this run', {
         connectionId,
         error: listingError,
@@ -213,6 +217,12 @@ export class SyncEngine {
     timings.listMs = Math.round(performance.now() - started);
     counters.seen = listed.length;
     if (listingError && listed.length === 0) return finish('failed', listingError);
+    // Skipped on purpose: recorded with the reason, not failures. Unlisted parts: a partial run.
+    for (const item of report.skippedItems) errors.push(item);
+    if (report.skippedItems.length > 0) counters.skipped = report.skippedItems.length;
+    errors.push(...report.gapErrors());
+    const gapSummary = report.gapSummary();
+    if (gapSummary && !listingError) listingError = { code: 'PERMISSION_DENIED', message: gapSummary };
 
     // 2. Detect.
     emit('detecting', 0, listed.length);
@@ -220,6 +230,16 @@ export class SyncEngine {
     const plan = planChanges(listed, states);
     counters.unchanged = plan.unchanged.length;
     documentsDone = plan.unchanged.length;
+    // A permanent failure (the file's content) at the revision the file still has is not retried.
+    const carried = await carriedFailures(this.options.db, connectionId);
+    const planned = plan.toFetch.length;
+    plan.toFetch = plan.toFetch.filter((ref) => {
+      const previous = stillFailing(ref, carried);
+      if (!previous) return true;
+      this.recordFailure(context, { ...previous, title: cleanTitle(ref.title, ref.externalId) });
+      documentsDone += 1;
+      return false;
+    });
 
     // 3. Fetch → normalise → chunk → embed → write, each document on its own.
     const fetchStarted = performance.now();
@@ -271,12 +291,16 @@ export class SyncEngine {
               // Only our own cancel is not a failure: an abort from inside the connector (its own timeout) is.
               if (signal?.aborted) return false;
               const data = this.errorData(error);
-              counters.failed += 1;
-              errors.push({
+              const details = data.details ?? {};
+              this.recordFailure(context, {
                 externalId: ref.externalId,
                 title: cleanTitle(ref.title, ref.externalId),
                 code: data.code,
                 message: data.message,
+                ...(typeof details['reason'] === 'string' ? { reason: details['reason'] } : {}),
+                ...(details['skipped'] === true ? { skipped: true } : {}),
+                // Only a failure of the content itself is remembered against the revision.
+                ...(details['permanent'] === true ? { revision: ref.revision } : {}),
               });
               this.logger.warn('document failed', { connectionId, externalId: ref.externalId, error: data });
               return true;
@@ -297,8 +321,9 @@ export class SyncEngine {
     if (signal?.aborted) return finish('cancelled', null);
 
     // 4. Delete what is gone upstream: only a complete listing proves absence.
-    if (!listingError) {
-      const gone = goneUpstream(listedIds, states);
+    if (!listingBroken) {
+      // Documents under a part the listing could not read are not proven gone.
+      const gone = goneUpstream(listedIds, states).filter((id) => !report.covers(id));
       if (gone.length > 0) {
         emit('deleting', documentsDone, listed.length);
         const deleteStarted = performance.now();
@@ -319,18 +344,20 @@ export class SyncEngine {
       timings.optimizeMs = Math.round(performance.now() - optimizeStarted);
     }
 
-    if (
-      counters.failed > 0 &&
-      counters.failed === plan.toFetch.length &&
-      counters.unchanged === 0 &&
-      counters.seen > 0
-    ) {
+    if (counters.failed > 0 && counters.failed === planned && counters.unchanged === 0 && counters.seen > 0) {
       return finish(
         'failed',
         listingError ?? { code: 'DOCUMENT_FAILED', message: `All ${counters.failed} documents failed.` },
       );
     }
     return finish(counters.failed > 0 || listingError ? 'partial' : 'succeeded', listingError);
+  }
+
+  /** A document that did not get indexed: skipped on purpose, or failed. */
+  private recordFailure(context: RunContext, error: DocumentError): void {
+    context.errors.push(error);
+    if (error.skipped) context.counters.skipped = (context.counters.skipped ?? 0) + 1;
+    else context.counters.failed += 1;
   }
 
   private async syncDocument(

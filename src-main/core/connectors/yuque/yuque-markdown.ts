@@ -4,7 +4,7 @@
  * Lake/HTML bodies are not confirmed to be clean Markdown (connectors.md §2.3), so only
  * `format: markdown` bodies are trusted as-is.
  */
-import TurndownService from 'turndown';
+import { cellText, htmlToMarkdown, markdownTable } from '../../text/html-markdown';
 import { CairnError } from '../../errors';
 
 export interface YuqueDocDetail {
@@ -15,57 +15,6 @@ export interface YuqueDocDetail {
   body?: string | null;
   body_html?: string | null;
   body_sheet?: string | null;
-}
-
-/** The bits of a DOM element the table rule reads (turndown's types need the DOM lib, which core does not load). */
-interface ElementLike {
-  querySelectorAll(selector: string): ArrayLike<{
-    textContent: string | null;
-    querySelectorAll(selector: string): ArrayLike<{ textContent: string | null }>;
-  }>;
-}
-
-let service: TurndownService | undefined;
-
-function turndown(): TurndownService {
-  if (service) return service;
-  service = new TurndownService({
-    headingStyle: 'atx',
-    codeBlockStyle: 'fenced',
-    bulletListMarker: '-',
-    emDelimiter: '*',
-  });
-  service.remove(['style', 'script', 'meta'] as never);
-  // Core turndown drops table structure; GFM pipe tables keep rows and columns searchable.
-  service.addRule('gfm-table', {
-    filter: 'table',
-    replacement: (_content, node) => '\n\n' + tableToMarkdown(node as unknown as ElementLike) + '\n\n',
-  });
-  return service;
-}
-
-function cellText(text: string | null): string {
-  return (text ?? '').replace(/\s+/g, ' ').trim().replace(/\|/g, '\\|');
-}
-
-function tableToMarkdown(table: ElementLike): string {
-  const rows = Array.from(table.querySelectorAll('tr'), (row) =>
-    Array.from(row.querySelectorAll('th,td'), (cell) => cellText(cell.textContent)),
-  );
-  return markdownTable(rows.filter((row) => row.length > 0));
-}
-
-export function markdownTable(rows: string[][]): string {
-  if (rows.length === 0) return '';
-  const width = Math.max(...rows.map((row) => row.length));
-  const pad = (row: string[]) => Array.from({ length: width }, (_, i) => row[i] ?? '');
-  const line = (row: string[]) => `| ${pad(row).join(' | ')} |`;
-  const [head, ...body] = rows;
-  return [line(head!), line(Array.from({ length: width }, () => '---')), ...body.map(line)].join('\n');
-}
-
-export function htmlToMarkdown(html: string): string {
-  return turndown().turndown(html).trim() + '\n';
 }
 
 /** Yuque sheets carry their cells as a JSON string in body_sheet (see the V2DocDetail schema). */
