@@ -43,6 +43,8 @@ import { SettingsRepository } from '../settings/settings-repository';
 import { SpaceSettingsStore } from '../settings/space-settings';
 import { SyncService } from '../sync/sync-service';
 import { UserAuthService } from '../connections/user-auth-service';
+import { FolderWatchService } from '../sync/folder-watch-service';
+import { parcelWatch, type WatchFolder } from '../sync/folder-watcher';
 
 export { CAIRN_VERSION } from './version';
 
@@ -64,6 +66,13 @@ export interface CreateCairnOptions {
   mcpLaunch?: McpLaunch;
   /** Direct-mode search timeout per platform. @default 3000 */
   directTimeoutMs?: number;
+  /**
+   * Watch local folders and sync their changes as they happen. @default as `scheduler`: the app and
+   * `cairn serve` watch; one-shot CLI commands and tests that turn the scheduler off do not.
+   */
+  watchFolders?: boolean;
+  /** The file-system watcher (tests inject a failing one). @default @parcel/watcher */
+  watchFolder?: WatchFolder;
 }
 
 export interface CairnInternals extends Cairn {
@@ -96,7 +105,9 @@ export async function createCairn(options: CreateCairnOptions = {}): Promise<Cai
     await closeAbandonedRuns(db);
 
     let userAuth: UserAuthService | null = null;
+    let folderWatch: FolderWatchService | null = null;
     const repository = new ConnectionRepository(db, {
+      folderStateOf: (view) => folderWatch?.stateOf(view),
       secretFieldsOf: async (ref) => Object.keys((await secrets.get(ref)) ?? {}),
       limitationOf: (platform, config, secretFields) => connectionLimitation(platform, config, secretFields),
       userAuthOf: (id, platform, secretFields, lost) =>
@@ -251,6 +262,19 @@ export async function createCairn(options: CreateCairnOptions = {}): Promise<Cai
         logger: logger.child('scheduler'),
       });
       disposers.push(await scheduler.start());
+    }
+
+    if (options.watchFolders ?? options.scheduler !== false) {
+      const sync = syncService;
+      folderWatch = new FolderWatchService({
+        events,
+        listConnections: () => repository.list(),
+        startSync: (connectionId) => sync.start(connectionId),
+        announce: () => connectionService.announceChanged(),
+        watch: options.watchFolder ?? parcelWatch,
+        logger: logger.child('watch'),
+      });
+      disposers.push(await folderWatch.start());
     }
 
     let disposed = false;

@@ -4,7 +4,14 @@
  */
 import { randomBytes } from 'node:crypto';
 import { isErrorCode, type ErrorCode } from '@shared/errors';
-import type { ConnectionMode, ConnectionView, Platform, SyncStatus, UserAuthState } from '@shared/models';
+import type {
+  ConnectionMode,
+  ConnectionView,
+  FolderState,
+  Platform,
+  SyncStatus,
+  UserAuthState,
+} from '@shared/models';
 import { PLATFORMS } from '@shared/models';
 import { PLATFORM_INFO } from '@shared/platforms';
 import type { Db } from '../db/database';
@@ -53,6 +60,8 @@ export interface ConnectionRepositoryOptions {
     secretFields: string[],
     lost: boolean,
   ) => UserAuthState | undefined;
+  /** Local folders' watching and vault state (from the folder watch service). @default none */
+  folderStateOf?: (view: { id: string; platform: Platform }) => FolderState | undefined;
 }
 
 interface ConnectionRow {
@@ -285,6 +294,7 @@ export class ConnectionRepository {
       secretFields,
       row.user_auth_lost_at !== null,
     );
+    const folder = this.options.folderStateOf?.({ id: row.id, platform });
     return {
       id: row.id,
       platform,
@@ -303,6 +313,7 @@ export class ConnectionRepository {
       ...limitationFields(this.options.limitationOf?.(platform, row.config, secretFields) ?? null),
       experimental: PLATFORM_INFO[platform]?.experimental ?? false,
       ...(userAuth ? { userAuth } : {}),
+      ...(folder ? { folder } : {}),
     };
   }
 }

@@ -452,7 +452,7 @@ describe('SyncEngine', () => {
     const search = new HybridSearch({ db, queryEmbedder: () => embedder });
     const hits = (await search.search({ query: 'zeppelin hangar', connectionIds: ['paged'] })).hits;
     expect(hits.map((h) => [h.externalId, h.location ?? null])).toEqual([
-      ['report.pdf', { kind: 'page', page: 1, endPage: 3 }],
+      ['report.pdf', { kind: 'page', page: 2 }],
       ['plain.md', null],
     ]);
   });

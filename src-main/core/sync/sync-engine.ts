@@ -23,7 +23,7 @@ import { goneUpstream, planChanges } from './change-detection';
 import { EmbedBatcher } from './embed-batcher';
 import { WriteBatcher } from './write-batcher';
 import { contentHash, normalizeText } from '../text/normalize';
-import { joinLocatedParts, locateChunks } from './located-text';
+import { chunkLocated, joinLocatedParts } from './located-text';
 import { carriedFailures, ListingCollector, stillFailing } from './listing-report';
 import { emptyCounters, finishRun, startRun, type FinishedRun } from './sync-runs';
 import type { SyncLock } from './sync-lock';
@@ -380,7 +380,8 @@ export class SyncEngine {
       await this.options.store.touchDocument(connectionId, ref, title);
       return { kind: 'touched' };
     }
-    const chunks = locateChunks((this.options.chunk ?? chunkMarkdown)(content), located?.marks ?? []);
+    const chunk = this.options.chunk ?? chunkMarkdown;
+    const chunks = located ? chunkLocated(located, chunk) : chunk(content);
     const inputs = chunks.map((c) => embeddingInput({ title, headingPath: c.headingPath, text: c.text }));
     const write = async (embedder: Embedder) => {
       const vectors = await pipeline.batcherFor(embedder).embed(inputs);

@@ -25,9 +25,10 @@ import type {
 import { ExclusionRules, parseExcludePatterns } from './exclusions';
 import { extractorFor, stripKnownExtension } from './extract/extractors';
 import { fileFailure } from './extract/extracted';
-import { fsReason, walkFolder, type WalkedFile } from './folder-walk';
+import { fsReason, walkFolder, type WalkedFile, type WalkOptions } from './folder-walk';
 import { searchFolder } from './folder-search';
 import { obsidianVaultName } from './obsidian';
+import { expandHome } from './home-path';
 
 export interface FolderConnectorOptions {
   /** The folder to index; made absolute (`~` is expanded by the caller). */
@@ -41,6 +42,8 @@ export interface FolderConnectorOptions {
   searchMaxFiles?: number;
   /** Direct search skips files larger than this. @default 2 MiB */
   searchMaxFileBytes?: number;
+  /** Reads one folder's entries. @default fs.readdir (tests inject an unreadable folder) */
+  readDirectory?: WalkOptions['readDirectory'];
 }
 
 export class FolderConnector implements Connector {
@@ -58,6 +61,7 @@ export class FolderConnector implements Connector {
   private readonly maxFileBytes: number;
   private readonly searchMaxFiles: number;
   private readonly searchMaxFileBytes: number;
+  private readonly readDirectory: WalkOptions['readDirectory'];
 
   constructor(options: FolderConnectorOptions) {
     this.root = resolve(options.root);
@@ -67,6 +71,7 @@ export class FolderConnector implements Connector {
     this.maxFileBytes = options.maxFileBytes ?? 20 * 1024 * 1024;
     this.searchMaxFiles = options.searchMaxFiles ?? 5000;
     this.searchMaxFileBytes = options.searchMaxFileBytes ?? 2 * 1024 * 1024;
+    this.readDirectory = options.readDirectory;
   }
 
   async validate(signal?: AbortSignal): Promise<string> {
@@ -117,6 +122,7 @@ export class FolderConnector implements Connector {
       indexable: (name) => extractorFor(name) !== null,
       report,
       signal,
+      readDirectory: this.readDirectory,
     });
     for await (const file of files) {
       if (file.stats.size > this.maxFileBytes) {
@@ -211,7 +217,7 @@ export function createFolderConnector(init: ConnectorInit): FolderConnector {
   if (typeof root !== 'string' || !root.trim())
     throw new CairnError('INVALID_ARGUMENT', 'A folder connection needs a "path".');
   return new FolderConnector({
-    root,
+    root: expandHome(root),
     logger: init.logger,
     exclude: parseExcludePatterns(init.config['exclude']),
   });

@@ -33,6 +33,12 @@ export interface WalkOptions {
   indexable(name: string): boolean;
   report?: ListingReport;
   signal?: AbortSignal;
+  /** Reads one folder's entries (tests inject failures root cannot get from chmod). @default fs.readdir */
+  readDirectory?: (path: string) => Promise<Dirent<Buffer>[]>;
+}
+
+function readDirectory(path: string): Promise<Dirent<Buffer>[]> {
+  return readdir(path, { withFileTypes: true, encoding: 'buffer' });
 }
 
 const STRICT_UTF8 = new TextDecoder('utf-8', { fatal: true });
@@ -69,7 +75,7 @@ async function* walkDir(
   throwIfAborted(options.signal);
   let entries: Dirent<Buffer>[];
   try {
-    entries = await readdir(dir, { withFileTypes: true, encoding: 'buffer' });
+    entries = await (options.readDirectory ?? readDirectory)(dir);
   } catch (error) {
     if (rel === '') throw error;
     options.report?.incomplete({

@@ -36,7 +36,7 @@ export class SheetTables {
 
   constructor(
     private readonly sheet: string,
-    /** Sheets of one workbook get a heading each; a CSV file does not. */
+    /** Each row group of a workbook's sheet starts with the sheet's name as a heading; a CSV file's do not. */
     private readonly heading: boolean,
     private readonly out: LocatedPart[],
   ) {}
@@ -68,7 +68,8 @@ export class SheetTables {
     if (!this.header || this.group.length === 0) return;
     const rows = this.group.filter((row) => row.cells.length > 0).map((row) => row.cells);
     const table = markdownTable([this.header.cells, ...rows]);
-    const title = this.heading && this.first ? `## ${this.sheet}\n\n` : '';
+    // Every group is chunked on its own, so each names its sheet (its chunks' heading path).
+    const title = this.heading ? `## ${this.sheet}\n\n` : '';
     this.out.push({
       markdown: title + table,
       location: {
