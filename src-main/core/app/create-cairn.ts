@@ -73,6 +73,8 @@ export interface CreateCairnOptions {
   watchFolders?: boolean;
   /** The file-system watcher (tests inject a failing one). @default @parcel/watcher */
   watchFolder?: WatchFolder;
+  /** The shell's native folder picker (Electron's dialog). @default none: `app.pickFolder` is UNSUPPORTED */
+  pickFolder?: () => Promise<string | null>;
 }
 
 export interface CairnInternals extends Cairn {
@@ -227,7 +229,15 @@ export async function createCairn(options: CreateCairnOptions = {}): Promise<Cai
     const documents = new DocumentReader(db);
 
     let scheduler: SyncScheduler | null = null;
-    const appDeps = { version: CAIRN_VERSION, dataDir, repository, settings, embeddings, sync: syncService };
+    const appDeps = {
+      version: CAIRN_VERSION,
+      dataDir,
+      repository,
+      settings,
+      embeddings,
+      sync: syncService,
+      ...(options.pickFolder ? { pickFolder: options.pickFolder } : {}),
+    };
     const settingsDeps = {
       db,
       settings,

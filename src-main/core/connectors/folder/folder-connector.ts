@@ -87,7 +87,9 @@ export class FolderConnector implements Connector {
   }
 
   /** What a sync would index, counted by kind, without reading any file (the Add dialog's preview). */
-  async preview(options: { signal?: AbortSignal; cap?: number } = {}): Promise<FolderPreview> {
+  async preview(
+    options: { signal?: AbortSignal; cap?: number; deadline?: number } = {},
+  ): Promise<FolderPreview> {
     const cap = options.cap ?? 100_000;
     const preview: FolderPreview = {
       path: this.root,
@@ -105,7 +107,7 @@ export class FolderConnector implements Connector {
     for await (const ref of this.list(options.signal, report)) {
       const kind = extractorFor(ref.externalId)!.kind;
       preview.counts[kind] = (preview.counts[kind] ?? 0) + 1;
-      if (++preview.total >= cap) {
+      if (++preview.total >= cap || (options.deadline !== undefined && Date.now() > options.deadline)) {
         preview.capped = true;
         break;
       }
