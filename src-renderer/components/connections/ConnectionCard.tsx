@@ -17,6 +17,7 @@ import { ErrorMessage } from '../common/ErrorMessage';
 import { PlatformBadge } from '../common/PlatformBadge';
 import { ProgressBar } from '../common/ProgressBar';
 import { EditConnectionForm } from './ConnectionForm';
+import { FolderCardNotes } from './FolderCardNotes';
 import { LIMITATIONS_SHOWN_BY_SIGN_IN, SignInPanel } from './SignInPanel';
 
 function SyncProgressLine({ progress }: { progress: SyncProgress }) {
@@ -218,6 +219,7 @@ export function ConnectionCard({ connection }: { connection: ConnectionView }) {
           </div>
         </dl>
       )}
+      <FolderCardNotes connection={connection} run={run} />
       {rag && <DocumentErrors connection={connection} run={run} />}
       <footer className="actions">
         {rag && !syncing && (
