@@ -23,7 +23,7 @@ test('a new user is led to add a local folder and syncs it', async ({ app, backe
   await app.getByRole('button', { name: 'Test connection' }).click();
   // The binary file has a text extension, so listing counts it; fetching refuses it.
   await expect(app.getByRole('status').filter({ hasText: 'is readable' })).toContainText(
-    `${notesFixtureCount() + 1} Markdown/text files`,
+    `${notesFixtureCount() + 1} files to index`,
   );
   await screenshot(app, '02-add-folder');
   await app.getByRole('button', { name: 'Add connection' }).click();

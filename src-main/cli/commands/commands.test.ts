@@ -51,7 +51,7 @@ describe.each(['in-process', 'socket'] as const)(
       const added = await cli(['add-folder', notes]);
       expect(added).toMatchObject({ code: 0, stderr: '' });
       expect(added.stdout).toMatch(
-        /^Added folder "notes" \(id notes-[0-9a-f]{6}, rag mode\): Folder "notes" is readable: 3 Markdown\/text files\.\nIndex it now with: cairn sync "notes"\n$/,
+        /^Added folder "notes" \(id notes-[0-9a-f]{6}, rag mode\): Folder "notes" is readable: 3 files to index \(3 Markdown\)\.\nIndex it now with: cairn sync "notes"\n$/,
       );
       expect(await cli(['add-folder', notes])).toEqual({
         code: 1,
@@ -127,7 +127,7 @@ describe.each(['in-process', 'socket'] as const)(
     it('test checks a connection, and reports an unreachable platform as an error', async () => {
       expect(await cli(['test', 'notes'])).toEqual({
         code: 0,
-        stdout: 'OK "notes": Folder "notes" is readable: 3 Markdown/text files.\n',
+        stdout: 'OK "notes": Folder "notes" is readable: 3 files to index (3 Markdown).\n',
         stderr: '',
       });
       expect(await cli(['test', 'team wiki'])).toEqual({

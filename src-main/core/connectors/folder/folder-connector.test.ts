@@ -201,7 +201,7 @@ describe('FolderConnector.fetch', () => {
 describe('FolderConnector.validate', () => {
   it('reports the files found, or a precise reason', async () => {
     expect(await new FolderConnector({ root: vault }).validate()).toBe(
-      'Folder "My Vault" is readable: 8 files to index (7 markdown, 1 text).',
+      'Folder "My Vault" is readable: 8 files to index (7 Markdown, 1 text).',
     );
     expect(await failureOf(new FolderConnector({ root: join(base, 'nope') }).validate())).toEqual({
       code: 'NOT_FOUND',

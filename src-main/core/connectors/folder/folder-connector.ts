@@ -9,7 +9,7 @@
 import type { Stats } from 'node:fs';
 import { readFile, realpath, stat } from 'node:fs/promises';
 import { basename, isAbsolute, relative, resolve } from 'node:path';
-import type { FolderPreview } from '@shared/models';
+import type { FileKind, FolderPreview } from '@shared/models';
 import { CairnError, throwIfAborted } from '../../errors';
 import type { Logger } from '../../logging/logger';
 import { silentLogger } from '../../logging/logger';
@@ -29,6 +29,17 @@ import { fsReason, walkFolder, type WalkedFile, type WalkOptions } from './folde
 import { searchFolder } from './folder-search';
 import { obsidianVaultName } from './obsidian';
 import { expandHome } from './home-path';
+
+const KIND_LABELS: Record<FileKind, string> = {
+  markdown: 'Markdown',
+  text: 'text',
+  pdf: 'PDF',
+  word: 'Word',
+  powerpoint: 'PowerPoint',
+  spreadsheet: 'Excel/CSV',
+  html: 'HTML',
+  epub: 'EPUB',
+};
 
 export interface FolderConnectorOptions {
   /** The folder to index; made absolute (`~` is expanded by the caller). */
@@ -78,7 +89,7 @@ export class FolderConnector implements Connector {
     const preview = await this.preview({ signal });
     const kinds = Object.entries(preview.counts)
       .sort((a, b) => (b[1] ?? 0) - (a[1] ?? 0))
-      .map(([kind, count]) => `${count} ${kind}`)
+      .map(([kind, count]) => `${count} ${KIND_LABELS[kind as FileKind]}`)
       .join(', ');
     const total = `${preview.total.toLocaleString('en')}${preview.capped ? '+' : ''}`;
     return preview.total === 0
