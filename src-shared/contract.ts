@@ -12,14 +12,11 @@ import type {
   ConnectionUpdate,
   ConnectionView,
   ConversationView,
-<<<<<<< HEAD
   DocumentPage,
   McpSetup,
   McpTestReport,
   DocumentView,
-=======
   FolderPreview,
->>>>>>> a3906ef (Contract: connections.previewFolder (counts by kind before adding, ~ expanded), app.pickFolder (Electron's native dialog; UNSUPPORTED in the browser), app.openExternal page (PDF at #page=N) and obsidian://open for connected vaults)
   NewConnection,
   ReindexStatus,
   SearchRequest,
