@@ -5,6 +5,9 @@ export const PLATFORMS = ['folder', 'feishu', 'lark', 'yuque', 'dingtalk', 'ima'
 export type Platform = (typeof PLATFORMS)[number];
 
 export type ConnectionMode = 'rag' | 'direct';
+
+/** The longest connection name, in characters: one limit for the form, the API, core and the database. */
+export const CONNECTION_NAME_MAX_LENGTH = 80;
 export type SyncStatus = 'idle' | 'syncing' | 'synced' | 'failed';
 
 /** What the UI and CLI see of a connection. Never carries a secret. */

@@ -8,7 +8,9 @@ export function parseInput<S extends z.ZodType>(schema: S, input: unknown, what:
   // Issue messages describe the expected shape; they never echo the value, so a mistyped secret stays out.
   const problems = result.error.issues.map((issue) => {
     const at = issue.path.map(String).join('.');
-    return at ? `${at}: ${issue.message}` : issue.message;
+    // Our own messages are sentences; the list gets one final full stop.
+    const message = issue.message.replace(/\.$/, '');
+    return at ? `${at}: ${message}` : message;
   });
   throw new CairnError('INVALID_ARGUMENT', `Invalid ${what}: ${problems.join('; ')}.`);
 }

@@ -5,7 +5,12 @@
  */
 import { z } from 'zod';
 import type { ApiDomain, ApiMethodName, CairnApi } from '@shared/contract';
-import { PLATFORMS } from '@shared/models';
+import {
+  connectionMode,
+  connectionName,
+  connectionUpdateSchema,
+  newConnectionSchema,
+} from '../core/connections/connection-schema';
 
 /** The single argument a method takes (undefined for methods without one). */
 export type MethodInput<D extends ApiDomain, M extends ApiMethodName<D>> = CairnApi[D][M] extends (
@@ -22,30 +27,7 @@ export type ApiSchemas = { [D in ApiDomain]: { [M in ApiMethodName<D>]: z.ZodTyp
 const id = z.string().trim().min(1).max(200);
 const shortText = z.string().max(500);
 const noInput = z.undefined();
-const configValue = z.union([z.string().max(4_000), z.number().finite(), z.boolean()]);
-const config = z
-  .record(z.string().max(100), configValue)
-  .refine((value) => Object.keys(value).length <= 50, 'too many config fields');
-const secrets = z
-  .record(z.string().max(100), z.string().max(8_000))
-  .refine((value) => Object.keys(value).length <= 20, 'too many secret fields');
-const mode = z.enum(['rag', 'direct']);
-
-const newConnection = z.strictObject({
-  platform: z.enum(PLATFORMS),
-  name: z.string().trim().min(1).max(200),
-  mode,
-  config,
-  secrets,
-});
-
-const connectionUpdate = z.strictObject({
-  id,
-  name: z.string().trim().min(1).max(200).optional(),
-  config: config.optional(),
-  secrets: secrets.optional(),
-  clearSecrets: z.array(z.string().max(100)).max(20).optional(),
-});
+const mode = connectionMode;
 
 const url = z.string().trim().min(1).max(4_000);
 const providerUrl = z.string().trim().max(2_000);
@@ -74,18 +56,18 @@ export const API_SCHEMAS: ApiSchemas = {
   },
   connections: {
     list: noInput,
-    add: newConnection,
+    add: newConnectionSchema,
     test: z.strictObject({ id }),
-    testNew: newConnection,
+    testNew: newConnectionSchema,
     previewFolder: z.strictObject({
       path: z.string().trim().min(1).max(4_000),
       exclude: z.string().max(8_000).optional(),
     }),
     setMode: z.strictObject({ id, mode }),
-    rename: z.strictObject({ id, name: z.string().trim().min(1).max(200) }),
+    rename: z.strictObject({ id, name: connectionName }),
     remove: z.strictObject({ id }),
-    update: connectionUpdate,
-    testUpdate: connectionUpdate,
+    update: connectionUpdateSchema,
+    testUpdate: connectionUpdateSchema,
     authorize: z.strictObject({ id }),
     cancelAuthorize: z.strictObject({ id }),
     signOut: z.strictObject({ id }),

@@ -221,10 +221,10 @@ describe.each(['in-process', 'socket'] as const)(
         '"notes" is now in direct mode: searched live; its index stays on disk until you remove the connection.\n',
       );
       expect(await cli(['sync', 'notes'])).toEqual({
-        code: 2,
+        code: 1,
         stdout: '',
         stderr:
-          'cairn: "notes" is in direct mode: it is searched live and has nothing to sync. (INVALID_ARGUMENT)\n',
+          'cairn: "notes" is in direct mode: it is searched live and has nothing to sync. (UNSUPPORTED)\n',
       });
       expect(await cli(['sync', '--json'])).toEqual({
         code: 0,

@@ -11,6 +11,7 @@ import { createChatModelResolver } from '../chat/openai-chat-model';
 import { connectionLimitation, supportsUserSignIn, type ConnectorFactories } from '../connectors/registry';
 import { openDatabase, type Db } from '../db/database';
 import { createEmbedder, embeddingSettingsFromEnv } from '../embedding/create-embedder';
+import { toResult } from '../errors';
 import { DocumentReader } from '../index/document-reader';
 import { PgDocumentStore } from '../index/pg-document-store';
 import { createLogger, SecretRedactor, type Logger } from '../logging/logger';
@@ -35,14 +36,19 @@ import { CAIRN_VERSION } from './version';
 import { ConnectionRepository } from '../connections/connection-repository';
 import { ConnectionService } from '../connections/connection-service';
 import { acquireDataDirLock, dataDirLayout, type DataDirLock } from './data-dir';
+import { ConnectionConnectors } from '../connections/connection-connectors';
+import { ConnectionSecrets, secretFieldNames } from '../connections/connection-secrets';
 import { DirectSources } from '../connections/direct-sources';
+import { SignInFlows } from '../connections/sign-in-flows';
 import { EmbeddingService } from '../embedding/embedding-service';
+import { ConnectionEventBus } from '../events/connection-events';
 import { EventBus } from '../events/event-bus';
 import { redactFailures } from './redact-failures';
 import { SettingsRepository } from '../settings/settings-repository';
 import { SpaceSettingsStore } from '../settings/space-settings';
 import { SyncService } from '../sync/sync-service';
 import { UserAuthService } from '../connections/user-auth-service';
+import { announceConnections } from '../connections/announce';
 import { FolderWatchService } from '../sync/folder-watch-service';
 import { parcelWatch, type WatchFolder } from '../sync/folder-watcher';
 
@@ -101,21 +107,39 @@ export async function createCairn(options: CreateCairnOptions = {}): Promise<Cai
   try {
     const db = await openDatabase(layout ? { dataDir: layout.database } : {});
     disposers.push(() => db.close());
-    const secrets =
+    const secretStore =
       options.secretStore ?? (layout ? new FileSecretStore(layout.secrets) : new MemorySecretStore());
     const events = new EventBus();
     await closeAbandonedRuns(db);
 
-    let userAuth: UserAuthService | null = null;
+    // Connections: the repository, their secrets, the connectors built from them, and the
+    // lifecycle events through which the services below learn what happened to one.
+    const lifecycle = new ConnectionEventBus();
+    const signInFlows = new SignInFlows();
+    // Read by views while the folder watch service (built below, once syncs exist) runs.
     let folderWatch: FolderWatchService | null = null;
     const repository = new ConnectionRepository(db, {
       folderStateOf: (view) => folderWatch?.stateOf(view),
-      secretFieldsOf: async (ref) => Object.keys((await secrets.get(ref)) ?? {}),
+      secretFieldsOf: (ref) => secretFieldNames(secretStore, ref),
       limitationOf: (platform, config, secretFields) => connectionLimitation(platform, config, secretFields),
       userAuthOf: (id, platform, secretFields, lost) =>
-        userAuth?.stateOf(id, supportsUserSignIn(platform), secretFields, lost),
+        signInFlows.stateOf(id, supportsUserSignIn(platform), secretFields, lost),
     });
-    const settings = new SettingsRepository(db, secrets);
+    const connectionSecrets = new ConnectionSecrets(
+      secretStore,
+      repository,
+      logger.child('secrets'),
+      redactor,
+    );
+    const connectors = new ConnectionConnectors({
+      repository,
+      secrets: connectionSecrets,
+      lifecycle,
+      logger: logger.child('connections'),
+      ...(options.factories ? { factories: options.factories } : {}),
+    });
+
+    const settings = new SettingsRepository(db, secretStore);
     const embeddings = new EmbeddingService({
       db,
       events,
@@ -128,7 +152,7 @@ export async function createCairn(options: CreateCairnOptions = {}): Promise<Cai
         redactor.register(chosen.apiKey);
         return { embedder: createEmbedder(chosen), settings: chosen };
       },
-      spaceSettings: new SpaceSettingsStore(db, secrets, (key) => redactor.register(key)),
+      spaceSettings: new SpaceSettingsStore(db, secretStore, (key) => redactor.register(key)),
     });
     await embeddings.start();
     disposers.push(() => embeddings.dispose());
@@ -142,63 +166,45 @@ export async function createCairn(options: CreateCairnOptions = {}): Promise<Cai
       logger: logger.child('sync'),
       redact,
     });
-    let syncService: SyncService | null = null;
-    const connectionService = new ConnectionService({
-      repository,
-      secrets,
-      logger: logger.child('connections'),
-      events,
-      redactor,
-      ...(options.factories ? { factories: options.factories } : {}),
-      beforeRemove: async (id) => {
-        await syncService?.cancel(id);
-        await userAuth?.cancel(id);
-      },
-      afterSwitchToDirect: async (id) => {
-        await syncService?.cancel(id);
-      },
-      withoutSync: (id, edit) => (syncService ? syncService.withoutSync(id, edit) : edit()),
-      afterAccessChange: async (id) => {
-        await userAuth?.credentialsChanged(id);
-        await direct.invalidate(id);
-      },
-      onUserAuthLost: (id) => userAuth?.markLost(id),
-    });
-    syncService = new SyncService({
+    const syncService = new SyncService({
       db,
       engine,
-      connections: connectionService,
+      connectors,
       repository,
       embeddings,
+      lifecycle,
       events,
       logger: logger.child('sync'),
     });
-    disposers.push(() => syncService?.dispose());
+    disposers.push(() => syncService.dispose());
 
-    // Direct-mode connections, updated whenever connections change.
-    const direct = new DirectSources((id) => connectionService.connectorFor(id), logger.child('direct'));
+    const connectionService = new ConnectionService({
+      repository,
+      secrets: connectionSecrets,
+      connectors,
+      lifecycle,
+      sync: syncService,
+      events,
+      logger: logger.child('connections'),
+    });
+
+    // Direct-mode connections as live search sources, following the connection list.
+    const direct = new DirectSources({ connectors, lifecycle, events, logger: logger.child('direct') });
     direct.update(await repository.list());
-    disposers.push(events.on('connections.changed', (views) => direct.update(views)));
     disposers.push(() => direct.dispose());
 
-    userAuth = new UserAuthService({
-      connectorFor: (id) => connectionService.connectorFor(id),
-      viewOf: (id) => repository.get(id),
-      storeSecrets: (id, patch) => connectionService.storeSecrets(id, patch),
-      setUserAuthLost: (id, lost) => repository.setUserAuthLost(id, lost),
-      announce: () => connectionService.announceChanged(),
-      // The cached direct-search connector still holds no (or the old) refresh token.
-      afterSignIn: (id) => direct.invalidate(id),
-      // A running sync holds the authorisation and would keep rotating it: sign-out stops it first.
-      clearSecrets: async (id, fields) => {
-        await syncService?.cancel(id);
-        return connectionService.update({ id, clearSecrets: fields });
-      },
+    const signIn = new UserAuthService({
+      connectors,
+      repository,
+      secrets: connectionSecrets,
+      connections: connectionService,
+      sync: syncService,
+      flows: signInFlows,
+      lifecycle,
       events,
       logger: logger.child('sign-in'),
-      redact: (text) => redactor.redact(text),
+      redact,
     });
-    const signIn = userAuth;
     disposers.push(() => signIn.dispose());
 
     const search = new HybridSearch({
@@ -228,7 +234,17 @@ export async function createCairn(options: CreateCairnOptions = {}): Promise<Cai
 
     const documents = new DocumentReader(db);
 
-    let scheduler: SyncScheduler | null = null;
+    // Scheduled syncs start through the service, as the card's button does.
+    const scheduler =
+      options.scheduler === false
+        ? null
+        : new SyncScheduler({
+            store: repository,
+            settings: () => settings.get(),
+            startSync: (connectionId) => toResult(() => syncService.start(connectionId)),
+            events,
+            logger: logger.child('scheduler'),
+          });
     const appDeps = {
       version: CAIRN_VERSION,
       dataDir,
@@ -262,17 +278,7 @@ export async function createCairn(options: CreateCairnOptions = {}): Promise<Cai
         redact,
       );
     const api = buildApi();
-
-    if (options.scheduler !== false) {
-      scheduler = new SyncScheduler({
-        store: repository,
-        settings: () => settings.get(),
-        startSync: (connectionId) => api.sync.start({ connectionId }),
-        events,
-        logger: logger.child('scheduler'),
-      });
-      disposers.push(await scheduler.start());
-    }
+    if (scheduler) disposers.push(await scheduler.start());
 
     if (options.watchFolders ?? options.scheduler !== false) {
       const sync = syncService;
@@ -280,7 +286,7 @@ export async function createCairn(options: CreateCairnOptions = {}): Promise<Cai
         events,
         listConnections: () => repository.list(),
         startSync: (connectionId) => sync.start(connectionId),
-        announce: () => connectionService.announceChanged(),
+        announce: () => announceConnections(events, repository),
         watch: options.watchFolder ?? parcelWatch,
         logger: logger.child('watch'),
       });
@@ -294,10 +300,10 @@ export async function createCairn(options: CreateCairnOptions = {}): Promise<Cai
       events,
       dataDir,
       logger,
-      secrets,
+      secrets: secretStore,
       db,
       whenIdle: async () => {
-        await syncService?.whenIdle();
+        await syncService.whenIdle();
         await embeddings.whenIdle();
       },
       dispose: async () => {

@@ -4,23 +4,12 @@
  * exactly like a new connection, so an edit can never save what `add` would have refused.
  * Pure: no I/O.
  */
-import { z } from 'zod';
 import type { ConnectionUpdate, ConnectionView, NewConnection, Platform } from '@shared/models';
-import { PLATFORMS } from '@shared/models';
 import { PLATFORM_INFO } from '@shared/platforms';
 import { scopeListProblem } from '../connectors/feishu/feishu-sign-in';
 import { CairnError } from '../errors';
 import { parseInput } from '../validation';
-
-const newConnectionSchema = z
-  .object({
-    platform: z.enum(PLATFORMS),
-    name: z.string(),
-    mode: z.enum(['rag', 'direct']),
-    config: z.record(z.string(), z.union([z.string(), z.number(), z.boolean()])),
-    secrets: z.record(z.string(), z.string()),
-  })
-  .strict();
+import { connectionUpdateSchema, newConnectionSchema } from './connection-schema';
 
 /** Checks a new connection against its platform's declared fields; secrets never sit in config. */
 export function checkNewConnection(input: NewConnection): NewConnection {
@@ -101,19 +90,9 @@ export interface ConnectionEdit {
   changesAccess: boolean;
 }
 
-const updateSchema = z
-  .object({
-    id: z.string(),
-    name: z.string().optional(),
-    config: z.record(z.string(), z.union([z.string(), z.number(), z.boolean()])).optional(),
-    secrets: z.record(z.string(), z.string()).optional(),
-    clearSecrets: z.array(z.string()).optional(),
-  })
-  .strict();
-
 /** Checks the shape of an edit (before anything is read), failing as INVALID_ARGUMENT. */
 export function parseConnectionUpdate(input: ConnectionUpdate): ConnectionUpdate {
-  return parseInput(updateSchema, input, 'connection update');
+  return parseInput(connectionUpdateSchema, input, 'connection update');
 }
 
 export function planConnectionEdit(

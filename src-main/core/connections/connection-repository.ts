@@ -16,6 +16,7 @@ import { PLATFORMS } from '@shared/models';
 import { PLATFORM_INFO } from '@shared/platforms';
 import type { Db } from '../db/database';
 import { CairnError } from '../errors';
+import { checkConnectionName } from './connection-schema';
 
 export type ConnectionConfig = ConnectionView['config'];
 
@@ -88,8 +89,6 @@ const SELECT_VIEW = /* sql */ `
          (SELECT count(*) FROM chunks k WHERE k.connection_id = c.id)::int AS chunk_count
   FROM connections c`;
 
-const MAX_NAME_LENGTH = 80;
-
 /** Run errors that say the platform could not be reached with these settings or credentials. */
 const ACCESS_FAILURE_CODES: ErrorCode[] = [
   'AUTH_INVALID',
@@ -113,6 +112,12 @@ export class ConnectionRepository {
     return Promise.all(rows.rows.map((row) => this.toView(row)));
   }
 
+  /** Every connection's id and mode: what search needs on each query, without the view's counts. */
+  async modes(): Promise<{ id: string; mode: ConnectionMode }[]> {
+    return (await this.db.query<{ id: string; mode: ConnectionMode }>('SELECT id, mode FROM connections'))
+      .rows;
+  }
+
   async get(id: string): Promise<ConnectionView> {
     const found = await this.findById(id);
     if (!found) throw new CairnError('NOT_FOUND', `No connection with id "${id}".`);
@@ -127,7 +132,7 @@ export class ConnectionRepository {
   async create(input: NewConnectionRow): Promise<ConnectionView> {
     if (!(PLATFORMS as readonly string[]).includes(input.platform))
       throw new CairnError('INVALID_ARGUMENT', `Unknown platform "${input.platform}".`);
-    const name = checkName(input.name);
+    const name = checkConnectionName(input.name);
     for (let attempt = 0; ; attempt++) {
       const id = newConnectionId(name, input.platform);
       try {
@@ -175,7 +180,7 @@ export class ConnectionRepository {
   }
 
   async rename(id: string, name: string): Promise<ConnectionView> {
-    const clean = checkName(name);
+    const clean = checkConnectionName(name);
     try {
       await this.updateOne('UPDATE connections SET name = $2 WHERE id = $1', [id, clean]);
     } catch (error) {
@@ -188,7 +193,7 @@ export class ConnectionRepository {
 
   /** Saves an edit's name and settings (validated by the caller); documents and runs stay. */
   async update(id: string, edit: { name: string; config: ConnectionConfig }): Promise<ConnectionView> {
-    const clean = checkName(edit.name);
+    const clean = checkConnectionName(edit.name);
     try {
       await this.updateOne('UPDATE connections SET name = $2, config = $3 WHERE id = $1', [
         id,
@@ -326,19 +331,6 @@ function limitationFields(
 
 export function secretRefFor(connectionId: string): string {
   return `connection:${connectionId}`;
-}
-
-function checkName(name: string): string {
-  const clean = typeof name === 'string' ? name.replace(/\s+/g, ' ').trim() : '';
-  if (!clean) throw new CairnError('INVALID_ARGUMENT', 'A connection needs a name.');
-  if (clean.length > MAX_NAME_LENGTH)
-    throw new CairnError(
-      'INVALID_ARGUMENT',
-      `A connection name may have at most ${MAX_NAME_LENGTH} characters.`,
-    );
-  if (/[\u0000-\u001f\u007f]/.test(clean))
-    throw new CairnError('INVALID_ARGUMENT', 'A connection name may not contain control characters.');
-  return clean;
 }
 
 /** A readable, URL- and shell-safe id: "my-notes-3fa2c1"; names without Latin letters fall back to the platform. */

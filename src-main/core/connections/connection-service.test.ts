@@ -10,13 +10,17 @@ import { toResult } from '../errors';
 import { createLogger, SecretRedactor } from '../logging/logger';
 import { MemorySecretStore } from '../secrets/secret-store';
 import { ConnectionRepository } from './connection-repository';
+import { ConnectionConnectors } from './connection-connectors';
+import { ConnectionSecrets, secretFieldNames } from './connection-secrets';
 import { ConnectionService } from './connection-service';
+import { ConnectionEventBus } from '../events/connection-events';
 import { EventBus } from '../events/event-bus';
 
 let db: Db;
 let folder: string;
 let secrets: MemorySecretStore;
 let service: ConnectionService;
+let connectors: ConnectionConnectors;
 let changes: ConnectionView[][];
 let removedFirst: string[];
 let logLines: string[];
@@ -61,18 +65,27 @@ beforeAll(async () => {
   const events = new EventBus();
   events.on('connections.changed', (list) => changes.push(list));
   const redactor = new SecretRedactor();
-  service = new ConnectionService({
-    repository: new ConnectionRepository(db, {
-      secretFieldsOf: async (ref) => Object.keys((await secrets.get(ref)) ?? {}),
-    }),
-    secrets,
-    logger: createLogger({ sink: (line) => logLines.push(line), level: 'debug', redactor }),
+  const logger = createLogger({ sink: (line) => logLines.push(line), level: 'debug', redactor });
+  const repository = new ConnectionRepository(db, {
+    secretFieldsOf: (ref) => secretFieldNames(secrets, ref),
+  });
+  const lifecycle = new ConnectionEventBus();
+  lifecycle.on('removing', ({ connectionId }) => void removedFirst.push(connectionId));
+  const connectionSecrets = new ConnectionSecrets(secrets, repository, logger, redactor);
+  connectors = new ConnectionConnectors({
+    repository,
+    secrets: connectionSecrets,
+    lifecycle,
+    logger,
     factories: { ...defaultConnectorFactories(), yuque: fakeYuque },
+  });
+  service = new ConnectionService({
+    repository,
+    secrets: connectionSecrets,
+    connectors,
+    lifecycle,
+    logger,
     events,
-    redactor,
-    beforeRemove: async (id) => {
-      removedFirst.push(id);
-    },
     testTimeoutMs: 200,
   });
 });
@@ -170,7 +183,7 @@ describe('ConnectionService', () => {
 
   it('lets a connector persist rotated tokens', async () => {
     const wiki = (await service.list()).find((c) => c.name === 'Wiki');
-    await service.connectorFor(wiki?.id ?? '');
+    await connectors.forConnection(wiki?.id ?? '');
     await rotate?.({ refreshToken: 'rotated-token-3' });
     expect(await secrets.get(`connection:${wiki?.id}`)).toEqual({
       token: 'tok-secret-value-1',
@@ -200,12 +213,12 @@ describe('ConnectionService', () => {
   it('drops a rotation from a connector still running on credentials an edit replaced', async () => {
     const id = (await service.list()).find((c) => c.name === 'Wiki')?.id ?? '';
     const ref = `connection:${id}`;
-    await service.connectorFor(id);
+    await connectors.forConnection(id);
     const fromOldConnector = rotate;
     await service.update({ id, secrets: { token: 'replaced-in-edit-7' } });
     await fromOldConnector?.({ token: 'rotated-by-old-connector-8', refreshToken: 'rotated-token-3' });
     const afterStaleRotation = await secrets.get(ref);
-    await service.connectorFor(id);
+    await connectors.forConnection(id);
     await rotate?.({ token: 'rotated-by-new-connector-9' });
     expect({ afterStaleRotation, now: await secrets.get(ref) }).toEqual({
       afterStaleRotation: { token: 'replaced-in-edit-7', refreshToken: 'rotated-token-3' },
@@ -218,7 +231,7 @@ describe('ConnectionService', () => {
     ).toBe(true);
   });
 
-  it('switches mode, renames, and removes with the secrets, after the beforeRemove hook', async () => {
+  it('switches mode, renames, and removes with the secrets, after the removing event', async () => {
     const wiki = (await service.list()).find((c) => c.name === 'Wiki');
     const id = wiki?.id ?? '';
     expect(await service.setMode(id, 'direct')).toMatchObject({ mode: 'direct' });

@@ -193,7 +193,7 @@ describe('connections.update', () => {
     ).toEqual([
       'INVALID_ARGUMENT: Invalid Yuque connection: token is a secret and belongs in secrets, not config; baseUrl must be an http(s) URL.',
       'INVALID_ARGUMENT: Invalid Yuque connection: unknown field "appId"; unknown secret field "colour".',
-      'INVALID_ARGUMENT: A connection needs a name.',
+      'INVALID_ARGUMENT: Invalid connection update: name: A connection needs a name.',
       'NOT_FOUND: No connection with id "nope-000000".',
       'INVALID_ARGUMENT: Invalid connection update: config.baseUrl: Invalid input.',
     ]);

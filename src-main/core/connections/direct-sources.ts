@@ -6,17 +6,33 @@
  */
 import type { ConnectionView } from '@shared/models';
 import type { Connector } from '../connectors/connector';
+import type { ConnectionEventBus } from '../events/connection-events';
+import type { EventBus } from '../events/event-bus';
 import type { Logger } from '../logging/logger';
 import type { DirectSearchSource } from '../search/direct-channel';
+import type { ConnectionConnectors } from './connection-connectors';
+
+export interface DirectSourcesDeps {
+  connectors: Pick<ConnectionConnectors, 'forConnection'>;
+  /** Connectors built from old credentials, or of a removed connection, are let go. */
+  lifecycle: ConnectionEventBus;
+  /** The connection list after every change says which connections are in direct mode. */
+  events: EventBus;
+  logger: Logger;
+}
 
 export class DirectSources {
   private sources: DirectSearchSource[] = [];
   private readonly connectors = new Map<string, Promise<Connector>>();
+  private readonly unsubscribe: (() => void)[];
 
-  constructor(
-    private readonly connectorFor: (connectionId: string) => Promise<Connector>,
-    private readonly logger: Logger,
-  ) {}
+  constructor(private readonly deps: DirectSourcesDeps) {
+    this.unsubscribe = [
+      deps.events.on('connections.changed', (views) => this.update(views)),
+      deps.lifecycle.on('credentialsChanged', ({ connectionId }) => this.invalidate(connectionId)),
+      deps.lifecycle.on('removed', ({ connectionId }) => this.invalidate(connectionId)),
+    ];
+  }
 
   /** The current sources (search reads them synchronously on every query). */
   list(): DirectSearchSource[] {
@@ -42,6 +58,7 @@ export class DirectSources {
   }
 
   async dispose(): Promise<void> {
+    for (const unsubscribe of this.unsubscribe) unsubscribe();
     this.sources = [];
     await Promise.all([...this.connectors.keys()].map((id) => this.release(id)));
   }
@@ -49,7 +66,7 @@ export class DirectSources {
   private connector(id: string): Promise<Connector> {
     const cached = this.connectors.get(id);
     if (cached) return cached;
-    const building = this.connectorFor(id);
+    const building = this.deps.connectors.forConnection(id);
     this.connectors.set(id, building);
     // A connector that could not be built (e.g. unreadable secrets) is not kept: the next query tries again.
     building.catch(() => {
@@ -64,7 +81,7 @@ export class DirectSources {
     try {
       await (await connector)?.dispose?.();
     } catch (error) {
-      this.logger.warn('disposing a direct-search connector failed', { connectionId: id, error });
+      this.deps.logger.warn('disposing a direct-search connector failed', { connectionId: id, error });
     }
   }
 }

@@ -5,30 +5,33 @@
  * connection's `userAuth` state. The refresh token goes to the secret store only: never to config,
  * logs, events or views.
  */
-import type { ConnectionView, UserAuthState } from '@shared/models';
+import type { ConnectionView } from '@shared/models';
 import { createOAuthState, createPkcePair } from '../auth/pkce';
 import { startLoopbackReceiver } from '../auth/loopback-receiver';
-import type { Connector } from '../connectors/connector';
 import { CairnError, toErrorData } from '../errors';
-import type { Logger } from '../logging/logger';
+import type { ConnectionEventBus } from '../events/connection-events';
 import type { EventBus } from '../events/event-bus';
+import type { Logger } from '../logging/logger';
+import type { SyncService } from '../sync/sync-service';
+import { announceConnections } from './announce';
+import type { ConnectionConnectors } from './connection-connectors';
+import type { ConnectionRepository } from './connection-repository';
+import type { ConnectionSecrets } from './connection-secrets';
+import type { ConnectionService } from './connection-service';
+import { USER_AUTH_FIELD, type SignInFlows } from './sign-in-flows';
 
 export interface UserAuthServiceDeps {
-  connectorFor(connectionId: string): Promise<Connector>;
-  viewOf(connectionId: string): Promise<ConnectionView>;
-  /** Merges secret fields into the connection's stored secrets (registering them with the redactor first). */
-  storeSecrets(connectionId: string, secrets: Record<string, string>): Promise<void>;
-  /** Records or clears, on the connection's row, that the platform refused its stored authorisation; true when that changed. */
-  setUserAuthLost(connectionId: string, lost: boolean): Promise<boolean>;
-  /** Re-announces `connections.changed` so views show the new `userAuth`. */
-  announce(): Promise<void>;
-  /** Runs after new credentials were stored, e.g. to drop a cached direct-search connector. */
-  afterSignIn?(connectionId: string): Promise<void> | void;
-  /**
-   * Removes secret fields from the connection as an edit would (`clearSecrets`): connectors built
-   * from them are dropped and the views announced. Sign-out uses it.
-   */
-  clearSecrets(connectionId: string, fields: string[]): Promise<ConnectionView>;
+  connectors: Pick<ConnectionConnectors, 'forConnection'>;
+  repository: Pick<ConnectionRepository, 'get' | 'list' | 'setUserAuthLost'>;
+  secrets: Pick<ConnectionSecrets, 'merge'>;
+  /** Sign-out is an edit of the credentials (`clearSecrets`): connectors built from them are dropped. */
+  connections: Pick<ConnectionService, 'update'>;
+  /** A running sync holds the authorisation and would keep rotating it: sign-out stops it first. */
+  sync: Pick<SyncService, 'cancel'>;
+  /** The waiting flows; the repository reads them to show "pending". */
+  flows: SignInFlows;
+  /** Subscribed: removing (cancel a waiting sign-in), credentialsChanged, accessLost. Published: credentialsChanged. */
+  lifecycle: ConnectionEventBus;
   events: EventBus;
   logger: Logger;
   redact?: (text: string) => string;
@@ -36,50 +39,28 @@ export interface UserAuthServiceDeps {
   timeoutMs?: number;
 }
 
-/** The secret field that holds a user's authorisation (written by `exchangeCode`, removed by sign-out). */
-const USER_AUTH_FIELD = 'userRefreshToken';
-
-interface Flow {
-  authorizeUrl: string;
-  controller: AbortController;
-  finished: Promise<void>;
-}
-
 export class UserAuthService {
-  private readonly flows = new Map<string, Flow>();
   private readonly starting = new Map<string, Promise<{ authorizeUrl: string }>>();
+  private readonly unsubscribe: (() => void)[];
 
-  constructor(private readonly deps: UserAuthServiceDeps) {}
-
-  /**
-   * The `userAuth` a view shows; undefined for platforms without a user sign-in. `lost` is the
-   * row's record that the platform refused the stored authorisation (it survives a restart).
-   */
-  stateOf(
-    connectionId: string,
-    hasSignIn: boolean,
-    secretFields: readonly string[],
-    lost: boolean,
-  ): UserAuthState | undefined {
-    if (!hasSignIn) return undefined;
-    if (this.flows.has(connectionId)) return 'pending';
-    if (!secretFields.includes(USER_AUTH_FIELD)) return 'none';
-    return lost ? 'expired' : 'authorized';
+  constructor(private readonly deps: UserAuthServiceDeps) {
+    this.unsubscribe = [
+      deps.lifecycle.on('removing', ({ connectionId }) => this.cancel(connectionId)),
+      // New credentials (an edit, a sign-in): a refusal of the old ones says nothing about them.
+      deps.lifecycle.on('credentialsChanged', async ({ connectionId }) => {
+        await deps.repository.setUserAuthLost(connectionId, false);
+      }),
+      deps.lifecycle.on('accessLost', ({ connectionId }) => this.markLost(connectionId)),
+    ];
   }
 
   /** The platform refused the stored refresh token for good; the card offers sign-in again, also after a restart. */
-  markLost(connectionId: string): void {
-    void this.deps
-      .setUserAuthLost(connectionId, true)
-      .then((changed) => (changed ? this.deps.announce() : undefined))
-      .catch((error: unknown) =>
-        this.deps.logger.warn('recording a lost user authorisation failed', { connectionId, error }),
-      );
-  }
-
-  /** The user edited the connection's credentials: a refusal of the old ones says nothing about the new. */
-  async credentialsChanged(connectionId: string): Promise<void> {
-    await this.deps.setUserAuthLost(connectionId, false);
+  private async markLost(connectionId: string): Promise<void> {
+    try {
+      if (await this.deps.repository.setUserAuthLost(connectionId, true)) await this.announce();
+    } catch (error) {
+      this.deps.logger.warn('recording a lost user authorisation failed', { connectionId, error });
+    }
   }
 
   /**
@@ -87,7 +68,7 @@ export class UserAuthService {
    * waits returns the same page (opening it twice is harmless; a second port would not be).
    */
   async start(connectionId: string): Promise<{ authorizeUrl: string }> {
-    const running = this.flows.get(connectionId);
+    const running = this.deps.flows.get(connectionId);
     if (running) return { authorizeUrl: running.authorizeUrl };
     const pending =
       this.starting.get(connectionId) ??
@@ -97,8 +78,8 @@ export class UserAuthService {
   }
 
   private async startFlow(connectionId: string): Promise<{ authorizeUrl: string }> {
-    const view = await this.deps.viewOf(connectionId);
-    const connector = await this.deps.connectorFor(connectionId);
+    const view = await this.deps.repository.get(connectionId);
+    const connector = await this.deps.connectors.forConnection(connectionId);
     const signIn = connector.userSignIn;
     if (!signIn) {
       await connector.dispose?.();
@@ -122,7 +103,7 @@ export class UserAuthService {
             codeVerifier: pkce.verifier,
             signal: controller.signal,
           });
-          await this.deps.storeSecrets(connectionId, secrets);
+          await this.deps.secrets.merge(connectionId, secrets);
         },
       });
       authorizeUrl = signIn.authorizeUrl({
@@ -141,19 +122,19 @@ export class UserAuthService {
       () => this.finish(connectionId, null),
       (error: unknown) => this.finish(connectionId, error),
     );
-    this.flows.set(connectionId, {
+    this.deps.flows.set(connectionId, {
       authorizeUrl,
       controller,
       finished: finished.finally(() => connector.dispose?.()),
     });
     this.deps.logger.info('user sign-in started', { connectionId, redirectPort: receiver.port });
-    await this.deps.announce();
+    await this.announce();
     return { authorizeUrl };
   }
 
   /** Ends a waiting sign-in; its `auth.finished` reports CANCELLED. No flow: nothing to do. */
   async cancel(connectionId: string): Promise<void> {
-    const flow = this.flows.get(connectionId);
+    const flow = this.deps.flows.get(connectionId);
     if (!flow) return;
     flow.controller.abort();
     await flow.finished;
@@ -167,11 +148,12 @@ export class UserAuthService {
    * what the user can do there.
    */
   async signOut(connectionId: string): Promise<ConnectionView> {
-    const view = await this.deps.viewOf(connectionId);
+    const view = await this.deps.repository.get(connectionId);
     if (view.userAuth === undefined)
       throw new CairnError('UNSUPPORTED', `${view.name}: this platform has no user sign-in.`);
     await this.cancel(connectionId);
-    const after = await this.deps.clearSecrets(connectionId, [USER_AUTH_FIELD]);
+    await this.deps.sync.cancel(connectionId);
+    const after = await this.deps.connections.update({ id: connectionId, clearSecrets: [USER_AUTH_FIELD] });
     this.deps.logger.info('user signed out', {
       connectionId,
       hadAuthorisation: view.secretFields.includes(USER_AUTH_FIELD),
@@ -180,16 +162,16 @@ export class UserAuthService {
   }
 
   async dispose(): Promise<void> {
-    await Promise.all([...this.flows.keys()].map((id) => this.cancel(id)));
+    for (const unsubscribe of this.unsubscribe) unsubscribe();
+    await Promise.all(this.deps.flows.connectionIds().map((id) => this.cancel(id)));
   }
 
   private async finish(connectionId: string, error: unknown): Promise<void> {
-    this.flows.delete(connectionId);
+    this.deps.flows.delete(connectionId);
     const redact = this.deps.redact ?? ((text: string) => text);
     if (error === null) {
       try {
-        await this.deps.setUserAuthLost(connectionId, false);
-        await this.deps.afterSignIn?.(connectionId);
+        await this.deps.lifecycle.publish('credentialsChanged', { connectionId });
       } catch (failure) {
         this.deps.logger.warn('after-sign-in step failed', { connectionId, error: failure });
       }
@@ -200,17 +182,19 @@ export class UserAuthService {
         code: toErrorData(error).code,
       });
     }
-    await this.deps
-      .announce()
-      .catch((failure: unknown) =>
-        this.deps.logger.warn('announcing the sign-in outcome failed', { error: failure }),
-      );
+    await this.announce().catch((failure: unknown) =>
+      this.deps.logger.warn('announcing the sign-in outcome failed', { error: failure }),
+    );
     const data = error === null ? null : toErrorData(error);
     this.deps.events.emit('auth.finished', {
       connectionId,
       ok: error === null,
       error: data && { code: data.code, message: redact(data.message) },
     });
+  }
+
+  private announce(): Promise<void> {
+    return announceConnections(this.deps.events, this.deps.repository);
   }
 }
 

@@ -131,3 +131,22 @@ export interface ConnectorInit {
 }
 
 export type ConnectorFactory = (init: ConnectorInit) => Connector;
+
+/**
+ * One platform's connector, described: the registry is a table of these (STYLE.md §4). Fields,
+ * labels and the default base URL are PLATFORM_INFO (src-shared/platforms.ts), shared with the UI
+ * and the CLI; what can be known without building a connector is answered here, cheaply, from
+ * config and the NAMES of stored secrets (listing connections must not build connectors).
+ */
+export interface ConnectorDescriptor {
+  platform: Platform;
+  /** Offers a browser sign-in (`Connector.userSignIn`). */
+  userSignIn: boolean;
+  /** What a connection with this config cannot do, as its connector would say it; null when nothing. */
+  limitation(config: ConnectorInit['config'], secretFields: readonly string[]): Limitation | null;
+  /**
+   * Makes the factory that builds connectors. Called once per registry (one app): a platform
+   * whose connectors share something, such as DingTalk's one Stream connection per app, makes it here.
+   */
+  createFactory(): ConnectorFactory;
+}

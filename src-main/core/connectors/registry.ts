@@ -1,35 +1,35 @@
-/** The only module that names concrete connectors (STYLE.md §4). */
+/** The only module that names concrete connectors (STYLE.md §4): a table of their descriptors. */
 import type { Platform } from '@shared/models';
-import { PLATFORM_INFO } from '@shared/platforms';
 import { CairnError } from '../errors';
-import type { Connector, ConnectorFactory, ConnectorInit, Limitation } from './connector';
-import {
-  createDingTalkConnector,
-  DINGTALK_NO_STREAM_LIMITATION,
-  DINGTALK_STREAM_LIMITATION,
-  streamEventsEnabled,
-} from './dingtalk/dingtalk-connector';
-import { DingTalkStreamHub } from './dingtalk/stream-hub';
-import { createFeishuConnector, feishuLimitation } from './feishu/feishu-connector';
-import { createFolderConnector } from './folder/folder-connector';
-import { IMA_LIMITATION, ImaConnector } from './ima/ima-connector';
-import { createYuqueConnector } from './yuque/yuque-connector';
+import type {
+  Connector,
+  ConnectorDescriptor,
+  ConnectorFactory,
+  ConnectorInit,
+  Limitation,
+} from './connector';
+import { dingTalkDescriptor } from './dingtalk/dingtalk-connector';
+import { feishuDescriptor } from './feishu/feishu-connector';
+import { folderDescriptor } from './folder/folder-connector';
+import { imaDescriptor } from './ima/ima-connector';
+import { yuqueDescriptor } from './yuque/yuque-connector';
+
+export const CONNECTORS: Readonly<Record<Platform, ConnectorDescriptor>> = {
+  folder: folderDescriptor,
+  feishu: feishuDescriptor('feishu'),
+  lark: feishuDescriptor('lark'),
+  yuque: yuqueDescriptor,
+  dingtalk: dingTalkDescriptor,
+  ima: imaDescriptor,
+};
 
 export type ConnectorFactories = Partial<Record<Platform, ConnectorFactory>>;
 
-/**
- * The production connectors. DingTalk connectors of one set share one Stream connection per app
- * (dingtalk/stream-hub.ts), opened only while a connector that needs it is alive.
- */
+/** The production factories of one app (connectors they build may share resources, e.g. DingTalk Stream). */
 export function defaultConnectorFactories(): ConnectorFactories {
-  return {
-    folder: createFolderConnector,
-    feishu: createFeishuConnector('feishu'),
-    lark: createFeishuConnector('lark'),
-    yuque: createYuqueConnector,
-    dingtalk: createDingTalkConnector(new DingTalkStreamHub()),
-    ima: (init) => new ImaConnector(init),
-  };
+  return Object.fromEntries(
+    Object.values(CONNECTORS).map((descriptor) => [descriptor.platform, descriptor.createFactory()]),
+  );
 }
 
 export function createConnector(
@@ -51,24 +51,10 @@ export function connectionLimitation(
   config: ConnectorInit['config'],
   secretFields: readonly string[],
 ): Limitation | null {
-  switch (platform) {
-    case 'feishu':
-    case 'lark':
-      return feishuLimitation(PLATFORM_INFO[platform].label.en, secretFields.includes('userRefreshToken'));
-    case 'dingtalk':
-      return streamEventsEnabled(config) &&
-        secretFields.includes('appSecret') &&
-        String(config.appKey ?? '').trim()
-        ? DINGTALK_STREAM_LIMITATION
-        : DINGTALK_NO_STREAM_LIMITATION;
-    case 'ima':
-      return IMA_LIMITATION;
-    default:
-      return null;
-  }
+  return CONNECTORS[platform]?.limitation(config, secretFields) ?? null;
 }
 
 /** Platforms whose connector offers a browser sign-in (`Connector.userSignIn`), known without building one. */
 export function supportsUserSignIn(platform: Platform): boolean {
-  return platform === 'feishu' || platform === 'lark';
+  return CONNECTORS[platform]?.userSignIn ?? false;
 }

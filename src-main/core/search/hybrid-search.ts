@@ -4,6 +4,7 @@
  * Only connections in 'rag' mode contribute index hits: a connection switched to direct keeps its
  * index on disk but is searched live.
  */
+import { ConnectionRepository } from '../connections/connection-repository';
 import type {
   ChunkLocation,
   Platform,
@@ -24,6 +25,7 @@ import {
   type DirectResult,
   type DirectSearchSource,
 } from './direct-channel';
+import { chunkIdOf, chunkKey, directKey } from './result-keys';
 import { CHANNEL_DEPTH, configureVectorSession, keywordChannel, vectorChannel } from './index-channels';
 import { clampK, prepareQuery } from './query-text';
 import { groupByDocument } from './document-groups';
@@ -32,6 +34,8 @@ import type { SearchService } from './search-service';
 
 export interface HybridSearchOptions {
   db: Db;
+  /** Which connections exist and in which mode. @default a ConnectionRepository over `db` */
+  connections?: Pick<ConnectionRepository, 'modes'>;
   /** The embedder for a space, or null when it is not available (then the vector channel is skipped). */
   queryEmbedder: (space: EmbeddingSpace) => Embedder | null;
   /** Direct-mode connections to search live; read on every search since modes change. */
@@ -71,7 +75,8 @@ const DEFAULT_MAX_HITS_PER_DOCUMENT = 3;
 
 /** The document a fused item belongs to: an indexed chunk's document, or the live hit itself. */
 function documentOf(item: { key: string }, chunks: Map<number, ChunkRow>): string {
-  const row = item.key.startsWith('chunk:') ? chunks.get(Number(item.key.slice('chunk:'.length))) : undefined;
+  const id = chunkIdOf(item.key);
+  const row = id === null ? undefined : chunks.get(id);
   return row ? `document:${row.document_id}` : item.key;
 }
 
@@ -83,8 +88,8 @@ function capPerDocument<T extends { key: string }>(
 ): T[] {
   const seen = new Map<string, number>();
   return ranked.filter((item) => {
-    if (!item.key.startsWith('chunk:')) return true;
-    const row = chunks.get(Number(item.key.slice('chunk:'.length)));
+    const id = chunkIdOf(item.key);
+    const row = id === null ? undefined : chunks.get(id);
     if (!row) return true;
     const documentKey = String(row.document_id);
     const count = (seen.get(documentKey) ?? 0) + 1;
@@ -95,11 +100,13 @@ function capPerDocument<T extends { key: string }>(
 
 export class HybridSearch implements SearchService {
   private readonly db: Db;
+  private readonly connections: Pick<ConnectionRepository, 'modes'>;
   private readonly logger: Logger;
   private sessionReady: Promise<void> | null = null;
 
   constructor(private readonly options: HybridSearchOptions) {
     this.db = options.db;
+    this.connections = options.connections ?? new ConnectionRepository(options.db);
     this.logger = options.logger ?? silentLogger();
   }
 
@@ -113,9 +120,7 @@ export class HybridSearch implements SearchService {
     this.sessionReady ??= configureVectorSession(this.db);
     await this.sessionReady;
 
-    const connections = (
-      await this.db.query<{ id: string; mode: string }>('SELECT id, mode FROM connections')
-    ).rows;
+    const connections = await this.connections.modes();
     const ragIds = connections
       .filter((c) => c.mode === 'rag' && (!requested || requested.has(c.id)))
       .map((c) => c.id);
@@ -139,13 +144,13 @@ export class HybridSearch implements SearchService {
     throwIfAborted(signal);
 
     const channels: Partial<Record<Channel, string[]>> = {
-      vector: vector.ids.map((id) => `chunk:${id}`),
-      keyword: keyword.map((id) => `chunk:${id}`),
+      vector: vector.ids.map(chunkKey),
+      keyword: keyword.map(chunkKey),
     };
     const directByKey = new Map<string, { result: DirectResult; index: number }>();
     for (const result of direct.results) {
       const keys = result.hits.map((hit, index) => {
-        const key = `direct:${result.source.connectionId}:${hit.externalId}`;
+        const key = directKey(result.source.connectionId, hit.externalId);
         if (!directByKey.has(key)) directByKey.set(key, { result, index });
         return key;
       });
@@ -156,9 +161,7 @@ export class HybridSearch implements SearchService {
       RRF_K,
       vector.space && this.options.vectorWeight ? { vector: this.options.vectorWeight(vector.space) } : {},
     );
-    const chunks = await this.loadChunks(
-      ranked.filter((f) => f.key.startsWith('chunk:')).map((f) => Number(f.key.slice('chunk:'.length))),
-    );
+    const chunks = await this.loadChunks(ranked.map((f) => chunkIdOf(f.key)).filter((id) => id !== null));
     // Every direct-mode connection that answered shows its best hit (see topKKeepingChannels), and
     // no one document fills the page: its best few chunks stand for it.
     const diverse = capPerDocument(
@@ -257,8 +260,9 @@ function fusedHit(
     if (channel === 'vector' || channel === 'keyword') ranks[channel] = rank;
     else ranks.direct = rank;
   }
-  if (item.key.startsWith('chunk:')) {
-    const row = chunks.get(Number(item.key.slice('chunk:'.length)));
+  const chunkId = chunkIdOf(item.key);
+  if (chunkId !== null) {
+    const row = chunks.get(chunkId);
     return row ? indexHit(item.key, row, item.score, ranks) : null;
   }
   const entry = directByKey.get(item.key);

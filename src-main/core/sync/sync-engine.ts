@@ -10,6 +10,7 @@ import PQueue from 'p-queue';
 import type { DocumentError, SyncCounters, SyncPhase, SyncProgress, SyncRunView } from '@shared/models';
 import type { AppErrorData } from '@shared/errors';
 import { chunkMarkdown, type Chunk } from '../chunking/chunker';
+import { ConnectionRepository } from '../connections/connection-repository';
 import type { Connector, DocumentRef } from '../connectors/connector';
 import type { Db } from '../db/database';
 import { spaceKey, type Embedder } from '../embedding/embedder';
@@ -25,6 +26,7 @@ import { WriteBatcher } from './write-batcher';
 import { contentHash, normalizeText } from '../text/normalize';
 import { chunkLocated, joinLocatedParts } from './located-text';
 import { carriedFailures, ListingCollector, stillFailing } from './listing-report';
+import { directModeSyncError } from './sync-errors';
 import { emptyCounters, finishRun, startRun, type FinishedRun } from './sync-runs';
 import type { SyncLock } from './sync-lock';
 
@@ -112,15 +114,8 @@ export class SyncEngine {
   /** Claims the connection and records the run, then syncs in the background. */
   async start(request: SyncRequest): Promise<{ runId: number; done: Promise<SyncRunView> }> {
     const { db, lock } = this.options;
-    const connection = (
-      await db.query<{ mode: string }>('SELECT mode FROM connections WHERE id = $1', [request.connectionId])
-    ).rows[0];
-    if (!connection) throw new CairnError('NOT_FOUND', `No connection ${request.connectionId}.`);
-    if (connection.mode !== 'rag')
-      throw new CairnError(
-        'UNSUPPORTED',
-        'Direct-mode connections are searched live and have no index to sync.',
-      );
+    const connection = await new ConnectionRepository(db).get(request.connectionId);
+    if (connection.mode !== 'rag') throw directModeSyncError(connection.name);
     const release = await lock.acquire(request.connectionId);
     let claimed: Awaited<ReturnType<typeof startRun>>;
     try {

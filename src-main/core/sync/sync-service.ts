@@ -9,17 +9,23 @@ import type { Db } from '../db/database';
 import { CairnError, throwIfAborted } from '../errors';
 import type { Logger } from '../logging/logger';
 import type { SyncEngine } from './sync-engine';
+import { directModeSyncError } from './sync-errors';
 import { listRuns } from './sync-runs';
+import { announceConnections } from '../connections/announce';
+import type { ConnectionConnectors } from '../connections/connection-connectors';
 import type { ConnectionRepository } from '../connections/connection-repository';
-import type { ConnectionService } from '../connections/connection-service';
+import type { Connector } from '../connectors/connector';
 import type { EmbeddingService } from '../embedding/embedding-service';
+import type { ConnectionEventBus } from '../events/connection-events';
 import type { EventBus } from '../events/event-bus';
 
 export interface SyncServiceDeps {
   db: Db;
   engine: SyncEngine;
-  connections: ConnectionService;
+  connectors: ConnectionConnectors;
   repository: ConnectionRepository;
+  /** A connection being removed or switched to direct mode stops its sync. */
+  lifecycle: ConnectionEventBus;
   embeddings: EmbeddingService;
   events: EventBus;
   logger: Logger;
@@ -37,7 +43,17 @@ export class SyncService {
   /** Connections whose settings or credentials are being saved: no sync may start meanwhile. */
   private readonly editing = new Set<string>();
 
-  constructor(private readonly deps: SyncServiceDeps) {}
+  private readonly unsubscribe: (() => void)[];
+
+  constructor(private readonly deps: SyncServiceDeps) {
+    this.unsubscribe = [
+      deps.lifecycle.on('removing', ({ connectionId }) => this.cancel(connectionId)),
+      // The mode changed first, so no new sync starts; the index stays on disk.
+      deps.lifecycle.on('modeChanged', ({ connectionId, mode }) =>
+        mode === 'direct' ? this.cancel(connectionId) : undefined,
+      ),
+    ];
+  }
 
   async start(connectionId: string): Promise<{ runId: number }> {
     if (this.running.has(connectionId)) {
@@ -62,16 +78,12 @@ export class SyncService {
     };
     this.running.set(connectionId, entry);
     let started: { runId: number; done: Promise<SyncRunView> };
-    let connector: Awaited<ReturnType<ConnectionService['connectorFor']>> | null = null;
+    let connector: Connector | null = null;
     try {
       const view = await this.deps.repository.get(connectionId);
-      if (view.mode !== 'rag')
-        throw new CairnError(
-          'INVALID_ARGUMENT',
-          `"${view.name}" is in direct mode: it is searched live and has nothing to sync.`,
-        );
+      if (view.mode !== 'rag') throw directModeSyncError(view.name);
       throwIfAborted(controller.signal);
-      connector = await this.deps.connections.connectorFor(connectionId);
+      connector = await this.deps.connectors.forConnection(connectionId);
       if (!connector.capabilities.fullText) {
         const limitation = (
           connector.capabilities.limitation?.message ?? 'full text is unavailable for this platform'
@@ -186,11 +198,12 @@ export class SyncService {
   }
 
   async dispose(): Promise<void> {
+    for (const unsubscribe of this.unsubscribe) unsubscribe();
     for (const entry of this.running.values()) entry.controller.abort();
     await this.whenIdle();
   }
 
-  private async announce(): Promise<void> {
-    this.deps.events.emit('connections.changed', await this.deps.repository.list());
+  private announce(): Promise<void> {
+    return announceConnections(this.deps.events, this.deps.repository);
   }
 }

@@ -1,6 +1,7 @@
 import { Fragment, useState, type FormEvent } from 'react';
 import type { AppErrorData, Result } from '@shared/errors';
 import {
+  CONNECTION_NAME_MAX_LENGTH,
   PLATFORMS,
   type ConnectionUpdate,
   type ConnectionView,
@@ -275,7 +276,7 @@ function ConnectionForm({ target, onClose }: { target: FormTarget; onClose: () =
           value={name}
           placeholder={t('add.namePlaceholder')}
           onChange={(event) => setName(event.target.value)}
-          maxLength={200}
+          maxLength={CONNECTION_NAME_MAX_LENGTH}
         />
       </label>
       {info.fields.filter((field) => !field.advanced).map(renderField)}

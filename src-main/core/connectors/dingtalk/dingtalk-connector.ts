@@ -7,6 +7,7 @@
  */
 import { CairnError, throwIfAborted } from '../../errors';
 import type { Logger } from '../../logging/logger';
+import { PLATFORM_INFO } from '@shared/platforms';
 import type {
   Connector,
   ConnectorCapabilities,
@@ -15,6 +16,7 @@ import type {
   DocumentRef,
   FetchedDocument,
   Limitation,
+  ConnectorDescriptor,
 } from '../connector';
 import { DingTalkClient, type HttpTuning } from './dingtalk-client';
 import {
@@ -26,9 +28,7 @@ import {
   type WikiNode,
 } from './dingtalk-schemas';
 import { ExportWaiter, type ExportEventSource, type ExportResult } from './export-events';
-import type { DingTalkStreamHub } from './stream-hub';
-
-export const DINGTALK_DEFAULT_BASE_URL = 'https://api.dingtalk.com';
+import { DingTalkStreamHub } from './stream-hub';
 
 export const DINGTALK_NO_STREAM_LIMITATION: Limitation = {
   code: 'dingtalk.no-stream',
@@ -101,7 +101,7 @@ export class DingTalkConnector implements Connector {
     this.logger = init.logger.child('dingtalk');
     this.operatorId = String(init.config.operatorId ?? '').trim();
     this.client = new DingTalkClient({
-      baseUrl: String(init.config.baseUrl || DINGTALK_DEFAULT_BASE_URL),
+      baseUrl: String(init.config.baseUrl || PLATFORM_INFO.dingtalk.defaultBaseUrl),
       appKey: String(init.config.appKey ?? '').trim(),
       appSecret: init.secrets.appSecret ?? '',
       logger: this.logger,
@@ -366,7 +366,7 @@ export function createDingTalkConnector(streams: DingTalkStreamHub): (init: Conn
       appKey && appSecret
         ? streams.lease(
             {
-              baseUrl: String(init.config.baseUrl || DINGTALK_DEFAULT_BASE_URL),
+              baseUrl: String(init.config.baseUrl || PLATFORM_INFO.dingtalk.defaultBaseUrl),
               clientId: appKey,
               clientSecret: appSecret,
             },
@@ -376,3 +376,15 @@ export function createDingTalkConnector(streams: DingTalkStreamHub): (init: Conn
     return new DingTalkConnector(init, lease ? { exportEvents: lease.source, onDispose: lease.release } : {});
   };
 }
+
+export const dingTalkDescriptor: ConnectorDescriptor = {
+  platform: 'dingtalk',
+  userSignIn: false,
+  // The Stream limitation needs what the Stream client needs: the option, the app key and its secret.
+  limitation: (config, secretFields) =>
+    streamEventsEnabled(config) && secretFields.includes('appSecret') && String(config.appKey ?? '').trim()
+      ? DINGTALK_STREAM_LIMITATION
+      : DINGTALK_NO_STREAM_LIMITATION,
+  // Connectors of one app share one Stream connection, opened only while one of them needs it.
+  createFactory: () => createDingTalkConnector(new DingTalkStreamHub()),
+};

@@ -17,6 +17,7 @@ import type {
   FetchedDocument,
   Limitation,
   UserSignIn,
+  ConnectorDescriptor,
 } from '../connector';
 import { docxBlocksToMarkdown, type DocxBlock } from './blocks-to-markdown';
 import {
@@ -396,4 +397,14 @@ export function createFeishuConnector(
   platform: Extract<Platform, 'feishu' | 'lark'>,
 ): (init: ConnectorInit) => Connector {
   return (init) => new FeishuConnector(platform, init);
+}
+
+export function feishuDescriptor(platform: Extract<Platform, 'feishu' | 'lark'>): ConnectorDescriptor {
+  return {
+    platform,
+    userSignIn: true,
+    limitation: (_config, secretFields) =>
+      feishuLimitation(PLATFORM_INFO[platform].label.en, secretFields.includes('userRefreshToken')),
+    createFactory: () => createFeishuConnector(platform),
+  };
 }

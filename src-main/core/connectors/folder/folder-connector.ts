@@ -21,6 +21,7 @@ import type {
   DocumentRef,
   FetchedDocument,
   ListingReport,
+  ConnectorDescriptor,
 } from '../connector';
 import { ExclusionRules, parseExcludePatterns } from './exclusions';
 import { extractorFor, stripKnownExtension } from './extract/extractors';
@@ -247,3 +248,10 @@ function asDocumentFailure(error: unknown, externalId: string, signal: AbortSign
 function formatMiB(bytes: number): string {
   return `${(bytes / 1024 / 1024).toFixed(1)} MiB`;
 }
+
+export const folderDescriptor: ConnectorDescriptor = {
+  platform: 'folder',
+  userSignIn: false,
+  limitation: () => null,
+  createFactory: () => createFolderConnector,
+};

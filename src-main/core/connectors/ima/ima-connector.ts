@@ -6,6 +6,7 @@
  */
 import { CairnError, throwIfAborted } from '../../errors';
 import type { Logger } from '../../logging/logger';
+import { PLATFORM_INFO } from '@shared/platforms';
 import type {
   Connector,
   ConnectorCapabilities,
@@ -14,6 +15,7 @@ import type {
   DocumentRef,
   FetchedDocument,
   Limitation,
+  ConnectorDescriptor,
 } from '../connector';
 import { ImaClient, type ImaHttpTuning } from './ima-client';
 import {
@@ -24,8 +26,6 @@ import {
   parseData,
   SearchKnowledgePage,
 } from './ima-schemas';
-
-export const IMA_DEFAULT_BASE_URL = 'https://ima.qq.com';
 
 export const IMA_LIMITATION: Limitation = {
   code: 'ima.experimental',
@@ -76,7 +76,7 @@ export class ImaConnector implements Connector {
     const clientId = String(init.config.clientId ?? '').trim();
     const apiKey = init.secrets.apiKey ?? '';
     this.client = new ImaClient({
-      baseUrl: String(init.config.baseUrl || IMA_DEFAULT_BASE_URL),
+      baseUrl: String(init.config.baseUrl || PLATFORM_INFO.ima.defaultBaseUrl),
       clientId,
       apiKey,
       logger: this.logger,
@@ -269,3 +269,10 @@ export class ImaConnector implements Connector {
     return this.knowledgeBaseCache;
   }
 }
+
+export const imaDescriptor: ConnectorDescriptor = {
+  platform: 'ima',
+  userSignIn: false,
+  limitation: () => IMA_LIMITATION,
+  createFactory: () => (init) => new ImaConnector(init),
+};

@@ -13,6 +13,7 @@ import type {
   DirectHit,
   DocumentRef,
   FetchedDocument,
+  ConnectorDescriptor,
 } from '../connector';
 import { PlatformHttp, type HttpRequest, type PlatformHttpOptions } from '../http/platform-http';
 import {
@@ -250,3 +251,10 @@ function explainValidation(error: unknown, baseUrl: string): unknown {
 export function createYuqueConnector(init: ConnectorInit): Connector {
   return new YuqueConnector(init);
 }
+
+export const yuqueDescriptor: ConnectorDescriptor = {
+  platform: 'yuque',
+  userSignIn: false,
+  limitation: () => null,
+  createFactory: () => createYuqueConnector,
+};
