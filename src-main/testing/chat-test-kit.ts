@@ -2,9 +2,9 @@
  * Shared setup for the chat tests: a small corpus served by a real in-memory SearchService, a
  * ChatService wired to the fake OpenAI server, and a recorder of the pushed events.
  */
+import { unwrap } from './integration-kit';
 import { chatApi } from '../core/app/chat-api';
 import type { ChatAnswer, ChatSettingsView } from '@shared/models';
-import type { Result } from '@shared/errors';
 import { EventBus } from '../core/events/event-bus';
 import type { Db } from '../core/db/database';
 import type { ResolvedChatModel } from '../core/chat/chat-model';
@@ -134,7 +134,4 @@ export function createChatKit(db: Db, kit: KitOptions) {
   return { events, recorder, search, service, ask };
 }
 
-export function unwrap<T>(result: Result<T>): T {
-  if (!result.ok) throw new Error(`${result.error.code}: ${result.error.message}`);
-  return result.value;
-}
+export { unwrap };

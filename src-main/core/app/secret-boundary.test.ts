@@ -1,5 +1,5 @@
+import { unwrap } from '../../testing/integration-kit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Result } from '@shared/errors';
 import type { Connector } from '../connectors/connector';
 import { CairnError } from '../errors';
 import { createLogger, SecretRedactor } from '../logging/logger';
@@ -55,11 +55,6 @@ afterAll(async () => {
   await cairn.dispose();
 });
 
-function value<T>(result: Result<T>): T {
-  if (!result.ok) throw new Error(`${result.error.code}: ${result.error.message}`);
-  return result.value;
-}
-
 describe('secrets a platform echoes back', () => {
   it('never reach the renderer, the sync records or the logs', async () => {
     const seen: string[] = [];
@@ -72,16 +67,16 @@ describe('secrets a platform echoes back', () => {
       secrets: { token: TOKEN },
     };
     const testedNew = await cairn.api.connections.testNew(newConnection);
-    const rag = value(await cairn.api.connections.add(newConnection));
+    const rag = unwrap(await cairn.api.connections.add(newConnection));
     const tested = await cairn.api.connections.test({ id: rag.id });
-    value(await cairn.api.sync.start({ connectionId: rag.id }));
+    unwrap(await cairn.api.sync.start({ connectionId: rag.id }));
     await cairn.whenIdle();
-    const runs = value(await cairn.api.sync.runs({ connectionId: rag.id }));
-    const live = value(
+    const runs = unwrap(await cairn.api.sync.runs({ connectionId: rag.id }));
+    const live = unwrap(
       await cairn.api.connections.add({ ...newConnection, name: 'live wiki', mode: 'direct' }),
     );
-    const searched = value(await cairn.api.search.query({ query: 'anything', connectionIds: [live.id] }));
-    const listed = value(await cairn.api.connections.list());
+    const searched = unwrap(await cairn.api.search.query({ query: 'anything', connectionIds: [live.id] }));
+    const listed = unwrap(await cairn.api.connections.list());
     off();
 
     // The failures are still reported, with their codes.

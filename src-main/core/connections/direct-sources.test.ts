@@ -1,5 +1,5 @@
+import { unwrap } from '../../testing/integration-kit';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import type { Result } from '@shared/errors';
 import { silentLogger } from '../logging/logger';
 import { MemoryConnector } from '../../testing/index-fixtures';
 import { createCairn, type CairnInternals } from '../app/create-cairn';
@@ -28,14 +28,9 @@ afterAll(async () => {
   await cairn.dispose();
 });
 
-function value<T>(result: Result<T>): T {
-  if (!result.ok) throw new Error(`${result.error.code}: ${result.error.message}`);
-  return result.value;
-}
-
 describe('direct-mode sources as wired by createCairn', () => {
   it('keep one connector per connection across searches (no sign-in per keystroke), and let it go when the mode changes', async () => {
-    const live = value(
+    const live = unwrap(
       await cairn.api.connections.add({
         platform: 'folder',
         name: 'live',
@@ -45,11 +40,11 @@ describe('direct-mode sources as wired by createCairn', () => {
       }),
     );
     for (const query of ['quarterly', 'quarterly budget', 'budget']) {
-      const hits = value(await cairn.api.search.query({ query })).hits;
+      const hits = unwrap(await cairn.api.search.query({ query })).hits;
       expect(hits.map((hit) => [hit.source, hit.externalId])).toEqual([['direct', 'live-1']]);
     }
     expect({ built: built.length, disposed }).toEqual({ built: 1, disposed: 0 });
-    value(await cairn.api.connections.setMode({ id: live.id, mode: 'rag' }));
+    unwrap(await cairn.api.connections.setMode({ id: live.id, mode: 'rag' }));
     await vi.waitFor(() => expect(disposed).toBe(1));
   });
 });

@@ -68,7 +68,7 @@ export class DocumentReader {
     };
   }
 
-  /** A page of documents in a stable order (connection, then id), so paging never skips or repeats one. */
+  /** A page of documents in a stable order (connection, then the source's own id: documents are written concurrently, so row ids follow no order a reader would expect), so paging never skips or repeats one. */
   async list(input: { connectionId?: string; offset?: number; limit?: number }): Promise<DocumentPage> {
     const where = input.connectionId === undefined ? '' : 'WHERE d.connection_id = $1';
     const params: unknown[] = input.connectionId === undefined ? [] : [input.connectionId];
@@ -83,7 +83,7 @@ export class DocumentReader {
               d.remote_updated_at, d.indexed_at, d.chunk_count
          FROM documents d JOIN connections c ON c.id = d.connection_id
          ${where}
-        ORDER BY d.connection_id, d.id
+        ORDER BY d.connection_id, d.external_id, d.id
         LIMIT $${params.length + 1} OFFSET $${params.length + 2}`,
       [...params, limit, offset],
     );

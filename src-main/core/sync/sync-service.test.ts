@@ -1,5 +1,5 @@
+import { unwrap } from '../../testing/integration-kit';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import type { Result } from '@shared/errors';
 import type { ConnectionView, SyncProgress } from '@shared/models';
 import { silentLogger } from '../logging/logger';
 import { MemoryConnector } from '../../testing/index-fixtures';
@@ -29,14 +29,9 @@ beforeEach(() => {
     source.put(`doc-${i}`, `# Note ${i}\n\nThe quarterly budget review number ${i}.\n`);
 });
 
-function value<T>(result: Result<T>): T {
-  if (!result.ok) throw new Error(`${result.error.code}: ${result.error.message}`);
-  return result.value;
-}
-
 async function addConnection(): Promise<ConnectionView> {
   counter += 1;
-  return value(
+  return unwrap(
     await cairn.api.connections.add({
       platform: 'folder',
       name: `notes ${counter}`,
@@ -48,7 +43,7 @@ async function addConnection(): Promise<ConnectionView> {
 }
 
 async function view(id: string): Promise<ConnectionView | undefined> {
-  return value(await cairn.api.connections.list()).find((c) => c.id === id);
+  return unwrap(await cairn.api.connections.list()).find((c) => c.id === id);
 }
 
 /** Holds every fetch until `release()`, and says when the first fetch arrived. */
@@ -77,7 +72,7 @@ describe('SyncService as wired by createCairn', () => {
       error: { code: 'ALREADY_SYNCING' },
     });
     expect(
-      value(await cairn.api.sync.runs({ connectionId: connection.id })).map((run) => run.status),
+      unwrap(await cairn.api.sync.runs({ connectionId: connection.id })).map((run) => run.status),
     ).toEqual(['succeeded']);
   });
 
@@ -90,7 +85,7 @@ describe('SyncService as wired by createCairn', () => {
     await cairn.whenIdle();
     expect(cancelled.ok).toBe(true);
     // Either start reports the cancellation, or the run it started ends cancelled: never a full sync.
-    const runs = value(await cairn.api.sync.runs({ connectionId: connection.id }));
+    const runs = unwrap(await cairn.api.sync.runs({ connectionId: connection.id }));
     expect(started.ok ? runs.map((run) => run.status) : started.error.code).toEqual(
       started.ok ? ['cancelled'] : 'CANCELLED',
     );
@@ -100,7 +95,7 @@ describe('SyncService as wired by createCairn', () => {
 
   it('removing a connection while its sync is starting stops the sync and leaves nothing behind', async () => {
     const connection = await addConnection();
-    const before = value(await cairn.api.settings.reindexCost());
+    const before = unwrap(await cairn.api.settings.reindexCost());
     const [, removed] = await Promise.all([
       cairn.api.sync.start({ connectionId: connection.id }),
       cairn.api.connections.remove({ id: connection.id }),
@@ -109,53 +104,53 @@ describe('SyncService as wired by createCairn', () => {
     expect(removed.ok).toBe(true);
     expect(source.fetches).toEqual([]);
     expect(await view(connection.id)).toBeUndefined();
-    expect(value(await cairn.api.settings.reindexCost())).toEqual(before);
+    expect(unwrap(await cairn.api.settings.reindexCost())).toEqual(before);
   });
 
   it('removing a connection mid-sync cancels it and deletes its documents, chunks and vectors', async () => {
     const connection = await addConnection();
-    value(await cairn.api.sync.start({ connectionId: connection.id }));
+    unwrap(await cairn.api.sync.start({ connectionId: connection.id }));
     await cairn.whenIdle();
-    const synced = value(await cairn.api.settings.reindexCost());
+    const synced = unwrap(await cairn.api.settings.reindexCost());
     source.put('doc-new', '# New\n\nA fresh note about budgets.\n');
     const gate = gateFetches();
-    value(await cairn.api.sync.start({ connectionId: connection.id }));
+    unwrap(await cairn.api.sync.start({ connectionId: connection.id }));
     await gate.reached;
     const removing = cairn.api.connections.remove({ id: connection.id });
     gate.release();
     expect((await removing).ok).toBe(true);
     await cairn.whenIdle();
-    const after = value(await cairn.api.settings.reindexCost());
+    const after = unwrap(await cairn.api.settings.reindexCost());
     expect(after).toEqual({ documents: synced.documents - 12, chunks: synced.chunks - 12 });
-    const hits = value(await cairn.api.search.query({ query: 'quarterly budget review' })).hits;
+    const hits = unwrap(await cairn.api.search.query({ query: 'quarterly budget review' })).hits;
     expect(hits.filter((hit) => hit.connectionId === connection.id)).toEqual([]);
   });
 
   it('switching a syncing connection to direct mode cancels its sync and keeps its index', async () => {
     const connection = await addConnection();
-    value(await cairn.api.sync.start({ connectionId: connection.id }));
+    unwrap(await cairn.api.sync.start({ connectionId: connection.id }));
     await cairn.whenIdle();
     source.put('doc-new', '# New\n\nA fresh note about budgets.\n');
     const gate = gateFetches();
-    value(await cairn.api.sync.start({ connectionId: connection.id }));
+    unwrap(await cairn.api.sync.start({ connectionId: connection.id }));
     await gate.reached;
     const switching = cairn.api.connections.setMode({ id: connection.id, mode: 'direct' });
     gate.release();
     expect((await switching).ok).toBe(true);
     await cairn.whenIdle();
-    const runs = value(await cairn.api.sync.runs({ connectionId: connection.id }));
+    const runs = unwrap(await cairn.api.sync.runs({ connectionId: connection.id }));
     expect(runs.map((run) => run.status)).toEqual(['cancelled', 'succeeded']);
     expect(await view(connection.id)).toMatchObject({
       mode: 'direct',
       syncStatus: 'synced',
       documentCount: 12,
     });
-    expect(value(await cairn.api.app.status()).syncing[connection.id]).toBeUndefined();
+    expect(unwrap(await cairn.api.app.status()).syncing[connection.id]).toBeUndefined();
   });
 
   it('reports progress with documentsDone never going back and documentsTotal the listed count', async () => {
     const connection = await addConnection();
-    value(await cairn.api.sync.start({ connectionId: connection.id }));
+    unwrap(await cairn.api.sync.start({ connectionId: connection.id }));
     await cairn.whenIdle();
     for (let i = 0; i < 3; i++) source.put(`doc-${i}`, `# Note ${i}\n\nChanged text ${i}.\n`);
     source.documents.delete('doc-11');
@@ -163,7 +158,7 @@ describe('SyncService as wired by createCairn', () => {
     const off = cairn.events.on('sync.progress', (event) => {
       if (event.connectionId === connection.id) progress.push(event);
     });
-    value(await cairn.api.sync.start({ connectionId: connection.id }));
+    unwrap(await cairn.api.sync.start({ connectionId: connection.id }));
     await cairn.whenIdle();
     off();
     const done = progress.map((event) => event.documentsDone);
@@ -181,7 +176,7 @@ describe('SyncService as wired by createCairn', () => {
     const off = cairn.events.on('sync.progress', (event) => {
       if (event.connectionId === connection.id) progress.push(event);
     });
-    value(await cairn.api.sync.start({ connectionId: connection.id }));
+    unwrap(await cairn.api.sync.start({ connectionId: connection.id }));
     await gate.reached;
     const cancelling = cairn.api.sync.cancel({ connectionId: connection.id });
     gate.release();
@@ -191,6 +186,6 @@ describe('SyncService as wired by createCairn', () => {
     const last = progress.at(-1);
     expect(last?.phase).toBe('done');
     expect(last!.documentsDone).toBeLessThan(last!.documentsTotal);
-    expect(value(await cairn.api.sync.runs({ connectionId: connection.id }))[0]?.status).toBe('cancelled');
+    expect(unwrap(await cairn.api.sync.runs({ connectionId: connection.id }))[0]?.status).toBe('cancelled');
   });
 });
