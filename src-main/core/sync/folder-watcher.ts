@@ -2,7 +2,7 @@
  * The file-system watcher behind live folder syncs: @parcel/watcher (native, maintained, used by
  * Parcel and VS Code's file service): inotify, FSEvents or ReadDirectoryChangesW underneath, so
  * an idle watched tree costs no CPU, and tool folders are never watched at all.
- * docs/decisions/folder-watching.md says why not chokidar.
+ * docs/decisions/local-folders.md says why not chokidar.
  */
 import { realpath } from 'node:fs/promises';
 

@@ -451,9 +451,17 @@ describe('SyncEngine', () => {
     await engine.run({ connectionId: 'paged', connector, embedder });
     const search = new HybridSearch({ db, queryEmbedder: () => embedder });
     const hits = (await search.search({ query: 'zeppelin hangar', connectionIds: ['paged'] })).hits;
-    expect(hits.map((h) => [h.externalId, h.location ?? null])).toEqual([
-      ['report.pdf', { kind: 'page', page: 2 }],
-      ['plain.md', null],
-    ]);
+    // The page that says it ranks first; every hit names its own page, the Markdown file none.
+    expect(hits[0]).toMatchObject({ externalId: 'report.pdf', location: { kind: 'page', page: 2 } });
+    expect(hits.map((h) => [h.externalId, h.location ?? null])).toEqual(
+      expect.arrayContaining([
+        ['report.pdf', { kind: 'page', page: 2 }],
+        ['plain.md', null],
+      ]),
+    );
+    for (const hit of hits)
+      expect(hit.location ?? null).toEqual(
+        hit.externalId === 'report.pdf' ? { kind: 'page', page: expect.any(Number) } : null,
+      );
   });
 });
