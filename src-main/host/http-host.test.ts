@@ -18,7 +18,8 @@ interface Reply {
 function send(
   host: HttpHost,
   path: string,
-  options: { method?: string; headers?: Record<string, string>; body?: string } = {},
+  /** A body given as parts is written part by part, so node:http sends it chunked (no content-length). */
+  options: { method?: string; headers?: Record<string, string>; body?: string | string[] } = {},
 ): Promise<Reply> {
   return new Promise((resolve, reject) => {
     const req = httpRequest(
@@ -36,7 +37,9 @@ function send(
       },
     );
     req.on('error', reject);
-    req.end(options.body);
+    if (!Array.isArray(options.body)) return void req.end(options.body); // one write: content-length is declared
+    for (const part of options.body) req.write(part);
+    req.end();
   });
 }
 
@@ -239,27 +242,10 @@ describe('headless host under abuse', () => {
     const huge = JSON.stringify({ query: 'x'.repeat(2 * 1024 * 1024) });
     const headers = { 'content-type': 'application/json', 'x-cairn-token': host.token };
     const declared = await send(host, '/api/search.query', { method: 'POST', headers, body: huge });
-    // No content-length: node:http streams it chunked when written in parts.
-    const chunked = await new Promise<Reply>((resolve, reject) => {
-      const req = httpRequest(
-        { host: '127.0.0.1', port: host.port, path: '/api/search.query', method: 'POST', headers },
-        (res) => {
-          const parts: Buffer[] = [];
-          res.on('data', (part: Buffer) => parts.push(part));
-          res.on('end', () =>
-            resolve({
-              status: res.statusCode ?? 0,
-              headers: res.headers,
-              body: Buffer.concat(parts).toString('utf8'),
-            }),
-          );
-        },
-      );
-      req.on('error', reject);
-      for (let offset = 0; offset < huge.length; offset += 64 * 1024)
-        req.write(huge.slice(offset, offset + 64 * 1024));
-      req.end();
-    });
+    const parts: string[] = [];
+    for (let offset = 0; offset < huge.length; offset += 64 * 1024)
+      parts.push(huge.slice(offset, offset + 64 * 1024));
+    const chunked = await send(host, '/api/search.query', { method: 'POST', headers, body: parts });
     const fetched = await fetch(`${host.origin}/api/search.query`, { method: 'POST', headers, body: huge });
     const after = await call(host, 'app.status');
     const envelope = {

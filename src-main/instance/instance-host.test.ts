@@ -11,6 +11,7 @@ import { silentLogger } from '../core/logging/logger';
 import { instanceEndpoint } from './endpoint';
 import { connectToInstance, type InstanceClient } from './instance-client';
 import { startInstanceHost, type InstanceHost } from './instance-host';
+import { emptyCounters } from '../core/sync/sync-runs';
 
 let dir: string;
 let cairn: CairnInternals;
@@ -211,17 +212,7 @@ describe('the instance socket', () => {
       status: 'succeeded',
       startedAt: new Date().toISOString(),
       finishedAt: new Date().toISOString(),
-      counters: {
-        seen: 0,
-        added: 0,
-        updated: 0,
-        unchanged: 0,
-        deleted: 0,
-        failed: 0,
-        chunksEmbedded: 0,
-        embedderCalls: 0,
-        embeddingTokens: 0,
-      },
+      counters: emptyCounters(),
       errors: [],
       error: null,
     };

@@ -6,6 +6,7 @@ import { ConnectionRepository } from '../connections/connection-repository';
 import { EventBus } from '../events/event-bus';
 import { openDatabase, type Db } from '../db/database';
 import { SyncScheduler, type SchedulerClock } from './scheduler';
+import { emptyCounters } from './sync-runs';
 
 const HOUR = 3_600_000;
 
@@ -206,17 +207,7 @@ describe('SyncScheduler', () => {
       status,
       startedAt: new Date(clock.now() - HOUR).toISOString(),
       finishedAt: new Date(clock.now()).toISOString(),
-      counters: {
-        seen: 0,
-        added: 0,
-        updated: 0,
-        unchanged: 0,
-        deleted: 0,
-        failed: 0,
-        chunksEmbedded: 0,
-        embedderCalls: 0,
-        embeddingTokens: 0,
-      },
+      counters: emptyCounters(),
       errors: [],
       error: null,
     });
