@@ -16,6 +16,10 @@ import { machineFacts } from './process-stats';
 import type { QueryScenarioResult } from './query-scenario';
 import { currentCommit, REPO_ROOT, writeResults } from './report';
 import { evaluateTargets, printBenchReport, type Scenario, type ScenarioOutcome } from './bench-report';
+import { printFolderReport, runFolderBench } from './folder-report';
+
+/** Local folders (issue #10): sync, watch latency, a burst, large files, an idle watched tree. */
+const FOLDER_SCENARIO = 'folder';
 
 const DEFAULT_SCENARIOS: Scenario[] = [
   { id: 'builtin-1k', embedder: 'builtin', targetChunks: 1_000, resync: false, queries: true },
@@ -163,9 +167,10 @@ async function main(): Promise<void> {
   const all = [...DEFAULT_SCENARIOS, ...(values.large ? LARGE_SCENARIOS : [])];
   const only = values.only ? new Set(values.only.split(',')) : null;
   const scenarios = only ? [...DEFAULT_SCENARIOS, ...LARGE_SCENARIOS].filter((s) => only.has(s.id)) : all;
-  if (scenarios.length === 0)
+  const folderWanted = !only || only.has(FOLDER_SCENARIO);
+  if (scenarios.length === 0 && !folderWanted)
     throw new Error(
-      `No scenario matches --only ${values.only}; known: ${[...DEFAULT_SCENARIOS, ...LARGE_SCENARIOS].map((s) => s.id).join(', ')}`,
+      `No scenario matches --only ${values.only}; known: ${[...DEFAULT_SCENARIOS, ...LARGE_SCENARIOS].map((s) => s.id).join(', ')}, ${FOLDER_SCENARIO}`,
     );
   const workDir = values['work-dir'] ?? join(tmpdir(), 'cairn-bench');
   mkdirSync(workDir, { recursive: true });
@@ -174,7 +179,7 @@ async function main(): Promise<void> {
   // Read before running: the workers load the code of this moment.
   const commit = currentCommit();
   console.log(
-    `Cairn bench: ${scenarios.map((s) => s.id).join(', ')}; ${machine.cpus} cores, Node ${machine.node}, load ${machine.loadAverage.join(' / ')} (1/5/15 min)`,
+    `Cairn bench: ${[...scenarios.map((s) => s.id), ...(folderWanted ? [FOLDER_SCENARIO] : [])].join(', ')}; ${machine.cpus} cores, Node ${machine.node}, load ${machine.loadAverage.join(' / ')} (1/5/15 min)`,
   );
   const outcomes: ScenarioOutcome[] = [];
   for (const scenario of scenarios) {
@@ -194,6 +199,11 @@ async function main(): Promise<void> {
       await server?.stop();
     }
   }
+  let folder = null;
+  if (folderWanted) {
+    console.log(`\n▶ ${FOLDER_SCENARIO}`);
+    folder = runFolderBench((args) => runWorker(args), { workDir, seed: Number(values.seed) });
+  }
   const targets = evaluateTargets(outcomes);
   const results = {
     kind: 'bench',
@@ -205,9 +215,11 @@ async function main(): Promise<void> {
     remoteLatencyMs: REMOTE_LATENCY_MS,
     queriesPerScenario: Number(values.queries),
     scenarios: outcomes,
+    folder,
     targets,
   };
   printBenchReport(results);
+  if (folder) printFolderReport(folder);
   const paths = writeResults('bench', results);
   console.log(`\nResults: ${paths.join(', ')}`);
 }
