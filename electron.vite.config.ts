@@ -24,7 +24,13 @@ export default defineConfig({
     resolve: { alias: sharedAlias },
     build: {
       outDir: 'out/main',
-      rollupOptions: { input: { index: resolve(__dirname, 'src-main/electron/main.ts') } },
+      rollupOptions: {
+        input: {
+          index: resolve(__dirname, 'src-main/electron/main.ts'),
+          // Local models run in a worker thread; WorkerHost finds this file beside the main bundle.
+          'embedding-worker': resolve(__dirname, 'src-main/core/embedding/embedding-worker.ts'),
+        },
+      },
     },
   },
   preload: {

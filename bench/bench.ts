@@ -1,4 +1,6 @@
 /**
+ * `npm run bench -- --models [--only <model id,…>] [--quick]`: chunks/s of every catalogued local
+ * model, fp32 and int8, on random-weight models of their architectures (bench/model-speed.ts).
  * `npm run bench [-- --large] [-- --only <id,id>] [-- --keep]`: speed and scale of the real pipeline on
  * a generated corpus. Each step runs in its own child process (bench-worker.ts) so peak RSS and
  * cold open are honest; this process only orchestrates, prints the tables and writes
@@ -162,8 +164,15 @@ async function main(): Promise<void> {
       queries: { type: 'string', default: '200' },
       seed: { type: 'string', default: '1' },
       'work-dir': { type: 'string' },
+      models: { type: 'boolean', default: false },
+      quick: { type: 'boolean', default: false },
     },
   });
+  if (values.models) {
+    const { runModelBench } = await import('./model-speed');
+    await runModelBench({ ...(values.only ? { only: values.only.split(',') } : {}), quick: values.quick });
+    return;
+  }
   const all = [...DEFAULT_SCENARIOS, ...(values.large ? LARGE_SCENARIOS : [])];
   const only = values.only ? new Set(values.only.split(',')) : null;
   const scenarios = only ? [...DEFAULT_SCENARIOS, ...LARGE_SCENARIOS].filter((s) => only.has(s.id)) : all;

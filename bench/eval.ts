@@ -15,6 +15,12 @@ import { existsSync, readdirSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { createEmbedder, embeddingSettingsFromEnv } from '../src-main/core/embedding/create-embedder';
+import type { Embedder } from '../src-main/core/embedding/embedder';
+import { dataDirLayout, resolveDataDir } from '../src-main/core/app/data-dir';
+import { silentLogger } from '../src-main/core/logging/logger';
+import { loadCatalog } from '../src-main/core/models/catalog';
+import { LocalModels } from '../src-main/core/models/local-models';
+import { ModelStore } from '../src-main/core/models/model-store';
 import { BuiltinEmbedder } from '../src-main/core/embedding/builtin-embedder';
 import { spaceKey } from '../src-main/core/embedding/embedder';
 import { loadCollection, readReferenceFigures, type ReferenceFigure } from './collection';
@@ -135,69 +141,94 @@ async function main(): Promise<void> {
   const startedAt = new Date().toISOString();
   const commit = currentCommit();
   const settings = embeddingSettingsFromEnv(process.env);
-  const embedder = settings ? createEmbedder(settings) : new BuiltinEmbedder();
-  log(`embedder: ${spaceKey(embedder.space)}`);
-  log(
-    `Cairn eval: ${dirs.join(', ')}; ${machine.cpus} cores, Node ${machine.node}, load ${machine.loadAverage.join(' / ')}`,
-  );
-  const collections: EvaluatedCollection[] = [];
-  for (const dir of dirs) {
-    const collection = loadCollection(dir, values.train ? 'train' : 'test');
-    const tuning =
-      values['fusion-study'] && !values.train && existsSync(join(dir, 'train', 'qrels.tsv'))
-        ? loadCollection(dir, 'train')
-        : undefined;
-    const result = await evaluateCollection(collection, {
-      embedder,
-      log,
-      exactVector: values['exact-vector'] ?? false,
-      ...(tuning ? { tuning } : {}),
-    });
-    const references = readReferenceFigures(dir);
-    collections.push({ ...result, references, goals: checkGoals(result, references) });
+  // Local models installed in the data directory (CAIRN_DATA_DIR, else the OS default) are measured
+  // too, each in its own pass, whenever no CAIRN_EMBED_* provider was named.
+  const local = new LocalModels({
+    store: new ModelStore(dataDirLayout(resolveDataDir({ env: process.env }).path).models),
+    catalog: loadCatalog(process.env),
+    logger: silentLogger(),
+  });
+  const embedders = settings
+    ? [createEmbedder(settings, {}, (id) => local.embedder(id))]
+    : [
+        new BuiltinEmbedder(),
+        ...local.catalog.entries
+          .filter((entry) => entry.kind === 'embedder' && local.installedIds().includes(entry.id))
+          .map((entry) => local.embedder(entry.id)),
+      ];
+  try {
+    for (const embedder of embedders) await evaluateWith(embedder, embedders.indexOf(embedder) === 0);
+  } finally {
+    await local.dispose();
   }
-  const results = {
-    kind: 'eval',
-    startedAt,
-    finishedAt: new Date().toISOString(),
-    commit,
-    machine,
-    loadAverageAtEnd: machineFacts().loadAverage,
-    embedder: spaceKey(embedder.space),
-    collections,
-  };
-  const paths = writeResults('eval', results);
-  if (values.json) {
-    process.stdout.write(`${JSON.stringify(results, null, 2)}\n`);
-  } else {
-    console.log(`\n## Eval ${startedAt.slice(0, 16).replace('T', ' ')} UTC, commit ${results.commit ?? '?'}`);
-    console.log(
-      `embedder ${results.embedder}; ${machine.cpus} cores, Node ${machine.node}; load ${machine.loadAverage.join(' / ')} at start, ${results.loadAverageAtEnd.join(' / ')} at end\n`,
+
+  async function evaluateWith(embedder: Embedder, primary: boolean): Promise<void> {
+    log(`embedder: ${spaceKey(embedder.space)}`);
+    log(
+      `Cairn eval: ${dirs.join(', ')}; ${machine.cpus} cores, Node ${machine.node}, load ${machine.loadAverage.join(' / ')}`,
     );
-    console.log(resultsTable(collections));
-    console.log('\n### Goals\n');
-    console.log(
-      markdownTable(
-        ['collection', 'goal', 'status', 'detail'],
-        collections.flatMap((c) =>
-          c.goals.map((g) => [c.collection, g.goal, g.met ? 'met' : 'missed', g.detail]),
+    const collections: EvaluatedCollection[] = [];
+    for (const dir of dirs) {
+      const collection = loadCollection(dir, values.train ? 'train' : 'test');
+      const tuning =
+        values['fusion-study'] && !values.train && existsSync(join(dir, 'train', 'qrels.tsv'))
+          ? loadCollection(dir, 'train')
+          : undefined;
+      const result = await evaluateCollection(collection, {
+        embedder,
+        log,
+        exactVector: values['exact-vector'] ?? false,
+        ...(tuning ? { tuning } : {}),
+      });
+      const references = readReferenceFigures(dir);
+      collections.push({ ...result, references, goals: checkGoals(result, references) });
+    }
+    const results = {
+      kind: 'eval',
+      startedAt,
+      finishedAt: new Date().toISOString(),
+      commit,
+      machine,
+      loadAverageAtEnd: machineFacts().loadAverage,
+      embedder: spaceKey(embedder.space),
+      collections,
+    };
+    // The built-in (or CAIRN_EMBED_*) run is latest-eval.json; each installed local model gets its own file.
+    const paths = writeResults(primary ? 'eval' : `eval-${embedder.space.model.split('@')[0]}`, results);
+    if (values.json) {
+      process.stdout.write(`${JSON.stringify(results, null, 2)}\n`);
+    } else {
+      console.log(
+        `\n## Eval ${startedAt.slice(0, 16).replace('T', ' ')} UTC, commit ${results.commit ?? '?'}`,
+      );
+      console.log(
+        `embedder ${results.embedder}; ${machine.cpus} cores, Node ${machine.node}; load ${machine.loadAverage.join(' / ')} at start, ${results.loadAverageAtEnd.join(' / ')} at end\n`,
+      );
+      console.log(resultsTable(collections));
+      console.log('\n### Goals\n');
+      console.log(
+        markdownTable(
+          ['collection', 'goal', 'status', 'detail'],
+          collections.flatMap((c) =>
+            c.goals.map((g) => [c.collection, g.goal, g.met ? 'met' : 'missed', g.detail]),
+          ),
         ),
-      ),
-    );
-    console.log(
-      `\n${markdownTable(
-        ['collection', 'docs', 'chunks', 'index s', 'query s'],
-        collections.map((c) => [
-          c.collection,
-          c.documents,
-          c.chunks,
-          num(c.indexSeconds, 1),
-          num(c.querySeconds, 1),
-        ]),
-      )}`,
-    );
+      );
+      console.log(
+        `\n${markdownTable(
+          ['collection', 'docs', 'chunks', 'index s', 'query s'],
+          collections.map((c) => [
+            c.collection,
+            c.documents,
+            c.chunks,
+            num(c.indexSeconds, 1),
+            num(c.querySeconds, 1),
+          ]),
+        )}`,
+      );
+    }
+    log(`Results: ${paths.join(', ')}`);
   }
-  log(`Results: ${paths.join(', ')}`);
 }
 
 main().catch((error: unknown) => {

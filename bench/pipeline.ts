@@ -9,6 +9,7 @@ import type { Embedder } from '../src-main/core/embedding/embedder';
 import type { DocumentStore } from '../src-main/core/index/document-store';
 import { ensureActiveSpace } from '../src-main/core/index/embedding-spaces';
 import { PgDocumentStore } from '../src-main/core/index/pg-document-store';
+import { loadCatalog } from '../src-main/core/models/catalog';
 import { HybridSearch } from '../src-main/core/search/hybrid-search';
 import { vectorTuning } from '../src-main/core/search/search-tuning';
 import { SyncEngine } from '../src-main/core/sync/sync-engine';
@@ -51,12 +52,14 @@ export async function openPipeline(options: {
 
 /** The app's search over the index, answering queries with `embedder` (or precomputed vectors). */
 export function hybridSearchFor(db: Db, embedder: Embedder): HybridSearch {
-  // The app's own tuning of the vector channel (similarity floor, fusion weight), so numbers are what users get.
+  // The app's own tuning of the vector channel (similarity floor, fusion weight) and its catalogue
+  // (built-in + CAIRN_MODEL_CATALOG, for local models' floors), so numbers are what users get.
+  const catalog = loadCatalog(process.env);
   return new HybridSearch({
     db,
     queryEmbedder: (space) =>
       space.model === embedder.space.model && space.provider === embedder.space.provider ? embedder : null,
-    minVectorSimilarity: (space) => vectorTuning(space).minSimilarity,
-    vectorWeight: (space) => vectorTuning(space).weight,
+    minVectorSimilarity: (space) => vectorTuning(space, catalog).minSimilarity,
+    vectorWeight: (space) => vectorTuning(space, catalog).weight,
   });
 }

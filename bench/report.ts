@@ -43,7 +43,7 @@ export function currentCommit(): string | null {
 }
 
 /** Writes bench-results/<kind>-<date>.json and bench-results/latest-<kind>.json; returns their paths. */
-export function writeResults(kind: 'bench' | 'eval', data: unknown): string[] {
+export function writeResults(kind: 'bench' | 'eval' | `eval-${string}`, data: unknown): string[] {
   mkdirSync(RESULTS_DIR, { recursive: true });
   const text = `${JSON.stringify(data, null, 2)}\n`;
   const paths = [join(RESULTS_DIR, `${kind}-${today()}.json`), join(RESULTS_DIR, `latest-${kind}.json`)];

@@ -21,9 +21,12 @@ describe('electron-builder.yml', () => {
     const validate = new Ajv({ allErrors: true, strict: false }).compile(schema);
     const valid = validate(config);
     expect(validate.errors ?? null).toBeNull();
+    const platformFiles = (name: string) => (config[name] as { files?: string[] }).files;
     expect({
       valid,
       unpacked: config.asarUnpack,
+      // Each platform keeps only its own onnxruntime binaries.
+      ortExcluded: [platformFiles('linux'), platformFiles('mac'), platformFiles('win')],
       targets: [
         (config.linux as { target: string[] }).target,
         (config.mac as { target: string }).target,
@@ -32,6 +35,11 @@ describe('electron-builder.yml', () => {
     }).toEqual({
       valid: true,
       unpacked: ['node_modules/@electric-sql/**'],
+      ortExcluded: [
+        ['!node_modules/onnxruntime-node/bin/napi-v6/{darwin,win32}/**'],
+        ['!node_modules/onnxruntime-node/bin/napi-v6/{linux,win32}/**'],
+        ['!node_modules/onnxruntime-node/bin/napi-v6/{darwin,linux}/**'],
+      ],
       targets: [['AppImage', 'deb'], 'dmg', 'nsis'],
     });
   });

@@ -17,7 +17,11 @@ import type {
   McpTestReport,
   DocumentView,
   FolderPreview,
+  ModelProgress,
+  ModelsSnapshot,
+  ModelView,
   NewConnection,
+  OllamaDetection,
   ReindexStatus,
   SearchRequest,
   SearchResponse,
@@ -121,6 +125,19 @@ export interface CairnApi {
     /** How many documents/chunks a change of embedding model would re-embed. */
     reindexCost(): Promise<Result<{ documents: number; chunks: number }>>;
   };
+  models: {
+    /** The catalogue with what is installed, downloading, in use, and what switching would cost. */
+    list(): Promise<Result<ModelsSnapshot>>;
+    /** Starts a download in the background: `models.progress` while it runs, `models.changed` when it ends. */
+    pull(input: { id: string; mirror?: string }): Promise<Result<void>>;
+    cancel(input: { id: string }): Promise<Result<void>>;
+    /** Deletes an installed model (refused while it is the active embedding model). */
+    remove(input: { id: string }): Promise<Result<void>>;
+    /** Installs from a folder on this machine (no network); files without a catalogue checksum need `allowUnverified`. */
+    import(input: { id: string; folder: string; allowUnverified?: boolean }): Promise<Result<ModelView>>;
+    /** Looks for Ollama on 127.0.0.1:11434 and the embedding models it has pulled. */
+    detectOllama(): Promise<Result<OllamaDetection>>;
+  };
 }
 
 /** Events pushed from main to the UI. The renderer applies them in one place (STYLE.md §8). */
@@ -136,6 +153,9 @@ export interface CairnEvents {
   'chat.token': { conversationId: string; messageId: string; delta: string; offset: number };
   'chat.done': ChatAnswer;
   'auth.finished': { connectionId: string; ok: boolean; error: AppErrorData | null };
+  'models.progress': ModelProgress;
+  /** After a download, import or removal finished or failed. */
+  'models.changed': ModelsSnapshot;
 }
 
 export type CairnEventName = keyof CairnEvents;
@@ -164,6 +184,7 @@ export const API_METHODS = {
   mcp: ['setup', 'test'],
   chat: ['ask', 'cancel', 'conversations', 'messages', 'removeConversation'],
   settings: ['get', 'update', 'reindexCost'],
+  models: ['list', 'pull', 'cancel', 'remove', 'import', 'detectOllama'],
 } as const satisfies { [D in keyof CairnApi]: readonly (keyof CairnApi[D])[] };
 
 // A method missing from API_METHODS is a compile error too.
@@ -180,6 +201,7 @@ export const API_METHODS_EXHAUSTIVE: Exhaustive = {
   mcp: true,
   chat: true,
   settings: true,
+  models: true,
 };
 
 export const EVENT_NAMES: readonly CairnEventName[] = [
@@ -190,6 +212,8 @@ export const EVENT_NAMES: readonly CairnEventName[] = [
   'chat.token',
   'chat.done',
   'auth.finished',
+  'models.progress',
+  'models.changed',
 ];
 
 export type ApiDomain = keyof CairnApi;

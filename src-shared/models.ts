@@ -195,8 +195,8 @@ export interface SearchHit {
   /** Page, slide or rows of the original file (PDF, PPTX, XLSX/CSV); absent or null when the format has none. */
   location?: ChunkLocation | null;
   score: number;
-  /** 1-based rank in each channel that found it, for "why did this rank". */
-  ranks: { vector?: number; keyword?: number; direct?: number };
+  /** 1-based rank in each channel that found it, for "why did this rank"; `rerank` after a reranker reordered the candidates. */
+  ranks: { vector?: number; keyword?: number; direct?: number; rerank?: number };
 }
 
 /** One document in the results, ranked by its best passage (see docs/decisions for why core groups). */
@@ -215,6 +215,21 @@ export interface SearchResponse {
   /** Direct-mode connections that failed or timed out; the local results still stand. */
   warnings: { connectionId: string; error: AppErrorData }[];
   tookMs: number;
+  /** What the local reranker did; absent when none is in use (none installed, or turned off). */
+  rerank?: RerankInfo;
+}
+
+export interface RerankInfo {
+  status: 'applied' | 'skipped';
+  /** The reranker's catalogue id. */
+  model: string;
+  /** Why it was skipped: over the time budget, still loading, fewer than 2 candidates, or it failed. */
+  reason: 'budget' | 'timeout' | 'loading' | 'too-few' | 'error' | null;
+  /** Candidates reordered (the fused top-30, fewer when only fewer fit the budget). */
+  depth: number;
+  tookMs: number;
+  /** The cost estimated before running (for a skip: of the full depth). */
+  estimatedMs: number | null;
 }
 
 /** One chunk of an indexed document: where it sits in the document's Markdown. */
@@ -312,7 +327,7 @@ export interface ConversationView {
   updatedAt: string;
 }
 
-export type EmbeddingProviderKind = 'builtin' | 'dashscope' | 'openai' | 'ollama' | 'custom';
+export type EmbeddingProviderKind = 'builtin' | 'local' | 'dashscope' | 'openai' | 'ollama' | 'custom';
 export type ChatProviderKind =
   'none' | 'dashscope' | 'openai' | 'deepseek' | 'ollama' | 'lmstudio' | 'custom';
 
@@ -333,9 +348,29 @@ export interface ChatSettingsView {
   topK: number;
 }
 
+/** Where local models are downloaded from: huggingface.co, a mirror with the same layout (e.g. hf-mirror.com), or ModelScope. */
+export type ModelSourceKind = 'huggingface' | 'mirror' | 'modelscope';
+
+export interface ModelSettingsView {
+  source: ModelSourceKind;
+  /** Used when `source` is 'mirror'. CAIRN_MODEL_MIRROR and `--mirror` override both. */
+  mirrorUrl: string;
+}
+
+export interface RerankerSettingsView {
+  /** @default true: an installed reranker is used unless turned off. */
+  enabled: boolean;
+  /** Catalogue id; '' = the fastest installed reranker that is on by default. */
+  model: string;
+  /** Time a search may spend reranking. @default 300 */
+  budgetMs: number;
+}
+
 export interface SettingsView {
   embedding: EmbeddingSettingsView;
   chat: ChatSettingsView;
+  models: ModelSettingsView;
+  reranker: RerankerSettingsView;
   /** @default 24 */
   syncIntervalHours: number;
   scheduledSyncPaused: boolean;
@@ -345,6 +380,8 @@ export interface SettingsView {
 export interface SettingsPatch {
   embedding?: Partial<Omit<EmbeddingSettingsView, 'hasApiKey'>> & { apiKey?: string };
   chat?: Partial<Omit<ChatSettingsView, 'hasApiKey'>> & { apiKey?: string };
+  models?: Partial<ModelSettingsView>;
+  reranker?: Partial<RerankerSettingsView>;
   syncIntervalHours?: number;
   scheduledSyncPaused?: boolean;
   language?: 'system' | 'zh' | 'en';
@@ -387,4 +424,65 @@ export interface McpTestReport {
   results: number;
   firstTitle: string | null;
   tookMs: number;
+}
+
+/** A catalogued local model as the settings screen and `cairn models list` show it. */
+export interface ModelView {
+  id: string;
+  kind: 'embedder' | 'reranker';
+  name: string;
+  summary: { en: string; zh: string };
+  licence: string;
+  languages: string[];
+  /** Vector width (embedders). */
+  dimensions: number | null;
+  /** Bytes to download on this machine; null when a file's size is not known in advance. */
+  downloadBytes: number | null;
+  recommended: 'default' | 'multilingual' | 'best' | 'fast' | 'slow-best' | null;
+  /** Measured here (2 shared cores) on a random-weight model of the same architecture. */
+  speed: { cpuMsPerChunk: number | null; cpuMsPerPair: number | null };
+  /** Published quality with sources (not measured here). */
+  quality: { metric: string; value: string; source: string }[];
+  /** False when the catalogue lacks a pinned revision or a checksum: import only. */
+  downloadable: boolean;
+  unverifiedFiles: string[];
+  /** Set when this machine cannot run it (e.g. no ONNX runtime build). */
+  unavailableReason: string | null;
+  installed: { at: string; bytes: number; verified: boolean; origin: 'download' | 'import' } | null;
+  download: ModelDownloadView | null;
+  /** The active embedding model, or the reranker searches use. */
+  inUse: boolean;
+  /** Embedders: what switching to it would cost for the current index (estimates). */
+  reembed: { chunks: number; seconds: number; vectorBytes: number } | null;
+}
+
+export interface ModelDownloadView {
+  state: 'running' | 'failed' | 'cancelled';
+  phase: 'downloading' | 'verifying' | 'installing';
+  doneBytes: number;
+  totalBytes: number | null;
+  error: AppErrorData | null;
+}
+
+export interface ModelsSnapshot {
+  models: ModelView[];
+  /** Where models are installed. */
+  dir: string;
+  /** The download source in effect, and whether CAIRN_MODEL_MIRROR overrides the setting. */
+  source: { kind: ModelSourceKind; url: string; fromEnv: boolean };
+  cores: number;
+}
+
+export interface ModelProgress {
+  id: string;
+  phase: 'downloading' | 'verifying' | 'installing';
+  doneBytes: number;
+  totalBytes: number | null;
+}
+
+/** Ollama on this machine: the models it has that embed (capability "embedding"), with their vector width. */
+export interface OllamaDetection {
+  baseUrl: string;
+  reachable: boolean;
+  models: { name: string; dimensions: number }[];
 }

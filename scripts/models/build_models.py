@@ -370,8 +370,10 @@ def build_tiny(out_dir, seed=12):
         for token in group:
             concept_of[token] = c
     # Concept rows are random (nearly orthogonal) vectors of norm ~8. Every other token (stop
-    # words, characters, specials) is a weak shared 'filler' direction plus a little noise, so a
-    # text without any concept still has a direction, and shared stop words barely matter.
+    # words, characters, specials) is a weak shared 'filler' direction plus a little noise (norm
+    # ~0.2, so even a long run of unknown words cannot outweigh one concept word: a text sharing
+    # no concept with another stays dissimilar to it), and a text without any concept still has
+    # a direction.
     concept_vecs = rng.standard_normal((len(CONCEPTS), H)).astype(np.float32)
     filler = rng.standard_normal(H).astype(np.float32)
     concepts = np.zeros((V, H), np.float32)
@@ -379,7 +381,7 @@ def build_tiny(out_dir, seed=12):
         if t in concept_of:
             concepts[i] = concept_vecs[concept_of[t]]
         else:
-            concepts[i] = filler * 0.15 + rng.standard_normal(H).astype(np.float32) * 0.05
+            concepts[i] = filler * 0.02 + rng.standard_normal(H).astype(np.float32) * 0.01
     word = rng.standard_normal((V, H)).astype(np.float32)
     cfg = dict(kind='bert', layers=2, hidden=H, heads=nh, inter=I, vocab=V, max_pos=P, type_vocab=2, eps=1e-12, head='embed')
     small = lambda *shape: (rng.standard_normal(shape).astype(np.float32) * 0.002)

@@ -62,13 +62,7 @@ export class ShellState {
 /** Passes every successful settings.update result to `onSettings`. */
 export function observeSettings(api: CairnApi, onSettings: (settings: SettingsView) => void): CairnApi {
   return {
-    app: api.app,
-    connections: api.connections,
-    sync: api.sync,
-    search: api.search,
-    documents: api.documents,
-    mcp: api.mcp,
-    chat: api.chat,
+    ...api,
     settings: {
       get: () => api.settings.get(),
       reindexCost: () => api.settings.reindexCost(),

@@ -70,13 +70,7 @@ export function createApiDispatcher(api: CairnApi, logger?: Logger): ApiDispatch
  */
 export function withExternalOpener(api: CairnApi, open: (url: string) => Promise<void>): CairnApi {
   return {
-    connections: api.connections,
-    sync: api.sync,
-    search: api.search,
-    documents: api.documents,
-    mcp: api.mcp,
-    chat: api.chat,
-    settings: api.settings,
+    ...api,
     app: {
       status: () => api.app.status(),
       pickFolder: () => api.app.pickFolder(),

@@ -33,7 +33,7 @@ const url = z.string().trim().min(1).max(4_000);
 const providerUrl = z.string().trim().max(2_000);
 
 const embeddingPatch = z.strictObject({
-  provider: z.enum(['builtin', 'dashscope', 'openai', 'ollama', 'custom']).optional(),
+  provider: z.enum(['builtin', 'local', 'dashscope', 'openai', 'ollama', 'custom']).optional(),
   baseUrl: providerUrl.optional(),
   model: shortText.optional(),
   dimensions: z.number().int().min(1).max(8_192).optional(),
@@ -47,6 +47,19 @@ const chatPatch = z.strictObject({
   topK: z.number().int().min(1).max(50).optional(),
   apiKey: z.string().max(8_000).optional(),
 });
+
+const modelsPatch = z.strictObject({
+  source: z.enum(['huggingface', 'mirror', 'modelscope']).optional(),
+  mirrorUrl: providerUrl.optional(),
+});
+
+const rerankerPatch = z.strictObject({
+  enabled: z.boolean().optional(),
+  model: shortText.optional(),
+  budgetMs: z.number().int().min(0).max(60_000).optional(),
+});
+
+const modelId = z.string().trim().min(1).max(100);
 
 export const API_SCHEMAS: ApiSchemas = {
   app: {
@@ -114,6 +127,8 @@ export const API_SCHEMAS: ApiSchemas = {
     update: z.strictObject({
       embedding: embeddingPatch.optional(),
       chat: chatPatch.optional(),
+      models: modelsPatch.optional(),
+      reranker: rerankerPatch.optional(),
       syncIntervalHours: z
         .number()
         .min(1)
@@ -123,5 +138,13 @@ export const API_SCHEMAS: ApiSchemas = {
       language: z.enum(['system', 'zh', 'en']).optional(),
     }),
     reindexCost: noInput,
+  },
+  models: {
+    list: noInput,
+    pull: z.strictObject({ id: modelId, mirror: providerUrl.optional() }),
+    cancel: z.strictObject({ id: modelId }),
+    remove: z.strictObject({ id: modelId }),
+    import: z.strictObject({ id: modelId, folder: url, allowUnverified: z.boolean().optional() }),
+    detectOllama: noInput,
   },
 };

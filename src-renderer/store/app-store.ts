@@ -6,6 +6,7 @@ import { createConnectionsSlice } from './slices/connections-slice';
 import { createHistorySlice } from './slices/history-slice';
 import { createMcpSlice } from './slices/mcp-slice';
 import { createSearchSlice } from './slices/search-slice';
+import { createModelsSlice } from './slices/models-slice';
 import { createSettingsSlice } from './slices/settings-slice';
 import { createSignInSlice } from './slices/sign-in-slice';
 import { createUiSlice, type Language } from './slices/ui-slice';
@@ -47,6 +48,7 @@ export function createAppStore(api: CairnApi, options: AppStoreOptions = {}): Ap
     ...createHistorySlice(set, get, deps),
     ...createSettingsSlice(set, get, deps),
     ...createMcpSlice(set, get, deps),
+    ...createModelsSlice(set, get, deps),
   }));
   return {
     store,

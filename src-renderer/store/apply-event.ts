@@ -38,6 +38,18 @@ const handlers: Handlers = {
     ),
   }),
   'reindex.progress': (_state, reindex) => ({ reindex }),
+  'models.progress': (state, progress) => ({
+    modelProgress: { ...state.modelProgress, [progress.id]: progress },
+  }),
+  // A finished (or failed) download ends its progress; the snapshot says what is installed now.
+  'models.changed': (state, models) => ({
+    models,
+    modelProgress: Object.fromEntries(
+      Object.entries(state.modelProgress).filter(([id]) =>
+        models.models.some((model) => model.id === id && model.download?.state === 'running'),
+      ),
+    ),
+  }),
   // A cancelled sign-in is not a failure (STYLE.md §6): the card simply returns to "Sign in".
   'auth.finished': (state, outcome) => ({
     signIn: outcome.ok

@@ -5,6 +5,7 @@ import type { ChatSlice } from './slices/chat-slice';
 import type { ConnectionsSlice } from './slices/connections-slice';
 import type { HistorySlice } from './slices/history-slice';
 import type { McpSlice } from './slices/mcp-slice';
+import type { ModelsSlice } from './slices/models-slice';
 import type { SearchSlice } from './slices/search-slice';
 import type { SettingsSlice } from './slices/settings-slice';
 import type { SignInSlice } from './slices/sign-in-slice';
@@ -17,7 +18,8 @@ export type AppState = UiSlice &
   ChatSlice &
   HistorySlice &
   SettingsSlice &
-  McpSlice;
+  McpSlice &
+  ModelsSlice;
 export type AppStore = StoreApi<AppState>;
 
 export interface StoreDeps {

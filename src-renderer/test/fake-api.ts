@@ -56,6 +56,8 @@ export function settings(patch: Partial<SettingsView> = {}): SettingsView {
       hasApiKey: false,
     },
     chat: { provider: 'none', baseUrl: '', model: '', hasApiKey: false, topK: 10 },
+    models: { source: 'huggingface', mirrorUrl: '' },
+    reranker: { enabled: true, model: '', budgetMs: 300 },
     syncIntervalHours: 24,
     scheduledSyncPaused: false,
     language: 'en',

@@ -7,6 +7,7 @@ import { editCommand } from './edit';
 import { mcpCommand } from './mcp';
 import { authorizeCommand } from './authorize';
 import { modeCommand } from './mode';
+import { modelsCommand } from './models';
 import { removeCommand } from './remove';
 import { searchCommand } from './search';
 import { serveCommand } from './serve';
@@ -27,6 +28,7 @@ export const COMMANDS: CliCommand[] = [
   syncCommand,
   searchCommand,
   askCommand,
+  modelsCommand,
   serveCommand,
   mcpCommand,
   removeCommand,

@@ -10,7 +10,11 @@ import { ConversationRepository } from '../chat/conversation-repository';
 import { createChatModelResolver } from '../chat/openai-chat-model';
 import { connectionLimitation, supportsUserSignIn, type ConnectorFactories } from '../connectors/registry';
 import { openDatabase, type Db } from '../db/database';
-import { createEmbedder, embeddingSettingsFromEnv } from '../embedding/create-embedder';
+import {
+  createEmbedder,
+  embeddingSettingsFromEnv,
+  type EmbeddingSettings,
+} from '../embedding/create-embedder';
 import { toResult } from '../errors';
 import { DocumentReader } from '../index/document-reader';
 import { PgDocumentStore } from '../index/pg-document-store';
@@ -51,6 +55,12 @@ import { UserAuthService } from '../connections/user-auth-service';
 import { announceConnections } from '../connections/announce';
 import { FolderWatchService } from '../sync/folder-watch-service';
 import { parcelWatch, type WatchFolder } from '../sync/folder-watcher';
+import { reindexCost } from '../index/reindex-job';
+import { LOCAL_PROVIDER } from '../models/runtime-specs';
+import type { SettingsView } from '@shared/models';
+import { createLocalModelServices, rerankerSettings, type LocalModelWiring } from './local-models-wiring';
+import { modelsApi } from './models-api';
+import { temporaryFolder } from './temporary-folder';
 
 export { CAIRN_VERSION } from './version';
 
@@ -81,6 +91,12 @@ export interface CreateCairnOptions {
   watchFolder?: WatchFolder;
   /** The shell's native folder picker (Electron's dialog). @default none: `app.pickFolder` is UNSUPPORTED */
   pickFolder?: () => Promise<string | null>;
+  /** Where local models are installed. @default <dataDir>/models, or a temporary folder in memory */
+  modelsDir?: string;
+  /** Worker entry for local models (tests of the bundled worker). @default WorkerHost's */
+  workerEntry?: string;
+  /** Where to look for Ollama (tests point it at the fake). @default http://127.0.0.1:11434 */
+  ollamaBaseUrl?: string;
 }
 
 export interface CairnInternals extends Cairn {
@@ -90,6 +106,8 @@ export interface CairnInternals extends Cairn {
   secrets: SecretStore;
   /** The open database (tests and diagnostics read it; the app goes through `api`). */
   db: Db;
+  /** Local model downloads and runtime (the CLI's `models` command, tests). */
+  models: LocalModelWiring;
 }
 
 export async function createCairn(options: CreateCairnOptions = {}): Promise<CairnInternals> {
@@ -140,6 +158,36 @@ export async function createCairn(options: CreateCairnOptions = {}): Promise<Cai
     });
 
     const settings = new SettingsRepository(db, secretStore);
+    const configuredSettings = async () => embeddingSettingsFromEnv(env) ?? (await settings.get()).embedding;
+    const models = createLocalModelServices({
+      modelsDir: options.modelsDir ?? (layout ? layout.models : temporaryFolder('cairn-models-', disposers)),
+      env,
+      events,
+      logger: logger.child('models'),
+      settings: () => settings.get(),
+      chunkCount: async () => (await reindexCost(db)).chunks,
+      inUse: async () => {
+        const configured = await configuredSettings();
+        const active = embeddings.status().activeSpace.split('/');
+        return [
+          ...(configured.provider === 'local' ? [configured.model] : []),
+          ...(active[0] === LOCAL_PROVIDER ? [active[1]?.split('@')[0] ?? ''] : []),
+          ...(rerankerInUse() ? [rerankerInUse()!.model] : []),
+        ];
+      },
+      // A model the settings name was just installed (or replaced): build its embedder, start the re-embed.
+      onChange: async (id) => {
+        const configured = await configuredSettings();
+        if (configured.provider === 'local' && configured.model === id) await embeddings.reconfigure();
+      },
+      ...(options.workerEntry ? { workerEntry: options.workerEntry } : {}),
+    });
+    disposers.push(() => models.local.dispose());
+    disposers.push(() => models.service.dispose());
+    const buildEmbedder = (chosen: EmbeddingSettings) =>
+      createEmbedder(chosen, {}, (id) => models.local.embedder(id));
+    let rerankChoice = rerankerSettings((await settings.get()).reranker, env);
+    const rerankerInUse = () => models.local.reranker(rerankChoice);
     const embeddings = new EmbeddingService({
       db,
       events,
@@ -150,9 +198,9 @@ export async function createCairn(options: CreateCairnOptions = {}): Promise<Cai
         const stored = (await settings.get()).embedding;
         const chosen = fromEnv ?? { ...stored, apiKey: (await settings.apiKey('embedding')) ?? undefined };
         redactor.register(chosen.apiKey);
-        return { embedder: createEmbedder(chosen), settings: chosen };
+        return { embedder: buildEmbedder(chosen), settings: chosen };
       },
-      spaceSettings: new SpaceSettingsStore(db, secretStore, (key) => redactor.register(key)),
+      spaceSettings: new SpaceSettingsStore(db, secretStore, (key) => redactor.register(key), buildEmbedder),
     });
     await embeddings.start();
     disposers.push(() => embeddings.dispose());
@@ -210,8 +258,12 @@ export async function createCairn(options: CreateCairnOptions = {}): Promise<Cai
     const search = new HybridSearch({
       db,
       queryEmbedder: (space) => embeddings.forSpace(space),
-      minVectorSimilarity: (space) => vectorTuning(space).minSimilarity,
-      vectorWeight: (space) => vectorTuning(space).weight,
+      minVectorSimilarity: (space) => vectorTuning(space, models.local.catalog).minSimilarity,
+      vectorWeight: (space) => vectorTuning(space, models.local.catalog).weight,
+      reranker: () => {
+        const reranker = rerankerInUse();
+        return reranker ? { reranker, budgetMs: rerankChoice.budgetMs } : null;
+      },
       directSources: () => direct.list(),
       redact,
       ...(options.directTimeoutMs ? { directTimeoutMs: options.directTimeoutMs } : {}),
@@ -261,6 +313,13 @@ export async function createCairn(options: CreateCairnOptions = {}): Promise<Cai
       onScheduleSettingsChanged: async () => {
         await scheduler?.refresh();
       },
+      afterUpdate: (after: SettingsView) => {
+        rerankChoice = rerankerSettings(after.reranker, env);
+      },
+      localModels: {
+        catalog: models.local.catalog,
+        installed: (id: string) => models.store.installed(id) !== null,
+      },
     };
     // In-process callers can stop long calls with a signal; the transports use the plain api.
     const buildApi = (signal?: AbortSignal): CairnApi =>
@@ -274,6 +333,10 @@ export async function createCairn(options: CreateCairnOptions = {}): Promise<Cai
           mcp: mcpApi({ launch: options.mcpLaunch ?? checkoutLaunch(), dataDir, documents }),
           chat: chatApi(chat),
           settings: settingsApi(settingsDeps),
+          models: modelsApi(
+            models.service,
+            options.ollamaBaseUrl ? { ollamaBaseUrl: options.ollamaBaseUrl } : {},
+          ),
         },
         redact,
       );
@@ -302,8 +365,10 @@ export async function createCairn(options: CreateCairnOptions = {}): Promise<Cai
       logger,
       secrets: secretStore,
       db,
+      models,
       whenIdle: async () => {
         await syncService.whenIdle();
+        await models.service.whenIdle();
         await embeddings.whenIdle();
       },
       dispose: async () => {

@@ -38,13 +38,14 @@ describe('resolveDataDir', () => {
     expect(defaultDataDir()).toBe(join(xdg || join(homedir(), '.local', 'share'), 'Cairn'));
   });
 
-  it('lays out the database, secrets, lock and logs inside the folder', () => {
+  it('lays out the database, secrets, lock, logs and local models inside the folder', () => {
     expect(dataDirLayout('/d')).toEqual({
       root: '/d',
       database: '/d/db',
       secrets: '/d/secrets/secrets.json',
       lock: '/d/cairn.lock',
       logs: '/d/logs',
+      models: '/d/models',
     });
   });
 });

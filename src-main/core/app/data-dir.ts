@@ -45,6 +45,8 @@ export interface DataDirLayout {
   secrets: string;
   lock: string;
   logs: string;
+  /** Installed local models (models/model-store.ts). */
+  models: string;
 }
 
 export function dataDirLayout(root: string): DataDirLayout {
@@ -54,6 +56,7 @@ export function dataDirLayout(root: string): DataDirLayout {
     secrets: join(root, 'secrets', 'secrets.json'),
     lock: join(root, 'cairn.lock'),
     logs: join(root, 'logs'),
+    models: join(root, 'models'),
   };
 }
 

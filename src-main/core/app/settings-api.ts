@@ -3,7 +3,8 @@ import type { CairnApi } from '@shared/contract';
 import type { SettingsPatch, SettingsView } from '@shared/models';
 import type { Db } from '../db/database';
 import type { EmbeddingService } from '../embedding/embedding-service';
-import { toResult } from '../errors';
+import { CairnError, toResult } from '../errors';
+import type { ModelCatalog } from '../models/catalog';
 import { reindexCost } from '../index/reindex-job';
 import type { SettingsRepository } from '../settings/settings-repository';
 
@@ -13,6 +14,10 @@ export interface SettingsApiDeps {
   embeddings: EmbeddingService;
   /** Called after settings changed that affect scheduling. */
   onScheduleSettingsChanged: () => Promise<void>;
+  /** Called after every successful update (reranker settings are read on every search). */
+  afterUpdate?: (settings: SettingsView) => void;
+  /** Checks a local embedding model before the settings name it. */
+  localModels?: { catalog: ModelCatalog; installed(id: string): boolean };
 }
 
 export function settingsApi(deps: SettingsApiDeps): CairnApi['settings'] {
@@ -21,6 +26,14 @@ export function settingsApi(deps: SettingsApiDeps): CairnApi['settings'] {
     update: (input: SettingsPatch) =>
       toResult(async (): Promise<SettingsView> => {
         const before = await deps.settings.get();
+        const model = input?.embedding?.model ?? before.embedding.model;
+        if ((input?.embedding?.provider ?? before.embedding.provider) === 'local' && deps.localModels) {
+          const entry = deps.localModels.catalog.embedder(model);
+          if (!deps.localModels.installed(entry.id))
+            throw new CairnError('MODEL_NOT_FOUND', `${entry.name} is not installed yet: download it first.`);
+          // The catalogue decides a local model's width, whatever the form sent.
+          input = { ...input, embedding: { ...input.embedding, dimensions: entry.dimensions } };
+        }
         const after = await deps.settings.update(input);
         // A changed key alone counts too: the same model behind a new key needs no re-embed, but a
         // provider that could not be built before may be buildable now.
@@ -34,6 +47,7 @@ export function settingsApi(deps: SettingsApiDeps): CairnApi['settings'] {
           before.scheduledSyncPaused !== after.scheduledSyncPaused
         )
           await deps.onScheduleSettingsChanged();
+        deps.afterUpdate?.(after);
         return after;
       }),
     reindexCost: () => toResult(() => reindexCost(deps.db)),

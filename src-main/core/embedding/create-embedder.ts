@@ -8,6 +8,7 @@ import { EMBEDDING_PRESETS } from './presets';
 
 const PROVIDER_KINDS: readonly EmbeddingProviderKind[] = [
   'builtin',
+  'local',
   'dashscope',
   'openai',
   'ollama',
@@ -32,8 +33,16 @@ export interface EmbeddingSettings {
 export function createEmbedder(
   settings: EmbeddingSettings,
   overrides: Partial<OpenAiEmbedderOptions> = {},
+  /** Builds the embedder of an installed local model by catalogue id (models/local-models.ts). */
+  local?: (model: string) => Embedder,
 ): Embedder {
   if (settings.provider === 'builtin') return new BuiltinEmbedder(settings.dimensions || 1024);
+  if (settings.provider === 'local') {
+    if (!local) throw new CairnError('UNSUPPORTED', 'Local models are not available in this process.');
+    if (!settings.model.trim())
+      throw new CairnError('INVALID_ARGUMENT', 'Choose a local model (cairn models list shows the ids).');
+    return local(settings.model.trim());
+  }
   const preset = EMBEDDING_PRESETS[settings.provider];
   if (!preset)
     throw new CairnError('INVALID_ARGUMENT', `Unknown embedding provider "${String(settings.provider)}".`);
@@ -79,7 +88,12 @@ export function embeddingSettingsFromEnv(env: Record<string, string | undefined>
     );
   }
   const kind = (provider ?? (baseUrl || apiKey ? 'custom' : 'builtin')) as EmbeddingProviderKind;
-  const preset = kind === 'builtin' ? null : EMBEDDING_PRESETS[kind];
+  if (kind === 'local' && !model)
+    throw new CairnError(
+      'INVALID_ARGUMENT',
+      'CAIRN_EMBED_PROVIDER=local needs CAIRN_EMBED_MODEL=<catalogue id> (cairn models list shows them).',
+    );
+  const preset = kind === 'builtin' || kind === 'local' ? null : EMBEDDING_PRESETS[kind];
   return {
     provider: kind,
     baseUrl: baseUrl ?? preset?.baseUrl ?? '',

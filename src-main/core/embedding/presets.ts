@@ -1,7 +1,7 @@
 /** What Cairn knows about each OpenAI-compatible embedding provider. Pure data. */
 import type { EmbeddingProviderKind } from '@shared/models';
 
-export type RemoteProviderKind = Exclude<EmbeddingProviderKind, 'builtin'>;
+export type RemoteProviderKind = Exclude<EmbeddingProviderKind, 'builtin' | 'local'>;
 
 export interface EmbeddingPreset {
   baseUrl: string;

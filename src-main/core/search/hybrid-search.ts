@@ -31,6 +31,7 @@ import { clampK, prepareQuery } from './query-text';
 import { groupByDocument } from './document-groups';
 import { RRF_K, reciprocalRankFusion, topKKeepingChannels, type FusedItem } from './rrf';
 import type { SearchService } from './search-service';
+import { rerankCandidates, type Reranker } from './reranking';
 
 export interface HybridSearchOptions {
   db: Db;
@@ -46,6 +47,8 @@ export interface HybridSearchOptions {
   vectorWeight?: (space: EmbeddingSpace) => number;
   /** Chunks of one document kept in the results (its best ones). @default 3 */
   maxHitsPerDocument?: number;
+  /** The local reranker and its time budget, read on every search; null = no reranking. @default none */
+  reranker?: () => { reranker: Reranker; budgetMs: number } | null;
   /** Applied to the messages of direct-search warnings (a platform may quote a credential back). @default none */
   redact?: (text: string) => string;
   /** @default 3000 ms for every platform */
@@ -69,7 +72,7 @@ interface ChunkRow {
   platform: Platform;
 }
 
-type Channel = 'vector' | 'keyword' | `direct:${string}`;
+type Channel = 'vector' | 'keyword' | 'rerank' | `direct:${string}`;
 
 const DEFAULT_MAX_HITS_PER_DOCUMENT = 3;
 
@@ -164,10 +167,18 @@ export class HybridSearch implements SearchService {
     const chunks = await this.loadChunks(ranked.map((f) => chunkIdOf(f.key)).filter((id) => id !== null));
     // Every direct-mode connection that answered shows its best hit (see topKKeepingChannels), and
     // no one document fills the page: its best few chunks stand for it.
-    const diverse = capPerDocument(
+    const capped = capPerDocument(
       ranked,
       chunks,
       this.options.maxHitsPerDocument ?? DEFAULT_MAX_HITS_PER_DOCUMENT,
+    );
+    // The fused top-30 reordered by the cross-encoder (when installed and within budget), before the top-k cut.
+    const { items: diverse, info: rerank } = await this.rerank(
+      query.text,
+      capped,
+      chunks,
+      directByKey,
+      signal,
     );
     const guaranteed = direct.results.map((result) => `direct:${result.source.connectionId}` as Channel);
     const toHit = (item: FusedItem<Channel>) => fusedHit(item, chunks, directByKey);
@@ -198,7 +209,42 @@ export class HybridSearch implements SearchService {
     const warnings = redact
       ? direct.warnings.map((w) => ({ ...w, error: { ...w.error, message: redact(w.error.message) } }))
       : direct.warnings;
-    return { hits, documents, warnings, tookMs: Math.round(performance.now() - started) };
+    return {
+      hits,
+      documents,
+      warnings,
+      tookMs: Math.round(performance.now() - started),
+      ...(rerank ? { rerank } : {}),
+    };
+  }
+
+  private async rerank(
+    query: string,
+    items: FusedItem<Channel>[],
+    chunks: Map<number, ChunkRow>,
+    directByKey: Map<string, { result: DirectResult; index: number }>,
+    signal?: AbortSignal,
+  ): Promise<{ items: FusedItem<Channel>[]; info: SearchResponse['rerank'] }> {
+    const chosen = this.options.reranker?.();
+    if (!chosen) return { items, info: undefined };
+    const textOf = (item: FusedItem<Channel>) => {
+      const row = item.key.startsWith('chunk:')
+        ? chunks.get(Number(item.key.slice('chunk:'.length)))
+        : undefined;
+      if (row) return [row.title, row.heading_path, row.content].filter(Boolean).join('\n');
+      const direct = directByKey.get(item.key);
+      const hit = direct?.result.hits[direct.index];
+      return hit ? [hit.title, hit.snippet ?? ''].join('\n') : null;
+    };
+    const result = await rerankCandidates(chosen.reranker, query, items, textOf, {
+      budgetMs: chosen.budgetMs,
+      signal,
+    });
+    if (result.info.status === 'applied')
+      result.items.slice(0, result.info.depth).forEach((item, index) => {
+        item.ranks.rerank = index + 1;
+      });
+    return result;
   }
 
   /** The vector channel's ranking and the space it searched (null when the channel was skipped). */
@@ -257,7 +303,7 @@ function fusedHit(
 ): SearchHit | null {
   const ranks: SearchHit['ranks'] = {};
   for (const [channel, rank] of Object.entries(item.ranks) as [Channel, number][]) {
-    if (channel === 'vector' || channel === 'keyword') ranks[channel] = rank;
+    if (channel === 'vector' || channel === 'keyword' || channel === 'rerank') ranks[channel] = rank;
     else ranks.direct = rank;
   }
   const chunkId = chunkIdOf(item.key);

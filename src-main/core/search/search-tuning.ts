@@ -3,6 +3,8 @@
  * composition root and by `npm run eval`, so the evaluation measures what users get.
  */
 import type { EmbeddingSpace } from '../embedding/embedder';
+import type { ModelCatalog } from '../models/catalog';
+import { catalogIdOfSpace } from '../models/runtime-specs';
 
 export interface VectorTuning {
   /** Cosine similarity below which a vector hit is dropped as noise. */
@@ -20,6 +22,12 @@ export interface VectorTuning {
  * the keywords miss (typos, variants) without displacing a keyword hit. Semantic providers fuse at
  * equal weight, as RRF intends.
  */
-export function vectorTuning(space: EmbeddingSpace): VectorTuning {
-  return space.provider === 'builtin' ? { minSimilarity: 0.1, weight: 0 } : { minSimilarity: 0, weight: 1 };
+export function vectorTuning(space: EmbeddingSpace, catalog?: ModelCatalog): VectorTuning {
+  if (space.provider === 'builtin') return { minSimilarity: 0.1, weight: 0 };
+  // A local semantic model: RRF at equal weight (no measurement here favours another) and the
+  // model's own similarity floor, so a query unrelated to every document gets no vector hits at all.
+  const local = catalogIdOfSpace(space);
+  const entry = local ? catalog?.find(local) : null;
+  if (entry?.kind === 'embedder') return { minSimilarity: entry.similarityFloor, weight: 1 };
+  return { minSimilarity: 0, weight: 1 };
 }

@@ -24,6 +24,8 @@ describe('SettingsRepository', () => {
     expect(await settings.get()).toEqual({
       embedding: { provider: 'builtin', baseUrl: '', model: '', dimensions: 1024, hasApiKey: false },
       chat: { provider: 'none', baseUrl: '', model: '', topK: 10, hasApiKey: false },
+      models: { source: 'huggingface', mirrorUrl: '' },
+      reranker: { enabled: true, model: '', budgetMs: 300 },
       syncIntervalHours: 24,
       scheduledSyncPaused: false,
       language: 'system',
@@ -39,6 +41,8 @@ describe('SettingsRepository', () => {
         apiKey: ' sk-embed-123456 ',
       },
       chat: { provider: 'deepseek', apiKey: 'sk-chat-abcdef' },
+      models: { source: 'mirror', mirrorUrl: 'https://hf-mirror.com' },
+      reranker: { budgetMs: 800 },
       syncIntervalHours: 6,
       language: 'zh',
     });
@@ -51,6 +55,8 @@ describe('SettingsRepository', () => {
         hasApiKey: true,
       },
       chat: { provider: 'deepseek', baseUrl: '', model: '', topK: 10, hasApiKey: true },
+      models: { source: 'mirror', mirrorUrl: 'https://hf-mirror.com' },
+      reranker: { enabled: true, model: '', budgetMs: 800 },
       syncIntervalHours: 6,
       scheduledSyncPaused: false,
       language: 'zh',

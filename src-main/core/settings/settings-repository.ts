@@ -7,6 +7,7 @@ import type { ChatSettingsView, EmbeddingSettingsView, SettingsPatch, SettingsVi
 import type { Db } from '../db/database';
 import { MAX_DIMENSIONS } from '../index/embedding-spaces';
 import type { SecretStore } from '../secrets/secret-store';
+import { CairnError } from '../errors';
 import { parseInput } from '../validation';
 
 export type ProviderSettingsKind = 'embedding' | 'chat';
@@ -20,6 +21,9 @@ type StoredSettings = Omit<SettingsView, 'embedding' | 'chat'> & {
 export const DEFAULT_SETTINGS: StoredSettings = {
   embedding: { provider: 'builtin', baseUrl: '', model: '', dimensions: 1024 },
   chat: { provider: 'none', baseUrl: '', model: '', topK: 10 },
+  models: { source: 'huggingface', mirrorUrl: '' },
+  // An installed reranker is used unless turned off; 300 ms is the per-query target.
+  reranker: { enabled: true, model: '', budgetMs: 300 },
   syncIntervalHours: 24,
   scheduledSyncPaused: false,
   language: 'system',
@@ -31,7 +35,7 @@ const apiKey = z.string().trim().max(4096);
 
 const embeddingSchema = z
   .object({
-    provider: z.enum(['builtin', 'dashscope', 'openai', 'ollama', 'custom']),
+    provider: z.enum(['builtin', 'local', 'dashscope', 'openai', 'ollama', 'custom']),
     baseUrl,
     model,
     // The index cannot store wider vectors (embedding-spaces.ts): a wider model could never be indexed.
@@ -48,6 +52,14 @@ const chatSchema = z
   })
   .strict();
 
+const modelsSchema = z
+  .object({ source: z.enum(['huggingface', 'mirror', 'modelscope']), mirrorUrl: baseUrl })
+  .strict();
+
+const rerankerSchema = z
+  .object({ enabled: z.boolean(), model: z.string().trim().max(100), budgetMs: z.int().min(0).max(60_000) })
+  .strict();
+
 const syncIntervalHours = z.number().min(1).max(720);
 const language = z.enum(['system', 'zh', 'en']);
 
@@ -55,6 +67,8 @@ const patchSchema = z
   .object({
     embedding: embeddingSchema.extend({ apiKey }).partial().strict(),
     chat: chatSchema.extend({ apiKey }).partial().strict(),
+    models: modelsSchema.partial(),
+    reranker: rerankerSchema.partial(),
     syncIntervalHours,
     scheduledSyncPaused: z.boolean(),
     language,
@@ -66,6 +80,8 @@ const patchSchema = z
 const STORED_SCHEMAS = {
   embedding: embeddingSchema,
   chat: chatSchema,
+  models: modelsSchema,
+  reranker: rerankerSchema,
   syncIntervalHours,
   scheduledSyncPaused: z.boolean(),
   language,
@@ -109,6 +125,10 @@ export class SettingsRepository {
       next.chat = { ...current.chat, ...rest };
       if (key !== undefined) await this.saveApiKey('chat', key);
     }
+    if (patch.models) next.models = { ...current.models, ...patch.models };
+    if (patch.reranker) next.reranker = { ...current.reranker, ...patch.reranker };
+    if (next.models.source === 'mirror' && !next.models.mirrorUrl)
+      throw new CairnError('INVALID_ARGUMENT', 'A mirror needs its URL (e.g. https://hf-mirror.com).');
     if (patch.syncIntervalHours !== undefined) next.syncIntervalHours = patch.syncIntervalHours;
     if (patch.scheduledSyncPaused !== undefined) next.scheduledSyncPaused = patch.scheduledSyncPaused;
     if (patch.language !== undefined) next.language = patch.language;
@@ -150,6 +170,8 @@ export class SettingsRepository {
     return {
       embedding: read('embedding'),
       chat: read('chat'),
+      models: read('models'),
+      reranker: read('reranker'),
       syncIntervalHours: read('syncIntervalHours'),
       scheduledSyncPaused: read('scheduledSyncPaused'),
       language: read('language'),

@@ -19,7 +19,7 @@ import type { SecretStore } from '../secrets/secret-store';
 const KEY_PREFIX = 'embedding.space.';
 
 const storedSchema = z.object({
-  provider: z.enum(['builtin', 'dashscope', 'openai', 'ollama', 'custom']),
+  provider: z.enum(['builtin', 'local', 'dashscope', 'openai', 'ollama', 'custom']),
   baseUrl: z.string(),
   model: z.string(),
   dimensions: z.int().positive(),
@@ -35,6 +35,9 @@ export class SpaceSettingsStore {
     private readonly secrets: SecretStore,
     /** Told every key read back, so logs redact it (SecretRedactor.register). */
     private readonly onSecret: (value: string) => void = () => {},
+    /** Builds an embedder from settings (the composition root adds local models). @default createEmbedder */
+    private readonly build: (settings: EmbeddingSettings) => Embedder = (settings) =>
+      createEmbedder(settings),
   ) {}
 
   /** Records the settings (and key) that embed into `space`. */
@@ -64,7 +67,7 @@ export class SpaceSettingsStore {
     const apiKey = parsed.success ? (await this.secrets.get(spaceSecretRef(space)))?.['apiKey'] : undefined;
     if (apiKey) this.onSecret(apiKey);
     const embedder = parsed.success
-      ? createEmbedder({ ...parsed.data, apiKey })
+      ? this.build({ ...parsed.data, apiKey })
       : new BuiltinEmbedder(space.dimensions);
     return sameSpace(embedder.space, space) ? embedder : null;
   }

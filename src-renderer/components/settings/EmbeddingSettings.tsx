@@ -18,6 +18,49 @@ export function embeddingChanged(saved: EmbeddingSettingsView, draft: EmbeddingD
   );
 }
 
+/** A local provider takes an installed model from the catalogue; its width is the catalogue's. */
+function LocalModelChoice({
+  draft,
+  onChange,
+}: {
+  draft: EmbeddingDraft;
+  onChange: (draft: EmbeddingDraft) => void;
+}) {
+  const t = useT();
+  const installed = useApp((state) => state.models?.models ?? []).filter(
+    (model) => model.kind === 'embedder' && model.installed,
+  );
+  if (installed.length === 0) return <p className="hint">{t('provider.localNone')}</p>;
+  return (
+    <>
+      <p className="hint">{t('provider.localHint')}</p>
+      <label className="field">
+        <span>{t('settings.model')}</span>
+        <select
+          value={draft.model}
+          onChange={(event) => {
+            const chosen = installed.find((model) => model.id === event.target.value);
+            onChange({
+              ...draft,
+              model: event.target.value,
+              dimensions: chosen?.dimensions ?? draft.dimensions,
+            });
+          }}
+        >
+          {!installed.some((model) => model.id === draft.model) && (
+            <option value={draft.model}>{draft.model}</option>
+          )}
+          {installed.map((model) => (
+            <option key={model.id} value={model.id}>
+              {model.name}
+            </option>
+          ))}
+        </select>
+      </label>
+    </>
+  );
+}
+
 /** The embedding half of Settings, with the re-index explanation when the model would change. */
 export function EmbeddingSettings({
   saved,
@@ -73,6 +116,8 @@ export function EmbeddingSettings({
       </label>
       {draft.provider === 'builtin' ? (
         <p className="hint">{t('provider.builtinHint')}</p>
+      ) : draft.provider === 'local' ? (
+        <LocalModelChoice draft={draft} onChange={onChange} />
       ) : (
         <>
           <label className="field">

@@ -5,6 +5,7 @@ import { useApp } from '../../store/store-context';
 import { ProgressBar } from '../common/ProgressBar';
 import { EmbeddingSettings, embeddingChanged, type EmbeddingDraft } from './EmbeddingSettings';
 import { McpSettings } from './McpSettings';
+import { LocalModelsSection } from './LocalModelsSection';
 import { CHAT_PRESETS } from './provider-presets';
 
 interface Draft {
@@ -222,6 +223,7 @@ export function SettingsView() {
           )}
         </div>
       )}
+      <LocalModelsSection settings={settings} />
       <fieldset className="panel settings-group">
         <legend>{t('settings.language')}</legend>
         <label className="field narrow">

@@ -11,6 +11,8 @@ export interface EmbeddingPreset {
 
 export const EMBEDDING_PRESETS: Record<EmbeddingProviderKind, EmbeddingPreset> = {
   builtin: { baseUrl: '', model: 'cairn-hash-v1', dimensions: 1024, needsKey: false, paid: false },
+  // A model from the local catalogue (chosen in the local models section; its width comes from the catalogue).
+  local: { baseUrl: '', model: 'bge-small-zh-v1.5', dimensions: 512, needsKey: false, paid: false },
   // https://help.aliyun.com/zh/model-studio/text-embedding-synchronous-api (OpenAI-compatible mode)
   dashscope: {
     baseUrl: 'https://dashscope.aliyuncs.com/compatible-mode/v1',
