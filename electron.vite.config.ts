@@ -27,9 +27,13 @@ export default defineConfig({
       rollupOptions: {
         input: {
           index: resolve(__dirname, 'src-main/electron/main.ts'),
-          // Local models run in a worker thread; WorkerHost finds this file beside the main bundle.
+          // Embedding in a worker thread (local models, a large sync): WorkerHost finds this file
+          // beside the bundle that holds it (worker-host.ts defaultWorkerEntry).
           'embedding-worker': resolve(__dirname, 'src-main/core/embedding/embedding-worker.ts'),
         },
+        // Shared chunks beside the entries (not in chunks/): WorkerHost looks for
+        // embedding-worker.js next to import.meta.url, whichever chunk its code ends up in.
+        output: { chunkFileNames: '[name]-[hash].js' },
       },
     },
   },

@@ -7,8 +7,9 @@
 import { openDatabase } from '../src-main/core/db/database';
 import { BuiltinEmbedder } from '../src-main/core/embedding/builtin-embedder';
 import { readSpaces } from '../src-main/core/index/embedding-spaces';
-import { CHANNEL_DEPTH, vectorChannel } from '../src-main/core/search/index-channels';
+import { CHANNEL_DEPTH, keywordSearch, vectorChannel } from '../src-main/core/search/index-channels';
 import { prepareQuery } from '../src-main/core/search/query-text';
+import { vectorTuning } from '../src-main/core/search/search-tuning';
 import { generateQueries } from './corpus';
 import { recallAgainstExact } from './exact-search';
 import { mean, median } from './metrics';
@@ -21,7 +22,8 @@ const { active } = await readSpaces(db);
 if (!active) throw new Error('No active space.');
 const embedder = new BuiltinEmbedder(active.dimensions);
 const exact = await loadExactIndex(db, vectorFile, active.dimensions);
-const queries = generateQueries(200, 1).map((q) => prepareQuery(q)!.text);
+const prepared = generateQueries(200, 1).map((q) => prepareQuery(q)!);
+const queries = prepared.map((p) => p.text);
 const vectors = (await embedder.embed(queries, { kind: 'query' })).vectors;
 const truth = vectors.map((v) => exact.topK(v, CHANNEL_DEPTH));
 await db.exec('SET hnsw.iterative_scan = relaxed_order');
@@ -34,7 +36,13 @@ for (const ef of efList.split(',').map(Number)) {
   const recalls: number[] = [];
   for (const [q, vector] of vectors.entries()) {
     const started = performance.now();
-    const ids = await vectorChannel(db, active, vector, null);
+    const { candidates } = await keywordSearch(
+      db,
+      prepared[q]!.keywordText,
+      null,
+      vectorTuning(active).lexicalCandidates,
+    );
+    const ids = await vectorChannel(db, active, vector, null, { candidates });
     times.push(performance.now() - started);
     recalls.push(recallAgainstExact(ids, truth[q]!, 10, (id) => exact.scoreOf(id, vector)));
   }

@@ -9,11 +9,7 @@
 import type { Embedder } from '../src-main/core/embedding/embedder';
 import { BuiltinEmbedder } from '../src-main/core/embedding/builtin-embedder';
 import { readSpaces } from '../src-main/core/index/embedding-spaces';
-import {
-  configureVectorSession,
-  keywordChannel,
-  vectorChannel,
-} from '../src-main/core/search/index-channels';
+import { configureVectorSession, keywordSearch, vectorChannel } from '../src-main/core/search/index-channels';
 import { prepareQuery } from '../src-main/core/search/query-text';
 import type { Collection } from './collection';
 import { MemoryConnector } from './memory-connector';
@@ -21,6 +17,7 @@ import { RRF_K, reciprocalRankFusion } from '../src-main/core/search/rrf';
 import { bestWeight, VECTOR_WEIGHTS } from './fusion-study';
 import { mean, ndcgAt, recallAt, reciprocalRankAt, type Judgments } from './metrics';
 import { CONNECTION_ID, hybridSearchFor, openPipeline } from './pipeline';
+import { vectorTuning } from '../src-main/core/search/search-tuning';
 import { PrecomputedQueryEmbedder } from './precomputed-query-embedder';
 
 export type Method = 'keyword' | 'vector' | 'hybrid';
@@ -146,9 +143,16 @@ export async function evaluateCollection(
         await queryEmbedder.precompute(texts.slice(start, start + QUERY_EMBED_BATCH));
       const rankings: ChannelRankings[] = [];
       for (const [i, p] of prepared.entries()) {
+        const keyword = p
+          ? await keywordSearch(pipeline.db, p.keywordText, null, vectorTuning(active!).lexicalCandidates)
+          : null;
         rankings.push({
-          keyword: p ? await keywordChannel(pipeline.db, p.keywordText, null) : [],
-          vector: p ? await vectorChannel(pipeline.db, active!, queryEmbedder.vectorOf(p.text)!, null) : [],
+          keyword: keyword?.ids ?? [],
+          vector: p
+            ? await vectorChannel(pipeline.db, active!, queryEmbedder.vectorOf(p.text)!, null, {
+                candidates: keyword?.candidates,
+              })
+            : [],
         });
         if ((i + 1) % 1000 === 0) log(`${collection.name}: ${i + 1}/${queries.length} ${label} queries`);
       }

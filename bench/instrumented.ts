@@ -9,7 +9,12 @@
  * while a remote request is out, for instance.
  */
 import { chunkMarkdown, type Chunk } from '../src-main/core/chunking/chunker';
-import type { EmbedResult, Embedder, EmbeddingSpace } from '../src-main/core/embedding/embedder';
+import type {
+  EmbedOptions,
+  EmbedResult,
+  Embedder,
+  EmbeddingSpace,
+} from '../src-main/core/embedding/embedder';
 import type { DocumentRef } from '../src-main/core/connectors/connector';
 import type {
   DocumentStore,
@@ -79,10 +84,7 @@ export class TimedEmbedder implements Embedder {
     return this.inner.inProcess;
   }
 
-  async embed(
-    texts: string[],
-    options?: { kind?: 'document' | 'query'; signal?: AbortSignal },
-  ): Promise<EmbedResult> {
+  async embed(texts: string[], options?: EmbedOptions): Promise<EmbedResult> {
     this.clock.embedRequests += 1;
     return this.clock.time('embed', () => this.inner.embed(texts, options));
   }

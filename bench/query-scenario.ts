@@ -12,11 +12,12 @@ import { readSpaces } from '../src-main/core/index/embedding-spaces';
 import {
   CHANNEL_DEPTH,
   configureVectorSession,
-  keywordChannel,
+  keywordSearch,
   vectorChannel,
 } from '../src-main/core/search/index-channels';
 import { prepareQuery } from '../src-main/core/search/query-text';
 import { reciprocalRankFusion } from '../src-main/core/search/rrf';
+import { vectorTuning } from '../src-main/core/search/search-tuning';
 import { generateQueries } from './corpus';
 import { ExactVectorIndex, recallAgainstExact } from './exact-search';
 import { mean, summarizeLatencies, type LatencySummary } from './metrics';
@@ -89,12 +90,20 @@ export async function runQueryScenario(options: {
     started = performance.now();
     const vector = (await options.embedder.embed([prepared.text], { kind: 'query' })).vectors[0]!;
     times.queryEmbed.push(performance.now() - started);
+    // The channels as HybridSearch runs them: the keyword scan also yields the vector channel's
+    // lexical candidates; the vector channel without the similarity floor.
     started = performance.now();
-    const vectorIds = await vectorChannel(db, active, vector, null);
-    times.vector.push(performance.now() - started);
-    started = performance.now();
-    const keywordIds = await keywordChannel(db, prepared.keywordText, null);
+    const keyword = await keywordSearch(
+      db,
+      prepared.keywordText,
+      null,
+      vectorTuning(active).lexicalCandidates,
+    );
+    const keywordIds = keyword.ids;
     times.keyword.push(performance.now() - started);
+    started = performance.now();
+    const vectorIds = await vectorChannel(db, active, vector, null, { candidates: keyword.candidates });
+    times.vector.push(performance.now() - started);
     started = performance.now();
     reciprocalRankFusion({
       vector: vectorIds.map((id) => `chunk:${id}`),

@@ -3,6 +3,7 @@
  * 1 failed, 2 bad arguments, 130 interrupted. Commands live in ./commands, one file each.
  */
 import { resolveDataDir } from '../core/app/data-dir';
+import { CAIRN_VERSION } from '../core/app/version';
 import { CairnError, toErrorData } from '../core/errors';
 import { UsageError } from './args';
 import type { CliCommand, CliContext, CliIo, OpenedCairn } from './command';
@@ -29,6 +30,7 @@ export function usage(commands: CliCommand[]): string {
     'Options:',
     '  --data-dir <dir>  Where Cairn keeps its index (default: CAIRN_DATA_DIR, else the per-user app-data folder)',
     "  --help, -h        Show help; `cairn <command> --help` shows a command's usage",
+    '  --version, -v     Show the version',
     '',
     'Exit codes: 0 ok, 1 failed, 2 bad arguments, 130 interrupted.',
   ].join('\n');
@@ -69,6 +71,10 @@ export async function main(argv: string[], deps: CliDeps = {}): Promise<number> 
   const [name, ...args] = global.rest;
   if (name === '--help' || name === '-h' || (name === 'help' && args.length === 0)) {
     writeLine(io.stdout, usage(commands));
+    return 0;
+  }
+  if (name === '--version' || name === '-v') {
+    writeLine(io.stdout, CAIRN_VERSION);
     return 0;
   }
   if (name === undefined) {

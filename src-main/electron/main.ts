@@ -53,11 +53,12 @@ async function start(): Promise<void> {
     process.argv.find((arg) => arg.startsWith('--data-dir='))?.slice('--data-dir='.length),
   );
   const secretStore = new SafeStorageSecretStore(safeStorage, desktopSecretFile(dataDir));
-  // The installed app's own binary runs the CLI as plain Node (ELECTRON_RUN_AS_NODE), so AI tools
-  // need nothing else installed: <app> <app path>/bin/cairn.js mcp.
+  // The installed app's own binary runs the built CLI as plain Node (ELECTRON_RUN_AS_NODE), so AI
+  // tools need nothing else installed: <app> <app path>/out/cli/cli.js mcp (scripts/build-cli.mjs;
+  // bin/ and the sources are not packaged).
   const mcpLaunch = {
     command: process.execPath,
-    args: [join(app.getAppPath(), 'bin', 'cairn.js')],
+    args: [join(app.getAppPath(), 'out', 'cli', 'cli.js')],
     env: { ELECTRON_RUN_AS_NODE: '1' },
   };
   const cairn = await openCairn({

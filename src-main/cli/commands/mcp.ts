@@ -1,15 +1,10 @@
 /**
  * `cairn mcp`: Cairn as an MCP server on stdin/stdout, started by an AI tool (Claude Desktop,
- * Cursor, Cherry Studio). stdout carries only MCP messages; waiting notes go to stderr. It ends
- * when the tool closes stdin, on Ctrl-C or SIGTERM, and hands its data directory back cleanly.
+ * Cursor, Cherry Studio). The server (mcp-stdio.ts) is loaded only when this command runs: the
+ * MCP SDK takes longer to load than the rest of the CLI, and every other command would pay for it.
  */
-import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
-import { CAIRN_VERSION } from '../../core/app/version';
-import { CairnAccess } from '../../mcp/cairn-access';
-import { createCairnMcpServer } from '../../mcp/mcp-server';
 import { parseCommandArgs } from '../args';
 import type { CliCommand } from '../command';
-import { writeLine } from '../output';
 
 export const mcpCommand: CliCommand = {
   name: 'mcp',
@@ -22,23 +17,7 @@ export const mcpCommand: CliCommand = {
   ].join('\n'),
   async run(args, context) {
     parseCommandArgs(args, {}, { min: 0, max: 0, names: '' });
-    const access = new CairnAccess({ connect: (hooks) => context.connect(hooks) });
-    const server = createCairnMcpServer(access, CAIRN_VERSION);
-    // MCP over stdio is the process's own stdin/stdout by definition.
-    const transport = new StdioServerTransport(process.stdin, process.stdout);
-    const stopped = new Promise<void>((resolve) => {
-      const stop = () => resolve();
-      process.stdin.once('end', stop);
-      process.stdin.once('close', stop);
-      transport.onclose = stop;
-      process.once('SIGTERM', stop);
-      context.signal.addEventListener('abort', stop, { once: true });
-    });
-    transport.onerror = (error) => writeLine(context.stderr, `cairn mcp: ${error.message}`);
-    await server.connect(transport);
-    await stopped;
-    await server.close().catch(() => undefined);
-    await access.dispose();
-    return 0;
+    const { serveMcpOverStdio } = await import('./mcp-stdio');
+    return serveMcpOverStdio(context);
   },
 };

@@ -5,9 +5,8 @@
  */
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
-import { startHttpHost } from '../../host/http-host';
+import { packageRoot } from '../../core/app/package-root';
 import { openWithSystem } from '../../host/system-opener';
 import type { CliCommand, CliContext, OpenedCairn } from '../command';
 
@@ -23,7 +22,7 @@ export interface ServeOptions {
 }
 
 export function defaultRendererDir(env: NodeJS.ProcessEnv): string {
-  return env.CAIRN_RENDERER_DIR ?? fileURLToPath(new URL('../../../out/renderer', import.meta.url));
+  return env.CAIRN_RENDERER_DIR ?? join(packageRoot(), 'out', 'renderer');
 }
 
 export async function runServe(args: string[], context: CliContext, options: ServeOptions): Promise<number> {
@@ -54,6 +53,8 @@ export async function runServe(args: string[], context: CliContext, options: Ser
   }
   let host;
   try {
+    // Loaded here: the host (and the transport's schemas) is for this command only.
+    const { startHttpHost } = await import('../../host/http-host');
     host = await startHttpHost({
       api: cairn.api,
       events: cairn.events,

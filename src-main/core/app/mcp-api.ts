@@ -6,12 +6,12 @@
  */
 import { homedir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import type { CairnApi } from '@shared/contract';
 import type { McpSetup, McpTestReport } from '@shared/models';
 import { CairnError, toResult } from '../errors';
 import type { DocumentReader } from '../index/document-reader';
 import { defaultDataDir } from './data-dir';
+import { packageRoot } from './package-root';
 
 /** The command that runs the `cairn` CLI; `mcp` and the data directory are appended. */
 export interface McpLaunch {
@@ -24,7 +24,7 @@ export interface McpLaunch {
 export function checkoutLaunch(): McpLaunch {
   return {
     command: 'npx',
-    args: ['--prefix', fileURLToPath(new URL('../../../', import.meta.url)), 'cairn'],
+    args: ['--prefix', packageRoot(), 'cairn'],
   };
 }
 

@@ -1,6 +1,8 @@
 import { setImmediate } from 'node:timers/promises';
 import { throwIfAborted } from '../errors';
-import type { EmbedResult, Embedder, EmbeddingSpace } from './embedder';
+import { analyzeText, searchTextOf, type AnalyzedText } from '../text/analyzer';
+import type { EmbedOptions, EmbedResult, Embedder, EmbeddingSpace } from './embedder';
+import type { WorkerRecipe } from './worker-protocol';
 import { hashFeatures, type HashFeatureOptions, type HashFeatureWeights } from './hash-features';
 
 /**
@@ -45,33 +47,42 @@ const MODEL = 'cairn-hash-v1';
 export class BuiltinEmbedder implements Embedder {
   readonly space: EmbeddingSpace;
   readonly inProcess = true;
+  /** Only the default features can be rebuilt in a worker (worker-factories.ts knows no others). */
+  readonly workerRecipe: WorkerRecipe | undefined;
   private readonly features: HashFeatureOptions;
 
   /** @param features for tuning experiments only; non-default features get their own model name. */
   constructor(dimensions = 1024, features: HashFeatureOptions = DEFAULT_HASH_FEATURES) {
     this.features = features;
+    this.workerRecipe =
+      features === DEFAULT_HASH_FEATURES ? { factory: 'builtin', options: { dimensions } } : undefined;
     const model = features === DEFAULT_HASH_FEATURES ? MODEL : `${MODEL}-custom-${describe(features)}`;
     this.space = { provider: 'builtin', model, dimensions };
   }
 
-  async embed(
-    texts: string[],
-    options?: { kind?: 'document' | 'query'; signal?: AbortSignal },
-  ): Promise<EmbedResult> {
+  async embed(texts: string[], options?: EmbedOptions): Promise<EmbedResult> {
     const vectors: Float32Array[] = [];
+    // The keyword text comes from the same analysis when it segments as the keyword channel does.
+    const keywordTexts = options?.keywordTexts && this.features.segmentCjk ? ([] as string[]) : undefined;
     for (const text of texts) {
       // ~30 ms of work between yields keeps the event loop (progress, IPC, abort) responsive.
       if (vectors.length > 0 && vectors.length % 16 === 0) await setImmediate();
       throwIfAborted(options?.signal);
-      vectors.push(this.embedOne(text));
+      const analysed = analyzeText(text, { segment: this.features.segmentCjk });
+      vectors.push(this.embedAnalysed(analysed));
+      keywordTexts?.push(searchTextOf(analysed));
     }
-    return { vectors, tokens: 0, calls: 0 };
+    return keywordTexts ? { vectors, tokens: 0, calls: 0, keywordTexts } : { vectors, tokens: 0, calls: 0 };
   }
 
   /** Synchronous form for benchmarks and the fake embedding server. */
   embedOne(text: string): Float32Array {
+    return this.embedAnalysed(analyzeText(text, { segment: this.features.segmentCjk }));
+  }
+
+  private embedAnalysed(analysed: AnalyzedText): Float32Array {
     const vector = new Float32Array(this.space.dimensions);
-    hashFeatures(text, vector, this.features);
+    hashFeatures(analysed, vector, this.features);
     return vector;
   }
 }

@@ -1,3 +1,5 @@
+import type { WorkerRecipe } from './worker-protocol';
+
 /** The identity of a vector space: vectors from two spaces are never compared. */
 export interface EmbeddingSpace {
   provider: string;
@@ -15,6 +17,19 @@ export interface EmbedResult {
   tokens: number;
   /** Requests made to the provider (1 per batch; 0 for the built-in embedder). */
   calls: number;
+  /**
+   * Each input's analysed keyword text (analyzer.ts `toSearchText`), when the caller asked for it
+   * and the embedder had it at hand (the built-in embedder analyses every input anyway, and a
+   * WorkerEmbedder computes it off the main thread). Callers compute what is missing themselves.
+   */
+  keywordTexts?: string[];
+}
+
+export interface EmbedOptions {
+  kind?: 'document' | 'query';
+  signal?: AbortSignal;
+  /** Also return `keywordTexts` if that is cheap here. @default false */
+  keywordTexts?: boolean;
 }
 
 export interface Embedder {
@@ -25,11 +40,14 @@ export interface Embedder {
    */
   readonly inProcess?: boolean;
   /**
+   * How to build this same embedder inside a worker thread (a WorkerHost recipe naming a factory
+   * in worker-factories.ts), for callers that embed a lot (a large sync) while this thread has
+   * other work. Absent: it cannot move (a remote embedder has nothing to move).
+   */
+  readonly workerRecipe?: WorkerRecipe;
+  /**
    * Embeds texts in order; every vector is L2-normalised and `space.dimensions` long.
    * `kind` lets asymmetric models (DashScope text_type) treat queries and documents differently.
    */
-  embed(
-    texts: string[],
-    options?: { kind?: 'document' | 'query'; signal?: AbortSignal },
-  ): Promise<EmbedResult>;
+  embed(texts: string[], options?: EmbedOptions): Promise<EmbedResult>;
 }

@@ -38,10 +38,11 @@ function wireError(error: unknown, id?: number): WireError {
   return wire;
 }
 
-/** Float32Array results move instead of being copied. */
+/** Float32Array results (an array of them, or one under `vectors`) move instead of being copied. */
 function transferables(value: unknown): ArrayBuffer[] {
-  if (!Array.isArray(value)) return [];
-  return value.flatMap((item) =>
+  const vectors = Array.isArray(value) ? value : (value as { vectors?: unknown } | null)?.vectors;
+  if (!Array.isArray(vectors)) return [];
+  return vectors.flatMap((item) =>
     item instanceof Float32Array && item.byteOffset === 0 && item.byteLength === item.buffer.byteLength
       ? [item.buffer as ArrayBuffer]
       : [],

@@ -4,7 +4,7 @@
  * vector on every machine, so vectors written by one version can be compared with later queries as
  * long as the feature set (and therefore the model name) is unchanged.
  */
-import { analyzeText } from '../text/analyzer';
+import { analyzeText, type AnalyzedText } from '../text/analyzer';
 import { TermPrior } from './term-prior';
 import { l2Normalise } from './vector-math';
 
@@ -57,7 +57,11 @@ const EMPTY_TEXT_FEATURE = 0x2545f491;
  * features (emoji, punctuation) gets one fixed unit vector instead of zeros, because cosine distance
  * to a zero vector is undefined (NaN in pgvector).
  */
-export function hashFeatures(text: string, out: Float32Array, options: HashFeatureOptions): void {
+export function hashFeatures(
+  text: string | AnalyzedText,
+  out: Float32Array,
+  options: HashFeatureOptions,
+): void {
   let any = false;
   forEachFeature(text, options, (family, bucket, value) => {
     out[bucket % out.length] += value * options.weights[family];
@@ -74,7 +78,7 @@ export function hashFeatures(text: string, out: Float32Array, options: HashFeatu
  * the families without re-analysing the text.
  */
 export function forEachFeature(
-  text: string,
+  text: string | AnalyzedText,
   options: HashFeatureOptions,
   sink: (family: Family, bucket: number, value: number) => void,
 ): void {
@@ -83,7 +87,8 @@ export function forEachFeature(
   const termPrior = options.prior ? priorFor(options.prior) : null;
   const prior = (term: string, spaced: boolean) => (termPrior ? termPrior.weight(term, spaced) : 1);
   let previous: { token: string; weight: number } | null = null;
-  const analysed = analyzeText(text, { segment: options.segmentCjk });
+  // A caller may pass the analysis it already has (made with the same `segmentCjk`).
+  const analysed = typeof text === 'string' ? analyzeText(text, { segment: options.segmentCjk }) : text;
   for (const word of analysed.words) {
     if (word.tokens.length === 0) continue;
     const weight = prior(word.surface, !word.cjk);

@@ -12,4 +12,22 @@ export const WORKER_FACTORIES: Record<string, (options: unknown) => Promise<Work
     const { createLocalModelTarget } = await import('../models/runtime/local-model-target');
     return createLocalModelTarget(options);
   },
+  /**
+   * The built-in embedder ({dimensions}), for a large sync (sync/offload-embedder.ts).
+   * `embedWithKeywords` also returns each input's keyword text from the same analysis, so the
+   * main thread does not analyse the text a second time.
+   */
+  builtin: async (options) => {
+    const { BuiltinEmbedder } = await import('./builtin-embedder');
+    const dimensions = (options as { dimensions?: unknown } | undefined)?.dimensions;
+    const embedder = new BuiltinEmbedder(typeof dimensions === 'number' ? dimensions : undefined);
+    return {
+      embed: async (texts: string[], kind: 'document' | 'query') =>
+        (await embedder.embed(texts, { kind })).vectors,
+      embedWithKeywords: async (texts: string[], kind: 'document' | 'query') => {
+        const { vectors, keywordTexts } = await embedder.embed(texts, { kind, keywordTexts: true });
+        return { vectors, keywordTexts };
+      },
+    };
+  },
 };

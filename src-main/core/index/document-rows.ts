@@ -10,7 +10,8 @@ import type { Chunk } from '../chunking/chunker';
 import type { Db } from '../db/database';
 import { CairnError } from '../errors';
 import type { DocumentToWrite } from './document-store';
-import { spaceTable, vectorCast, type SpaceRecord } from './embedding-spaces';
+import { spaceTable, vectorCast, vectorType, type SpaceRecord } from './embedding-spaces';
+import { vectorArrayParam } from './vector-binary';
 
 type Queryable = Pick<Db, 'query'>;
 
@@ -85,11 +86,10 @@ export interface ChunkRow {
   chunk: Chunk;
   /** The analysed keyword text (`keywordInput`). */
   searchText: string;
-  /** The vector as a pgvector literal. */
-  vector: string;
+  vector: Float32Array;
 }
 
-/** Inserts chunks and their vectors (into `space`'s table): two statements per 500 rows. */
+/** Inserts chunks and their vectors (into `space`'s table, sent in binary): two statements per 500 rows. */
 export async function insertChunksWithVectors(
   tx: Queryable,
   space: SpaceRecord,
@@ -113,14 +113,21 @@ export async function insertChunksWithVectors(
       ],
     );
     const chunkIdOf = new Map(inserted.rows.map((r) => [`${Number(r.document_id)}:${r.ord}`, Number(r.id)]));
+    const vectors = await vectorArrayParam(
+      tx,
+      vectorType(space),
+      space.dimensions,
+      group.map((r) => r.vector),
+    );
     await tx.query(
       `INSERT INTO ${spaceTable(space)} (chunk_id, connection_id, embedding)
-       SELECT u.chunk_id, u.connection_id, u.embedding::${vectorCast(space)} FROM unnest($1::bigint[], $2::text[], $3::text[]) AS u(chunk_id, connection_id, embedding)`,
+       SELECT * FROM unnest($1::bigint[], $2::text[], $3::${vectorCast(space)}[])`,
       [
         group.map((r) => chunkIdOf.get(`${r.documentId}:${r.chunk.ord}`)),
         group.map((r) => r.connectionId),
-        group.map((r) => r.vector),
+        vectors.value,
       ],
+      vectors.options,
     );
   }
 }

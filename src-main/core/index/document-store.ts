@@ -31,6 +31,11 @@ export interface DocumentToWrite {
   chunks: Chunk[];
   /** One vector per chunk, in the given space. */
   vectors: Float32Array[];
+  /**
+   * Each chunk's keyword text (`keywordInput`), when the embedder produced it with the vectors;
+   * the store analyses the chunks itself otherwise.
+   */
+  searchTexts?: string[];
   space: EmbeddingSpace;
 }
 

@@ -21,7 +21,7 @@ export function embeddingInput(chunk: ChunkContext): string {
 /**
  * The analysed keyword text stored in `chunks.search_text`: the analysis of the embedder's input
  * (the same tokens as title, heading path and text analysed apart, since whitespace only separates),
- * so the built-in embedder's analysis of it is reused (analyzer.ts keeps recent analyses).
+ * so an embedder that analyses its input anyway can hand it back (EmbedResult.keywordTexts).
  */
 export function keywordInput(chunk: ChunkContext): string {
   return toSearchText(embeddingInput(chunk));

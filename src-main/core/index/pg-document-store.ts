@@ -23,7 +23,6 @@ import { keywordInput } from './embedding-input';
 import { BULK_KEYWORD_MIN_CHUNKS, beginBulkKeywordWrites, endBulkKeywordWrites } from './keyword-index';
 import { readSpaces, resolveWritableSpace, sameSpace } from './embedding-spaces';
 import { insertChunksWithVectors, timestampOrNull, upsertDocuments } from './document-rows';
-import { toVectorLiteral } from './vector-literal';
 
 /** Documents per DELETE … ANY() statement, to bound one statement's parameter text. */
 const ROWS_PER_STATEMENT = 500;
@@ -116,13 +115,16 @@ export class PgDocumentStore implements DocumentStore {
     const space = docs[0]!.space;
     if (docs.some((doc) => !sameSpace(doc.space, space)))
       throw new CairnError('INTERNAL', 'One write mixes vectors of two embedding spaces.');
-    // JavaScript work (analysis, vector text) happens before the transaction, which holds the database.
+    // JavaScript work (analysis, when the embedder did not bring it) happens before the
+    // transaction, which holds the database.
     const rows = docs.flatMap((doc) =>
       doc.chunks.map((chunk, index) => ({
         doc,
         chunk,
-        searchText: keywordInput({ title: doc.title, headingPath: chunk.headingPath, text: chunk.text }),
-        vector: toVectorLiteral(doc.vectors[index]!),
+        searchText:
+          doc.searchTexts?.[index] ??
+          keywordInput({ title: doc.title, headingPath: chunk.headingPath, text: chunk.text }),
+        vector: doc.vectors[index]!,
       })),
     );
     return this.db.transaction(async (tx) => {

@@ -22,9 +22,10 @@ import {
   readSpaces,
   spaceTable,
   vectorCast,
+  vectorType,
   type SpaceRecord,
 } from './embedding-spaces';
-import { toVectorLiteral } from './vector-literal';
+import { vectorArrayParam } from './vector-binary';
 
 type Queryable = Pick<Db, 'query' | 'exec'>;
 
@@ -80,13 +81,15 @@ async function embedInto(
     chunks.map((c) => embeddingInput({ title: c.title, headingPath: c.heading_path, text: c.content })),
     { kind: 'document', signal },
   );
+  const param = await vectorArrayParam(db, vectorType(pending), pending.dimensions, vectors);
   // The JOIN skips chunks a sync deleted while we were embedding them.
   await db.query(
     `INSERT INTO ${spaceTable(pending)} (chunk_id, connection_id, embedding)
-     SELECT u.chunk_id, c.connection_id, u.embedding::${vectorCast(pending)}
-     FROM unnest($1::bigint[], $2::text[]) AS u(chunk_id, embedding) JOIN chunks c ON c.id = u.chunk_id
+     SELECT u.chunk_id, c.connection_id, u.embedding
+     FROM unnest($1::bigint[], $2::${vectorCast(pending)}[]) AS u(chunk_id, embedding) JOIN chunks c ON c.id = u.chunk_id
      ON CONFLICT (chunk_id) DO NOTHING`,
-    [chunks.map((c) => Number(c.id)), vectors.map(toVectorLiteral)],
+    [chunks.map((c) => Number(c.id)), param.value],
+    param.options,
   );
   return chunks.length;
 }

@@ -26,8 +26,8 @@ import {
   type DirectSearchSource,
 } from './direct-channel';
 import { chunkIdOf, chunkKey, directKey } from './result-keys';
-import { CHANNEL_DEPTH, configureVectorSession, keywordChannel, vectorChannel } from './index-channels';
-import { clampK, prepareQuery } from './query-text';
+import { CHANNEL_DEPTH, configureVectorSession, keywordSearch, vectorChannel } from './index-channels';
+import { clampK, prepareQuery, type PreparedQuery } from './query-text';
 import { groupByDocument } from './document-groups';
 import { RRF_K, reciprocalRankFusion, topKKeepingChannels, type FusedItem } from './rrf';
 import type { SearchService } from './search-service';
@@ -45,6 +45,8 @@ export interface HybridSearchOptions {
   minVectorSimilarity?: (space: EmbeddingSpace) => number;
   /** The vector channel's weight in RRF, per space (the keyword channel's is 1). @default 1 */
   vectorWeight?: (space: EmbeddingSpace) => number;
+  /** BM25 hits added to the vector channel's candidates before exact re-scoring, per space. @default 0 */
+  lexicalCandidates?: (space: EmbeddingSpace) => number;
   /** Chunks of one document kept in the results (its best ones). @default 3 */
   maxHitsPerDocument?: number;
   /** The local reranker and its time budget, read on every search; null = no reranking. @default none */
@@ -133,11 +135,10 @@ export class HybridSearch implements SearchService {
       (s) => !requested || requested.has(s.connectionId),
     );
 
-    const [vector, keyword, direct] = await Promise.all([
+    const [{ vector, keyword }, direct] = await Promise.all([
       ragIds.length > 0
-        ? this.vectorRanking(query.text, filter, signal)
-        : Promise.resolve({ ids: [], space: null }),
-      ragIds.length > 0 ? keywordChannel(this.db, query.keywordText, filter) : Promise.resolve([]),
+        ? this.indexRankings(query, filter, signal)
+        : Promise.resolve({ vector: { ids: [], space: null }, keyword: [] }),
       searchDirectSources(sources, query.text, {
         limit: CHANNEL_DEPTH,
         timeoutMs: (p) => this.directTimeout(p),
@@ -247,32 +248,48 @@ export class HybridSearch implements SearchService {
     return result;
   }
 
-  /** The vector channel's ranking and the space it searched (null when the channel was skipped). */
-  private async vectorRanking(
-    text: string,
+  /**
+   * Both index channels. The keyword scan runs first and also yields the vector channel's lexical
+   * candidates (index-channels.ts); the query is embedded meanwhile (a remote embedder answers
+   * while the keyword SQL runs).
+   */
+  private async indexRankings(
+    query: PreparedQuery,
     filter: string[] | null,
     signal?: AbortSignal,
-  ): Promise<{ ids: number[]; space: SpaceRecord | null }> {
+  ): Promise<{ vector: { ids: number[]; space: SpaceRecord | null }; keyword: number[] }> {
     const { active } = await readSpaces(this.db);
-    if (!active) return { ids: [], space: null };
-    const embedder = this.options.queryEmbedder(active);
-    if (!embedder) {
+    const embedder = active ? this.options.queryEmbedder(active) : null;
+    if (active && !embedder)
       this.logger.warn('no embedder for the active space; vector channel skipped', { space: active.id });
-      return { ids: [], space: null };
-    }
+    const embedding = active && embedder ? this.embedQuery(embedder, active, query.text, signal) : null;
+    embedding?.catch(() => {}); // awaited below; this only keeps a failed keyword scan from leaving it unhandled
+    const depth = active && embedding ? (this.options.lexicalCandidates?.(active) ?? 0) : 0;
+    const keyword = await keywordSearch(this.db, query.keywordText, filter, depth);
+    const vector = await embedding;
+    if (!active || !vector) return { vector: { ids: [], space: null }, keyword: keyword.ids };
+    const ids = await vectorChannel(this.db, active, vector, filter, {
+      minSimilarity: this.options.minVectorSimilarity?.(active),
+      candidates: keyword.candidates,
+    });
+    return { vector: { ids, space: active }, keyword: keyword.ids };
+  }
+
+  /** The query's vector in `space`, or null (then the vector channel is skipped). */
+  private async embedQuery(
+    embedder: Embedder,
+    space: SpaceRecord,
+    text: string,
+    signal?: AbortSignal,
+  ): Promise<Float32Array | null> {
     try {
-      const { vectors } = await embedder.embed([text], { kind: 'query', signal });
-      const vector = vectors[0];
-      if (!vector || vector.length !== active.dimensions) return { ids: [], space: null };
-      return {
-        ids: await vectorChannel(this.db, active, vector, filter, this.options.minVectorSimilarity?.(active)),
-        space: active,
-      };
+      const vector = (await embedder.embed([text], { kind: 'query', signal })).vectors[0];
+      return vector && vector.length === space.dimensions ? vector : null;
     } catch (error) {
       if (isAbortError(error)) throw error;
       // A remote embedder being down must not take keyword search with it.
       this.logger.warn('query embedding failed; vector channel skipped', { error });
-      return { ids: [], space: null };
+      return null;
     }
   }
 

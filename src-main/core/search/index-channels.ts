@@ -1,6 +1,14 @@
 /**
  * The two local channels: SQL that returns ranked chunk ids, nothing else. Both take an optional
  * list of connection ids to search (null = every chunk in the index).
+ *
+ * pg_textsearch scores a row cheaply only inside its Block-Max WAND index scan, and its planner
+ * hook hands that score on only where it can see it: the ORDER BY of a top-level query (not a
+ * CTE or an InitPlan, whose plans it does not walk). Everywhere else `search_text <@> q` scores
+ * the row from scratch (its text parsed again, corpus statistics read again): 300 rows of that
+ * cost ~300 ms here. So BM25 runs only as `SELECT … ORDER BY search_text <@> q LIMIT n` on its
+ * own, and the vector channel takes the BM25 list it needs as a parameter
+ * (docs/decisions/keyword-channel.md).
  */
 import type { Db } from '../db/database';
 import { spaceTable, vectorCast, type SpaceRecord } from '../index/embedding-spaces';
@@ -13,16 +21,98 @@ export const CHANNEL_DEPTH = 30;
 /**
  * Session settings for the vector channel. relaxed_order lets HNSW keep scanning when a
  * connection filter removes rows, instead of returning fewer than LIMIT
- * (https://github.com/pgvector/pgvector#iterative-index-scans). ef_search 200: on the bench's
- * hard synthetic corpus recall@10 rose from 0.80 (ef 80) to 0.86 for +0.2 ms at 10k
- * (bench/ann-sweep.ts, docs/decisions/vector-index.md). PGlite is one session, so setting them once holds.
+ * (https://github.com/pgvector/pgvector#iterative-index-scans). ef_search 40 (pgvector's default):
+ * the HNSW walk is one of two candidate sources (see vectorChannel); with the lexical candidates
+ * beside it recall@10 against an exact scan is 0.97 at ef 40 and 0.98 at 100 on the bench's 10k
+ * chunks, for less CPU (docs/decisions/vector-index.md). PGlite is one session, so setting them
+ * once holds.
  */
 export async function configureVectorSession(db: Db): Promise<void> {
-  await db.exec('SET hnsw.iterative_scan = relaxed_order; SET hnsw.ef_search = 200');
+  await db.exec('SET hnsw.iterative_scan = relaxed_order; SET hnsw.ef_search = 40');
+}
+
+export interface KeywordHits {
+  /** The keyword channel: top chunk ids by BM25 within the connections asked for, best first. */
+  ids: number[];
+  /** The BM25 top `candidates` over every connection, for vectorChannel. */
+  candidates: number[];
 }
 
 /**
- * Top chunk ids by cosine distance in one embedding space. Exact scan or HNSW: the planner picks.
+ * The keyword channel, and optionally a deeper BM25 list for the vector channel, from one scan.
+ *
+ * - No score in the SELECT list and the scan at the top level (see the file comment).
+ * - No WHERE clause: with one (a connection filter) the planner may filter first, then score
+ *   every remaining row standalone and sort them: seconds on a large connection. The filter is
+ *   applied here instead, on a top list that grows until it fills or holds every match (the
+ *   extension's README advises this for post-filtering); the scan returns matching rows only.
+ * - Except in one plan: on a tiny table Postgres may sort all rows by their standalone score
+ *   instead of scanning the index, and rows sharing no term (score 0) then follow the matches.
+ *   The channel's few ids are checked for a query token (what the index tokenises: analyzer.ts
+ *   keeps tokens whole); the vector channel's candidates need no check (each is scored anyway).
+ */
+export async function keywordSearch(
+  db: Db,
+  keywordText: string,
+  connectionIds: string[] | null,
+  candidates = 0,
+): Promise<KeywordHits> {
+  const terms = keywordText.split(' ').filter((term) => term.length > 0);
+  if (terms.length === 0) return { ids: [], candidates: [] };
+  const wanted = connectionIds ? new Set(connectionIds) : null;
+  let lexical: number[] | null = null;
+  for (let oversample = wanted ? 4 : 1; ; oversample *= 4) {
+    const limit = Math.max(CHANNEL_DEPTH * oversample, lexical ? 0 : candidates);
+    const rows = await db.query<{ id: string | number; connection_id: string }>(
+      `SELECT id, connection_id FROM chunks
+       ORDER BY search_text <@> to_bm25query($1, '${BM25_INDEX}') LIMIT ${limit}`,
+      [keywordText],
+    );
+    lexical ??= rows.rows.slice(0, candidates).map((r) => Number(r.id));
+    const kept = wanted ? rows.rows.filter((r) => wanted.has(r.connection_id)) : rows.rows;
+    if (kept.length >= CHANNEL_DEPTH || rows.rows.length < limit) {
+      const top = kept.slice(0, CHANNEL_DEPTH).map((r) => Number(r.id));
+      return { ids: await sharingATerm(db, top, terms), candidates: lexical };
+    }
+  }
+}
+
+/** `ids` (in order) whose keyword text holds one of `terms`. */
+async function sharingATerm(db: Db, ids: number[], terms: string[]): Promise<number[]> {
+  if (ids.length === 0) return [];
+  const patterns = terms.map((term) => `% ${term.replace(/[\\%_]/g, '\\$&')} %`);
+  const rows = await db.query<{ id: string | number }>(
+    `SELECT id FROM chunks WHERE id = ANY ($1::bigint[]) AND (' ' || search_text || ' ') LIKE ANY ($2::text[])`,
+    [ids, patterns],
+  );
+  const matching = new Set(rows.rows.map((r) => Number(r.id)));
+  return ids.filter((id) => matching.has(id));
+}
+
+/** The keyword channel alone: top chunk ids by BM25 (pg_textsearch) over `search_text`, best first. */
+export async function keywordChannel(
+  db: Db,
+  keywordText: string,
+  connectionIds: string[] | null,
+): Promise<number[]> {
+  return (await keywordSearch(db, keywordText, connectionIds)).ids;
+}
+
+export interface VectorChannelOptions {
+  /** Hits less similar than this are dropped. @default -1 (none) */
+  minSimilarity?: number;
+  /** More chunk ids to score exactly beside the HNSW candidates (KeywordHits.candidates). */
+  candidates?: readonly number[];
+}
+
+/**
+ * Top chunk ids by cosine distance in one embedding space, ranked exactly: candidates are the
+ * HNSW walk's top 30 (or an exact scan, whichever the planner picks) plus the ids given, and
+ * every candidate is scored with its stored vector. HNSW alone misses true neighbours where the
+ * space has near-orthogonal clusters (the lexical built-in embedder: a greedy walk that starts in
+ * another topic finds no way over); the chunks sharing the query's words are where a lexical
+ * embedder's neighbours are, and scoring them exactly costs a few ms (search-tuning.ts,
+ * docs/decisions/vector-index.md).
  * Hits less similar than `minSimilarity` are dropped: a nearest neighbour that shares nothing
  * with the query is noise, not a result.
  */
@@ -31,38 +121,26 @@ export async function vectorChannel(
   space: SpaceRecord,
   queryVector: Float32Array,
   connectionIds: string[] | null,
-  minSimilarity = -1,
+  options: VectorChannelOptions = {},
 ): Promise<number[]> {
-  const filter = connectionIds ? 'WHERE connection_id = ANY($2::text[])' : '';
-  const maxDistance = Math.min(2, Math.max(0, 1 - minSimilarity));
-  // MATERIALIZED + outer ORDER BY: relaxed_order may return slightly out of order.
+  const table = spaceTable(space);
+  const cast = vectorCast(space);
+  const maxDistance = Math.min(2, Math.max(0, 1 - (options.minSimilarity ?? -1)));
+  const filter = connectionIds ? 'connection_id = ANY($3::text[])' : null;
+  const params: unknown[] = [toVectorLiteral(queryVector), options.candidates ?? []];
+  if (connectionIds) params.push(connectionIds);
+  // The candidates' vectors by primary key, as one array lookup: a join would let the planner
+  // scan every vector, a lookup per candidate pays the executor's setup 300 times.
+  // MATERIALIZED + outer ORDER BY: relaxed_order may return the HNSW hits slightly out of order.
   const rows = await db.query<{ chunk_id: string | number }>(
-    `WITH nearest AS MATERIALIZED (
-       SELECT chunk_id, embedding <=> $1::${vectorCast(space)} AS distance FROM ${spaceTable(space)} ${filter}
-       ORDER BY distance LIMIT ${CHANNEL_DEPTH})
-     SELECT chunk_id FROM nearest WHERE distance <= ${maxDistance} ORDER BY distance, chunk_id`,
-    connectionIds ? [toVectorLiteral(queryVector), connectionIds] : [toVectorLiteral(queryVector)],
+    `WITH scored AS MATERIALIZED (
+       SELECT e.chunk_id, e.embedding <=> $1::${cast} AS distance FROM ${table} e
+       WHERE e.chunk_id = ANY ($2::bigint[] || ARRAY(
+               SELECT chunk_id FROM ${table} ${filter ? `WHERE ${filter}` : ''}
+               ORDER BY embedding <=> $1::${cast} LIMIT ${CHANNEL_DEPTH}))
+         ${filter ? `AND e.${filter}` : ''})
+     SELECT chunk_id FROM scored WHERE distance <= ${maxDistance} ORDER BY distance, chunk_id LIMIT ${CHANNEL_DEPTH}`,
+    params,
   );
   return rows.rows.map((r) => Number(r.chunk_id));
-}
-
-/**
- * Top chunk ids by BM25 (pg_textsearch) over the analysed `search_text`. Scores are negative
- * (lower is better) and 0 means "no term matched", so zero-score rows are dropped.
- */
-export async function keywordChannel(
-  db: Db,
-  keywordText: string,
-  connectionIds: string[] | null,
-): Promise<number[]> {
-  if (!keywordText) return [];
-  const filter = connectionIds ? 'WHERE connection_id = ANY($2::text[])' : '';
-  const rows = await db.query<{ id: string | number }>(
-    `SELECT id FROM (
-       SELECT id, search_text <@> to_bm25query($1, '${BM25_INDEX}') AS score FROM chunks ${filter}
-       ORDER BY score LIMIT ${CHANNEL_DEPTH}) ranked
-     WHERE score < 0 ORDER BY score, id`,
-    connectionIds ? [keywordText, connectionIds] : [keywordText],
-  );
-  return rows.rows.map((r) => Number(r.id));
 }

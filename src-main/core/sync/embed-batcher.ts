@@ -22,9 +22,15 @@ export interface EmbedBatcherOptions {
   signal?: AbortSignal;
 }
 
+/** One document's vectors, and its inputs' keyword texts when the embedder had them at hand. */
+export interface Embedded {
+  vectors: Float32Array[];
+  keywordTexts?: string[];
+}
+
 interface Waiting {
   texts: string[];
-  resolve: (vectors: Float32Array[]) => void;
+  resolve: (embedded: Embedded) => void;
   reject: (error: unknown) => void;
 }
 
@@ -47,9 +53,9 @@ export class EmbedBatcher {
     this.queue = new PQueue({ concurrency: Math.max(1, options.concurrency ?? 2) });
   }
 
-  /** The vectors of one document's inputs, in order. */
-  embed(texts: string[]): Promise<Float32Array[]> {
-    if (texts.length === 0) return Promise.resolve([]);
+  /** The vectors of one document's inputs, in order (and their keyword texts, see EmbedResult). */
+  embed(texts: string[]): Promise<Embedded> {
+    if (texts.length === 0) return Promise.resolve({ vectors: [] });
     return new Promise((resolve, reject) => {
       this.waiting.push({ texts, resolve, reject });
       this.waitingTexts += texts.length;
@@ -70,11 +76,15 @@ export class EmbedBatcher {
 
   private async run(group: Waiting[]): Promise<void> {
     try {
-      const vectors = await this.embedAll(group.flatMap((w) => w.texts));
+      const all = await this.embedAll(group.flatMap((w) => w.texts));
       let offset = 0;
       for (const w of group) {
-        w.resolve(vectors.slice(offset, offset + w.texts.length));
-        offset += w.texts.length;
+        const end = offset + w.texts.length;
+        w.resolve({
+          vectors: all.vectors.slice(offset, end),
+          ...(all.keywordTexts ? { keywordTexts: all.keywordTexts.slice(offset, end) } : {}),
+        });
+        offset = end;
       }
     } catch (error) {
       if (group.length === 1 || isAbortError(error) || this.options.signal?.aborted) {
@@ -92,12 +102,17 @@ export class EmbedBatcher {
   }
 
   /** Splits into calls of at most maxBatch inputs (a 5 MB document has thousands of chunks). */
-  private async embedAll(texts: string[]): Promise<Float32Array[]> {
-    const out: Float32Array[] = [];
+  private async embedAll(texts: string[]): Promise<Embedded> {
+    const vectors: Float32Array[] = [];
+    let keywordTexts: string[] | undefined = [];
     for (let start = 0; start < texts.length; start += this.maxBatch) {
       throwIfAborted(this.options.signal);
       const slice = texts.slice(start, start + this.maxBatch);
-      const result = await this.embedder.embed(slice, { kind: 'document', signal: this.options.signal });
+      const result = await this.embedder.embed(slice, {
+        kind: 'document',
+        signal: this.options.signal,
+        keywordTexts: true,
+      });
       // A remote provider reports its HTTP requests; an in-process embedder counts as one call per batch.
       this.calls += Math.max(1, result.calls);
       this.tokens += result.tokens;
@@ -106,8 +121,10 @@ export class EmbedBatcher {
           'EMBEDDING_FAILED',
           `The embedder returned ${result.vectors.length} vectors for ${slice.length} inputs.`,
         );
-      out.push(...result.vectors);
+      vectors.push(...result.vectors);
+      if (result.keywordTexts?.length === slice.length) keywordTexts?.push(...result.keywordTexts);
+      else keywordTexts = undefined;
     }
-    return out;
+    return keywordTexts ? { vectors, keywordTexts } : { vectors };
   }
 }

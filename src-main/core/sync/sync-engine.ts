@@ -22,6 +22,7 @@ import type { Logger } from '../logging/logger';
 import { silentLogger } from '../logging/logger';
 import { goneUpstream, planChanges } from './change-detection';
 import { EmbedBatcher } from './embed-batcher';
+import { offloadEmbedder } from './offload-embedder';
 import { WriteBatcher } from './write-batcher';
 import { contentHash, normalizeText } from '../text/normalize';
 import { chunkLocated, joinLocatedParts } from './located-text';
@@ -47,6 +48,8 @@ export interface SyncEngineOptions {
   embedBatchSize?: number;
   /** Documents written per transaction (group commit; a failed group is retried one by one). @default 32 */
   writeBatchDocuments?: number;
+  /** Documents to fetch from which an in-process embedder runs in a worker thread (offload-embedder.ts). @default 250 */
+  workerMinDocuments?: number;
   /**
    * Applied to every error message the run records: platforms may quote a credential back, and
    * run records reach the UI. @default keeps messages as they are
@@ -242,9 +245,13 @@ export class SyncEngine {
       // Fails the run up front (EMBEDDING_FAILED) when a re-embed has retired this embedder's space.
       await resolveWritableSpace(this.options.db, embedder.space);
       await store.prepareBulkWrite?.(embedder.space, plan.toFetch.length);
+      const offloaded = await offloadEmbedder(embedder, plan.toFetch.length, {
+        minDocuments: this.options.workerMinDocuments,
+        logger: this.logger,
+      });
       const batchers = new Map<string, EmbedBatcher>();
       const pipeline: Pipeline = {
-        embedder,
+        embedder: offloaded.embedder,
         batchers,
         writer: new WriteBatcher(store, { maxDocuments: this.options.writeBatchDocuments }),
         batcherFor: (target) => {
@@ -308,7 +315,7 @@ export class SyncEngine {
             emit('writing', documentsDone, listed.length);
           }),
       );
-      await Promise.all(tasks);
+      await Promise.all(tasks).finally(() => offloaded.dispose());
       counters.embedderCalls = [...batchers.values()].reduce((sum, b) => sum + b.calls, 0);
       counters.embeddingTokens = [...batchers.values()].reduce((sum, b) => sum + b.tokens, 0);
     }
@@ -379,7 +386,7 @@ export class SyncEngine {
     const chunks = located ? chunkLocated(located, chunk) : chunk(content);
     const inputs = chunks.map((c) => embeddingInput({ title, headingPath: c.headingPath, text: c.text }));
     const write = async (embedder: Embedder) => {
-      const vectors = await pipeline.batcherFor(embedder).embed(inputs);
+      const { vectors, keywordTexts } = await pipeline.batcherFor(embedder).embed(inputs);
       throwIfAborted(signal);
       await pipeline.writer.write({
         connectionId,
@@ -389,6 +396,8 @@ export class SyncEngine {
         content,
         chunks,
         vectors,
+        // The inputs are the chunks' embeddingInput, so their keyword texts are keywordInput's.
+        ...(keywordTexts ? { searchTexts: keywordTexts } : {}),
         space: embedder.space,
       });
     };

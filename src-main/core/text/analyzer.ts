@@ -99,37 +99,18 @@ export interface AnalyzedText {
  * then stay whole words and their CJK units carry the meaning.
  */
 export function analyzeText(text: string, options: { segment?: boolean } = {}): AnalyzedText {
-  const segment = options.segment ?? true;
-  const cacheable = segment && text.length <= MAX_RECENT_CHARS;
-  const cached = cacheable ? recent.get(text) : undefined;
-  if (cached) return cached;
   const result: AnalyzedText = { words: [], cjkRuns: [] };
   visitText(
     text,
     (word) => result.words.push(word),
     (run) => result.cjkRuns.push(run),
-    segment,
+    options.segment ?? true,
   );
-  if (cacheable) {
-    if (recent.size >= RECENT_LIMIT) recent.delete(recent.keys().next().value as string);
-    recent.set(text, result);
-  }
   return result;
 }
 
-/**
- * The latest analyses by text. During a sync the built-in embedder and the keyword column analyse
- * the same chunk text (`embeddingInput`) moments apart, and ICU segmentation is the larger part of
- * the analyzer's cost, so the second analysis is a lookup (docs/decisions/indexing-throughput.md).
- * Bounded; the results are shared and must not be changed by callers.
- */
-const recent = new Map<string, AnalyzedText>();
-const RECENT_LIMIT = 1024;
-/** Chunk texts are ~1,500 characters; longer texts are analysed once and not kept. */
-const MAX_RECENT_CHARS = 8000;
-
-export function analyze(text: string): string[] {
-  const analysed = analyzeText(text);
+/** The keyword tokens of an analysis: words' tokens first, then the CJK unit bigrams. */
+export function tokensOf(analysed: AnalyzedText): string[] {
   const tokens: string[] = [];
   for (const word of analysed.words) for (const token of word.tokens) tokens.push(token);
   for (const units of analysed.cjkRuns)
@@ -137,9 +118,18 @@ export function analyze(text: string): string[] {
   return tokens;
 }
 
+export function analyze(text: string): string[] {
+  return tokensOf(analyzeText(text));
+}
+
 /** The analysed text stored in `chunks.search_text`: tokens joined by single spaces. */
 export function toSearchText(text: string): string {
   return analyze(text).join(' ');
+}
+
+/** `toSearchText` of the text that `analysed` came from (analysed with segmentation, the default). */
+export function searchTextOf(analysed: AnalyzedText): string {
+  return tokensOf(analysed).join(' ');
 }
 
 function visitText(

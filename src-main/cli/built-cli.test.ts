@@ -1,0 +1,67 @@
+/**
+ * The built `cairn` (scripts/build-cli.mjs): plain Node runs it, no tsx, no sources. Built into a
+ * folder of its own inside the checkout (its imports find node_modules from there).
+ */
+import { execFile } from 'node:child_process';
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
+const run = promisify(execFile);
+const root = fileURLToPath(new URL('../../', import.meta.url));
+const outdir = join(root, '.cache', `built-cli-test-${process.pid}`);
+let work: string;
+
+async function cairn(...args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
+  try {
+    const { stdout, stderr } = await run(process.execPath, [join(outdir, 'cli.js'), ...args], {
+      cwd: work,
+      env: { PATH: process.env.PATH ?? '', HOME: work },
+    });
+    return { code: 0, stdout, stderr };
+  } catch (error) {
+    const failed = error as { code: number; stdout: string; stderr: string };
+    return { code: failed.code, stdout: failed.stdout, stderr: failed.stderr };
+  }
+}
+
+beforeAll(async () => {
+  work = await mkdtemp(join(tmpdir(), 'cairn-built-cli-'));
+  await run(process.execPath, [join(root, 'scripts', 'build-cli.mjs'), '--outdir', outdir]);
+});
+afterAll(async () => {
+  await rm(outdir, { recursive: true, force: true });
+  await rm(work, { recursive: true, force: true });
+});
+
+describe('the built cairn command', () => {
+  it('answers --version, --help and bad arguments without creating a data directory', async () => {
+    const dataDir = join(work, 'untouched');
+    expect(await cairn('--version')).toEqual({ code: 0, stdout: '0.1.0\n', stderr: '' });
+    const help = await cairn('--data-dir', dataDir, '--help');
+    expect(help.code).toBe(0);
+    expect(help.stdout).toMatch(/^Usage: cairn \[--data-dir <dir>\] <command> \[args\]/);
+    const bad = await cairn('--data-dir', dataDir, 'search', 'q', '--k', 'ten');
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toMatch(/^cairn search: --k must be a whole number/);
+    await expect(import('node:fs').then((fs) => fs.existsSync(dataDir))).resolves.toBe(false);
+  });
+
+  it('indexes a folder and finds Chinese text in it, from plain Node', async () => {
+    const notes = join(work, 'notes');
+    await mkdir(notes);
+    await writeFile(join(notes, 'travel.md'), '# 差旅\n\n出差住宿标准：一线城市每晚不超过 600 元。\n');
+    await writeFile(join(notes, 'deploy.md'), '# Deploy\n\nRoll out the canary first.\n');
+    const dataDir = join(work, 'data');
+    const added = await cairn('--data-dir', dataDir, 'add-folder', notes, '--name', 'Notes');
+    expect(added.code).toBe(0);
+    expect((await cairn('--data-dir', dataDir, 'sync', 'Notes')).code).toBe(0);
+    const found = await cairn('--data-dir', dataDir, 'search', '住宿', '--json');
+    expect(found.code).toBe(0);
+    const response = JSON.parse(found.stdout) as { ok: true; value: { hits: { title: string }[] } };
+    expect(response.value.hits.map((hit) => hit.title)).toEqual(['差旅']);
+  });
+});
