@@ -1,6 +1,6 @@
 /**
- * `npm run bench -- --models [--only <model id,…>] [--quick]`: chunks/s of every catalogued local
- * model, fp32 and int8, on random-weight models of their architectures (bench/model-speed.ts).
+ * `npm run bench -- --models [--only <model id,…>] [--precision int8|fp32] [--quick]`: chunks/s of
+ * every catalogued local model, fp32 and int8, on random-weight models of their architectures (bench/model-speed.ts).
  * `npm run bench [-- --large] [-- --only <id,id>] [-- --keep]`: speed and scale of the real pipeline on
  * a generated corpus. Each step runs in its own child process (bench-worker.ts) so peak RSS and
  * cold open are honest; this process only orchestrates, prints the tables and writes
@@ -162,11 +162,19 @@ async function main(): Promise<void> {
       'work-dir': { type: 'string' },
       models: { type: 'boolean', default: false },
       quick: { type: 'boolean', default: false },
+      precision: { type: 'string' },
     },
   });
   if (values.models) {
     const { runModelBench } = await import('./model-speed');
-    await runModelBench({ ...(values.only ? { only: values.only.split(',') } : {}), quick: values.quick });
+    const precision = values.precision;
+    if (precision !== undefined && precision !== 'int8' && precision !== 'fp32')
+      throw new Error(`--precision is int8 or fp32, not ${precision}`);
+    await runModelBench({
+      ...(values.only ? { only: values.only.split(',') } : {}),
+      ...(precision ? { precisions: [precision] } : {}),
+      quick: values.quick,
+    });
     return;
   }
   const all = [...DEFAULT_SCENARIOS, ...(values.large ? LARGE_SCENARIOS : [])];
