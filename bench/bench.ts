@@ -16,7 +16,8 @@ import { parseArgs } from 'node:util';
 import type { IndexScenarioResult } from './index-scenario';
 import { machineFacts } from './process-stats';
 import type { QueryScenarioResult } from './query-scenario';
-import { currentCommit, REPO_ROOT, writeResults } from './report';
+import { currentCommit, markdownTable, num, REPO_ROOT, writeResults } from './report';
+import { runStartupScenario, type StartupResult } from './startup-scenario';
 import { evaluateTargets, printBenchReport, type Scenario, type ScenarioOutcome } from './bench-report';
 
 const DEFAULT_SCENARIOS: Scenario[] = [
@@ -36,6 +37,8 @@ const DEFAULT_SCENARIOS: Scenario[] = [
     fetchConcurrency: 32,
   },
 ];
+/** Scenarios of their own kind, run after the index/query ones (default run included). */
+const EXTRA_SCENARIOS = ['cli-startup'] as const;
 const LARGE_SCENARIOS: Scenario[] = [
   { id: 'builtin-100k', embedder: 'builtin', targetChunks: 100_000, resync: true, queries: true },
 ];
@@ -180,9 +183,10 @@ async function main(): Promise<void> {
   const all = [...DEFAULT_SCENARIOS, ...(values.large ? LARGE_SCENARIOS : [])];
   const only = values.only ? new Set(values.only.split(',')) : null;
   const scenarios = only ? [...DEFAULT_SCENARIOS, ...LARGE_SCENARIOS].filter((s) => only.has(s.id)) : all;
-  if (scenarios.length === 0)
+  const extras = EXTRA_SCENARIOS.filter((id) => !only || only.has(id));
+  if (scenarios.length === 0 && extras.length === 0)
     throw new Error(
-      `No scenario matches --only ${values.only}; known: ${[...DEFAULT_SCENARIOS, ...LARGE_SCENARIOS].map((s) => s.id).join(', ')}`,
+      `No scenario matches --only ${values.only}; known: ${[...DEFAULT_SCENARIOS.map((s) => s.id), ...LARGE_SCENARIOS.map((s) => s.id), ...EXTRA_SCENARIOS].join(', ')}`,
     );
   const workDir = values['work-dir'] ?? join(tmpdir(), 'cairn-bench');
   mkdirSync(workDir, { recursive: true });
@@ -191,7 +195,7 @@ async function main(): Promise<void> {
   // Read before running: the workers load the code of this moment.
   const commit = currentCommit();
   console.log(
-    `Cairn bench: ${scenarios.map((s) => s.id).join(', ')}; ${machine.cpus} cores, Node ${machine.node}, load ${machine.loadAverage.join(' / ')} (1/5/15 min)`,
+    `Cairn bench: ${[...scenarios.map((s) => s.id), ...extras].join(', ')}; ${machine.cpus} cores, Node ${machine.node}, load ${machine.loadAverage.join(' / ')} (1/5/15 min)`,
   );
   const outcomes: ScenarioOutcome[] = [];
   for (const scenario of scenarios) {
@@ -211,6 +215,11 @@ async function main(): Promise<void> {
       await server?.stop();
     }
   }
+  let startup: StartupResult | null = null;
+  if (extras.includes('cli-startup')) {
+    console.log('\n▶ cli-startup');
+    startup = await runStartupScenario(workDir, (line) => console.log(`  ${line}`));
+  }
   const targets = evaluateTargets(outcomes);
   const results = {
     kind: 'bench',
@@ -222,11 +231,23 @@ async function main(): Promise<void> {
     remoteLatencyMs: REMOTE_LATENCY_MS,
     queriesPerScenario: Number(values.queries),
     scenarios: outcomes,
+    startup,
     targets,
   };
   printBenchReport(results);
+  if (startup) printStartup(startup);
   const paths = writeResults('bench', results);
   console.log(`\nResults: ${paths.join(', ')}`);
+}
+
+function printStartup(startup: StartupResult): void {
+  console.log(`\n### Command start-up (median of ${startup.runs} fresh processes, 3-document index)\n`);
+  console.log(
+    markdownTable(
+      ['command', 'wall ms', 'peak RSS MB', 'vs floor'],
+      startup.variants.map((v) => [v.name, num(v.wallMs), num(v.rssMb), `${num(v.vsFloor, 2)}×`]),
+    ),
+  );
 }
 
 main().catch((error: unknown) => {
