@@ -4,6 +4,7 @@
  * as the keyword index so CJK and Latin text match the same way search does.
  */
 import { analyze } from '../text/analyzer';
+import { queryTerms as analyzeQueryTerms } from '../text/query-terms';
 
 export interface TextSpan {
   text: string;
@@ -12,15 +13,14 @@ export interface TextSpan {
   end: number;
 }
 
-/** Words that match almost every paragraph and would drown the real signal. */
-const STOP_WORDS = new Set(
-  'a an and are as at be by can do does for from how i in is it its of on or that the this to was what when where which who why with you your 的 了 是 在 和 与 吗 呢 么 什 怎 如 何 这 那 我 你 他 它 有 个 一 也 就 都 请 问'.split(
-    ' ',
-  ),
-);
-
+/**
+ * The question's content terms (function words such as 的/怎么/what/how left out, by the same
+ * lists as search: core/text/stop-words.ts); its question-frame words (原因, 作用) only when it has
+ * nothing else.
+ */
 export function queryTerms(question: string): Set<string> {
-  return new Set(analyze(question).filter((term) => !STOP_WORDS.has(term)));
+  const terms = analyzeQueryTerms(question);
+  return new Set(terms.content.length > 0 ? terms.content : terms.frame);
 }
 
 /** Distinct query terms present in the text, longer terms counting more (a rough IDF stand-in). */

@@ -19,7 +19,7 @@ import {
   type DirectSearchSource,
 } from './direct-channel';
 import { chunkIdOf, chunkKey, directKey } from './result-keys';
-import { CHANNEL_DEPTH, configureVectorSession, keywordSearch, vectorChannel } from './index-channels';
+import { CHANNEL_DEPTH, configureVectorSession, keywordRanking, vectorChannel } from './index-channels';
 import { clampK, prepareQuery, type PreparedQuery } from './query-text';
 import { groupByDocument } from './document-groups';
 import { RRF_K, reciprocalRankFusion, topKKeepingChannels, type FusedItem } from './rrf';
@@ -138,6 +138,11 @@ export class HybridSearch implements SearchService {
       }),
     ]);
     throwIfAborted(signal);
+    // A vector channel fused at weight 0 is a tail behind the keyword hits (the built-in lexical
+    // embedder, search-tuning.ts): with no keyword hit, the query's content words occur nowhere,
+    // and what such a vector "finds" is hash noise from its function words and n-grams.
+    const tailOnly = vector.space !== null && this.options.vectorWeight?.(vector.space) === 0;
+    if (tailOnly && keyword.length === 0) vector.ids = [];
 
     const channels: Partial<Record<Channel, string[]>> = {
       vector: vector.ids.map(chunkKey),
@@ -257,7 +262,7 @@ export class HybridSearch implements SearchService {
     const embedding = active && embedder ? this.embedQuery(embedder, active, query.text, signal) : null;
     embedding?.catch(() => {}); // awaited below; this only keeps a failed keyword scan from leaving it unhandled
     const depth = active && embedding ? (this.options.lexicalCandidates?.(active) ?? 0) : 0;
-    const keyword = await keywordSearch(this.db, query.keywordText, filter, depth);
+    const keyword = await keywordRanking(this.db, query, filter, depth);
     const vector = await embedding;
     if (!active || !vector) return { vector: { ids: [], space: null }, keyword: keyword.ids };
     const ids = await vectorChannel(this.db, active, vector, filter, {

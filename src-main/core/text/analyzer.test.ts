@@ -23,7 +23,8 @@ describe('analyze', () => {
       // A 2-character word is also its own bigram: counted twice, on both sides alike.
       报销: ['报销', '报销'],
       "The cell’s proteins don't ACTIVATE running cafés": ['cell', 'protein', 'dont', 'activ', 'run', 'cafe'],
-      'COVID-19 patients, 3.14 and v1.2': ['covid', '19', 'patient', '3', '14', 'v1', '2'],
+      // Identifiers also whole (covid19, v12); 3.14 is a number, not an identifier.
+      'COVID-19 patients, 3.14 and v1.2': ['covid', '19', 'patient', '3', '14', 'v1', '2', 'covid19', 'v12'],
       '1998年出版': ['1998', '年', '出版', '1998年', '年出', '出版'],
       iPhone15价格: ['iphone15', '价格', 'iphone15价', '价格'],
       '한국어를 공부': ['한국어를', '공부', '한국', '국어', '어를', '공부'],
