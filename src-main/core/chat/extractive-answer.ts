@@ -4,7 +4,7 @@
  */
 import type { SearchHit } from '@shared/models';
 import { trimAroundBestParagraph, type PromptSource } from './prompt-builder';
-import { queryTerms } from './text-match';
+import { matchScore, paragraphsWithHeadings, queryTerms, termWeights } from './text-match';
 
 export type ExtractiveReason = 'no-model' | 'unreachable';
 
@@ -13,6 +13,8 @@ export interface ExtractiveOptions {
   maxPassages?: number;
   /** Longest quoted passage. @default 220 */
   maxPassageTokens?: number;
+  /** Top hits whose paragraphs compete for the quotes. @default 6 */
+  candidates?: number;
 }
 
 export interface ExtractiveAnswer {
@@ -45,19 +47,85 @@ export function buildExtractiveAnswer(
   const terms = queryTerms(question);
   const sources: PromptSource[] = [];
   const quotes: string[] = [];
-  for (const hit of hits.slice(0, options.maxPassages ?? 3)) {
-    const { excerpt, paragraph } = trimAroundBestParagraph(hit.text, terms, options.maxPassageTokens ?? 220);
+  for (const hit of choosePassages(hits, terms, options)) {
+    const { excerpt, paragraph } = trimAroundBestParagraph(
+      hit.text,
+      terms,
+      options.maxPassageTokens ?? 220,
+      hit.weights,
+    );
     if (!excerpt) continue;
     const n = sources.length + 1;
-    sources.push({ n, hit, excerpt, paragraph });
-    const where = hit.headingPath ? `${hit.title} › ${hit.headingPath}` : hit.title;
+    sources.push({ n, hit: hit.hit, excerpt, paragraph });
     quotes.push(
       `${excerpt
         .split('\n')
-        .map((line) => `> ${line}`)
-        .join('\n')}\n>\n> — ${where} [${n}]`,
+        .map((line) => (line ? `> ${line}` : '>'))
+        .join('\n')}\n>\n> — ${sourceName(hit.hit)} [${n}]`,
     );
   }
   const body = quotes.length > 0 ? quotes.join('\n\n') : labels.empty;
   return { text: `${labels[reason]}\n\n${body}`, sources };
+}
+
+/**
+ * The passages to quote: the top hits ranked by their best paragraph, each query term weighted by
+ * its rarity among the candidates' paragraphs (an error code outweighs the title words every
+ * chunk of the page shares). Search order breaks ties. A later hit of the same document keeps
+ * only what an earlier one does not already quote (chunk overlap), and one that adds nothing goes.
+ */
+function choosePassages(
+  hits: SearchHit[],
+  terms: Set<string>,
+  options: ExtractiveOptions,
+): { hit: SearchHit; text: string; weights: ReturnType<typeof termWeights> }[] {
+  const candidates = withoutOverlap(hits.slice(0, options.candidates ?? 6));
+  const paragraphs = candidates.flatMap((c) => paragraphsWithHeadings(c.text).map((p) => p.text));
+  const weights = termWeights(terms, paragraphs);
+  const scored = candidates.map((candidate, rank) => ({
+    ...candidate,
+    weights,
+    rank,
+    score: Math.max(
+      0,
+      ...paragraphsWithHeadings(candidate.text).map((p) => matchScore(p.text, terms, weights)),
+    ),
+  }));
+  scored.sort((a, b) => b.score - a.score || a.rank - b.rank);
+  return scored.slice(0, options.maxPassages ?? 3);
+}
+
+/** Hits with the text another, better-ranked hit of the same document already covers cut away. */
+function withoutOverlap(hits: SearchHit[]): { hit: SearchHit; text: string }[] {
+  const kept: { hit: SearchHit; text: string }[] = [];
+  for (const hit of hits) {
+    let text = hit.text;
+    for (const earlier of kept) {
+      const a = earlier.hit;
+      if (a.documentId === null || a.documentId !== hit.documentId) continue;
+      if (a.charStart === null || a.charEnd === null || hit.charStart === null || hit.charEnd === null)
+        continue;
+      // This hit starts inside the earlier one: drop the shared lead (chunk overlap).
+      if (hit.charStart >= a.charStart && hit.charStart < a.charEnd && hit.charEnd > a.charEnd) {
+        // Offsets count the source slice; a split table's repeated header sits before it.
+        const prefix = Math.max(0, text.length - (hit.charEnd - hit.charStart));
+        text = text.slice(0, prefix) + text.slice(prefix + (a.charEnd - hit.charStart)).trimStart();
+      } else if (hit.charStart >= a.charStart && hit.charEnd <= a.charEnd) {
+        text = '';
+      }
+    }
+    if (!text.trim()) continue;
+    // The quoted hit carries its trimmed text, so the paragraph offsets point into what is shown.
+    const trimmed =
+      text.length === hit.text.length ? hit : { ...hit, text, charStart: hit.charEnd! - text.length };
+    kept.push({ hit: trimmed, text });
+  }
+  return kept;
+}
+
+/** "Title › Section", the title once even where the heading path starts with it (its H1). */
+export function sourceName(hit: Pick<SearchHit, 'title' | 'headingPath'>): string {
+  const path = hit.headingPath.split(' > ').filter(Boolean);
+  if (path[0] && path[0].trim() === hit.title.trim()) path.shift();
+  return path.length > 0 ? `${hit.title} › ${path.join(' › ')}` : hit.title;
 }

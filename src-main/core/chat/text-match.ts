@@ -23,13 +23,35 @@ export function queryTerms(question: string): Set<string> {
   return new Set(terms.content.length > 0 ? terms.content : terms.frame);
 }
 
-/** Distinct query terms present in the text, longer terms counting more (a rough IDF stand-in). */
-export function matchScore(text: string, terms: Set<string>): number {
+/** How much each query term counts when matching a paragraph: term -> weight. */
+export type TermWeights = ReadonlyMap<string, number>;
+
+/**
+ * Distinct query terms present in the text, each counting its weight: by default longer terms
+ * count more (a rough IDF stand-in); `termWeights` gives real IDF over a set of candidates.
+ */
+export function matchScore(text: string, terms: Set<string>, weights?: TermWeights): number {
   if (terms.size === 0) return 0;
   const present = new Set(analyze(text));
   let score = 0;
-  for (const term of terms) if (present.has(term)) score += Math.min(3, 1 + Math.floor(term.length / 4));
+  for (const term of terms)
+    if (present.has(term)) score += weights?.get(term) ?? Math.min(3, 1 + Math.floor(term.length / 4));
   return score;
+}
+
+/**
+ * IDF of each query term over candidate paragraphs: a term found in every paragraph (the product
+ * name, the document title's words) tells them apart by nothing, a term found in one (an error
+ * code, a configuration name) is what the question is about.
+ */
+export function termWeights(terms: Set<string>, paragraphs: readonly string[]): TermWeights {
+  const df = new Map<string, number>();
+  for (const paragraph of paragraphs) {
+    const present = new Set(analyze(paragraph));
+    for (const term of terms) if (present.has(term)) df.set(term, (df.get(term) ?? 0) + 1);
+  }
+  const n = paragraphs.length;
+  return new Map([...terms].map((term) => [term, Math.log(1 + (n + 1) / ((df.get(term) ?? 0) + 0.5))]));
 }
 
 /** Blank-line separated paragraphs, with offsets; a passage without blank lines is one paragraph. */
@@ -59,11 +81,11 @@ export function splitSentences(text: string): TextSpan[] {
 }
 
 /** The index of the best-matching span; the first one on a tie (earlier text is usually the lead). */
-export function bestSpanIndex(spans: TextSpan[], terms: Set<string>): number {
+export function bestSpanIndex(spans: TextSpan[], terms: Set<string>, weights?: TermWeights): number {
   let best = 0;
   let bestScore = -1;
   spans.forEach((span, index) => {
-    const score = matchScore(span.text, terms);
+    const score = matchScore(span.text, terms, weights);
     if (score > bestScore) {
       best = index;
       bestScore = score;
@@ -78,7 +100,7 @@ const HEADING_ONLY = /^#{1,6}[ \t][^\n]*$/;
  * Paragraphs where a heading standing alone is joined to the paragraph under it: a heading names
  * the passage but is not one, and a source card that shows only "# 报销流程" shows nothing.
  */
-function paragraphsWithHeadings(text: string): TextSpan[] {
+export function paragraphsWithHeadings(text: string): TextSpan[] {
   const spans = splitParagraphs(text);
   const joined: TextSpan[] = [];
   for (let i = 0; i < spans.length; i++) {
@@ -95,8 +117,8 @@ function paragraphsWithHeadings(text: string): TextSpan[] {
 }
 
 /** The paragraph of `text` that best matches the question (the whole text when it has one paragraph). */
-export function bestParagraph(text: string, terms: Set<string>): TextSpan {
+export function bestParagraph(text: string, terms: Set<string>, weights?: TermWeights): TextSpan {
   const paragraphs = paragraphsWithHeadings(text);
   if (paragraphs.length === 0) return { text: text.trim(), start: 0, end: text.length };
-  return paragraphs[bestSpanIndex(paragraphs, terms)]!;
+  return paragraphs[bestSpanIndex(paragraphs, terms, weights)]!;
 }

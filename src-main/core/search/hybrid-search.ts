@@ -25,6 +25,7 @@ import { groupByDocument } from './document-groups';
 import { RRF_K, reciprocalRankFusion, topKKeepingChannels, type FusedItem } from './rrf';
 import type { SearchService } from './search-service';
 import { rerankCandidates, type Reranker } from './reranking';
+import { phraseAdjustment } from './phrase-rerank';
 
 export interface HybridSearchOptions {
   db: Db;
@@ -157,12 +158,13 @@ export class HybridSearch implements SearchService {
       });
       channels[`direct:${result.source.connectionId}`] = keys;
     }
-    const ranked = reciprocalRankFusion(
+    const fused = reciprocalRankFusion(
       channels,
       RRF_K,
       vector.space && this.options.vectorWeight ? { vector: this.options.vectorWeight(vector.space) } : {},
     );
-    const chunks = await this.loadChunks(ranked.map((f) => chunkIdOf(f.key)).filter((id) => id !== null));
+    const chunks = await this.loadChunks(fused.map((f) => chunkIdOf(f.key)).filter((id) => id !== null));
+    const ranked = rerankByPhrase(fused, chunks, query.phrases);
     // Every direct-mode connection that answered shows its best hit (see topKKeepingChannels), and
     // no one document fills the page: its best few chunks stand for it.
     const capped = capPerDocument(
@@ -307,6 +309,21 @@ export class HybridSearch implements SearchService {
     );
     return new Map(rows.rows.map((r) => [Number(r.id), r]));
   }
+}
+
+/** Exact phrases, headings and navigation files adjust the fused scores (phrase-rerank.ts). */
+function rerankByPhrase<C extends string>(
+  fused: FusedItem<C>[],
+  chunks: Map<number, ChunkRow>,
+  phrases: readonly string[],
+): FusedItem<C>[] {
+  const adjusted = fused.map((item, index) => {
+    const chunkId = chunkIdOf(item.key);
+    const row = chunkId === null ? undefined : chunks.get(chunkId);
+    return { item: row ? { ...item, score: item.score + phraseAdjustment(row, phrases) } : item, index };
+  });
+  adjusted.sort((a, b) => b.item.score - a.item.score || a.index - b.index);
+  return adjusted.map((entry) => entry.item);
 }
 
 /** The hit a fused key stands for (null if its chunk vanished between ranking and loading). */

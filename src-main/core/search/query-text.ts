@@ -9,6 +9,9 @@ export const MAX_QUERY_CHARS = 1000;
 /** Distinct keyword terms kept, so a pasted page cannot make BM25 walk thousands of posting lists. */
 export const MAX_KEYWORD_TERMS = 64;
 
+/** Phrases checked against each candidate (a pasted page would have hundreds). */
+const MAX_PHRASES = 16;
+
 const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g;
 
 export interface PreparedQuery {
@@ -21,6 +24,8 @@ export interface PreparedQuery {
   keywordText: string;
   /** Content plus question-frame terms (是什么原因 → 原因), searched at a lower weight; '' when none. */
   frameKeywordText: string;
+  /** Runs of content words as typed, for the exact-phrase rerank (query-terms.ts). */
+  phrases: string[];
   truncated: boolean;
 }
 
@@ -50,6 +55,7 @@ export function prepareQuery(raw: unknown): PreparedQuery | null {
     text,
     keywordText: content.join(' '),
     frameKeywordText: frame.length > 0 ? [...content, ...frame].slice(0, MAX_KEYWORD_TERMS).join(' ') : '',
+    phrases: terms.phrases.slice(0, MAX_PHRASES),
     truncated,
   };
 }

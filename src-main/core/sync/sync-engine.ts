@@ -26,6 +26,8 @@ import { offloadEmbedder } from './offload-embedder';
 import { WriteBatcher } from './write-batcher';
 import { contentHash, normalizeText } from '../text/normalize';
 import { directModeSyncError } from './sync-errors';
+import { cleanMarkdown } from '../text/clean-markdown';
+import { ANALYSIS_VERSION } from '../index/analysis-version';
 import { emptyCounters, finishRun, startRun, type FinishedRun } from './sync-runs';
 import type { SyncLock } from './sync-lock';
 
@@ -345,11 +347,19 @@ export class SyncEngine {
     throwIfAborted(signal);
     if (!fetched || typeof fetched.markdown !== 'string')
       throw new CairnError('DOCUMENT_FAILED', 'The source returned no text for this document.');
-    const content = normalizeText(fetched.markdown);
-    const title = cleanTitle(fetched.title ?? ref.title, ref.externalId);
-    const hash = contentHash(content);
-    // The title feeds every chunk's embedding and keyword text, so a renamed document is rewritten.
-    if (state && state.contentHash === hash && state.title === title) {
+    const source = normalizeText(fetched.markdown);
+    // What is indexed and shown is the text without site-generator markup; the hash stays the source's.
+    const { markdown: content, metadata } = cleanMarkdown(source);
+    const title = cleanTitle(metadata.title ?? fetched.title ?? ref.title, ref.externalId);
+    const hash = contentHash(source);
+    // The title feeds every chunk's embedding and keyword text, so a renamed document is rewritten;
+    // so is one whose rows an older analysis wrote.
+    if (
+      state &&
+      state.contentHash === hash &&
+      state.title === title &&
+      state.analysisVersion === ANALYSIS_VERSION
+    ) {
       await this.options.store.touchDocument(connectionId, ref, title);
       return { kind: 'touched' };
     }
@@ -364,6 +374,7 @@ export class SyncEngine {
         title,
         contentHash: hash,
         content,
+        metadata,
         chunks,
         vectors,
         // The inputs are the chunks' embeddingInput, so their keyword texts are keywordInput's.

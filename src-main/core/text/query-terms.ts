@@ -21,6 +21,12 @@ export interface QueryTerms {
   content: string[];
   /** Distinct question-frame terms not also content (原因, 作用, reason …). */
   frame: string[];
+  /**
+   * The query's runs of consecutive content words, as typed (normalised, lower-cased): "tikv
+   * channel full" in "TiKV channel full 是什么原因", "store-pool-size" in "What is the default
+   * value of store-pool-size?". What an exact phrase match looks for (phrase-rerank.ts).
+   */
+  phrases: string[];
 }
 
 const RANK: Record<WordTier, number> = { function: 0, frame: 1, content: 2 };
@@ -31,10 +37,17 @@ export function queryTerms(text: string): QueryTerms {
   const tierAt: WordTier[] = [];
   const content = new Set<string>();
   const frame = new Set<string>();
+  const runs: { start: number; end: number }[] = [];
+  let run: { start: number; end: number } | null = null;
   const addWord = (piece: string, start: number) => {
     const word = analyzeWord(piece);
     const tier = wordTier(word.surface);
     for (let i = start; i < start + piece.length; i++) tierAt[i] = tier;
+    // A run continues over spaces and identifier connectors only, not over punctuation or a function word.
+    const joined = run !== null && /^[\s._-]*$/.test(normalised.slice(run.end, start));
+    if (tier !== 'content' || word.tokens.length === 0) run = null;
+    else if (joined && run) run.end = start + piece.length;
+    else runs.push((run = { start, end: start + piece.length }));
     if (tier === 'function') return;
     for (const token of word.tokens) (tier === 'content' ? content : frame).add(token);
   };
@@ -63,5 +76,10 @@ export function queryTerms(text: string): QueryTerms {
       previous = { unit, tier };
     }
   }
-  return { content: [...content], frame: [...frame].filter((t) => !content.has(t)) };
+  const phraseSpans = runs.map((r) => normalised.slice(r.start, r.end));
+  // "Placement Rules in SQL": Latin runs joined by nothing but spaced function words are one phrase too.
+  const whole = runs.length > 1 ? normalised.slice(runs[0]!.start, runs.at(-1)!.end) : '';
+  if (whole && /^[a-z0-9\s._-]+$/.test(whole)) phraseSpans.push(whole);
+  const phrases = [...new Set(phraseSpans.map((p) => p.replace(/\s+/g, ' ')))];
+  return { content: [...content], frame: [...frame].filter((t) => !content.has(t)), phrases };
 }

@@ -100,8 +100,10 @@ export class FolderConnector implements Connector {
         'DOCUMENT_FAILED',
         `Skipped binary file (NUL or control bytes): ${ref.externalId}`,
       );
-    const split = splitFrontMatter(decodeUtf8(bytes).text);
-    return { markdown: split.body, title: titleFor(basename(path), split) };
+    // The front matter stays in: the sync engine parses it (title, tags, aliases, summary) for
+    // every source alike (core/text/clean-markdown.ts); its title wins over this one.
+    const text = decodeUtf8(bytes).text;
+    return { markdown: text, title: titleFor(basename(path), splitFrontMatter(text)) };
   }
 
   /** Direct mode: a bounded streaming scan for the query terms (case-insensitive substrings, so CJK works without segmentation). */

@@ -3,6 +3,7 @@ import { sql as search } from './002-search';
 import { sql as chat } from './003-chat';
 import { sql as userAuth } from './004-user-auth';
 import { sql as syncErrorCode } from './005-sync-error-code';
+import { sql as documentMetadata } from './006-document-metadata';
 
 export interface Migration {
   version: number;
@@ -17,4 +18,5 @@ export const MIGRATIONS: Migration[] = [
   { version: 3, name: 'chat', sql: chat },
   { version: 4, name: 'user-auth', sql: userAuth },
   { version: 5, name: 'sync-error-code', sql: syncErrorCode },
+  { version: 6, name: 'document-metadata', sql: documentMetadata },
 ];

@@ -1,0 +1,58 @@
+/**
+ * Order among the fused candidates that BM25 cannot see: it has no positions and no fields.
+ * - An exact phrase of the query (a run of its content words, "tikv channel full", an identifier
+ *   "tidb_mem_quota_query") in a chunk ranks it above chunks where the words are scattered.
+ * - A query run in one of the chunk's headings (or its heading path) marks the section that is
+ *   about it: the definition of a configuration item, the FAQ entry that asks the question.
+ * - Navigation and template files (TOC.md, SUMMARY.md, _index.md, a chunk that is a list of
+ *   links) rank below content: they name every topic and answer none.
+ * Each signal adds a bonus to the RRF score (or a penalty), so it reorders near neighbours
+ * strongly and distant ones not at all; the sizes are in RRF units (rank 1 vs rank 2 at k=60 is
+ * 0.00026, rank 1 vs rank 30 is 0.0054), chosen on the real-documents train split
+ * (docs/decisions/retrieval-on-real-documents.md).
+ */
+export const PHRASE_BONUS = 0.003;
+export const HEADING_BONUS = 0.004;
+export const NAVIGATION_PENALTY = 0.006;
+
+export interface RerankChunk {
+  content: string;
+  heading_path: string;
+  external_id: string;
+  url: string | null;
+}
+
+/** Lower-cased, NFKC, without whitespace and inline Markdown emphasis/code marks. */
+function squash(text: string): string {
+  return text
+    .normalize('NFKC')
+    .toLowerCase()
+    .replace(/[\s`*_]+/g, '');
+}
+
+const NAVIGATION_FILE = /(?:^|[\\/])(?:toc[^\\/]*|summary|_sidebar|sidebar|_[^\\/]*)\.(?:md|mdx|markdown)$/i;
+const LINK_ITEM = /^\s*(?:[-*+]|\d+[.)])\s+\[[^\]]*\]\([^)]*\)\s*$/;
+
+export function isNavigation(chunk: RerankChunk): boolean {
+  if (NAVIGATION_FILE.test(chunk.external_id) || (chunk.url && NAVIGATION_FILE.test(chunk.url))) return true;
+  const lines = chunk.content.split('\n').filter((line) => line.trim() !== '');
+  return lines.length >= 5 && lines.filter((line) => LINK_ITEM.test(line)).length / lines.length >= 0.6;
+}
+
+/** The rerank adjustment of one chunk for the query's phrases. */
+export function phraseAdjustment(chunk: RerankChunk, phrases: readonly string[]): number {
+  let adjustment = isNavigation(chunk) ? -NAVIGATION_PENALTY : 0;
+  if (phrases.length === 0) return adjustment;
+  const text = squash(chunk.content);
+  const headings = squash(
+    [chunk.heading_path, ...chunk.content.split('\n').filter((line) => /^\s{0,3}#{1,6}\s/.test(line))].join(
+      '\n',
+    ),
+  );
+  const wanted = phrases.map(squash).filter((p) => p.length > 0);
+  // Several words in a row (or an identifier with connectors) found verbatim, not just its pieces.
+  const multiWord = phrases.filter((p, i) => /[\s._-]/.test(p) && wanted[i]);
+  if (multiWord.some((p) => text.includes(squash(p)))) adjustment += PHRASE_BONUS;
+  if (wanted.some((p) => headings.includes(p))) adjustment += HEADING_BONUS;
+  return adjustment;
+}
