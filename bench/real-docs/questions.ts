@@ -157,7 +157,12 @@ const DRAFTS: Draft[] = [
     [`${CN}identify-slow-queries.md`, `${CN}system-variables.md`],
     ['300'],
   ],
-  ['question', 'TiDB 7.4.0 是什么时候发布的', [`${CN}releases/release-7.4.0.md`], ['2023 年 10 月 12 日']],
+  [
+    'question',
+    'TiDB 7.4.0 是什么时候发布的',
+    [`${CN}releases/release-7.4.0.md`, `${CN}releases/release-timeline.md`],
+    ['2023 年 10 月 12 日', '2023-10-12'],
+  ],
 
   // Two-character Chinese words.
   ['short-word', '热点', [`${CN}troubleshoot-hot-spot-issues.md`], ['热点']],

@@ -4,7 +4,7 @@
  */
 import type { SearchHit } from '@shared/models';
 import { trimAroundBestParagraph, type PromptSource } from './prompt-builder';
-import { matchScore, paragraphsWithHeadings, queryTerms, termWeights } from './text-match';
+import { bestParagraph, matchScore, paragraphsWithHeadings, queryTerms, termWeights } from './text-match';
 
 export type ExtractiveReason = 'no-model' | 'unreachable';
 
@@ -48,8 +48,10 @@ export function buildExtractiveAnswer(
   const sources: PromptSource[] = [];
   const quotes: string[] = [];
   for (const hit of choosePassages(hits, terms, options)) {
-    const { excerpt, paragraph } = trimAroundBestParagraph(
-      hit.text,
+    // The paragraph that answers (with the heading above it), not the whole chunk around it.
+    const paragraph = bestParagraph(hit.text, terms, hit.weights);
+    const { excerpt } = trimAroundBestParagraph(
+      paragraph.text,
       terms,
       options.maxPassageTokens ?? 220,
       hit.weights,
@@ -61,7 +63,7 @@ export function buildExtractiveAnswer(
       `${excerpt
         .split('\n')
         .map((line) => (line ? `> ${line}` : '>'))
-        .join('\n')}\n>\n> — ${sourceName(hit.hit)} [${n}]`,
+        .join('\n')}\n>\n> — ${sourceName(hit.hit, paragraph.text)} [${n}]`,
     );
   }
   const body = quotes.length > 0 ? quotes.join('\n\n') : labels.empty;
@@ -91,9 +93,16 @@ function choosePassages(
       ...paragraphsWithHeadings(candidate.text).map((p) => matchScore(p.text, terms, weights)),
     ),
   }));
-  scored.sort((a, b) => b.score - a.score || a.rank - b.rank);
+  // Search order still counts: a later hit must match clearly better to be quoted first.
+  scored.sort(
+    (a, b) =>
+      b.score / (1 + RANK_DISCOUNT * b.rank) - a.score / (1 + RANK_DISCOUNT * a.rank) || a.rank - b.rank,
+  );
   return scored.slice(0, options.maxPassages ?? 3);
 }
+
+/** How much each step down the search ranking discounts a passage's match score. */
+const RANK_DISCOUNT = 0.25;
 
 /** Hits with the text another, better-ranked hit of the same document already covers cut away. */
 function withoutOverlap(hits: SearchHit[]): { hit: SearchHit; text: string }[] {
@@ -123,9 +132,14 @@ function withoutOverlap(hits: SearchHit[]): { hit: SearchHit; text: string }[] {
   return kept;
 }
 
-/** "Title › Section", the title once even where the heading path starts with it (its H1). */
-export function sourceName(hit: Pick<SearchHit, 'title' | 'headingPath'>): string {
+/**
+ * "Title › Section", the title once even where the heading path starts with it (its H1), ending
+ * with the heading the quoted paragraph sits under when the chunk holds several sections.
+ */
+export function sourceName(hit: Pick<SearchHit, 'title' | 'headingPath'>, paragraph = ''): string {
   const path = hit.headingPath.split(' > ').filter(Boolean);
   if (path[0] && path[0].trim() === hit.title.trim()) path.shift();
+  const own = /^ {0,3}#{1,6}[ \t]+(.+?)[ \t#]*$/m.exec(paragraph.split('\n')[0] ?? '')?.[1]?.trim();
+  if (own && own !== hit.title.trim() && path.at(-1) !== own) path.push(own);
   return path.length > 0 ? `${hit.title} › ${path.join(' › ')}` : hit.title;
 }

@@ -104,16 +104,20 @@ export function paragraphsWithHeadings(text: string): TextSpan[] {
   const spans = splitParagraphs(text);
   const joined: TextSpan[] = [];
   for (let i = 0; i < spans.length; i++) {
-    const span = spans[i]!;
-    const next = spans[i + 1];
-    if (next && HEADING_ONLY.test(span.text)) {
-      joined.push({ text: text.slice(span.start, next.end), start: span.start, end: next.end });
-      i++;
-    } else {
-      joined.push(span);
+    let span = spans[i]!;
+    // A heading joins the paragraph under it; a paragraph ending in a colon joins the list or
+    // table it introduces ("你可以通过以下方式导出：" then the list): neither answers alone.
+    while (spans[i + 1] && (HEADING_ONLY.test(span.text) || introducesBlock(span.text, spans[i + 1]!.text))) {
+      const next = spans[++i]!;
+      span = { text: text.slice(span.start, next.end), start: span.start, end: next.end };
     }
+    joined.push(span);
   }
   return joined;
+}
+
+function introducesBlock(paragraph: string, next: string): boolean {
+  return /[:：]\s*$/.test(paragraph) && /^(?:[-*+]\s|\d+[.)]\s|\|)/.test(next);
 }
 
 /** The paragraph of `text` that best matches the question (the whole text when it has one paragraph). */

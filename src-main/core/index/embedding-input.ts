@@ -25,14 +25,25 @@ export function embeddingInput(chunk: ChunkContext): string {
  * so an embedder that analyses its input anyway can hand it back (EmbedResult.keywordTexts).
  */
 export function keywordInput(chunk: ChunkContext & { metadata?: string }): string {
-  const text = toSearchText(embeddingInput(chunk));
-  return chunk.metadata ? `${text} ${toSearchText(chunk.metadata)}`.trim() : text;
+  return withKeywordExtras(toSearchText(embeddingInput(chunk)), chunk);
 }
 
-/** A chunk's keyword text with its document's metadata text analysed after it (none: unchanged). */
-export function withMetadata(searchText: string, metadata: string): string {
-  return metadata ? `${searchText} ${toSearchText(metadata)}`.trim() : searchText;
+/**
+ * A chunk's keyword text (keywordInput's analysis of the embedder's input, or the embedder's own
+ * EmbedResult.keywordTexts) with what only the keyword channel gets: the chunk's own headings once
+ * more (a field boost BM25 over one column cannot express: in a reference page of many small
+ * sections, the one headed `tidb_mem_quota_query` defines it, the others only mention it) and its
+ * document's metadata text.
+ */
+export function withKeywordExtras(searchText: string, chunk: { text: string; metadata?: string }): string {
+  const parts = [searchText];
+  const headings = chunk.text.match(HEADING_LINES);
+  if (headings) parts.push(toSearchText(headings.join('\n')));
+  if (chunk.metadata) parts.push(toSearchText(chunk.metadata));
+  return parts.filter(Boolean).join(' ');
 }
+
+const HEADING_LINES = /^ {0,3}#{1,6}[ \t]+.+$/gm;
 
 /** The searchable text of a document's front matter metadata: tags, aliases, summary. */
 export function metadataText(metadata: DocumentMetadata | undefined): string {

@@ -19,7 +19,8 @@ import {
   hasAnnIndex,
   shouldDropBeforeBulkWrite,
 } from './ann-index';
-import { keywordInput, metadataText, withMetadata } from './embedding-input';
+import { embeddingInput, metadataText, withKeywordExtras } from './embedding-input';
+import { toSearchText } from '../text/analyzer';
 import { BULK_KEYWORD_MIN_CHUNKS, beginBulkKeywordWrites, endBulkKeywordWrites } from './keyword-index';
 import { readSpaces, resolveWritableSpace, sameSpace } from './embedding-spaces';
 import { insertChunksWithVectors, timestampOrNull, upsertDocuments } from './document-rows';
@@ -124,10 +125,10 @@ export class PgDocumentStore implements DocumentStore {
         doc,
         chunk,
         // Document metadata is searchable once, through the first chunk, not repeated in every chunk.
-        searchText: withMetadata(
+        searchText: withKeywordExtras(
           doc.searchTexts?.[index] ??
-            keywordInput({ title: doc.title, headingPath: chunk.headingPath, text: chunk.text }),
-          chunk.ord === 0 ? metadataText(doc.metadata) : '',
+            toSearchText(embeddingInput({ title: doc.title, headingPath: chunk.headingPath, text: chunk.text })),
+          { text: chunk.text, metadata: chunk.ord === 0 ? metadataText(doc.metadata) : '' },
         ),
         vector: doc.vectors[index]!,
       })),

@@ -1,7 +1,8 @@
 /**
  * Order among the fused candidates that BM25 cannot see: it has no positions and no fields.
  * - An exact phrase of the query (a run of its content words, "tikv channel full", an identifier
- *   "tidb_mem_quota_query") in a chunk ranks it above chunks where the words are scattered.
+ *   "tidb_mem_quota_query"), or every identifier, code and number it names ("8027"), in a chunk
+ *   ranks it above chunks where the words are scattered.
  * - A query run in one of the chunk's headings (or its heading path) marks the section that is
  *   about it: the definition of a configuration item, the FAQ entry that asks the question.
  * - Navigation and template files (TOC.md, SUMMARY.md, _index.md, a chunk that is a list of
@@ -22,12 +23,22 @@ export interface RerankChunk {
   url: string | null;
 }
 
-/** Lower-cased, NFKC, without whitespace and inline Markdown emphasis/code marks. */
+/**
+ * Lower-cased, NFKC, without whitespace and inline Markdown code/emphasis marks. Connectors stay:
+ * "tikv channel full" must not match inside `tikv_channel_full_total`.
+ */
 function squash(text: string): string {
   return text
     .normalize('NFKC')
     .toLowerCase()
-    .replace(/[\s`*_]+/g, '');
+    .replace(/[\s`*]+/g, '');
+}
+
+/** Words a user copies verbatim: identifiers, codes and numbers of three digits or more. */
+const KEY_TERM = /^(?=.*\d)[a-z0-9]{3,}$|^[a-z0-9]+(?:[._-][a-z0-9]+)+$/;
+
+function keyTerms(phrases: readonly string[]): string[] {
+  return [...new Set(phrases.flatMap((p) => p.split(/\s+/)).filter((w) => KEY_TERM.test(w)))];
 }
 
 const NAVIGATION_FILE = /(?:^|[\\/])(?:toc[^\\/]*|summary|_sidebar|sidebar|_[^\\/]*)\.(?:md|mdx|markdown)$/i;
@@ -52,7 +63,13 @@ export function phraseAdjustment(chunk: RerankChunk, phrases: readonly string[])
   const wanted = phrases.map(squash).filter((p) => p.length > 0);
   // Several words in a row (or an identifier with connectors) found verbatim, not just its pieces.
   const multiWord = phrases.filter((p, i) => /[\s._-]/.test(p) && wanted[i]);
-  if (multiWord.some((p) => text.includes(squash(p)))) adjustment += PHRASE_BONUS;
+  // Every identifier, code or number of the query present ("8027" in "错误码 8027 是什么原因").
+  const keys = keyTerms(phrases);
+  if (
+    multiWord.some((p) => text.includes(squash(p))) ||
+    (keys.length > 0 && keys.every((k) => text.includes(k)))
+  )
+    adjustment += PHRASE_BONUS;
   if (wanted.some((p) => headings.includes(p))) adjustment += HEADING_BONUS;
   return adjustment;
 }
