@@ -115,7 +115,13 @@ const DRAFTS: Draft[] = [
     [`${CN}identify-slow-queries.md`, `${CN}analyze-slow-queries.md`],
     ['慢查询'],
   ],
-  ['question', 'TiKV channel full 是什么原因', [`${CN}faq/manage-cluster-faq.md`], ['Raftstore 线程太忙']],
+  // TiKV's English FAQ answers it too (gold completed after run 3, docs/decisions/retrieval-on-real-documents.md).
+  [
+    'question',
+    'TiKV channel full 是什么原因',
+    [`${CN}faq/manage-cluster-faq.md`, `${KV}reference/faq.md`],
+    ['Raftstore 线程太忙', 'The Raftstore thread is too slow'],
+  ],
   [
     'question',
     'PD 能容忍的时间同步误差是多少',
@@ -227,8 +233,8 @@ const DRAFTS: Draft[] = [
   [
     'english',
     'Does TiKV support distributed transactions?',
-    [`${KV}concepts/explore-tikv-features/distributed-transaction.md`],
-    ['pessimistic or optimistic'],
+    [`${KV}concepts/explore-tikv-features/distributed-transaction.md`, `${KV}reference/faq.md`],
+    ['pessimistic or optimistic', 'The transaction model in TiKV'],
   ],
   [
     'english',

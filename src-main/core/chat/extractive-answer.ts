@@ -4,7 +4,10 @@
  */
 import type { SearchHit } from '@shared/models';
 import { trimAroundBestParagraph, type PromptSource } from './prompt-builder';
-import { bestParagraph, matchScore, paragraphsWithHeadings, queryTerms, termWeights } from './text-match';
+import { keyTerms } from '../search/phrase-rerank';
+import { analyze, identifierTokens } from '../text/analyzer';
+import { queryTerms as analyzeQuery } from '../text/query-terms';
+import { matchScore, paragraphsWithHeadings, queryTerms, termWeights } from './text-match';
 
 export type ExtractiveReason = 'no-model' | 'unreachable';
 
@@ -45,13 +48,15 @@ export function buildExtractiveAnswer(
 ): ExtractiveAnswer {
   const labels = /\p{Script=Han}/u.test(question) ? LABELS.zh : LABELS.en;
   const terms = queryTerms(question);
+  const keys = keyTerms(analyzeQuery(question).phrases);
   const sources: PromptSource[] = [];
   const quotes: string[] = [];
-  for (const hit of choosePassages(hits, terms, options)) {
-    // The paragraph that answers (with the heading above it), not the whole chunk around it.
-    const paragraph = bestParagraph(hit.text, terms, hit.weights);
-    const { excerpt } = trimAroundBestParagraph(
-      paragraph.text,
+  for (const hit of choosePassages(hits, terms, keys, options)) {
+    // The paragraph that answers (with the heading above it), grown to its neighbours while they
+    // fit: run 3 of the real-documents eval quoted the paragraph alone and lost the answers that
+    // sit one paragraph further (a config block, the note after an intro).
+    const { excerpt, paragraph } = trimAroundBestParagraph(
+      hit.text,
       terms,
       options.maxPassageTokens ?? 220,
       hit.weights,
@@ -79,11 +84,14 @@ export function buildExtractiveAnswer(
 function choosePassages(
   hits: SearchHit[],
   terms: Set<string>,
+  keys: string[],
   options: ExtractiveOptions,
 ): { hit: SearchHit; text: string; weights: ReturnType<typeof termWeights> }[] {
   const candidates = withoutOverlap(hits.slice(0, options.candidates ?? 6));
   const paragraphs = candidates.flatMap((c) => paragraphsWithHeadings(c.text).map((p) => p.text));
-  const weights = termWeights(terms, paragraphs);
+  const weights = new Map(termWeights(terms, paragraphs));
+  // The error code, configuration name or version the question names outweighs any common word.
+  for (const token of keyTokens(keys)) if (terms.has(token)) weights.set(token, KEY_TERM_SCORE);
   const scored = candidates.map((candidate, rank) => ({
     ...candidate,
     weights,
@@ -99,6 +107,14 @@ function choosePassages(
       b.score / (1 + RANK_DISCOUNT * b.rank) - a.score / (1 + RANK_DISCOUNT * a.rank) || a.rank - b.rank,
   );
   return scored.slice(0, options.maxPassages ?? 3);
+}
+
+/** A paragraph holding an identifier/code the question names comes before any that lacks one. */
+const KEY_TERM_SCORE = 1000;
+
+/** The keyword tokens that stand for key terms: an identifier's whole token, a code's own. */
+function keyTokens(keys: string[]): string[] {
+  return keys.flatMap((key) => (/[._-]/.test(key) ? identifierTokens(key) : analyze(key)));
 }
 
 /** How much each step down the search ranking discounts a passage's match score. */

@@ -105,9 +105,15 @@ export function paragraphsWithHeadings(text: string): TextSpan[] {
   const joined: TextSpan[] = [];
   for (let i = 0; i < spans.length; i++) {
     let span = spans[i]!;
-    // A heading joins the paragraph under it; a paragraph ending in a colon joins the list or
-    // table it introduces ("你可以通过以下方式导出：" then the list): neither answers alone.
-    while (spans[i + 1] && (HEADING_ONLY.test(span.text) || introducesBlock(span.text, spans[i + 1]!.text))) {
+    // A heading joins the paragraph under it; a paragraph ending in a colon (or saying
+    // "the following"/如下/以下) joins the list, table or code block it introduces ("你可以通过以下方式导出：" then the list); a list item joins its indented
+    // body: none of them answers alone.
+    while (
+      spans[i + 1] &&
+      (HEADING_ONLY.test(span.text) ||
+        introducesBlock(span.text, spans[i + 1]!.text) ||
+        continuesListItem(text, span, spans[i + 1]!))
+    ) {
       const next = spans[++i]!;
       span = { text: text.slice(span.start, next.end), start: span.start, end: next.end };
     }
@@ -116,8 +122,16 @@ export function paragraphsWithHeadings(text: string): TextSpan[] {
   return joined;
 }
 
+/** An indented paragraph after a list item is that item's body ("* Error Number: 8027" then its text). */
+function continuesListItem(text: string, item: TextSpan, next: TextSpan): boolean {
+  if (!/^(?:[-*+]|\d+[.)])\s/.test(item.text)) return false;
+  const lineStart = text.lastIndexOf('\n', next.start - 1) + 1;
+  return /^(?: {2,}|\t)$/.test(text.slice(lineStart, next.start));
+}
+
 function introducesBlock(paragraph: string, next: string): boolean {
-  return /[:：]\s*$/.test(paragraph) && /^(?:[-*+]\s|\d+[.)]\s|\|)/.test(next);
+  const introduces = /[:：]\s*$/.test(paragraph) || /\bfollowing\b|如下|以下/i.test(paragraph);
+  return introduces && /^(?:[-*+]\s|\d+[.)]\s|\||```|~~~)/.test(next);
 }
 
 /** The paragraph of `text` that best matches the question (the whole text when it has one paragraph). */

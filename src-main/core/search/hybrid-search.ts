@@ -19,7 +19,13 @@ import {
   type DirectSearchSource,
 } from './direct-channel';
 import { chunkIdOf, chunkKey, directKey } from './result-keys';
-import { CHANNEL_DEPTH, configureVectorSession, keywordRanking, vectorChannel } from './index-channels';
+import {
+  CHANNEL_DEPTH,
+  configureVectorSession,
+  keywordChannel,
+  keywordRanking,
+  vectorChannel,
+} from './index-channels';
 import { clampK, prepareQuery, type PreparedQuery } from './query-text';
 import { groupByDocument } from './document-groups';
 import { RRF_K, reciprocalRankFusion, topKKeepingChannels, type FusedItem } from './rrf';
@@ -144,6 +150,12 @@ export class HybridSearch implements SearchService {
     // and what such a vector "finds" is hash noise from its function words and n-grams.
     const tailOnly = vector.space !== null && this.options.vectorWeight?.(vector.space) === 0;
     if (tailOnly && keyword.length === 0) vector.ids = [];
+    // The query names words (xyzzy, an identifier, a number) that no chunk holds: nothing matches,
+    // even where its other words ("不存在的词") are common ones.
+    if (keyword.length > 0 && !(await this.anyOccurs(query.distinctive, keyword, filter))) {
+      keyword.length = 0;
+      if (tailOnly) vector.ids = [];
+    }
 
     const channels: Partial<Record<Channel, string[]>> = {
       vector: vector.ids.map(chunkKey),
@@ -296,6 +308,21 @@ export class HybridSearch implements SearchService {
     const option = this.options.directTimeoutMs;
     if (typeof option === 'number') return option;
     return option?.[platform] ?? DEFAULT_DIRECT_TIMEOUT_MS;
+  }
+
+  /**
+   * Whether one of `terms` occurs in the index: usually answered by the keyword hits themselves
+   * (no query), else by one BM25 query over those terms alone. True when there are none.
+   */
+  private async anyOccurs(terms: string[], keywordIds: number[], filter: string[] | null): Promise<boolean> {
+    if (terms.length === 0) return true;
+    const rows = await this.db.query<{ search_text: string }>(
+      'SELECT search_text FROM chunks WHERE id = ANY($1::bigint[])',
+      [keywordIds],
+    );
+    const present = new Set(rows.rows.flatMap((r) => r.search_text.split(' ')));
+    if (terms.some((term) => present.has(term))) return true;
+    return (await keywordChannel(this.db, terms.join(' '), filter)).length > 0;
   }
 
   private async loadChunks(ids: number[]): Promise<Map<number, ChunkRow>> {

@@ -27,7 +27,7 @@ export interface RerankChunk {
  * Lower-cased, NFKC, without whitespace and inline Markdown code/emphasis marks. Connectors stay:
  * "tikv channel full" must not match inside `tikv_channel_full_total`.
  */
-function squash(text: string): string {
+export function squash(text: string): string {
   return text
     .normalize('NFKC')
     .toLowerCase()
@@ -37,7 +37,8 @@ function squash(text: string): string {
 /** Words a user copies verbatim: identifiers, codes and numbers of three digits or more. */
 const KEY_TERM = /^(?=.*\d)[a-z0-9]{3,}$|^[a-z0-9]+(?:[._-][a-z0-9]+)+$/;
 
-function keyTerms(phrases: readonly string[]): string[] {
+/** The identifiers, codes and numbers among the query's phrases (lower-cased, as typed). */
+export function keyTerms(phrases: readonly string[]): string[] {
   return [...new Set(phrases.flatMap((p) => p.split(/\s+/)).filter((w) => KEY_TERM.test(w)))];
 }
 

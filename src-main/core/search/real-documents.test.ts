@@ -31,7 +31,7 @@ const DOCS: Record<string, string> = {
   ].join('\n\n'),
   'configure-memory-usage.md':
     '# 调整内存\n\n单条 SQL 的内存 quota 可以调整：tidb mem 相关的 query 变量很多，quota 是其中之一，query 的内存由 tidb 统计。' +
-    '内存使用超过阈值时由 `tidb_mem_oom_action` 决定行为。\n',
+    '内存使用超过阈值时由 `tidb_mem_oom_action` 决定行为。变量不存在时报错，词法分析失败。\n',
   'faq.md': [
     '# 集群管理 FAQ',
     '### TiKV 频繁切换 Region leader 是什么原因？\n\n- 网络问题导致节点间通信卡了，查看 Report failures 监控。',
@@ -96,7 +96,16 @@ describe('search on real-shaped documents', () => {
   });
 
   it('finds nothing for a query of function words only, or of words no document holds', async () => {
-    for (const query of ['的', '是什么', '怎么 如何', 'what is the', 'how does it', 'xyzzy', 'qwertyuiop'])
+    // "不存在" and "词" occur (configure-memory-usage.md); xyzzy, the word the query is about, does not.
+    for (const query of [
+      '的',
+      '是什么',
+      '怎么 如何',
+      'what is the',
+      'how does it',
+      'xyzzy',
+      'xyzzy 不存在的词',
+    ])
       expect({ query, hits: (await top(query)).length }).toEqual({ query, hits: 0 });
   });
 

@@ -106,7 +106,7 @@ function hasH1OutsideCode(markdown: string): boolean {
 }
 
 const DATA_IMAGE = /!\[([^\]\n]*)\]\(\s*<?data:[^)\s]*>?\s*\)/g;
-const DATA_URI = /data:[a-z]+\/[a-z0-9.+-]+(?:;[a-z0-9=.+-]+)*;base64,[a-z0-9+/=\s]{16,}/gi;
+const DATA_URI = /data:[a-z]+\/[a-z0-9.+-]+(?:;[a-z0-9=.+-]+)*;base64,[a-z0-9+/=]{16,}/gi;
 const HTML_COMMENT = /<!--[\s\S]*?-->/g;
 const HUGO_SHORTCODE = /\{\{[<%][\s\S]*?[%>]\}\}/g;
 const LIQUID_TAG = /\{%[\s\S]*?%\}/g;
@@ -151,7 +151,8 @@ export function stripMarkup(text: string): string {
   return out
     .join('\n')
     .replace(/\n{3,}/g, '\n\n')
-    .replace(/^\n+/, '');
+    .replace(/^\n+/, '')
+    .trimEnd();
 }
 
 /** Cleans prose: inline code spans are set aside first and put back unchanged. */
@@ -160,15 +161,21 @@ function cleanProse(prose: string): string {
   const masked = prose.replace(INLINE_CODE, (span) => `\u0000${spans.push(span) - 1}\u0000`);
   const cleaned = masked
     .replace(HTML_COMMENT, '')
-    .replace(HUGO_SHORTCODE, '')
-    .replace(LIQUID_TAG, '')
+    .replace(HUGO_SHORTCODE, '\u0001')
+    .replace(LIQUID_TAG, '\u0001')
     .replace(PLACEHOLDER, (_m, name: string) => name)
-    .replace(BLOCK_TAG, '\n')
-    .replace(CELL_TAG, ' ')
-    .replace(TAG, '')
+    .replace(BLOCK_TAG, '\u0001\n')
+    .replace(CELL_TAG, '\u0001 ')
+    .replace(TAG, '\u0001')
     .split('\n')
-    // A line that held only markup goes; indentation of the rest stays (lists, code in lists).
-    .map((line) => line.replace(/[ \t]+$/, ''))
+    // Markup at the start of a line goes with the spaces after it; the line's own indentation
+    // stays (lists, code in lists); a line that held only markup goes.
+    .map((line) =>
+      line
+        .replace(/^([ \t]*)\u0001[\u0001 \t]*/, '$1')
+        .replace(/\u0001/g, '')
+        .replace(/[ \t]+$/, ''),
+    )
     .filter((line, i, lines) => line.trim() !== '' || lines[i - 1]?.trim() !== '')
     .join('\n');
   return cleaned.replace(/\u0000(\d+)\u0000/g, (_m, i: string) => spans[Number(i)]!);

@@ -27,6 +27,12 @@ export interface QueryTerms {
    * value of store-pool-size?". What an exact phrase match looks for (phrase-rerank.ts).
    */
   phrases: string[];
+  /**
+   * The query's distinctive words: Latin words of three letters or more, numbers and identifiers
+   * (their whole tokens). When the query has some and not one of them occurs in the index,
+   * nothing matches ("xyzzy 不存在的词"), whatever its other words share with the index.
+   */
+  distinctive: string[];
 }
 
 const RANK: Record<WordTier, number> = { function: 0, frame: 1, content: 2 };
@@ -38,6 +44,7 @@ export function queryTerms(text: string): QueryTerms {
   const content = new Set<string>();
   const frame = new Set<string>();
   const runs: { start: number; end: number }[] = [];
+  const distinctive = new Set<string>();
   let run: { start: number; end: number } | null = null;
   const addWord = (piece: string, start: number) => {
     const word = analyzeWord(piece);
@@ -49,7 +56,10 @@ export function queryTerms(text: string): QueryTerms {
     else if (joined && run) run.end = start + piece.length;
     else runs.push((run = { start, end: start + piece.length }));
     if (tier === 'function') return;
-    for (const token of word.tokens) (tier === 'content' ? content : frame).add(token);
+    for (const token of word.tokens) {
+      (tier === 'content' ? content : frame).add(token);
+      if (tier === 'content' && !word.cjk && (token.length >= 3 || /\d/.test(token))) distinctive.add(token);
+    }
   };
   if (NEEDS_DICTIONARY.test(normalised)) {
     for (const part of segmenter.segment(normalised)) {
@@ -60,7 +70,10 @@ export function queryTerms(text: string): QueryTerms {
   } else {
     for (const m of normalised.matchAll(WORD_RUN)) addWord(m[0], m.index);
   }
-  for (const token of identifierTokens(normalised)) content.add(token);
+  for (const token of identifierTokens(normalised)) {
+    content.add(token);
+    distinctive.add(token);
+  }
   for (const run of normalised.matchAll(WORD_RUN)) {
     if (!CJK_CHAR.test(run[0])) continue;
     let previous: { unit: string; tier: WordTier } | null = null;
@@ -81,5 +94,10 @@ export function queryTerms(text: string): QueryTerms {
   const whole = runs.length > 1 ? normalised.slice(runs[0]!.start, runs.at(-1)!.end) : '';
   if (whole && /^[a-z0-9\s._-]+$/.test(whole)) phraseSpans.push(whole);
   const phrases = [...new Set(phraseSpans.map((p) => p.replace(/\s+/g, ' ')))];
-  return { content: [...content], frame: [...frame].filter((t) => !content.has(t)), phrases };
+  return {
+    content: [...content],
+    frame: [...frame].filter((t) => !content.has(t)),
+    phrases,
+    distinctive: [...distinctive],
+  };
 }
