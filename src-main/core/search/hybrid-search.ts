@@ -31,6 +31,7 @@ import { groupByDocument } from './document-groups';
 import { RRF_K, reciprocalRankFusion, topKKeepingChannels, type FusedItem } from './rrf';
 import type { SearchService } from './search-service';
 import { rerankCandidates, type Reranker } from './reranking';
+import { slug } from 'github-slugger';
 import { phraseAdjustment } from './phrase-rerank';
 
 export interface HybridSearchOptions {
@@ -383,7 +384,7 @@ function indexHit(key: string, row: ChunkRow, score: number, ranks: SearchHit['r
     externalId: row.external_id,
     title: row.title,
     knowledgeBase: row.knowledge_base,
-    url: row.url,
+    url: sectionUrl(row),
     headingPath: row.heading_path,
     text: row.content,
     charStart: row.char_start,
@@ -391,6 +392,19 @@ function indexHit(key: string, row: ChunkRow, score: number, ranks: SearchHit['r
     score,
     ranks,
   };
+}
+
+/**
+ * The hit's link pointed at its section where the format allows: a local Markdown file gets the
+ * GitHub-style anchor of the chunk's innermost heading (file.md#heading-anchor, what Markdown
+ * viewers and editors resolve). Platform links stay as they are: their block anchors are not
+ * stored. The link opener strips the anchor to open the file (core/app/open-external.ts).
+ */
+export function sectionUrl(row: Pick<ChunkRow, 'url' | 'platform' | 'heading_path'>): string | null {
+  if (!row.url || row.platform !== 'folder' || !/\.(?:md|markdown|mdx)$/i.test(row.url)) return row.url;
+  const heading = row.heading_path.split(' > ').at(-1)?.trim();
+  const anchor = heading ? slug(heading) : '';
+  return anchor ? `${row.url}#${anchor}` : row.url;
 }
 
 function directHit(

@@ -7,13 +7,14 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openDatabase, type Db } from '../db/database';
 import { BuiltinEmbedder } from '../embedding/builtin-embedder';
 import { ensureActiveSpace } from '../index/embedding-spaces';
+import { documentsWithTag, listTags } from '../index/document-tags';
 import { PgDocumentStore } from '../index/pg-document-store';
 import { SyncEngine } from '../sync/sync-engine';
 import { SyncLock } from '../sync/sync-lock';
 import { insertConnection, MemoryConnector } from '../../testing/index-fixtures';
 import { buildExtractiveAnswer } from '../chat/extractive-answer';
 import { retrieve } from '../chat/retrieval';
-import { HybridSearch } from './hybrid-search';
+import { HybridSearch, sectionUrl } from './hybrid-search';
 import { vectorTuning } from './search-tuning';
 
 const variable = (name: string, text: string) =>
@@ -142,8 +143,28 @@ describe('search on real-shaped documents', () => {
     });
     expect(variables.content).toContain('### `tidb_mem_quota_query` 从 v6.1.0 版本开始引入');
     expect(variables.content).toContain('```sql\nSET GLOBAL tidb_gc_enable = ON;\n```');
+    // Tags are there for a tag filter.
+    expect(await listTags(db)).toEqual([
+      { tag: 'reference', documents: 1 },
+      { tag: '变量', documents: 1 },
+    ]);
+    expect(await documentsWithTag(db, '变量')).toHaveLength(1);
     // Metadata is searchable, though it is not body text.
     expect((await top('reference'))[0]?.externalId).toBe('system-variables.md');
+  });
+
+  it("points a folder hit's link at its section, GitHub-style", () => {
+    expect(
+      sectionUrl({
+        url: '/docs/system-variables.md',
+        platform: 'folder',
+        heading_path: '系统变量 > `tidb_mem_quota_query` 从 v6.1.0 版本开始引入',
+      }),
+    ).toBe('/docs/system-variables.md#tidb_mem_quota_query-从-v610-版本开始引入');
+    expect(sectionUrl({ url: 'https://x.test/doc', platform: 'feishu', heading_path: 'A > B' })).toBe(
+      'https://x.test/doc',
+    );
+    expect(sectionUrl({ url: '/docs/a.md', platform: 'folder', heading_path: '' })).toBe('/docs/a.md');
   });
 
   it('quotes the paragraph that answers, under the source named once', async () => {
