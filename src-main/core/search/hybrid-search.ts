@@ -153,7 +153,11 @@ export class HybridSearch implements SearchService {
     if (tailOnly && keyword.length === 0) vector.ids = [];
     // The query names words (xyzzy, an identifier, a number) that no chunk holds: nothing matches,
     // even where its other words ("不存在的词") are common ones.
-    if (keyword.length > 0 && !(await this.anyOccurs(query.distinctive, keyword, filter))) {
+    // (A keyword hit proves it already when every content term is distinctive: no check then.)
+    const mixed =
+      query.distinctive.length > 0 &&
+      query.keywordText.split(' ').some((t) => !query.distinctive.includes(t));
+    if (keyword.length > 0 && mixed && !(await this.anyOccurs(query.distinctive, keyword, filter))) {
       keyword.length = 0;
       if (tailOnly) vector.ids = [];
     }
