@@ -88,7 +88,7 @@ export class DocumentReader {
     const offset = Math.max(Math.trunc(input.offset ?? 0), 0);
     const rows = await this.db.query<SummaryRow>(
       `SELECT d.id, d.connection_id, d.external_id, d.title, c.platform, d.knowledge_base, d.url,
-              d.remote_updated_at, d.indexed_at, d.chunk_count
+              d.remote_updated_at, d.indexed_at, d.chunk_count, d.metadata
          FROM documents d JOIN connections c ON c.id = d.connection_id
          ${where}
         ORDER BY d.connection_id, d.external_id, d.id
@@ -111,5 +111,6 @@ function toSummary(row: SummaryRow): DocumentSummary {
     updatedAt: row.remote_updated_at ? new Date(row.remote_updated_at).toISOString() : null,
     indexedAt: new Date(row.indexed_at).toISOString(),
     chunkCount: Number(row.chunk_count),
+    metadata: row.metadata ?? {},
   };
 }
