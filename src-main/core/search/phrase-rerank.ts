@@ -7,6 +7,7 @@
  *   about it: the definition of a configuration item, the FAQ entry that asks the question.
  * - Navigation and template files (TOC.md, SUMMARY.md, _index.md, a chunk that is a list of
  *   links) rank below content: they name every topic and answer none.
+ * A bonus is scaled by the share of the query the matched phrase stands for (phraseShare).
  * Each signal adds a bonus to the RRF score (or a penalty), so it reorders near neighbours
  * strongly and distant ones not at all; the sizes are in RRF units (rank 1 vs rank 2 at k=60 is
  * 0.00026, rank 1 vs rank 30 is 0.0054), chosen on the real-documents train split
@@ -51,6 +52,21 @@ export function isNavigation(chunk: RerankChunk): boolean {
   return lines.length >= 5 && lines.filter((line) => LINK_ITEM.test(line)).length / lines.length >= 0.6;
 }
 
+/**
+ * How much of the query a phrase stands for: its characters over those of all the query's runs
+ * (a run joining others, "placement rules in sql", counts as all of them), at most 1. A verbatim
+ * match of the whole query is strong evidence; one of a long question's several runs is not,
+ * since BM25 already counts its words (scifact's claims, cmrc2018's questions: docs/decisions/
+ * retrieval-on-real-documents.md).
+ */
+export function phraseShare(phrase: string, phrases: readonly string[]): number {
+  const squashed = phrases.map(squash).filter((p) => p.length > 0);
+  // A phrase that holds another is a join of runs: its parts count, not it.
+  const parts = squashed.filter((p, i) => !squashed.some((q, j) => j !== i && q !== p && p.includes(q)));
+  const total = [...new Set(parts)].reduce((sum, p) => sum + p.length, 0);
+  return total === 0 ? 0 : Math.min(1, squash(phrase).length / total);
+}
+
 /** The rerank adjustment of one chunk for the query's phrases. */
 export function phraseAdjustment(chunk: RerankChunk, phrases: readonly string[]): number {
   let adjustment = isNavigation(chunk) ? -NAVIGATION_PENALTY : 0;
@@ -61,16 +77,21 @@ export function phraseAdjustment(chunk: RerankChunk, phrases: readonly string[])
       '\n',
     ),
   );
-  const wanted = phrases.map(squash).filter((p) => p.length > 0);
+  const share = (found: readonly string[]) => Math.max(0, ...found.map((p) => phraseShare(p, phrases)));
   // Several words in a row (or an identifier with connectors) found verbatim, not just its pieces.
-  const multiWord = phrases.filter((p, i) => /[\s._-]/.test(p) && wanted[i]);
+  const multiWord = phrases.filter((p) => /[\s._-]/.test(p) && squash(p).length > 0);
   // Every identifier, code or number of the query present ("8027" in "错误码 8027 是什么原因").
   const keys = keyTerms(phrases);
-  if (
-    multiWord.some((p) => text.includes(squash(p))) ||
-    (keys.length > 0 && keys.every((k) => text.includes(k)))
-  )
-    adjustment += PHRASE_BONUS;
-  if (wanted.some((p) => headings.includes(p))) adjustment += HEADING_BONUS;
+  const keysFound = keys.length > 0 && keys.every((k) => text.includes(k));
+  const phraseFound = share(multiWord.filter((p) => text.includes(squash(p))));
+  const keysShare = keysFound
+    ? Math.min(
+        1,
+        keys.reduce((sum, k) => sum + phraseShare(k, phrases), 0),
+      )
+    : 0;
+  adjustment += PHRASE_BONUS * Math.max(phraseFound, keysShare);
+  adjustment +=
+    HEADING_BONUS * share(phrases.filter((p) => squash(p).length > 0 && headings.includes(squash(p))));
   return adjustment;
 }
