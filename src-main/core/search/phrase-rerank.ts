@@ -7,7 +7,7 @@
  *   about it: the definition of a configuration item, the FAQ entry that asks the question.
  * - Navigation and template files (TOC.md, SUMMARY.md, _index.md, a chunk that is a list of
  *   links) rank below content: they name every topic and answer none.
- * A bonus is scaled by the share of the query the matched phrase stands for (phraseShare).
+ * A bonus needs a match that stands for the whole query (phraseShare): not one run of several.
  * Each signal adds a bonus to the RRF score (or a penalty), so it reorders near neighbours
  * strongly and distant ones not at all; the sizes are in RRF units (rank 1 vs rank 2 at k=60 is
  * 0.00026, rank 1 vs rank 30 is 0.0054), chosen on the real-documents train split
@@ -54,10 +54,7 @@ export function isNavigation(chunk: RerankChunk): boolean {
 
 /**
  * How much of the query a phrase stands for: its characters over those of all the query's runs
- * (a run joining others, "placement rules in sql", counts as all of them), at most 1. A verbatim
- * match of the whole query is strong evidence; one of a long question's several runs is not,
- * since BM25 already counts its words (scifact's claims, cmrc2018's questions: docs/decisions/
- * retrieval-on-real-documents.md).
+ * (a run joining others, "placement rules in sql", counts as all of them), at most 1.
  */
 export function phraseShare(phrase: string, phrases: readonly string[]): number {
   const squashed = phrases.map(squash).filter((p) => p.length > 0);
@@ -77,21 +74,20 @@ export function phraseAdjustment(chunk: RerankChunk, phrases: readonly string[])
       '\n',
     ),
   );
-  const share = (found: readonly string[]) => Math.max(0, ...found.map((p) => phraseShare(p, phrases)));
+  // Only a match that stands for the whole query counts: one run of a long question ("homocysteine"
+  // in a scifact claim, a name in a cmrc2018 question) is weak evidence that BM25 already counts, and
+  // any bonus for it lowered nDCG@10 on both public train splits (docs/decisions/retrieval-on-real-documents.md).
+  const whole = (found: readonly string[]) => found.some((p) => phraseShare(p, phrases) >= 1 - 1e-9);
   // Several words in a row (or an identifier with connectors) found verbatim, not just its pieces.
   const multiWord = phrases.filter((p) => /[\s._-]/.test(p) && squash(p).length > 0);
-  // Every identifier, code or number of the query present ("8027" in "错误码 8027 是什么原因").
+  // Every identifier, code or number of the query present, when they are all it asks for ("8027").
   const keys = keyTerms(phrases);
-  const keysFound = keys.length > 0 && keys.every((k) => text.includes(k));
-  const phraseFound = share(multiWord.filter((p) => text.includes(squash(p))));
-  const keysShare = keysFound
-    ? Math.min(
-        1,
-        keys.reduce((sum, k) => sum + phraseShare(k, phrases), 0),
-      )
-    : 0;
-  adjustment += PHRASE_BONUS * Math.max(phraseFound, keysShare);
-  adjustment +=
-    HEADING_BONUS * share(phrases.filter((p) => squash(p).length > 0 && headings.includes(squash(p))));
+  const keysFound =
+    keys.length > 0 &&
+    keys.every((k) => text.includes(k)) &&
+    keys.reduce((sum, k) => sum + phraseShare(k, phrases), 0) >= 1 - 1e-9;
+  if (keysFound || whole(multiWord.filter((p) => text.includes(squash(p))))) adjustment += PHRASE_BONUS;
+  if (whole(phrases.filter((p) => squash(p).length > 0 && headings.includes(squash(p)))))
+    adjustment += HEADING_BONUS;
   return adjustment;
 }
