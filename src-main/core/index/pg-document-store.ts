@@ -127,7 +127,9 @@ export class PgDocumentStore implements DocumentStore {
         // Document metadata is searchable once, through the first chunk, not repeated in every chunk.
         searchText: withKeywordExtras(
           doc.searchTexts?.[index] ??
-            toSearchText(embeddingInput({ title: doc.title, headingPath: chunk.headingPath, text: chunk.text })),
+            toSearchText(
+              embeddingInput({ title: doc.title, headingPath: chunk.headingPath, text: chunk.text }),
+            ),
           { text: chunk.text, metadata: chunk.ord === 0 ? metadataText(doc.metadata) : '' },
         ),
         vector: doc.vectors[index]!,

@@ -168,11 +168,9 @@ export async function keywordRanking(
   const content = await keywordSearch(db, query.keywordText, connectionIds, candidates);
   if (!query.frameKeywordText || content.ids.length === 0) return content;
   const framed = await keywordChannel(db, query.frameKeywordText, connectionIds);
-  const ids = reciprocalRankFusion(
-    { content: content.ids.map(String), framed: framed.map(String) },
-    RRF_K,
-    { framed: FRAME_QUERY_WEIGHT },
-  )
+  const ids = reciprocalRankFusion({ content: content.ids.map(String), framed: framed.map(String) }, RRF_K, {
+    framed: FRAME_QUERY_WEIGHT,
+  })
     .slice(0, CHANNEL_DEPTH)
     .map((item) => Number(item.key));
   return { ids, candidates: content.candidates };
