@@ -243,6 +243,14 @@ export interface DocumentChunkView {
   charEnd: number;
 }
 
+/** A document's front matter as the index keeps it (searchable, never body text). */
+export interface DocumentMetadataView {
+  title?: string;
+  tags?: string[];
+  aliases?: string[];
+  summary?: string;
+}
+
 /** A document as the index holds it (`documents.get`): the in-app preview and MCP's fetch read it. */
 export interface DocumentView {
   id: number;
@@ -255,8 +263,13 @@ export interface DocumentView {
   /** When the platform (or the file system) last changed it, when known. */
   updatedAt: string | null;
   indexedAt: string;
-  /** The normalised Markdown the index holds (what was chunked and searched), not the platform's live copy. */
+  /**
+   * The Markdown the index holds (what was chunked and searched: site-generator markup and front
+   * matter removed, core/text/clean-markdown.ts), not the platform's live copy.
+   */
   markdown: string;
+  /** Front matter metadata (tags for a tag filter, aliases, summary); {} when the document had none. */
+  metadata: DocumentMetadataView;
   /** In document order. */
   chunks: DocumentChunkView[];
 }

@@ -16,6 +16,13 @@ describe('resolveOpenTarget', () => {
     ]);
   });
 
+  it("opens the file of a hit's section link (file.md#anchor)", () => {
+    expect(resolveOpenTarget('/home/me/notes/a/guide.md#install-on-linux', roots)).toEqual({
+      kind: 'path',
+      path: '/home/me/notes/a/guide.md',
+    });
+  });
+
   it('refuses other schemes and paths outside the roots', () => {
     const refused = [
       'javascript:alert(1)',

@@ -51,6 +51,8 @@ export function parseOpenTarget(link: string): OpenTarget {
   } else if (isAbsolute(trimmed)) {
     path = trimmed;
   }
+  // A hit's link to a section of a Markdown file ("/notes/a.md#install"): the OS opens the file.
+  if (path) path = path.replace(/(\.(?:md|markdown|mdx))#[^/\\]*$/i, '$1');
   if (path) return { kind: 'path', path: resolve(path) };
   throw new CairnError(
     'INVALID_ARGUMENT',

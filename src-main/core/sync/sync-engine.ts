@@ -28,6 +28,8 @@ import { contentHash, normalizeText } from '../text/normalize';
 import { chunkLocated, joinLocatedParts } from './located-text';
 import { carriedFailures, ListingCollector, stillFailing } from './listing-report';
 import { directModeSyncError } from './sync-errors';
+import { cleanMarkdown } from '../text/clean-markdown';
+import { ANALYSIS_VERSION } from '../index/analysis-version';
 import { emptyCounters, finishRun, startRun, type FinishedRun } from './sync-runs';
 import type { SyncLock } from './sync-lock';
 
@@ -374,11 +376,23 @@ export class SyncEngine {
     if (!fetched || typeof fetched.markdown !== 'string')
       throw new CairnError('DOCUMENT_FAILED', 'The source returned no text for this document.');
     const located = fetched.parts ? joinLocatedParts(fetched.parts) : null;
-    const content = located ? located.content : normalizeText(fetched.markdown);
-    const title = cleanTitle(fetched.title ?? ref.title, ref.externalId);
-    const hash = contentHash(content);
-    // The title feeds every chunk's embedding and keyword text, so a renamed document is rewritten.
-    if (state && state.contentHash === hash && state.title === title) {
+    const source = located ? located.content : normalizeText(fetched.markdown);
+    // What is indexed and shown is the text without site-generator markup; the hash stays the source's.
+    // Located text (pages, slides, rows) is extracted text, not Markdown with front matter, and its
+    // chunks' locations are offsets into it: it is indexed as it is.
+    const { markdown: content, metadata } = located
+      ? { markdown: source, metadata: {} }
+      : cleanMarkdown(source);
+    const title = cleanTitle(metadata.title ?? fetched.title ?? ref.title, ref.externalId);
+    const hash = contentHash(source);
+    // The title feeds every chunk's embedding and keyword text, so a renamed document is rewritten;
+    // so is one whose rows an older analysis wrote.
+    if (
+      state &&
+      state.contentHash === hash &&
+      state.title === title &&
+      state.analysisVersion === ANALYSIS_VERSION
+    ) {
       await this.options.store.touchDocument(connectionId, ref, title);
       return { kind: 'touched' };
     }
@@ -394,6 +408,7 @@ export class SyncEngine {
         title,
         contentHash: hash,
         content,
+        metadata,
         chunks,
         vectors,
         // The inputs are the chunks' embeddingInput, so their keyword texts are keywordInput's.

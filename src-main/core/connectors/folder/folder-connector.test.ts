@@ -132,9 +132,12 @@ describe('FolderConnector.fetch', () => {
   }
 
   it('titles a document by front matter, then first heading (outside code), then file name', async () => {
+    // The front matter stays in the text: the sync engine parses it for every source (its title
+    // wins there, tags and summary become metadata: core/text/clean-markdown.ts).
     expect(await fetchById('guide/install.markdown')).toEqual({
       title: 'Install Guide',
-      markdown: '# Installing\n\nRun the installer on Linux.\n',
+      markdown:
+        '---\ntitle: "Install Guide"\ntags: [setup]\n---\n# Installing\n\nRun the installer on Linux.\n',
     });
     expect((await fetchById('guide/深入/报销流程.md')).title).toBe('报销流程说明');
     expect((await fetchById('page.mdx')).title).toBe('Setext Title');

@@ -1,8 +1,8 @@
 /**
  * Markdown and plain text. A NUL byte anywhere, or a stretch of control bytes, is a binary file
  * even when it starts after the first 8 KB (a text header on a binary body); the bytes are read
- * as UTF-8 (invalid bytes become U+FFFD). Front matter is taken off the body; in Markdown,
- * Obsidian wikilinks and embeds become their text.
+ * as UTF-8 (invalid bytes become U+FFFD). In Markdown, Obsidian wikilinks and embeds become
+ * their text; the front matter is left for the sync engine.
  */
 import { BINARY_SNIFF_BYTES, decodeUtf8, looksBinary } from '../../../text/normalize';
 import { renderWikilinks } from '../obsidian';
@@ -26,7 +26,11 @@ export async function extractText(bytes: Buffer, context: ExtractContext): Promi
         skipped: true,
       },
     );
-  const split = splitFrontMatter(decodeUtf8(bytes).text);
-  const markdown = /\.txt$/i.test(context.externalId) ? split.body : renderWikilinks(split.body);
-  return { markdown, title: split.frontMatterTitle ?? firstHeading(markdown) };
+  const text = decodeUtf8(bytes).text;
+  const split = splitFrontMatter(text);
+  const body = /\.txt$/i.test(context.externalId) ? split.body : renderWikilinks(split.body);
+  // The front matter stays in: the sync engine parses it (title, tags, aliases, summary) for every
+  // source alike (core/text/clean-markdown.ts); its title wins over this one.
+  const frontMatter = text.slice(0, text.length - split.body.length);
+  return { markdown: frontMatter + body, title: split.frontMatterTitle ?? firstHeading(body) };
 }
