@@ -16,7 +16,8 @@
  * "… 是什么原因？" would match.
  */
 import { eng } from 'stopword';
-import stopwordsIso from 'stopwords-iso';
+// The package's main is a JSON file: Node's ESM loader (Playwright's e2e) needs the attribute.
+import stopwordsIso from 'stopwords-iso' with { type: 'json' };
 
 const ENGLISH_FUNCTION_WORDS = new Set(eng.map((w) => w.toLowerCase()));
 // `stopword`'s list has "do" and "did" but not "does", the auxiliary of "does X support Y?".
