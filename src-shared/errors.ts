@@ -14,6 +14,8 @@ export const ERROR_CODES = [
   'QUOTA_EXCEEDED',
   'SOURCE_UNREACHABLE',
   'SOURCE_ERROR',
+  /** The platform answered in a shape its documentation does not describe (the message names endpoint and field). */
+  'UNEXPECTED_RESPONSE',
   'UNSUPPORTED',
   'TIMEOUT',
   'CANCELLED',

@@ -136,6 +136,7 @@ export const en = {
   'error.QUOTA_EXCEEDED': 'The account has used up its quota',
   'error.SOURCE_UNREACHABLE': 'Could not connect to the service',
   'error.SOURCE_ERROR': 'The service returned an error',
+  'error.UNEXPECTED_RESPONSE': 'The service answered in an unexpected format',
   'error.UNSUPPORTED': 'This is not supported',
   'error.TIMEOUT': 'The request timed out',
   'error.CANCELLED': 'Stopped',

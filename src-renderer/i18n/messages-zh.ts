@@ -136,6 +136,7 @@ export const zh: Record<MessageKey, string> = {
   'error.QUOTA_EXCEEDED': '账户额度已用完',
   'error.SOURCE_UNREACHABLE': '无法连接到服务',
   'error.SOURCE_ERROR': '服务返回了错误',
+  'error.UNEXPECTED_RESPONSE': '服务返回了无法识别的格式',
   'error.UNSUPPORTED': '不支持此操作',
   'error.TIMEOUT': '请求超时',
   'error.CANCELLED': '已停止',

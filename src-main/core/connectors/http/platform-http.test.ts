@@ -145,4 +145,83 @@ describe('PlatformHttp', () => {
       code: 'CANCELLED',
     });
   });
+
+  it('follows a same-origin redirect as sent, and one to another origin without any credential header', async () => {
+    const seenElsewhere: Record<string, string | string[] | undefined>[] = [];
+    const elsewhere = createServer((req, res) => {
+      seenElsewhere.push({ ...req.headers, method: req.method, url: req.url });
+      res.end('{"from":"elsewhere"}');
+    });
+    await new Promise<void>((resolve) => elsewhere.listen(0, '127.0.0.1', resolve));
+    const other = `http://127.0.0.1:${(elsewhere.address() as AddressInfo).port}`;
+    const seenHere: Record<string, string | string[] | undefined>[] = [];
+    const base = await serve((req, res) => {
+      seenHere.push({ ...req.headers, url: req.url });
+      if (req.url === '/same') res.writeHead(302, { location: '/final' }).end();
+      else if (req.url === '/away') res.writeHead(307, { location: `${other}/landing?x=1` }).end();
+      else if (req.url === '/post-away') res.writeHead(303, { location: `${other}/after-post` }).end();
+      else res.end('{"from":"here"}');
+    });
+    const http = new PlatformHttp({
+      baseUrl: base,
+      logger: silentLogger(),
+      authHeaders: async () => ({ authorization: 'Bearer secret-a', 'x-auth-token': 'secret-b' }),
+    });
+    try {
+      const headers = { 'ima-openapi-apikey': 'secret-c', 'x-acs-dingtalk-access-token': 'secret-d' };
+      expect(await http.request({ path: '/same', headers }, interpret)).toEqual({ from: 'here' });
+      expect(seenHere.at(-1)).toMatchObject({ url: '/final', 'x-auth-token': 'secret-b' });
+      expect(await http.request({ path: '/away', headers }, interpret)).toEqual({ from: 'elsewhere' });
+      expect(
+        await http.request({ method: 'POST', path: '/post-away', headers, body: { a: 1 } }, interpret),
+      ).toEqual({ from: 'elsewhere' });
+      expect(seenElsewhere.map((h) => [h.url, h.method])).toEqual([
+        ['/landing?x=1', 'GET'],
+        ['/after-post', 'GET'],
+      ]);
+      const leaked = JSON.stringify(seenElsewhere).match(/secret-[a-d]/g) ?? [];
+      expect(leaked).toEqual([]);
+    } finally {
+      await new Promise<void>((resolve) => elsewhere.close(() => resolve()));
+    }
+  });
+
+  it('refuses an endless redirect loop with a clear error', async () => {
+    const base = await serve((_req, res) => res.writeHead(302, { location: '/again' }).end());
+    const http = new PlatformHttp({ baseUrl: base, logger: silentLogger(), maxRedirects: 3 });
+    await expect(http.request({ path: '/' }, interpret)).rejects.toMatchObject({
+      code: 'SOURCE_ERROR',
+      message: expect.stringContaining('Too many redirects'),
+    });
+  });
+
+  it('applies every rate window: a per-minute budget holds requests a per-second cap would let through', async () => {
+    let served = 0;
+    const base = await serve((_req, res) => {
+      served++;
+      res.end('{}');
+    });
+    const http = new PlatformHttp({
+      baseUrl: base,
+      logger: silentLogger(),
+      rate: [
+        { intervalMs: 60_000, intervalCap: 3 },
+        { intervalMs: 1000, intervalCap: 100 },
+      ],
+    });
+    const controller = new AbortController();
+    const requests = Array.from({ length: 5 }, () =>
+      http.request({ path: '/', signal: controller.signal }, interpret).then(
+        () => 'served',
+        (error: CairnError) => error.code,
+      ),
+    );
+    await Promise.all(requests.slice(0, 3));
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    controller.abort();
+    expect({ outcomes: await Promise.all(requests), served }).toEqual({
+      outcomes: ['served', 'served', 'served', 'CANCELLED', 'CANCELLED'],
+      served: 3,
+    });
+  });
 });

@@ -1,8 +1,9 @@
 /**
- * Shared HTTP plumbing for platform connectors: per-platform rate caps (p-queue), timeouts,
- * cancellation, bounded retries with the platform's reset hint or exponential backoff with
- * jitter, and one token refresh on expiry. Each connector supplies `interpret`, because every
- * platform signals errors differently (Feishu in the body `code`, Yuque in the HTTP status, …).
+ * Shared HTTP plumbing for platform connectors: per-platform rate caps (p-queue, one or more
+ * windows), timeouts, cancellation, bounded retries with the platform's reset hint or exponential
+ * backoff with jitter, one token refresh on expiry, and redirects that never carry credentials to
+ * another origin. Each connector supplies `interpret`, because every platform signals errors
+ * differently (Feishu in the body `code`, Yuque in the HTTP status, …).
  */
 import PQueue from 'p-queue';
 import type { ErrorCode } from '@shared/errors';
@@ -37,11 +38,19 @@ export interface HttpRequest {
   timeoutMs?: number;
 }
 
+export interface RateWindow {
+  intervalMs: number;
+  intervalCap: number;
+}
+
 export interface PlatformHttpOptions {
   baseUrl: string;
   logger: Logger;
-  /** Requests allowed per interval (the platform's documented cap). @default {intervalMs: 1000, intervalCap: 5} */
-  rate?: { intervalMs: number; intervalCap: number };
+  /**
+   * Requests allowed per interval (the platform's documented cap). Several windows all apply, e.g.
+   * 5 per second AND 80 per minute to stay inside an hourly quota. @default {intervalMs: 1000, intervalCap: 5}
+   */
+  rate?: RateWindow | RateWindow[];
   /** @default 4 */
   concurrency?: number;
   /** @default 15000 */
@@ -57,22 +66,37 @@ export interface PlatformHttpOptions {
   /** Re-acquires credentials after an expiry signal. */
   refreshAuth?: (signal?: AbortSignal) => Promise<void>;
   fetchImpl?: typeof fetch;
+  /** Redirects followed per request (same origin: as sent; another origin: without credentials). @default 5 */
+  maxRedirects?: number;
 }
 
+/**
+ * Headers that may follow a redirect to another origin. Everything else may be a credential:
+ * the Fetch standard drops only `Authorization` on a cross-origin redirect
+ * (https://fetch.spec.whatwg.org/#http-redirect-fetch), while Yuque (`x-auth-token`), DingTalk
+ * (`x-acs-dingtalk-access-token`) and IMA (`ima-openapi-apikey`) use headers of their own.
+ */
+const CROSS_ORIGIN_SAFE_HEADERS = new Set(['accept', 'accept-language', 'user-agent']);
+
 export class PlatformHttp {
-  private readonly queue: PQueue;
+  /** One queue per rate window; a request runs once every window lets it (outermost first). */
+  private readonly queues: PQueue[];
   private readonly options: Required<
     Pick<PlatformHttpOptions, 'timeoutMs' | 'maxRetries' | 'backoffBaseMs' | 'backoffMaxMs'>
   > &
     PlatformHttpOptions;
 
   constructor(options: PlatformHttpOptions) {
-    const rate = options.rate ?? { intervalMs: 1000, intervalCap: 5 };
-    this.queue = new PQueue({
-      concurrency: options.concurrency ?? 4,
-      interval: rate.intervalMs,
-      intervalCap: rate.intervalCap,
-    });
+    const rates = [options.rate ?? { intervalMs: 1000, intervalCap: 5 }].flat();
+    this.queues = rates.map(
+      (rate, index) =>
+        new PQueue({
+          // Only the innermost queue bounds concurrency: an outer one just spaces the starts.
+          concurrency: index === rates.length - 1 ? (options.concurrency ?? 4) : Number.POSITIVE_INFINITY,
+          interval: rate.intervalMs,
+          intervalCap: rate.intervalCap,
+        }),
+    );
     this.options = { timeoutMs: 15_000, maxRetries: 4, backoffBaseMs: 500, backoffMaxMs: 30_000, ...options };
   }
 
@@ -101,9 +125,7 @@ export class PlatformHttp {
     let refreshed = false;
     for (let attempt = 0; ; attempt++) {
       throwIfAborted(request.signal);
-      const response = await this.queue
-        .add(() => this.send(request), { signal: request.signal })
-        .catch((error: unknown) => {
+      const response = await this.enqueue(() => this.send(request), request.signal).catch((error: unknown) => {
           throw this.normaliseTransportError(error, request);
         });
       const verdict = interpret(response);
@@ -136,22 +158,57 @@ export class PlatformHttp {
     return ceiling / 2 + Math.random() * (ceiling / 2);
   }
 
+  /** Runs `work` once every rate window allows it. */
+  private enqueue<T>(work: () => Promise<T>, signal: AbortSignal | undefined): Promise<T> {
+    const run = this.queues.reduceRight<() => Promise<T>>(
+      (inner, queue) => () => queue.add(inner, { signal }),
+      work,
+    );
+    return run();
+  }
+
   private async send(request: HttpRequest): Promise<RawResponse> {
     const timeout = AbortSignal.timeout(request.timeoutMs ?? this.options.timeoutMs);
     const signal = request.signal ? AbortSignal.any([request.signal, timeout]) : timeout;
     const auth = this.options.authHeaders ? await this.options.authHeaders(request.signal) : {};
-    const headers: Record<string, string> = { accept: 'application/json', ...auth, ...request.headers };
+    let headers: Record<string, string> = { accept: 'application/json', ...auth, ...request.headers };
     let body: string | undefined;
     if (request.body !== undefined) {
       body = JSON.stringify(request.body);
       headers['content-type'] ??= 'application/json; charset=utf-8';
     }
-    const res = await (this.options.fetchImpl ?? fetch)(this.url(request.path, request.query), {
-      method: request.method ?? 'GET',
-      headers,
-      body,
-      signal,
-    });
+    let url = this.url(request.path, request.query);
+    let method = request.method ?? 'GET';
+    const origin = new URL(url).origin;
+    let res: Response;
+    for (let redirects = 0; ; redirects++) {
+      // Redirects are followed here, not by fetch, so credentials never reach another origin.
+      res = await (this.options.fetchImpl ?? fetch)(url, { method, headers, body, signal, redirect: 'manual' });
+      const location = res.headers.get('location');
+      if (res.status < 300 || res.status >= 400 || res.status === 304 || !location) break;
+      await res.body?.cancel();
+      if (redirects >= (this.options.maxRedirects ?? 5))
+        throw new CairnError('SOURCE_ERROR', `Too many redirects from ${safeHost(url)}.`);
+      const next = new URL(location, url);
+      if (next.protocol !== 'https:' && next.protocol !== 'http:')
+        throw new CairnError('SOURCE_ERROR', `${safeHost(url)} redirected to an unsupported address.`);
+      // 303 (and 301/302 after a POST, as browsers do) becomes a GET without a body (RFC 9110 §15.4).
+      if (res.status === 303 || ((res.status === 301 || res.status === 302) && method === 'POST')) {
+        method = 'GET';
+        body = undefined;
+        delete headers['content-type'];
+      }
+      if (next.origin !== origin)
+        headers = Object.fromEntries(
+          Object.entries(headers).filter(([name]) => CROSS_ORIGIN_SAFE_HEADERS.has(name.toLowerCase())),
+        );
+      this.options.logger.debug('following a redirect', {
+        from: safeHost(url),
+        to: safeHost(next.toString()),
+        crossOrigin: next.origin !== origin,
+      });
+      url = next.toString();
+    }
     const text = await res.text();
     let json: unknown;
     try {
@@ -178,11 +235,11 @@ export class PlatformHttp {
 
   /** Waits for queued requests (tests, shutdown). */
   async idle(): Promise<void> {
-    await this.queue.onIdle();
+    for (const queue of this.queues) await queue.onIdle();
   }
 
   clear(): void {
-    this.queue.clear();
+    for (const queue of this.queues) queue.clear();
   }
 }
 
