@@ -125,9 +125,11 @@ export class PlatformHttp {
     let refreshed = false;
     for (let attempt = 0; ; attempt++) {
       throwIfAborted(request.signal);
-      const response = await this.enqueue(() => this.send(request), request.signal).catch((error: unknown) => {
+      const response = await this.enqueue(() => this.send(request), request.signal).catch(
+        (error: unknown) => {
           throw this.normaliseTransportError(error, request);
-        });
+        },
+      );
       const verdict = interpret(response);
       if (verdict.kind === 'ok') return verdict.value;
       if (verdict.kind === 'error') throw verdict.error;
@@ -183,7 +185,13 @@ export class PlatformHttp {
     let res: Response;
     for (let redirects = 0; ; redirects++) {
       // Redirects are followed here, not by fetch, so credentials never reach another origin.
-      res = await (this.options.fetchImpl ?? fetch)(url, { method, headers, body, signal, redirect: 'manual' });
+      res = await (this.options.fetchImpl ?? fetch)(url, {
+        method,
+        headers,
+        body,
+        signal,
+        redirect: 'manual',
+      });
       const location = res.headers.get('location');
       if (res.status < 300 || res.status >= 400 || res.status === 304 || !location) break;
       await res.body?.cancel();
