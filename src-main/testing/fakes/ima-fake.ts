@@ -54,6 +54,8 @@ export interface ImaFakeControl {
   maxPageSize: number;
   /** Every request as "METHOD /path", oldest first. */
   readonly requests: string[];
+  /** When each of `requests` arrived, by the process clock (`Date.now()`; tests with a fake clock read pacing off it). */
+  readonly arrivals: number[];
   /** The item stays listed, but get_media_info answers "not exist". */
   vanish(key: string): void;
   addDocument(partial?: Partial<CorpusDocument>): CorpusDocument;
@@ -108,6 +110,7 @@ export async function startImaFake(options: ImaFakeOptions = {}): Promise<ImaFak
   const timers = new Set<NodeJS.Timeout>();
   const signatures = new Map<string, string>();
   const requests: string[] = [];
+  const arrivals: number[] = [];
   let revoked = false;
   let nextKey = corpus.documents.length + 1;
   const credentials = {
@@ -199,6 +202,7 @@ export async function startImaFake(options: ImaFakeOptions = {}): Promise<ImaFak
     const url = new URL(req.url ?? '/', 'http://fake');
     const path = url.pathname;
     requests.push(`${req.method} ${path}`);
+    arrivals.push(Date.now());
     const fault = faults.take(path);
     if (fault?.kind === 'server-error')
       return void res
@@ -356,6 +360,7 @@ export async function startImaFake(options: ImaFakeOptions = {}): Promise<ImaFak
     markdownSupported: true,
     maxPageSize: options.maxPageSize ?? 5,
     requests,
+    arrivals,
     vanish: (key) => void vanished.add(key),
     addDocument(partial = {}) {
       const key = `doc-${String(nextKey++).padStart(4, '0')}`;

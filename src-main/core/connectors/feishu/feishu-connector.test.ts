@@ -5,7 +5,7 @@ import { FeishuConnector, type FeishuConnectorOptions } from './feishu-connector
 import { startFeishuFake, type FeishuFake } from '../../../testing/fakes/feishu-fake';
 import { DRIVE_KB, MY_LIBRARY_KB } from '../../../testing/fakes/fixtures/feishu-shapes';
 import { blocksToMarkdown, blocksToPlainText } from '../../../testing/fakes/fixtures/markup';
-import { failure, listAll } from '../../../testing/connector-test-kit';
+import { failure, listAll, retryWaitsLogger } from '../../../testing/connector-test-kit';
 
 const FAST: FeishuConnectorOptions = {
   http: { backoffBaseMs: 5, backoffMaxMs: 20 },
@@ -231,15 +231,19 @@ describe('FeishuConnector against the fake', () => {
   });
 
   it('honours x-ogw-ratelimit-reset (429 and legacy 400), retries 500s, and names other faults', async () => {
-    const patient = connect(fake, { options: { http: { backoffBaseMs: 10_000 }, rates: FAST.rates } });
+    const { logger, waits } = retryWaitsLogger();
+    const patient = connect(fake, {
+      logger,
+      options: { http: { backoffBaseMs: 10_000 }, rates: FAST.rates },
+    });
     const refs = await listAll(patient);
     fake.control.inject({ kind: 'rate-limit', resetSeconds: 0.05 }, { path: '/docs/v1/content', times: 2 });
-    const started = Date.now();
     expect((await patient.fetch(refs[0]!)).markdown.length).toBeGreaterThan(20);
     fake.control.useLegacyRateLimitStatus(true);
     fake.control.inject({ kind: 'rate-limit', resetSeconds: 0.05 }, { path: '/wiki/v2/spaces' });
     await patient.validate().finally(() => fake.control.useLegacyRateLimitStatus(false));
-    expect(Date.now() - started).toBeLessThan(5000);
+    // Each wait was the header's 50 ms, not the 5-10 s backoff.
+    expect(waits()).toEqual([50, 50, 50]);
 
     const connector = connect(fake);
     fake.control.inject({ kind: 'server-error' }, { times: 3, path: '/docs/v1/content' });

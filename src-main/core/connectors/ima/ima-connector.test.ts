@@ -1,4 +1,4 @@
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createLogger, silentLogger, type Logger } from '../../logging/logger';
 import type { DocumentRef } from '../connector';
 import { startImaFake, type ImaExpectedItem, type ImaFake } from '../../../testing/fakes/ima-fake';
@@ -112,10 +112,22 @@ describe('ImaConnector: auth', () => {
       secrets: { apiKey: fake.credentials.apiKey! },
       logger: silentLogger(),
     });
-    const started = Date.now();
-    await connector.validate();
-    await connector.validate();
-    expect(Date.now() - started).toBeGreaterThanOrEqual(900);
+    // The pacer and the fake's arrival stamps read one fake clock, which moves only when the test says.
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'setInterval', 'clearInterval', 'Date'] });
+    try {
+      const t0 = Date.now();
+      const before = fake.control.arrivals.length;
+      let settled = 0;
+      const both = Promise.all(
+        [connector.validate(), connector.validate()].map((work) => work.finally(() => void settled++)),
+      );
+      while (settled < 1) await new Promise((resolve) => setImmediate(resolve));
+      await vi.advanceTimersByTimeAsync(1000);
+      await both;
+      expect(fake.control.arrivals.slice(before).map((at) => at - t0)).toEqual([0, 1000]);
+    } finally {
+      vi.useRealTimers();
+    }
   });
 });
 
