@@ -76,6 +76,8 @@ export interface RecordedRequest {
   path: string;
   query: Record<string, string>;
   status: number;
+  /** When it arrived, by the process clock (`Date.now()`): a test with a fake clock reads pacing off it. */
+  at: number;
   /** The fault served instead of a normal answer, if any. */
   fault?: Fault['kind'];
 }
@@ -123,6 +125,7 @@ export async function startFakeServer(options: FakeServerOptions): Promise<Runni
           path: request.path,
           query: Object.fromEntries(url.searchParams),
           status: 0,
+          at: Date.now(),
         };
         requests.push(record);
         let response: FakeResponse;

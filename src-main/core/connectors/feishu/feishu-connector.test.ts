@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createLogger, silentLogger, type Logger } from '../../logging/logger';
 import type { DocumentRef } from '../connector';
 import { FeishuConnector, type FeishuConnectorOptions } from './feishu-connector';
@@ -152,20 +152,33 @@ describe('FeishuConnector against the fake', () => {
     }
   });
 
-  it('keeps docs/v1/content under its 5/s cap', async () => {
+  it('keeps docs/v1/content under its 5/s cap, read off a fake clock', async () => {
     const local = await startFeishuFake({ documents: 12 });
     try {
       const connector = connect(local, { options: { http: FAST.http, rates: { api: FAST.rates!.api } } });
       const refs = (await listAll(connector)).slice(0, 12);
-      const started = Date.now();
-      await Promise.all(refs.map((ref) => connector.fetch(ref)));
+      // The pacer (p-queue's interval) and the fake's arrival stamps read the same fake clock, which
+      // moves only when the test says: five requests may arrive per second of it, no more.
+      vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'setInterval', 'clearInterval', 'Date'] });
+      const t0 = Date.now();
+      let settled = 0;
+      const fetches = Promise.all(refs.map((ref) => connector.fetch(ref).finally(() => void settled++)));
+      const whenSettled = async (count: number) => {
+        while (settled < count) await new Promise((resolve) => setImmediate(resolve));
+      };
+      await whenSettled(5);
+      await vi.advanceTimersByTimeAsync(1000);
+      await whenSettled(10);
+      await vi.advanceTimersByTimeAsync(1000);
+      await fetches;
       const content = local.control.requests.filter((r) => r.path === '/open-apis/docs/v1/content');
-      expect({ served: content.length, limited: content.filter((r) => r.status !== 200).length }).toEqual({
-        served: 12,
-        limited: 0,
-      });
-      expect(Date.now() - started).toBeGreaterThanOrEqual(1900);
+      expect(content.map((r) => [r.at - t0, r.status])).toEqual([
+        ...Array.from({ length: 5 }, () => [0, 200]),
+        ...Array.from({ length: 5 }, () => [1000, 200]),
+        ...Array.from({ length: 2 }, () => [2000, 200]),
+      ]);
     } finally {
+      vi.useRealTimers();
       await local.close();
     }
   });
