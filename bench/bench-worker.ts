@@ -11,6 +11,7 @@ import { runIndexScenario } from './index-scenario';
 import { EMBEDDING_PRESETS } from '../src-main/core/embedding/presets';
 import { OpenAiCompatibleEmbedder } from '../src-main/core/embedding/openai-embedder';
 import { runQueryScenario } from './query-scenario';
+import { runFolderStep } from './folder-worker';
 
 /**
  * 'remote' is the real OpenAI-compatible embedder with the DashScope preset (the design's default
@@ -30,6 +31,9 @@ function benchEmbedder(kind: string, url: string | undefined, apiKey: string | u
 }
 
 async function main(): Promise<void> {
+  // The folder scenario's steps take their own options (folder-worker.ts).
+  const step = process.argv[2];
+  if (step?.startsWith('folder')) return runFolderStep(step, process.argv.slice(3));
   const { values, positionals } = parseArgs({
     allowPositionals: true,
     options: {

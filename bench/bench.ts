@@ -1,6 +1,6 @@
 /**
- * `npm run bench -- --models [--only <model id,…>] [--quick]`: chunks/s of every catalogued local
- * model, fp32 and int8, on random-weight models of their architectures (bench/model-speed.ts).
+ * `npm run bench -- --models [--only <model id,…>] [--precision int8|fp32] [--quick]`: chunks/s of
+ * every catalogued local model, fp32 and int8, on random-weight models of their architectures (bench/model-speed.ts).
  * `npm run bench [-- --large] [-- --only <id,id>] [-- --keep]`: speed and scale of the real pipeline on
  * a generated corpus. Each step runs in its own child process (bench-worker.ts) so peak RSS and
  * cold open are honest; this process only orchestrates, prints the tables and writes
@@ -16,8 +16,13 @@ import { parseArgs } from 'node:util';
 import type { IndexScenarioResult } from './index-scenario';
 import { machineFacts } from './process-stats';
 import type { QueryScenarioResult } from './query-scenario';
-import { currentCommit, REPO_ROOT, writeResults } from './report';
+import { currentCommit, markdownTable, num, REPO_ROOT, writeResults } from './report';
+import { runStartupScenario, type StartupResult } from './startup-scenario';
 import { evaluateTargets, printBenchReport, type Scenario, type ScenarioOutcome } from './bench-report';
+import { printFolderReport, runFolderBench } from './folder-report';
+
+/** Local folders (issue #10): sync, watch latency, a burst, large files, an idle watched tree. */
+const FOLDER_SCENARIO = 'folder' as const;
 
 const DEFAULT_SCENARIOS: Scenario[] = [
   { id: 'builtin-1k', embedder: 'builtin', targetChunks: 1_000, resync: false, queries: true },
@@ -36,6 +41,8 @@ const DEFAULT_SCENARIOS: Scenario[] = [
     fetchConcurrency: 32,
   },
 ];
+/** Scenarios of their own kind, run after the index/query ones (default run included). */
+const EXTRA_SCENARIOS = ['cli-startup', FOLDER_SCENARIO] as const;
 const LARGE_SCENARIOS: Scenario[] = [
   { id: 'builtin-100k', embedder: 'builtin', targetChunks: 100_000, resync: true, queries: true },
 ];
@@ -162,19 +169,28 @@ async function main(): Promise<void> {
       'work-dir': { type: 'string' },
       models: { type: 'boolean', default: false },
       quick: { type: 'boolean', default: false },
+      precision: { type: 'string' },
     },
   });
   if (values.models) {
     const { runModelBench } = await import('./model-speed');
-    await runModelBench({ ...(values.only ? { only: values.only.split(',') } : {}), quick: values.quick });
+    const precision = values.precision;
+    if (precision !== undefined && precision !== 'int8' && precision !== 'fp32')
+      throw new Error(`--precision is int8 or fp32, not ${precision}`);
+    await runModelBench({
+      ...(values.only ? { only: values.only.split(',') } : {}),
+      ...(precision ? { precisions: [precision] } : {}),
+      quick: values.quick,
+    });
     return;
   }
   const all = [...DEFAULT_SCENARIOS, ...(values.large ? LARGE_SCENARIOS : [])];
   const only = values.only ? new Set(values.only.split(',')) : null;
   const scenarios = only ? [...DEFAULT_SCENARIOS, ...LARGE_SCENARIOS].filter((s) => only.has(s.id)) : all;
-  if (scenarios.length === 0)
+  const extras = EXTRA_SCENARIOS.filter((id) => !only || only.has(id));
+  if (scenarios.length === 0 && extras.length === 0)
     throw new Error(
-      `No scenario matches --only ${values.only}; known: ${[...DEFAULT_SCENARIOS, ...LARGE_SCENARIOS].map((s) => s.id).join(', ')}`,
+      `No scenario matches --only ${values.only}; known: ${[...DEFAULT_SCENARIOS.map((s) => s.id), ...LARGE_SCENARIOS.map((s) => s.id), ...EXTRA_SCENARIOS].join(', ')}`,
     );
   const workDir = values['work-dir'] ?? join(tmpdir(), 'cairn-bench');
   mkdirSync(workDir, { recursive: true });
@@ -183,7 +199,7 @@ async function main(): Promise<void> {
   // Read before running: the workers load the code of this moment.
   const commit = currentCommit();
   console.log(
-    `Cairn bench: ${scenarios.map((s) => s.id).join(', ')}; ${machine.cpus} cores, Node ${machine.node}, load ${machine.loadAverage.join(' / ')} (1/5/15 min)`,
+    `Cairn bench: ${[...scenarios.map((s) => s.id), ...extras].join(', ')}; ${machine.cpus} cores, Node ${machine.node}, load ${machine.loadAverage.join(' / ')} (1/5/15 min)`,
   );
   const outcomes: ScenarioOutcome[] = [];
   for (const scenario of scenarios) {
@@ -203,6 +219,16 @@ async function main(): Promise<void> {
       await server?.stop();
     }
   }
+  let startup: StartupResult | null = null;
+  if (extras.includes('cli-startup')) {
+    console.log('\n▶ cli-startup');
+    startup = await runStartupScenario(workDir, (line) => console.log(`  ${line}`));
+  }
+  let folder = null;
+  if (extras.includes(FOLDER_SCENARIO)) {
+    console.log(`\n▶ ${FOLDER_SCENARIO}`);
+    folder = runFolderBench((args) => runWorker(args), { workDir, seed: Number(values.seed) });
+  }
   const targets = evaluateTargets(outcomes);
   const results = {
     kind: 'bench',
@@ -214,11 +240,25 @@ async function main(): Promise<void> {
     remoteLatencyMs: REMOTE_LATENCY_MS,
     queriesPerScenario: Number(values.queries),
     scenarios: outcomes,
+    startup,
+    folder,
     targets,
   };
   printBenchReport(results);
+  if (startup) printStartup(startup);
+  if (folder) printFolderReport(folder);
   const paths = writeResults('bench', results);
   console.log(`\nResults: ${paths.join(', ')}`);
+}
+
+function printStartup(startup: StartupResult): void {
+  console.log(`\n### Command start-up (median of ${startup.runs} fresh processes, 3-document index)\n`);
+  console.log(
+    markdownTable(
+      ['command', 'wall ms', 'peak RSS MB', 'vs floor'],
+      startup.variants.map((v) => [v.name, num(v.wallMs), num(v.rssMb), `${num(v.vsFloor, 2)}×`]),
+    ),
+  );
 }
 
 main().catch((error: unknown) => {

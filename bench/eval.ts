@@ -28,6 +28,14 @@ import { evaluateCollection, METHODS, type CollectionResult } from './evaluate-c
 import { machineFacts } from './process-stats';
 import { currentCommit, markdownTable, num, REPO_ROOT, writeResults } from './report';
 import { findSharedReference } from '../src-main/testing/shared-reference';
+import { DEFAULT_REAL_DOCS_DIR } from './real-docs/build-real-docs';
+import {
+  evaluateRealDocs,
+  isRealDocsCollection,
+  nothingMatchesLine,
+  realDocsTable,
+  type RealDocsResult,
+} from './real-docs/evaluate-real-docs';
 
 /** Every collection in the nearest `shared/eval` (CI places shared/ beside the clone). */
 function defaultEvalRoot(): string {
@@ -45,16 +53,24 @@ export interface EvaluatedCollection extends CollectionResult {
   goals: GoalCheck[];
 }
 
-function defaultCollections(): string[] {
+/** shared/eval's collections, then the real-documents one when it has been built (it is not shipped). */
+function defaultCollections(log: (line: string) => void): string[] {
   const root = defaultEvalRoot();
   if (!existsSync(root))
     throw new Error(
       `No collections given and ${root} does not exist. Pass collection directories: npm run eval -- <dir> [<dir>...]`,
     );
-  return readdirSync(root, { withFileTypes: true })
+  const dirs = readdirSync(root, { withFileTypes: true })
     .filter((entry) => entry.isDirectory() && existsSync(join(root, entry.name, 'corpus.jsonl')))
     .map((entry) => join(root, entry.name))
     .sort();
+  if (existsSync(join(DEFAULT_REAL_DOCS_DIR, 'corpus.jsonl'))) dirs.push(DEFAULT_REAL_DOCS_DIR);
+  else
+    log(
+      `real-docs is not built, so it is skipped. Build it once from clones of pingcap/docs-cn and tikv/website: ` +
+        `npm run eval:build-real-docs -- --docs-cn <git dir> --tikv <git dir> (bench/real-docs/sources.ts pins the commits)`,
+    );
+  return dirs;
 }
 
 function checkGoals(result: CollectionResult, references: ReferenceFigure[]): GoalCheck[] {
@@ -135,8 +151,8 @@ async function main(): Promise<void> {
       'exact-vector': { type: 'boolean', default: false },
     },
   });
-  const dirs = positionals.length > 0 ? positionals.map((p) => resolve(p)) : defaultCollections();
   const log = (line: string) => process.stderr.write(`  ${line}\n`);
+  const dirs = positionals.length > 0 ? positionals.map((p) => resolve(p)) : defaultCollections(log);
   const machine = machineFacts();
   const startedAt = new Date().toISOString();
   const commit = currentCommit();
@@ -168,8 +184,13 @@ async function main(): Promise<void> {
       `Cairn eval: ${dirs.join(', ')}; ${machine.cpus} cores, Node ${machine.node}, load ${machine.loadAverage.join(' / ')}`,
     );
     const collections: EvaluatedCollection[] = [];
+    const realDocs: RealDocsResult[] = [];
     for (const dir of dirs) {
       const collection = loadCollection(dir, values.train ? 'train' : 'test');
+      if (isRealDocsCollection(dir)) {
+        realDocs.push(await evaluateRealDocs(collection, { embedder, log }));
+        continue;
+      }
       const tuning =
         values['fusion-study'] && !values.train && existsSync(join(dir, 'train', 'qrels.tsv'))
           ? loadCollection(dir, 'train')
@@ -192,6 +213,7 @@ async function main(): Promise<void> {
       loadAverageAtEnd: machineFacts().loadAverage,
       embedder: spaceKey(embedder.space),
       collections,
+      realDocs,
     };
     // The built-in (or CAIRN_EMBED_*) run is latest-eval.json; each installed local model gets its own file.
     const paths = writeResults(primary ? 'eval' : `eval-${embedder.space.model.split('@')[0]}`, results);
@@ -214,16 +236,26 @@ async function main(): Promise<void> {
           ),
         ),
       );
+      if (realDocs.length > 0) {
+        console.log(
+          '\n### Real documents (hybrid search as shipped; citation = first source of the extractive answer)\n',
+        );
+        console.log(realDocsTable(realDocs));
+        for (const r of realDocs) console.log(`\n${nothingMatchesLine(r)}`);
+      }
       console.log(
         `\n${markdownTable(
           ['collection', 'docs', 'chunks', 'index s', 'query s'],
-          collections.map((c) => [
-            c.collection,
-            c.documents,
-            c.chunks,
-            num(c.indexSeconds, 1),
-            num(c.querySeconds, 1),
-          ]),
+          [
+            ...collections.map((c) => [
+              c.collection,
+              c.documents,
+              c.chunks,
+              num(c.indexSeconds, 1),
+              num(c.querySeconds, 1),
+            ]),
+            ...realDocs.map((r) => [r.collection, r.documents, r.chunks, num(r.indexSeconds, 1), '–']),
+          ],
         )}`,
       );
     }

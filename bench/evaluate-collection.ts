@@ -9,7 +9,11 @@
 import type { Embedder } from '../src-main/core/embedding/embedder';
 import { BuiltinEmbedder } from '../src-main/core/embedding/builtin-embedder';
 import { readSpaces } from '../src-main/core/index/embedding-spaces';
-import { configureVectorSession, keywordSearch, vectorChannel } from '../src-main/core/search/index-channels';
+import {
+  configureVectorSession,
+  keywordRanking,
+  vectorChannel,
+} from '../src-main/core/search/index-channels';
 import { prepareQuery } from '../src-main/core/search/query-text';
 import type { Collection } from './collection';
 import { MemoryConnector } from './memory-connector';
@@ -144,7 +148,7 @@ export async function evaluateCollection(
       const rankings: ChannelRankings[] = [];
       for (const [i, p] of prepared.entries()) {
         const keyword = p
-          ? await keywordSearch(pipeline.db, p.keywordText, null, vectorTuning(active!).lexicalCandidates)
+          ? await keywordRanking(pipeline.db, p, null, vectorTuning(active!).lexicalCandidates)
           : null;
         rankings.push({
           keyword: keyword?.ids ?? [],

@@ -11,7 +11,8 @@
  * the machine is shared, and CPU ms per item is the steadier figure.
  */
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { availableParallelism, loadavg } from 'node:os';
 import { join } from 'node:path';
 import { BUILTIN_CATALOG } from '../src-main/core/models/catalog-entries';
 import type { CatalogEntry } from '../src-main/core/models/catalog';
@@ -42,6 +43,9 @@ export interface ModelSpeed {
   }[];
   buildSeconds: number;
   loadSeconds: number;
+  /** When, and under what load (1/5/15 min), this model was measured. */
+  measuredAt?: string;
+  loadAverage?: number[];
 }
 
 function modelFile(arch: string, precision: 'fp32' | 'int8'): { path: string; buildSeconds: number } {
@@ -192,7 +196,11 @@ export async function runModelBench(
   for (const entry of BUILTIN_CATALOG) {
     if (options.only && !options.only.includes(entry.id)) continue;
     for (const precision of options.precisions ?? (['int8', 'fp32'] as const)) {
-      const result = await measureModel(entry, precision, options.quick ?? false);
+      const result: ModelSpeed = {
+        ...(await measureModel(entry, precision, options.quick ?? false)),
+        measuredAt: new Date().toISOString(),
+        loadAverage: loadavg().map((n) => Number(n.toFixed(1))),
+      };
       results.push(result);
       for (const c of result.cases)
         process.stdout.write(
@@ -204,14 +212,17 @@ export async function runModelBench(
         );
     }
   }
+  // Merged into the previous file by (model, precision), so the slow models can be measured in a
+  // run of their own (--only) without dropping the others' figures.
   const out = join(REPO_ROOT, 'bench-results', 'latest-models.json');
+  const previous: ModelSpeed[] = existsSync(out)
+    ? (JSON.parse(readFileSync(out, 'utf8')) as { results: ModelSpeed[] }).results
+    : [];
+  const fresh = (r: ModelSpeed) => !results.some((n) => n.id === r.id && n.precision === r.precision);
+  const merged = [...previous.filter(fresh), ...results];
   writeFileSync(
     out,
-    JSON.stringify(
-      { date: new Date().toISOString(), cores: (await import('node:os')).availableParallelism(), results },
-      null,
-      2,
-    ),
+    `${JSON.stringify({ cores: availableParallelism(), node: process.version, results: merged }, null, 2)}\n`,
   );
   process.stdout.write(`wrote ${out}\n`);
   return results;

@@ -1,9 +1,10 @@
 /**
- * The preload exposes exactly two things to the sandboxed page: `api` (the typed contract, one
- * proxy built from API_METHODS over a single invoke channel) and `onCairnEvent` (pushed events).
+ * The preload exposes exactly three things to the sandboxed page: `api` (the typed contract, one
+ * proxy built from API_METHODS over a single invoke channel), `onCairnEvent` (pushed events) and
+ * `pathForFile` (the path of a folder dropped on the window, for "Add folder").
  * No ipcRenderer, no Node: https://www.electronjs.org/docs/latest/tutorial/context-isolation
  */
-import { contextBridge, ipcRenderer, type IpcRendererEvent } from 'electron';
+import { contextBridge, ipcRenderer, webUtils, type IpcRendererEvent } from 'electron';
 import {
   buildApiProxy,
   IPC_EVENT_CHANNEL,
@@ -24,6 +25,12 @@ function onCairnEvent(listener: CairnEventListener): () => void {
   return () => ipcRenderer.removeListener(IPC_EVENT_CHANNEL, forward);
 }
 
-const globals: CairnPreloadGlobals = { api, onCairnEvent };
+// https://www.electronjs.org/docs/latest/api/web-utils#webutilsgetpathforfilefile
+function pathForFile(file: unknown): string {
+  return webUtils.getPathForFile(file as File);
+}
+
+const globals: CairnPreloadGlobals = { api, onCairnEvent, pathForFile };
 contextBridge.exposeInMainWorld('api', globals.api);
 contextBridge.exposeInMainWorld('onCairnEvent', globals.onCairnEvent);
+contextBridge.exposeInMainWorld('pathForFile', globals.pathForFile);

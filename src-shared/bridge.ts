@@ -12,6 +12,11 @@ export interface CairnPreloadGlobals {
   api: CairnApi;
   /** Returns its own unsubscribe function. */
   onCairnEvent(listener: CairnEventListener): () => void;
+  /**
+   * The path of a file or folder dropped on the window (Electron's webUtils.getPathForFile; a
+   * sandboxed page cannot learn it otherwise). Absent in the browser, which never reveals it.
+   */
+  pathForFile?(file: unknown): string;
 }
 
 export const IPC_INVOKE_CHANNEL = 'cairn:invoke';

@@ -16,6 +16,7 @@ import type {
   McpSetup,
   McpTestReport,
   DocumentView,
+  FolderPreview,
   ModelProgress,
   ModelsSnapshot,
   ModelView,
@@ -35,14 +36,22 @@ export interface CairnApi {
   app: {
     /** Everything the UI needs at start; later changes arrive as events. */
     status(): Promise<Result<StatusSnapshot>>;
-    /** Opens an original document link (http(s), or a file that belongs to a folder connection). */
-    openExternal(input: { url: string }): Promise<Result<void>>;
+    /**
+     * Opens an original document link: http(s), a file that belongs to a folder connection (a PDF
+     * at `page` where the viewer honours `#page=`), or an obsidian://open link into a folder that
+     * is an Obsidian vault.
+     */
+    openExternal(input: { url: string; page?: number }): Promise<Result<void>>;
+    /** The desktop app's native folder picker; UNSUPPORTED in the browser (type a path instead). */
+    pickFolder(): Promise<Result<{ path: string | null }>>;
   };
   connections: {
     list(): Promise<Result<ConnectionView[]>>;
     add(input: NewConnection): Promise<Result<ConnectionView>>;
     /** Checks credentials and reachability without syncing. */
     test(input: { id: string }): Promise<Result<{ message: string }>>;
+    /** What a folder would index (file counts by kind), before it is added; `~` means the home folder. */
+    previewFolder(input: { path: string; exclude?: string }): Promise<Result<FolderPreview>>;
     /** Checks credentials before a connection is saved (the Add dialog's "Test connection"). */
     testNew(input: NewConnection): Promise<Result<{ message: string }>>;
     setMode(input: { id: string; mode: ConnectionMode }): Promise<Result<ConnectionView>>;
@@ -153,12 +162,13 @@ export type CairnEventName = keyof CairnEvents;
 
 /** Runtime list of the contract's methods, for transports that build proxies. */
 export const API_METHODS = {
-  app: ['status', 'openExternal'],
+  app: ['status', 'openExternal', 'pickFolder'],
   connections: [
     'list',
     'add',
     'test',
     'testNew',
+    'previewFolder',
     'setMode',
     'rename',
     'remove',

@@ -42,6 +42,48 @@ export interface ConnectionView {
   skippedKinds?: Record<string, number>;
   /** The platform gives this connection no full text: it can only be searched live (direct mode). */
   directOnly?: boolean;
+  /** Local folders only: watching and vault state. */
+  folder?: FolderState;
+}
+
+/** Kinds of files a local-folder connection reads (for counts such as "12 PDF, 40 Markdown"). */
+export const FILE_KINDS = [
+  'markdown',
+  'text',
+  'pdf',
+  'word',
+  'powerpoint',
+  'spreadsheet',
+  'html',
+  'epub',
+] as const;
+export type FileKind = (typeof FILE_KINDS)[number];
+
+/** What adding a folder would index (`connections.previewFolder`), before it is added. */
+export interface FolderPreview {
+  /** The absolute folder path (`~` expanded). */
+  path: string;
+  /** Files Cairn would read, by kind. */
+  counts: Partial<Record<FileKind, number>>;
+  total: number;
+  /** True when counting stopped at the cap (the folder holds more). */
+  capped: boolean;
+  /** Seen but not to be indexed, by reason (`folder.link-outside`, `folder.too-large`, …). */
+  skipped: Partial<Record<string, number>>;
+  /** Subfolders that cannot be read. */
+  unreadable: string[];
+  /** The Obsidian vault name when the folder is a vault. */
+  obsidianVault: string | null;
+}
+
+/** A local-folder connection's live state, for its card. */
+export interface FolderState {
+  /** The watcher is running: saved files are indexed within seconds. */
+  watching: boolean;
+  /** Why watching is not running although it is turned on (e.g. the system's watch limit). */
+  watchError: string | null;
+  /** The Obsidian vault name when the folder is a vault ("Open in Obsidian"). */
+  obsidianVault: string | null;
 }
 
 /** none: never signed in; pending: a browser sign-in is waiting; expired: the platform refused the stored authorisation. */
@@ -79,7 +121,11 @@ export interface SyncCounters {
   failed: number;
   /** Listed documents the platform's request limit kept this run from fetching: the next sync takes them. Never failures. */
   deferred: number;
-  /** Listed items of a kind Cairn cannot turn into text (e.g. Feishu mind notes): counted, never fetched. */
+  /**
+   * Seen but deliberately not indexed: kinds Cairn cannot turn into text (e.g. Feishu mind notes,
+   * counted per kind in the run's `skippedKinds`) and files left out on purpose (a link leaving a
+   * local folder, a scanned PDF, a file over the size limit; listed in `errors` with a `reason`).
+   */
   skipped: number;
   chunksEmbedded: number;
   embedderCalls: number;
@@ -91,6 +137,15 @@ export interface DocumentError {
   title: string;
   code: string;
   message: string;
+  /**
+   * A finer, stable reason the UI groups and translates (e.g. `folder.no-text`: "3 PDFs have no
+   * text: scanned images"; `folder.link-outside`; `listing.incomplete`). Absent for plain failures.
+   */
+  reason?: string;
+  /** True when the document was skipped on purpose rather than failed (counted in `counters.skipped`). */
+  skipped?: boolean;
+  /** The listed revision this failure happened at: an unchanged file is not tried again until it changes. */
+  revision?: string | null;
 }
 
 /** A listed item a run did not index that is not a failure: what it is and why. */
@@ -139,6 +194,16 @@ export interface SearchRequest {
   connectionIds?: string[];
 }
 
+/**
+ * Where a passage sits in its original file, for the source card ("p. 12", "slide 3", "Sheet1,
+ * rows 2–40") and for "Open original" (a PDF opens at `page` where the viewer supports it).
+ * Pages, slides and rows are 1-based; the `end*`/`lastRow` fields are set when a passage spans several.
+ */
+export type ChunkLocation =
+  | { kind: 'page'; page: number; endPage?: number }
+  | { kind: 'slide'; slide: number; endSlide?: number }
+  | { kind: 'rows'; sheet: string; firstRow: number; lastRow: number };
+
 export interface SearchHit {
   /** Stable key: `chunk:<id>` for local hits, `direct:<connectionId>:<externalId>` for live ones. */
   key: string;
@@ -154,6 +219,8 @@ export interface SearchHit {
   text: string;
   charStart: number | null;
   charEnd: number | null;
+  /** Page, slide or rows of the original file (PDF, PPTX, XLSX/CSV); absent or null when the format has none. */
+  location?: ChunkLocation | null;
   score: number;
   /** 1-based rank in each channel that found it, for "why did this rank"; `rerank` after a reranker reordered the candidates. */
   ranks: { vector?: number; keyword?: number; direct?: number; rerank?: number };
@@ -203,6 +270,14 @@ export interface DocumentChunkView {
   charEnd: number;
 }
 
+/** A document's front matter as the index keeps it (searchable, never body text). */
+export interface DocumentMetadataView {
+  title?: string;
+  tags?: string[];
+  aliases?: string[];
+  summary?: string;
+}
+
 /** A document as the index holds it (`documents.get`): the in-app preview and MCP's fetch read it. */
 export interface DocumentView {
   id: number;
@@ -215,8 +290,13 @@ export interface DocumentView {
   /** When the platform (or the file system) last changed it, when known. */
   updatedAt: string | null;
   indexedAt: string;
-  /** The normalised Markdown the index holds (what was chunked and searched), not the platform's live copy. */
+  /**
+   * The Markdown the index holds (what was chunked and searched: site-generator markup and front
+   * matter removed, core/text/clean-markdown.ts), not the platform's live copy.
+   */
   markdown: string;
+  /** Front matter metadata (tags for a tag filter, aliases, summary); {} when the document had none. */
+  metadata: DocumentMetadataView;
   /** In document order. */
   chunks: DocumentChunkView[];
 }
@@ -245,6 +325,8 @@ export interface SourceCard {
   paragraph: string;
   charStart: number | null;
   charEnd: number | null;
+  /** Page, slide or rows of the original file; absent or null when the format has none. */
+  location?: ChunkLocation | null;
 }
 
 export interface TokenUsage {

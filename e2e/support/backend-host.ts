@@ -53,7 +53,12 @@ export const RENDERER_DIR = join(process.cwd(), 'out', 'renderer');
  */
 const E2E_FEISHU_API_RATE = { intervalMs: 1000, intervalCap: 50 };
 
-export async function startBackendHost(): Promise<BackendHost> {
+export interface BackendOptions {
+  /** Watch local folders as the app and `cairn serve` do (off by default: tests sync on demand). */
+  watchFolders?: boolean;
+}
+
+export async function startBackendHost(options: BackendOptions = {}): Promise<BackendHost> {
   if (!existsSync(join(RENDERER_DIR, 'index.html')))
     throw new Error('out/renderer is missing: the global setup builds it (npm run build).');
   const scratch = mkdtempSync(join(tmpdir(), 'cairn-e2e-'));
@@ -76,6 +81,7 @@ export async function startBackendHost(): Promise<BackendHost> {
       redactor,
       logger: createLogger({ redactor, level: 'debug', sink: (line) => void logLines.push(line) }),
       scheduler: false,
+      watchFolders: options.watchFolders ?? false,
       factories: {
         ...defaultConnectorFactories(),
         feishu: (init: ConnectorInit) =>

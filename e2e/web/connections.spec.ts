@@ -23,7 +23,7 @@ test('a new user is led to add a local folder and syncs it', async ({ app, backe
   await app.getByRole('button', { name: 'Test connection' }).click();
   // The binary file has a text extension, so listing counts it; fetching refuses it.
   await expect(app.getByRole('status').filter({ hasText: 'is readable' })).toContainText(
-    `${notesFixtureCount() + 1} Markdown/text files`,
+    `${notesFixtureCount() + 1} files to index`,
   );
   await screenshot(app, '02-add-folder');
   await app.getByRole('button', { name: 'Add connection' }).click();
@@ -33,8 +33,14 @@ test('a new user is led to add a local folder and syncs it', async ({ app, backe
   await syncAndWait(app, 'notes');
   await expect(card.getByTestId('document-count')).toHaveText(String(notesFixtureCount()));
   await expect(card.getByTestId('chunk-count')).not.toHaveText('0');
+  // The binary file is left out on purpose: counted by reason, and named with the reason.
+  await expect(card.getByRole('list', { name: 'Left out of the index' })).toContainText(
+    'Files with binary content: 1',
+  );
   await card.getByText('1 document could not be indexed').click();
-  await expect(card.getByText(`Skipped binary file (NUL or control bytes): ${BINARY_NOTE}`)).toBeVisible();
+  await expect(
+    card.getByText(`Skipped binary content in ${BINARY_NOTE} (NUL or control bytes).`),
+  ).toBeVisible();
   await screenshot(app, '03-folder-synced');
 });
 

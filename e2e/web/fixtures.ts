@@ -9,9 +9,10 @@ export const SCREENSHOT_DIR = join(process.cwd(), 'e2e', 'screenshots');
  * Each test gets its own backend (real core on a fresh data dir, fresh fakes) and a page already
  * on the app. After the test, no secret the backend knows may appear in any log line core wrote.
  */
-export const test = base.extend<{ backend: BackendHost; app: Page }>({
-  backend: async ({}, use) => {
-    const backend = await startBackendHost();
+export const test = base.extend<{ watchFolders: boolean; backend: BackendHost; app: Page }>({
+  watchFolders: [false, { option: true }],
+  backend: async ({ watchFolders }, use) => {
+    const backend = await startBackendHost({ watchFolders });
     try {
       await use(backend);
       const leaked = backend

@@ -61,7 +61,20 @@ async function start(): Promise<void> {
     args: [join(app.getAppPath(), 'out', 'cli', 'cli.js')],
     env: { ELECTRON_RUN_AS_NODE: '1' },
   };
-  const cairn = await openCairn({ dataDir, secretStore, logger, mcpLaunch });
+  const cairn = await openCairn({
+    dataDir,
+    secretStore,
+    logger,
+    mcpLaunch,
+    pickFolder: async () => {
+      const options = { properties: ['openDirectory' as const] };
+      const picked =
+        mainWindow && !mainWindow.isDestroyed()
+          ? await dialog.showOpenDialog(mainWindow, options)
+          : await dialog.showOpenDialog(options);
+      return picked.canceled ? null : (picked.filePaths[0] ?? null);
+    },
+  });
   disposers.push(() => cairn.dispose());
 
   const state = new ShellState(cairn.events);

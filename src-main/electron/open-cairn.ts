@@ -19,6 +19,8 @@ export interface OpenCairnOptions {
   logger: Logger;
   /** How AI tools start `cairn mcp` with this app's own binary (see main.ts). */
   mcpLaunch: McpLaunch;
+  /** The native folder picker for "Add folder". */
+  pickFolder?: () => Promise<string | null>;
 }
 
 /** Same rule as the CLI: --data-dir, else CAIRN_DATA_DIR, else the OS per-user app-data folder. */
@@ -41,6 +43,7 @@ export async function openCairn(options: OpenCairnOptions): Promise<CairnSession
         secretStore: options.secretStore,
         logger: options.logger,
         mcpLaunch: options.mcpLaunch,
+        ...(options.pickFolder ? { pickFolder: options.pickFolder } : {}),
       }),
     logger: options.logger,
     onWait: (message) => options.logger.info(message),

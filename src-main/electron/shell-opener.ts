@@ -3,7 +3,9 @@ import { fileURLToPath } from 'node:url';
 import { shell } from 'electron';
 
 export async function openWithShell(target: string): Promise<void> {
-  if (/^https?:\/\//i.test(target)) return shell.openExternal(target);
+  // Web links, obsidian:// notes, and PDFs opened at a page (file URL with #page=N) go to their handler.
+  if (/^(https?|obsidian):\/\//i.test(target) || /^file:\/\/.*#page=\d+$/i.test(target))
+    return shell.openExternal(target);
   const path = /^file:\/\//i.test(target) ? fileURLToPath(target) : target;
   const error = await shell.openPath(path);
   if (error) throw new Error(error);

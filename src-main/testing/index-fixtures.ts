@@ -4,7 +4,13 @@
  */
 import type { ConnectionMode, Platform } from '@shared/models';
 import type { Db } from '../core/db/database';
-import type { DirectHit, DocumentRef, Connector, FetchedDocument } from '../core/connectors/connector';
+import type {
+  DirectHit,
+  DocumentRef,
+  Connector,
+  FetchedDocument,
+  LocatedPart,
+} from '../core/connectors/connector';
 import type { EmbedResult, Embedder, EmbeddingSpace } from '../core/embedding/embedder';
 import { CairnError, throwIfAborted } from '../core/errors';
 
@@ -77,6 +83,8 @@ export class CountingEmbedder implements Embedder {
 export interface MemoryDocument {
   ref: DocumentRef;
   markdown: string;
+  /** Served as `FetchedDocument.parts` (located text) instead of `markdown` when set. */
+  parts?: LocatedPart[];
 }
 
 /** A connector serving documents from a Map; counts fetches and can fail on cue. */
@@ -132,7 +140,7 @@ export class MemoryConnector implements Connector {
       throw new CairnError('SOURCE_ERROR', `Cannot read ${ref.externalId}.`);
     const doc = this.documents.get(ref.externalId);
     if (!doc) throw new CairnError('NOT_FOUND', `${ref.externalId} is gone.`);
-    return { markdown: doc.markdown };
+    return doc.parts ? { markdown: '', parts: doc.parts } : { markdown: doc.markdown };
   }
 
   async search(query: string, options: { limit: number }): Promise<DirectHit[]> {

@@ -73,12 +73,13 @@ export function withExternalOpener(api: CairnApi, open: (url: string) => Promise
     ...api,
     app: {
       status: () => api.app.status(),
+      pickFolder: () => api.app.pickFolder(),
       async openExternal(input) {
         const checked = await api.app.openExternal(input);
         if (!checked.ok) return checked;
         try {
           // The form core checked (see parseOpenTarget), not the raw string.
-          await open(openTargetString(parseOpenTarget(input.url)));
+          await open(openTargetString(parseOpenTarget(input.url), input.page));
           return checked;
         } catch (error) {
           return fail(

@@ -64,13 +64,18 @@ const modelId = z.string().trim().min(1).max(100);
 export const API_SCHEMAS: ApiSchemas = {
   app: {
     status: noInput,
-    openExternal: z.strictObject({ url }),
+    openExternal: z.strictObject({ url, page: z.number().int().min(1).max(1_000_000).optional() }),
+    pickFolder: noInput,
   },
   connections: {
     list: noInput,
     add: newConnectionSchema,
     test: z.strictObject({ id }),
     testNew: newConnectionSchema,
+    previewFolder: z.strictObject({
+      path: z.string().trim().min(1).max(4_000),
+      exclude: z.string().max(8_000).optional(),
+    }),
     setMode: z.strictObject({ id, mode }),
     rename: z.strictObject({ id, name: connectionName }),
     remove: z.strictObject({ id }),

@@ -1,26 +1,42 @@
-import { basename, resolve } from 'node:path';
+import { basename } from 'node:path';
 import type { NewConnection } from '@shared/models';
 import { parseCommandArgs, parseModeArgument } from '../args';
 import type { CliCommand } from '../command';
 import { report } from '../output';
+import { expandHome } from '../../core/connectors/folder/home-path';
+import { parseExcludePatterns } from '../../core/connectors/folder/exclusions';
 
 export const addFolderCommand: CliCommand = {
   name: 'add-folder',
-  summary: 'Add a local folder of Markdown/text files (an Obsidian vault works)',
-  usage: 'cairn add-folder <path> [--name <name>] [--mode rag|direct] [--json]',
+  summary:
+    'Add a local folder (Markdown/text, PDF, Word, PowerPoint, Excel/CSV, HTML, EPUB; an Obsidian vault works)',
+  usage:
+    'cairn add-folder <path> [--name <name>] [--mode rag|direct] [--exclude <pattern>]... [--no-watch] [--json]',
   async run(args, context) {
     const { values, positionals } = parseCommandArgs(
       args,
-      { name: { type: 'string' }, mode: { type: 'string' }, json: { type: 'boolean' } },
+      {
+        name: { type: 'string' },
+        mode: { type: 'string' },
+        exclude: { type: 'string', multiple: true },
+        'no-watch': { type: 'boolean' },
+        json: { type: 'boolean' },
+      },
       { min: 1, max: 1, names: 'the folder <path>' },
     );
-    const path = resolve(positionals[0] ?? '');
+    // `~` works even where no shell expanded it (quoted, or from a config file).
+    const path = expandHome(positionals[0] ?? '');
+    const exclude = (values.exclude ?? []).flatMap(parseExcludePatterns);
     const json = values.json ?? false;
     const input: NewConnection = {
       platform: 'folder',
       name: values.name ?? basename(path),
       mode: parseModeArgument(values.mode, '--mode') ?? 'rag',
-      config: { path },
+      config: {
+        path,
+        ...(exclude.length > 0 ? { exclude: exclude.join(', ') } : {}),
+        ...(values['no-watch'] ? { noWatch: true } : {}),
+      },
       secrets: {},
     };
     const { api } = await context.open();

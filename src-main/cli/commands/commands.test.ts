@@ -72,7 +72,7 @@ describe.each(['in-process', 'socket'] as const)(
       const added = await cli(['add-folder', notes]);
       expect(added).toMatchObject({ code: 0, stderr: '' });
       expect(added.stdout).toMatch(
-        /^Added folder "notes" \(id notes-[0-9a-f]{6}, rag mode\): Folder "notes" is readable: 3 Markdown\/text files\.\nIndex it now with: cairn sync "notes"\n$/,
+        /^Added folder "notes" \(id notes-[0-9a-f]{6}, rag mode\): Folder "notes" is readable: 3 files to index \(3 Markdown\)\.\nIndex it now with: cairn sync "notes"\n$/,
       );
       expect(await cli(['add-folder', notes])).toEqual({
         code: 1,
@@ -148,7 +148,7 @@ describe.each(['in-process', 'socket'] as const)(
     it('test checks a connection, and reports an unreachable platform as an error', async () => {
       expect(await cli(['test', 'notes'])).toEqual({
         code: 0,
-        stdout: 'OK "notes": Folder "notes" is readable: 3 Markdown/text files.\n',
+        stdout: 'OK "notes": Folder "notes" is readable: 3 files to index (3 Markdown).\n',
         stderr: '',
       });
       expect(await cli(['test', 'team wiki'])).toEqual({
@@ -189,14 +189,15 @@ describe.each(['in-process', 'socket'] as const)(
 
       await writeFile(join(notes, 'faq.md'), '# FAQ\n\nThe installer asks for a licence key, twice.\n');
       await rm(join(notes, 'install.md'));
-      await writeFile(join(notes, 'broken.md'), new Uint8Array([35, 0, 1]));
+      // A binary .md is skipped on purpose (not a failure); a Word file that is no zip fails alone.
+      await writeFile(join(notes, 'broken.docx'), 'not a zip');
       const second = await cli(['sync'], { tty: true });
       expect(second.code).toBe(1);
       expect(second.stdout).toContain('\r\x1b[2K[');
       expect(second.stdout.slice(second.stdout.lastIndexOf('\r\x1b[2K') + 5)).toMatch(
-        /^notes: partial in \d+\.\d s\n {2}seen 3 · added 0 · updated 1 · unchanged 1 · deleted 1 · failed 1 · chunks embedded 1 · embedder calls 1\n {2}✗ broken\.md: Skipped binary file \(NUL or control bytes\): broken\.md\n$/,
+        /^notes: partial in \d+\.\d s\n {2}seen 3 · added 0 · updated 1 · unchanged 1 · deleted 1 · failed 1 · chunks embedded 1 · embedder calls 1\n {2}✗ broken\.docx: broken\.docx is not a readable Word document: [^\n]+\n$/,
       );
-      await rm(join(notes, 'broken.md'));
+      await rm(join(notes, 'broken.docx'));
     });
 
     it('status shows every connection with counts, as text and as JSON', async () => {
@@ -206,7 +207,9 @@ describe.each(['in-process', 'socket'] as const)(
           'notes',
           'rag',
           2,
-          '1 document failed (first: "broken": Skipped binary file (NUL or control bytes): broken.md)',
+          expect.stringMatching(
+            /^1 document failed \(first: "broken": broken\.docx is not a readable Word document: .+\)$/,
+          ),
         ],
         ['Team Wiki', 'direct', 0, null],
       ]);

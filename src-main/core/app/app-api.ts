@@ -1,7 +1,8 @@
 /** The contract's `app` domain: the status snapshot and the check of links the UI asks to open. */
 import type { CairnApi } from '@shared/contract';
 import type { StatusSnapshot } from '@shared/models';
-import { toResult } from '../errors';
+import { CairnError, toResult } from '../errors';
+import { expandHome } from '../connectors/folder/home-path';
 import type { ConnectionRepository } from '../connections/connection-repository';
 import type { EmbeddingService } from '../embedding/embedding-service';
 import { resolveOpenTarget } from './open-external';
@@ -15,6 +16,8 @@ export interface AppApiDeps {
   settings: SettingsRepository;
   embeddings: EmbeddingService;
   sync: SyncService;
+  /** The shell's native folder picker (Electron); absent in the browser host. */
+  pickFolder?: () => Promise<string | null>;
 }
 
 export function appApi(deps: AppApiDeps): CairnApi['app'] {
@@ -32,10 +35,21 @@ export function appApi(deps: AppApiDeps): CairnApi['app'] {
     // headless host: transport/api-dispatcher.ts withExternalOpener) decides HOW, after this check.
     openExternal: (input) =>
       toResult(async () => {
-        const folderRoots = (await deps.repository.list())
-          .filter((c) => c.platform === 'folder' && typeof c.config['path'] === 'string')
-          .map((c) => String(c.config['path']));
-        resolveOpenTarget(String(input?.url ?? ''), folderRoots);
+        const folders = (await deps.repository.list()).filter(
+          (c) => c.platform === 'folder' && typeof c.config['path'] === 'string',
+        );
+        const folderRoots = folders.map((c) => expandHome(String(c.config['path'])));
+        const vaults = folders.flatMap((c) => (c.folder?.obsidianVault ? [c.folder.obsidianVault] : []));
+        resolveOpenTarget(String(input?.url ?? ''), folderRoots, vaults);
+      }),
+    pickFolder: () =>
+      toResult(async () => {
+        if (!deps.pickFolder)
+          throw new CairnError(
+            'UNSUPPORTED',
+            'The browser cannot show a folder picker: type the folder path.',
+          );
+        return { path: await deps.pickFolder() };
       }),
   };
 }

@@ -3,6 +3,7 @@ import type { CairnApi } from '@shared/contract';
 import type { ConnectionService } from '../connections/connection-service';
 import type { UserAuthService } from '../connections/user-auth-service';
 import { toResult } from '../errors';
+import { previewFolder } from '../connectors/folder/folder-preview';
 
 export function connectionsApi(
   connections: ConnectionService,
@@ -14,6 +15,7 @@ export function connectionsApi(
     add: (input) => toResult(() => connections.add(input)),
     test: (input) => toResult(() => connections.test(input.id, signal)),
     testNew: (input) => toResult(() => connections.testNew(input, signal)),
+    previewFolder: (input) => toResult(() => previewFolder(input, signal)),
     setMode: (input) => toResult(() => connections.setMode(input.id, input.mode)),
     rename: (input) => toResult(() => connections.rename(input.id, input.name)),
     update: (input) => toResult(() => connections.update(input)),

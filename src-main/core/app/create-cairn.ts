@@ -57,6 +57,9 @@ import { SettingsRepository } from '../settings/settings-repository';
 import { SpaceSettingsStore } from '../settings/space-settings';
 import { SyncService } from '../sync/sync-service';
 import { UserAuthService } from '../connections/user-auth-service';
+import { announceConnections } from '../connections/announce';
+import { FolderWatchService } from '../sync/folder-watch-service';
+import { parcelWatch, type WatchFolder } from '../sync/folder-watcher';
 import { reindexCost } from '../index/reindex-job';
 import { LOCAL_PROVIDER } from '../models/runtime-specs';
 import type { SettingsView } from '@shared/models';
@@ -84,6 +87,15 @@ export interface CreateCairnOptions {
   mcpLaunch?: McpLaunch;
   /** Direct-mode search timeout per platform. @default 3000 */
   directTimeoutMs?: number;
+  /**
+   * Watch local folders and sync their changes as they happen. @default as `scheduler`: the app and
+   * `cairn serve` watch; one-shot CLI commands and tests that turn the scheduler off do not.
+   */
+  watchFolders?: boolean;
+  /** The file-system watcher (tests inject a failing one). @default @parcel/watcher */
+  watchFolder?: WatchFolder;
+  /** The shell's native folder picker (Electron's dialog). @default none: `app.pickFolder` is UNSUPPORTED */
+  pickFolder?: () => Promise<string | null>;
   /** Where local models are installed. @default <dataDir>/models, or a temporary folder in memory */
   modelsDir?: string;
   /** Worker entry for local models (tests of the bundled worker). @default WorkerHost's */
@@ -127,7 +139,10 @@ export async function createCairn(options: CreateCairnOptions = {}): Promise<Cai
     // lifecycle events through which the services below learn what happened to one.
     const lifecycle = new ConnectionEventBus();
     const signInFlows = new SignInFlows();
+    // Read by views while the folder watch service (built below, once syncs exist) runs.
+    let folderWatch: FolderWatchService | null = null;
     const repository = new ConnectionRepository(db, {
+      folderStateOf: (view) => folderWatch?.stateOf(view),
       secretFieldsOf: (ref) => secretFieldNames(secretStore, ref),
       limitationOf: (platform, config, secretFields) => connectionLimitation(platform, config, secretFields),
       directOnlyOf: (platform, config, secretFields) => connectionDirectOnly(platform, config, secretFields),
@@ -289,7 +304,15 @@ export async function createCairn(options: CreateCairnOptions = {}): Promise<Cai
             events,
             logger: logger.child('scheduler'),
           });
-    const appDeps = { version: CAIRN_VERSION, dataDir, repository, settings, embeddings, sync: syncService };
+    const appDeps = {
+      version: CAIRN_VERSION,
+      dataDir,
+      repository,
+      settings,
+      embeddings,
+      sync: syncService,
+      ...(options.pickFolder ? { pickFolder: options.pickFolder } : {}),
+    };
     const settingsDeps = {
       db,
       settings,
@@ -326,6 +349,19 @@ export async function createCairn(options: CreateCairnOptions = {}): Promise<Cai
       );
     const api = buildApi();
     if (scheduler) disposers.push(await scheduler.start());
+
+    if (options.watchFolders ?? options.scheduler !== false) {
+      const sync = syncService;
+      folderWatch = new FolderWatchService({
+        events,
+        listConnections: () => repository.list(),
+        startSync: (connectionId) => sync.start(connectionId),
+        announce: () => announceConnections(events, repository),
+        watch: options.watchFolder ?? parcelWatch,
+        logger: logger.child('watch'),
+      });
+      disposers.push(await folderWatch.start());
+    }
 
     let disposed = false;
     return {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { resolveOpenTarget } from './open-external';
+import { openTargetString, resolveOpenTarget } from './open-external';
 
 const roots = ['/home/me/notes'];
 
@@ -14,6 +14,13 @@ describe('resolveOpenTarget', () => {
       { kind: 'path', path: '/home/me/notes/a/报销.md' },
       { kind: 'path', path: '/home/me/notes/b.md' },
     ]);
+  });
+
+  it("opens the file of a hit's section link (file.md#anchor)", () => {
+    expect(resolveOpenTarget('/home/me/notes/a/guide.md#install-on-linux', roots)).toEqual({
+      kind: 'path',
+      path: '/home/me/notes/a/guide.md',
+    });
   });
 
   it('refuses other schemes and paths outside the roots', () => {
@@ -44,5 +51,30 @@ describe('resolveOpenTarget', () => {
       'PERMISSION_DENIED',
       'INVALID_ARGUMENT',
     ]);
+  });
+
+  it('opens a PDF at its page and an Obsidian note of a connected vault only', () => {
+    const pdf = resolveOpenTarget('/home/me/notes/report.pdf', ['/home/me/notes']);
+    expect(openTargetString(pdf, 12)).toBe('file:///home/me/notes/report.pdf#page=12');
+    expect(openTargetString(resolveOpenTarget('/home/me/notes/a.md', ['/home/me/notes']), 12)).toBe(
+      '/home/me/notes/a.md',
+    );
+    const note = resolveOpenTarget('obsidian://open?vault=My%20Vault&file=guide%2Finstall', [], ['My Vault']);
+    expect(openTargetString(note)).toBe('obsidian://open?vault=My%20Vault&file=guide%2Finstall');
+    const codeOf = (link: string) => {
+      try {
+        resolveOpenTarget(link, [], ['My Vault']);
+        return 'opened';
+      } catch (error) {
+        return (error as { code: string }).code;
+      }
+    };
+    expect(
+      [
+        'obsidian://open?vault=Other&file=x',
+        'obsidian://open?vault=My%20Vault&file=..%2F..%2Fetc',
+        'obsidian://new?vault=My%20Vault&file=x&content=evil',
+      ].map(codeOf),
+    ).toEqual(['PERMISSION_DENIED', 'INVALID_ARGUMENT', 'INVALID_ARGUMENT']);
   });
 });

@@ -4,10 +4,13 @@
  * to make Cairn open an arbitrary program or path (javascript:, file:///etc/…, smb://, …).
  */
 import { isAbsolute, relative, resolve, sep } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { CairnError } from '../errors';
 
-export type OpenTarget = { kind: 'url'; url: string } | { kind: 'path'; path: string };
+export type OpenTarget =
+  | { kind: 'url'; url: string }
+  | { kind: 'path'; path: string }
+  | { kind: 'obsidian'; url: string; vault: string; file: string };
 
 /**
  * What a link names, in the one form that is both checked and opened: a normalised http(s) URL,
@@ -23,6 +26,21 @@ export function parseOpenTarget(link: string): OpenTarget {
       throw new CairnError('INVALID_ARGUMENT', 'That link is not a valid web address.');
     }
   }
+  if (/^obsidian:\/\//i.test(trimmed)) {
+    // Only "open a note of a vault" (https://help.obsidian.md/Extending+Obsidian/Obsidian+URI).
+    let parsed: URL | null = null;
+    try {
+      parsed = new URL(trimmed);
+    } catch {
+      parsed = null;
+    }
+    const vault = parsed?.searchParams.get('vault') ?? '';
+    const file = parsed?.searchParams.get('file') ?? '';
+    if (!parsed || parsed.host !== 'open' || !vault || !file || file.split('/').includes('..'))
+      throw new CairnError('INVALID_ARGUMENT', 'Cairn only opens notes of your Obsidian vaults.');
+    const url = `obsidian://open?vault=${encodeURIComponent(vault)}&file=${encodeURIComponent(file)}`;
+    return { kind: 'obsidian', url, vault, file };
+  }
   let path: string | null = null;
   if (/^file:\/\//i.test(trimmed)) {
     try {
@@ -33,6 +51,8 @@ export function parseOpenTarget(link: string): OpenTarget {
   } else if (isAbsolute(trimmed)) {
     path = trimmed;
   }
+  // A hit's link to a section of a Markdown file ("/notes/a.md#install"): the OS opens the file.
+  if (path) path = path.replace(/(\.(?:md|markdown|mdx))#[^/\\]*$/i, '$1');
   if (path) return { kind: 'path', path: resolve(path) };
   throw new CairnError(
     'INVALID_ARGUMENT',
@@ -40,14 +60,25 @@ export function parseOpenTarget(link: string): OpenTarget {
   );
 }
 
-/** The string to hand the OS opener for a parsed target. */
-export function openTargetString(target: OpenTarget): string {
-  return target.kind === 'url' ? target.url : target.path;
+/**
+ * The string to hand the OS opener for a parsed target. A PDF with a page becomes a file URL
+ * with `#page=N` (the PDF open parameter that browsers' viewers, Acrobat and Evince honour;
+ * a viewer that ignores it opens the first page).
+ */
+export function openTargetString(target: OpenTarget, page?: number): string {
+  if (target.kind !== 'path') return target.url;
+  if (page && Number.isInteger(page) && page > 0 && /\.pdf$/i.test(target.path))
+    return `${pathToFileURL(target.path).href}#page=${page}`;
+  return target.path;
 }
 
-export function resolveOpenTarget(link: string, folderRoots: string[]): OpenTarget {
+export function resolveOpenTarget(link: string, folderRoots: string[], vaults: string[] = []): OpenTarget {
   const target = parseOpenTarget(link);
   if (target.kind === 'url') return target;
+  if (target.kind === 'obsidian') {
+    if (vaults.includes(target.vault)) return target;
+    throw new CairnError('PERMISSION_DENIED', 'Cairn only opens notes of the Obsidian vaults you connected.');
+  }
   const inside = folderRoots.some((root) => {
     const rel = relative(resolve(root), target.path);
     return rel !== '' && !rel.startsWith('..') && !isAbsolute(rel) && !rel.split(sep).includes('..');

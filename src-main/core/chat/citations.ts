@@ -109,6 +109,7 @@ export function toSourceCard(source: PromptSource): SourceCard {
     paragraph: preview || hit.text.slice(0, PREVIEW_CHARS),
     charStart: exactSlice ? hit.charStart! + paragraph.start : hit.charStart,
     charEnd: exactSlice ? hit.charStart! + paragraph.end : hit.charEnd,
+    ...(hit.location ? { location: hit.location } : {}),
   };
 }
 

@@ -5,7 +5,14 @@
  */
 import type { SearchHit } from '@shared/models';
 import type { ChatMessage } from './chat-model';
-import { bestSpanIndex, queryTerms, splitParagraphs, splitSentences, type TextSpan } from './text-match';
+import {
+  bestSpanIndex,
+  paragraphsWithHeadings,
+  queryTerms,
+  splitSentences,
+  type TermWeights,
+  type TextSpan,
+} from './text-match';
 import { countTokens, truncateToTokens } from './tokens';
 
 export const SYSTEM_PROMPT = `You are Cairn, an assistant that answers questions from the user's own documents.
@@ -174,17 +181,19 @@ export function trimAroundBestParagraph(
   text: string,
   terms: Set<string>,
   maxTokens: number,
+  weights?: TermWeights,
 ): { excerpt: string; paragraph: TextSpan } {
-  const paragraphs = splitParagraphs(text);
+  // A heading is joined to the paragraph under it: it names the passage but never is one.
+  const paragraphs = paragraphsWithHeadings(text);
   if (paragraphs.length === 0) return { excerpt: '', paragraph: { text: '', start: 0, end: 0 } };
-  const best = bestSpanIndex(paragraphs, terms);
+  const best = bestSpanIndex(paragraphs, terms, weights);
   const paragraph = paragraphs[best]!;
   if (countTokens(text) <= maxTokens) return { excerpt: text.trim(), paragraph };
 
   const ellipsis = '…';
   if (countTokens(paragraph.text) + 2 > maxTokens) {
     const sentences = splitSentences(paragraph.text);
-    const kept = growAround(sentences, bestSpanIndex(sentences, terms), maxTokens - 2, ' ');
+    const kept = growAround(sentences, bestSpanIndex(sentences, terms, weights), maxTokens - 2, ' ');
     const core = kept ? kept.text : truncateToTokens(paragraph.text, maxTokens - 2);
     return { excerpt: `${ellipsis} ${core} ${ellipsis}`, paragraph };
   }

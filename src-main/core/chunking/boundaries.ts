@@ -68,7 +68,7 @@ export function splitsCharacter(source: string, pos: number): boolean {
 export class BoundaryScorer {
   private cursor = 0;
 
-  /** @param protectUpTo code blocks, tables and front matter at most this long are never cut inside. */
+  /** @param protectUpTo code blocks, tables, list items and front matter at most this long are never cut inside. */
   constructor(
     private readonly source: string,
     private readonly blocks: readonly MarkdownBlock[],
@@ -82,9 +82,14 @@ export class BoundaryScorer {
     const block = this.blockAround(pos);
     if (block && (pos === block.start || pos === block.end)) return Boundary.block;
     if (block && pos > block.start && pos < block.end) {
-      if (block.kind === 'code' || block.kind === 'table' || block.kind === 'front-matter') {
-        return block.end - block.start <= this.protectUpTo ? Boundary.forbidden : this.lineLevel(pos);
+      const fits = block.end - block.start <= this.protectUpTo;
+      // A list item that fits in a chunk is never cut, like code and tables.
+      if (block.kind === 'code' || block.kind === 'front-matter' || block.kind === 'list-item') {
+        return fits ? Boundary.forbidden : this.lineLevel(pos);
       }
+      // A table too long for one chunk is cut between rows only (the chunker repeats its header).
+      if (block.kind === 'table')
+        return fits || this.source.charCodeAt(pos - 1) !== 10 ? Boundary.forbidden : Boundary.line;
     }
     return this.proseLevel(pos);
   }

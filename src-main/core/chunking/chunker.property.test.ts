@@ -9,11 +9,18 @@ function violations(source: string, chunks: Chunk[], chunkSize: number): string[
   chunks.forEach((chunk, index) => {
     const where = `chunk ${index} [${chunk.charStart}, ${chunk.charEnd})`;
     if (chunk.ord !== index) found.push(`${where}: ord ${chunk.ord}`);
-    if (source.slice(chunk.charStart, chunk.charEnd) !== chunk.text)
+    if (
+      (chunk.tableHeader ? `${chunk.tableHeader}\n` : '') + source.slice(chunk.charStart, chunk.charEnd) !==
+      chunk.text
+    )
       found.push(`${where}: text differs from the source slice`);
     if (chunk.text.trim() === '') found.push(`${where}: whitespace only`);
     if (/^\s|\s$/.test(chunk.text)) found.push(`${where}: untrimmed`);
-    if (chunk.text.length > chunkSize) found.push(`${where}: ${chunk.text.length} > ${chunkSize}`);
+    // The source slice obeys the size; a split table's repeated header comes on top of it.
+    const sliceLength = chunk.charEnd - chunk.charStart;
+    if (sliceLength > chunkSize) found.push(`${where}: ${sliceLength} > ${chunkSize}`);
+    if (chunk.tableHeader && !/^\|?.*\|.*\n\s*\|?\s*:?-/.test(chunk.text))
+      found.push(`${where}: repeated table header is not a header and delimiter row`);
     if (splitsSurrogatePair(source, chunk.charStart) || splitsSurrogatePair(source, chunk.charEnd))
       found.push(`${where}: splits a surrogate pair`);
     if (splitsCharacter(source, chunk.charStart) || splitsCharacter(source, chunk.charEnd))

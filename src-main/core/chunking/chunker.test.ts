@@ -123,7 +123,7 @@ describe('chunkMarkdown: long sections', () => {
     expect(overlaps(chunks).filter((overlap) => overlap > 0)).toEqual([]);
   });
 
-  it('keeps a 200 KB line with no break points in full-size pieces overlapping by exactly 100', () => {
+  it('keeps a 200 KB line with no break points in full-size pieces, with no overlap starting mid-word', () => {
     const random = seededRandom(5);
     const alphabet = 'abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789+/';
     const source = Array.from(
@@ -134,7 +134,8 @@ describe('chunkMarkdown: long sections', () => {
     const lengths = chunks.map((chunk) => chunk.text.length);
     expect(lengths.slice(0, -2).every((length) => length === 1500)).toBe(true);
     expect(lengths.slice(-2).every((length) => length >= 700 && length <= 1500)).toBe(true);
-    expect(new Set(overlaps(chunks))).toEqual(new Set([100]));
+    // No word edge anywhere: an overlap could only start mid-token, so there is none.
+    expect(new Set(overlaps(chunks))).toEqual(new Set([0]));
     expect(chunks.at(-1)!.charEnd).toBe(source.length);
   });
 });
@@ -209,6 +210,25 @@ describe('chunkMarkdown: code and tables', () => {
       chunk.text.split('\n').filter((line) => !/^\|.*\|$/.test(line)),
     );
     expect(brokenRows).toEqual([]);
+    // Every piece reads as a table: the header and delimiter rows come first, once.
+    expect(chunks.filter((chunk) => !chunk.text.startsWith('| id | text |\n|---|---|'))).toEqual([]);
+    expect(chunks.slice(1).every((chunk) => chunk.tableHeader === '| id | text |\n|---|---|')).toBe(true);
+    expect(chunks[0]!.tableHeader).toBeUndefined();
+  });
+
+  it('never cuts a list item, and starts every overlap on a word (not inside a URL)', () => {
+    const item = (i: number) =>
+      `- item ${i}: see https://example.com/docs/very/long/path/segment-${i}/index.html for ${'details '.repeat(12)}(end ${i})`;
+    const list = Array.from({ length: 60 }, (_, i) => item(i)).join('\n');
+    const source = `# List\n\n${list}`;
+    const chunks = chunkMarkdown(source);
+    expect(chunks.length).toBeGreaterThan(3);
+    const cutItems = chunks
+      .slice(1)
+      .filter((chunk) => !/^- item \d+:/.test(chunk.text) || !/\(end \d+\)$/.test(chunk.text));
+    expect(cutItems.map((chunk) => chunk.text.slice(0, 40))).toEqual([]);
+    const midWord = chunks.slice(1).filter((chunk) => /[\w/.:-]/.test(source[chunk.charStart - 1]!));
+    expect(midWord).toEqual([]);
   });
 });
 

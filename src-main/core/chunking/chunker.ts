@@ -2,9 +2,10 @@
 // neither character offsets (only line ranges, and it trims text) nor heading paths, splits on "\n## " even
 // inside code fences, knows no CJK sentence ends, emits heading-only crumbs, and needs @langchain/core.
 // mdast-util-from-markdown gives offsets but took ~10 s on 5 MB here and lacks tables: see markdown-blocks.ts.
+import type { ChunkLocation } from '@shared/models';
 import { CairnError } from '../errors';
 import { BoundaryScorer } from './boundaries';
-import { scanMarkdownBlocks } from './markdown-blocks';
+import { scanMarkdownBlocks, type MarkdownBlock } from './markdown-blocks';
 import { attachBodilessHeadings, buildSections, commonHeadingPath, joinHeadingPath } from './sections';
 import { splitLongRange } from './split-long-range';
 
@@ -14,9 +15,17 @@ export interface Chunk {
   /** Headings above the chunk, outermost first, joined with " > ", e.g. "Guide > Install > Linux". */
   headingPath: string;
   text: string;
-  /** Offsets into the source Markdown: source.slice(charStart, charEnd) === text. */
+  /**
+   * Offsets into the source Markdown: source.slice(charStart, charEnd) === text, except that a
+   * piece of a table too long for one chunk starts with the table's header row and delimiter
+   * (`tableHeader`, then a line break) so that each piece reads as a table.
+   */
   charStart: number;
   charEnd: number;
+  /** Page, slide or rows of the original file, set after chunking where the format has them (sync/located-text.ts). */
+  location?: ChunkLocation | null;
+  /** The repeated header of a split table's later piece (text starts with it); absent otherwise. */
+  tableHeader?: string;
 }
 
 export interface ChunkOptions {
@@ -60,15 +69,19 @@ export function chunkMarkdown(markdown: string, options: ChunkOptions = {}): Chu
   const scorer = new BoundaryScorer(markdown, blocks, chunkSize);
   const chunks: Chunk[] = [];
 
+  const tables = blocks.filter((block) => block.kind === 'table');
   const emit = (start: number, end: number, path: string[]): void => {
     const [trimmedStart, trimmedEnd] = trimRange(markdown, start, end);
     if (trimmedStart >= trimmedEnd) return;
+    const text = markdown.slice(trimmedStart, trimmedEnd);
+    const tableHeader = headerOfTableContinuing(markdown, tables, trimmedStart);
     chunks.push({
       ord: chunks.length,
       headingPath: joinHeadingPath(path),
-      text: markdown.slice(trimmedStart, trimmedEnd),
+      text: tableHeader ? `${tableHeader}\n${text}` : text,
       charStart: trimmedStart,
       charEnd: trimmedEnd,
+      ...(tableHeader ? { tableHeader } : {}),
     });
   };
 
@@ -101,6 +114,23 @@ export function chunkMarkdown(markdown: string, options: ChunkOptions = {}): Chu
   }
   flush();
   return chunks;
+}
+
+/**
+ * The header row and delimiter row of the table that `start` falls inside (past its header), or
+ * undefined: a piece of a split table repeats them so that it still reads as a table.
+ */
+function headerOfTableContinuing(
+  source: string,
+  tables: readonly MarkdownBlock[],
+  start: number,
+): string | undefined {
+  const table = tables.find((t) => start > t.start && start < t.end);
+  if (!table) return undefined;
+  const firstBreak = source.indexOf('\n', table.start);
+  const secondBreak = firstBreak === -1 ? -1 : source.indexOf('\n', firstBreak + 1);
+  if (secondBreak === -1 || start <= secondBreak) return undefined;
+  return source.slice(table.start, secondBreak).trimEnd();
 }
 
 function resolveOptions(options: ChunkOptions): { chunkSize: number; overlap: number } {

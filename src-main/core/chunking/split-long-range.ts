@@ -139,7 +139,8 @@ function hardCut(source: string, pieceStart: number, chunkSize: number): number 
 /**
  * Where the next piece starts: about `overlap` characters before the cut, moved (by at most a
  * quarter of the overlap) to the best nearby boundary so the repeated text starts on a word or
- * sentence. No overlap when nothing there may be cut (inside a protected block).
+ * sentence. No overlap when no word edge lies there (inside a protected block, a URL, a long
+ * unspaced token), rather than one starting mid-word.
  */
 function overlapStart(scorer: BoundaryScorer, pieceStart: number, cut: number, overlap: number): number {
   if (overlap <= 0) return cut;
@@ -150,7 +151,8 @@ function overlapStart(scorer: BoundaryScorer, pieceStart: number, cut: number, o
   let best: Candidate | undefined;
   for (let pos = from; pos <= to; pos++) {
     const level = scorer.levelAt(pos);
-    if (level === Boundary.forbidden) continue;
+    // The repeated text starts on a word at least: never mid-word, mid-URL or mid-row.
+    if (level < Boundary.word) continue;
     const closer = best && Math.abs(pos - target) < Math.abs(best.pos - target);
     if (!best || level > best.level || (level === best.level && closer)) best = { pos, level };
   }

@@ -4,7 +4,14 @@
  */
 import { randomBytes } from 'node:crypto';
 import { isErrorCode, type ErrorCode } from '@shared/errors';
-import type { ConnectionMode, ConnectionView, Platform, SyncStatus, UserAuthState } from '@shared/models';
+import type {
+  ConnectionMode,
+  ConnectionView,
+  FolderState,
+  Platform,
+  SyncStatus,
+  UserAuthState,
+} from '@shared/models';
 import { PLATFORMS } from '@shared/models';
 import { PLATFORM_INFO } from '@shared/platforms';
 import type { Db } from '../db/database';
@@ -56,6 +63,8 @@ export interface ConnectionRepositoryOptions {
     secretFields: string[],
     lost: boolean,
   ) => UserAuthState | undefined;
+  /** Local folders' watching and vault state (from the folder watch service). @default none */
+  folderStateOf?: (view: { id: string; platform: Platform }) => FolderState | undefined;
 }
 
 interface ConnectionRow {
@@ -299,6 +308,7 @@ export class ConnectionRepository {
       secretFields,
       row.user_auth_lost_at !== null,
     );
+    const folder = this.options.folderStateOf?.({ id: row.id, platform });
     return {
       id: row.id,
       platform,
@@ -321,6 +331,7 @@ export class ConnectionRepository {
       ...limitationFields(this.options.limitationOf?.(platform, row.config, secretFields) ?? null),
       experimental: PLATFORM_INFO[platform]?.experimental ?? false,
       ...(userAuth ? { userAuth } : {}),
+      ...(folder ? { folder } : {}),
     };
   }
 }

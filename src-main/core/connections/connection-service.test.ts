@@ -170,7 +170,7 @@ describe('ConnectionService', () => {
   it('tests saved and unsaved connections, with a timeout and no secret in the logs', async () => {
     const notes = (await service.list()).find((c) => c.name === 'Notes');
     expect(await service.test(notes?.id ?? '')).toEqual({
-      message: `Folder "${basename(folder)}" is readable: 1 Markdown/text file.`,
+      message: `Folder "${basename(folder)}" is readable: 1 file to index (1 Markdown).`,
     });
     expect(await service.testNew(yuque('another-secret-22'))).toEqual({ message: 'token ok (17 chars)' });
     expect(await toResult(() => service.testNew(yuque('hang')))).toEqual({

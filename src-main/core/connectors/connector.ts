@@ -1,4 +1,4 @@
-import type { Platform } from '@shared/models';
+import type { ChunkLocation, Platform } from '@shared/models';
 
 /** One document as a platform lists it, before any content is fetched. */
 export interface DocumentRef {
@@ -19,7 +19,7 @@ export interface DocumentRef {
 }
 
 export interface FetchedDocument {
-  /** Full text as Markdown. */
+  /** Full text as Markdown (ignored when `parts` is given). */
   markdown: string;
   /** A better title learned while fetching (e.g. the first heading of a local file). */
   title?: string;
@@ -29,6 +29,18 @@ export interface FetchedDocument {
    * searchable and shown with each passage.
    */
   breadcrumb?: string[];
+  /**
+   * The text in parts that each sit at one place of the original (PDF pages, slides, sheet row
+   * groups), in order. The engine normalises each part and joins them with a blank line, so every
+   * chunk learns the location of the parts it covers (sync/located-text.ts).
+   */
+  parts?: LocatedPart[];
+}
+
+/** A stretch of a document's Markdown and where it sits in the original file. */
+export interface LocatedPart {
+  markdown: string;
+  location: ChunkLocation | null;
 }
 
 /** One hit of a platform's own search (direct mode). */
@@ -49,18 +61,46 @@ export interface Limitation {
   message: string;
 }
 
-/** What a listing tells the run besides its documents. */
+/** An item seen by a listing and deliberately not indexed. */
+export interface SkippedItem {
+  externalId: string;
+  title: string;
+  /** A stable reason code the UI groups and translates (`folder.too-large`, `feishu.no-text-api`). */
+  reason: string;
+  /** The English sentence saying why. */
+  message: string;
+  /**
+   * The platform's kind of item Cairn cannot turn into text (e.g. a Feishu `mindnote`, a Yuque
+   * `board`): such items are counted per kind on the card rather than listed one by one.
+   */
+  kind?: string;
+}
+
+/** A part of the source a listing could not see. */
+export interface ListingGap {
+  /**
+   * The documents stored under it (an external id, or its `prefix/` descendants) stay, since only a
+   * complete listing proves absence. '' is the whole connection: nothing is deleted this run.
+   */
+  prefix: string;
+  reason: string;
+  /** What could not be listed, in English (with `error`, the run appends the error's own message). */
+  message: string;
+  /** Why, when a platform call failed: the run records its code and message (credentials redacted). */
+  error?: unknown;
+}
+
+/** What a listing tells the run beside the documents it yields. */
 export interface ListingReport {
-  /**
-   * An item the platform has that Cairn cannot turn into text (e.g. a Feishu mind note): it is
-   * counted per kind and shown on the card, never fetched and never indexed.
-   */
-  skipped(item: { externalId: string; title: string; kind: string; reason: string }): void;
-  /**
-   * A part of the source could not be listed (e.g. a Yuque user's teams) and the listing went on
-   * without it. The run records why and deletes nothing, since absence is then unproven.
-   */
-  incomplete(error: unknown, what: string): void;
+  /** Seen and deliberately not indexed: recorded with its reason, never fetched, never a failure. */
+  skipped(item: SkippedItem): void;
+  /** A part that could not be listed; the listing went on without it. */
+  incomplete(gap: ListingGap): void;
+}
+
+/** A gap for a part of a platform's listing that failed with `error` (e.g. a Yuque user's teams). */
+export function platformGap(error: unknown, what: string): ListingGap {
+  return { prefix: '', reason: 'listing.incomplete', message: what, error };
 }
 
 /**
@@ -89,8 +129,8 @@ export interface Connector {
   /** "Test connection": checks credentials, permission and reachability. Returns a human message. */
   validate(signal?: AbortSignal): Promise<string>;
   /**
-   * Every document of the connection, paging through the platform's lists. Items the connector
-   * cannot read and parts it could not list go to `report`, so the run can say so.
+   * Every document of the connection, paging through the platform's lists. `report` hears what
+   * was seen but not listed (unreadable kinds, files left out) and which parts could not be listed.
    */
   list(signal?: AbortSignal, report?: ListingReport): AsyncIterable<DocumentRef>;
   /** Full text of one listed document. */

@@ -65,8 +65,10 @@ describe('documents.get', () => {
       title: hit.title,
       platform: 'folder',
       knowledgeBase: hit.knowledgeBase,
-      url: hit.url,
+      // A hit links to its section (file.md#anchor); the document is the file.
+      url: hit.url?.replace(/#[^/]*$/, ''),
       markdown: true,
+      metadata: {},
       indexedAt: 'string',
       updatedAt: 'string',
       chunks: stored.rows.map((row, ord) => [ord, expect.any(String), row.content]),

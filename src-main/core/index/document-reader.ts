@@ -3,7 +3,13 @@
  * the passage marked by its offsets) and MCP's fetch returns it. The index's copy is what was
  * chunked and searched, so a citation's offsets always point into exactly this text.
  */
-import type { DocumentPage, DocumentSummary, DocumentView, Platform } from '@shared/models';
+import type {
+  DocumentMetadataView,
+  DocumentPage,
+  DocumentSummary,
+  DocumentView,
+  Platform,
+} from '@shared/models';
 import type { Db } from '../db/database';
 import { CairnError } from '../errors';
 
@@ -18,6 +24,7 @@ interface DocumentRow {
   remote_updated_at: Date | null;
   indexed_at: Date;
   content: string;
+  metadata: DocumentMetadataView | null;
 }
 
 type SummaryRow = Omit<DocumentRow, 'content'> & { chunk_count: number };
@@ -36,7 +43,7 @@ export class DocumentReader {
   async get(documentId: number): Promise<DocumentView> {
     const found = await this.db.query<DocumentRow>(
       `SELECT d.id, d.connection_id, d.external_id, d.title, c.platform, d.knowledge_base, d.url,
-              d.remote_updated_at, d.indexed_at, d.content
+              d.remote_updated_at, d.indexed_at, d.content, d.metadata
          FROM documents d JOIN connections c ON c.id = d.connection_id
         WHERE d.id = $1`,
       [documentId],
@@ -58,6 +65,7 @@ export class DocumentReader {
       updatedAt: row.remote_updated_at ? new Date(row.remote_updated_at).toISOString() : null,
       indexedAt: new Date(row.indexed_at).toISOString(),
       markdown: row.content,
+      metadata: row.metadata ?? {},
       chunks: chunks.rows.map((chunk) => ({
         id: Number(chunk.id),
         ord: chunk.ord,
@@ -80,7 +88,7 @@ export class DocumentReader {
     const offset = Math.max(Math.trunc(input.offset ?? 0), 0);
     const rows = await this.db.query<SummaryRow>(
       `SELECT d.id, d.connection_id, d.external_id, d.title, c.platform, d.knowledge_base, d.url,
-              d.remote_updated_at, d.indexed_at, d.chunk_count
+              d.remote_updated_at, d.indexed_at, d.chunk_count, d.metadata
          FROM documents d JOIN connections c ON c.id = d.connection_id
          ${where}
         ORDER BY d.connection_id, d.external_id, d.id
@@ -103,5 +111,6 @@ function toSummary(row: SummaryRow): DocumentSummary {
     updatedAt: row.remote_updated_at ? new Date(row.remote_updated_at).toISOString() : null,
     indexedAt: new Date(row.indexed_at).toISOString(),
     chunkCount: Number(row.chunk_count),
+    metadata: row.metadata ?? {},
   };
 }

@@ -9,6 +9,7 @@
 import type { Chunk } from '../chunking/chunker';
 import type { Db } from '../db/database';
 import { CairnError } from '../errors';
+import { ANALYSIS_VERSION } from './analysis-version';
 import type { DocumentToWrite } from './document-store';
 import { spaceTable, vectorCast, vectorType, type SpaceRecord } from './embedding-spaces';
 import { vectorArrayParam } from './vector-binary';
@@ -45,15 +46,16 @@ export async function upsertDocuments(tx: Queryable, docs: DocumentToWrite[]): P
   const ids: number[] = [];
   for (const group of slices(docs)) {
     const upserted = await tx.query<{ id: string | number; connection_id: string; external_id: string }>(
-      `INSERT INTO documents (connection_id, external_id, title, knowledge_base, url, remote_updated_at, revision, content_hash, content, indexed_at, chunk_count)
-       SELECT u.connection_id, u.external_id, u.title, u.knowledge_base, u.url, u.remote_updated_at, u.revision, u.content_hash, u.content, now(), u.chunk_count
-       FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::timestamptz[], $7::text[], $8::text[], $9::text[], $10::int[])
-         AS u(connection_id, external_id, title, knowledge_base, url, remote_updated_at, revision, content_hash, content, chunk_count)
+      `INSERT INTO documents (connection_id, external_id, title, knowledge_base, url, remote_updated_at, revision, content_hash, content, indexed_at, chunk_count, metadata, analysis_version)
+       SELECT u.connection_id, u.external_id, u.title, u.knowledge_base, u.url, u.remote_updated_at, u.revision, u.content_hash, u.content, now(), u.chunk_count, u.metadata::jsonb, ${ANALYSIS_VERSION}
+       FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::timestamptz[], $7::text[], $8::text[], $9::text[], $10::int[], $11::text[])
+         AS u(connection_id, external_id, title, knowledge_base, url, remote_updated_at, revision, content_hash, content, chunk_count, metadata)
        ON CONFLICT (connection_id, external_id) DO UPDATE SET
          title = EXCLUDED.title, knowledge_base = EXCLUDED.knowledge_base, url = EXCLUDED.url,
          remote_updated_at = EXCLUDED.remote_updated_at, revision = EXCLUDED.revision,
          content_hash = EXCLUDED.content_hash, content = EXCLUDED.content, indexed_at = now(),
-         chunk_count = EXCLUDED.chunk_count
+         chunk_count = EXCLUDED.chunk_count, metadata = EXCLUDED.metadata,
+         analysis_version = EXCLUDED.analysis_version
        RETURNING id, connection_id, external_id`,
       [
         group.map((d) => d.connectionId),
@@ -66,6 +68,7 @@ export async function upsertDocuments(tx: Queryable, docs: DocumentToWrite[]): P
         group.map((d) => d.contentHash),
         group.map((d) => d.content),
         group.map((d) => d.chunks.length),
+        group.map((d) => JSON.stringify(d.metadata ?? {})),
       ],
     );
     const idByKey = new Map(
@@ -97,8 +100,8 @@ export async function insertChunksWithVectors(
 ): Promise<void> {
   for (const group of slices(rows)) {
     const inserted = await tx.query<{ id: string | number; document_id: string | number; ord: number }>(
-      `INSERT INTO chunks (document_id, connection_id, ord, heading_path, content, char_start, char_end, search_text)
-       SELECT * FROM unnest($1::bigint[], $2::text[], $3::int[], $4::text[], $5::text[], $6::int[], $7::int[], $8::text[])
+      `INSERT INTO chunks (document_id, connection_id, ord, heading_path, content, char_start, char_end, search_text, location)
+       SELECT * FROM unnest($1::bigint[], $2::text[], $3::int[], $4::text[], $5::text[], $6::int[], $7::int[], $8::text[], $9::jsonb[])
        RETURNING id, document_id, ord`,
       [
         group.map((r) => r.documentId),
@@ -109,6 +112,7 @@ export async function insertChunksWithVectors(
         group.map((r) => r.chunk.charStart),
         group.map((r) => r.chunk.charEnd),
         group.map((r) => r.searchText),
+        group.map((r) => (r.chunk.location ? JSON.stringify(r.chunk.location) : null)),
       ],
     );
     const chunkIdOf = new Map(inserted.rows.map((r) => [`${Number(r.document_id)}:${r.ord}`, Number(r.id)]));

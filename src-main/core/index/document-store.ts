@@ -6,6 +6,7 @@
 import type { Chunk } from '../chunking/chunker';
 import type { DocumentRef } from '../connectors/connector';
 import type { EmbeddingSpace } from '../embedding/embedder';
+import type { DocumentMetadata } from '../text/clean-markdown';
 
 export interface StoredDocumentState {
   id: number;
@@ -17,6 +18,8 @@ export interface StoredDocumentState {
   remoteUpdatedAt: string | null;
   contentHash: string;
   chunkCount: number;
+  /** The ANALYSIS_VERSION the document's rows were written under (0: before versions existed). */
+  analysisVersion: number;
 }
 
 export interface DocumentToWrite {
@@ -26,8 +29,10 @@ export interface DocumentToWrite {
   title: string;
   /** SHA-256 hex of the normalised text. */
   contentHash: string;
-  /** The normalised Markdown the chunk offsets point into. */
+  /** The cleaned Markdown the chunk offsets point into (clean-markdown.ts). */
   content: string;
+  /** Front matter metadata (aliases, tags, summary); searchable via the first chunk. @default {} */
+  metadata?: DocumentMetadata;
   chunks: Chunk[];
   /** One vector per chunk, in the given space. */
   vectors: Float32Array[];

@@ -4,6 +4,7 @@
  * the embedder and the keyword channel need to match questions that name the document.
  */
 import { toSearchText } from '../text/analyzer';
+import type { DocumentMetadata } from '../text/clean-markdown';
 
 export interface ChunkContext {
   title: string;
@@ -23,6 +24,29 @@ export function embeddingInput(chunk: ChunkContext): string {
  * (the same tokens as title, heading path and text analysed apart, since whitespace only separates),
  * so an embedder that analyses its input anyway can hand it back (EmbedResult.keywordTexts).
  */
-export function keywordInput(chunk: ChunkContext): string {
-  return toSearchText(embeddingInput(chunk));
+export function keywordInput(chunk: ChunkContext & { metadata?: string }): string {
+  return withKeywordExtras(toSearchText(embeddingInput(chunk)), chunk);
+}
+
+/**
+ * A chunk's keyword text (keywordInput's analysis of the embedder's input, or the embedder's own
+ * EmbedResult.keywordTexts) with what only the keyword channel gets: the chunk's own headings once
+ * more (a field boost BM25 over one column cannot express: in a reference page of many small
+ * sections, the one headed `tidb_mem_quota_query` defines it, the others only mention it) and its
+ * document's metadata text.
+ */
+export function withKeywordExtras(searchText: string, chunk: { text: string; metadata?: string }): string {
+  const parts = [searchText];
+  const headings = chunk.text.match(HEADING_LINES);
+  if (headings) parts.push(toSearchText(headings.join('\n')));
+  if (chunk.metadata) parts.push(toSearchText(chunk.metadata));
+  return parts.filter(Boolean).join(' ');
+}
+
+const HEADING_LINES = /^ {0,3}#{1,6}[ \t]+.+$/gm;
+
+/** The searchable text of a document's front matter metadata: tags, aliases, summary. */
+export function metadataText(metadata: DocumentMetadata | undefined): string {
+  if (!metadata) return '';
+  return [...(metadata.tags ?? []), ...(metadata.aliases ?? []), metadata.summary ?? ''].join('\n').trim();
 }

@@ -19,7 +19,8 @@ import {
   hasAnnIndex,
   shouldDropBeforeBulkWrite,
 } from './ann-index';
-import { keywordInput } from './embedding-input';
+import { embeddingInput, metadataText, withKeywordExtras } from './embedding-input';
+import { toSearchText } from '../text/analyzer';
 import { BULK_KEYWORD_MIN_CHUNKS, beginBulkKeywordWrites, endBulkKeywordWrites } from './keyword-index';
 import { readSpaces, resolveWritableSpace, sameSpace } from './embedding-spaces';
 import { insertChunksWithVectors, timestampOrNull, upsertDocuments } from './document-rows';
@@ -39,6 +40,7 @@ interface StateRow {
   remote_updated_at: Date | string | null;
   content_hash: string;
   chunk_count: number;
+  analysis_version: number;
 }
 
 function isoOrNull(value: Date | string | null): string | null {
@@ -82,7 +84,7 @@ export class PgDocumentStore implements DocumentStore {
 
   async listStates(connectionId: string): Promise<Map<string, StoredDocumentState>> {
     const rows = await this.db.query<StateRow>(
-      `SELECT id, external_id, title, knowledge_base, url, revision, remote_updated_at, content_hash, chunk_count
+      `SELECT id, external_id, title, knowledge_base, url, revision, remote_updated_at, content_hash, chunk_count, analysis_version
        FROM documents WHERE connection_id = $1`,
       [connectionId],
     );
@@ -98,6 +100,7 @@ export class PgDocumentStore implements DocumentStore {
         remoteUpdatedAt: isoOrNull(r.remote_updated_at),
         contentHash: r.content_hash,
         chunkCount: r.chunk_count,
+        analysisVersion: r.analysis_version,
       });
     }
     return states;
@@ -121,9 +124,14 @@ export class PgDocumentStore implements DocumentStore {
       doc.chunks.map((chunk, index) => ({
         doc,
         chunk,
-        searchText:
+        // Document metadata is searchable once, through the first chunk, not repeated in every chunk.
+        searchText: withKeywordExtras(
           doc.searchTexts?.[index] ??
-          keywordInput({ title: doc.title, headingPath: chunk.headingPath, text: chunk.text }),
+            toSearchText(
+              embeddingInput({ title: doc.title, headingPath: chunk.headingPath, text: chunk.text }),
+            ),
+          { text: chunk.text, metadata: chunk.ord === 0 ? metadataText(doc.metadata) : '' },
+        ),
         vector: doc.vectors[index]!,
       })),
     );

@@ -5,7 +5,14 @@
  * index on disk but is searched live.
  */
 import { ConnectionRepository } from '../connections/connection-repository';
-import type { Platform, SearchDocument, SearchHit, SearchRequest, SearchResponse } from '@shared/models';
+import type {
+  ChunkLocation,
+  Platform,
+  SearchDocument,
+  SearchHit,
+  SearchRequest,
+  SearchResponse,
+} from '@shared/models';
 import type { Db } from '../db/database';
 import type { Embedder, EmbeddingSpace } from '../embedding/embedder';
 import { isAbortError, throwIfAborted } from '../errors';
@@ -19,12 +26,20 @@ import {
   type DirectSearchSource,
 } from './direct-channel';
 import { chunkIdOf, chunkKey, directKey } from './result-keys';
-import { CHANNEL_DEPTH, configureVectorSession, keywordSearch, vectorChannel } from './index-channels';
+import {
+  CHANNEL_DEPTH,
+  configureVectorSession,
+  keywordChannel,
+  keywordRanking,
+  vectorChannel,
+} from './index-channels';
 import { clampK, prepareQuery, type PreparedQuery } from './query-text';
 import { groupByDocument } from './document-groups';
 import { RRF_K, reciprocalRankFusion, topKKeepingChannels, type FusedItem } from './rrf';
 import type { SearchService } from './search-service';
 import { rerankCandidates, type Reranker } from './reranking';
+import { slug } from 'github-slugger';
+import { phraseAdjustment } from './phrase-rerank';
 
 export interface HybridSearchOptions {
   db: Db;
@@ -57,6 +72,7 @@ interface ChunkRow {
   heading_path: string;
   char_start: number;
   char_end: number;
+  location: ChunkLocation | null;
   document_id: string | number;
   external_id: string;
   title: string;
@@ -138,6 +154,21 @@ export class HybridSearch implements SearchService {
       }),
     ]);
     throwIfAborted(signal);
+    // A vector channel fused at weight 0 is a tail behind the keyword hits (the built-in lexical
+    // embedder, search-tuning.ts): with no keyword hit, the query's content words occur nowhere,
+    // and what such a vector "finds" is hash noise from its function words and n-grams.
+    const tailOnly = vector.space !== null && this.options.vectorWeight?.(vector.space) === 0;
+    if (tailOnly && keyword.length === 0) vector.ids = [];
+    // The query names words (xyzzy, an identifier, a number) that no chunk holds: nothing matches,
+    // even where its other words ("不存在的词") are common ones.
+    // (A keyword hit proves it already when every content term is distinctive: no check then.)
+    const mixed =
+      query.distinctive.length > 0 &&
+      query.keywordText.split(' ').some((t) => !query.distinctive.includes(t));
+    if (keyword.length > 0 && mixed && !(await this.anyOccurs(query.distinctive, keyword, filter))) {
+      keyword.length = 0;
+      if (tailOnly) vector.ids = [];
+    }
 
     const channels: Partial<Record<Channel, string[]>> = {
       vector: vector.ids.map(chunkKey),
@@ -152,12 +183,13 @@ export class HybridSearch implements SearchService {
       });
       channels[`direct:${result.source.connectionId}`] = keys;
     }
-    const ranked = reciprocalRankFusion(
+    const fused = reciprocalRankFusion(
       channels,
       RRF_K,
       vector.space && this.options.vectorWeight ? { vector: this.options.vectorWeight(vector.space) } : {},
     );
-    const chunks = await this.loadChunks(ranked.map((f) => chunkIdOf(f.key)).filter((id) => id !== null));
+    const chunks = await this.loadChunks(fused.map((f) => chunkIdOf(f.key)).filter((id) => id !== null));
+    const ranked = rerankByPhrase(fused, chunks, query.phrases);
     // Every direct-mode connection that answered shows its best hit (see topKKeepingChannels), and
     // no one document fills the page: its best few chunks stand for it.
     const capped = capPerDocument(
@@ -257,7 +289,7 @@ export class HybridSearch implements SearchService {
     const embedding = active && embedder ? this.embedQuery(embedder, active, query.text, signal) : null;
     embedding?.catch(() => {}); // awaited below; this only keeps a failed keyword scan from leaving it unhandled
     const depth = active && embedding ? (this.options.lexicalCandidates?.(active) ?? 0) : 0;
-    const keyword = await keywordSearch(this.db, query.keywordText, filter, depth);
+    const keyword = await keywordRanking(this.db, query, filter, depth);
     const vector = await embedding;
     if (!active || !vector) return { vector: { ids: [], space: null }, keyword: keyword.ids };
     const ids = await vectorChannel(this.db, active, vector, filter, {
@@ -291,10 +323,25 @@ export class HybridSearch implements SearchService {
     return option?.[platform] ?? DEFAULT_DIRECT_TIMEOUT_MS;
   }
 
+  /**
+   * Whether one of `terms` occurs in the index: usually answered by the keyword hits themselves
+   * (no query), else by one BM25 query over those terms alone. True when there are none.
+   */
+  private async anyOccurs(terms: string[], keywordIds: number[], filter: string[] | null): Promise<boolean> {
+    if (terms.length === 0) return true;
+    const rows = await this.db.query<{ search_text: string }>(
+      'SELECT search_text FROM chunks WHERE id = ANY($1::bigint[])',
+      [keywordIds],
+    );
+    const present = new Set(rows.rows.flatMap((r) => r.search_text.split(' ')));
+    if (terms.some((term) => present.has(term))) return true;
+    return (await keywordChannel(this.db, terms.join(' '), filter)).length > 0;
+  }
+
   private async loadChunks(ids: number[]): Promise<Map<number, ChunkRow>> {
     if (ids.length === 0) return new Map();
     const rows = await this.db.query<ChunkRow>(
-      `SELECT c.id, c.content, c.heading_path, c.char_start, c.char_end, d.id AS document_id, d.external_id, d.title,
+      `SELECT c.id, c.content, c.heading_path, c.char_start, c.char_end, c.location, d.id AS document_id, d.external_id, d.title,
               d.knowledge_base, d.url, d.connection_id, k.platform
        FROM chunks c JOIN documents d ON d.id = c.document_id JOIN connections k ON k.id = d.connection_id
        WHERE c.id = ANY($1::bigint[])`,
@@ -302,6 +349,21 @@ export class HybridSearch implements SearchService {
     );
     return new Map(rows.rows.map((r) => [Number(r.id), r]));
   }
+}
+
+/** Exact phrases, headings and navigation files adjust the fused scores (phrase-rerank.ts). */
+function rerankByPhrase<C extends string>(
+  fused: FusedItem<C>[],
+  chunks: Map<number, ChunkRow>,
+  phrases: readonly string[],
+): FusedItem<C>[] {
+  const adjusted = fused.map((item, index) => {
+    const chunkId = chunkIdOf(item.key);
+    const row = chunkId === null ? undefined : chunks.get(chunkId);
+    return { item: row ? { ...item, score: item.score + phraseAdjustment(row, phrases) } : item, index };
+  });
+  adjusted.sort((a, b) => b.item.score - a.item.score || a.index - b.index);
+  return adjusted.map((entry) => entry.item);
 }
 
 /** The hit a fused key stands for (null if its chunk vanished between ranking and loading). */
@@ -334,14 +396,28 @@ function indexHit(key: string, row: ChunkRow, score: number, ranks: SearchHit['r
     externalId: row.external_id,
     title: row.title,
     knowledgeBase: row.knowledge_base,
-    url: row.url,
+    url: sectionUrl(row),
     headingPath: row.heading_path,
     text: row.content,
     charStart: row.char_start,
     charEnd: row.char_end,
+    ...(row.location ? { location: row.location } : {}),
     score,
     ranks,
   };
+}
+
+/**
+ * The hit's link pointed at its section where the format allows: a local Markdown file gets the
+ * GitHub-style anchor of the chunk's innermost heading (file.md#heading-anchor, what Markdown
+ * viewers and editors resolve). Platform links stay as they are: their block anchors are not
+ * stored. The link opener strips the anchor to open the file (core/app/open-external.ts).
+ */
+export function sectionUrl(row: Pick<ChunkRow, 'url' | 'platform' | 'heading_path'>): string | null {
+  if (!row.url || row.platform !== 'folder' || !/\.(?:md|markdown|mdx)$/i.test(row.url)) return row.url;
+  const heading = row.heading_path.split(' > ').at(-1)?.trim();
+  const anchor = heading ? slug(heading) : '';
+  return anchor ? `${row.url}#${anchor}` : row.url;
 }
 
 function directHit(

@@ -14,6 +14,7 @@ import type { Db } from '../db/database';
 import { spaceTable, vectorCast, type SpaceRecord } from '../index/embedding-spaces';
 import { BM25_INDEX } from '../index/keyword-index';
 import { toVectorLiteral } from '../index/vector-literal';
+import { RRF_K, reciprocalRankFusion } from './rrf';
 
 /** Candidates per channel before fusion. */
 export const CHANNEL_DEPTH = 30;
@@ -143,4 +144,34 @@ export async function vectorChannel(
     params,
   );
   return rows.rows.map((r) => Number(r.chunk_id));
+}
+
+/**
+ * The weight of the content-plus-frame query against the content-only one (1). Below 1 so that
+ * 原因 in "TiKV channel full 是什么原因" breaks ties among pages about "TiKV channel full" but
+ * cannot lift an FAQ full of 原因 over them; chosen on the real-documents train split
+ * (docs/decisions/retrieval-on-real-documents.md).
+ */
+export const FRAME_QUERY_WEIGHT = 0.5;
+
+/**
+ * The keyword channel for a prepared query: BM25 over its content terms, fused (RRF) with BM25
+ * over content plus question-frame terms at FRAME_QUERY_WEIGHT when the query has frame words.
+ * `candidates` (for the vector channel) come from the content terms' scan.
+ */
+export async function keywordRanking(
+  db: Db,
+  query: { keywordText: string; frameKeywordText: string },
+  connectionIds: string[] | null,
+  candidates = 0,
+): Promise<KeywordHits> {
+  const content = await keywordSearch(db, query.keywordText, connectionIds, candidates);
+  if (!query.frameKeywordText || content.ids.length === 0) return content;
+  const framed = await keywordChannel(db, query.frameKeywordText, connectionIds);
+  const ids = reciprocalRankFusion({ content: content.ids.map(String), framed: framed.map(String) }, RRF_K, {
+    framed: FRAME_QUERY_WEIGHT,
+  })
+    .slice(0, CHANNEL_DEPTH)
+    .map((item) => Number(item.key));
+  return { ids, candidates: content.candidates };
 }

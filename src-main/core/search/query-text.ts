@@ -2,20 +2,32 @@
  * Turns whatever the user typed into something safe to search with. Nothing here throws: an empty
  * or meaningless query (only spaces, punctuation or emoji) yields null, a huge one is cut down.
  */
-import { analyze } from '../text/analyzer';
+import { queryTerms } from '../text/query-terms';
 
 /** Longer queries are cut at a word boundary: no question needs more, and embedders cap input. */
 export const MAX_QUERY_CHARS = 1000;
 /** Distinct keyword terms kept, so a pasted page cannot make BM25 walk thousands of posting lists. */
 export const MAX_KEYWORD_TERMS = 64;
 
+/** Phrases checked against each candidate (a pasted page would have hundreds). */
+const MAX_PHRASES = 16;
+
 const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g;
 
 export interface PreparedQuery {
   /** Cleaned, possibly truncated query text (embedded for the vector channel, sent to platforms). */
   text: string;
-  /** Analysed keyword terms, space-joined; '' when the analyzer found none. */
+  /**
+   * Analysed content terms, space-joined (function words such as 怎么/什么/what/how left out).
+   * When the query has only question-frame words (原因, reason), those.
+   */
   keywordText: string;
+  /** Content plus question-frame terms (是什么原因 → 原因), searched at a lower weight; '' when none. */
+  frameKeywordText: string;
+  /** Runs of content words as typed, for the exact-phrase rerank (query-terms.ts). */
+  phrases: string[];
+  /** Latin words, numbers and identifiers of the query: one must occur in the index (query-terms.ts). */
+  distinctive: string[];
   truncated: boolean;
 }
 
@@ -36,8 +48,19 @@ export function prepareQuery(raw: unknown): PreparedQuery | null {
     text = lastSpace > MAX_QUERY_CHARS * 0.8 ? cut.slice(0, lastSpace) : cut;
     truncated = true;
   }
-  const terms = [...new Set(analyze(text))].slice(0, MAX_KEYWORD_TERMS);
-  return { text, keywordText: terms.join(' '), truncated };
+  const terms = queryTerms(text);
+  // Only function words ("的", "what is the"): nothing to search for, so nothing matches.
+  if (terms.content.length === 0 && terms.frame.length === 0) return null;
+  const content = (terms.content.length > 0 ? terms.content : terms.frame).slice(0, MAX_KEYWORD_TERMS);
+  const frame = terms.content.length > 0 ? terms.frame : [];
+  return {
+    text,
+    keywordText: content.join(' '),
+    frameKeywordText: frame.length > 0 ? [...content, ...frame].slice(0, MAX_KEYWORD_TERMS).join(' ') : '',
+    phrases: terms.phrases.slice(0, MAX_PHRASES),
+    distinctive: terms.distinctive.slice(0, MAX_KEYWORD_TERMS),
+    truncated,
+  };
 }
 
 /** The most hits one search returns (RRF fuses at most 30 per channel). */

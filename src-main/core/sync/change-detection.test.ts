@@ -1,12 +1,18 @@
 import { describe, expect, it } from 'vitest';
 import type { DocumentRef } from '../connectors/connector';
 import type { StoredDocumentState } from '../index/document-store';
+import { ANALYSIS_VERSION } from '../index/analysis-version';
 import { goneUpstream, planChanges } from './change-detection';
 
 function ref(externalId: string, revision: string | null): DocumentRef {
   return { externalId, title: externalId, knowledgeBase: '', url: null, remoteUpdatedAt: null, revision };
 }
-function state(externalId: string, revision: string | null, contentHash = 'h'): StoredDocumentState {
+function state(
+  externalId: string,
+  revision: string | null,
+  contentHash = 'h',
+  analysisVersion = ANALYSIS_VERSION,
+): StoredDocumentState {
   return {
     id: 1,
     externalId,
@@ -17,10 +23,21 @@ function state(externalId: string, revision: string | null, contentHash = 'h'): 
     remoteUpdatedAt: null,
     contentHash,
     chunkCount: 1,
+    analysisVersion,
   };
 }
 
 describe('planChanges', () => {
+  it('fetches a document written by an older analysis even when its revision is unchanged', () => {
+    const stored = new Map([
+      ['old', state('old', 'r1', 'h', ANALYSIS_VERSION - 1)],
+      ['current', state('current', 'r1')],
+    ]);
+    const plan = planChanges([ref('old', 'r1'), ref('current', 'r1')], stored);
+    expect(plan.toFetch.map((r) => r.externalId)).toEqual(['old']);
+    expect(plan.unchanged.map((r) => r.externalId)).toEqual(['current']);
+  });
+
   it('skips only documents whose known revision is unchanged; everything else is fetched', () => {
     const stored = new Map([
       ['same', state('same', 'r1')],

@@ -1,9 +1,11 @@
 /**
  * Which listed documents need a fetch. A matching revision means unchanged without fetching; a
- * missing or different revision means fetch and let the content hash decide. Deletions are
+ * missing or different revision, or rows written by an older ANALYSIS_VERSION, means fetch and let
+ * the content hash (and the version) decide. Deletions are
  * decided elsewhere, and only after a complete listing.
  */
 import type { DocumentRef } from '../connectors/connector';
+import { ANALYSIS_VERSION } from '../index/analysis-version';
 import type { StoredDocumentState } from '../index/document-store';
 
 export interface ChangePlan {
@@ -17,7 +19,14 @@ export function planChanges(listed: DocumentRef[], stored: Map<string, StoredDoc
   const plan: ChangePlan = { toFetch: [], unchanged: [] };
   for (const ref of listed) {
     const state = stored.get(ref.externalId);
-    if (state && ref.revision !== null && ref.revision === state.revision && state.contentHash)
+    // A document indexed by an older analysis (cleaning, chunking, keyword analysis) is rewritten.
+    if (
+      state &&
+      ref.revision !== null &&
+      ref.revision === state.revision &&
+      state.contentHash &&
+      state.analysisVersion === ANALYSIS_VERSION
+    )
       plan.unchanged.push(ref);
     else plan.toFetch.push(ref);
   }

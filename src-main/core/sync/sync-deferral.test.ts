@@ -4,7 +4,12 @@
  * a part of the source the connector could not list is recorded and blocks deletion.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { DocumentRef, FetchedDocument, ListingReport } from '../connectors/connector';
+import {
+  platformGap,
+  type DocumentRef,
+  type FetchedDocument,
+  type ListingReport,
+} from '../connectors/connector';
 import { openDatabase, type Db } from '../db/database';
 import { CairnError, throwIfAborted } from '../errors';
 import { ensureActiveSpace } from '../index/embedding-spaces';
@@ -48,8 +53,13 @@ class QuotaConnector extends MemoryConnector {
 
   override async *list(signal?: AbortSignal, report?: ListingReport): AsyncIterable<DocumentRef> {
     for (const item of this.skippedKinds)
-      report?.skipped({ ...item, title: `${item.kind} ${item.externalId}`, reason: 'no text API' });
-    if (this.gap) report?.incomplete(this.gap, 'The teams could not be listed');
+      report?.skipped({
+        ...item,
+        title: `${item.kind} ${item.externalId}`,
+        reason: 'test.no-text-api',
+        message: 'no text API',
+      });
+    if (this.gap) report?.incomplete(platformGap(this.gap, 'The teams could not be listed'));
     yield* super.list(signal);
   }
 

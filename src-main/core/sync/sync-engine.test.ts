@@ -439,4 +439,29 @@ describe('SyncEngine', () => {
       { id: 'was-synced', sync_status: 'synced', sync_error: 'Cairn stopped during this sync.' },
     ]);
   });
+
+  it('stores the page of each chunk of a located document, and search hits carry it', async () => {
+    const connector = await connectionWith('paged', 0);
+    connector.put('report.pdf', '');
+    connector.documents.get('report.pdf')!.parts = [1, 2, 3].map((page) => ({
+      markdown: page === 2 ? `## Budget\n\nThe zeppelin hangar budget is set.` : `Page ${page} filler text.`,
+      location: { kind: 'page' as const, page },
+    }));
+    connector.put('plain.md', '# Plain\n\nNo pages here, zeppelin mentioned.');
+    await engine.run({ connectionId: 'paged', connector, embedder });
+    const search = new HybridSearch({ db, queryEmbedder: () => embedder });
+    const hits = (await search.search({ query: 'zeppelin hangar', connectionIds: ['paged'] })).hits;
+    // The page that says it ranks first; every hit names its own page, the Markdown file none.
+    expect(hits[0]).toMatchObject({ externalId: 'report.pdf', location: { kind: 'page', page: 2 } });
+    expect(hits.map((h) => [h.externalId, h.location ?? null])).toEqual(
+      expect.arrayContaining([
+        ['report.pdf', { kind: 'page', page: 2 }],
+        ['plain.md', null],
+      ]),
+    );
+    for (const hit of hits)
+      expect(hit.location ?? null).toEqual(
+        hit.externalId === 'report.pdf' ? { kind: 'page', page: expect.any(Number) } : null,
+      );
+  });
 });

@@ -38,7 +38,11 @@ import { EmbedBatcher } from './embed-batcher';
 import { offloadEmbedder } from './offload-embedder';
 import { WriteBatcher } from './write-batcher';
 import { contentHash, normalizeText } from '../text/normalize';
+import { chunkLocated, joinLocatedParts } from './located-text';
+import { carriedFailures, ListingCollector, stillFailing } from './listing-report';
 import { directModeSyncError } from './sync-errors';
+import { cleanMarkdown } from '../text/clean-markdown';
+import { ANALYSIS_VERSION } from '../index/analysis-version';
 import { emptyCounters, finishRun, startRun, type FinishedRun } from './sync-runs';
 import type { SyncLock } from './sync-lock';
 
@@ -212,10 +216,17 @@ export class SyncEngine {
     // neither does one that went on without a part it could not list (a gap).
     emit('listing', 0, 0);
     const listedIds = new Set<string>();
+    const collector = new ListingCollector();
     let listingError: AppErrorData | null = null;
+    let listingBroken = false;
+    // Gaps of a platform listing (a failed call for a part of it), with the call's error: the run's
+    // error, and nothing is deleted. A folder's unreadable parts go to the collector, by prefix.
     const gaps: AppErrorData[] = [];
     const report: ListingReport = {
       skipped: (item) => {
+        // A file left out on purpose is listed with its reason (errors); a kind of item with no
+        // text API is counted per kind and noted.
+        if (item.kind === undefined) return collector.skipped(item);
         counters.skipped += 1;
         skippedKinds[item.kind] = (skippedKinds[item.kind] ?? 0) + 1;
         note({
@@ -223,17 +234,22 @@ export class SyncEngine {
           title: cleanTitle(item.title, item.externalId),
           status: 'skipped',
           kind: item.kind,
-          reason: item.reason,
+          reason: item.message,
         });
       },
-      incomplete: (error, what) => {
-        if (isAbortError(error)) return;
-        const data = this.errorData(error);
+      incomplete: (gap) => {
+        if (gap.error === undefined) return collector.incomplete(gap);
+        if (isAbortError(gap.error)) return;
+        const data = this.errorData(gap.error);
         gaps.push({
           ...data,
-          message: `${what}: ${data.message} Everything else was synced; nothing was deleted this time.`,
+          message: `${gap.message}: ${data.message} Everything else was synced; nothing was deleted this time.`,
         });
-        this.logger.warn('part of the source could not be listed', { connectionId, what, error: data });
+        this.logger.warn('part of the source could not be listed', {
+          connectionId,
+          what: gap.message,
+          error: data,
+        });
       },
     };
     try {
@@ -253,6 +269,7 @@ export class SyncEngine {
     } catch (error) {
       if (isAbortError(error) || signal?.aborted) return finish('cancelled', null);
       listingError = this.errorData(error);
+      listingBroken = true;
       this.logger.warn('listing failed; nothing will be deleted this run', {
         connectionId,
         error: listingError,
@@ -261,6 +278,12 @@ export class SyncEngine {
     timings.listMs = Math.round(performance.now() - started);
     counters.seen = listed.length;
     if (listingError && listed.length === 0) return finish('failed', listingError);
+    // Skipped on purpose: recorded with the reason, not failures. Unlisted parts: a partial run.
+    for (const item of collector.skippedItems) errors.push(item);
+    counters.skipped += collector.skippedItems.length;
+    errors.push(...collector.gapErrors());
+    const gapSummary = collector.gapSummary();
+    if (gapSummary && !listingError) listingError = { code: 'PERMISSION_DENIED', message: gapSummary };
 
     // 2. Detect.
     emit('detecting', 0, listed.length);
@@ -268,6 +291,16 @@ export class SyncEngine {
     const plan = planChanges(listed, states);
     counters.unchanged = plan.unchanged.length;
     documentsDone = plan.unchanged.length;
+    // A permanent failure (the file's content) at the revision the file still has is not retried.
+    const carried = await carriedFailures(this.options.db, connectionId);
+    const planned = plan.toFetch.length;
+    plan.toFetch = plan.toFetch.filter((ref) => {
+      const previous = stillFailing(ref, carried);
+      if (!previous) return true;
+      this.recordFailure(context, { ...previous, title: cleanTitle(ref.title, ref.externalId) });
+      documentsDone += 1;
+      return false;
+    });
 
     // 3. Fetch → normalise → chunk → embed → write, each document on its own. When the platform
     // says stop (its request limit or quota), the document that met it and every one not yet
@@ -361,12 +394,16 @@ export class SyncEngine {
                 defer(ref, deferral);
                 return true;
               }
-              counters.failed += 1;
-              errors.push({
+              const details = data.details ?? {};
+              this.recordFailure(context, {
                 externalId: ref.externalId,
                 title: cleanTitle(ref.title, ref.externalId),
                 code: data.code,
                 message: data.message,
+                ...(typeof details['reason'] === 'string' ? { reason: details['reason'] } : {}),
+                ...(details['skipped'] === true ? { skipped: true } : {}),
+                // Only a failure of the content itself is remembered against the revision.
+                ...(details['permanent'] === true ? { revision: ref.revision } : {}),
               });
               this.logger.warn('document failed', { connectionId, externalId: ref.externalId, error: data });
               return true;
@@ -387,8 +424,9 @@ export class SyncEngine {
     if (signal?.aborted) return finish('cancelled', null);
 
     // 4. Delete what is gone upstream: only a complete listing proves absence.
-    if (!listingError && gaps.length === 0) {
-      const gone = goneUpstream(listedIds, states);
+    if (!listingBroken && gaps.length === 0) {
+      // Documents under a part the listing could not read are not proven gone.
+      const gone = goneUpstream(listedIds, states).filter((id) => !collector.covers(id));
       if (gone.length > 0) {
         emit('deleting', documentsDone, listed.length);
         const deleteStarted = performance.now();
@@ -409,12 +447,7 @@ export class SyncEngine {
       timings.optimizeMs = Math.round(performance.now() - optimizeStarted);
     }
 
-    if (
-      counters.failed > 0 &&
-      counters.failed === plan.toFetch.length &&
-      counters.unchanged === 0 &&
-      counters.seen > 0
-    ) {
+    if (counters.failed > 0 && counters.failed === planned && counters.unchanged === 0 && counters.seen > 0) {
       return finish(
         'failed',
         listingError ?? { code: 'DOCUMENT_FAILED', message: `All ${counters.failed} documents failed.` },
@@ -423,6 +456,13 @@ export class SyncEngine {
     const trouble: AppErrorData | null = listingError ?? deferral ?? gaps[0] ?? null;
     const partial = counters.failed > 0 || counters.deferred > 0 || trouble !== null;
     return finish(partial ? 'partial' : 'succeeded', trouble);
+  }
+
+  /** A document that did not get indexed: skipped on purpose, or failed. */
+  private recordFailure(context: RunContext, error: DocumentError): void {
+    context.errors.push(error);
+    if (error.skipped) context.counters.skipped = (context.counters.skipped ?? 0) + 1;
+    else context.counters.failed += 1;
   }
 
   private async syncDocument(
@@ -437,20 +477,34 @@ export class SyncEngine {
     throwIfAborted(signal);
     if (!fetched || typeof fetched.markdown !== 'string')
       throw new CairnError('DOCUMENT_FAILED', 'The source returned no text for this document.');
-    const content = normalizeText(fetched.markdown);
-    const title = cleanTitle(fetched.title ?? ref.title, ref.externalId);
+    const located = fetched.parts ? joinLocatedParts(fetched.parts) : null;
+    const source = located ? located.content : normalizeText(fetched.markdown);
+    // What is indexed and shown is the text without site-generator markup; the hash stays the source's.
+    // Located text (pages, slides, rows) is extracted text, not Markdown with front matter, and its
+    // chunks' locations are offsets into it: it is indexed as it is.
+    const { markdown: content, metadata } = located
+      ? { markdown: source, metadata: {} }
+      : cleanMarkdown(source);
+    const title = cleanTitle(metadata.title ?? fetched.title ?? ref.title, ref.externalId);
     const breadcrumb = (fetched.breadcrumb ?? []).map((crumb) => cleanTitle(crumb, '')).filter(Boolean);
     // The breadcrumb is part of every chunk, so a document moved in its tree is rewritten like an edited one.
-    const hash = contentHash(breadcrumb.length > 0 ? `${joinHeadingPath(breadcrumb)}\n${content}` : content);
-    // The title feeds every chunk's embedding and keyword text, so a renamed document is rewritten.
-    if (state && state.contentHash === hash && state.title === title) {
+    const hash = contentHash(breadcrumb.length > 0 ? `${joinHeadingPath(breadcrumb)}\n${source}` : source);
+    // The title feeds every chunk's embedding and keyword text, so a renamed document is rewritten;
+    // so is one whose rows an older analysis wrote.
+    if (
+      state &&
+      state.contentHash === hash &&
+      state.title === title &&
+      state.analysisVersion === ANALYSIS_VERSION
+    ) {
       await this.options.store.touchDocument(connectionId, ref, title);
       return { kind: 'touched' };
     }
-    const chunks = (this.options.chunk ?? chunkMarkdown)(content).map((chunk) =>
+    const chunk = this.options.chunk ?? chunkMarkdown;
+    const chunks = (located ? chunkLocated(located, chunk) : chunk(content)).map((piece) =>
       breadcrumb.length > 0
-        ? { ...chunk, headingPath: joinHeadingPath([...breadcrumb, chunk.headingPath]) }
-        : chunk,
+        ? { ...piece, headingPath: joinHeadingPath([...breadcrumb, piece.headingPath]) }
+        : piece,
     );
     const inputs = chunks.map((c) => embeddingInput({ title, headingPath: c.headingPath, text: c.text }));
     const write = async (embedder: Embedder) => {
@@ -462,6 +516,7 @@ export class SyncEngine {
         title,
         contentHash: hash,
         content,
+        metadata,
         chunks,
         vectors,
         // The inputs are the chunks' embeddingInput, so their keyword texts are keywordInput's.

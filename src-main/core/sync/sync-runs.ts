@@ -82,8 +82,11 @@ function summary(run: FinishedRun): string | null {
     parts.push(
       `${plural(run.counters.deferred, 'document')} ${run.counters.deferred === 1 ? 'waits' : 'wait'} for the next sync.`,
     );
-  const first = run.errors[0];
-  if (first)
+  // Skipped items and unlisted parts are not document failures (the run error names the parts).
+  const first =
+    run.errors.find((error) => !error.skipped && error.code === 'DOCUMENT_FAILED') ??
+    run.errors.find((error) => !error.skipped && !error.reason);
+  if (first && run.counters.failed > 0)
     parts.push(
       `${run.counters.failed} document${run.counters.failed === 1 ? '' : 's'} failed (first: "${first.title}": ${first.message})`,
     );

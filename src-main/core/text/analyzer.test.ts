@@ -2,6 +2,28 @@ import { PGlite } from '@electric-sql/pglite';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { analyze, toSearchText } from './analyzer';
 
+describe('analyze: identifiers', () => {
+  it('indexes an identifier whole as well as in its parts', () => {
+    expect(analyze('tidb_mem_quota_query')).toEqual(['tidb', 'mem', 'quota', 'queri', 'tidbmemquotaquery']);
+    expect(analyze('raftstore.store-pool-size')).toEqual([
+      'raftstor',
+      'store',
+      'pool',
+      'size',
+      'raftstorestorepoolsize',
+    ]);
+    expect(analyze('HTTP_PROXY')).toContain('httpproxy');
+    expect(analyze('max-connections')).toContain('maxconnections');
+  });
+
+  it('matches a version with and without "v", but leaves decimals and CJK alone', () => {
+    expect(analyze('v7.4.0')).toEqual(expect.arrayContaining(['v740', '740']));
+    expect(analyze('TiDB 7.4.0')).toContain('740');
+    expect(analyze('3.14')).toEqual(['3', '14']);
+    expect(analyze('从v7.4.0版本开始')).toEqual(expect.arrayContaining(['v740', '740']));
+  });
+});
+
 describe('analyze', () => {
   it('segments, normalises, stems and drops stop words as documented', () => {
     const cases: Record<string, string[]> = {
@@ -23,7 +45,8 @@ describe('analyze', () => {
       // A 2-character word is also its own bigram: counted twice, on both sides alike.
       报销: ['报销', '报销'],
       "The cell’s proteins don't ACTIVATE running cafés": ['cell', 'protein', 'dont', 'activ', 'run', 'cafe'],
-      'COVID-19 patients, 3.14 and v1.2': ['covid', '19', 'patient', '3', '14', 'v1', '2'],
+      // Identifiers also whole (covid19, v12); 3.14 is a number, not an identifier.
+      'COVID-19 patients, 3.14 and v1.2': ['covid', '19', 'patient', '3', '14', 'v1', '2', 'covid19', 'v12'],
       '1998年出版': ['1998', '年', '出版', '1998年', '年出', '出版'],
       iPhone15价格: ['iphone15', '价格', 'iphone15价', '价格'],
       '한국어를 공부': ['한국어를', '공부', '한국', '국어', '어를', '공부'],

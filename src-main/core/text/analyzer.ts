@@ -15,6 +15,14 @@
  *   bigrams. On cmrc2018 this ties words alone on train and beats it on test while adding that
  *   recall (BM25 nDCG@10 0.988 on test; variants compared in bench/quality/README.md).
  *
+ * - Identifiers (`tidb_mem_quota_query`, `raftstore.store-pool-size`, `HTTP_PROXY`, `v7.4.0`):
+ *   Latin/digit runs joined by `_`, `.` or `-` are indexed whole as well as in their parts, the
+ *   connectors dropped ("tidbmemquotaquery"), so the page that defines a name outranks pages that
+ *   merely share its common pieces. A version also yields its form without "v" (v7.4.0 → 740),
+ *   so "v7.4.0" finds "7.4.0". A run of digits and dots counts only with two dots or more
+ *   ("7.4.0", not "3.14", whose whole "314" would collide with the number).
+ *   The whole tokens are keyword-only (`identifiers`): the built-in embedder's features stay as they were.
+ *
  * Tokens are stored space-joined in `chunks.search_text` and indexed with Postgres' 'simple' config,
  * so every token consists only of letters, marks and digits: Postgres' default parser keeps such a
  * token whole (the analyzer test checks this against PGlite).
@@ -59,21 +67,21 @@ const ENGLISH_STOP_WORDS = new Set([
 ]);
 
 /** A run of letters, marks and digits, with apostrophes allowed inside ("don't", "o’clock"). */
-const WORD_RUN = /[\p{L}\p{M}\p{N}]+(?:['’][\p{L}\p{M}\p{N}]+)*/gu;
-const NEEDS_DICTIONARY =
+export const WORD_RUN = /[\p{L}\p{M}\p{N}]+(?:['’][\p{L}\p{M}\p{N}]+)*/gu;
+export const NEEDS_DICTIONARY =
   /[\p{sc=Han}\p{sc=Hiragana}\p{sc=Katakana}\p{sc=Thai}\p{sc=Lao}\p{sc=Khmer}\p{sc=Myanmar}]/u;
-const CJK_CHAR = /[\p{sc=Han}\p{sc=Hiragana}\p{sc=Katakana}\p{sc=Hangul}]/u;
-const CJK_UNIT =
+export const CJK_CHAR = /[\p{sc=Han}\p{sc=Hiragana}\p{sc=Katakana}\p{sc=Hangul}]/u;
+export const CJK_UNIT =
   /[\p{sc=Han}\p{sc=Hiragana}\p{sc=Katakana}\p{sc=Hangul}]|[^\p{sc=Han}\p{sc=Hiragana}\p{sc=Katakana}\p{sc=Hangul}]+/gu;
 const LETTERS_OR_DIGITS = /[\p{L}\p{M}\p{N}]+/gu;
-const PLAIN_WORD = /^[\p{L}\p{M}\p{N}]+$/u;
+export const PLAIN_WORD = /^[\p{L}\p{M}\p{N}]+$/u;
 const COMBINING_MARKS = /\p{M}/gu;
 const LATIN_WITH_MARKS = /^[\p{sc=Latin}\p{M}\p{N}]+$/u;
 const ASCII_LOWER = /^[a-z]+$/;
 /** Longer "words" are base64 blobs or hashes; Postgres also refuses lexemes over 2,047 bytes. */
-const MAX_TOKEN_CHARS = 64;
+export const MAX_TOKEN_CHARS = 64;
 
-const segmenter = new Intl.Segmenter('zh', { granularity: 'word' });
+export const segmenter = new Intl.Segmenter('zh', { granularity: 'word' });
 
 /** One word as written (normalised, lower-cased) and the keyword tokens it yields. */
 export interface AnalyzedWord {
@@ -86,6 +94,8 @@ export interface AnalyzedWord {
 export interface AnalyzedText {
   /** Words in order. */
   words: AnalyzedWord[];
+  /** Whole-identifier tokens (keyword channel only), in order of appearance. */
+  identifiers: string[];
   /**
    * Each unspaced run that holds Han, kana or Hangul, as units: single CJK characters and whole
    * numbers or Latin pieces ("1998年版" → 1998 年 版). The source of the bigram tokens.
@@ -99,13 +109,14 @@ export interface AnalyzedText {
  * then stay whole words and their CJK units carry the meaning.
  */
 export function analyzeText(text: string, options: { segment?: boolean } = {}): AnalyzedText {
-  const result: AnalyzedText = { words: [], cjkRuns: [] };
+  const result: AnalyzedText = { words: [], identifiers: [], cjkRuns: [] };
   visitText(
     text,
     (word) => result.words.push(word),
     (run) => result.cjkRuns.push(run),
     options.segment ?? true,
   );
+  result.identifiers = identifierTokens(text.normalize('NFKC').toLowerCase());
   return result;
 }
 
@@ -113,6 +124,7 @@ export function analyzeText(text: string, options: { segment?: boolean } = {}): 
 export function tokensOf(analysed: AnalyzedText): string[] {
   const tokens: string[] = [];
   for (const word of analysed.words) for (const token of word.tokens) tokens.push(token);
+  for (const token of analysed.identifiers) tokens.push(token);
   for (const units of analysed.cjkRuns)
     for (let i = 0; i + 1 < units.length; i++) tokens.push(units[i]! + units[i + 1]!);
   return tokens;
@@ -157,7 +169,28 @@ function visitText(
   }
 }
 
-function analyzeWord(raw: string): AnalyzedWord {
+/** Latin/digit pieces joined by `_`, `.` or `-` (not inside a longer Latin run). */
+const IDENTIFIER = /(?<![a-z0-9])[a-z0-9]+(?:[._-][a-z0-9]+)+/g;
+const HAS_LETTER = /[a-z]/;
+const VERSION = /^v\d/;
+
+/** Whole tokens of the identifiers in already normalised, lower-cased text (see the file comment). */
+export function identifierTokens(normalised: string): string[] {
+  const tokens: string[] = [];
+  for (const match of normalised.matchAll(IDENTIFIER)) {
+    const raw = match[0];
+    const separators = raw.length - raw.replace(/[._-]/g, '').length;
+    if (!HAS_LETTER.test(raw) && separators < 2) continue;
+    const whole = raw.replace(/[._-]/g, '');
+    if (whole.length > MAX_TOKEN_CHARS) continue;
+    tokens.push(whole);
+    // "v7.4.0" also as "740", the form "7.4.0" indexes; "v1.2" keeps only its whole "v12".
+    if (VERSION.test(raw) && separators >= 2) tokens.push(whole.slice(1));
+  }
+  return tokens;
+}
+
+export function analyzeWord(raw: string): AnalyzedWord {
   if (CJK_CHAR.test(raw))
     return { surface: raw, cjk: true, tokens: raw.length > MAX_TOKEN_CHARS ? [] : [raw] };
   // "the cell's" → "cell"; "don't" → "dont": Postgres' parser would split at the apostrophe.
@@ -170,7 +203,7 @@ function analyzeWord(raw: string): AnalyzedWord {
   return { surface, cjk: false, tokens };
 }
 
-function cjkUnits(run: string): string[] {
+export function cjkUnits(run: string): string[] {
   const units: string[] = [];
   for (const unit of run.match(CJK_UNIT) ?? []) {
     const clean = unit.length > 1 ? unit.replace(/['’]/gu, '') : unit;

@@ -2,7 +2,7 @@ import { useEffect, useRef } from 'react';
 import type { SourceCard } from '@shared/models';
 import { useApp } from '../../store/store-context';
 import { MarkdownQuote } from '../common/MarkdownQuote';
-import { OpenOriginal } from '../common/OpenOriginal';
+import { LocationLabel, OpenOriginal } from '../common/OpenOriginal';
 import { KnowledgeBaseBadge, PlatformBadge } from '../common/PlatformBadge';
 
 export function SourceCardView({ source, messageId }: { source: SourceCard; messageId: string }) {
@@ -35,8 +35,14 @@ export function SourceCardView({ source, messageId }: { source: SourceCard; mess
         <MarkdownQuote markdown={source.paragraph} />
       </blockquote>
       <footer className="hit-footer">
+        <LocationLabel location={source.location} />
         <span className="spacer" />
-        <OpenOriginal url={source.url} />
+        <OpenOriginal
+          url={source.url}
+          location={source.location}
+          connectionId={source.connectionId}
+          externalId={source.externalId}
+        />
       </footer>
     </article>
   );

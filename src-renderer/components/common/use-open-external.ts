@@ -1,7 +1,7 @@
 import { useCallback } from 'react';
 import { useApp } from '../../store/store-context';
 
-export function useOpenExternal(): (url: string) => Promise<void> {
+export function useOpenExternal(): (url: string, page?: number) => Promise<void> {
   const openExternal = useApp((state) => state.openExternal);
-  return useCallback((url: string) => openExternal(url), [openExternal]);
+  return useCallback((url: string, page?: number) => openExternal(url, page), [openExternal]);
 }

@@ -17,6 +17,7 @@ import { ErrorMessage } from '../common/ErrorMessage';
 import { PlatformBadge } from '../common/PlatformBadge';
 import { ProgressBar } from '../common/ProgressBar';
 import { EditConnectionForm } from './ConnectionForm';
+import { FolderCardNotes } from './FolderCardNotes';
 import { LIMITATIONS_SHOWN_BY_SIGN_IN, SignInPanel } from './SignInPanel';
 import { DirectOnlyNote, SyncNotes } from './SyncNotes';
 
@@ -231,6 +232,7 @@ export function ConnectionCard({ connection }: { connection: ConnectionView }) {
           </div>
         </dl>
       )}
+      <FolderCardNotes connection={connection} run={run} />
       {rag && <DocumentErrors connection={connection} run={run} />}
       {rag && <SyncNotes connection={connection} run={run} />}
       <footer className="actions">

@@ -94,7 +94,7 @@ describe('AddConnectionForm', () => {
         platform: 'folder',
         name: '笔记',
         mode: 'direct',
-        config: { path: '/home/me/笔记/' },
+        config: { path: '/home/me/笔记/', noWatch: false },
         secrets: {},
       },
     });

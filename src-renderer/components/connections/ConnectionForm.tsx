@@ -10,6 +10,7 @@ import {
 } from '@shared/models';
 import { PLATFORM_INFO, type CredentialField } from '@shared/platforms';
 import { useLanguage, useT } from '../../i18n/i18n';
+import { FolderPathTools } from './FolderPathTools';
 import { useAppShallow } from '../../store/store-context';
 import { ErrorMessage } from '../common/ErrorMessage';
 
@@ -17,7 +18,9 @@ type TestState =
   { kind: 'idle' } | { kind: 'testing' } | { kind: 'done'; result: Result<{ message: string }> };
 
 /** Adding picks a platform; editing keeps the connection's own (its mode has its own switch on the card). */
-type FormTarget = { kind: 'add'; initialPlatform: Platform } | { kind: 'edit'; connection: ConnectionView };
+type FormTarget =
+  | { kind: 'add'; initialPlatform: Platform; initialPath?: string | undefined }
+  | { kind: 'edit'; connection: ConnectionView };
 
 function defaultName(platform: Platform, values: Record<string, string>, label: string): string {
   if (platform === 'folder' && values.path)
@@ -43,12 +46,15 @@ function savedValues(connection: ConnectionView): Record<string, string> {
 /** Add a connection: the platform's own fields (PLATFORM_INFO), a Test button, and the RAG switch. */
 export function AddConnectionForm({
   initialPlatform,
+  initialPath,
   onClose,
 }: {
   initialPlatform: Platform;
+  /** A folder dropped on the view or picked beforehand. */
+  initialPath?: string;
   onClose: () => void;
 }) {
-  return <ConnectionForm target={{ kind: 'add', initialPlatform }} onClose={onClose} />;
+  return <ConnectionForm target={{ kind: 'add', initialPlatform, initialPath }} onClose={onClose} />;
 }
 
 /** Edit a saved connection in the same form: a secret left empty keeps its stored value. */
@@ -76,7 +82,13 @@ function ConnectionForm({ target, onClose }: { target: FormTarget; onClose: () =
     editing?.platform ?? (target.kind === 'add' ? target.initialPlatform : 'folder'),
   );
   const [name, setName] = useState(editing?.name ?? '');
-  const [values, setValues] = useState<Record<string, string>>(() => (editing ? savedValues(editing) : {}));
+  const [values, setValues] = useState<Record<string, string>>(() =>
+    editing
+      ? savedValues(editing)
+      : target.kind === 'add' && target.initialPath
+        ? { path: target.initialPath }
+        : {},
+  );
   const [rag, setRag] = useState(true);
   const [test, setTest] = useState<TestState>({ kind: 'idle' });
   /** A field the form itself found missing, or core's refusal of the save. */
@@ -211,6 +223,13 @@ function ConnectionForm({ target, onClose }: { target: FormTarget; onClose: () =
           {field.hint && <small className="hint">{field.hint[language]}</small>}
           {field.secret && <small className="hint">{t('add.secretHint')}</small>}
         </label>
+        {platform === 'folder' && field.key === 'path' && (
+          <FolderPathTools
+            path={values.path ?? ''}
+            exclude={values.exclude ?? ''}
+            onPath={(path) => setValues((current) => ({ ...current, path }))}
+          />
+        )}
         {field.secret && !field.required && stored(field.key) && (
           // Only an optional secret can go: a required one can be replaced, not removed.
           <label className="switch clear-secret">

@@ -1,3 +1,5 @@
+import { useState, type DragEvent } from 'react';
+import type { CairnPreloadGlobals } from '@shared/bridge';
 import { useT } from '../../i18n/i18n';
 import { useApp } from '../../store/store-context';
 import { AddConnectionForm } from './ConnectionForm';
@@ -26,8 +28,36 @@ export function ConnectionsView() {
   const openAddForm = useApp((state) => state.openAddForm);
   const closeAddForm = useApp((state) => state.closeAddForm);
   const syncAll = useApp((state) => state.syncAll);
+  const showNotice = useApp((state) => state.showNotice);
+  const [dropping, setDropping] = useState(false);
+  // A folder dropped on the view opens "Add folder" with its path: Electron's preload tells the
+  // path (webUtils.getPathForFile); a browser never does, so there the path is typed.
+  const onDragOver = (event: DragEvent) => {
+    if (!event.dataTransfer.types.includes('Files')) return;
+    event.preventDefault();
+    setDropping(true);
+  };
+  const onDrop = (event: DragEvent) => {
+    event.preventDefault();
+    setDropping(false);
+    const file = event.dataTransfer.files[0];
+    const pathForFile = (window as Window & Partial<CairnPreloadGlobals>).pathForFile;
+    const path = file && pathForFile ? pathForFile(file) : '';
+    if (path) openAddForm('folder', path);
+    else showNotice('info', t('folder.dropNoPath'));
+  };
   return (
-    <div className="view-connections">
+    <div
+      className={dropping ? 'view-connections dropping' : 'view-connections'}
+      onDragOver={onDragOver}
+      onDragLeave={() => setDropping(false)}
+      onDrop={onDrop}
+    >
+      {dropping && (
+        <div className="drop-hint" aria-hidden="true">
+          {t('folder.dropHint')}
+        </div>
+      )}
       <div className="view-header">
         <h1>{t('connections.title')}</h1>
         <span className="spacer" />
@@ -43,7 +73,12 @@ export function ConnectionsView() {
         )}
       </div>
       {addForm.open && (
-        <AddConnectionForm key={addForm.platform} initialPlatform={addForm.platform} onClose={closeAddForm} />
+        <AddConnectionForm
+          key={`${addForm.platform}:${addForm.path ?? ''}`}
+          initialPlatform={addForm.platform}
+          initialPath={addForm.path}
+          onClose={closeAddForm}
+        />
       )}
       {connections.length === 0 && !addForm.open && <FirstRun />}
       <div className="card-grid">

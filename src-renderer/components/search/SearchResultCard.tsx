@@ -2,7 +2,7 @@ import { useId, useState } from 'react';
 import type { SearchDocument, SearchHit } from '@shared/models';
 import { useT } from '../../i18n/i18n';
 import { KnowledgeBaseBadge, PlatformBadge } from '../common/PlatformBadge';
-import { OpenOriginal } from '../common/OpenOriginal';
+import { LocationLabel, OpenOriginal } from '../common/OpenOriginal';
 import { Highlighted } from './Highlighted';
 import { hitPreview } from './hit-preview';
 
@@ -68,7 +68,13 @@ export function SearchResultCard({ document, terms }: { document: SearchDocument
           </button>
         )}
         <span className="spacer" />
-        <OpenOriginal url={best.url} />
+        <LocationLabel location={best.location} />
+        <OpenOriginal
+          url={best.url}
+          location={best.location}
+          connectionId={best.connectionId}
+          externalId={best.externalId}
+        />
       </footer>
     </article>
   );

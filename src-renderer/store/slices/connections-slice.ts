@@ -3,6 +3,7 @@ import type {
   ConnectionMode,
   ConnectionUpdate,
   ConnectionView,
+  FolderPreview,
   NewConnection,
   SyncProgress,
   SyncRunView,
@@ -26,6 +27,10 @@ export interface ConnectionsSlice {
   cancelSync(id: string): Promise<void>;
   removeConnection(id: string): Promise<void>;
   loadLastRun(id: string): Promise<void>;
+  /** What a folder would index, before it is added. */
+  previewFolder(path: string, exclude?: string): Promise<Result<FolderPreview>>;
+  /** The desktop app's native folder picker; UNSUPPORTED in the browser. */
+  pickFolder(): Promise<Result<{ path: string | null }>>;
 }
 
 function upsert(list: ConnectionView[], view: ConnectionView): ConnectionView[] {
@@ -48,6 +53,8 @@ export function createConnectionsSlice(set: SetState, get: GetState, { api }: St
       return result;
     },
     testNewConnection: (input) => api.connections.testNew(input),
+    previewFolder: (path, exclude) => api.connections.previewFolder(exclude ? { path, exclude } : { path }),
+    pickFolder: () => api.app.pickFolder(),
     async updateConnection(input) {
       const result = await api.connections.update(input);
       if (result.ok) set((state) => ({ connections: upsert(state.connections, result.value) }));

@@ -20,7 +20,8 @@ export interface UiSlice {
   phase: 'loading' | 'ready' | 'failed';
   loadError: AppErrorData | null;
   notice: Notice | null;
-  addForm: { open: boolean; platform: Platform };
+  /** `path`: a folder dropped on the Connections view or picked before the form opened. */
+  addForm: { open: boolean; platform: Platform; path?: string };
   /** Bumped by Ctrl/Cmd+K; the search box focuses itself when it changes. */
   searchFocusRequest: number;
   setView(view: View): void;
@@ -28,11 +29,12 @@ export interface UiSlice {
   /** Shows core's error; a CANCELLED one is not a failure and shows nothing (STYLE.md §6). */
   showError(error: AppErrorData): void;
   dismissNotice(): void;
-  openAddForm(platform?: Platform): void;
+  openAddForm(platform?: Platform, path?: string): void;
   closeAddForm(): void;
   requestSearchFocus(): void;
   /** Core checks the link (http(s), or a file inside a folder connection); the shell opens it. */
-  openExternal(url: string): Promise<void>;
+  /** `page`: a PDF opens at that page where the viewer supports it. */
+  openExternal(url: string, page?: number): Promise<void>;
   setLanguage(language: 'system' | Language): Promise<void>;
 }
 
@@ -64,12 +66,13 @@ export function createUiSlice(
         set({ notice: { id: ++noticeIds, kind: 'error', text: error.message, error } });
     },
     dismissNotice: () => set({ notice: null }),
-    openAddForm: (platform = 'folder') => set({ addForm: { open: true, platform }, view: 'connections' }),
+    openAddForm: (platform = 'folder', path) =>
+      set({ addForm: { open: true, platform, ...(path ? { path } : {}) }, view: 'connections' }),
     closeAddForm: () => set((state) => ({ addForm: { ...state.addForm, open: false } })),
     requestSearchFocus: () =>
       set((state) => ({ view: 'search', searchFocusRequest: state.searchFocusRequest + 1 })),
-    async openExternal(url) {
-      const result = await api.app.openExternal({ url });
+    async openExternal(url, page) {
+      const result = await api.app.openExternal(page ? { url, page } : { url });
       if (!result.ok) get().showError(result.error);
     },
     async setLanguage(language) {

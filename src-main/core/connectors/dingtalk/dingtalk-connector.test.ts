@@ -172,9 +172,9 @@ describe('DingTalkConnector: listing, content and search', () => {
     const start = fake.control.requests.length;
     const skipped: string[] = [];
     const report: ListingReport = {
-      skipped: (item) => skipped.push(item.kind),
-      incomplete: (error) => {
-        throw error;
+      skipped: (item) => skipped.push(item.kind ?? item.reason),
+      incomplete: (gap) => {
+        throw gap.error;
       },
     };
     const refs: DocumentRef[] = [];
@@ -198,7 +198,7 @@ describe('DingTalkConnector: listing, content and search', () => {
     const refs: DocumentRef[] = [];
     for await (const ref of connect(fake, { http: { maxRetries: 1 } }).list(undefined, {
       skipped: () => {},
-      incomplete: (error, what) => gaps.push(`${what}: ${(error as CairnError).code}`),
+      incomplete: (gap) => gaps.push(`${gap.message}: ${(gap.error as CairnError).code}`),
     }))
       refs.push(ref);
     expect(gaps).toEqual(['DingTalk My Docs (the personal workspace) could not be listed: SOURCE_ERROR']);

@@ -22,7 +22,7 @@ import type {
   ConnectorDescriptor,
   ListingReport,
 } from '../connector';
-import { DEFERRING_CODES } from '../connector';
+import { DEFERRING_CODES, platformGap } from '../connector';
 import { blocksToMarkdown } from './dingtalk-blocks';
 import { DingTalkClient, type HttpTuning } from './dingtalk-client';
 import {
@@ -183,7 +183,8 @@ export class DingTalkConnector implements Connector {
                 externalId: node.nodeId,
                 title: node.name,
                 kind: (node.extension || node.category || 'file').toLowerCase(),
-                reason: 'Only DingTalk online documents (.adoc) have text Cairn can read.',
+                reason: 'dingtalk.not-adoc',
+                message: 'Only DingTalk online documents (.adoc) have text Cairn can read.',
               });
           }
           nextToken = body.nextToken || undefined;
@@ -437,7 +438,10 @@ export class DingTalkConnector implements Connector {
     } catch (error) {
       if (isAbortError(error) || (error instanceof CairnError && DEFERRING_CODES.has(error.code)))
         throw error;
-      if (report) report.incomplete(error, 'DingTalk My Docs (the personal workspace) could not be listed');
+      if (report)
+        report.incomplete(
+          platformGap(error, 'DingTalk My Docs (the personal workspace) could not be listed'),
+        );
       else this.logger.warn('DingTalk My Docs could not be listed', { error });
       return;
     }

@@ -95,9 +95,9 @@ describe('FeishuConnector against the fake', () => {
     const skipped: string[] = [];
     const refs: DocumentRef[] = [];
     for await (const ref of connect(fake, { drive: true }).list(undefined, {
-      skipped: (item) => skipped.push(item.kind),
-      incomplete: (error) => {
-        throw error;
+      skipped: (item) => skipped.push(item.kind ?? item.reason),
+      incomplete: (gap) => {
+        throw gap.error;
       },
     }))
       refs.push(ref);

@@ -23,6 +23,7 @@ import {
   type Limitation,
   type ListingReport,
   type UserSignIn,
+  platformGap,
 } from '../connector';
 import { PlatformHttp, type PlatformHttpOptions, type RateWindow } from '../http/platform-http';
 import { parseResponse } from '../http/response-shape';
@@ -267,7 +268,8 @@ export class FeishuConnector implements Connector {
           externalId: item.token,
           title: item.title,
           kind: item.kind,
-          reason:
+          reason: 'feishu.no-text-api',
+          message:
             SKIP_REASONS[item.kind] ?? `Feishu documents no API that returns the text of a ${item.kind}.`,
         });
         return undefined;
@@ -325,7 +327,7 @@ export class FeishuConnector implements Connector {
     } catch (error) {
       if (isAbortError(error) || (error instanceof CairnError && DEFERRING_CODES.has(error.code)))
         throw error;
-      if (report) report.incomplete(error, `${this.label} My Library could not be listed`);
+      if (report) report.incomplete(platformGap(error, `${this.label} My Library could not be listed`));
       else
         this.logger.warn('My Library could not be listed; the rest of the connection still syncs', { error });
     }

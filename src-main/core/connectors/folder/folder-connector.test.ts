@@ -5,7 +5,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CairnError } from '../../errors';
 import { silentLogger } from '../../logging/logger';
 import type { DocumentRef } from '../connector';
-import { FolderConnector, queryTerms } from './folder-connector';
+import { FolderConnector } from './folder-connector';
+import { queryTerms } from './folder-search';
 import { createConnector } from '../registry';
 import { listAll } from '../../../testing/connector-test-kit';
 
@@ -71,7 +72,6 @@ describe('FolderConnector.list', () => {
     expect(refs.map((ref) => ref.externalId)).toEqual([
       'README.md',
       'binary.md',
-      'dangling.md',
       'empty.md',
       'guide/install.markdown',
       'guide/notes.txt',
@@ -89,7 +89,19 @@ describe('FolderConnector.list', () => {
       remoteUpdatedAt: info.mtime.toISOString(),
       revision: `${info.mtimeMs}:${info.size}`,
     });
-    expect(refs.find((ref) => ref.externalId === 'dangling.md')?.revision).toBeNull();
+    // The dangling link and the link back to the vault itself are reported, not listed.
+    const skipped: { externalId: string; reason: string }[] = [];
+    await listAll({
+      list: (signal) =>
+        connector.list(signal, {
+          skipped: (item) => skipped.push({ externalId: item.externalId, reason: item.reason }),
+          incomplete: () => {},
+        }),
+    });
+    expect(skipped).toEqual([
+      { externalId: 'dangling.md', reason: 'folder.link-broken' },
+      { externalId: 'loop', reason: 'folder.link-loop' },
+    ]);
   });
 
   it('changes the revision when a file changes size', async () => {
@@ -120,9 +132,12 @@ describe('FolderConnector.fetch', () => {
   }
 
   it('titles a document by front matter, then first heading (outside code), then file name', async () => {
+    // The front matter stays in the text: the sync engine parses it for every source (its title
+    // wins there, tags and summary become metadata: core/text/clean-markdown.ts).
     expect(await fetchById('guide/install.markdown')).toEqual({
       title: 'Install Guide',
-      markdown: '# Installing\n\nRun the installer on Linux.\n',
+      markdown:
+        '---\ntitle: "Install Guide"\ntags: [setup]\n---\n# Installing\n\nRun the installer on Linux.\n',
     });
     expect((await fetchById('guide/深入/报销流程.md')).title).toBe('报销流程说明');
     expect((await fetchById('page.mdx')).title).toBe('Setext Title');
@@ -143,11 +158,19 @@ describe('FolderConnector.fetch', () => {
   it('records binary, vanished, oversized and escaping files as DOCUMENT_FAILED with a reason', async () => {
     expect(await failureOf(fetchById('binary.md'))).toEqual({
       code: 'DOCUMENT_FAILED',
-      message: 'Skipped binary file (NUL or control bytes): binary.md',
+      message: 'Skipped binary content in binary.md (NUL or control bytes).',
     });
-    expect(await failureOf(fetchById('dangling.md'))).toEqual({
+    const vanished: DocumentRef = {
+      externalId: 'dangling.md',
+      title: 'dangling',
+      knowledgeBase: 'My Vault',
+      url: null,
+      remoteUpdatedAt: null,
+      revision: null,
+    };
+    expect(await failureOf(new FolderConnector({ root: vault }).fetch(vanished))).toEqual({
       code: 'DOCUMENT_FAILED',
-      message: 'Cannot read dangling.md: file no longer exists',
+      message: 'Cannot read dangling.md: no longer exists',
     });
     const small = new FolderConnector({ root: vault, maxFileBytes: 10 });
     const ref: DocumentRef = {
@@ -158,7 +181,9 @@ describe('FolderConnector.fetch', () => {
       remoteUpdatedAt: null,
       revision: null,
     };
-    expect((await failureOf(small.fetch(ref))).message).toMatch(/^File too large to index: README\.md/);
+    expect((await failureOf(small.fetch(ref))).message).toBe(
+      'README.md is 0.0 MiB; files over 0.0 MiB are not indexed.',
+    );
     expect(await failureOf(small.fetch({ ...ref, externalId: '../outside.md' }))).toEqual({
       code: 'DOCUMENT_FAILED',
       message: 'Path outside the folder: ../outside.md',
@@ -179,7 +204,7 @@ describe('FolderConnector.fetch', () => {
 describe('FolderConnector.validate', () => {
   it('reports the files found, or a precise reason', async () => {
     expect(await new FolderConnector({ root: vault }).validate()).toBe(
-      'Folder "My Vault" is readable: 9 Markdown/text files.',
+      'Folder "My Vault" is readable: 8 files to index (7 Markdown, 1 text).',
     );
     expect(await failureOf(new FolderConnector({ root: join(base, 'nope') }).validate())).toEqual({
       code: 'NOT_FOUND',
@@ -191,7 +216,7 @@ describe('FolderConnector.validate', () => {
     });
     await mkdir(join(base, 'empty-dir'));
     expect(await new FolderConnector({ root: join(base, 'empty-dir') }).validate()).toMatch(
-      /holds no Markdown or text files/,
+      /holds no files Cairn reads yet/,
     );
   });
 

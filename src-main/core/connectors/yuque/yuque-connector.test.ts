@@ -95,12 +95,12 @@ describe('YuqueConnector against the fake', () => {
 
   it("fetches Markdown and lake bodies, sheets and paged data tables, with each document's TOC breadcrumb; skips boards at listing", async () => {
     const connector = connect(fake);
-    const skipped: { externalId: string; kind: string }[] = [];
+    const skipped: { externalId: string; kind?: string }[] = [];
     const refs: DocumentRef[] = [];
     for await (const ref of connector.list(undefined, {
       skipped: (item) => skipped.push({ externalId: item.externalId, kind: item.kind }),
-      incomplete: (error) => {
-        throw error;
+      incomplete: (gap) => {
+        throw gap.error;
       },
     }))
       refs.push(ref);
@@ -165,7 +165,7 @@ describe('YuqueConnector against the fake', () => {
       const partial: DocumentRef[] = [];
       for await (const ref of connect(single).list(undefined, {
         skipped: () => {},
-        incomplete: (error, what) => gaps.push(`${what}: ${(error as CairnError).code}`),
+        incomplete: (gap) => gaps.push(`${gap.message}: ${(gap.error as CairnError).code}`),
       }))
         partial.push(ref);
       expect(gaps).toEqual(['The teams of Yuque user cairn-demo could not be listed: SOURCE_ERROR']);

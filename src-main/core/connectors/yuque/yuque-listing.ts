@@ -9,7 +9,7 @@ import type { z } from 'zod';
 import { createHash } from 'node:crypto';
 import { CairnError, isAbortError } from '../../errors';
 import type { Logger } from '../../logging/logger';
-import { DEFERRING_CODES, type DocumentRef, type ListingReport } from '../connector';
+import { DEFERRING_CODES, platformGap, type DocumentRef, type ListingReport } from '../connector';
 import type { HttpRequest } from '../http/platform-http';
 import { unexpectedResponse } from '../http/response-shape';
 import {
@@ -104,7 +104,7 @@ async function optional<T>(
     return await work();
   } catch (error) {
     if (mustStop(error)) throw error;
-    if (report) report.incomplete(error, what);
+    if (report) report.incomplete(platformGap(error, what));
     else logger.warn(`${what}; listing the rest`, { error });
     return null;
   }
@@ -166,12 +166,14 @@ async function* docsOf(
   const name = book.name ?? book.namespace ?? book.slug ?? 'Yuque';
   if (!base) {
     report?.incomplete(
-      unexpectedResponse(
-        { platform: 'Yuque', endpoint: 'GET /api/v2/users/{login}/repos' },
-        'data[].id',
-        'is missing (and so is namespace)',
+      platformGap(
+        unexpectedResponse(
+          { platform: 'Yuque', endpoint: 'GET /api/v2/users/{login}/repos' },
+          'data[].id',
+          'is missing (and so is namespace)',
+        ),
+        `A Yuque knowledge base ("${name}") could not be opened`,
       ),
-      `A Yuque knowledge base ("${name}") could not be opened`,
     );
     return;
   }
@@ -205,7 +207,8 @@ async function* docsOf(
           externalId,
           title,
           kind: 'board',
-          reason: 'A Yuque board (图集) holds drawings, not text.',
+          reason: 'yuque.board',
+          message: 'A Yuque board (图集) holds drawings, not text.',
         });
         continue;
       }
@@ -227,11 +230,13 @@ async function* docsOf(
   }
   if (missingIds > 0)
     report?.incomplete(
-      unexpectedResponse(
-        { platform: 'Yuque', endpoint: `GET /api/v2${template}/docs` },
-        'data[].id',
-        `is missing on ${missingIds} document(s)`,
+      platformGap(
+        unexpectedResponse(
+          { platform: 'Yuque', endpoint: `GET /api/v2${template}/docs` },
+          'data[].id',
+          `is missing on ${missingIds} document(s)`,
+        ),
+        `Some documents of Yuque knowledge base "${name}" could not be listed`,
       ),
-      `Some documents of Yuque knowledge base "${name}" could not be listed`,
     );
 }

@@ -9,53 +9,14 @@
  * 3. `body_html` (HTML) converted with turndown (a maintained HTML→Markdown library);
  * 4. `body_lake` (Lake XML: HTML-like elements with `<card>` embeds) converted the same way.
  */
-import TurndownService from 'turndown';
+import { htmlToMarkdown } from '../../text/html-markdown';
 import { CairnError } from '../../errors';
 import type { YuqueDocDetail } from './yuque-schemas';
-import { cellText, markdownTable, sheetToMarkdown } from './yuque-tables';
-
-/** The bits of a DOM element the table rule reads (turndown's types need the DOM lib, which core does not load). */
-interface ElementLike {
-  querySelectorAll(selector: string): ArrayLike<{
-    textContent: string | null;
-    querySelectorAll(selector: string): ArrayLike<{ textContent: string | null }>;
-  }>;
-}
-
-let service: TurndownService | undefined;
-
-function turndown(): TurndownService {
-  if (service) return service;
-  service = new TurndownService({
-    headingStyle: 'atx',
-    codeBlockStyle: 'fenced',
-    bulletListMarker: '-',
-    emDelimiter: '*',
-  });
-  // Lake's <card> elements are embeds (images, diagrams, mentions) whose data is an encoded attribute, not text.
-  service.remove(['style', 'script', 'meta', 'card'] as never);
-  // Core turndown drops table structure; GFM pipe tables keep rows and columns searchable.
-  service.addRule('gfm-table', {
-    filter: 'table',
-    replacement: (_content, node) => '\n\n' + tableToMarkdown(node as unknown as ElementLike) + '\n\n',
-  });
-  return service;
-}
-
-function tableToMarkdown(table: ElementLike): string {
-  const rows = Array.from(table.querySelectorAll('tr'), (row) =>
-    Array.from(row.querySelectorAll('th,td'), (cell) => cellText(cell.textContent ?? '')),
-  );
-  return markdownTable(rows.filter((row) => row.length > 0));
-}
-
-export function htmlToMarkdown(html: string): string {
-  return turndown().turndown(html).trim() + '\n';
-}
+import { sheetToMarkdown } from './yuque-tables';
 
 const LAKE_DOCTYPE = /^\s*<!doctype lake>/i;
 
-/** Lake markup is HTML-like: drop the doctype, then convert as HTML. */
+/** Lake markup is HTML-like: drop the doctype and the `<card>` embeds, then convert as HTML. */
 function lakeToMarkdown(lake: string): string {
   return htmlToMarkdown(lake.replace(LAKE_DOCTYPE, ''));
 }

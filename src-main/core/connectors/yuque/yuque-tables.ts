@@ -10,19 +10,7 @@
  *   titles are used when a `meta.columns`/`columns` list is present and numbered otherwise.
  */
 import { z } from 'zod';
-
-export function cellText(text: string): string {
-  return text.replace(/\s+/g, ' ').trim().replace(/\|/g, '\\|');
-}
-
-export function markdownTable(rows: string[][]): string {
-  if (rows.length === 0) return '';
-  const width = Math.max(...rows.map((row) => row.length));
-  const pad = (row: string[]) => Array.from({ length: width }, (_, i) => row[i] ?? '');
-  const line = (row: string[]) => `| ${pad(row).join(' | ')} |`;
-  const [head, ...body] = rows;
-  return [line(head!), line(Array.from({ length: width }, () => '---')), ...body.map(line)].join('\n');
-}
+import { cellText, markdownTable } from '../../text/html-markdown';
 
 function parseJson(text: string): unknown {
   try {

@@ -3,7 +3,9 @@ import { sql as search } from './002-search';
 import { sql as chat } from './003-chat';
 import { sql as userAuth } from './004-user-auth';
 import { sql as syncErrorCode } from './005-sync-error-code';
-import { sql as syncNotes } from './006-sync-notes';
+import { sql as documentMetadata } from './006-document-metadata';
+import { sql as chunkLocation } from './007-chunk-location';
+import { sql as syncNotes } from './008-sync-notes';
 
 export interface Migration {
   version: number;
@@ -18,5 +20,7 @@ export const MIGRATIONS: Migration[] = [
   { version: 3, name: 'chat', sql: chat },
   { version: 4, name: 'user-auth', sql: userAuth },
   { version: 5, name: 'sync-error-code', sql: syncErrorCode },
-  { version: 6, name: 'sync-notes', sql: syncNotes },
+  { version: 6, name: 'document-metadata', sql: documentMetadata },
+  { version: 7, name: 'chunk-location', sql: chunkLocation },
+  { version: 8, name: 'sync-notes', sql: syncNotes },
 ];

@@ -1,0 +1,215 @@
+/**
+ * The real-documents collection (bench/real-docs) through the app as a user runs it: the corpus
+ * is written out as Markdown files and indexed by the real FolderConnector (`cairn add-folder`),
+ * then each question goes through the app's HybridSearch (document ranking: P@1, success@5,
+ * MRR@10 per question type) and through `ask`'s extractive answer (the citation check: does the
+ * first cited passage contain one of the answer strings?). Queries of only function words, or of
+ * words found nowhere, must return nothing ("Nothing matches").
+ */
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import type { SearchHit } from '@shared/models';
+import { buildExtractiveAnswer } from '../../src-main/core/chat/extractive-answer';
+import { retrieve } from '../../src-main/core/chat/retrieval';
+import { FolderConnector } from '../../src-main/core/connectors/folder/folder-connector';
+import type { Embedder } from '../../src-main/core/embedding/embedder';
+import type { Collection } from '../collection';
+import { mean } from '../metrics';
+import { CONNECTION_ID, hybridSearchFor, openPipeline } from '../pipeline';
+import { markdownTable, num } from '../report';
+
+export interface RealDocsAnswer {
+  id: string;
+  type: string;
+  answers: string[];
+}
+
+/** Queries that must find nothing: function words only, or content words no page holds. */
+export const NOTHING_MATCHES_QUERIES = [
+  '的',
+  '是什么',
+  '怎么 如何',
+  'what is the',
+  'how does it',
+  'xyzzy 不存在的词',
+  'qwertyuiopasdf',
+];
+
+export interface QuestionOutcome {
+  id: string;
+  type: string;
+  text: string;
+  /** Document ids in rank order (hybrid search, one per document). */
+  ranked: string[];
+  gold: string[];
+  firstRelevantRank: number | null;
+  citedDocument: string | null;
+  citedPassage: string;
+  citationContainsAnswer: boolean;
+}
+
+export interface TypeScores {
+  type: string;
+  questions: number;
+  pAt1: number;
+  successAt5: number;
+  mrrAt10: number;
+  citation: number;
+}
+
+export interface RealDocsResult {
+  collection: string;
+  split: 'test' | 'train';
+  documents: number;
+  chunks: number;
+  indexSeconds: number;
+  byType: TypeScores[];
+  /** Every type but paraphrase (those are for a semantic model and reported apart). */
+  overall: TypeScores;
+  nothingMatches: { query: string; hits: number }[];
+  outcomes: QuestionOutcome[];
+}
+
+export function isRealDocsCollection(dir: string): boolean {
+  return existsSync(join(dir, 'answers.jsonl'));
+}
+
+export function readAnswers(dir: string): Map<string, RealDocsAnswer> {
+  const lines = readFileSync(join(dir, 'answers.jsonl'), 'utf8').split('\n').filter(Boolean);
+  return new Map(lines.map((line) => JSON.parse(line) as RealDocsAnswer).map((a) => [a.id, a]));
+}
+
+/** Whitespace-insensitive, case-insensitive containment (the passage may wrap a line). */
+export function containsAnswer(passage: string, answers: readonly string[]): boolean {
+  const squash = (s: string) => s.replace(/\s+/g, '').toLowerCase();
+  const text = squash(passage);
+  return answers.some((a) => text.includes(squash(a)));
+}
+
+function scoresOf(type: string, outcomes: QuestionOutcome[]): TypeScores {
+  return {
+    type,
+    questions: outcomes.length,
+    pAt1: mean(outcomes.map((o) => (o.firstRelevantRank === 1 ? 1 : 0))),
+    successAt5: mean(outcomes.map((o) => (o.firstRelevantRank !== null && o.firstRelevantRank <= 5 ? 1 : 0))),
+    mrrAt10: mean(
+      outcomes.map((o) =>
+        o.firstRelevantRank !== null && o.firstRelevantRank <= 10 ? 1 / o.firstRelevantRank : 0,
+      ),
+    ),
+    citation: mean(outcomes.map((o) => (o.citationContainsAnswer ? 1 : 0))),
+  };
+}
+
+export async function evaluateRealDocs(
+  collection: Collection,
+  options: { embedder: Embedder; log?: (line: string) => void },
+): Promise<RealDocsResult> {
+  const log = options.log ?? (() => {});
+  const answers = readAnswers(collection.split === 'train' ? join(collection.dir, 'train') : collection.dir);
+  const root = mkdtempSync(join(tmpdir(), 'cairn-real-docs-'));
+  const folder = join(root, 'real-docs');
+  const pipeline = await openPipeline({ embedder: options.embedder });
+  try {
+    for (const record of collection.corpus) {
+      const path = join(folder, record.id);
+      mkdirSync(dirname(path), { recursive: true });
+      writeFileSync(path, record.text);
+    }
+    const started = performance.now();
+    const connector = new FolderConnector({ root: folder });
+    const run = await pipeline.engine.run({
+      connectionId: CONNECTION_ID,
+      connector,
+      embedder: options.embedder,
+    });
+    const indexSeconds = (performance.now() - started) / 1000;
+    if (run.status !== 'succeeded')
+      throw new Error(
+        `Indexing real-docs ${run.status}: ${JSON.stringify(run.error ?? run.errors.slice(0, 3))}`,
+      );
+    const counts = await pipeline.store.counts(CONNECTION_ID);
+    log(
+      `${collection.name}: indexed ${counts.documents} documents, ${counts.chunks} chunks in ${indexSeconds.toFixed(1)} s`,
+    );
+
+    const search = hybridSearchFor(pipeline.db, options.embedder);
+    const signal = new AbortController().signal;
+    const outcomes: QuestionOutcome[] = [];
+    for (const query of collection.queries) {
+      const judgments = collection.qrels.get(query.id)!;
+      const gold = [...judgments.keys()];
+      const response = await search.search({ query: query.text, k: 10 });
+      const ranked = response.documents.map((d) => d.best.externalId);
+      const index = ranked.findIndex((id) => judgments.has(id));
+      const hits: SearchHit[] = await retrieve(search, [query.text], 10, signal);
+      const extractive = buildExtractiveAnswer(query.text, hits, 'no-model');
+      const first = extractive.sources[0];
+      const answer = answers.get(query.id);
+      outcomes.push({
+        id: query.id,
+        type: answer?.type ?? 'unknown',
+        text: query.text,
+        ranked,
+        gold,
+        firstRelevantRank: index === -1 ? null : index + 1,
+        citedDocument: first?.hit.externalId ?? null,
+        citedPassage: first?.excerpt ?? '',
+        citationContainsAnswer: first ? containsAnswer(first.excerpt, answer?.answers ?? []) : false,
+      });
+    }
+    const nothingMatches: { query: string; hits: number }[] = [];
+    for (const query of NOTHING_MATCHES_QUERIES)
+      nothingMatches.push({ query, hits: (await search.search({ query, k: 10 })).hits.length });
+    const types = [...new Set(outcomes.map((o) => o.type))].sort();
+    return {
+      collection: collection.name,
+      split: collection.split,
+      documents: counts.documents,
+      chunks: counts.chunks,
+      indexSeconds,
+      byType: types.map((type) =>
+        scoresOf(
+          type,
+          outcomes.filter((o) => o.type === type),
+        ),
+      ),
+      overall: scoresOf(
+        'all but paraphrase',
+        outcomes.filter((o) => o.type !== 'paraphrase'),
+      ),
+      nothingMatches,
+      outcomes,
+    };
+  } finally {
+    await pipeline.db.close();
+    rmSync(root, { recursive: true, force: true });
+  }
+}
+
+export function realDocsTable(results: readonly RealDocsResult[]): string {
+  const rows: (string | number)[][] = [];
+  for (const r of results)
+    for (const s of [...r.byType, r.overall])
+      rows.push([
+        `${r.collection}${r.split === 'train' ? ' (train)' : ''}`,
+        s.type,
+        s.questions,
+        num(s.pAt1, 2),
+        num(s.successAt5, 2),
+        num(s.mrrAt10, 2),
+        num(s.citation, 2),
+      ]);
+  return markdownTable(
+    ['collection', 'type', 'questions', 'P@1', 'success@5', 'MRR@10', 'cited ⊇ answer'],
+    rows,
+  );
+}
+
+export function nothingMatchesLine(result: RealDocsResult): string {
+  const empty = result.nothingMatches.filter((n) => n.hits === 0).length;
+  return `"Nothing matches" queries answered with no hit: ${empty}/${result.nothingMatches.length} (${result.nothingMatches
+    .map((n) => `${n.query}: ${n.hits}`)
+    .join('; ')})`;
+}

@@ -1,0 +1,69 @@
+import { describe, expect, it } from 'vitest';
+import type { SearchHit } from '@shared/models';
+import { buildExtractiveAnswer, sourceName } from './extractive-answer';
+
+function hit(id: number, text: string, extra: Partial<SearchHit> = {}): SearchHit {
+  return {
+    key: `chunk:${id}`,
+    source: 'index',
+    connectionId: 'c1',
+    platform: 'folder',
+    documentId: id,
+    externalId: `doc-${id}.md`,
+    title: `Doc ${id}`,
+    knowledgeBase: 'Docs',
+    url: null,
+    headingPath: '',
+    text,
+    charStart: 0,
+    charEnd: text.length,
+    score: 1,
+    ranks: { keyword: id },
+    ...extra,
+  };
+}
+
+describe('buildExtractiveAnswer', () => {
+  it('quotes the paragraph holding the rare query term, not the intro that repeats the title words', () => {
+    const intro = hit(1, '# 错误码与故障诊断\n\n本篇文档描述错误码与故障诊断的方法，错误码按编号排列。');
+    const codes = hit(
+      2,
+      '* Error Number: 8026\n\n    使用了没有实现的接口函数。\n\n* Error Number: 8027\n\n    表结构版本过期。请检查网络。',
+      { documentId: 1, charStart: 500, charEnd: 560 },
+    );
+    const answer = buildExtractiveAnswer('错误码 8027 是什么原因', [intro, codes], 'no-model');
+    expect(answer.sources[0]?.hit.key).toBe('chunk:2');
+    expect(answer.sources[0]?.excerpt).toContain('8027');
+  });
+
+  it('keeps a list whole under its heading and the paragraph that introduces it', () => {
+    const text =
+      '### 其他问题\n\n无关内容。\n\n### 如何导出 TiDB 数据？\n\n你可以通过以下方式导出 TiDB 数据：\n\n- 使用 mysqldump。\n- 使用 Dumpling 导出。';
+    const answer = buildExtractiveAnswer('如何导出 TiDB 数据', [hit(1, text)], 'no-model');
+    // The best paragraph is the heading, its intro and the whole list; the quote grows around it.
+    expect(answer.sources[0]?.paragraph.text).toBe(
+      '### 如何导出 TiDB 数据？\n\n你可以通过以下方式导出 TiDB 数据：\n\n- 使用 mysqldump。\n- 使用 Dumpling 导出。',
+    );
+    expect(answer.sources[0]?.excerpt).toContain(answer.sources[0]!.paragraph.text);
+    expect(answer.text).toContain('> - 使用 Dumpling 导出。');
+    expect(answer.text).toContain('— Doc 1 › 如何导出 TiDB 数据？ [1]');
+  });
+
+  it('does not quote the overlap a later chunk of the same document shares with an earlier one', () => {
+    const source =
+      'First part about Raftstore threads. Shared overlap sentence about Raftstore. Second part about Raftstore pools.';
+    const a = hit(1, source.slice(0, 75), { charStart: 0, charEnd: 75 });
+    const b = hit(2, source.slice(36), { documentId: 1, charStart: 36, charEnd: source.length });
+    const answer = buildExtractiveAnswer('Raftstore', [a, b], 'no-model');
+    const quoted = answer.sources.map((s) => s.excerpt).join('\n');
+    expect(quoted.match(/Shared overlap sentence/g)).toHaveLength(1);
+  });
+
+  it('names the source once: the title, then the sections below it', () => {
+    expect(sourceName({ title: 'TiDB 配置文件描述', headingPath: 'TiDB 配置文件描述 > 兼容性变更' })).toBe(
+      'TiDB 配置文件描述 › 兼容性变更',
+    );
+    expect(sourceName({ title: 'FAQ', headingPath: 'FAQ' }, '### Why?\n\nBecause.')).toBe('FAQ › Why?');
+    expect(sourceName({ title: 'Guide', headingPath: '' })).toBe('Guide');
+  });
+});

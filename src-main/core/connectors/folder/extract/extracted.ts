@@ -1,0 +1,60 @@
+/**
+ * What a format reader returns, and the one way it says a file cannot be indexed. Failures of a
+ * file's content are `permanent` (the sync does not retry them until the file changes) and carry a
+ * stable `reason` the card groups and translates; `skipped` ones are not counted as failures.
+ */
+import type { LocatedPart } from '../../connector';
+import { CairnError } from '../../../errors';
+
+export interface Extracted {
+  /** Markdown of the whole file (when there are no located parts). */
+  markdown?: string;
+  /** The text by page, slide or row group. */
+  parts?: LocatedPart[];
+  /** A title the file itself declares (document properties, <title>, front matter). */
+  title?: string | null;
+}
+
+export interface ExtractContext {
+  /** Path relative to the folder (POSIX), for messages. */
+  externalId: string;
+  /** The absolute path (readers that stream from disk use it). */
+  path: string;
+  signal?: AbortSignal;
+}
+
+export type Extractor = (bytes: Buffer, context: ExtractContext) => Promise<Extracted>;
+
+/** Stable reasons the card groups by (src-renderer i18n `reason.*`). */
+export type FileReason =
+  | 'folder.no-text'
+  | 'folder.encrypted'
+  | 'folder.corrupt'
+  | 'folder.binary'
+  | 'folder.too-large'
+  | 'folder.empty';
+
+export function fileFailure(
+  reason: FileReason,
+  message: string,
+  options: { skipped?: boolean; cause?: unknown } = {},
+): CairnError {
+  return new CairnError('DOCUMENT_FAILED', message, {
+    cause: options.cause,
+    details: { reason, permanent: true, ...(options.skipped ? { skipped: true } : {}) },
+  });
+}
+
+/** The XML entities OOXML and EPUB files use in text. */
+export function decodeXmlEntities(text: string): string {
+  return text.replace(/&(#x[0-9a-f]+|#\d+|lt|gt|amp|quot|apos);/gi, (whole, entity: string) => {
+    const lower = entity.toLowerCase();
+    if (lower.startsWith('#x')) return safeCodePoint(parseInt(lower.slice(2), 16), whole);
+    if (lower.startsWith('#')) return safeCodePoint(parseInt(lower.slice(1), 10), whole);
+    return { lt: '<', gt: '>', amp: '&', quot: '"', apos: "'" }[lower] ?? whole;
+  });
+}
+
+function safeCodePoint(code: number, fallback: string): string {
+  return Number.isInteger(code) && code >= 0 && code <= 0x10ffff ? String.fromCodePoint(code) : fallback;
+}

@@ -1,0 +1,70 @@
+import { describe, expect, it } from 'vitest';
+import { analyze } from './analyzer';
+import { queryTerms } from './query-terms';
+import { wordTier } from './stop-words';
+
+describe('queryTerms', () => {
+  it('drops Chinese and English question and function words, keeping the content words', () => {
+    expect(queryTerms('怎么找出执行很慢的 SQL 语句').content).not.toEqual(
+      expect.arrayContaining(['怎么', '的']),
+    );
+    expect(queryTerms('TiDB 是否支持外键').content).toEqual(['tidb', '支持', '外', '键', '持外', '外键']);
+    expect(queryTerms('How does PD decide to merge two regions?').content).toEqual([
+      'pd',
+      'decid',
+      'merg',
+      'two',
+      'region',
+    ]);
+    expect(queryTerms('TiDB 7.4.0 是什么时候发布的').content).toEqual(['tidb', '7', '4', '0', '发布', '740']);
+  });
+
+  it('weighs question-frame words instead of deleting them, and makes them content when alone', () => {
+    expect(queryTerms('错误码 8027 是什么原因')).toMatchObject({
+      content: ['错误', '码', '8027', '误码'],
+      frame: ['原因'],
+    });
+    expect(queryTerms('tidb_enable_clustered_index 有什么作用').frame).toEqual(['作用']);
+    expect(wordTier('原因')).toBe('frame');
+    expect(wordTier('什么')).toBe('function');
+    expect(wordTier('最大')).toBe('content');
+  });
+
+  it('drops the bigrams that reach into a function word (是什, 么原), keeps those inside content', () => {
+    const terms = queryTerms('TiKV channel full 是什么原因');
+    expect([...terms.content, ...terms.frame]).not.toEqual(expect.arrayContaining(['是什']));
+    expect([...terms.content, ...terms.frame]).not.toEqual(expect.arrayContaining(['么原']));
+    expect(queryTerms('差旅报销').content).toEqual(expect.arrayContaining(['差旅', '报销', '旅报']));
+  });
+
+  it('yields nothing for a query of function words only', () => {
+    for (const query of ['的', '是什么', '怎么 如何', 'what is the', 'how does it'])
+      expect({ query, terms: queryTerms(query) }).toEqual({
+        query,
+        terms: { content: [], frame: [], phrases: [], distinctive: [] },
+      });
+  });
+
+  it('keeps runs of content words as phrases and names the distinctive words', () => {
+    expect(queryTerms('TiKV channel full 是什么原因').phrases).toEqual(['tikv channel full']);
+    expect(queryTerms('Placement Rules in SQL').phrases).toEqual([
+      'placement rules',
+      'sql',
+      'placement rules in sql',
+    ]);
+    expect(queryTerms('raftstore.store-pool-size').phrases).toEqual(['raftstore.store-pool-size']);
+    expect(queryTerms('xyzzy 不存在的词').distinctive).toEqual(['xyzzi']);
+  });
+
+  it('only yields tokens the analyzer also yields for the same text, so they can match the index', () => {
+    for (const query of [
+      '错误码 8027 是什么原因',
+      'v7.4.0 发版日期',
+      'What is the default value of store-pool-size?',
+    ]) {
+      const all = new Set(analyze(query));
+      const terms = queryTerms(query);
+      expect([...terms.content, ...terms.frame].filter((t) => !all.has(t))).toEqual([]);
+    }
+  });
+});

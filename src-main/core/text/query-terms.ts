@@ -1,0 +1,103 @@
+/**
+ * The keyword terms of a query, by tier (stop-words.ts): content terms, and question-frame terms
+ * that are weighed below them. Function words are left out. The tokens are the analyzer's own
+ * (analyze() of the same text yields every one of them), so they match what indexing stored.
+ */
+import {
+  analyzeWord,
+  CJK_CHAR,
+  CJK_UNIT,
+  identifierTokens,
+  MAX_TOKEN_CHARS,
+  NEEDS_DICTIONARY,
+  PLAIN_WORD,
+  segmenter,
+  WORD_RUN,
+} from './analyzer';
+import { wordTier, type WordTier } from './stop-words';
+
+export interface QueryTerms {
+  /** Distinct content terms in query order. */
+  content: string[];
+  /** Distinct question-frame terms not also content (原因, 作用, reason …). */
+  frame: string[];
+  /**
+   * The query's runs of consecutive content words, as typed (normalised, lower-cased): "tikv
+   * channel full" in "TiKV channel full 是什么原因", "store-pool-size" in "What is the default
+   * value of store-pool-size?". What an exact phrase match looks for (phrase-rerank.ts).
+   */
+  phrases: string[];
+  /**
+   * The query's distinctive words: Latin words of three letters or more, numbers and identifiers
+   * (their whole tokens). When the query has some and not one of them occurs in the index,
+   * nothing matches ("xyzzy 不存在的词"), whatever its other words share with the index.
+   */
+  distinctive: string[];
+}
+
+const RANK: Record<WordTier, number> = { function: 0, frame: 1, content: 2 };
+
+export function queryTerms(text: string): QueryTerms {
+  const normalised = text.normalize('NFKC').toLowerCase();
+  // The tier of the word covering each character, for the bigrams below.
+  const tierAt: WordTier[] = [];
+  const content = new Set<string>();
+  const frame = new Set<string>();
+  const runs: { start: number; end: number }[] = [];
+  const distinctive = new Set<string>();
+  let run: { start: number; end: number } | null = null;
+  const addWord = (piece: string, start: number) => {
+    const word = analyzeWord(piece);
+    const tier = wordTier(word.surface);
+    for (let i = start; i < start + piece.length; i++) tierAt[i] = tier;
+    // A run continues over spaces and identifier connectors only, not over punctuation or a function word.
+    const joined = run !== null && /^[\s._-]*$/.test(normalised.slice(run.end, start));
+    if (tier !== 'content' || word.tokens.length === 0) run = null;
+    else if (joined && run) run.end = start + piece.length;
+    else runs.push((run = { start, end: start + piece.length }));
+    if (tier === 'function') return;
+    for (const token of word.tokens) {
+      (tier === 'content' ? content : frame).add(token);
+      if (tier === 'content' && !word.cjk && (token.length >= 3 || /\d/.test(token))) distinctive.add(token);
+    }
+  };
+  if (NEEDS_DICTIONARY.test(normalised)) {
+    for (const part of segmenter.segment(normalised)) {
+      if (!part.isWordLike) continue;
+      if (PLAIN_WORD.test(part.segment)) addWord(part.segment, part.index);
+      else for (const m of part.segment.matchAll(WORD_RUN)) addWord(m[0], part.index + m.index);
+    }
+  } else {
+    for (const m of normalised.matchAll(WORD_RUN)) addWord(m[0], m.index);
+  }
+  for (const token of identifierTokens(normalised)) {
+    content.add(token);
+    distinctive.add(token);
+  }
+  for (const run of normalised.matchAll(WORD_RUN)) {
+    if (!CJK_CHAR.test(run[0])) continue;
+    let previous: { unit: string; tier: WordTier } | null = null;
+    for (const m of run[0].matchAll(CJK_UNIT)) {
+      const unit = m[0].length > 1 ? m[0].replace(/['’]/gu, '') : m[0];
+      if (unit.length === 0 || unit.length > MAX_TOKEN_CHARS) continue;
+      const tier = tierAt[run.index + m.index] ?? 'content';
+      if (previous) {
+        // A bigram is as weak as its weaker unit: one reaching into a function word is dropped.
+        const bigramTier = RANK[previous.tier] <= RANK[tier] ? previous.tier : tier;
+        if (bigramTier !== 'function') (bigramTier === 'content' ? content : frame).add(previous.unit + unit);
+      }
+      previous = { unit, tier };
+    }
+  }
+  const phraseSpans = runs.map((r) => normalised.slice(r.start, r.end));
+  // "Placement Rules in SQL": Latin runs joined by nothing but spaced function words are one phrase too.
+  const whole = runs.length > 1 ? normalised.slice(runs[0]!.start, runs.at(-1)!.end) : '';
+  if (whole && /^[a-z0-9\s._-]+$/.test(whole)) phraseSpans.push(whole);
+  const phrases = [...new Set(phraseSpans.map((p) => p.replace(/\s+/g, ' ')))];
+  return {
+    content: [...content],
+    frame: [...frame].filter((t) => !content.has(t)),
+    phrases,
+    distinctive: [...distinctive],
+  };
+}
