@@ -436,9 +436,21 @@ export interface ReindexStatus {
   pendingSpace: string | null;
 }
 
+/**
+ * Where this Cairn keeps credentials, so the forms and Settings can say it plainly.
+ * keychain: encrypted by the operating system's keychain; plain-file: an owner-only file that is
+ * NOT encrypted (no keychain on this system); unavailable: nothing can be stored; memory: not kept.
+ */
+export interface SecretStorageView {
+  kind: 'keychain' | 'plain-file' | 'unavailable' | 'memory';
+  /** The file, for plain-file. */
+  path: string | null;
+}
+
 export interface StatusSnapshot {
   version: string;
   dataDir: string;
+  secretStorage: SecretStorageView;
   connections: ConnectionView[];
   settings: SettingsView;
   reindex: ReindexStatus;

@@ -76,8 +76,9 @@ export async function startBackendHost(options: BackendOptions = {}): Promise<Ba
   try {
     cairn = await createCairn({
       dataDir: join(scratch, 'data'),
-      // No CAIRN_* from the machine running the suite: the UI configures everything.
-      env: {},
+      // No CAIRN_* from the machine running the suite: the UI configures everything. Secrets go to
+      // the data dir's file, never to the keychain of the developer running the suite.
+      env: { CAIRN_SECRET_STORE: 'file' },
       redactor,
       logger: createLogger({ redactor, level: 'debug', sink: (line) => void logLines.push(line) }),
       scheduler: false,

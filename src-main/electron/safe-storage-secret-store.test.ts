@@ -53,12 +53,17 @@ describe('SafeStorageSecretStore', () => {
     );
     await expect(store.set('x', { token: 'abcdefgh' })).rejects.toMatchObject({ code: 'UNSUPPORTED' });
     expect(store.protection).toContain('no OS keychain');
-    expect(
-      new SafeStorageSecretStore(
-        { ...aesSafeStorage(), getSelectedStorageBackend: () => 'basic_text' },
-        join(dir, 'weak.json'),
-      ).protection,
-    ).toContain('weak');
+    const weak = new SafeStorageSecretStore(
+      { ...aesSafeStorage(), getSelectedStorageBackend: () => 'basic_text' },
+      join(dir, 'weak.json'),
+    );
+    expect(weak.protection).toContain('weak');
+    // A fixed key is not encryption: the UI is told it is a plain file.
+    expect([store.storage, weak.storage, new SafeStorageSecretStore(aesSafeStorage(), 'x').storage]).toEqual([
+      { kind: 'unavailable', path: null },
+      { kind: 'plain-file', path: join(dir, 'weak.json') },
+      { kind: 'keychain', path: null },
+    ]);
   });
 
   it('reports credentials it cannot decrypt instead of returning garbage', async () => {

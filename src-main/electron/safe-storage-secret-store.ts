@@ -6,6 +6,7 @@
  */
 import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
 import { dirname } from 'node:path';
+import type { SecretStorageView } from '@shared/models';
 import type { SecretStore } from '../core/secrets/secret-store';
 import { CairnError } from '../core/errors';
 
@@ -22,6 +23,7 @@ type SecretFile = Record<string, string>;
 
 export class SafeStorageSecretStore implements SecretStore {
   readonly protection: string;
+  readonly storage: SecretStorageView;
   /** Serialises writes so two quick `set` calls cannot lose one another. */
   private writing: Promise<void> = Promise.resolve();
 
@@ -35,6 +37,12 @@ export class SafeStorageSecretStore implements SecretStore {
       : backend === 'basic_text'
         ? 'weak: no keyring (libsecret or kwallet) was found, so secrets are obfuscated with a fixed key; install a keyring'
         : 'encrypted with the operating system keychain';
+    // A fixed key is no encryption: the UI must not call it that.
+    this.storage = !safeStorage.isEncryptionAvailable()
+      ? { kind: 'unavailable', path: null }
+      : backend === 'basic_text'
+        ? { kind: 'plain-file', path: filePath }
+        : { kind: 'keychain', path: null };
   }
 
   async get(ref: string): Promise<Record<string, string> | null> {

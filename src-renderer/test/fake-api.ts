@@ -91,6 +91,7 @@ export function snapshot(patch: Partial<StatusSnapshot> = {}): StatusSnapshot {
   return {
     version: 'test',
     dataDir: '/data',
+    secretStorage: { kind: 'keychain', path: null },
     connections: [],
     settings: settings(),
     reindex: {

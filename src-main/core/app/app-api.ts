@@ -1,6 +1,6 @@
 /** The contract's `app` domain: the status snapshot and the check of links the UI asks to open. */
 import type { CairnApi } from '@shared/contract';
-import type { StatusSnapshot } from '@shared/models';
+import type { SecretStorageView, StatusSnapshot } from '@shared/models';
 import { CairnError, toResult } from '../errors';
 import { expandHome } from '../connectors/folder/home-path';
 import type { ConnectionRepository } from '../connections/connection-repository';
@@ -12,6 +12,7 @@ import type { SyncService } from '../sync/sync-service';
 export interface AppApiDeps {
   version: string;
   dataDir: string | null;
+  secretStorage: SecretStorageView;
   repository: ConnectionRepository;
   settings: SettingsRepository;
   embeddings: EmbeddingService;
@@ -26,6 +27,7 @@ export function appApi(deps: AppApiDeps): CairnApi['app'] {
       toResult(async (): Promise<StatusSnapshot> => ({
         version: deps.version,
         dataDir: deps.dataDir ?? ':memory:',
+        secretStorage: deps.secretStorage,
         connections: await deps.repository.list(),
         settings: await deps.settings.get(),
         reindex: deps.embeddings.status(),

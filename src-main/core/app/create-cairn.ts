@@ -26,7 +26,7 @@ import { PgDocumentStore } from '../index/pg-document-store';
 import { createLogger, SecretRedactor, type Logger } from '../logging/logger';
 import { HybridSearch } from '../search/hybrid-search';
 import { vectorTuning } from '../search/search-tuning';
-import { FileSecretStore } from '../secrets/file-secret-store';
+import { chooseSecretStore } from '../secrets/choose-secret-store';
 import { MemorySecretStore, type SecretStore } from '../secrets/secret-store';
 import { SyncScheduler } from '../sync/scheduler';
 import { SyncEngine } from '../sync/sync-engine';
@@ -47,6 +47,7 @@ import { ConnectionService } from '../connections/connection-service';
 import { acquireDataDirLock, dataDirLayout, type DataDirLock } from './data-dir';
 import { ConnectionConnectors } from '../connections/connection-connectors';
 import { ConnectionSecrets, secretFieldNames } from '../connections/connection-secrets';
+import { PRIVATE_DIR_MODE, PrivateTreeKeeper, restrictUmask } from './private-data-dir';
 import { DirectSources } from '../connections/direct-sources';
 import { SignInFlows } from '../connections/sign-in-flows';
 import { EmbeddingService } from '../embedding/embedding-service';
@@ -72,7 +73,10 @@ export { CAIRN_VERSION } from './version';
 export interface CreateCairnOptions {
   /** On-disk data directory (locked against a second process); omit for an in-memory instance. */
   dataDir?: string | null;
-  /** @default FileSecretStore in the data dir, or memory for an in-memory instance. Electron passes its safeStorage store. */
+  /**
+   * @default the OS keychain, or an owner-only file in the data dir where there is none
+   * (secrets/choose-secret-store.ts); memory for an in-memory instance. Electron passes its safeStorage store.
+   */
   secretStore?: SecretStore;
   /** Environment for headless overrides (CAIRN_EMBED_*, CAIRN_CHAT_*). @default process.env */
   env?: NodeJS.ProcessEnv;
@@ -121,18 +125,44 @@ export async function createCairn(options: CreateCairnOptions = {}): Promise<Cai
   const dataDir = options.dataDir ?? null;
   const layout = dataDir ? dataDirLayout(dataDir) : null;
   let lock: DataDirLock | null = null;
+  let privacy: PrivateTreeKeeper | null = null;
   if (layout) {
-    mkdirSync(layout.root, { recursive: true });
+    restrictUmask();
+    mkdirSync(layout.root, { recursive: true, mode: PRIVATE_DIR_MODE });
     lock = await acquireDataDirLock(layout.root);
   }
   const logger = options.logger ?? defaultLogger(layout?.logs ?? null, redactor);
   const disposers: (() => Promise<void> | void)[] = [];
   try {
+    if (layout) {
+      const keeper = new PrivateTreeKeeper(layout.root, (error) =>
+        logger.warn('could not make the data directory private', { error }),
+      );
+      privacy = keeper;
+      await keeper.request();
+      // Runs after the database has closed (disposers run in reverse): its last writes are private too.
+      disposers.push(() => keeper.request());
+    }
     const db = await openDatabase(layout ? { dataDir: layout.database } : {});
     disposers.push(() => db.close());
     const secretStore =
-      options.secretStore ?? (layout ? new FileSecretStore(layout.secrets) : new MemorySecretStore());
+      options.secretStore ??
+      (layout
+        ? await chooseSecretStore({
+            dataDir: layout.root,
+            secretsFile: layout.secrets,
+            env,
+            logger: logger.child('secrets'),
+          })
+        : new MemorySecretStore());
     const events = new EventBus();
+    // PGlite writes its files 0666: each sync and re-embed ends with the data dir made owner-only again.
+    disposers.push(events.on('sync.finished', () => void privacy?.request()));
+    disposers.push(
+      events.on('reindex.progress', (status) => {
+        if (!status.running) void privacy?.request();
+      }),
+    );
     await closeAbandonedRuns(db);
 
     // Connections: the repository, their secrets, the connectors built from them, and the
@@ -307,6 +337,7 @@ export async function createCairn(options: CreateCairnOptions = {}): Promise<Cai
     const appDeps = {
       version: CAIRN_VERSION,
       dataDir,
+      secretStorage: secretStore.storage,
       repository,
       settings,
       embeddings,
@@ -377,6 +408,7 @@ export async function createCairn(options: CreateCairnOptions = {}): Promise<Cai
         await syncService.whenIdle();
         await models.service.whenIdle();
         await embeddings.whenIdle();
+        await privacy?.whenIdle();
       },
       dispose: async () => {
         if (disposed) return;

@@ -7,6 +7,7 @@ import { randomBytes } from 'node:crypto';
 import { chmod, mkdir, open, readFile, rename, stat, unlink } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { CairnError } from '../errors';
+import type { SecretStorageView } from '@shared/models';
 import type { SecretStore } from './secret-store';
 
 type SecretMap = Record<string, Record<string, string>>;
@@ -21,16 +22,28 @@ const OWNER_ONLY_DIR = 0o700;
 
 export class FileSecretStore implements SecretStore {
   readonly protection: string;
+  readonly storage: SecretStorageView;
   /** Serialises read-modify-write cycles within this process. */
   private tail: Promise<unknown> = Promise.resolve();
 
   constructor(readonly filePath: string) {
     this.protection = `Not encrypted: secrets are kept in plain text in ${filePath}, readable only by your user account.`;
+    this.storage = { kind: 'plain-file', path: filePath };
   }
 
   async get(ref: string): Promise<Record<string, string> | null> {
     const found = (await this.serial(() => this.read()))[ref];
     return found ? { ...found } : null;
+  }
+
+  /** The refs stored, or null when there is no file at all. */
+  async refs(): Promise<string[] | null> {
+    try {
+      await stat(this.filePath);
+    } catch {
+      return null;
+    }
+    return Object.keys(await this.serial(() => this.read()));
   }
 
   async set(ref: string, values: Record<string, string>): Promise<void> {

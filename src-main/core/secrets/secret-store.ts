@@ -1,6 +1,9 @@
+import type { SecretStorageView } from '@shared/models';
+
 /**
- * Where credentials live. Electron uses safeStorage; headless mode an owner-only file.
- * Values never reach logs, the renderer, or the index.
+ * Where credentials live. Electron uses safeStorage; headless mode the OS keychain, or an
+ * owner-only file where there is none (choose-secret-store.ts). Values never reach logs, the
+ * renderer, or the index.
  */
 export interface SecretStore {
   get(ref: string): Promise<Record<string, string> | null>;
@@ -8,11 +11,14 @@ export interface SecretStore {
   delete(ref: string): Promise<void>;
   /** A plain sentence about how secrets are protected (shown in the UI/CLI), e.g. a warning for plain files. */
   readonly protection: string;
+  /** The same as data, for the UI: "stored encrypted" appears only where `kind` is keychain. */
+  readonly storage: SecretStorageView;
 }
 
 /** In-memory store for tests and ephemeral runs. */
 export class MemorySecretStore implements SecretStore {
   readonly protection = 'in memory only (not persisted)';
+  readonly storage: SecretStorageView = { kind: 'memory', path: null };
   private readonly values = new Map<string, Record<string, string>>();
 
   async get(ref: string): Promise<Record<string, string> | null> {
