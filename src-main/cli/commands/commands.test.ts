@@ -232,7 +232,7 @@ describe.each(['in-process', 'socket'] as const)(
       expect(hits.map((hit) => [hit.title, hit.knowledgeBase, hit.url, hit.ranks])[0]).toEqual([
         'FAQ',
         'notes',
-        join(notes, 'faq.md'),
+        `${join(notes, 'faq.md')}#faq`,
         { keyword: 1, vector: 1 },
       ]);
       const text = await cli(['search', '发票']);

@@ -324,7 +324,7 @@ export class ConnectionRepository {
       nextSyncAt: row.next_sync_at ? row.next_sync_at.toISOString() : null,
       documentCount: row.document_count,
       chunkCount: row.chunk_count,
-      // The last run that listed the source (migration 006): what waits for the next sync, what had no text.
+      // The last run that listed the source (migration 008): what waits for the next sync, what had no text.
       deferred: row.sync_deferred,
       skippedKinds: row.sync_skipped ?? {},
       directOnly: this.directOnly(platform, row.config, secretFields),
