@@ -2,6 +2,7 @@ import { useMemo } from 'react';
 import { formatNumber, useLanguage, useT } from '../../i18n/i18n';
 import type { ChatExchange } from '../../store/slices/chat-slice';
 import { ErrorMessage } from '../common/ErrorMessage';
+import { highlightTerms } from '../search/highlight';
 import { AnswerBody } from './AnswerBody';
 import { SourceCardView } from './SourceCardView';
 
@@ -9,6 +10,7 @@ export function ChatExchangeView({ exchange }: { exchange: ChatExchange }) {
   const t = useT();
   const language = useLanguage();
   const answer = exchange.answer;
+  const terms = useMemo(() => highlightTerms(exchange.question), [exchange.question]);
   const cited = useMemo(() => answer?.citations.map((source) => source.n) ?? [], [answer]);
   const cards = answer ? (answer.citations.length > 0 ? answer.citations : answer.sources) : [];
   return (
@@ -53,7 +55,7 @@ export function ChatExchangeView({ exchange }: { exchange: ChatExchange }) {
         <div className="sources">
           <h3>{answer.citations.length > 0 ? t('chat.sources') : t('chat.consulted')}</h3>
           {cards.map((source) => (
-            <SourceCardView key={source.n} source={source} messageId={exchange.messageId!} />
+            <SourceCardView key={source.n} source={source} messageId={exchange.messageId!} terms={terms} />
           ))}
         </div>
       )}

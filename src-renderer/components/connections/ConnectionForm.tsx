@@ -239,7 +239,18 @@ function ConnectionForm({ target, onClose }: { target: FormTarget; onClose: () =
   }
 
   return (
-    <form className="panel add-form" onSubmit={(event) => void onSubmit(event)} aria-label={title}>
+    <form
+      className="panel add-form"
+      onSubmit={(event) => void onSubmit(event)}
+      aria-label={title}
+      onKeyDown={(event) => {
+        // Escape leaves the form as Cancel does (never while an IME is composing Chinese text).
+        if (event.key === 'Escape' && !event.nativeEvent.isComposing) {
+          event.preventDefault();
+          onClose();
+        }
+      }}
+    >
       <h2>{title}</h2>
       {!editing && (
         <fieldset className="platform-picker">

@@ -3,7 +3,20 @@ import { useT } from '../../i18n/i18n';
 import { useApp } from '../../store/store-context';
 import { ErrorMessage } from '../common/ErrorMessage';
 import { highlightTerms } from './highlight';
+import { resultTitles } from './SearchBox';
 import { SearchResultCard } from './SearchResultCard';
+
+/** Arrow keys move between result titles; Up from the first goes back to the search box. */
+function moveBetweenResults(event: React.KeyboardEvent<HTMLElement>) {
+  if (event.key !== 'ArrowDown' && event.key !== 'ArrowUp') return;
+  const titles = resultTitles();
+  const at = titles.indexOf(document.activeElement as HTMLElement);
+  if (at === -1) return;
+  event.preventDefault();
+  const next = at + (event.key === 'ArrowDown' ? 1 : -1);
+  if (next < 0) document.querySelector<HTMLInputElement>('input[type="search"]')?.focus();
+  else titles[Math.min(next, titles.length - 1)]?.focus();
+}
 
 export function SearchView() {
   const t = useT();
@@ -36,7 +49,10 @@ export function SearchView() {
           : searching && documents.length === 0
             ? t('search.searching')
             : answeredQuery && documents.length > 0
-              ? t('search.count', { count: documents.length, ms: tookMs ?? 0 })
+              ? t(documents.length === 1 ? 'search.countOne' : 'search.count', {
+                  count: documents.length,
+                  ms: tookMs ?? 0,
+                })
               : ''}
       </p>
       {searchError && searchError.code !== 'CANCELLED' && (
@@ -59,7 +75,8 @@ export function SearchView() {
       {query.trim() && answeredQuery && !searching && documents.length === 0 && !searchError && (
         <p className="empty-line">{t('search.noHits', { query: answeredQuery })}</p>
       )}
-      <div className="hit-list">
+      {documents.length > 0 && <p className="visually-hidden">{t('search.keyboardHint')}</p>}
+      <div className="hit-list" onKeyDown={moveBetweenResults}>
         {documents.map((document) => (
           <SearchResultCard key={document.best.key} document={document} terms={terms} />
         ))}

@@ -1,5 +1,6 @@
 import type { AppErrorData } from '@shared/errors';
-import type { Platform } from '@shared/models';
+import type { ChunkLocation, Platform } from '@shared/models';
+import { storedTheme, storeTheme, type ThemeChoice } from '../../theme';
 import type { GetState, SetState, StoreDeps } from '../store-types';
 
 export type View = 'connections' | 'search' | 'chat' | 'settings';
@@ -15,6 +16,8 @@ export interface Notice {
 
 export interface UiSlice {
   view: View;
+  /** Which shell shows the UI (StoreDeps.host). */
+  host: 'desktop' | 'browser';
   /** The language the OS asked for; the settings may override it. */
   systemLanguage: Language;
   phase: 'loading' | 'ready' | 'failed';
@@ -22,6 +25,9 @@ export interface UiSlice {
   notice: Notice | null;
   /** `path`: a folder dropped on the Connections view or picked before the form opened. */
   addForm: { open: boolean; platform: Platform; path?: string };
+  /** system follows prefers-color-scheme (App applies it to <html data-theme>). */
+  theme: ThemeChoice;
+  setTheme(theme: ThemeChoice): void;
   /** Bumped by Ctrl/Cmd+K; the search box focuses itself when it changes. */
   searchFocusRequest: number;
   setView(view: View): void;
@@ -35,7 +41,32 @@ export interface UiSlice {
   /** Core checks the link (http(s), or a file inside a folder connection); the shell opens it. */
   /** `page`: a PDF opens at that page where the viewer supports it. */
   openExternal(url: string, page?: number): Promise<void>;
+  /**
+   * "Open original", which always does something the user sees: desktop, the OS opens the link or
+   * file (a PDF at the passage's page); browser host, a web link opens in a new tab and a local file
+   * in the preview.
+   */
+  openOriginal(original: OriginalRef): Promise<void>;
   setLanguage(language: 'system' | Language): Promise<void>;
+}
+
+/** What "Open original" needs to know about a document. */
+export interface OriginalRef {
+  url: string | null;
+  /** The indexed document, when there is one (a live hit has none). */
+  documentId: number | null;
+  title: string;
+  passage?: { charStart: number; charEnd: number } | null;
+  terms?: string[];
+  /** The passage's place in the file: a PDF opens at its page (desktop). */
+  location?: ChunkLocation | null;
+  /** For local-folder notes: the connection and the note's path, to offer "Open in Obsidian" in a vault. */
+  connectionId?: string;
+  externalId?: string;
+}
+
+export function isWebLink(url: string | null): url is string {
+  return url !== null && /^https?:\/\//i.test(url.trim());
 }
 
 let noticeIds = 0;
@@ -49,16 +80,22 @@ export function createUiSlice(
   systemLanguage: Language,
   set: SetState,
   get: GetState,
-  { api }: StoreDeps,
+  { api, host, openWindow }: StoreDeps,
 ): UiSlice {
   return {
     view: 'connections',
+    host,
     systemLanguage,
     phase: 'loading',
     loadError: null,
     notice: null,
     addForm: { open: false, platform: 'folder' },
     searchFocusRequest: 0,
+    theme: storedTheme(globalThis.localStorage),
+    setTheme(theme) {
+      storeTheme(globalThis.localStorage, theme);
+      set({ theme });
+    },
     setView: (view) => set({ view }),
     showNotice: (kind, text) => set({ notice: { id: ++noticeIds, kind, text } }),
     showError: (error) => {
@@ -74,6 +111,28 @@ export function createUiSlice(
     async openExternal(url, page) {
       const result = await api.app.openExternal(page ? { url, page } : { url });
       if (!result.ok) get().showError(result.error);
+    },
+    async openOriginal(original) {
+      if (host === 'browser') {
+        if (isWebLink(original.url)) {
+          openWindow(original.url.trim());
+          return;
+        }
+        if (original.documentId !== null) {
+          await get().openPreview({
+            documentId: original.documentId,
+            passage: original.passage ?? null,
+            terms: original.terms ?? [],
+            title: original.title,
+          });
+          return;
+        }
+      }
+      if (original.url)
+        await get().openExternal(
+          original.url,
+          original.location?.kind === 'page' ? original.location.page : undefined,
+        );
     },
     async setLanguage(language) {
       await get().saveSettings({ language });
