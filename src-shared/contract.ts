@@ -15,6 +15,7 @@ import type {
   DocumentPage,
   McpSetup,
   McpTestReport,
+  CoreMessage,
   DocumentView,
   FolderPreview,
   ModelProgress,
@@ -49,17 +50,17 @@ export interface CairnApi {
     list(): Promise<Result<ConnectionView[]>>;
     add(input: NewConnection): Promise<Result<ConnectionView>>;
     /** Checks credentials and reachability without syncing. */
-    test(input: { id: string }): Promise<Result<{ message: string }>>;
+    test(input: { id: string }): Promise<Result<CoreMessage>>;
     /** What a folder would index (file counts by kind), before it is added; `~` means the home folder. */
     previewFolder(input: { path: string; exclude?: string }): Promise<Result<FolderPreview>>;
     /** Checks credentials before a connection is saved (the Add dialog's "Test connection"). */
-    testNew(input: NewConnection): Promise<Result<{ message: string }>>;
+    testNew(input: NewConnection): Promise<Result<CoreMessage>>;
     setMode(input: { id: string; mode: ConnectionMode }): Promise<Result<ConnectionView>>;
     rename(input: { id: string; name: string }): Promise<Result<ConnectionView>>;
     /** Edits name, settings or credentials, keeping the index; ALREADY_SYNCING while a sync of it runs. */
     update(input: ConnectionUpdate): Promise<Result<ConnectionView>>;
     /** The Edit dialog's "Test connection": the edited fields with the stored secrets, nothing saved. */
-    testUpdate(input: ConnectionUpdate): Promise<Result<{ message: string }>>;
+    testUpdate(input: ConnectionUpdate): Promise<Result<CoreMessage>>;
     /** Removes the connection, its index and its stored secrets. */
     remove(input: { id: string }): Promise<Result<void>>;
     /**

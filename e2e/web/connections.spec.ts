@@ -53,7 +53,7 @@ test('a Yuque connection added through the form syncs while the progress bar mov
   await expect(
     app
       .getByRole('form', { name: 'Add a connection' })
-      .getByRole('checkbox', { name: 'Enable RAG indexing' }),
+      .getByRole('checkbox', { name: 'Keep a local copy for offline search' }),
   ).toBeChecked();
   await app.getByRole('button', { name: 'Test connection' }).click();
   await expect(app.getByRole('status').filter({ hasText: 'Connected to Yuque' })).toBeVisible();

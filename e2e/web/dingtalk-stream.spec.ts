@@ -29,7 +29,7 @@ async function fillDingTalkForm(page: Page, backend: BackendHost): Promise<void>
   });
   const form = page.getByRole('form', { name: 'Add a connection' });
   await form.getByRole('checkbox', { name: STREAM_OPTION }).check();
-  await expect(form.getByRole('checkbox', { name: 'Enable RAG indexing' })).toBeChecked();
+  await expect(form.getByRole('checkbox', { name: 'Keep a local copy for offline search' })).toBeChecked();
 }
 
 function exportRequests(backend: BackendHost): string[] {

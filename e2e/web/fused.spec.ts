@@ -43,7 +43,7 @@ test('Yuque and Feishu indexed plus DingTalk searched live answer one query toge
   // Off: searched live on DingTalk, nothing stored.
   await app
     .getByRole('form', { name: 'Add a connection' })
-    .getByRole('checkbox', { name: 'Enable RAG indexing' })
+    .getByRole('checkbox', { name: 'Keep a local copy for offline search' })
     .uncheck();
   await app.getByRole('button', { name: 'Add connection' }).click();
   const dingtalkCard = app.getByRole('article', { name: 'DingTalk docs' });

@@ -75,5 +75,6 @@ export function hydrate(store: AppStore, snapshot: StatusSnapshot): void {
     reindex: snapshot.reindex,
     version: snapshot.version,
     dataDir: snapshot.dataDir,
+    secretStorage: snapshot.secretStorage,
   });
 }

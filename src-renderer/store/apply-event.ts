@@ -106,6 +106,8 @@ const effects: { [N in CairnEventName]?: (store: AppStore, payload: CairnEvents[
     if (exchange?.status === 'streaming' && token.offset > exchange.text.length)
       void store.getState().catchUpAnswers();
   },
+  // The browser host has no tray: a finished or failed sync is told here (Electron's shell notifies itself).
+  'sync.finished': (store, run) => store.getState().announceSyncFinished(run),
   // An answer moved its conversation to the top of the history (and a first answer created it).
   'chat.done': (store) => {
     if (store.getState().conversationsStatus !== 'idle') void store.getState().loadConversations();

@@ -46,6 +46,11 @@ export function fakeBackend(handlers: Handlers): FakeBackend {
   };
 }
 
+/** The calls a test's actions made, without the cards' own read of their last run (sync.runs). */
+export function userCalls(backend: FakeBackend): { channel: string; input: unknown }[] {
+  return backend.calls.filter((call) => call.channel !== 'sync.runs');
+}
+
 export function settings(patch: Partial<SettingsView> = {}): SettingsView {
   return {
     embedding: {

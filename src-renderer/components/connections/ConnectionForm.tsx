@@ -5,6 +5,7 @@ import {
   PLATFORMS,
   type ConnectionUpdate,
   type ConnectionView,
+  type CoreMessage,
   type NewConnection,
   type Platform,
 } from '@shared/models';
@@ -13,9 +14,10 @@ import { useLanguage, useT } from '../../i18n/i18n';
 import { FolderPathTools } from './FolderPathTools';
 import { useAppShallow } from '../../store/store-context';
 import { ErrorMessage } from '../common/ErrorMessage';
+import { SecretStorageNote } from '../common/SecretStorageNote';
+import { SuccessMessage } from '../common/SuccessMessage';
 
-type TestState =
-  { kind: 'idle' } | { kind: 'testing' } | { kind: 'done'; result: Result<{ message: string }> };
+type TestState = { kind: 'idle' } | { kind: 'testing' } | { kind: 'done'; result: Result<CoreMessage> };
 
 /** Adding picks a platform; editing keeps the connection's own (its mode has its own switch on the card). */
 type FormTarget =
@@ -208,7 +210,7 @@ function ConnectionForm({ target, onClose }: { target: FormTarget; onClose: () =
             onChange={(event) => setValues({ ...values, [field.key]: event.target.value })}
           />
           {field.hint && <small className="hint">{field.hint[language]}</small>}
-          {field.secret && <small className="hint">{t('add.secretHint')}</small>}
+          {field.secret && <SecretStorageNote />}
         </label>
         {platform === 'folder' && field.key === 'path' && (
           <FolderPathTools
@@ -307,7 +309,9 @@ function ConnectionForm({ target, onClose }: { target: FormTarget; onClose: () =
       {test.kind === 'done' && (
         <p className={test.result.ok ? 'test-result ok' : 'test-result failed'} role="status">
           {test.result.ok ? (
-            `✓ ${test.result.value.message}`
+            <>
+              ✓ <SuccessMessage success={test.result.value} />
+            </>
           ) : (
             <>
               ✗ <ErrorMessage error={test.result.error} />

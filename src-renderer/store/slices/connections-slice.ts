@@ -3,6 +3,7 @@ import type {
   ConnectionMode,
   ConnectionUpdate,
   ConnectionView,
+  CoreMessage,
   FolderPreview,
   NewConnection,
   SyncProgress,
@@ -17,16 +18,17 @@ export interface ConnectionsSlice {
   /** The most recent finished run, by connection id (per-document errors live here). */
   lastRun: Record<string, SyncRunView>;
   addConnection(input: NewConnection): Promise<Result<ConnectionView>>;
-  testNewConnection(input: NewConnection): Promise<Result<{ message: string }>>;
+  testNewConnection(input: NewConnection): Promise<Result<CoreMessage>>;
   updateConnection(input: ConnectionUpdate): Promise<Result<ConnectionView>>;
-  testConnectionUpdate(input: ConnectionUpdate): Promise<Result<{ message: string }>>;
+  testConnectionUpdate(input: ConnectionUpdate): Promise<Result<CoreMessage>>;
   testConnection(id: string): Promise<void>;
   setMode(id: string, mode: ConnectionMode): Promise<void>;
   syncNow(id: string): Promise<void>;
   syncAll(): Promise<void>;
   cancelSync(id: string): Promise<void>;
   removeConnection(id: string): Promise<void>;
-  loadLastRun(id: string): Promise<void>;
+  /** `quiet`: a failure shows nothing (the card asks on its own, not the user). */
+  loadLastRun(id: string, options?: { quiet?: boolean }): Promise<void>;
   /** What a folder would index, before it is added. */
   previewFolder(path: string, exclude?: string): Promise<Result<FolderPreview>>;
   /** The desktop app's native folder picker; UNSUPPORTED in the browser. */
@@ -63,7 +65,7 @@ export function createConnectionsSlice(set: SetState, get: GetState, { api }: St
     testConnectionUpdate: (input) => api.connections.testUpdate(input),
     async testConnection(id) {
       const result = await api.connections.test({ id });
-      if (result.ok) get().showNotice('info', result.value.message);
+      if (result.ok) get().showSuccess(result.value);
       else report(result);
     },
     async setMode(id, mode) {
@@ -85,11 +87,12 @@ export function createConnectionsSlice(set: SetState, get: GetState, { api }: St
       if (result.ok) set((state) => ({ connections: state.connections.filter((item) => item.id !== id) }));
       else report(result);
     },
-    async loadLastRun(id) {
+    async loadLastRun(id, options = {}) {
       const result = await api.sync.runs({ connectionId: id, limit: 1 });
       const [run] = result.ok ? result.value : [];
-      if (run) set((state) => ({ lastRun: { ...state.lastRun, [id]: run } }));
-      else report(result);
+      // A run that finished meanwhile (sync.finished) is newer than this answer: keep it.
+      if (run) set((state) => (state.lastRun[id] ? {} : { lastRun: { ...state.lastRun, [id]: run } }));
+      else if (!options.quiet) report(result);
     },
   };
 }

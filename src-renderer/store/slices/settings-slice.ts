@@ -1,4 +1,4 @@
-import type { ReindexStatus, SettingsPatch, SettingsView } from '@shared/models';
+import type { ReindexStatus, SecretStorageView, SettingsPatch, SettingsView } from '@shared/models';
 import type { GetState, SetState, StoreDeps } from '../store-types';
 
 export interface SettingsSlice {
@@ -6,6 +6,8 @@ export interface SettingsSlice {
   reindex: ReindexStatus | null;
   version: string;
   dataDir: string;
+  /** Where credentials are kept: the forms say "stored encrypted" only for the keychain. */
+  secretStorage: SecretStorageView;
   saveSettings(patch: SettingsPatch): Promise<boolean>;
   loadReindexCost(): Promise<{ documents: number; chunks: number } | null>;
 }
@@ -16,6 +18,7 @@ export function createSettingsSlice(set: SetState, get: GetState, { api }: Store
     reindex: null,
     version: '',
     dataDir: '',
+    secretStorage: { kind: 'memory', path: null },
     async saveSettings(patch) {
       const result = await api.settings.update(patch);
       if (result.ok) set({ settings: result.value });

@@ -1,5 +1,7 @@
 import type { AppErrorData } from '@shared/errors';
-import type { ChunkLocation, Platform } from '@shared/models';
+import type { ChunkLocation, CoreMessage, Platform, SyncRunView } from '@shared/models';
+import { translate } from '../../i18n/i18n';
+import { selectLanguage } from '../selectors';
 import { storedTheme, storeTheme, type ThemeChoice } from '../../theme';
 import type { GetState, SetState, StoreDeps } from '../store-types';
 
@@ -12,6 +14,8 @@ export interface Notice {
   text: string;
   /** An error from core: shown with ErrorMessage (headline in the UI language, core's sentence beneath). */
   error?: AppErrorData;
+  /** A success from core: shown with SuccessMessage, in the UI language the same way. */
+  success?: CoreMessage;
 }
 
 export interface UiSlice {
@@ -32,6 +36,13 @@ export interface UiSlice {
   searchFocusRequest: number;
   setView(view: View): void;
   showNotice(kind: Notice['kind'], text: string): void;
+  showSuccess(success: CoreMessage): void;
+  /**
+   * Browser host: a sync that ended (done or failed; a stop is the user's own doing) is announced
+   * with a system notification when the page is in the background and the user allowed them,
+   * otherwise with a toast. Electron's shell notifies by itself, so the desktop UI stays quiet.
+   */
+  announceSyncFinished(run: SyncRunView): void;
   /** Shows core's error; a CANCELLED one is not a failure and shows nothing (STYLE.md §6). */
   showError(error: AppErrorData): void;
   dismissNotice(): void;
@@ -101,6 +112,40 @@ export function createUiSlice(
     showError: (error) => {
       if (error.code !== 'CANCELLED')
         set({ notice: { id: ++noticeIds, kind: 'error', text: error.message, error } });
+    },
+    showSuccess: (success) =>
+      set({ notice: { id: ++noticeIds, kind: 'info', text: success.message, success } }),
+    announceSyncFinished(run) {
+      if (host !== 'browser' || run.status === 'cancelled' || run.status === 'running') return;
+      const state = get();
+      const name = state.connections.find((item) => item.id === run.connectionId)?.name ?? run.connectionId;
+      const language = selectLanguage(state);
+      const { added, updated, deleted, failed } = run.counters;
+      const text =
+        run.status === 'failed'
+          ? translate(language, 'notify.failed', { name })
+          : translate(language, failed > 0 ? 'notify.partial' : 'notify.done', {
+              name,
+              added,
+              updated,
+              deleted,
+              failed,
+            });
+      const Notify = globalThis.Notification;
+      if (Notify?.permission === 'granted' && globalThis.document?.visibilityState === 'hidden') {
+        new Notify('Cairn', { body: text, tag: `sync-${run.connectionId}` });
+        return;
+      }
+      if (run.status === 'failed' && run.error)
+        set({
+          notice: {
+            id: ++noticeIds,
+            kind: 'error',
+            text,
+            error: { ...run.error, message: `${text} ${run.error.message}`.trim() },
+          },
+        });
+      else set({ notice: { id: ++noticeIds, kind: 'info', text } });
     },
     dismissNotice: () => set({ notice: null }),
     openAddForm: (platform = 'folder', path) =>
