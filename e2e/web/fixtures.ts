@@ -32,6 +32,20 @@ export const test = base.extend<{ watchFolders: boolean; backend: BackendHost; a
 
 export { expect };
 
+/**
+ * Runs `action` (a click on "Open original") and returns the address the new tab it opened went to:
+ * in the browser host a web link opens in a new tab. Then closes that tab (nothing answers offline).
+ */
+export async function openedTab(page: Page, action: () => Promise<void>): Promise<string> {
+  const navigation = page.context().waitForEvent('request', {
+    predicate: (request) => request.isNavigationRequest() && request.frame().page() !== page,
+  });
+  await action();
+  const url = (await navigation).url();
+  for (const other of page.context().pages()) if (other !== page) await other.close();
+  return url;
+}
+
 export async function screenshot(page: Page, name: string): Promise<void> {
   mkdirSync(SCREENSHOT_DIR, { recursive: true });
   await page.screenshot({ path: join(SCREENSHOT_DIR, `${name}.png`), fullPage: false });
