@@ -117,6 +117,8 @@ export interface CairnApi {
     cancel(input: { messageId: string }): Promise<Result<void>>;
     conversations(): Promise<Result<ConversationView[]>>;
     messages(input: { conversationId: string }): Promise<Result<ChatMessageView[]>>;
+    /** A title the user chose; INVALID_ARGUMENT when blank, NOT_FOUND when there is no such conversation. */
+    renameConversation(input: { conversationId: string; title: string }): Promise<Result<ConversationView>>;
     removeConversation(input: { conversationId: string }): Promise<Result<void>>;
   };
   settings: {
@@ -183,7 +185,7 @@ export const API_METHODS = {
   search: ['query'],
   documents: ['get', 'list'],
   mcp: ['setup', 'test'],
-  chat: ['ask', 'cancel', 'conversations', 'messages', 'removeConversation'],
+  chat: ['ask', 'cancel', 'conversations', 'messages', 'renameConversation', 'removeConversation'],
   settings: ['get', 'update', 'reindexCost'],
   models: ['list', 'pull', 'cancel', 'remove', 'import', 'detectOllama'],
 } as const satisfies { [D in keyof CairnApi]: readonly (keyof CairnApi[D])[] };

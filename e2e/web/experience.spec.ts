@@ -9,6 +9,8 @@ import type { Page } from '@playwright/test';
 import { addFolder, expect, screenshot, syncAndWait, test } from './fixtures';
 
 test.use({ locale: 'en-US' });
+// Each test syncs a folder and walks several views; on a loaded machine opening the backend alone can take a minute.
+test.describe.configure({ timeout: 600_000 });
 
 const NAV = {
   en: { connections: 'Connections', search: 'Search', chat: 'Ask', settings: 'Settings' },
@@ -42,7 +44,6 @@ test('every view passes the accessibility check in both languages and both theme
   app,
   backend,
 }) => {
-  test.setTimeout(600_000);
   await addFolder(app, backend);
   await syncAndWait(app, 'notes');
   for (const look of LOOKS) {

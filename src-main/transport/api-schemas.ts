@@ -120,6 +120,7 @@ export const API_SCHEMAS: ApiSchemas = {
     cancel: z.strictObject({ messageId: id }),
     conversations: noInput,
     messages: z.strictObject({ conversationId: id }),
+    renameConversation: z.strictObject({ conversationId: id, title: z.string().trim().min(1).max(200) }),
     removeConversation: z.strictObject({ conversationId: id }),
   },
   settings: {

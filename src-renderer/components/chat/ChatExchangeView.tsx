@@ -1,10 +1,46 @@
-import { useMemo } from 'react';
+import { useMemo, useState } from 'react';
 import { formatNumber, useLanguage, useT } from '../../i18n/i18n';
 import type { ChatExchange } from '../../store/slices/chat-slice';
+import { selectIsAnswering } from '../../store/selectors';
+import { useApp } from '../../store/store-context';
 import { ErrorMessage } from '../common/ErrorMessage';
 import { highlightTerms } from '../search/highlight';
 import { AnswerBody } from './AnswerBody';
 import { SourceCardView } from './SourceCardView';
+
+/** Copy the answer's text (Markdown, markers included), and ask the same question again below it. */
+function AnswerActions({ exchange }: { exchange: ChatExchange }) {
+  const t = useT();
+  const ask = useApp((state) => state.ask);
+  const answering = useApp(selectIsAnswering);
+  const [copied, setCopied] = useState(false);
+  const text = exchange.answer?.text ?? exchange.text;
+  return (
+    <div className="answer-actions">
+      <button
+        type="button"
+        className="link-button small"
+        disabled={!text}
+        onClick={() =>
+          void navigator.clipboard?.writeText(text).then(
+            () => setCopied(true),
+            () => setCopied(false),
+          )
+        }
+      >
+        {copied ? t('chat.copied') : t('chat.copy')}
+      </button>
+      <button
+        type="button"
+        className="link-button small"
+        disabled={answering}
+        onClick={() => void ask(exchange.question)}
+      >
+        {t('chat.regenerate')}
+      </button>
+    </div>
+  );
+}
 
 export function ChatExchangeView({ exchange }: { exchange: ChatExchange }) {
   const t = useT();
@@ -27,6 +63,9 @@ export function ChatExchangeView({ exchange }: { exchange: ChatExchange }) {
           <AnswerBody text={exchange.text} messageId={exchange.messageId} citations={cited} />
         )}
         {exchange.status === 'streaming' && <span className="cursor" aria-hidden="true" />}
+        {(exchange.status === 'done' || exchange.status === 'failed') && (
+          <AnswerActions exchange={exchange} />
+        )}
         {answer && (
           <div className="answer-labels">
             {answer.mode === 'extractive' && <span className="label">{t('chat.extractive')}</span>}

@@ -3,6 +3,7 @@ import { useT } from '../../i18n/i18n';
 import { selectIsAnswering } from '../../store/selectors';
 import { useApp } from '../../store/store-context';
 import { ChatExchangeView } from './ChatExchangeView';
+import { conversationMarkdown, exportFileName } from './export-markdown';
 import { ConversationList } from './ConversationList';
 
 export function ChatView() {
@@ -24,6 +25,26 @@ export function ChatView() {
     void loadConversations();
   }, [loadConversations]);
 
+  const title = useApp(
+    (state) =>
+      state.conversations.find((conversation) => conversation.id === state.conversationId)?.title ??
+      state.exchanges[0]?.question ??
+      '',
+  );
+
+  /** The shown conversation as a Markdown file with its sources, downloaded by the browser (or Electron's save dialog). */
+  function exportConversation() {
+    const markdown = conversationMarkdown(title, exchanges, {
+      sources: t('chat.sources'),
+      exported: t('chat.exportedFrom'),
+    });
+    const link = document.createElement('a');
+    link.href = URL.createObjectURL(new Blob([markdown], { type: 'text/markdown;charset=utf-8' }));
+    link.download = exportFileName(title);
+    link.click();
+    setTimeout(() => URL.revokeObjectURL(link.href), 10_000);
+  }
+
   function submit(event?: FormEvent) {
     event?.preventDefault();
     const text = question.trim();
@@ -43,6 +64,12 @@ export function ChatView() {
       <div className="chat-pane">
         <div className="view-header">
           <h1>{t('chat.title')}</h1>
+          <span className="spacer" />
+          {exchanges.length > 0 && !answering && (
+            <button type="button" className="button quiet" onClick={exportConversation}>
+              {t('chat.export')}
+            </button>
+          )}
         </div>
         {opening && (
           <p className="muted" role="status">
