@@ -228,6 +228,8 @@ export const en = {
   'chat.showInDocument': 'Show in document',
   'chat.consulted': 'Sources consulted',
   'chat.extractive': 'Extractive answer: quoted from your documents (no chat model configured).',
+  'chat.extractiveUnreachable': 'Extractive answer: the chat model could not be reached, so these passages are quoted from your documents.',
+  'chat.extractiveUnusable': 'Extractive answer: the chat model settings could not be used',
   'chat.incomplete': 'Answer incomplete: it was stopped before the end.',
   'chat.dropped': 'Removed {count} citation(s) that pointed to no source.',
   'chat.usage': '{total} tokens (question {prompt} · answer {completion})',

@@ -225,6 +225,8 @@ export const zh: Record<MessageKey, string> = {
   'chat.showInDocument': '在文档中查看',
   'chat.consulted': '参考的来源',
   'chat.extractive': '摘录式回答：直接引用你的文档（未配置对话模型）。',
+  'chat.extractiveUnreachable': '摘录式回答：无法连接对话模型，以下内容直接引用你的文档。',
+  'chat.extractiveUnusable': '摘录式回答：对话模型设置无法使用',
   'chat.incomplete': '回答不完整：在结束前被停止。',
   'chat.dropped': '已移除 {count} 个没有对应来源的引用。',
   'chat.usage': '{total} 个 token（提问 {prompt} · 回答 {completion}）',

@@ -1,4 +1,5 @@
 import { useMemo, useState } from 'react';
+import type { ChatAnswer } from '@shared/models';
 import { formatNumber, useLanguage, useT } from '../../i18n/i18n';
 import type { ChatExchange } from '../../store/slices/chat-slice';
 import { selectIsAnswering } from '../../store/selectors';
@@ -42,6 +43,24 @@ function AnswerActions({ exchange }: { exchange: ChatExchange }) {
   );
 }
 
+/**
+ * Why the answer is quoted passages, said once: no model configured, the model unreachable, or the
+ * model's settings unusable (with core's reason). Never "no chat model configured" beside an error.
+ */
+function ModeLabel({ answer }: { answer: ChatAnswer }) {
+  const t = useT();
+  if (answer.mode !== 'extractive') return null;
+  const error = answer.error && answer.error.code !== 'CANCELLED' ? answer.error : null;
+  if (!error) return <span className="label">{t('chat.extractive')}</span>;
+  if (error.code === 'SOURCE_UNREACHABLE' || error.code === 'TIMEOUT')
+    return <span className="label warning-label">{t('chat.extractiveUnreachable')}</span>;
+  return (
+    <span className="label warning-label">
+      <ErrorMessage error={error} lead={t('chat.extractiveUnusable')} />
+    </span>
+  );
+}
+
 export function ChatExchangeView({ exchange }: { exchange: ChatExchange }) {
   const t = useT();
   const language = useLanguage();
@@ -68,12 +87,12 @@ export function ChatExchangeView({ exchange }: { exchange: ChatExchange }) {
         )}
         {answer && (
           <div className="answer-labels">
-            {answer.mode === 'extractive' && <span className="label">{t('chat.extractive')}</span>}
+            <ModeLabel answer={answer} />
             {answer.incomplete && <span className="label warning-label">{t('chat.incomplete')}</span>}
             {answer.droppedMarkers.length > 0 && (
               <span className="label">{t('chat.dropped', { count: answer.droppedMarkers.length })}</span>
             )}
-            {answer.error && answer.error.code !== 'CANCELLED' && (
+            {answer.error && answer.error.code !== 'CANCELLED' && answer.mode !== 'extractive' && (
               <span className="label warning-label">
                 <ErrorMessage error={answer.error} />
               </span>
