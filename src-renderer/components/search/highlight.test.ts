@@ -24,6 +24,19 @@ describe('highlightTerms', () => {
     expect(pieces.filter((piece) => piece.match).map((piece) => piece.text)).toEqual(['赵敏', '复核']);
   });
 
+  it('lights Latin words at word starts: "do" never inside "Document", no English function words', () => {
+    const terms = highlightTerms('How do we handle rate limiting?');
+    expect(terms).toEqual(['limiting', 'handle', 'rate']);
+    const lit = (text: string, t: string[]) =>
+      splitByTerms(text, t)
+        .filter((piece) => piece.match)
+        .map((piece) => piece.text);
+    expect(lit('Document 12: undo the do-list; it does', ['do'])).toEqual(['do', 'do']);
+    expect(lit('Two APIs and an API; rapid', ['API'])).toEqual(['API', 'API']);
+    expect(lit('limits and limiting, unlimited', ['limit'])).toEqual(['limit', 'limit']);
+    expect(lit('使用VPN连接，vpn.example', ['VPN'])).toEqual(['VPN', 'vpn']);
+  });
+
   it('ignores queries of punctuation and emoji only', () => {
     expect(highlightTerms('？！… 🎉')).toEqual([]);
   });

@@ -50,6 +50,13 @@ function hanTerms(part: string, segmenter: Intl.Segmenter | null): string[] {
   return terms;
 }
 
+/** English function words: "How do we…" must not light every "do" and "we" (nor "Do" in "Document"). */
+const LATIN_STOP_WORDS = new Set(
+  'a an and are as at be by can do does did for from how i in is it its of on or our the to we what when where which who why with you your'.split(
+    ' ',
+  ),
+);
+
 export function highlightTerms(query: string): string[] {
   const terms = new Set<string>();
   const segmenter =
@@ -58,7 +65,7 @@ export function highlightTerms(query: string): string[] {
     const part = raw.replace(EDGE_PUNCTUATION, '');
     if (!part) continue;
     if (HAN.test(part)) for (const term of hanTerms(part, segmenter)) terms.add(term);
-    else if (part.length > 1) terms.add(part);
+    else if (part.length > 1 && !LATIN_STOP_WORDS.has(part.toLowerCase())) terms.add(part);
   }
   return [...terms].sort((a, b) => b.length - a.length);
 }
@@ -70,10 +77,7 @@ export interface TextPiece {
 
 export function splitByTerms(text: string, terms: string[]): TextPiece[] {
   if (terms.length === 0) return [{ text, match: false }];
-  const pattern = new RegExp(
-    `(${terms.map((term) => term.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join('|')})`,
-    'giu',
-  );
+  const pattern = new RegExp(`(${terms.map(termPattern).join('|')})`, 'giu');
   return text
     .split(pattern)
     .filter((piece) => piece !== '')
@@ -81,4 +85,20 @@ export function splitByTerms(text: string, terms: string[]): TextPiece[] {
       text: piece,
       match: terms.some((term) => term.toLowerCase() === piece.toLowerCase()),
     }));
+}
+
+/**
+ * Han terms match anywhere (no spaces between words). A Latin term starts a word, and a short one
+ * (three letters or fewer) is the whole word or its plural: "API" lights "APIs" but "do" never the
+ * start of "Document"; a longer one may end inside a word ("limit" lights "limiting").
+ */
+const LATIN_WORD = '[\\p{Script=Latin}\\p{N}]';
+
+function termPattern(term: string): string {
+  const escaped = term.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+  if (HAN.test(term)) return escaped;
+  // Han characters are letters too, but "VPN" in "使用VPN连接" is still a word of its own.
+  const start = /^[\p{L}\p{N}]/u.test(term) ? `(?<!${LATIN_WORD})` : '';
+  const end = [...term].length <= 3 ? `(?=(?:s|es)?(?!${LATIN_WORD}))` : '';
+  return `${start}${escaped}${end}`;
 }
