@@ -127,6 +127,13 @@ export interface CairnApi {
     update(input: SettingsPatch): Promise<Result<SettingsView>>;
     /** How many documents/chunks a change of embedding model would re-embed. */
     reindexCost(): Promise<Result<{ documents: number; chunks: number }>>;
+    /**
+     * Settings' Test button: one short request to the chat model the form shows (nothing saved; an
+     * empty key means the stored one for the stored provider). Its error codes are the chat's.
+     */
+    testChat(input: NonNullable<SettingsPatch['chat']>): Promise<Result<CoreMessage>>;
+    /** The same for the embedding model: one query embedded; the vector's size is checked. */
+    testEmbedding(input: NonNullable<SettingsPatch['embedding']>): Promise<Result<CoreMessage>>;
   };
   models: {
     /** The catalogue with what is installed, downloading, in use, and what switching would cost. */
@@ -186,7 +193,7 @@ export const API_METHODS = {
   documents: ['get', 'list'],
   mcp: ['setup', 'test'],
   chat: ['ask', 'cancel', 'conversations', 'messages', 'renameConversation', 'removeConversation'],
-  settings: ['get', 'update', 'reindexCost'],
+  settings: ['get', 'update', 'reindexCost', 'testChat', 'testEmbedding'],
   models: ['list', 'pull', 'cancel', 'remove', 'import', 'detectOllama'],
 } as const satisfies { [D in keyof CairnApi]: readonly (keyof CairnApi[D])[] };
 

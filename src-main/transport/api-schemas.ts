@@ -139,6 +139,8 @@ export const API_SCHEMAS: ApiSchemas = {
       language: z.enum(['system', 'zh', 'en']).optional(),
     }),
     reindexCost: noInput,
+    testChat: chatPatch,
+    testEmbedding: embeddingPatch,
   },
   models: {
     list: noInput,

@@ -182,6 +182,8 @@ export const en = {
   'error.lead': '{lead}: {headline}',
   // Successes from core by code (CoreMessage); core's English sentence goes beneath in Chinese.
   'success.connection.ok': 'Connected to {platform}',
+  'success.model.chatOk': 'The chat model {model} answered in {ms} ms',
+  'success.model.embeddingOk': 'The embedding model {model} works: {dimensions} dimensions, {ms} ms',
   'card.syncInterrupted': 'The last sync did not finish.',
   'phase.listing': 'Listing documents…',
   'phase.detecting': 'Looking for changes…',
@@ -228,7 +230,8 @@ export const en = {
   'chat.showInDocument': 'Show in document',
   'chat.consulted': 'Sources consulted',
   'chat.extractive': 'Extractive answer: quoted from your documents (no chat model configured).',
-  'chat.extractiveUnreachable': 'Extractive answer: the chat model could not be reached, so these passages are quoted from your documents.',
+  'chat.extractiveUnreachable':
+    'Extractive answer: the chat model could not be reached, so these passages are quoted from your documents.',
   'chat.extractiveUnusable': 'Extractive answer: the chat model settings could not be used',
   'chat.incomplete': 'Answer incomplete: it was stopped before the end.',
   'chat.dropped': 'Removed {count} citation(s) that pointed to no source.',
@@ -266,6 +269,10 @@ export const en = {
   'settings.language': 'Language',
   'settings.language.system': 'Follow the system',
   'settings.saved': 'Settings saved.',
+  'settings.test': 'Test',
+  'settings.testing': 'Testing…',
+  'settings.testChat': 'Test the chat model',
+  'settings.testEmbedding': 'Test the embedding model',
   'settings.reindexNotice':
     'Changing the embedding model re-embeds {documents} documents ({chunks} chunks) in the background. Search keeps using the current index until the new one is complete.',
   'settings.reindexPaid': 'With a paid provider this is billed per token for every chunk.',

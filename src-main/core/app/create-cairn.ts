@@ -342,6 +342,7 @@ export async function createCairn(options: CreateCairnOptions = {}): Promise<Cai
       db,
       settings,
       embeddings,
+      localEmbedder: (id: string) => models.local.embedder(id),
       onScheduleSettingsChanged: async () => {
         await scheduler?.refresh();
       },
@@ -364,7 +365,7 @@ export async function createCairn(options: CreateCairnOptions = {}): Promise<Cai
           documents: documentsApi(documents),
           mcp: mcpApi({ launch: options.mcpLaunch ?? checkoutLaunch(), dataDir, documents }),
           chat: chatApi(chat),
-          settings: settingsApi(settingsDeps),
+          settings: settingsApi(settingsDeps, signal),
           models: modelsApi(
             models.service,
             options.ollamaBaseUrl ? { ollamaBaseUrl: options.ollamaBaseUrl } : {},

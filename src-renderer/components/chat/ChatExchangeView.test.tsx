@@ -21,7 +21,7 @@ function labels(): string[] {
 
 describe('ChatExchangeView says once why an answer is quoted passages', () => {
   it('no chat model configured', () => {
-    renderWithStore(<ChatExchangeView exchange={exchange(null)} />, fakeBackend());
+    renderWithStore(<ChatExchangeView exchange={exchange(null)} />, fakeBackend({}));
     expect(labels()).toEqual(['Extractive answer: quoted from your documents (no chat model configured).']);
   });
 
@@ -30,7 +30,7 @@ describe('ChatExchangeView says once why an answer is quoted passages', () => {
       <ChatExchangeView
         exchange={exchange({ code: 'SOURCE_UNREACHABLE', message: 'connect ECONNREFUSED 127.0.0.1:9' })}
       />,
-      fakeBackend(),
+      fakeBackend({}),
     );
     expect(labels()).toEqual([
       'Extractive answer: the chat model could not be reached, so these passages are quoted from your documents.',
@@ -40,8 +40,10 @@ describe('ChatExchangeView says once why an answer is quoted passages', () => {
 
   it('unusable settings: the reason, in one label', () => {
     renderWithStore(
-      <ChatExchangeView exchange={exchange({ code: 'AUTH_INVALID', message: 'The API key was rejected.' })} />,
-      fakeBackend(),
+      <ChatExchangeView
+        exchange={exchange({ code: 'AUTH_INVALID', message: 'The API key was rejected.' })}
+      />,
+      fakeBackend({}),
     );
     expect(labels()).toHaveLength(1);
     expect(labels()[0]).toMatch(/^Extractive answer: the chat model settings could not be used: /);
@@ -50,7 +52,7 @@ describe('ChatExchangeView says once why an answer is quoted passages', () => {
   it('a model answer that failed still shows its error', () => {
     renderWithStore(
       <ChatExchangeView exchange={exchange({ code: 'RATE_LIMITED', message: 'slow down' }, 'model')} />,
-      fakeBackend(),
+      fakeBackend({}),
     );
     expect(labels()).toHaveLength(1);
     expect(document.querySelector('[data-error-code="RATE_LIMITED"]')).not.toBeNull();

@@ -7,6 +7,7 @@ import { SecretStorageNote } from '../common/SecretStorageNote';
 import { EmbeddingSettings, embeddingChanged, type EmbeddingDraft } from './EmbeddingSettings';
 import { McpSettings } from './McpSettings';
 import { LocalModelsSection } from './LocalModelsSection';
+import { ModelTest, withKey } from './ModelTest';
 import type { ThemeChoice } from '../../theme';
 import { CHAT_PRESETS } from './provider-presets';
 
@@ -68,6 +69,7 @@ function SettingsForm({ saved }: { saved: SettingsData }) {
   const t = useT();
   const saveSettings = useApp((state) => state.saveSettings);
   const showNotice = useApp((state) => state.showNotice);
+  const testChatModel = useApp((state) => state.testChatModel);
   const [draft, setDraft] = useState<Draft>(() => draftOf(saved));
   const chatPreset = CHAT_PRESETS[draft.chat.provider];
 
@@ -172,6 +174,11 @@ function SettingsForm({ saved }: { saved: SettingsData }) {
                 />
               </label>
             )}
+            <ModelTest
+              label={t('settings.testChat')}
+              resetKey={JSON.stringify(draft.chat)}
+              run={() => testChatModel(withKey(draft.chat))}
+            />
           </>
         )}
       </fieldset>

@@ -1,4 +1,11 @@
-import type { ReindexStatus, SecretStorageView, SettingsPatch, SettingsView } from '@shared/models';
+import type { Result } from '@shared/errors';
+import type {
+  CoreMessage,
+  ReindexStatus,
+  SecretStorageView,
+  SettingsPatch,
+  SettingsView,
+} from '@shared/models';
 import type { GetState, SetState, StoreDeps } from '../store-types';
 
 export interface SettingsSlice {
@@ -10,6 +17,9 @@ export interface SettingsSlice {
   secretStorage: SecretStorageView;
   saveSettings(patch: SettingsPatch): Promise<boolean>;
   loadReindexCost(): Promise<{ documents: number; chunks: number } | null>;
+  /** Settings' Test buttons: the form's values, nothing saved; the outcome stays beside the button. */
+  testChatModel(draft: NonNullable<SettingsPatch['chat']>): Promise<Result<CoreMessage>>;
+  testEmbeddingModel(draft: NonNullable<SettingsPatch['embedding']>): Promise<Result<CoreMessage>>;
 }
 
 export function createSettingsSlice(set: SetState, get: GetState, { api }: StoreDeps): SettingsSlice {
@@ -29,5 +39,7 @@ export function createSettingsSlice(set: SetState, get: GetState, { api }: Store
       const result = await api.settings.reindexCost();
       return result.ok ? result.value : null;
     },
+    testChatModel: (draft) => api.settings.testChat(draft),
+    testEmbeddingModel: (draft) => api.settings.testEmbedding(draft),
   };
 }
