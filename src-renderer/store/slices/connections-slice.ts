@@ -42,8 +42,8 @@ function upsert(list: ConnectionView[], view: ConnectionView): ConnectionView[] 
 }
 
 export function createConnectionsSlice(set: SetState, get: GetState, { api }: StoreDeps): ConnectionsSlice {
-  const report = (result: Result<unknown>) => {
-    if (!result.ok) get().showError(result.error);
+  const report = (result: Result<unknown>, connectionId?: string) => {
+    if (!result.ok) get().showError(result.error, connectionId);
   };
   return {
     connections: [],
@@ -59,33 +59,42 @@ export function createConnectionsSlice(set: SetState, get: GetState, { api }: St
     pickFolder: () => api.app.pickFolder(),
     async updateConnection(input) {
       const result = await api.connections.update(input);
-      if (result.ok) set((state) => ({ connections: upsert(state.connections, result.value) }));
+      // Saved credentials answer a warning about this connection: it is no longer current.
+      if (result.ok)
+        set((state) => ({
+          connections: upsert(state.connections, result.value),
+          ...(state.notice?.cause === input.id ? { notice: null } : {}),
+        }));
       return result;
     },
     testConnectionUpdate: (input) => api.connections.testUpdate(input),
     async testConnection(id) {
       const result = await api.connections.test({ id });
       if (result.ok) get().showSuccess(result.value);
-      else report(result);
+      else report(result, id);
     },
     async setMode(id, mode) {
       const result = await api.connections.setMode({ id, mode });
       if (result.ok) set((state) => ({ connections: upsert(state.connections, result.value) }));
-      else report(result);
+      else report(result, id);
     },
     async syncNow(id) {
-      report(await api.sync.start({ connectionId: id }));
+      report(await api.sync.start({ connectionId: id }), id);
     },
     async syncAll() {
       report(await api.sync.startAll());
     },
     async cancelSync(id) {
-      report(await api.sync.cancel({ connectionId: id }));
+      report(await api.sync.cancel({ connectionId: id }), id);
     },
     async removeConnection(id) {
       const result = await api.connections.remove({ id });
-      if (result.ok) set((state) => ({ connections: state.connections.filter((item) => item.id !== id) }));
-      else report(result);
+      if (result.ok)
+        set((state) => ({
+          connections: state.connections.filter((item) => item.id !== id),
+          ...(state.notice?.cause === id ? { notice: null } : {}),
+        }));
+      else report(result, id);
     },
     async loadLastRun(id, options = {}) {
       const result = await api.sync.runs({ connectionId: id, limit: 1 });

@@ -16,7 +16,16 @@ export interface Notice {
   error?: AppErrorData;
   /** A success from core: shown with SuccessMessage, in the UI language the same way. */
   success?: CoreMessage;
+  /**
+   * What the warning is about: a connection's id, or HOST_CAUSE. It goes away by itself when that
+   * cause clears (a later sync succeeds, the connection is fixed or removed, the host is back):
+   * see apply-event.ts `clearResolvedNotice`.
+   */
+  cause?: string;
 }
+
+/** A notice about the connection to Cairn itself (the browser host's event stream or status). */
+export const HOST_CAUSE = 'host';
 
 export interface UiSlice {
   view: View;
@@ -43,8 +52,11 @@ export interface UiSlice {
    * otherwise with a toast. Electron's shell notifies by itself, so the desktop UI stays quiet.
    */
   announceSyncFinished(run: SyncRunView): void;
-  /** Shows core's error; a CANCELLED one is not a failure and shows nothing (STYLE.md §6). */
-  showError(error: AppErrorData): void;
+  /**
+   * Shows core's error; a CANCELLED one is not a failure and shows nothing (STYLE.md §6). `cause`:
+   * what it is about (a connection id), so it clears when that is fixed.
+   */
+  showError(error: AppErrorData, cause?: string): void;
   dismissNotice(): void;
   openAddForm(platform?: Platform, path?: string): void;
   closeAddForm(): void;
@@ -109,9 +121,11 @@ export function createUiSlice(
     },
     setView: (view) => set({ view }),
     showNotice: (kind, text) => set({ notice: { id: ++noticeIds, kind, text } }),
-    showError: (error) => {
+    showError: (error, cause) => {
       if (error.code !== 'CANCELLED')
-        set({ notice: { id: ++noticeIds, kind: 'error', text: error.message, error } });
+        set({
+          notice: { id: ++noticeIds, kind: 'error', text: error.message, error, ...(cause ? { cause } : {}) },
+        });
     },
     showSuccess: (success) =>
       set({ notice: { id: ++noticeIds, kind: 'info', text: success.message, success } }),
@@ -143,6 +157,7 @@ export function createUiSlice(
             kind: 'error',
             text,
             error: { ...run.error, message: `${text} ${run.error.message}`.trim() },
+            cause: run.connectionId,
           },
         });
       else set({ notice: { id: ++noticeIds, kind: 'info', text } });
