@@ -37,7 +37,7 @@ export function ModelTest({
       <button
         type="button"
         className="button"
-        aria-label={label}
+        title={label}
         disabled={test.kind === 'testing'}
         onClick={() => {
           setState({ key: resetKey, test: { kind: 'testing' } });
