@@ -16,6 +16,7 @@ import type {
   McpSetup,
   McpTestReport,
   CoreMessage,
+  DocumentTopic,
   DocumentView,
   FolderPreview,
   ModelProgress,
@@ -97,6 +98,11 @@ export interface CairnApi {
      * then id): one connection's, or all. MCP lists them as resources.
      */
     list(input: { connectionId?: string; offset?: number; limit?: number }): Promise<Result<DocumentPage>>;
+    /**
+     * Headings from the user's own documents (newest documents first, one per document before a
+     * second, generic ones like "Overview" skipped): what the UI suggests to search and ask after a sync.
+     */
+    topics(input: { limit?: number }): Promise<Result<DocumentTopic[]>>;
   };
   mcp: {
     /** How AI tools (Claude Desktop, Cursor, Cherry Studio) start `cairn mcp` for this data directory. */
@@ -190,7 +196,7 @@ export const API_METHODS = {
   ],
   sync: ['start', 'startAll', 'cancel', 'runs'],
   search: ['query'],
-  documents: ['get', 'list'],
+  documents: ['get', 'list', 'topics'],
   mcp: ['setup', 'test'],
   chat: ['ask', 'cancel', 'conversations', 'messages', 'renameConversation', 'removeConversation'],
   settings: ['get', 'update', 'reindexCost', 'testChat', 'testEmbedding'],

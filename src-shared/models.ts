@@ -263,6 +263,14 @@ export interface DocumentMetadataView {
   summary?: string;
 }
 
+/** A heading (or title) from an indexed document, offered as a search to try or a question to ask. */
+export interface DocumentTopic {
+  text: string;
+  documentId: number;
+  /** The document it comes from. */
+  title: string;
+}
+
 /** A document as the index holds it (`documents.get`): the in-app preview and MCP's fetch read it. */
 export interface DocumentView {
   id: number;

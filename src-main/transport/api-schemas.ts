@@ -106,6 +106,7 @@ export const API_SCHEMAS: ApiSchemas = {
       offset: z.number().int().min(0).max(Number.MAX_SAFE_INTEGER).optional(),
       limit: z.number().int().min(1).max(1_000).optional(),
     }),
+    topics: z.strictObject({ limit: z.number().int().min(1).max(50).optional() }),
   },
   mcp: {
     setup: noInput,

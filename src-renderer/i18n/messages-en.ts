@@ -16,6 +16,16 @@ export const en = {
   'search.placeholder': 'Search all your documents…',
   'search.shortcut': 'Ctrl K',
   'search.empty': 'Type to search across every connection.',
+  'suggest.searches': 'Try searching for',
+  'suggest.questions': 'Questions to ask',
+  'suggest.question': 'What do my documents say about “{topic}”?',
+  'suggest.from': 'A heading in “{title}”',
+  'suggest.readyTitle': 'Your documents are ready',
+  'suggest.readyBody':
+    'Cairn indexed {count} documents. Start with a search or a question made from your own headings:',
+  'suggest.readyBodyOne':
+    'Cairn indexed 1 document. Start with a search or a question made from its headings:',
+  'suggest.dismiss': 'Got it',
   'search.noHits': 'Nothing matches “{query}”.',
   'search.noConnections': 'Nothing to search yet: add a local folder first.',
   'search.count': '{count} results in {ms} ms',

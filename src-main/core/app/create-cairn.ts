@@ -362,7 +362,7 @@ export async function createCairn(options: CreateCairnOptions = {}): Promise<Cai
           connections: connectionsApi(connectionService, signIn, signal),
           sync: syncApi(syncService),
           search: searchApi(search, signal),
-          documents: documentsApi(documents),
+          documents: documentsApi(documents, db),
           mcp: mcpApi({ launch: options.mcpLaunch ?? checkoutLaunch(), dataDir, documents }),
           chat: chatApi(chat),
           settings: settingsApi(settingsDeps, signal),

@@ -5,6 +5,7 @@ import { useApp } from '../../store/store-context';
 import { ChatExchangeView } from './ChatExchangeView';
 import { conversationMarkdown, exportFileName } from './export-markdown';
 import { ConversationList } from './ConversationList';
+import { QuestionSuggestions, useTopics } from '../search/Suggestions';
 
 export function ChatView() {
   const t = useT();
@@ -19,6 +20,7 @@ export function ChatView() {
   const loadConversations = useApp((state) => state.loadConversations);
   const openAddForm = useApp((state) => state.openAddForm);
   const [question, setQuestion] = useState('');
+  const topics = useTopics();
 
   // Fetched on demand, each time the panel opens; chat.done keeps it fresh while it is shown.
   useEffect(() => {
@@ -79,6 +81,7 @@ export function ChatView() {
         {!opening && exchanges.length === 0 && (
           <section className="empty-state compact">
             <p>{hasDocuments ? t('chat.empty') : t('chat.emptyNoDocs')}</p>
+            {hasDocuments && <QuestionSuggestions topics={topics} />}
             {!hasDocuments && (
               <button type="button" className="button primary" onClick={() => openAddForm('folder')}>
                 {t('connections.emptyAction')}

@@ -5,6 +5,7 @@ import { ErrorMessage } from '../common/ErrorMessage';
 import { highlightTerms } from './highlight';
 import { resultTitles } from './SearchBox';
 import { SearchResultCard } from './SearchResultCard';
+import { SearchSuggestions, useTopics } from './Suggestions';
 
 /** Arrow keys move between result titles; Up from the first goes back to the search box. */
 function moveBetweenResults(event: React.KeyboardEvent<HTMLElement>) {
@@ -30,6 +31,7 @@ export function SearchView() {
   const connections = useApp((state) => state.connections);
   const openAddForm = useApp((state) => state.openAddForm);
   const terms = useMemo(() => highlightTerms(answeredQuery), [answeredQuery]);
+  const topics = useTopics();
 
   if (connections.length === 0) {
     return (
@@ -55,6 +57,7 @@ export function SearchView() {
                 })
               : ''}
       </p>
+      {!query.trim() && <SearchSuggestions topics={topics} />}
       {searchError && searchError.code !== 'CANCELLED' && (
         <p className="form-error" role="alert">
           <ErrorMessage error={searchError} />
