@@ -168,11 +168,12 @@ export function App() {
         <header className="topbar">
           <SearchBox />
         </header>
+        {/* In the layout, between the search bar and the view: it takes its own row, so it can never cover a control. */}
+        <NoticeToast />
         <div className="view">
           <CurrentView />
         </div>
       </main>
-      <NoticeToast />
       <DocumentPreview />
     </div>
   );
