@@ -149,9 +149,9 @@ test('a passing Test reads in the UI language, in a toast that covers no control
   await expect(toast.locator('.error-headline')).toHaveText('已连接到本地文件夹');
   await expect(toast.locator('.error-detail')).toContainText('Folder "notes" is readable');
   // Measured in one go in the page: an info toast fades after a few seconds, and the view moves up when it does.
-  const covered = await app.evaluate(() => {
-    const box = document.querySelector('.toast')!.getBoundingClientRect();
-    return [...document.querySelectorAll('main :is(button, input, select):not(.toast *)')]
+  const covered = await toast.evaluate((element) => {
+    const box = element.getBoundingClientRect();
+    return [...element.ownerDocument.querySelectorAll('main :is(button, input, select):not(.toast *)')]
       .filter((control) => {
         const other = control.getBoundingClientRect();
         return (
