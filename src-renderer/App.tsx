@@ -1,7 +1,9 @@
-import { useEffect } from 'react';
+import { useEffect, useMemo, useState } from 'react';
 import { ChatView } from './components/chat/ChatView';
 import { ErrorMessage } from './components/common/ErrorMessage';
 import { NoticeToast } from './components/common/NoticeToast';
+import { DocumentPreview } from './components/preview/DocumentPreview';
+import { SyncIndicator } from './components/common/SyncIndicator';
 import { ConnectionsView } from './components/connections/ConnectionsView';
 import { SearchBox } from './components/search/SearchBox';
 import { SearchView } from './components/search/SearchView';
@@ -9,6 +11,7 @@ import { SettingsView } from './components/settings/SettingsView';
 import { useLanguage, useT, type MessageKey } from './i18n/i18n';
 import type { View } from './store/slices/ui-slice';
 import { useApp } from './store/store-context';
+import { effectiveTheme } from './theme';
 
 const VIEWS: View[] = ['connections', 'search', 'chat', 'settings'];
 const NAV_KEYS: Record<View, MessageKey> = {
@@ -32,6 +35,41 @@ function LanguageSwitch() {
       </button>
     </div>
   );
+}
+
+/** Light/dark at a click; the choice overrides the system's until set back in Settings. */
+function ThemeToggle() {
+  const t = useT();
+  const theme = useApp((state) => state.theme);
+  const setTheme = useApp((state) => state.setTheme);
+  const dark = useSystemDark();
+  const shown = effectiveTheme(theme, dark);
+  return (
+    <button
+      type="button"
+      className="button quiet icon-button theme-toggle"
+      aria-label={shown === 'dark' ? t('theme.toLight') : t('theme.toDark')}
+      title={shown === 'dark' ? t('theme.toLight') : t('theme.toDark')}
+      onClick={() => setTheme(shown === 'dark' ? 'light' : 'dark')}
+    >
+      <span aria-hidden="true">{shown === 'dark' ? '☀' : '☾'}</span>
+    </button>
+  );
+}
+
+function useSystemDark(): boolean {
+  const query = useMemo(
+    () => (typeof matchMedia === 'function' ? matchMedia('(prefers-color-scheme: dark)') : null),
+    [],
+  );
+  const [dark, setDark] = useState(query?.matches ?? false);
+  useEffect(() => {
+    if (!query) return;
+    const onChange = (event: MediaQueryListEvent) => setDark(event.matches);
+    query.addEventListener('change', onChange);
+    return () => query.removeEventListener('change', onChange);
+  }, [query]);
+  return dark;
 }
 
 function Sidebar() {
@@ -62,7 +100,11 @@ function Sidebar() {
         ))}
       </ul>
       <span className="spacer" />
-      <LanguageSwitch />
+      <SyncIndicator />
+      <div className="sidebar-footer">
+        <LanguageSwitch />
+        <ThemeToggle />
+      </div>
     </nav>
   );
 }
@@ -81,6 +123,12 @@ export function App() {
   const phase = useApp((state) => state.phase);
   const loadError = useApp((state) => state.loadError);
   const requestSearchFocus = useApp((state) => state.requestSearchFocus);
+  const theme = useApp((state) => state.theme);
+  const systemDark = useSystemDark();
+
+  useEffect(() => {
+    document.documentElement.dataset['theme'] = effectiveTheme(theme, systemDark);
+  }, [theme, systemDark]);
 
   useEffect(() => {
     document.documentElement.lang = language === 'zh' ? 'zh-CN' : 'en';
@@ -120,11 +168,13 @@ export function App() {
         <header className="topbar">
           <SearchBox />
         </header>
+        {/* In the layout, between the search bar and the view: it takes its own row, so it can never cover a control. */}
+        <NoticeToast />
         <div className="view">
           <CurrentView />
         </div>
       </main>
-      <NoticeToast />
+      <DocumentPreview />
     </div>
   );
 }

@@ -15,6 +15,7 @@ try {
   const transport = selectTransport(window as Window & Partial<CairnPreloadGlobals>);
   const { store, dispose } = createAppStore(transport.api, {
     systemLanguage: languageFromTag(navigator.language),
+    host: transport.kind === 'ipc' ? 'desktop' : 'browser',
   });
   const disconnect = connectStore(store, transport);
   window.addEventListener('pagehide', () => {

@@ -15,6 +15,8 @@ import type {
   DocumentPage,
   McpSetup,
   McpTestReport,
+  CoreMessage,
+  DocumentTopic,
   DocumentView,
   FolderPreview,
   ModelProgress,
@@ -49,17 +51,17 @@ export interface CairnApi {
     list(): Promise<Result<ConnectionView[]>>;
     add(input: NewConnection): Promise<Result<ConnectionView>>;
     /** Checks credentials and reachability without syncing. */
-    test(input: { id: string }): Promise<Result<{ message: string }>>;
+    test(input: { id: string }): Promise<Result<CoreMessage>>;
     /** What a folder would index (file counts by kind), before it is added; `~` means the home folder. */
     previewFolder(input: { path: string; exclude?: string }): Promise<Result<FolderPreview>>;
     /** Checks credentials before a connection is saved (the Add dialog's "Test connection"). */
-    testNew(input: NewConnection): Promise<Result<{ message: string }>>;
+    testNew(input: NewConnection): Promise<Result<CoreMessage>>;
     setMode(input: { id: string; mode: ConnectionMode }): Promise<Result<ConnectionView>>;
     rename(input: { id: string; name: string }): Promise<Result<ConnectionView>>;
     /** Edits name, settings or credentials, keeping the index; ALREADY_SYNCING while a sync of it runs. */
     update(input: ConnectionUpdate): Promise<Result<ConnectionView>>;
     /** The Edit dialog's "Test connection": the edited fields with the stored secrets, nothing saved. */
-    testUpdate(input: ConnectionUpdate): Promise<Result<{ message: string }>>;
+    testUpdate(input: ConnectionUpdate): Promise<Result<CoreMessage>>;
     /** Removes the connection, its index and its stored secrets. */
     remove(input: { id: string }): Promise<Result<void>>;
     /**
@@ -96,6 +98,11 @@ export interface CairnApi {
      * then id): one connection's, or all. MCP lists them as resources.
      */
     list(input: { connectionId?: string; offset?: number; limit?: number }): Promise<Result<DocumentPage>>;
+    /**
+     * Headings from the user's own documents (newest documents first, one per document before a
+     * second, generic ones like "Overview" skipped): what the UI suggests to search and ask after a sync.
+     */
+    topics(input: { limit?: number }): Promise<Result<DocumentTopic[]>>;
   };
   mcp: {
     /** How AI tools (Claude Desktop, Cursor, Cherry Studio) start `cairn mcp` for this data directory. */
@@ -116,6 +123,8 @@ export interface CairnApi {
     cancel(input: { messageId: string }): Promise<Result<void>>;
     conversations(): Promise<Result<ConversationView[]>>;
     messages(input: { conversationId: string }): Promise<Result<ChatMessageView[]>>;
+    /** A title the user chose; INVALID_ARGUMENT when blank, NOT_FOUND when there is no such conversation. */
+    renameConversation(input: { conversationId: string; title: string }): Promise<Result<ConversationView>>;
     removeConversation(input: { conversationId: string }): Promise<Result<void>>;
   };
   settings: {
@@ -124,6 +133,13 @@ export interface CairnApi {
     update(input: SettingsPatch): Promise<Result<SettingsView>>;
     /** How many documents/chunks a change of embedding model would re-embed. */
     reindexCost(): Promise<Result<{ documents: number; chunks: number }>>;
+    /**
+     * Settings' Test button: one short request to the chat model the form shows (nothing saved; an
+     * empty key means the stored one for the stored provider). Its error codes are the chat's.
+     */
+    testChat(input: NonNullable<SettingsPatch['chat']>): Promise<Result<CoreMessage>>;
+    /** The same for the embedding model: one query embedded; the vector's size is checked. */
+    testEmbedding(input: NonNullable<SettingsPatch['embedding']>): Promise<Result<CoreMessage>>;
   };
   models: {
     /** The catalogue with what is installed, downloading, in use, and what switching would cost. */
@@ -180,10 +196,10 @@ export const API_METHODS = {
   ],
   sync: ['start', 'startAll', 'cancel', 'runs'],
   search: ['query'],
-  documents: ['get', 'list'],
+  documents: ['get', 'list', 'topics'],
   mcp: ['setup', 'test'],
-  chat: ['ask', 'cancel', 'conversations', 'messages', 'removeConversation'],
-  settings: ['get', 'update', 'reindexCost'],
+  chat: ['ask', 'cancel', 'conversations', 'messages', 'renameConversation', 'removeConversation'],
+  settings: ['get', 'update', 'reindexCost', 'testChat', 'testEmbedding'],
   models: ['list', 'pull', 'cancel', 'remove', 'import', 'detectOllama'],
 } as const satisfies { [D in keyof CairnApi]: readonly (keyof CairnApi[D])[] };
 

@@ -89,6 +89,18 @@ export interface FolderState {
 /** none: never signed in; pending: a browser sign-in is waiting; expired: the platform refused the stored authorisation. */
 export type UserAuthState = 'none' | 'pending' | 'authorized' | 'expired';
 
+/**
+ * A success from core (a passing connection test): `message` is core's English sentence (the CLI,
+ * logs), with the names and counts it found; `code` and `params` let the UI say it in its own
+ * language, as errors are (messages-*.ts `success.*`).
+ */
+export interface CoreMessage {
+  message: string;
+  /** e.g. "connection.ok". */
+  code: string;
+  params: Record<string, string | number>;
+}
+
 export interface NewConnection {
   platform: Platform;
   name: string;
@@ -276,6 +288,14 @@ export interface DocumentMetadataView {
   tags?: string[];
   aliases?: string[];
   summary?: string;
+}
+
+/** A heading (or title) from an indexed document, offered as a search to try or a question to ask. */
+export interface DocumentTopic {
+  text: string;
+  documentId: number;
+  /** The document it comes from. */
+  title: string;
 }
 
 /** A document as the index holds it (`documents.get`): the in-app preview and MCP's fetch read it. */

@@ -58,7 +58,14 @@ test('with a chat model set in Settings the streamed answer cites [1]; clicking 
   await chat.getByLabel('Provider').selectOption('custom');
   await chat.getByLabel('Base URL').fill(`${backend.chatModel.baseUrl}`);
   await chat.getByLabel('Model').fill(backend.chatModel.model);
+  await chat.getByLabel('API key').fill('sk-wrong');
+  await chat.getByRole('button', { name: 'Test', exact: true }).click();
+  await expect(chat.locator('.test-result.failed')).toBeVisible();
   await chat.getByLabel('API key').fill(backend.chatModel.apiKey);
+  await chat.getByRole('button', { name: 'Test', exact: true }).click();
+  await expect(chat.locator('.test-result.ok')).toContainText(
+    `The chat model ${backend.chatModel.model} answered`,
+  );
   await app.getByRole('button', { name: 'Save', exact: true }).click();
   await expect(app.getByText('Settings saved')).toBeVisible();
   await screenshot(app, '12-settings-chat-model');

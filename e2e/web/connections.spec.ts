@@ -53,7 +53,7 @@ test('a Yuque connection added through the form syncs while the progress bar mov
   await expect(
     app
       .getByRole('form', { name: 'Add a connection' })
-      .getByRole('checkbox', { name: 'Enable RAG indexing' }),
+      .getByRole('checkbox', { name: 'Keep a local copy for offline search' }),
   ).toBeChecked();
   await app.getByRole('button', { name: 'Test connection' }).click();
   await expect(app.getByRole('status').filter({ hasText: 'Connected to Yuque' })).toBeVisible();
@@ -62,6 +62,8 @@ test('a Yuque connection added through the form syncs while the progress bar mov
   await app.getByRole('button', { name: 'Add connection' }).click();
   const card = app.getByRole('article', { name: YUQUE_CARD });
   await expect(card.getByTestId('sync-status')).toHaveText('Not synced yet');
+  // The card can appear (connections.changed) before add() answers and the form closes.
+  await expect(app.getByRole('form', { name: 'Add a connection' })).toHaveCount(0);
   expect(await app.content()).not.toContain(backend.yuque.credentials.token);
 
   await card.getByRole('button', { name: 'Sync now' }).click();

@@ -9,6 +9,7 @@ import {
   test,
   useFakeChatModel,
   watchSyncProgress,
+  openedTab,
 } from './fixtures';
 
 test.use({ locale: 'en-US' });
@@ -29,7 +30,7 @@ async function fillDingTalkForm(page: Page, backend: BackendHost): Promise<void>
   });
   const form = page.getByRole('form', { name: 'Add a connection' });
   await form.getByRole('checkbox', { name: STREAM_OPTION }).check();
-  await expect(form.getByRole('checkbox', { name: 'Enable RAG indexing' })).toBeChecked();
+  await expect(form.getByRole('checkbox', { name: 'Keep a local copy for offline search' })).toBeChecked();
 }
 
 function exportRequests(backend: BackendHost): string[] {
@@ -107,8 +108,9 @@ test('DingTalk over Stream: Test connection exports a document over the socket, 
   await expect(sourceCard.locator('.badge-kb')).toHaveText(cited!.knowledgeBase);
   await expect(sourceCard.locator('blockquote')).toContainText(BODY_ONLY_TERM);
   await screenshot(app, '27-dingtalk-cited-answer');
-  await sourceCard.getByRole('button', { name: /Open original/ }).click();
-  await expect.poll(() => backend.opened.at(-1)).toBe(cited!.url);
+  expect(await openedTab(app, () => sourceCard.getByRole('button', { name: /Open original/ }).click())).toBe(
+    cited!.url,
+  );
 });
 
 test('DingTalk over Stream without the export event subscription: Test connection says what to subscribe, and Stream off still connects', async ({

@@ -1,6 +1,6 @@
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { test as base, expect, type Locator, type Page } from '@playwright/test';
+import { test as base, expect, type Locator, type Page, type Request } from '@playwright/test';
 import { startBackendHost, type BackendHost } from '../support/backend-host';
 
 export const SCREENSHOT_DIR = join(process.cwd(), 'e2e', 'screenshots');
@@ -31,6 +31,32 @@ export const test = base.extend<{ watchFolders: boolean; backend: BackendHost; a
 });
 
 export { expect };
+
+/**
+ * Whether a request comes from `page`. A new tab's first navigation can be issued before its frame
+ * exists, and Playwright then throws from request.frame(): such a request is not this page's.
+ */
+function inPage(request: Request, page: Page): boolean {
+  try {
+    return request.frame().page() === page;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * Runs `action` (a click on "Open original") and returns the address the new tab it opened went to:
+ * in the browser host a web link opens in a new tab. Then closes that tab (nothing answers offline).
+ */
+export async function openedTab(page: Page, action: () => Promise<void>): Promise<string> {
+  const navigation = page.context().waitForEvent('request', {
+    predicate: (request) => request.isNavigationRequest() && !inPage(request, page),
+  });
+  await action();
+  const url = (await navigation).url();
+  for (const other of page.context().pages()) if (other !== page) await other.close();
+  return url;
+}
 
 export async function screenshot(page: Page, name: string): Promise<void> {
   mkdirSync(SCREENSHOT_DIR, { recursive: true });

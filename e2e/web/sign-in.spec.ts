@@ -22,7 +22,7 @@ async function fillSignInForm(
   await app.getByLabel('Sign-in port').fill('0');
   await app
     .getByRole('form', { name: 'Add a connection' })
-    .getByRole('checkbox', { name: 'Enable RAG indexing' })
+    .getByRole('checkbox', { name: 'Keep a local copy for offline search' })
     .uncheck();
 }
 

@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { CliCommand } from './command';
+import { CAIRN_VERSION } from '../core/app/version';
 import { splitGlobalOptions } from './main';
 import type { OpenCairnOptions } from './open-cairn';
 import { runCli } from '../testing/run-cli';
@@ -16,6 +17,15 @@ describe('cairn dispatcher', () => {
     for (const name of ['status', 'add-folder', 'add', 'test', 'mode', 'sync', 'search', 'remove'])
       expect(help.stdout).toContain(`\n  ${name} `);
     expect(await runCli([])).toMatchObject({ code: 2, stdout: '' });
+  });
+
+  it('prints its version for --version, -v, -V and `version`, opening nothing', async () => {
+    const opened: OpenCairnOptions[] = [];
+    const runs = await Promise.all(
+      [['--version'], ['-v'], ['-V'], ['version']].map((argv) => runCli(argv, { opened })),
+    );
+    expect(runs).toEqual(Array(4).fill({ code: 0, stdout: `${CAIRN_VERSION}\n`, stderr: '' }));
+    expect(opened).toEqual([]);
   });
 
   it('rejects an unknown command with usage and exit 2', async () => {

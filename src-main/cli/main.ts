@@ -30,7 +30,7 @@ export function usage(commands: CliCommand[]): string {
     'Options:',
     '  --data-dir <dir>  Where Cairn keeps its index (default: CAIRN_DATA_DIR, else the per-user app-data folder)',
     "  --help, -h        Show help; `cairn <command> --help` shows a command's usage",
-    '  --version, -v     Show the version',
+    '  --version, -v     Show the version (also -V and `cairn version`)',
     '',
     'Exit codes: 0 ok, 1 failed, 2 bad arguments, 130 interrupted.',
   ].join('\n');
@@ -73,7 +73,7 @@ export async function main(argv: string[], deps: CliDeps = {}): Promise<number> 
     writeLine(io.stdout, usage(commands));
     return 0;
   }
-  if (name === '--version' || name === '-v') {
+  if (name === '--version' || name === '-v' || name === '-V' || (name === 'version' && args.length === 0)) {
     writeLine(io.stdout, CAIRN_VERSION);
     return 0;
   }

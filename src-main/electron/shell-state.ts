@@ -66,6 +66,8 @@ export function observeSettings(api: CairnApi, onSettings: (settings: SettingsVi
     settings: {
       get: () => api.settings.get(),
       reindexCost: () => api.settings.reindexCost(),
+      testChat: (input) => api.settings.testChat(input),
+      testEmbedding: (input) => api.settings.testEmbedding(input),
       async update(patch) {
         const result = await api.settings.update(patch);
         if (result.ok) onSettings(result.value);

@@ -1,25 +1,28 @@
 /**
- * One racer in the data-directory lock race (app/data-dir-lock.test.ts). It sleeps until the
- * instant the parent chose, so every racer asks for the lock within the same millisecond or two,
- * prints its outcome as one JSON line, and, if it won, holds the lock until its stdin closes.
- *   node --import tsx lock-race-child.ts <dataDir> <startAtEpochMs>
+ * One racer in the data-directory lock race (app/data-dir-lock.test.ts). It prints "ready" once it
+ * is loaded, waits for the parent's "go" line on stdin (sent to every racer once all are ready, so
+ * they ask for the lock together whatever the machine's load), prints its outcome as one JSON line,
+ * and, if it won, holds the lock until its stdin closes.
+ *   node --import tsx lock-race-child.ts <dataDir>
  */
-import { setTimeout as sleep } from 'node:timers/promises';
+import { once } from 'node:events';
+import { createInterface } from 'node:readline';
 import { acquireDataDirLock } from '../core/app/data-dir';
 import { CairnError } from '../core/errors';
 
-const [dataDir, startAt] = process.argv.slice(2);
-if (!dataDir || !startAt) throw new Error('usage: lock-race-child.ts <dataDir> <startAtEpochMs>');
-const lateByMs = Date.now() - Number(startAt);
-await sleep(Math.max(0, Number(startAt) - Date.now()));
+const [dataDir] = process.argv.slice(2);
+if (!dataDir) throw new Error('usage: lock-race-child.ts <dataDir>');
+const input = createInterface({ input: process.stdin });
+const go = once(input, 'line');
+process.stdout.write('ready\n');
+await go;
 try {
   const lock = await acquireDataDirLock(dataDir);
-  process.stdout.write(`${JSON.stringify({ pid: process.pid, won: true, lateByMs })}\n`);
-  process.stdin.on('end', () => void lock.release().then(() => process.exit(0)));
-  process.stdin.resume();
+  process.stdout.write(`${JSON.stringify({ pid: process.pid, won: true })}\n`);
+  input.once('close', () => void lock.release().then(() => process.exit(0)));
 } catch (error) {
   process.stdout.write(
-    `${JSON.stringify({ pid: process.pid, won: false, lateByMs, code: error instanceof CairnError ? error.code : String(error) })}\n`,
+    `${JSON.stringify({ pid: process.pid, won: false, code: error instanceof CairnError ? error.code : String(error) })}\n`,
   );
   process.exit(0);
 }

@@ -106,6 +106,7 @@ export const API_SCHEMAS: ApiSchemas = {
       offset: z.number().int().min(0).max(Number.MAX_SAFE_INTEGER).optional(),
       limit: z.number().int().min(1).max(1_000).optional(),
     }),
+    topics: z.strictObject({ limit: z.number().int().min(1).max(50).optional() }),
   },
   mcp: {
     setup: noInput,
@@ -120,6 +121,7 @@ export const API_SCHEMAS: ApiSchemas = {
     cancel: z.strictObject({ messageId: id }),
     conversations: noInput,
     messages: z.strictObject({ conversationId: id }),
+    renameConversation: z.strictObject({ conversationId: id, title: z.string().trim().min(1).max(200) }),
     removeConversation: z.strictObject({ conversationId: id }),
   },
   settings: {
@@ -138,6 +140,8 @@ export const API_SCHEMAS: ApiSchemas = {
       language: z.enum(['system', 'zh', 'en']).optional(),
     }),
     reindexCost: noInput,
+    testChat: chatPatch,
+    testEmbedding: embeddingPatch,
   },
   models: {
     list: noInput,

@@ -5,6 +5,7 @@ import { createChatSlice } from './slices/chat-slice';
 import { createConnectionsSlice } from './slices/connections-slice';
 import { createHistorySlice } from './slices/history-slice';
 import { createMcpSlice } from './slices/mcp-slice';
+import { createPreviewSlice } from './slices/preview-slice';
 import { createSearchSlice } from './slices/search-slice';
 import { createModelsSlice } from './slices/models-slice';
 import { createSettingsSlice } from './slices/settings-slice';
@@ -19,6 +20,8 @@ export interface AppStoreOptions {
   searchDebounceMs?: number;
   /** @default window.open in a new tab without opener or referrer */
   openWindow?: (url: string) => void;
+  /** @default 'browser' */
+  host?: 'desktop' | 'browser';
 }
 
 function openInNewTab(url: string): void {
@@ -38,6 +41,7 @@ export function createAppStore(api: CairnApi, options: AppStoreOptions = {}): Ap
     searchDebounceMs: options.searchDebounceMs ?? 150,
     timers: new Set(),
     openWindow: options.openWindow ?? openInNewTab,
+    host: options.host ?? 'browser',
   };
   const store = createStore<AppState>()((set, get) => ({
     ...createUiSlice(options.systemLanguage ?? 'en', set, get, deps),
@@ -46,6 +50,7 @@ export function createAppStore(api: CairnApi, options: AppStoreOptions = {}): Ap
     ...createSearchSlice(set, get, deps),
     ...createChatSlice(set, get, deps),
     ...createHistorySlice(set, get, deps),
+    ...createPreviewSlice(set, get, deps),
     ...createSettingsSlice(set, get, deps),
     ...createMcpSlice(set, get, deps),
     ...createModelsSlice(set, get, deps),
@@ -70,5 +75,6 @@ export function hydrate(store: AppStore, snapshot: StatusSnapshot): void {
     reindex: snapshot.reindex,
     version: snapshot.version,
     dataDir: snapshot.dataDir,
+    secretStorage: snapshot.secretStorage,
   });
 }

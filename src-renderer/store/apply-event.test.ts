@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { ok } from '@shared/errors';
-import type { ChatAnswer } from '@shared/models';
-import { fakeBackend } from '../test/fake-api';
+import type { ChatAnswer, SyncRunView } from '@shared/models';
+import { connection, fakeBackend } from '../test/fake-api';
 import { createAppStore } from './app-store';
 import { applyEvent } from './apply-event';
 
@@ -97,5 +97,59 @@ describe('type-ahead search', () => {
       hits: store.getState().documents.map((document) => document.best.key),
     }).toEqual({ calls: ['报', '报销'], answered: '报销', hits: ['报销'] });
     dispose();
+  });
+});
+
+describe('warnings clear when their cause clears', () => {
+  function run(connectionId: string, status: SyncRunView['status']): SyncRunView {
+    return {
+      id: 1,
+      connectionId,
+      status,
+      startedAt: '2025-05-01T08:00:00.000Z',
+      finishedAt: '2025-05-01T08:01:00.000Z',
+      counters: {
+        seen: 1,
+        added: 1,
+        updated: 0,
+        unchanged: 0,
+        deleted: 0,
+        failed: 0,
+        chunksEmbedded: 1,
+        embedderCalls: 0,
+        embeddingTokens: 0,
+      },
+      errors: [],
+      error: status === 'failed' ? { code: 'AUTH_INVALID', message: 'The token was rejected.' } : null,
+    };
+  }
+
+  it('a failed sync’s warning goes when a later sync of that connection succeeds, not another’s', () => {
+    const { store } = createAppStore(fakeBackend({}).api, { host: 'desktop' });
+    store.setState({ connections: [connection({ id: 'a' }), connection({ id: 'b' })] });
+    store.getState().showError({ code: 'AUTH_INVALID', message: 'The token was rejected.' }, 'a');
+    applyEvent(store, 'sync.finished', run('b', 'succeeded'));
+    applyEvent(store, 'sync.finished', run('a', 'failed'));
+    expect(store.getState().notice?.cause).toBe('a');
+    applyEvent(store, 'sync.finished', run('a', 'succeeded'));
+    expect(store.getState().notice).toBeNull();
+  });
+
+  it('goes with its connection, and when its credentials are saved', async () => {
+    const backend = fakeBackend({ 'connections.update': () => ok(connection({ id: 'a' })) });
+    const { store } = createAppStore(backend.api, { host: 'desktop' });
+    store.setState({ connections: [connection({ id: 'a' }), connection({ id: 'b' })] });
+    store.getState().showError({ code: 'AUTH_INVALID', message: 'The token was rejected.' }, 'a');
+    applyEvent(store, 'connections.changed', [connection({ id: 'a' })]);
+    expect(store.getState().notice?.cause).toBe('a');
+    await store.getState().updateConnection({ id: 'a', secrets: { token: 'new' } });
+    expect(store.getState().notice).toBeNull();
+    store.getState().showError({ code: 'AUTH_INVALID', message: 'The token was rejected.' }, 'b');
+    applyEvent(store, 'connections.changed', [connection({ id: 'a' })]);
+    expect(store.getState().notice).toBeNull();
+    // A warning about nothing in particular stays until dismissed.
+    store.getState().showError({ code: 'INTERNAL', message: 'Something broke.' });
+    applyEvent(store, 'connections.changed', []);
+    expect(store.getState().notice?.kind).toBe('error');
   });
 });

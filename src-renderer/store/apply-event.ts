@@ -3,6 +3,8 @@
  * current state and the event payload to a state patch; components only read the result.
  */
 import type { CairnEventName, CairnEvents } from '@shared/contract';
+import type { ConnectionView } from '@shared/models';
+import { HOST_CAUSE, type Notice } from './slices/ui-slice';
 import type { AppState, AppStore } from './store-types';
 import { landDelta } from './stream-text';
 
@@ -11,6 +13,15 @@ type Handlers = { [N in CairnEventName]: (state: AppState, payload: CairnEvents[
 function withoutKey<T>(record: Record<string, T>, key: string): Record<string, T> {
   const { [key]: _removed, ...rest } = record;
   return rest;
+}
+
+/**
+ * A warning about a connection goes with the connection. (A later clean sync of it clears it too:
+ * 'sync.finished'; so does saving its edited credentials: connections-slice updateConnection.)
+ */
+export function clearResolvedNotice(notice: Notice | null, connections: ConnectionView[]): Notice | null {
+  if (!notice?.cause || notice.cause === HOST_CAUSE) return notice;
+  return connections.some((item) => item.id === notice.cause) ? notice : null;
 }
 
 const handlers: Handlers = {
@@ -30,9 +41,11 @@ const handlers: Handlers = {
   'sync.finished': (state, run) => ({
     lastRun: { ...state.lastRun, [run.connectionId]: run },
     progress: withoutKey(state.progress, run.connectionId),
+    notice: run.status === 'succeeded' && state.notice?.cause === run.connectionId ? null : state.notice,
   }),
   'connections.changed': (state, connections) => ({
     connections,
+    notice: clearResolvedNotice(state.notice, connections),
     progress: Object.fromEntries(
       Object.entries(state.progress).filter(([id]) => connections.some((connection) => connection.id === id)),
     ),
@@ -106,6 +119,8 @@ const effects: { [N in CairnEventName]?: (store: AppStore, payload: CairnEvents[
     if (exchange?.status === 'streaming' && token.offset > exchange.text.length)
       void store.getState().catchUpAnswers();
   },
+  // The browser host has no tray: a finished or failed sync is told here (Electron's shell notifies itself).
+  'sync.finished': (store, run) => store.getState().announceSyncFinished(run),
   // An answer moved its conversation to the top of the history (and a first answer created it).
   'chat.done': (store) => {
     if (store.getState().conversationsStatus !== 'idle') void store.getState().loadConversations();

@@ -10,6 +10,7 @@ import type { CairnEventName, CairnEvents } from '@shared/contract';
 import type { Transport } from '../transport/transport';
 import { hydrate } from './app-store';
 import { applyEvent } from './apply-event';
+import { HOST_CAUSE } from './slices/ui-slice';
 import type { AppStore } from './store-types';
 
 export function connectStore(store: AppStore, transport: Transport): () => void {
@@ -35,11 +36,14 @@ export function connectStore(store: AppStore, transport: Transport): () => void 
     buffered ??= [];
     void transport.api.app.status().then((result) => {
       if (disposed || mine !== generation) return;
-      if (result.ok) hydrate(store, result.value);
-      else if (first) {
+      if (result.ok) {
+        hydrate(store, result.value);
+        // Cairn answers again: an earlier "could not reach Cairn" no longer holds.
+        if (store.getState().notice?.cause === HOST_CAUSE) store.setState({ notice: null });
+      } else if (first) {
         store.setState({ phase: 'failed', loadError: result.error });
         return;
-      } else store.getState().showError(result.error);
+      } else store.getState().showError(result.error, HOST_CAUSE);
       replay();
     });
   }

@@ -6,6 +6,7 @@ import type { ConnectionsSlice } from './slices/connections-slice';
 import type { HistorySlice } from './slices/history-slice';
 import type { McpSlice } from './slices/mcp-slice';
 import type { ModelsSlice } from './slices/models-slice';
+import type { PreviewSlice } from './slices/preview-slice';
 import type { SearchSlice } from './slices/search-slice';
 import type { SettingsSlice } from './slices/settings-slice';
 import type { SignInSlice } from './slices/sign-in-slice';
@@ -17,6 +18,7 @@ export type AppState = UiSlice &
   SearchSlice &
   ChatSlice &
   HistorySlice &
+  PreviewSlice &
   SettingsSlice &
   McpSlice &
   ModelsSlice;
@@ -30,6 +32,12 @@ export interface StoreDeps {
   timers: Set<ReturnType<typeof setTimeout>>;
   /** Opens a page in a new browser tab (the browser UI's sign-in); Electron's shell opens pages itself. */
   openWindow: (url: string) => void;
+  /**
+   * desktop: Electron's shell opens links and files with the OS. browser: the headless host's page,
+   * where a web link opens in a new tab and a local file in the in-app preview (the OS opener would
+   * act on the machine running `cairn serve`, out of the user's sight).
+   */
+  host: 'desktop' | 'browser';
 }
 
 export type SetState = AppStore['setState'];

@@ -46,6 +46,11 @@ export function fakeBackend(handlers: Handlers): FakeBackend {
   };
 }
 
+/** The calls a test's actions made, without the views' own reads (cards' last run, suggested topics). */
+export function userCalls(backend: FakeBackend): { channel: string; input: unknown }[] {
+  return backend.calls.filter((call) => call.channel !== 'sync.runs' && call.channel !== 'documents.topics');
+}
+
 export function settings(patch: Partial<SettingsView> = {}): SettingsView {
   return {
     embedding: {

@@ -218,6 +218,10 @@ describe.each(['in-process', 'socket'] as const)(
       expect(text).toMatch(
         /\nNAME {7}PLATFORM {2}MODE {4}STATUS {2}DOCS {2}CHUNKS {2}LAST SYNC {9}NEXT SYNC\nnotes {6}folder {4}rag {5}synced {2}2 {5}2 {7}\d{4}-/,
       );
+      // The soonest scheduled sync, relative and absolute (the next one is 24 h after the last).
+      expect(text).toMatch(
+        /\nNext sync: notes in 2[34] h \(\d{4}-\d\d-\d\d \d\d:\d\d\), while the app or `cairn serve` runs\.\n/,
+      );
     });
 
     it('search prints documents with knowledge base, link and per-channel ranks, and filters by connection', async () => {

@@ -1,6 +1,9 @@
 import { describe, expect, it } from 'vitest';
+import { createCairn } from '../../core/app/create-cairn';
+import { silentLogger } from '../../core/logging/logger';
+import { runCli } from '../../testing/run-cli';
 import type { SearchHit, SearchResponse } from '@shared/models';
-import { formatSearch } from './search';
+import { formatSearch, NO_CONNECTIONS } from './search';
 
 function hit(key: string, fields: Partial<SearchHit>): SearchHit {
   return {
@@ -85,5 +88,23 @@ describe('formatSearch', () => {
         new Map([['c9', 'DingTalk']]),
       ),
     ).toBe('No results.\nwarning: DingTalk: No answer.\n0 documents in 3 ms');
+  });
+});
+
+describe('cairn search with nothing to search', () => {
+  it('says how to add a connection instead of printing no results (text and --json)', async () => {
+    const cairn = await createCairn({ scheduler: false, env: {}, logger: silentLogger() });
+    try {
+      const text = await runCli(['search', '报销'], { cairn });
+      const json = await runCli(['search', '报销', '--json'], { cairn });
+      expect({ text, json: JSON.parse(json.stdout) }).toEqual({
+        text: { code: text.code, stdout: '', stderr: `cairn: ${NO_CONNECTIONS} (NOT_FOUND)\n` },
+        json: { ok: false, error: { code: 'NOT_FOUND', message: NO_CONNECTIONS } },
+      });
+      expect(text.code).toBeGreaterThan(0);
+      expect(NO_CONNECTIONS).toContain('cairn add-folder <path>');
+    } finally {
+      await cairn.dispose();
+    }
   });
 });

@@ -1,3 +1,4 @@
+import { fail } from '@shared/errors';
 import type { SearchHit, SearchResponse } from '@shared/models';
 import { MAX_K } from '../../core/search/query-text';
 import { parseCommandArgs, parseIntegerFlag, UsageError } from '../args';
@@ -21,6 +22,9 @@ export const searchCommand: CliCommand = {
     const k = parseIntegerFlag(values.k, '--k', { min: 1, max: MAX_K, fallback: 10 });
     const json = values.json ?? false;
     const { api } = await context.open();
+    const existing = await api.connections.list();
+    if (existing.ok && existing.value.length === 0)
+      return report(context, json, fail('NOT_FOUND', NO_CONNECTIONS), () => '');
     const connectionIds: string[] = [];
     for (const name of values.connection ?? []) {
       const found = await resolveConnection(api, name);
@@ -33,6 +37,9 @@ export const searchCommand: CliCommand = {
     return report(context, json, result, (response) => formatSearch(response, names));
   },
 };
+
+export const NO_CONNECTIONS =
+  'Nothing to search yet: add a folder of notes with `cairn add-folder <path>` (or a platform with `cairn add <platform> …`), then run `cairn sync`.';
 
 export function formatRanks(ranks: SearchHit['ranks']): string {
   const parts = (['vector', 'keyword', 'direct'] as const)

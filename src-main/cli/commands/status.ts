@@ -1,4 +1,4 @@
-import type { StatusSnapshot } from '@shared/models';
+import type { ConnectionView, SettingsView, StatusSnapshot } from '@shared/models';
 import { parseCommandArgs } from '../args';
 import type { AnsweredBy } from '../../instance/protocol';
 import { describeInstance } from '../../instance/session';
@@ -22,6 +22,34 @@ export const statusCommand: CliCommand = {
     );
   },
 };
+
+/**
+ * When a connection syncs next: what the scheduler recorded, else (the CLI runs no scheduler, so a
+ * sync started here records none) its last sync plus the interval, as the app's scheduler will do.
+ */
+export function nextSyncOf(connection: ConnectionView, settings: SettingsView): string | null {
+  if (connection.mode !== 'rag') return null;
+  if (connection.nextSyncAt) return connection.nextSyncAt;
+  if (!connection.lastSyncAt) return null;
+  return new Date(Date.parse(connection.lastSyncAt) + settings.syncIntervalHours * 3_600_000).toISOString();
+}
+
+/** "Next sync: notes in 3 h (2026-11-30 14:05)", the soonest one; paused or none says so. */
+export function nextScheduled(status: StatusSnapshot, now = Date.now()): string | null {
+  const rag = status.connections.filter((c) => c.mode === 'rag');
+  if (rag.length === 0) return null;
+  if (status.settings.scheduledSyncPaused)
+    return 'Next sync: scheduled syncs are paused (`cairn sync` runs one now).';
+  const soonest = rag
+    .map((c) => ({ name: c.name, at: nextSyncOf(c, status.settings) }))
+    .filter((c): c is { name: string; at: string } => c.at !== null)
+    .sort((a, b) => Date.parse(a.at) - Date.parse(b.at))[0];
+  if (!soonest) return 'Next sync: none scheduled yet (`cairn sync` runs the first one).';
+  const minutes = Math.round((Date.parse(soonest.at) - now) / 60_000);
+  const when =
+    minutes <= 1 ? 'due now' : minutes < 60 ? `in ${minutes} min` : `in ${Math.round(minutes / 60)} h`;
+  return `Next sync: ${soonest.name} ${when} (${formatTime(soonest.at)}), while the app or \`cairn serve\` runs.`;
+}
 
 export function formatStatus(status: StatusSnapshot): string {
   const { embedding, chat } = status.settings;
@@ -52,12 +80,14 @@ export function formatStatus(status: StatusSnapshot): string {
       String(c.documentCount),
       String(c.chunkCount),
       formatTime(c.lastSyncAt),
-      c.mode === 'rag' ? formatTime(c.nextSyncAt) : '—',
+      c.mode === 'rag' ? formatTime(nextSyncOf(c, status.settings)) : '—',
     ];
   });
   lines.push(
     formatTable(['NAME', 'PLATFORM', 'MODE', 'STATUS', 'DOCS', 'CHUNKS', 'LAST SYNC', 'NEXT SYNC'], rows),
   );
+  const next = nextScheduled(status);
+  if (next) lines.push(next);
   for (const c of status.connections) {
     if (c.syncError) lines.push(`${c.name}: ${c.syncError}`);
     for (const note of notesLines(c.deferred ?? 0, c.skippedKinds ?? {})) lines.push(`${c.name}: ${note}`);

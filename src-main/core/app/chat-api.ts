@@ -9,6 +9,7 @@ export function chatApi(chat: ChatService): CairnApi['chat'] {
     cancel: (input) => toResult(async () => chat.cancel(input.messageId)),
     conversations: () => toResult(() => chat.conversations()),
     messages: (input) => toResult(() => chat.messages(input.conversationId)),
+    renameConversation: (input) => toResult(() => chat.renameConversation(input.conversationId, input.title)),
     removeConversation: (input) => toResult(() => chat.removeConversation(input.conversationId)),
   };
 }

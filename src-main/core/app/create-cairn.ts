@@ -348,6 +348,7 @@ export async function createCairn(options: CreateCairnOptions = {}): Promise<Cai
       db,
       settings,
       embeddings,
+      localEmbedder: (id: string) => models.local.embedder(id),
       onScheduleSettingsChanged: async () => {
         await scheduler?.refresh();
       },
@@ -367,10 +368,10 @@ export async function createCairn(options: CreateCairnOptions = {}): Promise<Cai
           connections: connectionsApi(connectionService, signIn, signal),
           sync: syncApi(syncService),
           search: searchApi(search, signal),
-          documents: documentsApi(documents),
+          documents: documentsApi(documents, db),
           mcp: mcpApi({ launch: options.mcpLaunch ?? checkoutLaunch(), dataDir, documents }),
           chat: chatApi(chat),
-          settings: settingsApi(settingsDeps),
+          settings: settingsApi(settingsDeps, signal),
           models: modelsApi(
             models.service,
             options.ollamaBaseUrl ? { ollamaBaseUrl: options.ollamaBaseUrl } : {},

@@ -2,16 +2,20 @@
 import type { CairnApi } from '@shared/contract';
 import type { SettingsPatch, SettingsView } from '@shared/models';
 import type { Db } from '../db/database';
+import type { Embedder } from '../embedding/embedder';
 import type { EmbeddingService } from '../embedding/embedding-service';
 import { CairnError, toResult } from '../errors';
 import type { ModelCatalog } from '../models/catalog';
 import { reindexCost } from '../index/reindex-job';
+import { testChatModel, testEmbeddingModel } from './model-check';
 import type { SettingsRepository } from '../settings/settings-repository';
 
 export interface SettingsApiDeps {
   db: Db;
   settings: SettingsRepository;
   embeddings: EmbeddingService;
+  /** Builds an installed local model's embedder, for the embedding Test (provider 'local'). */
+  localEmbedder?: (model: string) => Embedder;
   /** Called after settings changed that affect scheduling. */
   onScheduleSettingsChanged: () => Promise<void>;
   /** Called after every successful update (reranker settings are read on every search). */
@@ -20,7 +24,7 @@ export interface SettingsApiDeps {
   localModels?: { catalog: ModelCatalog; installed(id: string): boolean };
 }
 
-export function settingsApi(deps: SettingsApiDeps): CairnApi['settings'] {
+export function settingsApi(deps: SettingsApiDeps, signal?: AbortSignal): CairnApi['settings'] {
   return {
     get: () => toResult(() => deps.settings.get()),
     update: (input: SettingsPatch) =>
@@ -51,5 +55,8 @@ export function settingsApi(deps: SettingsApiDeps): CairnApi['settings'] {
         return after;
       }),
     reindexCost: () => toResult(() => reindexCost(deps.db)),
+    testChat: (input) => toResult(() => testChatModel(deps.settings, input ?? {}, signal)),
+    testEmbedding: (input) =>
+      toResult(() => testEmbeddingModel(deps.settings, input ?? {}, signal, deps.localEmbedder)),
   };
 }

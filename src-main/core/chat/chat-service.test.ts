@@ -325,7 +325,7 @@ describe('ChatService without a model', () => {
 });
 
 describe('ChatService conversations', () => {
-  it('lists, reads and removes conversations, and rejects bad input as data', async () => {
+  it('lists, reads, renames and removes conversations, and rejects bad input as data', async () => {
     const { ask, service } = createChatKit(db, { chat: null });
     const answer = await ask({ question: 'Where is printer toner kept?' });
     const listed = unwrap(await chatApi(service).conversations());
@@ -343,6 +343,21 @@ describe('ChatService conversations', () => {
       ok: false,
       error: { code: 'NOT_FOUND' },
     });
+
+    const renamed = unwrap(
+      await chatApi(service).renameConversation({
+        conversationId: answer.conversationId,
+        title: '  打印机  墨粉 ',
+      }),
+    );
+    expect(renamed).toMatchObject({ id: answer.conversationId, title: '打印机 墨粉' });
+    expect(unwrap(await chatApi(service).conversations())[0]?.title).toBe('打印机 墨粉');
+    expect(
+      [
+        await chatApi(service).renameConversation({ conversationId: answer.conversationId, title: '   ' }),
+        await chatApi(service).renameConversation({ conversationId: 'nope', title: 'x' }),
+      ].map((result) => (result.ok ? 'ok' : result.error.code)),
+    ).toEqual(['INVALID_ARGUMENT', 'NOT_FOUND']);
 
     unwrap(await chatApi(service).removeConversation({ conversationId: answer.conversationId }));
     expect(await chatApi(service).messages({ conversationId: answer.conversationId })).toMatchObject({

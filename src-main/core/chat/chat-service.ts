@@ -142,6 +142,15 @@ export class ChatService {
     });
   }
 
+  async renameConversation(conversationId: string, title: string): Promise<ConversationView> {
+    await this.ready;
+    const clean = title.replace(/\s+/g, ' ').trim();
+    if (!clean) throw new CairnError('INVALID_ARGUMENT', 'A conversation needs a title.');
+    const renamed = await this.deps.conversations.renameConversation(conversationId, clean);
+    if (!renamed) throw new CairnError('NOT_FOUND', `No conversation ${conversationId}.`);
+    return renamed;
+  }
+
   async removeConversation(conversationId: string): Promise<void> {
     await this.ready;
     const running = [...this.runs.values()].filter((run) => run.conversationId === conversationId);

@@ -128,6 +128,17 @@ export class ConversationRepository {
     return rows.map(toConversationView);
   }
 
+  /** A title the user chose (it keeps its place in the list: updated_at is not touched); null when there is none. */
+  async renameConversation(id: string, title: string): Promise<ConversationView | null> {
+    const row = (
+      await this.db.query<ConversationRow>('UPDATE conversations SET title = $2 WHERE id = $1 RETURNING *', [
+        id,
+        title,
+      ])
+    ).rows[0];
+    return row ? toConversationView(row) : null;
+  }
+
   /** Removes the conversation and its messages; false when there was none. */
   async removeConversation(id: string): Promise<boolean> {
     const result = await this.db.query('DELETE FROM conversations WHERE id = $1', [id]);

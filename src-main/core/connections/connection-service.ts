@@ -5,7 +5,13 @@
  * services that hold something of a connection (core/events/connection-events.ts), and
  * `connections.changed` to the UI.
  */
-import type { ConnectionMode, ConnectionUpdate, ConnectionView, NewConnection } from '@shared/models';
+import type {
+  ConnectionMode,
+  ConnectionUpdate,
+  ConnectionView,
+  CoreMessage,
+  NewConnection,
+} from '@shared/models';
 import type { Connector, ConnectorInit } from '../connectors/connector';
 import { CairnError, isAbortError } from '../errors';
 import type { ConnectionEventBus } from '../events/connection-events';
@@ -76,7 +82,7 @@ export class ConnectionService {
     return this.deps.repository.get(view.id);
   }
 
-  async test(id: string, signal?: AbortSignal): Promise<{ message: string }> {
+  async test(id: string, signal?: AbortSignal): Promise<CoreMessage> {
     const connector = await this.deps.connectors.forConnection(id);
     const answer = await this.validate(connector, signal);
     // Working credentials end a failure that was about reaching the platform (not before).
@@ -84,7 +90,7 @@ export class ConnectionService {
     return answer;
   }
 
-  async testNew(input: NewConnection, signal?: AbortSignal): Promise<{ message: string }> {
+  async testNew(input: NewConnection, signal?: AbortSignal): Promise<CoreMessage> {
     const clean = checkNewConnection(input);
     const secrets = this.drafts.current(clean.platform, clean.secrets);
     this.deps.secrets.redact({ ...clean.secrets, ...secrets });
@@ -161,7 +167,7 @@ export class ConnectionService {
   }
 
   /** Tests an edit before it is saved: the edited fields with the stored secrets, which never leave core. */
-  async testUpdate(input: ConnectionUpdate, signal?: AbortSignal): Promise<{ message: string }> {
+  async testUpdate(input: ConnectionUpdate, signal?: AbortSignal): Promise<CoreMessage> {
     const update = parseConnectionUpdate(input);
     const view = await this.deps.repository.get(update.id);
     const stored = await this.deps.secrets.readForEdit(view.id);
@@ -199,12 +205,17 @@ export class ConnectionService {
     await this.announce();
   }
 
-  private async validate(connector: Connector, signal?: AbortSignal): Promise<{ message: string }> {
+  private async validate(connector: Connector, signal?: AbortSignal): Promise<CoreMessage> {
     const timeoutMs = this.deps.testTimeoutMs ?? 15_000;
     const timeout = AbortSignal.timeout(timeoutMs);
     const combined = signal ? AbortSignal.any([signal, timeout]) : timeout;
     try {
-      return { message: await connector.validate(combined) };
+      // The connector's sentence names what it found; the code lets the UI headline it in its language.
+      return {
+        message: await connector.validate(combined),
+        code: 'connection.ok',
+        params: { platform: connector.platform },
+      };
     } catch (error) {
       if (timeout.aborted && !signal?.aborted && isAbortError(error)) {
         throw new CairnError('TIMEOUT', `No answer within ${+(timeoutMs / 1000).toFixed(1)} s.`);

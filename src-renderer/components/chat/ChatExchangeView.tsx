@@ -1,14 +1,71 @@
-import { useMemo } from 'react';
+import { useMemo, useState } from 'react';
+import type { ChatAnswer } from '@shared/models';
 import { formatNumber, useLanguage, useT } from '../../i18n/i18n';
 import type { ChatExchange } from '../../store/slices/chat-slice';
+import { selectIsAnswering } from '../../store/selectors';
+import { useApp } from '../../store/store-context';
 import { ErrorMessage } from '../common/ErrorMessage';
+import { highlightTerms } from '../search/highlight';
 import { AnswerBody } from './AnswerBody';
 import { SourceCardView } from './SourceCardView';
+
+/** Copy the answer's text (Markdown, markers included), and ask the same question again below it. */
+function AnswerActions({ exchange }: { exchange: ChatExchange }) {
+  const t = useT();
+  const ask = useApp((state) => state.ask);
+  const answering = useApp(selectIsAnswering);
+  const [copied, setCopied] = useState(false);
+  const text = exchange.answer?.text ?? exchange.text;
+  return (
+    <div className="answer-actions">
+      <button
+        type="button"
+        className="link-button small"
+        disabled={!text}
+        onClick={() =>
+          void navigator.clipboard?.writeText(text).then(
+            () => setCopied(true),
+            () => setCopied(false),
+          )
+        }
+      >
+        {copied ? t('chat.copied') : t('chat.copy')}
+      </button>
+      <button
+        type="button"
+        className="link-button small"
+        disabled={answering}
+        onClick={() => void ask(exchange.question)}
+      >
+        {t('chat.regenerate')}
+      </button>
+    </div>
+  );
+}
+
+/**
+ * Why the answer is quoted passages, said once: no model configured, the model unreachable, or the
+ * model's settings unusable (with core's reason). Never "no chat model configured" beside an error.
+ */
+function ModeLabel({ answer }: { answer: ChatAnswer }) {
+  const t = useT();
+  if (answer.mode !== 'extractive') return null;
+  const error = answer.error && answer.error.code !== 'CANCELLED' ? answer.error : null;
+  if (!error) return <span className="label">{t('chat.extractive')}</span>;
+  if (error.code === 'SOURCE_UNREACHABLE' || error.code === 'TIMEOUT')
+    return <span className="label warning-label">{t('chat.extractiveUnreachable')}</span>;
+  return (
+    <span className="label warning-label">
+      <ErrorMessage error={error} lead={t('chat.extractiveUnusable')} />
+    </span>
+  );
+}
 
 export function ChatExchangeView({ exchange }: { exchange: ChatExchange }) {
   const t = useT();
   const language = useLanguage();
   const answer = exchange.answer;
+  const terms = useMemo(() => highlightTerms(exchange.question), [exchange.question]);
   const cited = useMemo(() => answer?.citations.map((source) => source.n) ?? [], [answer]);
   const cards = answer ? (answer.citations.length > 0 ? answer.citations : answer.sources) : [];
   return (
@@ -25,14 +82,17 @@ export function ChatExchangeView({ exchange }: { exchange: ChatExchange }) {
           <AnswerBody text={exchange.text} messageId={exchange.messageId} citations={cited} />
         )}
         {exchange.status === 'streaming' && <span className="cursor" aria-hidden="true" />}
+        {(exchange.status === 'done' || exchange.status === 'failed') && (
+          <AnswerActions exchange={exchange} />
+        )}
         {answer && (
           <div className="answer-labels">
-            {answer.mode === 'extractive' && <span className="label">{t('chat.extractive')}</span>}
+            <ModeLabel answer={answer} />
             {answer.incomplete && <span className="label warning-label">{t('chat.incomplete')}</span>}
             {answer.droppedMarkers.length > 0 && (
               <span className="label">{t('chat.dropped', { count: answer.droppedMarkers.length })}</span>
             )}
-            {answer.error && answer.error.code !== 'CANCELLED' && (
+            {answer.error && answer.error.code !== 'CANCELLED' && answer.mode !== 'extractive' && (
               <span className="label warning-label">
                 <ErrorMessage error={answer.error} />
               </span>
@@ -53,7 +113,7 @@ export function ChatExchangeView({ exchange }: { exchange: ChatExchange }) {
         <div className="sources">
           <h3>{answer.citations.length > 0 ? t('chat.sources') : t('chat.consulted')}</h3>
           {cards.map((source) => (
-            <SourceCardView key={source.n} source={source} messageId={exchange.messageId!} />
+            <SourceCardView key={source.n} source={source} messageId={exchange.messageId!} terms={terms} />
           ))}
         </div>
       )}

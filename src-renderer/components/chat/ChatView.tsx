@@ -3,7 +3,9 @@ import { useT } from '../../i18n/i18n';
 import { selectIsAnswering } from '../../store/selectors';
 import { useApp } from '../../store/store-context';
 import { ChatExchangeView } from './ChatExchangeView';
+import { conversationMarkdown, exportFileName } from './export-markdown';
 import { ConversationList } from './ConversationList';
+import { QuestionSuggestions, useTopics } from '../search/Suggestions';
 
 export function ChatView() {
   const t = useT();
@@ -18,11 +20,32 @@ export function ChatView() {
   const loadConversations = useApp((state) => state.loadConversations);
   const openAddForm = useApp((state) => state.openAddForm);
   const [question, setQuestion] = useState('');
+  const topics = useTopics();
 
   // Fetched on demand, each time the panel opens; chat.done keeps it fresh while it is shown.
   useEffect(() => {
     void loadConversations();
   }, [loadConversations]);
+
+  const title = useApp(
+    (state) =>
+      state.conversations.find((conversation) => conversation.id === state.conversationId)?.title ??
+      state.exchanges[0]?.question ??
+      '',
+  );
+
+  /** The shown conversation as a Markdown file with its sources, downloaded by the browser (or Electron's save dialog). */
+  function exportConversation() {
+    const markdown = conversationMarkdown(title, exchanges, {
+      sources: t('chat.sources'),
+      exported: t('chat.exportedFrom'),
+    });
+    const link = document.createElement('a');
+    link.href = URL.createObjectURL(new Blob([markdown], { type: 'text/markdown;charset=utf-8' }));
+    link.download = exportFileName(title);
+    link.click();
+    setTimeout(() => URL.revokeObjectURL(link.href), 10_000);
+  }
 
   function submit(event?: FormEvent) {
     event?.preventDefault();
@@ -43,6 +66,12 @@ export function ChatView() {
       <div className="chat-pane">
         <div className="view-header">
           <h1>{t('chat.title')}</h1>
+          <span className="spacer" />
+          {exchanges.length > 0 && !answering && (
+            <button type="button" className="button quiet" onClick={exportConversation}>
+              {t('chat.export')}
+            </button>
+          )}
         </div>
         {opening && (
           <p className="muted" role="status">
@@ -52,6 +81,7 @@ export function ChatView() {
         {!opening && exchanges.length === 0 && (
           <section className="empty-state compact">
             <p>{hasDocuments ? t('chat.empty') : t('chat.emptyNoDocs')}</p>
+            {hasDocuments && <QuestionSuggestions topics={topics} />}
             {!hasDocuments && (
               <button type="button" className="button primary" onClick={() => openAddForm('folder')}>
                 {t('connections.emptyAction')}

@@ -1,7 +1,43 @@
+import { useState } from 'react';
+import type { ConversationView } from '@shared/models';
 import { formatDateTime, useLanguage, useT } from '../../i18n/i18n';
-import { useAppShallow } from '../../store/store-context';
+import { useApp, useAppShallow } from '../../store/store-context';
 import { ConfirmButton } from '../common/ConfirmButton';
 import { ErrorMessage } from '../common/ErrorMessage';
+
+/** Renaming in place: Enter saves, Escape (or Cancel) leaves the title as it was. */
+function RenameField({ conversation, onDone }: { conversation: ConversationView; onDone: () => void }) {
+  const t = useT();
+  const rename = useApp((state) => state.renameConversation);
+  const [title, setTitle] = useState(conversation.title);
+  async function save() {
+    if (title.trim() && title.trim() !== conversation.title) await rename(conversation.id, title);
+    onDone();
+  }
+  return (
+    <form
+      className="conversation-rename"
+      onSubmit={(event) => {
+        event.preventDefault();
+        void save();
+      }}
+    >
+      <input
+        autoFocus
+        aria-label={t('chat.renameLabel')}
+        value={title}
+        maxLength={200}
+        onChange={(event) => setTitle(event.target.value)}
+        onKeyDown={(event) => {
+          if (event.key === 'Escape' && !event.nativeEvent.isComposing) {
+            event.preventDefault();
+            onDone();
+          }
+        }}
+      />
+    </form>
+  );
+}
 
 /** Past conversations, newest first: open one to continue it, or delete it after a confirmation. */
 export function ConversationList() {
@@ -22,6 +58,7 @@ export function ConversationList() {
     reload: state.loadConversations,
     newConversation: state.newConversation,
   }));
+  const [renaming, setRenaming] = useState<string | null>(null);
   return (
     <section className="conversation-list" aria-labelledby="conversation-list-title">
       <button
@@ -54,6 +91,12 @@ export function ConversationList() {
       <ul className="conversations">
         {conversations.map((conversation) => {
           const active = conversation.id === current;
+          if (renaming === conversation.id)
+            return (
+              <li key={conversation.id} className="conversation active">
+                <RenameField conversation={conversation} onDone={() => setRenaming(null)} />
+              </li>
+            );
           return (
             <li key={conversation.id} className={active ? 'conversation active' : 'conversation'}>
               <button
@@ -68,6 +111,15 @@ export function ConversationList() {
                 <time className="conversation-date" dateTime={conversation.updatedAt}>
                   {formatDateTime(language, conversation.updatedAt, '')}
                 </time>
+              </button>
+              <button
+                type="button"
+                className="button danger-quiet icon-button"
+                aria-label={t('chat.rename', { title: conversation.title })}
+                title={t('chat.rename', { title: conversation.title })}
+                onClick={() => setRenaming(conversation.id)}
+              >
+                <span aria-hidden="true">✎</span>
               </button>
               <ConfirmButton
                 icon="×"

@@ -34,7 +34,17 @@ export function ConfirmButton({ label, question, onConfirm, confirmLabel, icon }
     );
   }
   return (
-    <span className="confirm" role="alertdialog" aria-label={question}>
+    <span
+      className="confirm"
+      role="alertdialog"
+      aria-label={question}
+      onKeyDown={(event) => {
+        if (event.key === 'Escape') {
+          event.stopPropagation();
+          setAsking(false);
+        }
+      }}
+    >
       <span className="confirm-question">{question}</span>
       <button
         type="button"
@@ -46,7 +56,8 @@ export function ConfirmButton({ label, question, onConfirm, confirmLabel, icon }
       >
         {confirmLabel ?? t('common.yes')}
       </button>
-      <button type="button" className="button" onClick={() => setAsking(false)}>
+      {/* Focus lands on the safe answer, so Escape and Enter both keep things as they are. */}
+      <button type="button" className="button" autoFocus onClick={() => setAsking(false)}>
         {t('common.no')}
       </button>
     </span>

@@ -1,4 +1,6 @@
 import Markdown, { defaultUrlTransform, type Components } from 'react-markdown';
+import { useMemo } from 'react';
+import { rehypeMarkTerms } from '../preview/mark-terms';
 import { MARKDOWN_PLUGINS } from './markdown-plugins';
 
 /**
@@ -29,13 +31,19 @@ const COMPONENTS: Components = {
   table: ({ children }) => <table className="quote-table">{children}</table>,
 };
 
-export function MarkdownQuote({ markdown }: { markdown: string }) {
+/** `terms`: words to mark (the question's), as everywhere a passage is shown. */
+export function MarkdownQuote({ markdown, terms = [] }: { markdown: string; terms?: string[] }) {
+  const rehypePlugins = useMemo(
+    () => [[rehypeMarkTerms, { terms }] as [typeof rehypeMarkTerms, { terms: string[] }]],
+    [terms],
+  );
   return (
     <div className="markdown-quote">
       <Markdown
         skipHtml
         urlTransform={defaultUrlTransform}
         remarkPlugins={MARKDOWN_PLUGINS}
+        rehypePlugins={rehypePlugins}
         components={COMPONENTS}
       >
         {markdown}

@@ -2,6 +2,7 @@ import { useEffect } from 'react';
 import { useT } from '../../i18n/i18n';
 import { useApp } from '../../store/store-context';
 import { ErrorMessage } from './ErrorMessage';
+import { SuccessMessage } from './SuccessMessage';
 
 /** One transient message at a time; info fades after a few seconds, errors stay until dismissed. */
 export function NoticeToast() {
@@ -16,7 +17,15 @@ export function NoticeToast() {
   if (!notice) return null;
   return (
     <div className={`toast toast-${notice.kind}`} role={notice.kind === 'error' ? 'alert' : 'status'}>
-      <span>{notice.error ? <ErrorMessage error={notice.error} /> : notice.text}</span>
+      <span>
+        {notice.error ? (
+          <ErrorMessage error={notice.error} />
+        ) : notice.success ? (
+          <SuccessMessage success={notice.success} />
+        ) : (
+          notice.text
+        )}
+      </span>
       <button type="button" className="link-button" onClick={dismiss}>
         {t('common.dismiss')}
       </button>

@@ -1,5 +1,6 @@
 import type { ChunkLocation } from '@shared/models';
 import { useT, type Translate } from '../../i18n/i18n';
+import { isWebLink, type OriginalRef } from '../../store/slices/ui-slice';
 import { useApp } from '../../store/store-context';
 import { useOpenExternal } from './use-open-external';
 
@@ -28,36 +29,53 @@ export function LocationLabel({ location }: { location?: ChunkLocation | null })
   return <span className="location-label">{locationText(t, location)}</span>;
 }
 
-interface OpenOriginalProps {
-  url: string | null;
-  /** The passage's place in the file: a PDF opens at its page. */
-  location?: ChunkLocation | null;
-  /** For local-folder notes: the connection and the note's path, to offer "Open in Obsidian" in a vault. */
-  connectionId?: string;
-  externalId?: string;
-}
-
-/** "Open original": asks core whether the link may be opened, then the shell opens it. */
-export function OpenOriginal({ url, location, connectionId, externalId }: OpenOriginalProps) {
+/**
+ * "Open original": desktop, the OS opens the link or file (after core's check; a PDF at the passage's
+ * page); browser host, a web link opens in a new tab and a local file in the in-app preview. Inside
+ * that preview, a local file in the browser host has nowhere further to go, so the button is not
+ * shown there. A note of a connected Obsidian vault also offers "Open in Obsidian".
+ */
+export function OpenOriginal({
+  original,
+  inPreview = false,
+}: {
+  original: OriginalRef;
+  inPreview?: boolean;
+}) {
   const t = useT();
+  const host = useApp((state) => state.host);
+  const openOriginal = useApp((state) => state.openOriginal);
   const open = useOpenExternal();
+  const { connectionId, externalId } = original;
   const vault = useApp((state) =>
     connectionId
       ? (state.connections.find((c) => c.id === connectionId)?.folder?.obsidianVault ?? null)
       : null,
   );
-  const page = location?.kind === 'page' ? location.page : undefined;
   const note = vault && externalId && /\.md$/i.test(externalId) ? obsidianLink(vault, externalId) : null;
+  const page = original.location?.kind === 'page' ? original.location.page : undefined;
+  const web = isWebLink(original.url);
+  const showOriginal =
+    (original.url !== null || original.documentId !== null) &&
+    !(host === 'browser' && !web && (inPreview || original.documentId === null));
+  // The page only means something where the file itself opens (desktop); the preview marks the passage.
+  const atPage = page !== undefined && !(host === 'browser' && !web);
   return (
     <>
       {note && (
         <button type="button" className="link-button" title={note} onClick={() => void open(note)}>
-          {t('common.openInObsidian')} ↗
+          {t('common.openInObsidian')} <span aria-hidden="true">↗</span>
         </button>
       )}
-      {url && (
-        <button type="button" className="link-button" title={url} onClick={() => void open(url, page)}>
-          {page ? t('common.openOriginalAt', { page }) : t('common.openOriginal')} ↗
+      {showOriginal && (
+        <button
+          type="button"
+          className="link-button"
+          title={original.url ?? undefined}
+          onClick={() => void openOriginal(original)}
+        >
+          {atPage ? t('common.openOriginalAt', { page }) : t('common.openOriginal')}{' '}
+          <span aria-hidden="true">{web ? '↗' : '›'}</span>
         </button>
       )}
     </>

@@ -2,7 +2,7 @@
 import { act, cleanup, fireEvent, screen, within } from '@testing-library/react';
 import { afterEach, describe, expect, it } from 'vitest';
 import { ok } from '@shared/errors';
-import { connection, fakeBackend, settings } from '../../test/fake-api';
+import { connection, fakeBackend, settings, userCalls } from '../../test/fake-api';
 import { renderWithStore } from '../../test/render';
 import { useApp } from '../../store/store-context';
 import { ConnectionCard } from './ConnectionCard';
@@ -139,11 +139,11 @@ describe('ConnectionCard', () => {
     const { store } = renderWithStore(<ConnectionCard connection={view} />, backend, { connections: [view] });
     expect(screen.getByRole('alert').textContent).toBe('Token expired.');
     fireEvent.click(screen.getByRole('button', { name: 'Remove' }));
-    expect(backend.calls).toEqual([]);
+    expect(userCalls(backend)).toEqual([]);
     const dialog = screen.getByRole('alertdialog', { name: 'Remove “Notes” and its index?' });
     fireEvent.click(within(dialog).getByRole('button', { name: 'Yes, remove' }));
     await new Promise((resolve) => setTimeout(resolve, 0));
-    expect({ calls: backend.calls, left: store.getState().connections }).toEqual({
+    expect({ calls: userCalls(backend), left: store.getState().connections }).toEqual({
       calls: [{ channel: 'connections.remove', input: { id: 'c1' } }],
       left: [],
     });
@@ -233,8 +233,10 @@ describe('ConnectionCard', () => {
     });
     const view = connection({ syncStatus: 'synced' });
     renderWithStore(<ConnectionCard connection={view} />, backend, { connections: [view] });
-    fireEvent.click(screen.getByRole('checkbox', { name: 'Enable RAG indexing' }));
-    expect(backend.calls).toEqual([{ channel: 'connections.setMode', input: { id: 'c1', mode: 'direct' } }]);
+    fireEvent.click(screen.getByRole('checkbox', { name: 'Keep a local copy for offline search' }));
+    expect(userCalls(backend)).toEqual([
+      { channel: 'connections.setMode', input: { id: 'c1', mode: 'direct' } },
+    ]);
   });
 
   it('says calmly, in both languages, how many documents wait for the next sync and which kinds were skipped', () => {

@@ -1,4 +1,4 @@
-import { useState } from 'react';
+import { useEffect, useState } from 'react';
 import type { ConnectionView, SyncProgress, SyncRunView } from '@shared/models';
 import { PLATFORM_INFO } from '@shared/platforms';
 import {
@@ -16,6 +16,7 @@ import { ConfirmButton } from '../common/ConfirmButton';
 import { ErrorMessage } from '../common/ErrorMessage';
 import { PlatformBadge } from '../common/PlatformBadge';
 import { ProgressBar } from '../common/ProgressBar';
+import { cardStatus, CREDENTIAL_CODES, nextSync } from './card-status';
 import { EditConnectionForm } from './ConnectionForm';
 import { FolderCardNotes } from './FolderCardNotes';
 import { LIMITATIONS_SHOWN_BY_SIGN_IN, SignInPanel } from './SignInPanel';
@@ -51,7 +52,7 @@ function SyncProgressLine({ progress }: { progress: SyncProgress }) {
  * view from before the code was stored has none: its sentence is shown under a generic headline.
  * An interrupted sync (CANCELLED: Cairn stopped during it) is a calm note, not a failure.
  */
-function SyncError({ connection }: { connection: ConnectionView }) {
+function SyncError({ connection, onFix }: { connection: ConnectionView; onFix: () => void }) {
   const t = useT();
   if (!connection.syncError) return null;
   const error = { code: connection.syncErrorCode ?? 'unknown', message: connection.syncError };
@@ -62,9 +63,44 @@ function SyncError({ connection }: { connection: ConnectionView }) {
       </p>
     );
   return (
-    <p className="sync-error" role="alert">
+    <div className="sync-error" role="alert">
       <ErrorMessage error={error} />
-    </p>
+      {CREDENTIAL_CODES.has(connection.syncErrorCode ?? '') && (
+        <button type="button" className="button small" onClick={onFix}>
+          {t('card.fixCredentials')}
+        </button>
+      )}
+    </div>
+  );
+}
+
+/** Re-renders the caller every `ms` so relative times ("in 23 h") stay true while the page is open. */
+function useNow(ms: number): number {
+  const [now, setNow] = useState(() => Date.now());
+  useEffect(() => {
+    const timer = setInterval(() => setNow(Date.now()), ms);
+    return () => clearInterval(timer);
+  }, [ms]);
+  return now;
+}
+
+function NextSyncText({ connection }: { connection: ConnectionView }) {
+  const t = useT();
+  const language = useLanguage();
+  const paused = useApp((state) => state.settings?.scheduledSyncPaused ?? false);
+  const now = useNow(30_000);
+  const next = nextSync(connection, paused, now);
+  if (next.kind === 'none') return <>—</>;
+  if (next.kind === 'paused') return <>{t('card.nextPaused')}</>;
+  if (next.kind === 'due') return <>{t('card.nextDue')}</>;
+  const relative = new Intl.RelativeTimeFormat(language === 'zh' ? 'zh-CN' : 'en', { numeric: 'always' });
+  return (
+    <time
+      dateTime={connection.nextSyncAt ?? undefined}
+      title={formatDateTime(language, connection.nextSyncAt, '')}
+    >
+      {relative.format(next.value, next.unit)}
+    </time>
   );
 }
 
@@ -168,10 +204,16 @@ export function ConnectionCard({ connection }: { connection: ConnectionView }) {
     testConnection: state.testConnection,
     removeConnection: state.removeConnection,
   }));
+  const loadLastRun = useApp((state) => state.loadLastRun);
   const syncing = connection.syncStatus === 'syncing' || progress !== undefined;
   const rag = connection.mode === 'rag';
-  const status = !rag ? 'direct' : syncing ? 'syncing' : connection.syncStatus;
+  const status = cardStatus(connection, progress, run);
   const [editing, setEditing] = useState(false);
+  // The last run says what the connection row cannot (a stopped sync, each failed document), so a
+  // reloaded page reads the same as the one that watched the sync end.
+  useEffect(() => {
+    if (rag && !run) void loadLastRun(connection.id, { quiet: true });
+  }, [rag, run, loadLastRun, connection.id]);
   const limitationNote =
     connection.limitation !== null &&
     !(connection.userAuth !== undefined && LIMITATIONS_SHOWN_BY_SIGN_IN.has(connection.limitationCode ?? ''));
@@ -211,7 +253,14 @@ export function ConnectionCard({ connection }: { connection: ConnectionView }) {
       )}
       <SignInPanel connection={connection} />
       {rag && progress && <SyncProgressLine progress={progress} />}
-      {rag && connection.syncStatus === 'failed' && !syncing && <SyncError connection={connection} />}
+      {rag && connection.syncStatus === 'failed' && !syncing && (
+        <SyncError connection={connection} onFix={() => setEditing(true)} />
+      )}
+      {status === 'stopped' && (
+        <p className="hint" role="note">
+          {t('card.stoppedNote')}
+        </p>
+      )}
       {rag && (
         <dl className="facts">
           <div>
@@ -228,7 +277,9 @@ export function ConnectionCard({ connection }: { connection: ConnectionView }) {
           </div>
           <div>
             <dt>{t('card.nextSync')}</dt>
-            <dd>{formatDateTime(language, connection.nextSyncAt, '—')}</dd>
+            <dd data-testid="next-sync">
+              <NextSyncText connection={connection} />
+            </dd>
           </div>
         </dl>
       )}

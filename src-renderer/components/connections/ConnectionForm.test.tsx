@@ -2,7 +2,7 @@
 import { cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, describe, expect, it } from 'vitest';
 import { fail, ok } from '@shared/errors';
-import { connection, fakeBackend, settings } from '../../test/fake-api';
+import { connection, fakeBackend, settings, userCalls } from '../../test/fake-api';
 import { renderWithStore } from '../../test/render';
 import { useApp } from '../../store/store-context';
 import { ConnectionCard } from './ConnectionCard';
@@ -85,7 +85,7 @@ describe('AddConnectionForm', () => {
     });
     renderWithStore(<AddConnectionForm initialPlatform="folder" onClose={() => (closed = true)} />, backend);
     fireEvent.change(screen.getByLabelText(/Folder path/), { target: { value: '/home/me/笔记/' } });
-    fireEvent.click(screen.getByRole('checkbox', { name: 'Enable RAG indexing' }));
+    fireEvent.click(screen.getByRole('checkbox', { name: 'Keep a local copy for offline search' }));
     fireEvent.click(screen.getByRole('button', { name: 'Add connection' }));
     await new Promise((resolve) => setTimeout(resolve, 0));
     expect({ closed, input: backend.calls[0]?.input }).toEqual({
@@ -202,7 +202,7 @@ describe('EditConnectionForm', () => {
     });
     fireEvent.click(within(form).getByRole('button', { name: 'Test connection' }));
     expect((await within(form).findByRole('status')).textContent).toBe('✓ Connected to Yuque as Ada.');
-    expect({ shown, calls: backend.calls }).toEqual({
+    expect({ shown, calls: userCalls(backend) }).toEqual({
       shown: {
         name: 'Team wiki',
         baseUrl: 'http://127.0.0.1:9/api/v2',
@@ -243,7 +243,7 @@ describe('EditConnectionForm', () => {
     await screen.findByRole('article', { name: '团队知识库' });
     expect({
       refusal,
-      last: backend.calls.at(-1),
+      last: userCalls(backend).at(-1),
       names: store.getState().connections.map((c) => c.name),
       form: screen.queryByRole('form'),
     }).toEqual({

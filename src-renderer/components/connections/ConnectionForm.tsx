@@ -5,6 +5,7 @@ import {
   PLATFORMS,
   type ConnectionUpdate,
   type ConnectionView,
+  type CoreMessage,
   type NewConnection,
   type Platform,
 } from '@shared/models';
@@ -13,9 +14,10 @@ import { useLanguage, useT } from '../../i18n/i18n';
 import { FolderPathTools } from './FolderPathTools';
 import { useAppShallow } from '../../store/store-context';
 import { ErrorMessage } from '../common/ErrorMessage';
+import { SecretStorageNote } from '../common/SecretStorageNote';
+import { SuccessMessage } from '../common/SuccessMessage';
 
-type TestState =
-  { kind: 'idle' } | { kind: 'testing' } | { kind: 'done'; result: Result<{ message: string }> };
+type TestState = { kind: 'idle' } | { kind: 'testing' } | { kind: 'done'; result: Result<CoreMessage> };
 
 /** Adding picks a platform; editing keeps the connection's own (its mode has its own switch on the card). */
 type FormTarget =
@@ -221,7 +223,7 @@ function ConnectionForm({ target, onClose }: { target: FormTarget; onClose: () =
             onChange={(event) => setValues({ ...values, [field.key]: event.target.value })}
           />
           {field.hint && <small className="hint">{field.hint[language]}</small>}
-          {field.secret && <small className="hint">{t('add.secretHint')}</small>}
+          {field.secret && <SecretStorageNote />}
         </label>
         {platform === 'folder' && field.key === 'path' && (
           <FolderPathTools
@@ -252,7 +254,18 @@ function ConnectionForm({ target, onClose }: { target: FormTarget; onClose: () =
   }
 
   return (
-    <form className="panel add-form" onSubmit={(event) => void onSubmit(event)} aria-label={title}>
+    <form
+      className="panel add-form"
+      onSubmit={(event) => void onSubmit(event)}
+      aria-label={title}
+      onKeyDown={(event) => {
+        // Escape leaves the form as Cancel does (never while an IME is composing Chinese text).
+        if (event.key === 'Escape' && !event.nativeEvent.isComposing) {
+          event.preventDefault();
+          onClose();
+        }
+      }}
+    >
       <h2>{title}</h2>
       {!editing && (
         <fieldset className="platform-picker">
@@ -309,7 +322,9 @@ function ConnectionForm({ target, onClose }: { target: FormTarget; onClose: () =
       {test.kind === 'done' && (
         <p className={test.result.ok ? 'test-result ok' : 'test-result failed'} role="status">
           {test.result.ok ? (
-            `✓ ${test.result.value.message}`
+            <>
+              ✓ <SuccessMessage success={test.result.value} />
+            </>
           ) : (
             <>
               ✗ <ErrorMessage error={test.result.error} />

@@ -4,6 +4,7 @@ import { useT } from '../../i18n/i18n';
 import { useApp } from '../../store/store-context';
 import { AddConnectionForm } from './ConnectionForm';
 import { ConnectionCard } from './ConnectionCard';
+import { ReadyPanel } from './ReadyPanel';
 
 function FirstRun() {
   const t = useT();
@@ -81,6 +82,7 @@ export function ConnectionsView() {
         />
       )}
       {connections.length === 0 && !addForm.open && <FirstRun />}
+      {!addForm.open && <ReadyPanel />}
       <div className="card-grid">
         {connections.map((connection) => (
           <ConnectionCard key={connection.id} connection={connection} />

@@ -2,7 +2,15 @@ import { useEffect, useRef } from 'react';
 import { useT } from '../../i18n/i18n';
 import { useApp } from '../../store/store-context';
 
-/** The always-visible search field; Ctrl/Cmd+K (handled in App) focuses it. */
+/** The result titles, in order: arrow keys move between them (SearchView too). */
+export function resultTitles(): HTMLElement[] {
+  return [...document.querySelectorAll<HTMLElement>('.hit-list .hit-open')];
+}
+
+/**
+ * The always-visible search field; Ctrl/Cmd+K (handled in App) focuses it. Focusing it (a click,
+ * Tab) leaves the current view alone; typing switches to Search. Arrow Down goes to the first result.
+ */
 export function SearchBox() {
   const t = useT();
   const query = useApp((state) => state.query);
@@ -27,13 +35,21 @@ export function SearchBox() {
         placeholder={t('search.placeholder')}
         value={query}
         maxLength={10_000}
-        onFocus={() => setView('search')}
         onChange={(event) => {
           setView('search');
           setQuery(event.target.value);
         }}
+        onKeyDown={(event) => {
+          if (event.key === 'ArrowDown') {
+            const first = resultTitles()[0];
+            if (first) {
+              event.preventDefault();
+              first.focus();
+            }
+          }
+        }}
       />
-      <kbd>{t('search.shortcut')}</kbd>
+      <kbd aria-hidden="true">{t('search.shortcut')}</kbd>
     </div>
   );
 }

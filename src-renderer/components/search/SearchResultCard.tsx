@@ -1,59 +1,94 @@
 import { useId, useState } from 'react';
 import type { SearchDocument, SearchHit } from '@shared/models';
 import { useT } from '../../i18n/i18n';
+import { useApp } from '../../store/store-context';
 import { KnowledgeBaseBadge, PlatformBadge } from '../common/PlatformBadge';
 import { LocationLabel, OpenOriginal } from '../common/OpenOriginal';
 import { Highlighted } from './Highlighted';
-import { hitPreview } from './hit-preview';
+import { headingTrail, hitPreview } from './hit-preview';
+import { WhyThis } from './WhyThis';
 
-function rankText(hit: SearchHit): string {
-  return Object.entries(hit.ranks)
-    .map(([channel, rank]) => `${channel} #${rank}`)
-    .join(' · ');
+function HeadingPath({ hit, terms }: { hit: SearchHit; terms: string[] }) {
+  const trail = headingTrail(hit.headingPath, hit.title);
+  return trail ? (
+    <p className="heading-path">
+      <Highlighted text={trail} terms={terms} />
+    </p>
+  ) : null;
 }
 
-function HeadingPath({ path }: { path: string }) {
-  return path ? <p className="heading-path">{path.split(' > ').join(' › ')}</p> : null;
+function Passage({ hit, terms }: { hit: SearchHit; terms: string[] }) {
+  return (
+    <p className="hit-text">
+      <Highlighted text={hitPreview(hit.text, terms, [hit.title, hit.headingPath])} terms={terms} />
+    </p>
+  );
 }
 
-/** One document: its best passage, and its other matching passages folded under it. */
+function passageOf(hit: SearchHit) {
+  return hit.charStart !== null && hit.charEnd !== null
+    ? { charStart: hit.charStart, charEnd: hit.charEnd }
+    : null;
+}
+
+/**
+ * One document: its best passage, and its other matching passages folded under it. The title opens
+ * the document in the preview (the passage marked), or, for a live hit with no local copy, the original.
+ * Arrow keys move between titles (SearchView); Enter opens.
+ */
 export function SearchResultCard({ document, terms }: { document: SearchDocument; terms: string[] }) {
   const t = useT();
+  const openPreview = useApp((state) => state.openPreview);
+  const openOriginal = useApp((state) => state.openOriginal);
   const { best, more } = document;
   const [expanded, setExpanded] = useState(false);
   const listId = useId();
+  const original = {
+    url: best.url,
+    documentId: best.documentId,
+    title: best.title,
+    passage: passageOf(best),
+    terms,
+    location: best.location,
+    connectionId: best.connectionId,
+    externalId: best.externalId,
+  };
+  const open = (hit: SearchHit) =>
+    hit.documentId !== null
+      ? void openPreview({ documentId: hit.documentId, passage: passageOf(hit), terms, title: hit.title })
+      : void openOriginal(original);
   return (
     <article className="card hit" aria-label={best.title}>
       <header className="hit-header">
         <h3 className="hit-title">
-          <Highlighted text={best.title} terms={terms} />
+          <button type="button" className="hit-open" onClick={() => open(best)}>
+            <Highlighted text={best.title} terms={terms} />
+          </button>
         </h3>
         <span className="spacer" />
         <PlatformBadge platform={best.platform} />
         <KnowledgeBaseBadge name={best.knowledgeBase} />
         {best.source === 'direct' && <span className="badge badge-live">{t('search.live')}</span>}
       </header>
-      <HeadingPath path={best.headingPath} />
-      <p className="hit-text">
-        <Highlighted text={hitPreview(best.text, terms)} terms={terms} />
-      </p>
+      <HeadingPath hit={best} terms={terms} />
+      <Passage hit={best} terms={terms} />
       {expanded && (
         <ul id={listId} className="more-passages" aria-label={t('search.otherPassages')}>
           {more.map((passage) => (
             <li key={passage.key} className="more-passage">
-              <HeadingPath path={passage.headingPath} />
-              <p className="hit-text">
-                <Highlighted text={hitPreview(passage.text, terms)} terms={terms} />
-              </p>
-              <span className="muted small">{rankText(passage)}</span>
+              <HeadingPath hit={passage} terms={terms} />
+              <Passage hit={passage} terms={terms} />
+              {passage.documentId !== null && (
+                <button type="button" className="link-button small" onClick={() => open(passage)}>
+                  {t('search.showPassage')}
+                </button>
+              )}
             </li>
           ))}
         </ul>
       )}
       <footer className="hit-footer">
-        <span className="muted small" title={t('search.why', { ranks: rankText(best) })}>
-          {rankText(best)}
-        </span>
+        <WhyThis hit={best} terms={terms} />
         {more.length > 0 && (
           <button
             type="button"
@@ -69,12 +104,7 @@ export function SearchResultCard({ document, terms }: { document: SearchDocument
         )}
         <span className="spacer" />
         <LocationLabel location={best.location} />
-        <OpenOriginal
-          url={best.url}
-          location={best.location}
-          connectionId={best.connectionId}
-          externalId={best.externalId}
-        />
+        <OpenOriginal original={original} />
       </footer>
     </article>
   );

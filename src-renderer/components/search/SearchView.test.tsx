@@ -1,10 +1,11 @@
 // @vitest-environment jsdom
-import { cleanup, fireEvent, screen, within } from '@testing-library/react';
+import { cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, describe, expect, it } from 'vitest';
 import { ok } from '@shared/errors';
 import type { SearchHit, SearchResponse } from '@shared/models';
 import { connection, fakeBackend, settings } from '../../test/fake-api';
 import { renderWithStore } from '../../test/render';
+import { DocumentPreview } from '../preview/DocumentPreview';
 import { SearchBox } from './SearchBox';
 import { SearchView } from './SearchView';
 
@@ -34,6 +35,9 @@ function hit(key: string, fields: Partial<SearchHit>): SearchHit {
 const best = hit('chunk:1', {
   headingPath: '报销流程 > 提交',
   text: '## 提交\n\n员工提交**报销**单，附上发票。',
+  // Offsets into the previewed document below: its "## 提交" section.
+  charStart: 8,
+  charEnd: 30,
   ranks: { vector: 1, keyword: 1 },
 });
 const second = hit('chunk:2', {
@@ -87,13 +91,14 @@ describe('SearchView', () => {
     const cards = screen.getAllByRole('article');
     expect(cards.map((card) => card.getAttribute('aria-label'))).toEqual(['报销流程', '差旅政策']);
     const [expense, other] = cards as [HTMLElement, HTMLElement];
-    expect(expense.querySelector('.heading-path')?.textContent).toBe('报销流程 › 提交');
-    expect(expense.querySelector('.hit-text')?.textContent).toBe('提交 员工提交报销单，附上发票。');
+    // The title is said once: not again as the heading path's first step or the passage's first line.
+    expect(expense.querySelector('.heading-path')?.textContent).toBe('提交');
+    expect(expense.querySelector('.hit-text')?.textContent).toBe('员工提交报销单，附上发票。');
     expect(within(other).queryByRole('button', { name: /more passage/ })).toBeNull();
 
     const toggle = within(expense).getByRole('button', { name: '2 more passages in this document' });
     expect(toggle.getAttribute('aria-expanded')).toBe('false');
-    expect(within(expense).queryByRole('list')).toBeNull();
+    expect(within(expense).queryByRole('list', { name: 'Other matching passages' })).toBeNull();
     fireEvent.click(toggle);
     expect(toggle.getAttribute('aria-expanded')).toBe('true');
     expect(toggle.textContent).toBe('Hide the other passages');
@@ -107,12 +112,90 @@ describe('SearchView', () => {
         [...item.querySelectorAll('mark')].map((mark) => mark.textContent),
       ]),
     ).toEqual([
-      ['报销流程 › 审批', '经理审批后打款。 金额 · 审批人 5000 以上 · 总监', []],
-      ['报销流程 › 差旅', '差旅报销还需附上行程单。', ['报销']],
+      ['审批', '经理审批后打款。 金额 · 审批人 5000 以上 · 总监', []],
+      ['差旅', '差旅报销还需附上行程单。', ['报销']],
     ]);
-    expect(toggle.getAttribute('aria-controls')).toBe(within(expense).getByRole('list').id);
+    expect(toggle.getAttribute('aria-controls')).toBe(
+      within(expense).getByRole('list', { name: 'Other matching passages' }).id,
+    );
     fireEvent.click(toggle);
-    expect(within(expense).queryByRole('list')).toBeNull();
+    expect(within(expense).queryByRole('list', { name: 'Other matching passages' })).toBeNull();
+  });
+
+  it('says why a result is here in plain words, not channel ranks', async () => {
+    renderSearch();
+    const [expense, travel] = (await screen.findAllByRole('article')) as [HTMLElement, HTMLElement];
+    expect(within(expense).getByText('Why this result?')).toBeTruthy();
+    expect([...expense.querySelectorAll('.why li')].map((item) => item.textContent)).toEqual([
+      'Contains “报销”',
+      'Close in meaning to your search',
+    ]);
+    expect([...travel.querySelectorAll('.why li')].map((item) => item.textContent)).toEqual([
+      'Contains “报销”',
+    ]);
+    expect(expense.textContent).not.toMatch(/vector|keyword|#1/);
+  });
+
+  it('opens a result in the preview with its passage marked; arrow keys move between results; Escape closes', async () => {
+    const markdown = '# 报销流程\n\n## 提交\n\n员工提交**报销**单，附上发票。\n\n## 审批\n\n经理审批后打款。';
+    const backend = fakeBackend({
+      'search.query': () => ok(response),
+      'documents.get': () =>
+        ok({
+          id: 1,
+          connectionId: 'c1',
+          externalId: 'expense.md',
+          title: '报销流程',
+          platform: 'folder',
+          knowledgeBase: 'notes',
+          url: '/n/expense.md',
+          updatedAt: null,
+          indexedAt: '2026-11-01T00:00:00.000Z',
+          markdown,
+          chunks: [
+            {
+              id: 1,
+              ord: 0,
+              headingPath: '报销流程 > 提交',
+              charStart: 0,
+              charEnd: markdown.indexOf('## 审批'),
+            },
+            {
+              id: 2,
+              ord: 1,
+              headingPath: '报销流程 > 审批',
+              charStart: markdown.indexOf('## 审批'),
+              charEnd: markdown.length,
+            },
+          ],
+        }),
+    });
+    renderWithStore(
+      <>
+        <SearchBox />
+        <SearchView />
+        <DocumentPreview />
+      </>,
+      backend,
+      { connections: [connection({ documentCount: 2, syncStatus: 'synced' })], settings: settings() },
+    );
+    const box = screen.getByRole('searchbox');
+    fireEvent.change(box, { target: { value: '报销' } });
+    await screen.findByText('2 results in 4 ms');
+    const titles = screen.getAllByRole('button', { name: /报销流程|差旅政策/ });
+    fireEvent.keyDown(box, { key: 'ArrowDown' });
+    expect(document.activeElement).toBe(titles[0]);
+    fireEvent.keyDown(titles[0]!, { key: 'ArrowDown' });
+    expect(document.activeElement).toBe(titles[1]);
+    fireEvent.keyDown(titles[1]!, { key: 'ArrowUp' });
+    fireEvent.click(document.activeElement as HTMLElement);
+    const dialog = await screen.findByRole('dialog', { name: '报销流程' });
+    const passage = await within(dialog).findByRole('region', { name: 'The passage you opened' });
+    expect(passage.textContent).toContain('提交');
+    expect([...dialog.querySelectorAll('mark')].map((mark) => mark.textContent)).toContain('报销');
+    expect(backend.calls.find((call) => call.channel === 'documents.get')?.input).toEqual({ documentId: 1 });
+    fireEvent(dialog, new Event('cancel'));
+    await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
   });
 
   it('says how many more passages a document has in Chinese', async () => {

@@ -3,7 +3,21 @@ import { useT } from '../../i18n/i18n';
 import { useApp } from '../../store/store-context';
 import { ErrorMessage } from '../common/ErrorMessage';
 import { highlightTerms } from './highlight';
+import { resultTitles } from './SearchBox';
 import { SearchResultCard } from './SearchResultCard';
+import { SearchSuggestions, useTopics } from './Suggestions';
+
+/** Arrow keys move between result titles; Up from the first goes back to the search box. */
+function moveBetweenResults(event: React.KeyboardEvent<HTMLElement>) {
+  if (event.key !== 'ArrowDown' && event.key !== 'ArrowUp') return;
+  const titles = resultTitles();
+  const at = titles.indexOf(document.activeElement as HTMLElement);
+  if (at === -1) return;
+  event.preventDefault();
+  const next = at + (event.key === 'ArrowDown' ? 1 : -1);
+  if (next < 0) document.querySelector<HTMLInputElement>('input[type="search"]')?.focus();
+  else titles[Math.min(next, titles.length - 1)]?.focus();
+}
 
 export function SearchView() {
   const t = useT();
@@ -17,6 +31,7 @@ export function SearchView() {
   const connections = useApp((state) => state.connections);
   const openAddForm = useApp((state) => state.openAddForm);
   const terms = useMemo(() => highlightTerms(answeredQuery), [answeredQuery]);
+  const topics = useTopics();
 
   if (connections.length === 0) {
     return (
@@ -36,9 +51,13 @@ export function SearchView() {
           : searching && documents.length === 0
             ? t('search.searching')
             : answeredQuery && documents.length > 0
-              ? t('search.count', { count: documents.length, ms: tookMs ?? 0 })
+              ? t(documents.length === 1 ? 'search.countOne' : 'search.count', {
+                  count: documents.length,
+                  ms: tookMs ?? 0,
+                })
               : ''}
       </p>
+      {!query.trim() && <SearchSuggestions topics={topics} />}
       {searchError && searchError.code !== 'CANCELLED' && (
         <p className="form-error" role="alert">
           <ErrorMessage error={searchError} />
@@ -59,7 +78,8 @@ export function SearchView() {
       {query.trim() && answeredQuery && !searching && documents.length === 0 && !searchError && (
         <p className="empty-line">{t('search.noHits', { query: answeredQuery })}</p>
       )}
-      <div className="hit-list">
+      {documents.length > 0 && <p className="visually-hidden">{t('search.keyboardHint')}</p>}
+      <div className="hit-list" onKeyDown={moveBetweenResults}>
         {documents.map((document) => (
           <SearchResultCard key={document.best.key} document={document} terms={terms} />
         ))}

@@ -14,6 +14,29 @@ describe('highlightTerms', () => {
     ]);
   });
 
+  it('keeps a name the segmenter splits into single characters (赵敏), drops question words', () => {
+    expect(highlightTerms('赵敏')).toEqual(['赵敏']);
+    expect(highlightTerms('赵敏负责什么')).toContain('赵敏');
+    expect(highlightTerms('赵敏负责什么')).not.toContain('什么');
+    expect(highlightTerms('如何报销')).toEqual(['报销']);
+    expect(highlightTerms('报')).toEqual(['报']);
+    const pieces = splitByTerms('审批后由赵敏复核。', highlightTerms('赵敏 复核'));
+    expect(pieces.filter((piece) => piece.match).map((piece) => piece.text)).toEqual(['赵敏', '复核']);
+  });
+
+  it('lights Latin words at word starts: "do" never inside "Document", no English function words', () => {
+    const terms = highlightTerms('How do we handle rate limiting?');
+    expect(terms).toEqual(['limiting', 'handle', 'rate']);
+    const lit = (text: string, t: string[]) =>
+      splitByTerms(text, t)
+        .filter((piece) => piece.match)
+        .map((piece) => piece.text);
+    expect(lit('Document 12: undo the do-list; it does', ['do'])).toEqual(['do', 'do']);
+    expect(lit('Two APIs and an API; rapid', ['API'])).toEqual(['API', 'API']);
+    expect(lit('limits and limiting, unlimited', ['limit'])).toEqual(['limit', 'limit']);
+    expect(lit('使用VPN连接，vpn.example', ['VPN'])).toEqual(['VPN', 'vpn']);
+  });
+
   it('ignores queries of punctuation and emoji only', () => {
     expect(highlightTerms('？！… 🎉')).toEqual([]);
   });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { hitPreview } from './hit-preview';
+import { headingTrail, hitPreview } from './hit-preview';
 
 describe('hitPreview', () => {
   it('drops Markdown syntax and keeps the words, tables as cells', () => {
@@ -14,6 +14,15 @@ describe('hitPreview', () => {
     expect(hitPreview('An *important* ~~old~~ note: rate_limit = 2 * 3 * x, *备注*。', [])).toBe(
       'An important old note: rate_limit = 2 * 3 * x, 备注。',
     );
+  });
+
+  it('leaves out headings the card already shows (title, heading path), keeps the others', () => {
+    const chunk = '# 报销流程\n\n## 提交\n\n员工提交报销单。\n\n### 附件\n\n发票原件。';
+    expect(hitPreview(chunk, [], ['报销流程', '报销流程 > 提交'])).toBe('员工提交报销单。 附件 发票原件。');
+    expect(headingTrail('报销流程 > 提交', '报销流程')).toBe('提交');
+    expect(headingTrail('Guide > Setup > VPN', 'VPN setup')).toBe('Guide › Setup › VPN');
+    expect(headingTrail('报销流程', '报销流程')).toBeNull();
+    expect(headingTrail('', 'x')).toBeNull();
   });
 
   it('starts shortly before a match that lies deep in the chunk', () => {

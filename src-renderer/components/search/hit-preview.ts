@@ -5,8 +5,11 @@
  */
 const LEAD_CHARS = 60;
 
-function plainLine(line: string): string | null {
+function plainLine(line: string, shown: Set<string>): string | null {
   const trimmed = line.trim();
+  // A heading the card already shows (the title, the heading path) would be said twice.
+  const heading = /^#{1,6}\s+(.*?)\s*#*$/.exec(trimmed);
+  if (heading && shown.has(normalizeHeading(heading[1]!))) return null;
   if (/^(`{3,}|~{3,})/.test(trimmed)) return null; // code fence
   if (/^\|?\s*:?-{2,}:?\s*(\|\s*:?-{2,}:?\s*)*\|?$/.test(trimmed)) return null; // table rule
   let text = trimmed
@@ -28,10 +31,35 @@ function plainLine(line: string): string | null {
   );
 }
 
-export function hitPreview(markdown: string, terms: string[]): string {
+function normalizeHeading(text: string): string {
+  return text
+    .replace(/(\*\*|__|`)/g, '')
+    .trim()
+    .toLowerCase();
+}
+
+/**
+ * The heading path a card shows under its title: without a first heading that only repeats the
+ * title (a note's H1 usually is its title), " › " between levels; null when nothing is left.
+ */
+export function headingTrail(path: string, title: string): string | null {
+  const parts = path
+    .split(' > ')
+    .map((part) => part.trim())
+    .filter(Boolean);
+  if (parts.length > 0 && normalizeHeading(parts[0]!) === normalizeHeading(title)) parts.shift();
+  return parts.length > 0 ? parts.join(' › ') : null;
+}
+
+/**
+ * `shown`: what the card already shows above the passage (title, heading path); a heading line
+ * of the passage equal to one of them is left out.
+ */
+export function hitPreview(markdown: string, terms: string[], shown: string[] = []): string {
+  const known = new Set(shown.flatMap((text) => text.split(' > ')).map(normalizeHeading));
   const text = markdown
     .split('\n')
-    .map(plainLine)
+    .map((line) => plainLine(line, known))
     .filter((line): line is string => line !== null && line !== '')
     .join(' ')
     .replace(/\s+/g, ' ')

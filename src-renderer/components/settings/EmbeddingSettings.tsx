@@ -2,6 +2,7 @@ import { useEffect, useState } from 'react';
 import type { EmbeddingProviderKind, EmbeddingSettingsView } from '@shared/models';
 import { formatNumber, useLanguage, useT, type MessageKey } from '../../i18n/i18n';
 import { useApp } from '../../store/store-context';
+import { ModelTest, withKey } from './ModelTest';
 import { EMBEDDING_PRESETS } from './provider-presets';
 
 export interface EmbeddingDraft {
@@ -74,6 +75,7 @@ export function EmbeddingSettings({
   const t = useT();
   const language = useLanguage();
   const loadReindexCost = useApp((state) => state.loadReindexCost);
+  const testEmbeddingModel = useApp((state) => state.testEmbeddingModel);
   const [cost, setCost] = useState<{ documents: number; chunks: number } | null>(null);
   const changed = embeddingChanged(saved, draft);
   useEffect(() => {
@@ -162,6 +164,11 @@ export function EmbeddingSettings({
               />
             </label>
           )}
+          <ModelTest
+            label={t('settings.testEmbedding')}
+            resetKey={JSON.stringify(draft)}
+            run={() => testEmbeddingModel(withKey(draft))}
+          />
         </>
       )}
       {changed && cost && (

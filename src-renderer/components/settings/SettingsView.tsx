@@ -1,11 +1,14 @@
 import { useState, type FormEvent } from 'react';
 import type { ChatProviderKind, SettingsPatch, SettingsView as SettingsData } from '@shared/models';
-import { useT, type MessageKey } from '../../i18n/i18n';
+import { hasMessage, useT, type MessageKey, type Translate } from '../../i18n/i18n';
 import { useApp } from '../../store/store-context';
 import { ProgressBar } from '../common/ProgressBar';
+import { SecretStorageNote } from '../common/SecretStorageNote';
 import { EmbeddingSettings, embeddingChanged, type EmbeddingDraft } from './EmbeddingSettings';
 import { McpSettings } from './McpSettings';
 import { LocalModelsSection } from './LocalModelsSection';
+import { ModelTest, withKey } from './ModelTest';
+import type { ThemeChoice } from '../../theme';
 import { CHAT_PRESETS } from './provider-presets';
 
 interface Draft {
@@ -13,6 +16,17 @@ interface Draft {
   chat: { provider: ChatProviderKind; baseUrl: string; model: string; topK: number; apiKey: string };
   syncIntervalHours: number;
   scheduledSyncPaused: boolean;
+}
+
+/** "builtin/cairn-hash-v1/1024" in words: the provider's name, the model and its size. */
+export function spaceLabel(t: Translate, space: string): string {
+  const parts = space.split('/');
+  const [provider = '', dimensions = ''] = [parts[0], parts[parts.length - 1]];
+  const model = parts.slice(1, -1).join('/');
+  const key = `provider.${provider}`;
+  const name = hasMessage(key) ? t(key) : provider;
+  if (provider === 'builtin') return name;
+  return `${name} · ${t('settings.spaceDimensions', { model, dimensions })}`;
 }
 
 function draftOf(settings: SettingsData): Draft {
@@ -55,6 +69,7 @@ function SettingsForm({ saved }: { saved: SettingsData }) {
   const t = useT();
   const saveSettings = useApp((state) => state.saveSettings);
   const showNotice = useApp((state) => state.showNotice);
+  const testChatModel = useApp((state) => state.testChatModel);
   const [draft, setDraft] = useState<Draft>(() => draftOf(saved));
   const chatPreset = CHAT_PRESETS[draft.chat.provider];
 
@@ -159,6 +174,11 @@ function SettingsForm({ saved }: { saved: SettingsData }) {
                 />
               </label>
             )}
+            <ModelTest
+              label={t('settings.testChat')}
+              resetKey={JSON.stringify(draft.chat)}
+              run={() => testChatModel(withKey(draft.chat))}
+            />
           </>
         )}
       </fieldset>
@@ -174,6 +194,7 @@ function SettingsForm({ saved }: { saved: SettingsData }) {
             onChange={(event) => setDraft({ ...draft, syncIntervalHours: Number(event.target.value) })}
           />
         </label>
+        <NotificationPermission />
         <label className="switch">
           <input
             type="checkbox"
@@ -193,6 +214,32 @@ function SettingsForm({ saved }: { saved: SettingsData }) {
   );
 }
 
+/** Browser host only: sync notifications need the page's permission, asked for on a click. */
+function NotificationPermission() {
+  const t = useT();
+  const host = useApp((state) => state.host);
+  const Notify = globalThis.Notification;
+  const [permission, setPermission] = useState(Notify?.permission ?? 'denied');
+  if (host !== 'browser' || !Notify) return null;
+  return (
+    <p className="small">
+      {permission === 'granted' ? (
+        <span className="muted">{t('notify.allowed')}</span>
+      ) : permission === 'denied' ? (
+        <span className="muted">{t('notify.blocked')}</span>
+      ) : (
+        <button
+          type="button"
+          className="button"
+          onClick={() => void Notify.requestPermission().then(setPermission)}
+        >
+          {t('notify.allow')}
+        </button>
+      )}
+    </p>
+  );
+}
+
 export function SettingsView() {
   const t = useT();
   const settings = useApp((state) => state.settings);
@@ -200,6 +247,8 @@ export function SettingsView() {
   const version = useApp((state) => state.version);
   const dataDir = useApp((state) => state.dataDir);
   const setLanguage = useApp((state) => state.setLanguage);
+  const theme = useApp((state) => state.theme);
+  const setTheme = useApp((state) => state.setTheme);
   if (!settings) return null;
   return (
     <div className="view-settings">
@@ -208,7 +257,7 @@ export function SettingsView() {
       </div>
       {reindex && (
         <div className="panel reindex">
-          <p className="muted">{t('settings.activeSpace', { space: reindex.activeSpace })}</p>
+          <p className="muted">{t('settings.activeSpace', { space: spaceLabel(t, reindex.activeSpace) })}</p>
           {reindex.running && (
             <>
               <ProgressBar
@@ -238,9 +287,24 @@ export function SettingsView() {
           </select>
         </label>
       </fieldset>
+      <fieldset className="panel settings-group">
+        <legend>{t('settings.theme')}</legend>
+        <label className="field narrow">
+          <span className="visually-hidden">{t('settings.theme')}</span>
+          <select value={theme} onChange={(event) => setTheme(event.target.value as ThemeChoice)}>
+            <option value="system">{t('settings.theme.system')}</option>
+            <option value="light">{t('settings.theme.light')}</option>
+            <option value="dark">{t('settings.theme.dark')}</option>
+          </select>
+        </label>
+      </fieldset>
       <SettingsForm key={JSON.stringify(settings)} saved={settings} />
       <McpSettings />
-      <p className="muted small about">{t('settings.about', { dir: dataDir, version })}</p>
+      <p className="muted small about">
+        {t('settings.about', { dir: dataDir, version })}
+        <br />
+        <SecretStorageNote className="muted small" />
+      </p>
     </div>
   );
 }

@@ -3,6 +3,7 @@ import type {
   ConnectionMode,
   ConnectionUpdate,
   ConnectionView,
+  CoreMessage,
   FolderPreview,
   NewConnection,
   SyncProgress,
@@ -17,16 +18,17 @@ export interface ConnectionsSlice {
   /** The most recent finished run, by connection id (per-document errors live here). */
   lastRun: Record<string, SyncRunView>;
   addConnection(input: NewConnection): Promise<Result<ConnectionView>>;
-  testNewConnection(input: NewConnection): Promise<Result<{ message: string }>>;
+  testNewConnection(input: NewConnection): Promise<Result<CoreMessage>>;
   updateConnection(input: ConnectionUpdate): Promise<Result<ConnectionView>>;
-  testConnectionUpdate(input: ConnectionUpdate): Promise<Result<{ message: string }>>;
+  testConnectionUpdate(input: ConnectionUpdate): Promise<Result<CoreMessage>>;
   testConnection(id: string): Promise<void>;
   setMode(id: string, mode: ConnectionMode): Promise<void>;
   syncNow(id: string): Promise<void>;
   syncAll(): Promise<void>;
   cancelSync(id: string): Promise<void>;
   removeConnection(id: string): Promise<void>;
-  loadLastRun(id: string): Promise<void>;
+  /** `quiet`: a failure shows nothing (the card asks on its own, not the user). */
+  loadLastRun(id: string, options?: { quiet?: boolean }): Promise<void>;
   /** What a folder would index, before it is added. */
   previewFolder(path: string, exclude?: string): Promise<Result<FolderPreview>>;
   /** The desktop app's native folder picker; UNSUPPORTED in the browser. */
@@ -40,8 +42,8 @@ function upsert(list: ConnectionView[], view: ConnectionView): ConnectionView[] 
 }
 
 export function createConnectionsSlice(set: SetState, get: GetState, { api }: StoreDeps): ConnectionsSlice {
-  const report = (result: Result<unknown>) => {
-    if (!result.ok) get().showError(result.error);
+  const report = (result: Result<unknown>, connectionId?: string) => {
+    if (!result.ok) get().showError(result.error, connectionId);
   };
   return {
     connections: [],
@@ -57,39 +59,49 @@ export function createConnectionsSlice(set: SetState, get: GetState, { api }: St
     pickFolder: () => api.app.pickFolder(),
     async updateConnection(input) {
       const result = await api.connections.update(input);
-      if (result.ok) set((state) => ({ connections: upsert(state.connections, result.value) }));
+      // Saved credentials answer a warning about this connection: it is no longer current.
+      if (result.ok)
+        set((state) => ({
+          connections: upsert(state.connections, result.value),
+          ...(state.notice?.cause === input.id ? { notice: null } : {}),
+        }));
       return result;
     },
     testConnectionUpdate: (input) => api.connections.testUpdate(input),
     async testConnection(id) {
       const result = await api.connections.test({ id });
-      if (result.ok) get().showNotice('info', result.value.message);
-      else report(result);
+      if (result.ok) get().showSuccess(result.value);
+      else report(result, id);
     },
     async setMode(id, mode) {
       const result = await api.connections.setMode({ id, mode });
       if (result.ok) set((state) => ({ connections: upsert(state.connections, result.value) }));
-      else report(result);
+      else report(result, id);
     },
     async syncNow(id) {
-      report(await api.sync.start({ connectionId: id }));
+      report(await api.sync.start({ connectionId: id }), id);
     },
     async syncAll() {
       report(await api.sync.startAll());
     },
     async cancelSync(id) {
-      report(await api.sync.cancel({ connectionId: id }));
+      report(await api.sync.cancel({ connectionId: id }), id);
     },
     async removeConnection(id) {
       const result = await api.connections.remove({ id });
-      if (result.ok) set((state) => ({ connections: state.connections.filter((item) => item.id !== id) }));
-      else report(result);
+      if (result.ok)
+        set((state) => ({
+          connections: state.connections.filter((item) => item.id !== id),
+          ...(state.notice?.cause === id ? { notice: null } : {}),
+        }));
+      else report(result, id);
     },
-    async loadLastRun(id) {
+    async loadLastRun(id, options = {}) {
       const result = await api.sync.runs({ connectionId: id, limit: 1 });
       const [run] = result.ok ? result.value : [];
-      if (run) set((state) => ({ lastRun: { ...state.lastRun, [id]: run } }));
-      else report(result);
+      // A run that finished meanwhile (sync.finished) is newer than this answer: keep it.
+      if (run) set((state) => (state.lastRun[id] ? {} : { lastRun: { ...state.lastRun, [id]: run } }));
+      else if (!options.quiet) report(result);
     },
   };
 }

@@ -16,6 +16,7 @@ export interface HistorySlice {
   /** Shows a stored conversation; a follow-up question then continues it (multi-turn retrieval). */
   openConversation(conversationId: string): Promise<void>;
   removeConversation(conversationId: string): Promise<void>;
+  renameConversation(conversationId: string, title: string): Promise<boolean>;
 }
 
 interface StreamState {
@@ -101,6 +102,19 @@ export function createHistorySlice(set: SetState, get: GetState, { api }: StoreD
           earlyAnswers,
         };
       });
+    },
+    async renameConversation(conversationId, title) {
+      const result = await api.chat.renameConversation({ conversationId, title });
+      if (!result.ok) {
+        get().showError(result.error);
+        return false;
+      }
+      set((state) => ({
+        conversations: state.conversations.map((conversation) =>
+          conversation.id === conversationId ? result.value : conversation,
+        ),
+      }));
+      return true;
     },
     async removeConversation(conversationId) {
       const result = await api.chat.removeConversation({ conversationId });

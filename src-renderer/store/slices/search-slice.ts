@@ -1,5 +1,5 @@
 import type { AppErrorData } from '@shared/errors';
-import type { SearchDocument, SearchResponse } from '@shared/models';
+import type { DocumentTopic, SearchDocument, SearchResponse } from '@shared/models';
 import type { GetState, SetState, StoreDeps } from '../store-types';
 
 export interface SearchSlice {
@@ -15,6 +15,10 @@ export interface SearchSlice {
   /** Type-ahead: updates the box now and searches after a short pause. */
   setQuery(query: string): void;
   runSearch(query: string): Promise<void>;
+  /** Headings from the user's documents, suggested as searches and questions (documents.topics). */
+  topics: DocumentTopic[];
+  /** Fetches them again (after a sync changed what is indexed); a failure keeps the old ones. */
+  loadTopics(): Promise<void>;
 }
 
 export function createSearchSlice(
@@ -32,6 +36,11 @@ export function createSearchSlice(
     searchError: null,
     tookMs: null,
     answeredQuery: '',
+    topics: [],
+    async loadTopics() {
+      const result = await api.documents.topics({ limit: 6 });
+      if (result.ok) set({ topics: result.value });
+    },
     setQuery(query) {
       set({ query });
       if (pending) {

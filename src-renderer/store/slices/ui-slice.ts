@@ -1,5 +1,8 @@
 import type { AppErrorData } from '@shared/errors';
-import type { Platform } from '@shared/models';
+import type { ChunkLocation, CoreMessage, Platform, SyncRunView } from '@shared/models';
+import { translate } from '../../i18n/i18n';
+import { selectLanguage } from '../selectors';
+import { storedTheme, storeTheme, type ThemeChoice } from '../../theme';
 import type { GetState, SetState, StoreDeps } from '../store-types';
 
 export type View = 'connections' | 'search' | 'chat' | 'settings';
@@ -11,10 +14,23 @@ export interface Notice {
   text: string;
   /** An error from core: shown with ErrorMessage (headline in the UI language, core's sentence beneath). */
   error?: AppErrorData;
+  /** A success from core: shown with SuccessMessage, in the UI language the same way. */
+  success?: CoreMessage;
+  /**
+   * What the warning is about: a connection's id, or HOST_CAUSE. It goes away by itself when that
+   * cause clears (a later sync succeeds, the connection is fixed or removed, the host is back):
+   * see apply-event.ts `clearResolvedNotice`.
+   */
+  cause?: string;
 }
+
+/** A notice about the connection to Cairn itself (the browser host's event stream or status). */
+export const HOST_CAUSE = 'host';
 
 export interface UiSlice {
   view: View;
+  /** Which shell shows the UI (StoreDeps.host). */
+  host: 'desktop' | 'browser';
   /** The language the OS asked for; the settings may override it. */
   systemLanguage: Language;
   phase: 'loading' | 'ready' | 'failed';
@@ -22,12 +38,25 @@ export interface UiSlice {
   notice: Notice | null;
   /** `path`: a folder dropped on the Connections view or picked before the form opened. */
   addForm: { open: boolean; platform: Platform; path?: string };
+  /** system follows prefers-color-scheme (App applies it to <html data-theme>). */
+  theme: ThemeChoice;
+  setTheme(theme: ThemeChoice): void;
   /** Bumped by Ctrl/Cmd+K; the search box focuses itself when it changes. */
   searchFocusRequest: number;
   setView(view: View): void;
   showNotice(kind: Notice['kind'], text: string): void;
-  /** Shows core's error; a CANCELLED one is not a failure and shows nothing (STYLE.md §6). */
-  showError(error: AppErrorData): void;
+  showSuccess(success: CoreMessage): void;
+  /**
+   * Browser host: a sync that ended (done or failed; a stop is the user's own doing) is announced
+   * with a system notification when the page is in the background and the user allowed them,
+   * otherwise with a toast. Electron's shell notifies by itself, so the desktop UI stays quiet.
+   */
+  announceSyncFinished(run: SyncRunView): void;
+  /**
+   * Shows core's error; a CANCELLED one is not a failure and shows nothing (STYLE.md §6). `cause`:
+   * what it is about (a connection id), so it clears when that is fixed.
+   */
+  showError(error: AppErrorData, cause?: string): void;
   dismissNotice(): void;
   openAddForm(platform?: Platform, path?: string): void;
   closeAddForm(): void;
@@ -35,7 +64,32 @@ export interface UiSlice {
   /** Core checks the link (http(s), or a file inside a folder connection); the shell opens it. */
   /** `page`: a PDF opens at that page where the viewer supports it. */
   openExternal(url: string, page?: number): Promise<void>;
+  /**
+   * "Open original", which always does something the user sees: desktop, the OS opens the link or
+   * file (a PDF at the passage's page); browser host, a web link opens in a new tab and a local file
+   * in the preview.
+   */
+  openOriginal(original: OriginalRef): Promise<void>;
   setLanguage(language: 'system' | Language): Promise<void>;
+}
+
+/** What "Open original" needs to know about a document. */
+export interface OriginalRef {
+  url: string | null;
+  /** The indexed document, when there is one (a live hit has none). */
+  documentId: number | null;
+  title: string;
+  passage?: { charStart: number; charEnd: number } | null;
+  terms?: string[];
+  /** The passage's place in the file: a PDF opens at its page (desktop). */
+  location?: ChunkLocation | null;
+  /** For local-folder notes: the connection and the note's path, to offer "Open in Obsidian" in a vault. */
+  connectionId?: string;
+  externalId?: string;
+}
+
+export function isWebLink(url: string | null): url is string {
+  return url !== null && /^https?:\/\//i.test(url.trim());
 }
 
 let noticeIds = 0;
@@ -49,21 +103,64 @@ export function createUiSlice(
   systemLanguage: Language,
   set: SetState,
   get: GetState,
-  { api }: StoreDeps,
+  { api, host, openWindow }: StoreDeps,
 ): UiSlice {
   return {
     view: 'connections',
+    host,
     systemLanguage,
     phase: 'loading',
     loadError: null,
     notice: null,
     addForm: { open: false, platform: 'folder' },
     searchFocusRequest: 0,
+    theme: storedTheme(globalThis.localStorage),
+    setTheme(theme) {
+      storeTheme(globalThis.localStorage, theme);
+      set({ theme });
+    },
     setView: (view) => set({ view }),
     showNotice: (kind, text) => set({ notice: { id: ++noticeIds, kind, text } }),
-    showError: (error) => {
+    showError: (error, cause) => {
       if (error.code !== 'CANCELLED')
-        set({ notice: { id: ++noticeIds, kind: 'error', text: error.message, error } });
+        set({
+          notice: { id: ++noticeIds, kind: 'error', text: error.message, error, ...(cause ? { cause } : {}) },
+        });
+    },
+    showSuccess: (success) =>
+      set({ notice: { id: ++noticeIds, kind: 'info', text: success.message, success } }),
+    announceSyncFinished(run) {
+      if (host !== 'browser' || run.status === 'cancelled' || run.status === 'running') return;
+      const state = get();
+      const name = state.connections.find((item) => item.id === run.connectionId)?.name ?? run.connectionId;
+      const language = selectLanguage(state);
+      const { added, updated, deleted, failed } = run.counters;
+      const text =
+        run.status === 'failed'
+          ? translate(language, 'notify.failed', { name })
+          : translate(language, failed > 0 ? 'notify.partial' : 'notify.done', {
+              name,
+              added,
+              updated,
+              deleted,
+              failed,
+            });
+      const Notify = globalThis.Notification;
+      if (Notify?.permission === 'granted' && globalThis.document?.visibilityState === 'hidden') {
+        new Notify('Cairn', { body: text, tag: `sync-${run.connectionId}` });
+        return;
+      }
+      if (run.status === 'failed' && run.error)
+        set({
+          notice: {
+            id: ++noticeIds,
+            kind: 'error',
+            text,
+            error: { ...run.error, message: `${text} ${run.error.message}`.trim() },
+            cause: run.connectionId,
+          },
+        });
+      else set({ notice: { id: ++noticeIds, kind: 'info', text } });
     },
     dismissNotice: () => set({ notice: null }),
     openAddForm: (platform = 'folder', path) =>
@@ -74,6 +171,28 @@ export function createUiSlice(
     async openExternal(url, page) {
       const result = await api.app.openExternal(page ? { url, page } : { url });
       if (!result.ok) get().showError(result.error);
+    },
+    async openOriginal(original) {
+      if (host === 'browser') {
+        if (isWebLink(original.url)) {
+          openWindow(original.url.trim());
+          return;
+        }
+        if (original.documentId !== null) {
+          await get().openPreview({
+            documentId: original.documentId,
+            passage: original.passage ?? null,
+            terms: original.terms ?? [],
+            title: original.title,
+          });
+          return;
+        }
+      }
+      if (original.url)
+        await get().openExternal(
+          original.url,
+          original.location?.kind === 'page' ? original.location.page : undefined,
+        );
     },
     async setLanguage(language) {
       await get().saveSettings({ language });

@@ -1,0 +1,26 @@
+import { useT } from '../../i18n/i18n';
+import { useApp } from '../../store/store-context';
+
+/**
+ * A small line in the sidebar, seen from every view, while syncs run: how many and how far. A
+ * click goes to Connections, where each card has the details.
+ */
+export function SyncIndicator() {
+  const t = useT();
+  const progress = useApp((state) => state.progress);
+  const setView = useApp((state) => state.setView);
+  const running = Object.values(progress);
+  const done = running.reduce((sum, item) => sum + item.documentsDone, 0);
+  const total = running.reduce((sum, item) => sum + item.documentsTotal, 0);
+  return (
+    <div className="sync-indicator-slot" role="status" aria-live="polite">
+      {running.length > 0 && (
+        <button type="button" className="sync-indicator link-button" onClick={() => setView('connections')}>
+          <span className="spinner" aria-hidden="true" />
+          {running.length === 1 ? t('indicator.one') : t('indicator.many', { count: running.length })}
+          {total > 0 && ` · ${Math.floor((done / total) * 100)}%`}
+        </button>
+      )}
+    </div>
+  );
+}

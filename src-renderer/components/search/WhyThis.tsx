@@ -1,0 +1,39 @@
+import type { SearchHit } from '@shared/models';
+import { PLATFORM_INFO } from '@shared/platforms';
+import { useLanguage, useT } from '../../i18n/i18n';
+
+/** The query terms that occur in what the card shows (title, heading path, passage). */
+export function matchedTerms(hit: SearchHit, terms: string[]): string[] {
+  const haystack = `${hit.title}\n${hit.headingPath}\n${hit.text}`.toLowerCase();
+  return terms.filter((term) => haystack.includes(term.toLowerCase()));
+}
+
+/**
+ * Why a result is here, in plain words instead of channel ranks: the words it contains, that it
+ * is close in meaning (the vector channel found it), or that the platform's own search returned it.
+ */
+export function WhyThis({ hit, terms }: { hit: SearchHit; terms: string[] }) {
+  const t = useT();
+  const language = useLanguage();
+  const matched = matchedTerms(hit, terms);
+  const reasons: string[] = [];
+  if (hit.source === 'direct')
+    reasons.push(t('why.live', { platform: PLATFORM_INFO[hit.platform].label[language] }));
+  if (matched.length > 0)
+    reasons.push(
+      t('why.words', { words: matched.map((term) => `“${term}”`).join(language === 'zh' ? '、' : ', ') }),
+    );
+  else if (hit.ranks.keyword !== undefined) reasons.push(t('why.wordForms'));
+  if (hit.ranks.vector !== undefined) reasons.push(t('why.meaning'));
+  if (reasons.length === 0) return null;
+  return (
+    <details className="why">
+      <summary>{t('why.summary')}</summary>
+      <ul>
+        {reasons.map((reason) => (
+          <li key={reason}>{reason}</li>
+        ))}
+      </ul>
+    </details>
+  );
+}
