@@ -115,11 +115,15 @@ describe('warnings clear when their cause clears', () => {
         unchanged: 0,
         deleted: 0,
         failed: 0,
+        deferred: 0,
+        skipped: 0,
         chunksEmbedded: 1,
         embedderCalls: 0,
         embeddingTokens: 0,
       },
       errors: [],
+      notes: [],
+      skippedKinds: {},
       error: status === 'failed' ? { code: 'AUTH_INVALID', message: 'The token was rejected.' } : null,
     };
   }

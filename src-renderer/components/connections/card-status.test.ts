@@ -17,11 +17,15 @@ function run(status: SyncRunView['status'], finishedAt: string): SyncRunView {
       unchanged: 0,
       deleted: 0,
       failed: 0,
+      deferred: 0,
+      skipped: 0,
       chunksEmbedded: 0,
       embedderCalls: 0,
       embeddingTokens: 0,
     },
     errors: [],
+    notes: [],
+    skippedKinds: {},
     error: null,
   };
 }
