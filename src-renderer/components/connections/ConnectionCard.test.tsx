@@ -283,8 +283,9 @@ describe('ConnectionCard', () => {
     renderWithStore(<ConnectionCard connection={view} />, fakeBackend({}), { connections: [view] });
     expect({
       note: screen.getByTestId('direct-only-note').textContent,
-      switchDisabled: (screen.getByRole('checkbox', { name: 'Enable RAG indexing' }) as HTMLInputElement)
-        .disabled,
+      switchDisabled: (
+        screen.getByRole('checkbox', { name: 'Keep a local copy for offline search' }) as HTMLInputElement
+      ).disabled,
       syncButton: screen.queryAllByRole('button', { name: 'Sync now' }).length,
     }).toEqual({
       note: 'DingTalk gives no full text for this connection, so it is searched live (direct mode) and cannot be indexed.',
