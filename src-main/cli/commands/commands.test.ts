@@ -213,12 +213,13 @@ describe.each(['in-process', 'socket'] as const)(
       expect(hits.map((hit) => [hit.title, hit.knowledgeBase, hit.url, hit.ranks])[0]).toEqual([
         'FAQ',
         'notes',
-        join(notes, 'faq.md'),
+        // A folder hit links to its section (the heading's GitHub-style anchor).
+        `${join(notes, 'faq.md')}#faq`,
         { keyword: 1, vector: 1 },
       ]);
       const text = await cli(['search', '发票']);
       expect(text.stdout.replace(/in \d+ ms/, 'in N ms')).toBe(
-        `1. 报销流程 — notes (folder)  [vector #1 · keyword #1]\n   报销流程\n   ${join(notes, '中文', '报销.md')}\n   # 报销流程 报销需要发票。\n\nwarning: Team Wiki: Cannot reach 127.0.0.1:9 (fetch failed).\n1 document in N ms\n`,
+        `1. 报销流程 — notes (folder)  [vector #1 · keyword #1]\n   报销流程\n   ${join(notes, '中文', '报销.md')}#报销流程\n   # 报销流程 报销需要发票。\n\nwarning: Team Wiki: Cannot reach 127.0.0.1:9 (fetch failed).\n1 document in N ms\n`,
       );
       expect((await cli(['search', 'installer', '--connection', 'nobody'])).code).toBe(1);
     });
