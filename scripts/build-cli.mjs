@@ -40,6 +40,9 @@ await esbuild.build({
   format: 'esm',
   platform: 'node',
   target: 'node20',
+  // Node 20.10+ reads `with { type: 'json' }` (and requires it for a package whose main is JSON, like
+  // stopwords-iso); esbuild's node20 table predates it and would strip the attribute from an external import.
+  supported: { 'import-attributes': true },
   packages: 'external',
   alias: { '@shared': './src-shared' },
   chunkNames: '[name]-[hash]',

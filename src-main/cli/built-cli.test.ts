@@ -50,7 +50,8 @@ describe('the built cairn command', () => {
     await expect(import('node:fs').then((fs) => fs.existsSync(dataDir))).resolves.toBe(false);
   });
 
-  it('indexes a folder and finds Chinese text in it, from plain Node', async () => {
+  // Three fresh processes each open the database: minutes on a loaded 2-core machine.
+  it('indexes a folder and finds Chinese text in it, from plain Node', { timeout: 300_000 }, async () => {
     const notes = join(work, 'notes');
     await mkdir(notes);
     await writeFile(join(notes, 'travel.md'), '# 差旅\n\n出差住宿标准：一线城市每晚不超过 600 元。\n');

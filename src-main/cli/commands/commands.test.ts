@@ -236,6 +236,7 @@ describe.each(['in-process', 'socket'] as const)(
       expect(hits.map((hit) => [hit.title, hit.knowledgeBase, hit.url, hit.ranks])[0]).toEqual([
         'FAQ',
         'notes',
+        // A folder hit links to its section (the heading's GitHub-style anchor).
         `${join(notes, 'faq.md')}#faq`,
         { keyword: 1, vector: 1 },
       ]);
