@@ -47,7 +47,9 @@ test('DingTalk over Stream: Test connection exports a document over the socket, 
   const documents = dingtalk.control.documents();
   expect(documents.some((document) => document.markdown.includes(BODY_ONLY_TERM))).toBe(true);
   expect(documents.some((document) => document.title.includes(BODY_ONLY_TERM))).toBe(false);
-  // Each export event comes a while after its request, so the sync's progress is visible between two looks.
+  // The blocks API refuses every document here, so each one's full text can only come as an export event
+  // over the socket; each event comes a while after its request, so the sync's progress is visible.
+  for (const document of documents) dingtalk.control.refuseBlocks(document.key);
   dingtalk.control.exportDelayMs = 700;
 
   await fillDingTalkForm(app, backend);
@@ -64,7 +66,9 @@ test('DingTalk over Stream: Test connection exports a document over the socket, 
 
   const card = app.getByRole('article', { name: CARD });
   await expect(card.getByTestId('sync-status')).toHaveText('Not synced yet');
-  await expect(card).toContainText('Beta: full text arrives over DingTalk Stream');
+  await expect(card).toContainText(
+    'full text comes from DingTalk’s document blocks API, and over DingTalk Stream for documents it cannot read',
+  );
   await card.getByRole('button', { name: 'Sync now' }).click();
   const total = await watchSyncProgress(card, 1);
   await expect(card.getByTestId('sync-status')).toHaveText('Syncing');
@@ -134,11 +138,11 @@ test('DingTalk over Stream without the export event subscription: Test connectio
   await failed.scrollIntoViewIfNeeded();
   await screenshot(app, '28-dingtalk-stream-not-subscribed');
 
-  // Nothing typed is lost: turning Stream off and testing again connects for direct search.
+  // Nothing typed is lost: turning Stream off and testing again connects, with full text from the blocks API.
   const form = app.getByRole('form', { name: 'Add a connection' });
   await form.getByRole('checkbox', { name: STREAM_OPTION }).uncheck();
   await app.getByRole('button', { name: 'Test connection' }).click();
   await expect(app.getByRole('status').filter({ hasText: 'Connected to DingTalk' })).toContainText(
-    'Direct search only (Stream is off)',
+    'Full text through the document blocks API',
   );
 });
