@@ -170,9 +170,15 @@ describe('ConnectionService', () => {
   it('tests saved and unsaved connections, with a timeout and no secret in the logs', async () => {
     const notes = (await service.list()).find((c) => c.name === 'Notes');
     expect(await service.test(notes?.id ?? '')).toEqual({
+      code: 'connection.ok',
+      params: { platform: 'folder' },
       message: `Folder "${basename(folder)}" is readable: 1 file to index (1 Markdown).`,
     });
-    expect(await service.testNew(yuque('another-secret-22'))).toEqual({ message: 'token ok (17 chars)' });
+    expect(await service.testNew(yuque('another-secret-22'))).toEqual({
+      code: 'connection.ok',
+      params: { platform: 'yuque' },
+      message: 'token ok (17 chars)',
+    });
     expect(await toResult(() => service.testNew(yuque('hang')))).toEqual({
       ok: false,
       error: { code: 'TIMEOUT', message: 'No answer within 0.2 s.' },
