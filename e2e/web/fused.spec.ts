@@ -32,8 +32,9 @@ test('Yuque and Feishu indexed plus DingTalk searched live answer one query toge
   );
   await app.getByRole('button', { name: 'Add connection' }).click();
   const feishuCard = await syncAndWait(app, 'Feishu wiki');
-  // 24 wiki documents plus the 2 in My Library, read with the user token that Test connection must not have spent.
-  await expect(feishuCard.getByTestId('document-count')).toHaveText('26');
+  // The wiki's documents (its sheets and bitables now read as tables, #17) plus the 2 in My Library, read with
+  // the user token that Test connection must not have spent.
+  await expect(feishuCard.getByTestId('document-count')).toHaveText('32');
 
   await fillConnectionForm(app, 'DingTalk', 'DingTalk docs', {
     'API base URL': dingtalk.baseUrl,
