@@ -23,6 +23,16 @@ export type FeishuGet = <T>(
   signal: AbortSignal | undefined,
 ) => Promise<T>;
 
+/** POST to one documented endpoint and return its checked `data`. */
+export type FeishuPost = <T>(
+  endpoint: string,
+  path: string,
+  query: Record<string, string | number | undefined>,
+  body: unknown,
+  schema: z.ZodType<T>,
+  signal: AbortSignal | undefined,
+) => Promise<T>;
+
 export interface FeishuSpace {
   space_id: string;
   name?: string | null;

@@ -7,7 +7,7 @@ import type { z } from 'zod';
 import { isAbortError } from '../../errors';
 import type { DirectHit } from '../connector';
 import { stripHighlight } from './feishu-api';
-import type { FeishuGet } from './feishu-listing';
+import type { FeishuGet, FeishuPost } from './feishu-listing';
 import { GetNode, SearchPage } from './feishu-schemas';
 
 const MAX_QUERY_CHARS = 50;
@@ -16,14 +16,7 @@ const SEARCH_PAGE_SIZE = 20;
 type Unit = NonNullable<z.infer<typeof SearchPage>['res_units']>[number];
 
 export interface FeishuSearchAccess {
-  post<T>(
-    endpoint: string,
-    path: string,
-    query: Record<string, string | number | undefined>,
-    body: unknown,
-    schema: z.ZodType<T>,
-    signal: AbortSignal | undefined,
-  ): Promise<T>;
+  post: FeishuPost;
   getNode: FeishuGet;
   spaceNames(signal: AbortSignal | undefined): Promise<Map<string, string>>;
 }

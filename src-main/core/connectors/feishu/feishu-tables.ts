@@ -8,25 +8,12 @@
  * - bitable: "列出数据表" GET /open-apis/bitable/v1/apps/:app_token/tables, then "查询记录" POST
  *   …/tables/:table_id/records/search (page_size ≤ 500), each record's `fields` map giving the columns.
  */
-import { z } from 'zod';
+import type { FeishuGet, FeishuPost } from './feishu-listing';
 import { BitableRecords, BitableTables, SheetValues, SheetsQuery } from './feishu-schemas';
 
 export interface FeishuTableAccess {
-  get<T>(
-    endpoint: string,
-    path: string,
-    query: Record<string, string | number | undefined>,
-    schema: z.ZodType<T>,
-    signal: AbortSignal | undefined,
-  ): Promise<T>;
-  post<T>(
-    endpoint: string,
-    path: string,
-    query: Record<string, string | number | undefined>,
-    body: unknown,
-    schema: z.ZodType<T>,
-    signal: AbortSignal | undefined,
-  ): Promise<T>;
+  get: FeishuGet;
+  post: FeishuPost;
 }
 
 /** At most this many bitable record pages (500 each) per table. */
