@@ -89,16 +89,26 @@ function choosePassages(
 ): { hit: SearchHit; text: string; weights: ReturnType<typeof termWeights> }[] {
   const candidates = withoutOverlap(hits.slice(0, options.candidates ?? 6));
   const paragraphs = candidates.flatMap((c) => paragraphsWithHeadings(c.text).map((p) => p.text));
-  const weights = new Map(termWeights(terms, paragraphs));
-  // The error code, configuration name or version the question names outweighs any common word.
-  for (const token of keyTokens(keys)) if (terms.has(token)) weights.set(token, KEY_TERM_SCORE);
+  const idf = new Map(termWeights(terms, paragraphs));
+  // The error code, configuration name or version the question names outweighs any common word;
+  // a key's forms ("v740" and "740" for v7.4.0) count once.
+  const sameKey = new Map<string, string>();
+  const forms = keys.map((key) => keyTokens([key]).filter((token) => terms.has(token)));
+  for (const tokens of forms)
+    for (const token of tokens) {
+      idf.set(token, KEY_TERM_SCORE);
+      sameKey.set(token, tokens[0]!);
+    }
+  const weights = Object.assign(idf, { sameKey });
   const scored = candidates.map((candidate, rank) => ({
     ...candidate,
     weights,
     rank,
     score: Math.max(
       0,
-      ...paragraphsWithHeadings(candidate.text).map((p) => matchScore(p.text, terms, weights)),
+      ...paragraphsWithHeadings(candidate.text).map(
+        (p) => matchScore(p.text, terms, weights) + (definesKey(p.text, forms) ? DEFINITION_SCORE : 0),
+      ),
     ),
   }));
   // Search order still counts: a later hit must match clearly better to be quoted first.
@@ -111,6 +121,22 @@ function choosePassages(
 
 /** A paragraph holding an identifier/code the question names comes before any that lacks one. */
 const KEY_TERM_SCORE = 1000;
+
+/**
+ * A paragraph under a heading that names the key itself ("### `tidb_mem_quota_query`") is its
+ * definition: it outranks a mention a few search ranks higher (a page that uses the name), since
+ * the question names a key to learn what it is.
+ */
+const DEFINITION_SCORE = KEY_TERM_SCORE;
+
+/** Whether the paragraph's heading starts with one of the key terms (any of its forms). */
+function definesKey(paragraph: string, forms: readonly string[][]): boolean {
+  const heading = /^ {0,3}#{1,6}[ \t]+(.+)$/m.exec(paragraph.split('\n')[0] ?? '')?.[1];
+  const first = heading?.replace(/[`*]/g, '').trim().split(/\s+/)[0];
+  if (!first) return false;
+  const tokens = new Set([...identifierTokens(first.normalize('NFKC').toLowerCase()), ...analyze(first)]);
+  return forms.some((keyForms) => keyForms.some((token) => tokens.has(token)));
+}
 
 /** The keyword tokens that stand for key terms: an identifier's whole token, a code's own. */
 function keyTokens(keys: string[]): string[] {

@@ -23,8 +23,12 @@ export function queryTerms(question: string): Set<string> {
   return new Set(terms.content.length > 0 ? terms.content : terms.frame);
 }
 
-/** How much each query term counts when matching a paragraph: term -> weight. */
-export type TermWeights = ReadonlyMap<string, number>;
+/**
+ * How much each query term counts when matching a paragraph: term -> weight. `sameKey` maps the
+ * forms of one key term to its first form, so they count once: "v7.4.0" is indexed as both "v740"
+ * and "740", and a paragraph writing "v7.4.0" must not outscore one writing "7.4.0" for it.
+ */
+export type TermWeights = ReadonlyMap<string, number> & { readonly sameKey?: ReadonlyMap<string, string> };
 
 /**
  * Distinct query terms present in the text, each counting its weight: by default longer terms
@@ -33,9 +37,15 @@ export type TermWeights = ReadonlyMap<string, number>;
 export function matchScore(text: string, terms: Set<string>, weights?: TermWeights): number {
   if (terms.size === 0) return 0;
   const present = new Set(analyze(text));
+  const counted = new Set<string>();
   let score = 0;
-  for (const term of terms)
-    if (present.has(term)) score += weights?.get(term) ?? Math.min(3, 1 + Math.floor(term.length / 4));
+  for (const term of terms) {
+    if (!present.has(term)) continue;
+    const key = weights?.sameKey?.get(term) ?? term;
+    if (counted.has(key)) continue;
+    counted.add(key);
+    score += weights?.get(term) ?? Math.min(3, 1 + Math.floor(term.length / 4));
+  }
   return score;
 }
 
