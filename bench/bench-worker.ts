@@ -12,6 +12,7 @@ import { EMBEDDING_PRESETS } from '../src-main/core/embedding/presets';
 import { OpenAiCompatibleEmbedder } from '../src-main/core/embedding/openai-embedder';
 import { runQueryScenario } from './query-scenario';
 import { runFolderStep } from './folder-worker';
+import { runLanceDbStep } from './lancedb-worker';
 
 /**
  * 'remote' is the real OpenAI-compatible embedder with the DashScope preset (the design's default
@@ -34,6 +35,7 @@ async function main(): Promise<void> {
   // The folder scenario's steps take their own options (folder-worker.ts).
   const step = process.argv[2];
   if (step?.startsWith('folder')) return runFolderStep(step, process.argv.slice(3));
+  if (step === 'lancedb') return runLanceDbStep(process.argv.slice(3));
   const { values, positionals } = parseArgs({
     allowPositionals: true,
     options: {

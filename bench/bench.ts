@@ -20,6 +20,13 @@ import { currentCommit, markdownTable, num, REPO_ROOT, writeResults } from './re
 import { runStartupScenario, type StartupResult } from './startup-scenario';
 import { evaluateTargets, printBenchReport, type Scenario, type ScenarioOutcome } from './bench-report';
 import { printFolderReport, runFolderBench } from './folder-report';
+import {
+  PEER_SCENARIOS,
+  printPeerReport,
+  runPeerBench,
+  type PeerBenchResult,
+  type PeerScenarioId,
+} from './peer-scenario';
 
 /** Local folders (issue #10): sync, watch latency, a burst, large files, an idle watched tree. */
 const FOLDER_SCENARIO = 'folder' as const;
@@ -43,6 +50,9 @@ const DEFAULT_SCENARIOS: Scenario[] = [
 ];
 /** Scenarios of their own kind, run after the index/query ones (default run included). */
 const EXTRA_SCENARIOS = ['cli-startup', FOLDER_SCENARIO] as const;
+/** Cairn and LanceDB on the same corpus, vectors and queries (peer-scenario.ts); 100k only on request. */
+const PEER_DEFAULT: PeerScenarioId[] = ['lancedb-10k'];
+const PEER_LARGE: PeerScenarioId[] = ['lancedb-100k'];
 const LARGE_SCENARIOS: Scenario[] = [
   { id: 'builtin-100k', embedder: 'builtin', targetChunks: 100_000, resync: true, queries: true },
 ];
@@ -188,9 +198,12 @@ async function main(): Promise<void> {
   const only = values.only ? new Set(values.only.split(',')) : null;
   const scenarios = only ? [...DEFAULT_SCENARIOS, ...LARGE_SCENARIOS].filter((s) => only.has(s.id)) : all;
   const extras = EXTRA_SCENARIOS.filter((id) => !only || only.has(id));
-  if (scenarios.length === 0 && extras.length === 0)
+  const peers = (Object.keys(PEER_SCENARIOS) as PeerScenarioId[]).filter((id) =>
+    only ? only.has(id) : PEER_DEFAULT.includes(id) || (values.large && PEER_LARGE.includes(id)),
+  );
+  if (scenarios.length === 0 && extras.length === 0 && peers.length === 0)
     throw new Error(
-      `No scenario matches --only ${values.only}; known: ${[...DEFAULT_SCENARIOS.map((s) => s.id), ...LARGE_SCENARIOS.map((s) => s.id), ...EXTRA_SCENARIOS].join(', ')}`,
+      `No scenario matches --only ${values.only}; known: ${[...DEFAULT_SCENARIOS.map((s) => s.id), ...LARGE_SCENARIOS.map((s) => s.id), ...EXTRA_SCENARIOS, ...Object.keys(PEER_SCENARIOS)].join(', ')}`,
     );
   const workDir = values['work-dir'] ?? join(tmpdir(), 'cairn-bench');
   mkdirSync(workDir, { recursive: true });
@@ -199,7 +212,7 @@ async function main(): Promise<void> {
   // Read before running: the workers load the code of this moment.
   const commit = currentCommit();
   console.log(
-    `Cairn bench: ${[...scenarios.map((s) => s.id), ...extras].join(', ')}; ${machine.cpus} cores, Node ${machine.node}, load ${machine.loadAverage.join(' / ')} (1/5/15 min)`,
+    `Cairn bench: ${[...scenarios.map((s) => s.id), ...extras, ...peers].join(', ')}; ${machine.cpus} cores, Node ${machine.node}, load ${machine.loadAverage.join(' / ')} (1/5/15 min)`,
   );
   const outcomes: ScenarioOutcome[] = [];
   for (const scenario of scenarios) {
@@ -229,6 +242,27 @@ async function main(): Promise<void> {
     console.log(`\n▶ ${FOLDER_SCENARIO}`);
     folder = runFolderBench((args) => runWorker(args), { workDir, seed: Number(values.seed) });
   }
+  const peerResults: PeerBenchResult[] = [];
+  for (const id of peers) {
+    console.log(`\n▶ ${id}`);
+    peerResults.push(
+      await runPeerBench(id, {
+        workDir,
+        queries: Number(values.queries),
+        seed: Number(values.seed),
+        keep: values.keep ?? false,
+        runCairn: (scenario) =>
+          runScenario(scenario, {
+            workDir,
+            queries: Number(values.queries),
+            seed: Number(values.seed),
+            keep: true,
+            server: null,
+          }),
+        runWorker: (args) => runWorker(args),
+      }),
+    );
+  }
   const targets = evaluateTargets(outcomes);
   const results = {
     kind: 'bench',
@@ -242,11 +276,13 @@ async function main(): Promise<void> {
     scenarios: outcomes,
     startup,
     folder,
+    peers: peerResults,
     targets,
   };
   printBenchReport(results);
   if (startup) printStartup(startup);
   if (folder) printFolderReport(folder);
+  for (const peer of peerResults) printPeerReport(peer);
   const paths = writeResults('bench', results);
   console.log(`\nResults: ${paths.join(', ')}`);
 }
