@@ -31,8 +31,14 @@ export async function lanceDbUnavailable(): Promise<string | null> {
     await import('@lancedb/lancedb');
     return null;
   } catch (error) {
-    return `@lancedb/lancedb (a devDependency with a native build per platform) does not load here: ${error instanceof Error ? error.message.split('\n')[0] : String(error)}. Install dev dependencies with \`npm ci\` on a supported platform to run it.`;
+    return `@lancedb/lancedb (a devDependency with a native build per platform) does not load here: ${firstSentence(error)}. Install dev dependencies with \`npm ci\` on a supported platform to run it.`;
   }
+}
+
+/** The loader's first sentence ("Cannot find native binding"), without its advice for npm users. */
+function firstSentence(error: unknown): string {
+  const message = error instanceof Error ? error.message : String(error);
+  return message.split(/\.(\s|$)/)[0]!.trim();
 }
 
 export async function runPeerBench(
