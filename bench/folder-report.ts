@@ -1,7 +1,8 @@
 /** Runs the folder scenario's steps (each in a fresh worker process) and prints their figures. */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { FolderScenarioResult, IdleWatchResult, LargeFileResult } from './folder-scenario';
+import type { FolderScenarioResult, IdleWatchResult } from './folder-scenario';
+import type { LargeFileResult } from './folder-large';
 import { markdownTable, num } from './report';
 
 export interface FolderBenchResult {
@@ -18,7 +19,7 @@ export function runFolderBench(
   const step = <T>(name: string, args: string[]): T => {
     const out = join(options.workDir, `${name}.json`);
     runWorker([
-      name.replace(/-(markdown|csv)$/, ''),
+      name.replace(/-(markdown|csv|pdf|xlsx)$/, ''),
       '--work-dir',
       join(options.workDir, name),
       '--out',
@@ -34,6 +35,8 @@ export function runFolderBench(
     largeFiles: [
       step<LargeFileResult>('folder-large-markdown', ['--kind', 'markdown']),
       step<LargeFileResult>('folder-large-csv', ['--kind', 'csv']),
+      step<LargeFileResult>('folder-large-pdf', ['--kind', 'pdf']),
+      step<LargeFileResult>('folder-large-xlsx', ['--kind', 'xlsx']),
     ],
     idle: step<IdleWatchResult>('folder-idle', []),
   };

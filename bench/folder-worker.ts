@@ -4,7 +4,8 @@
  */
 import { writeFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
-import { runFolderScenario, runIdleWatchScenario, runLargeFileScenario } from './folder-scenario';
+import { runFolderScenario, runIdleWatchScenario } from './folder-scenario';
+import { LARGE_FILE_KINDS, runLargeFileScenario, type LargeFileKind } from './folder-large';
 
 export async function runFolderStep(step: string, args: string[]): Promise<void> {
   const { values } = parseArgs({
@@ -39,9 +40,10 @@ export async function runFolderStep(step: string, args: string[]): Promise<void>
       burstFiles: Number(values.burst),
     });
   else if (step === 'folder-large') {
-    if (values.kind !== 'markdown' && values.kind !== 'csv')
-      throw new Error(`--kind is markdown or csv, not ${values.kind}`);
-    result = await runLargeFileScenario({ workDir, seed, bytes: Number(values.bytes), kind: values.kind });
+    const kind = values.kind as LargeFileKind;
+    if (!LARGE_FILE_KINDS.includes(kind))
+      throw new Error(`--kind is one of ${LARGE_FILE_KINDS.join(', ')}, not ${values.kind}`);
+    result = await runLargeFileScenario({ workDir, seed, bytes: Number(values.bytes), kind });
   } else if (step === 'folder-idle')
     result = await runIdleWatchScenario({
       workDir,

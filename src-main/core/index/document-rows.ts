@@ -84,28 +84,46 @@ export async function upsertDocuments(tx: Queryable, docs: DocumentToWrite[]): P
 }
 
 export interface ChunkRow {
-  documentId: number;
-  connectionId: string;
+  doc: DocumentToWrite;
   chunk: Chunk;
   /** The analysed keyword text (`keywordInput`). */
   searchText: string;
   vector: Float32Array;
 }
 
-/** Inserts chunks and their vectors (into `space`'s table, sent in binary): two statements per 500 rows. */
+/** The rows of an iterable in arrays of at most ROWS_PER_STATEMENT, taken as they are needed. */
+function* statementSlices<T>(rows: Iterable<T>): Generator<T[]> {
+  let slice: T[] = [];
+  for (const row of rows) {
+    slice.push(row);
+    if (slice.length === ROWS_PER_STATEMENT) {
+      yield slice;
+      slice = [];
+    }
+  }
+  if (slice.length > 0) yield slice;
+}
+
+/**
+ * Inserts chunks and their vectors (into `space`'s table, sent in binary): two statements per 500
+ * rows. Rows are taken from `rows` one statement's worth at a time, so a generator keeps only
+ * those in memory.
+ */
 export async function insertChunksWithVectors(
   tx: Queryable,
   space: SpaceRecord,
-  rows: ChunkRow[],
+  rows: Iterable<ChunkRow>,
+  documentIdOf: (doc: DocumentToWrite) => number,
 ): Promise<void> {
-  for (const group of slices(rows)) {
+  for (const group of statementSlices(rows)) {
+    const documentIds = group.map((r) => documentIdOf(r.doc));
     const inserted = await tx.query<{ id: string | number; document_id: string | number; ord: number }>(
       `INSERT INTO chunks (document_id, connection_id, ord, heading_path, content, char_start, char_end, search_text, location)
        SELECT * FROM unnest($1::bigint[], $2::text[], $3::int[], $4::text[], $5::text[], $6::int[], $7::int[], $8::text[], $9::jsonb[])
        RETURNING id, document_id, ord`,
       [
-        group.map((r) => r.documentId),
-        group.map((r) => r.connectionId),
+        documentIds,
+        group.map((r) => r.doc.connectionId),
         group.map((r) => r.chunk.ord),
         group.map((r) => r.chunk.headingPath),
         group.map((r) => r.chunk.text),
@@ -126,8 +144,8 @@ export async function insertChunksWithVectors(
       `INSERT INTO ${spaceTable(space)} (chunk_id, connection_id, embedding)
        SELECT * FROM unnest($1::bigint[], $2::text[], $3::${vectorCast(space)}[])`,
       [
-        group.map((r) => chunkIdOf.get(`${r.documentId}:${r.chunk.ord}`)),
-        group.map((r) => r.connectionId),
+        group.map((r, index) => chunkIdOf.get(`${documentIds[index]}:${r.chunk.ord}`)),
+        group.map((r) => r.doc.connectionId),
         vectors.value,
       ],
       vectors.options,

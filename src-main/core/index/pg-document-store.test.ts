@@ -119,6 +119,35 @@ describe('PgDocumentStore', () => {
     expect(await store.counts('c1')).toEqual({ documents: 2, chunks: 4 });
   });
 
+  it('writes a document of thousands of chunks slice by slice, all or nothing', async () => {
+    // Over the size from which rows are analysed inside the transaction, one statement at a time.
+    const many = chunksOf(1300);
+    await write('large', chunksOf(2));
+    // Postgres refuses a NUL in the third statement's rows: the first 1,000 rows were already
+    // inserted inside the transaction, and the document still keeps its previous state.
+    const broken = many.map((c) => (c.ord === 1100 ? { ...c, text: 'bad\u0000byte' } : c));
+    await expect(write('large', broken, { hash: 'broken' })).rejects.toThrow();
+    expect((await store.listStates('c1')).get('large')).toMatchObject({ contentHash: 'h1', chunkCount: 2 });
+    const { documentId } = await write('large', many, { title: '大文件 Large', hash: 'big' });
+    const rows = await db.query<{ ord: number; search_text: string; n: number }>(
+      `SELECT c.ord, c.search_text, (SELECT count(*)::int FROM ${spaceTable((await readSpaces(db)).active!)} e WHERE e.chunk_id = c.id) AS n
+       FROM chunks c WHERE c.document_id = $1 AND c.ord IN (0, 999, 1299) ORDER BY c.ord`,
+      [documentId],
+    );
+    expect(rows.rows.map((r) => r.ord)).toEqual([0, 999, 1299]);
+    // Each row analysed as a small write would (title, heading path, its own text), with its vector.
+    for (const row of rows.rows) {
+      expect(row.search_text).toContain(toSearchText(`part ${row.ord}`));
+      expect(row.search_text.split(' ')).toEqual(expect.arrayContaining(['文件', 'larg']));
+      expect(row.n).toBe(1);
+    }
+    expect((await store.listStates('c1')).get('large')).toMatchObject({
+      contentHash: 'big',
+      chunkCount: 1300,
+    });
+    await store.deleteDocuments('c1', ['large']);
+  });
+
   it('refuses vectors from a space that is neither active nor pending', async () => {
     const other = new CountingEmbedder({ model: 'other', dimensions: 16 });
     const chunks = chunksOf(1);

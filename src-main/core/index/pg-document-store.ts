@@ -23,10 +23,12 @@ import { embeddingInput, metadataText, withKeywordExtras } from './embedding-inp
 import { toSearchText } from '../text/analyzer';
 import { BULK_KEYWORD_MIN_CHUNKS, beginBulkKeywordWrites, endBulkKeywordWrites } from './keyword-index';
 import { readSpaces, resolveWritableSpace, sameSpace } from './embedding-spaces';
-import { insertChunksWithVectors, timestampOrNull, upsertDocuments } from './document-rows';
+import { insertChunksWithVectors, timestampOrNull, upsertDocuments, type ChunkRow } from './document-rows';
 
 /** Documents per DELETE … ANY() statement, to bound one statement's parameter text. */
 const ROWS_PER_STATEMENT = 500;
+/** A write of more chunks than this analyses its rows inside the transaction, slice by slice. */
+const LAZY_ROWS_FROM_CHUNKS = 1000;
 /** Chunks per document assumed before a connection has any, for bulk-write planning. */
 const DEFAULT_CHUNKS_PER_DOCUMENT = 3;
 
@@ -68,6 +70,25 @@ function checkVectors(doc: DocumentToWrite): void {
           `The embedder returned a non-finite value for "${doc.title}".`,
         );
   }
+}
+
+/** Each chunk's row, with its keyword text (the embedder's, or analysed here). */
+function* chunkRows(docs: DocumentToWrite[]): Generator<ChunkRow> {
+  for (const doc of docs)
+    for (const [index, chunk] of doc.chunks.entries())
+      yield {
+        doc,
+        chunk,
+        // Document metadata is searchable once, through the first chunk, not repeated in every chunk.
+        searchText: withKeywordExtras(
+          doc.searchTexts?.[index] ??
+            toSearchText(
+              embeddingInput({ title: doc.title, headingPath: chunk.headingPath, text: chunk.text }),
+            ),
+          { text: chunk.text, metadata: chunk.ord === 0 ? metadataText(doc.metadata) : '' },
+        ),
+        vector: doc.vectors[index]!,
+      };
 }
 
 export class PgDocumentStore implements DocumentStore {
@@ -119,36 +140,16 @@ export class PgDocumentStore implements DocumentStore {
     if (docs.some((doc) => !sameSpace(doc.space, space)))
       throw new CairnError('INTERNAL', 'One write mixes vectors of two embedding spaces.');
     // JavaScript work (analysis, when the embedder did not bring it) happens before the
-    // transaction, which holds the database.
-    const rows = docs.flatMap((doc) =>
-      doc.chunks.map((chunk, index) => ({
-        doc,
-        chunk,
-        // Document metadata is searchable once, through the first chunk, not repeated in every chunk.
-        searchText: withKeywordExtras(
-          doc.searchTexts?.[index] ??
-            toSearchText(
-              embeddingInput({ title: doc.title, headingPath: chunk.headingPath, text: chunk.text }),
-            ),
-          { text: chunk.text, metadata: chunk.ord === 0 ? metadataText(doc.metadata) : '' },
-        ),
-        vector: doc.vectors[index]!,
-      })),
-    );
+    // transaction, which holds the database; except for a large write, whose rows are analysed one
+    // statement's worth at a time so it never holds every chunk's keyword text at once.
+    const total = docs.reduce((sum, doc) => sum + doc.chunks.length, 0);
+    const eager = total <= LAZY_ROWS_FROM_CHUNKS ? [...chunkRows(docs)] : null;
     return this.db.transaction(async (tx) => {
       const record = await resolveWritableSpace(tx, space);
       const documentIds = await upsertDocuments(tx, docs);
       await tx.query('DELETE FROM chunks WHERE document_id = ANY($1::bigint[])', [documentIds]);
       const documentIdOf = new Map(docs.map((doc, index) => [doc, documentIds[index]!]));
-      await insertChunksWithVectors(
-        tx,
-        record,
-        rows.map((row) => ({
-          ...row,
-          documentId: documentIdOf.get(row.doc)!,
-          connectionId: row.doc.connectionId,
-        })),
-      );
+      await insertChunksWithVectors(tx, record, eager ?? chunkRows(docs), (doc) => documentIdOf.get(doc)!);
       return documentIds.map((documentId) => ({ documentId }));
     });
   }

@@ -29,12 +29,12 @@ import type { Db } from '../db/database';
 import { spaceKey, type Embedder } from '../embedding/embedder';
 import { CairnError, isAbortError, throwIfAborted, toErrorData } from '../errors';
 import type { DocumentStore, StoredDocumentState } from '../index/document-store';
-import { embeddingInput } from '../index/embedding-input';
 import { resolveWritableSpace, sameSpace } from '../index/embedding-spaces';
 import type { Logger } from '../logging/logger';
 import { silentLogger } from '../logging/logger';
 import { goneUpstream, planChanges } from './change-detection';
 import { EmbedBatcher } from './embed-batcher';
+import { embedDocument } from './document-embedding';
 import { offloadEmbedder } from './offload-embedder';
 import { WriteBatcher } from './write-batcher';
 import { contentHash, normalizeText } from '../text/normalize';
@@ -506,9 +506,8 @@ export class SyncEngine {
         ? { ...piece, headingPath: joinHeadingPath([...breadcrumb, piece.headingPath]) }
         : piece,
     );
-    const inputs = chunks.map((c) => embeddingInput({ title, headingPath: c.headingPath, text: c.text }));
     const write = async (embedder: Embedder) => {
-      const { vectors, keywordTexts } = await pipeline.batcherFor(embedder).embed(inputs);
+      const { vectors, keywordTexts } = await embedDocument(pipeline.batcherFor(embedder), title, chunks);
       throwIfAborted(signal);
       await pipeline.writer.write({
         connectionId,
