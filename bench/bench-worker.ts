@@ -13,6 +13,7 @@ import { OpenAiCompatibleEmbedder } from '../src-main/core/embedding/openai-embe
 import { runQueryScenario } from './query-scenario';
 import { runFolderStep } from './folder-worker';
 import { runLanceDbStep } from './lancedb-worker';
+import { isPerfStep, runPerfStep } from './perf-steps';
 
 /**
  * 'remote' is the real OpenAI-compatible embedder with the DashScope preset (the design's default
@@ -36,6 +37,7 @@ async function main(): Promise<void> {
   const step = process.argv[2];
   if (step?.startsWith('folder')) return runFolderStep(step, process.argv.slice(3));
   if (step === 'lancedb') return runLanceDbStep(process.argv.slice(3));
+  if (isPerfStep(step)) return runPerfStep(step, process.argv.slice(3));
   const { values, positionals } = parseArgs({
     allowPositionals: true,
     options: {

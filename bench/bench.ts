@@ -27,6 +27,7 @@ import {
   type PeerBenchResult,
   type PeerScenarioId,
 } from './peer-scenario';
+import { PERF_STEPS, printPerfReport, runPerfBench } from './perf-steps';
 
 /** Local folders (issue #10): sync, watch latency, a burst, large files, an idle watched tree. */
 const FOLDER_SCENARIO = 'folder' as const;
@@ -49,7 +50,7 @@ const DEFAULT_SCENARIOS: Scenario[] = [
   },
 ];
 /** Scenarios of their own kind, run after the index/query ones (default run included). */
-const EXTRA_SCENARIOS = ['cli-startup', FOLDER_SCENARIO] as const;
+const EXTRA_SCENARIOS = ['cli-startup', FOLDER_SCENARIO, ...PERF_STEPS] as const;
 /** Cairn and LanceDB on the same corpus, vectors and queries (peer-scenario.ts); 100k only on request. */
 const PEER_DEFAULT: PeerScenarioId[] = ['lancedb-10k'];
 const PEER_LARGE: PeerScenarioId[] = ['lancedb-100k'];
@@ -263,6 +264,12 @@ async function main(): Promise<void> {
       }),
     );
   }
+  const perfSteps = PERF_STEPS.filter((id) => extras.includes(id));
+  let perf = null;
+  if (perfSteps.length > 0) {
+    console.log(`\n▶ ${perfSteps.join(', ')}`);
+    perf = runPerfBench((args) => runWorker(args), perfSteps, { workDir, seed: Number(values.seed) });
+  }
   const targets = evaluateTargets(outcomes);
   const results = {
     kind: 'bench',
@@ -277,12 +284,14 @@ async function main(): Promise<void> {
     startup,
     folder,
     peers: peerResults,
+    perf,
     targets,
   };
   printBenchReport(results);
   if (startup) printStartup(startup);
   if (folder) printFolderReport(folder);
   for (const peer of peerResults) printPeerReport(peer);
+  if (perf) printPerfReport(perf);
   const paths = writeResults('bench', results);
   console.log(`\nResults: ${paths.join(', ')}`);
 }

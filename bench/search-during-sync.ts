@@ -1,0 +1,152 @@
+/**
+ * `npm run bench -- --only search-during-sync` (child-process side): searches while a sync runs.
+ * One process, as in the app: a base index of generated documents, then `concurrency` search loops
+ * over the app's HybridSearch, first on the idle index, then while the real SyncEngine indexes more
+ * documents with the offline embedder (in its worker thread, as the engine does for a large sync)
+ * into the same PGlite. Each search is timed on its own; the two phases use the same queries, so
+ * their percentiles compare within one run. Only searches that start and end inside the sync
+ * count for the sync phase.
+ */
+import { BuiltinEmbedder } from '../src-main/core/embedding/builtin-embedder';
+import type { HybridSearch } from '../src-main/core/search/hybrid-search';
+import { generateDocument, generateQueries } from './corpus';
+import { summarizeLatencies, type LatencySummary } from './metrics';
+import { MemoryConnector } from './memory-connector';
+import { CONNECTION_ID, hybridSearchFor, openPipeline } from './pipeline';
+import { peakRssMb } from './process-stats';
+
+export interface SearchDuringSyncOptions {
+  dataDir: string;
+  seed: number;
+  /** Documents indexed before the measurement. */
+  baseDocuments: number;
+  /** Documents the measured sync adds. */
+  syncDocuments: number;
+  /** Search loops running at once. */
+  concurrency: number;
+  /** Searches per loop in the idle phase. */
+  idleSearchesPerLoop: number;
+}
+
+export interface SearchDuringSyncResult {
+  baseDocuments: number;
+  baseChunks: number;
+  syncDocuments: number;
+  syncChunks: number;
+  concurrency: number;
+  idle: LatencySummary & { wallMs: number };
+  duringSync: LatencySummary & { wallMs: number };
+  /** The sync under search load: wall time, chunks/s, and its own stage times (run.timings). */
+  sync: { wallMs: number; chunksPerS: number; timings: Record<string, number> };
+  /** Searches per second over each phase (all loops together). */
+  idleSearchesPerS: number;
+  syncSearchesPerS: number;
+  peakRssMb: number;
+}
+
+export const SEARCH_DURING_SYNC_DEFAULTS = {
+  baseDocuments: 1_000,
+  syncDocuments: 1_500,
+  concurrency: 20,
+  idleSearchesPerLoop: 10,
+} as const;
+
+export async function runSearchDuringSync(options: SearchDuringSyncOptions): Promise<SearchDuringSyncResult> {
+  const embedder = new BuiltinEmbedder();
+  const pipeline = await openPipeline({ dataDir: options.dataDir, embedder });
+  const connector = new MemoryConnector();
+  for (let i = 0; i < options.baseDocuments; i++) connector.put(generateDocument(i, { seed: options.seed }));
+  log(`indexing the base of ${options.baseDocuments} documents`);
+  const base = await pipeline.engine.run({ connectionId: CONNECTION_ID, connector, embedder });
+  if (base.status !== 'succeeded') throw new Error(`Base sync ${base.status}`);
+  const baseChunks = base.counters.chunksEmbedded;
+
+  const search = hybridSearchFor(pipeline.db, embedder);
+  const queries = generateQueries(200, options.seed);
+  for (const query of generateQueries(10, options.seed + 1)) await search.search({ query });
+
+  log(`idle: ${options.concurrency} loops × ${options.idleSearchesPerLoop} searches`);
+  let next = 0;
+  const idleTimes: number[] = [];
+  const idleStarted = performance.now();
+  await Promise.all(
+    Array.from({ length: options.concurrency }, async () => {
+      for (let i = 0; i < options.idleSearchesPerLoop; i++)
+        idleTimes.push(await timedSearch(search, queries[next++ % queries.length]!));
+    }),
+  );
+  const idleWallMs = performance.now() - idleStarted;
+
+  for (let i = options.baseDocuments; i < options.baseDocuments + options.syncDocuments; i++)
+    connector.put(generateDocument(i, { seed: options.seed }));
+  log(`sync of ${options.syncDocuments} more documents under ${options.concurrency} search loops`);
+  next = 0;
+  let syncing = true;
+  const syncTimes: number[] = [];
+  const syncStarted = performance.now();
+  let logged = 0;
+  const sync = pipeline.engine
+    .run({
+      connectionId: CONNECTION_ID,
+      connector,
+      embedder,
+      onProgress: (p) => {
+        if (p.documentsDone - logged < 250) return;
+        logged = p.documentsDone;
+        log(
+          `  ${p.documentsDone}/${p.documentsTotal} documents after ${((performance.now() - syncStarted) / 1000).toFixed(0)} s, ${syncTimes.length} searches`,
+        );
+      },
+    })
+    .finally(() => (syncing = false));
+  const loops = Promise.all(
+    Array.from({ length: options.concurrency }, async () => {
+      while (syncing) {
+        const started = performance.now();
+        const ms = await timedSearch(search, queries[next++ % queries.length]!);
+        // A search that ended after the sync did is not a search during the sync.
+        if (syncing && started >= syncStarted) syncTimes.push(ms);
+      }
+    }),
+  );
+  const run = await sync;
+  const syncWallMs = performance.now() - syncStarted;
+  await loops;
+  if (run.status !== 'succeeded') throw new Error(`Measured sync ${run.status}`);
+  log(`sync took ${(syncWallMs / 1000).toFixed(1)} s; ${syncTimes.length} searches during it`);
+  const timings =
+    (
+      await pipeline.db.query<{ timings: Record<string, number> }>(
+        'SELECT timings FROM sync_runs WHERE id = $1',
+        [run.id],
+      )
+    ).rows[0]?.timings ?? {};
+  await pipeline.db.close();
+  return {
+    baseDocuments: options.baseDocuments,
+    baseChunks,
+    syncDocuments: options.syncDocuments,
+    syncChunks: run.counters.chunksEmbedded,
+    concurrency: options.concurrency,
+    idle: { ...summarizeLatencies(idleTimes), wallMs: idleWallMs },
+    duringSync: { ...summarizeLatencies(syncTimes), wallMs: syncWallMs },
+    sync: {
+      wallMs: syncWallMs,
+      chunksPerS: run.counters.chunksEmbedded / (syncWallMs / 1000),
+      timings,
+    },
+    idleSearchesPerS: idleTimes.length / (idleWallMs / 1000),
+    syncSearchesPerS: syncTimes.length / (syncWallMs / 1000),
+    peakRssMb: peakRssMb(),
+  };
+}
+
+async function timedSearch(search: HybridSearch, query: string): Promise<number> {
+  const started = performance.now();
+  await search.search({ query, k: 10 });
+  return performance.now() - started;
+}
+
+function log(message: string): void {
+  process.stderr.write(`  [search-during-sync] ${message}\n`);
+}
