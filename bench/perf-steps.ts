@@ -33,7 +33,7 @@ export async function runPerfStep(step: PerfStep, args: string[]): Promise<void>
       'base-documents': { type: 'string', default: String(d.baseDocuments) },
       'sync-documents': { type: 'string', default: String(d.syncDocuments) },
       concurrency: { type: 'string', default: String(d.concurrency) },
-      'idle-searches': { type: 'string', default: String(d.idleSearchesPerLoop) },
+      'idle-bursts': { type: 'string', default: String(d.idleBursts) },
       collections: { type: 'string', default: 'cmrc2018,scifact' },
       'max-documents': { type: 'string', default: '3000' },
     },
@@ -55,7 +55,7 @@ export async function runPerfStep(step: PerfStep, args: string[]): Promise<void>
           baseDocuments: Number(values['base-documents']),
           syncDocuments: Number(values['sync-documents']),
           concurrency: Number(values.concurrency),
-          idleSearchesPerLoop: Number(values['idle-searches']),
+          idleBursts: Number(values['idle-bursts']),
         });
   writeFileSync(values.out, JSON.stringify(result, null, 2));
   rmSync(workDir, { recursive: true, force: true });
@@ -97,7 +97,7 @@ export function printPerfReport(result: PerfBenchResult): void {
   const s = result.searchDuringSync;
   if (s) {
     console.log(
-      `\n### Searches during a sync (${s.concurrency} concurrent search loops; base ${s.baseDocuments} documents / ${s.baseChunks} chunks, the sync adds ${s.syncDocuments} / ${s.syncChunks})\n`,
+      `\n### Searches during a sync (${s.concurrency} concurrent searches per burst, a burst every 250 ms after the previous one ends; base ${s.baseDocuments} documents / ${s.baseChunks} chunks, the sync adds ${s.syncDocuments} / ${s.syncChunks})\n`,
     );
     console.log(
       markdownTable(

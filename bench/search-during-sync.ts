@@ -22,10 +22,10 @@ export interface SearchDuringSyncOptions {
   baseDocuments: number;
   /** Documents the measured sync adds. */
   syncDocuments: number;
-  /** Search loops running at once. */
+  /** Searches issued at once in a burst. */
   concurrency: number;
-  /** Searches per loop in the idle phase. */
-  idleSearchesPerLoop: number;
+  /** Bursts in the idle phase. */
+  idleBursts: number;
 }
 
 export interface SearchDuringSyncResult {
@@ -48,7 +48,7 @@ export const SEARCH_DURING_SYNC_DEFAULTS = {
   baseDocuments: 1_000,
   syncDocuments: 1_500,
   concurrency: 20,
-  idleSearchesPerLoop: 10,
+  idleBursts: 10,
 } as const;
 
 export async function runSearchDuringSync(options: SearchDuringSyncOptions): Promise<SearchDuringSyncResult> {
@@ -65,21 +65,20 @@ export async function runSearchDuringSync(options: SearchDuringSyncOptions): Pro
   const queries = generateQueries(200, options.seed);
   for (const query of generateQueries(10, options.seed + 1)) await search.search({ query });
 
-  log(`idle: ${options.concurrency} loops × ${options.idleSearchesPerLoop} searches`);
+  log(`idle: ${options.idleBursts} bursts of ${options.concurrency} searches`);
   let next = 0;
   const idleTimes: number[] = [];
   const idleStarted = performance.now();
-  await Promise.all(
-    Array.from({ length: options.concurrency }, async () => {
-      for (let i = 0; i < options.idleSearchesPerLoop; i++)
-        idleTimes.push(await timedSearch(search, queries[next++ % queries.length]!));
-    }),
-  );
+  for (let b = 0; b < options.idleBursts; b++) {
+    idleTimes.push(...(await burst(search, queries, next, options.concurrency)));
+    next += options.concurrency;
+    await pause();
+  }
   const idleWallMs = performance.now() - idleStarted;
 
   for (let i = options.baseDocuments; i < options.baseDocuments + options.syncDocuments; i++)
     connector.put(generateDocument(i, { seed: options.seed }));
-  log(`sync of ${options.syncDocuments} more documents under ${options.concurrency} search loops`);
+  log(`sync of ${options.syncDocuments} more documents under bursts of ${options.concurrency} searches`);
   next = 0;
   let syncing = true;
   const syncTimes: number[] = [];
@@ -99,16 +98,16 @@ export async function runSearchDuringSync(options: SearchDuringSyncOptions): Pro
       },
     })
     .finally(() => (syncing = false));
-  const loops = Promise.all(
-    Array.from({ length: options.concurrency }, async () => {
-      while (syncing) {
-        const started = performance.now();
-        const ms = await timedSearch(search, queries[next++ % queries.length]!);
-        // A search that ended after the sync did is not a search during the sync.
-        if (syncing && started >= syncStarted) syncTimes.push(ms);
-      }
-    }),
-  );
+  const loops = (async () => {
+    while (syncing) {
+      const started = performance.now();
+      const times = await burst(search, queries, next, options.concurrency);
+      next += options.concurrency;
+      // A burst that ended after the sync did is not a burst during the sync.
+      if (syncing && started >= syncStarted) syncTimes.push(...times);
+      await pause();
+    }
+  })();
   const run = await sync;
   const syncWallMs = performance.now() - syncStarted;
   await loops;
@@ -141,8 +140,30 @@ export async function runSearchDuringSync(options: SearchDuringSyncOptions): Pro
   };
 }
 
+/** Between bursts: the sync has the process to itself for a moment, as between a user's searches. */
+const PAUSE_MS = 250;
+
+function pause(): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, PAUSE_MS));
+}
+
+/** `count` searches issued at once; each one's latency from its issue to its answer. */
+function burst(search: HybridSearch, queries: string[], offset: number, count: number): Promise<number[]> {
+  return Promise.all(
+    Array.from({ length: count }, (_v, i) => timedSearch(search, queries[(offset + i) % queries.length]!)),
+  );
+}
+
+/**
+ * One search as one request: it starts on a turn of the event loop of its own, as an IPC or HTTP
+ * request does, and its latency counts from its issue, so the wait for the searches and sync work
+ * ahead of it is part of it. (Back-to-back awaits would chain microtasks only, and on a
+ * disk-backed PGlite, whose statements never leave the microtask queue, the sync's worker-thread
+ * messages and timers would never run: the searches would starve the sync completely.)
+ */
 async function timedSearch(search: HybridSearch, query: string): Promise<number> {
   const started = performance.now();
+  await new Promise<void>((resolve) => setImmediate(resolve));
   await search.search({ query, k: 10 });
   return performance.now() - started;
 }

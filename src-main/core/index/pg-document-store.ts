@@ -5,6 +5,7 @@
  * cancel leaves every document in its last good state. Rows travel as arrays through unnest()
  * (document-rows.ts): one statement per table for the whole group, whatever its size.
  */
+import { accessGate } from '../db/access-gate';
 import { CairnError, throwIfAborted } from '../errors';
 import type { Db } from '../db/database';
 import type { DocumentRef } from '../connectors/connector';
@@ -144,14 +145,17 @@ export class PgDocumentStore implements DocumentStore {
     // statement's worth at a time so it never holds every chunk's keyword text at once.
     const total = docs.reduce((sum, doc) => sum + doc.chunks.length, 0);
     const eager = total <= LAZY_ROWS_FROM_CHUNKS ? [...chunkRows(docs)] : null;
-    return this.db.transaction(async (tx) => {
-      const record = await resolveWritableSpace(tx, space);
-      const documentIds = await upsertDocuments(tx, docs);
-      await tx.query('DELETE FROM chunks WHERE document_id = ANY($1::bigint[])', [documentIds]);
-      const documentIdOf = new Map(docs.map((doc, index) => [doc, documentIds[index]!]));
-      await insertChunksWithVectors(tx, record, eager ?? chunkRows(docs), (doc) => documentIdOf.get(doc)!);
-      return documentIds.map((documentId) => ({ documentId }));
-    });
+    // Searches that started before this write go first (access-gate.ts).
+    return accessGate(this.db).write(() =>
+      this.db.transaction(async (tx) => {
+        const record = await resolveWritableSpace(tx, space);
+        const documentIds = await upsertDocuments(tx, docs);
+        await tx.query('DELETE FROM chunks WHERE document_id = ANY($1::bigint[])', [documentIds]);
+        const documentIdOf = new Map(docs.map((doc, index) => [doc, documentIds[index]!]));
+        await insertChunksWithVectors(tx, record, eager ?? chunkRows(docs), (doc) => documentIdOf.get(doc)!);
+        return documentIds.map((documentId) => ({ documentId }));
+      }),
+    );
   }
 
   async touchDocument(connectionId: string, ref: DocumentRef, title: string): Promise<void> {

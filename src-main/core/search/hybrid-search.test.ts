@@ -298,4 +298,12 @@ describe('HybridSearch', () => {
     // NaN falls back to the default 10, more than there are candidates: 4 small documents plus the handbook's best 3 chunks.
     expect((await search.search({ query: '流程 install budget report', k: Number.NaN })).hits.length).toBe(7);
   });
+
+  it('embeds a repeated query once (the last query vectors are kept per space)', async () => {
+    const before = embedder.calls;
+    const first = await search.search({ query: 'sprocket calibration care' });
+    const again = await search.search({ query: 'sprocket calibration care' });
+    expect(embedder.calls - before).toBe(1);
+    expect(again.hits.map((h) => h.key)).toEqual(first.hits.map((h) => h.key));
+  });
 });

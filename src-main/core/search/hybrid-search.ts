@@ -14,6 +14,7 @@ import type {
   SearchResponse,
 } from '@shared/models';
 import type { Db } from '../db/database';
+import { accessGate } from '../db/access-gate';
 import type { Embedder, EmbeddingSpace } from '../embedding/embedder';
 import { isAbortError, throwIfAborted } from '../errors';
 import { readSpaces, type SpaceRecord } from '../index/embedding-spaces';
@@ -40,6 +41,7 @@ import type { SearchService } from './search-service';
 import { rerankCandidates, type Reranker } from './reranking';
 import { slug } from 'github-slugger';
 import { phraseAdjustment } from './phrase-rerank';
+import { QueryVectorCache } from './query-vector-cache';
 
 export interface HybridSearchOptions {
   db: Db;
@@ -116,6 +118,7 @@ export class HybridSearch implements SearchService {
   private readonly connections: Pick<ConnectionRepository, 'modes'>;
   private readonly logger: Logger;
   private sessionReady: Promise<void> | null = null;
+  private readonly queryVectors = new QueryVectorCache();
 
   constructor(private readonly options: HybridSearchOptions) {
     this.db = options.db;
@@ -130,6 +133,67 @@ export class HybridSearch implements SearchService {
       return { hits: [], documents: [], warnings: [], tookMs: Math.round(performance.now() - started) };
     const k = clampK(request.k);
     const requested = Array.isArray(request.connectionIds) ? new Set(request.connectionIds) : null;
+    // One read for every statement of the search: a sync's next write waits until it is done
+    // instead of slipping in between its statements (access-gate.ts).
+    const { fused, chunks, direct, directByKey } = await accessGate(this.db).read(() =>
+      this.retrieve(query, requested, signal),
+    );
+    const ranked = rerankByPhrase(fused, chunks, query.phrases);
+    // Every direct-mode connection that answered shows its best hit (see topKKeepingChannels), and
+    // no one document fills the page: its best few chunks stand for it.
+    const capped = capPerDocument(
+      ranked,
+      chunks,
+      this.options.maxHitsPerDocument ?? DEFAULT_MAX_HITS_PER_DOCUMENT,
+    );
+    // The fused top-30 reordered by the cross-encoder (when installed and within budget), before the top-k cut.
+    const { items: diverse, info: rerank } = await this.rerank(
+      query.text,
+      capped,
+      chunks,
+      directByKey,
+      signal,
+    );
+    const guaranteed = direct.results.map((result) => `direct:${result.source.connectionId}` as Channel);
+    const toHit = (item: FusedItem<Channel>) => fusedHit(item, chunks, directByKey);
+    const hits = topKKeepingChannels(diverse, k, guaranteed)
+      .map(toHit)
+      .filter((hit) => hit !== null);
+    // The same candidates, one per document: the top k documents, each with its best chunks.
+    const groups = new Map(
+      groupByDocument(diverse, (item) => documentOf(item, chunks)).map((group) => [group.best.key, group]),
+    );
+    const documents: SearchDocument[] = [];
+    for (const best of topKKeepingChannels(
+      [...groups.values()].map((group) => group.best),
+      k,
+      guaranteed,
+    )) {
+      const bestHit = toHit(best);
+      if (bestHit)
+        documents.push({
+          best: bestHit,
+          more: groups
+            .get(best.key)!
+            .more.map(toHit)
+            .filter((hit) => hit !== null),
+        });
+    }
+    const redact = this.options.redact;
+    const warnings = redact
+      ? direct.warnings.map((w) => ({ ...w, error: { ...w.error, message: redact(w.error.message) } }))
+      : direct.warnings;
+    return {
+      hits,
+      documents,
+      warnings,
+      tookMs: Math.round(performance.now() - started),
+      ...(rerank ? { rerank } : {}),
+    };
+  }
+
+  /** The channels' rankings fused, with the rows of the indexed hits: every database read of a search. */
+  private async retrieve(query: PreparedQuery, requested: Set<string> | null, signal?: AbortSignal) {
     this.sessionReady ??= configureVectorSession(this.db);
     await this.sessionReady;
 
@@ -189,58 +253,7 @@ export class HybridSearch implements SearchService {
       vector.space && this.options.vectorWeight ? { vector: this.options.vectorWeight(vector.space) } : {},
     );
     const chunks = await this.loadChunks(fused.map((f) => chunkIdOf(f.key)).filter((id) => id !== null));
-    const ranked = rerankByPhrase(fused, chunks, query.phrases);
-    // Every direct-mode connection that answered shows its best hit (see topKKeepingChannels), and
-    // no one document fills the page: its best few chunks stand for it.
-    const capped = capPerDocument(
-      ranked,
-      chunks,
-      this.options.maxHitsPerDocument ?? DEFAULT_MAX_HITS_PER_DOCUMENT,
-    );
-    // The fused top-30 reordered by the cross-encoder (when installed and within budget), before the top-k cut.
-    const { items: diverse, info: rerank } = await this.rerank(
-      query.text,
-      capped,
-      chunks,
-      directByKey,
-      signal,
-    );
-    const guaranteed = direct.results.map((result) => `direct:${result.source.connectionId}` as Channel);
-    const toHit = (item: FusedItem<Channel>) => fusedHit(item, chunks, directByKey);
-    const hits = topKKeepingChannels(diverse, k, guaranteed)
-      .map(toHit)
-      .filter((hit) => hit !== null);
-    // The same candidates, one per document: the top k documents, each with its best chunks.
-    const groups = new Map(
-      groupByDocument(diverse, (item) => documentOf(item, chunks)).map((group) => [group.best.key, group]),
-    );
-    const documents: SearchDocument[] = [];
-    for (const best of topKKeepingChannels(
-      [...groups.values()].map((group) => group.best),
-      k,
-      guaranteed,
-    )) {
-      const bestHit = toHit(best);
-      if (bestHit)
-        documents.push({
-          best: bestHit,
-          more: groups
-            .get(best.key)!
-            .more.map(toHit)
-            .filter((hit) => hit !== null),
-        });
-    }
-    const redact = this.options.redact;
-    const warnings = redact
-      ? direct.warnings.map((w) => ({ ...w, error: { ...w.error, message: redact(w.error.message) } }))
-      : direct.warnings;
-    return {
-      hits,
-      documents,
-      warnings,
-      tookMs: Math.round(performance.now() - started),
-      ...(rerank ? { rerank } : {}),
-    };
+    return { fused, chunks, direct, directByKey };
   }
 
   private async rerank(
@@ -306,9 +319,13 @@ export class HybridSearch implements SearchService {
     text: string,
     signal?: AbortSignal,
   ): Promise<Float32Array | null> {
+    const cached = this.queryVectors.get(space.id, text);
+    if (cached) return cached;
     try {
       const vector = (await embedder.embed([text], { kind: 'query', signal })).vectors[0];
-      return vector && vector.length === space.dimensions ? vector : null;
+      if (!vector || vector.length !== space.dimensions) return null;
+      this.queryVectors.set(space.id, text, vector);
+      return vector;
     } catch (error) {
       if (isAbortError(error)) throw error;
       // A remote embedder being down must not take keyword search with it.

@@ -26,6 +26,7 @@ import {
   type ListingReport,
 } from '../connectors/connector';
 import type { Db } from '../db/database';
+import { accessGate } from '../db/access-gate';
 import { spaceKey, type Embedder } from '../embedding/embedder';
 import { CairnError, isAbortError, throwIfAborted, toErrorData } from '../errors';
 import type { DocumentStore, StoredDocumentState } from '../index/document-store';
@@ -332,7 +333,10 @@ export class SyncEngine {
       const pipeline: Pipeline = {
         embedder: offloaded.embedder,
         batchers,
-        writer: new WriteBatcher(store, { maxDocuments: this.options.writeBatchDocuments }),
+        writer: new WriteBatcher(store, {
+          maxDocuments: this.options.writeBatchDocuments,
+          searching: () => accessGate(this.options.db).busy,
+        }),
         batcherFor: (target) => {
           const key = spaceKey(target.space);
           let found = batchers.get(key);

@@ -107,4 +107,21 @@ describe('WriteBatcher', () => {
     expect(groups).toEqual([2, 1, 1]);
     expect(await storedChunks('long')).toEqual(['1', '2', '3', '4', '5']);
   });
+
+  it('writes shorter groups while searches run, full ones when none does', async () => {
+    const groups: number[] = [];
+    const counting = {
+      writeDocument: (d: DocumentToWrite) => store.writeDocument(d).finally(() => groups.push(1)),
+      writeDocuments: (ds: DocumentToWrite[]) =>
+        store.writeDocuments(ds).finally(() => groups.push(ds.length)),
+    };
+    let searching = true;
+    const writer = new WriteBatcher(counting, { searching: () => searching, busyMaxChunks: 2 });
+    await Promise.all(['b1', 'b2', 'b3', 'b4', 'b5'].map((id) => writer.write(doc(id, [id]))));
+    expect(groups).toEqual([2, 2, 1]);
+    groups.length = 0;
+    searching = false;
+    await Promise.all(['q1', 'q2', 'q3', 'q4', 'q5'].map((id) => writer.write(doc(id, [id]))));
+    expect(groups).toEqual([5]);
+  });
 });

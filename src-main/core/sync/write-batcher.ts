@@ -14,6 +14,14 @@ export interface WriteBatcherOptions {
   maxDocuments?: number;
   /** Chunks per transaction (a long document goes alone). @default 256 */
   maxChunks?: number;
+  /**
+   * True while searches run (AccessGate.busy): groups are then cut to `busyMaxChunks`, because a
+   * search waits for at most the one write transaction already running, and a short one keeps
+   * that wait short (docs/decisions/search-during-sync.md). @default never
+   */
+  searching?: () => boolean;
+  /** Chunks per transaction while `searching()`. @default 32 */
+  busyMaxChunks?: number;
 }
 
 interface Waiting {
@@ -29,6 +37,7 @@ export class WriteBatcher {
   private draining = false;
   private readonly maxDocuments: number;
   private readonly maxChunks: number;
+  private readonly busyMaxChunks: number;
 
   constructor(
     private readonly store: Pick<DocumentStore, 'writeDocument' | 'writeDocuments'>,
@@ -36,7 +45,11 @@ export class WriteBatcher {
   ) {
     this.maxDocuments = Math.max(1, options.maxDocuments ?? 32);
     this.maxChunks = Math.max(1, options.maxChunks ?? 256);
+    this.busyMaxChunks = Math.max(1, Math.min(this.maxChunks, options.busyMaxChunks ?? 32));
+    this.searching = options.searching ?? (() => false);
   }
+
+  private readonly searching: () => boolean;
 
   /** Resolves once the document is committed (alone or in a group). */
   write(doc: DocumentToWrite): Promise<{ documentId: number }> {
@@ -77,10 +90,11 @@ export class WriteBatcher {
   }
 
   private takeGroup(): Waiting[] {
+    const maxChunks = this.searching() ? this.busyMaxChunks : this.maxChunks;
     let chunks = 0;
     let count = 0;
     for (const w of this.waiting) {
-      if (count >= this.maxDocuments || (count > 0 && chunks + w.doc.chunks.length > this.maxChunks)) break;
+      if (count >= this.maxDocuments || (count > 0 && chunks + w.doc.chunks.length > maxChunks)) break;
       chunks += w.doc.chunks.length;
       count += 1;
     }
