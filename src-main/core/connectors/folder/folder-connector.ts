@@ -25,7 +25,7 @@ import type {
 } from '../connector';
 import { ExclusionRules, parseExcludePatterns } from './exclusions';
 import { extractorFor, stripKnownExtension } from './extract/extractors';
-import { fileFailure } from './extract/extracted';
+import { fileFailure, tooMuchText } from './extract/extracted';
 import { fsReason, walkFolder, type WalkedFile, type WalkOptions } from './folder-walk';
 import { searchFolder } from './folder-search';
 import { obsidianVaultName } from './obsidian';
@@ -50,6 +50,11 @@ export interface FolderConnectorOptions {
   exclude?: string[];
   /** Files larger than this are skipped with the limit named. @default 20 MiB */
   maxFileBytes?: number;
+  /**
+   * Files whose text passes this many characters are skipped with the limit named (a zipped
+   * workbook or document can hold far more text than its size). @default 20 Mi characters
+   */
+  maxTextChars?: number;
   /** Direct search reads at most this many files per query. @default 5000 */
   searchMaxFiles?: number;
   /** Direct search skips files larger than this. @default 2 MiB */
@@ -71,6 +76,7 @@ export class FolderConnector implements Connector {
   readonly exclude: string[];
   private readonly logger: Logger;
   private readonly maxFileBytes: number;
+  private readonly maxTextChars: number;
   private readonly searchMaxFiles: number;
   private readonly searchMaxFileBytes: number;
   private readonly readDirectory: WalkOptions['readDirectory'];
@@ -81,6 +87,7 @@ export class FolderConnector implements Connector {
     this.exclude = options.exclude ?? [];
     this.logger = options.logger ?? silentLogger();
     this.maxFileBytes = options.maxFileBytes ?? 20 * 1024 * 1024;
+    this.maxTextChars = options.maxTextChars ?? 20 * 1024 * 1024;
     this.searchMaxFiles = options.searchMaxFiles ?? 5000;
     this.searchMaxFileBytes = options.searchMaxFileBytes ?? 2 * 1024 * 1024;
     this.readDirectory = options.readDirectory;
@@ -170,8 +177,14 @@ export class FolderConnector implements Connector {
     } catch (error) {
       throw asDocumentFailure(error, ref.externalId, signal);
     }
-    const extracted = await reader.extract(bytes, { externalId: ref.externalId, path, signal });
+    const context = { externalId: ref.externalId, path, signal, maxTextChars: this.maxTextChars };
+    const extracted = await reader.extract(bytes, context);
     throwIfAborted(signal);
+    // Streaming readers stop at the limit; this counts what the others (Word, EPUB, …) gave.
+    const chars = extracted.parts
+      ? extracted.parts.reduce((sum, part) => sum + part.markdown.length, 0)
+      : (extracted.markdown?.length ?? 0);
+    if (chars > this.maxTextChars) throw tooMuchText(context, this.maxTextChars);
     const title = extracted.title?.trim() || stripKnownExtension(basename(path));
     if (extracted.parts) return { markdown: '', parts: extracted.parts, title };
     return { markdown: extracted.markdown ?? '', title };

@@ -7,7 +7,7 @@
 import { parse } from 'csv-parse/sync';
 import type { LocatedPart } from '../../connector';
 import { decodeUtf8 } from '../../../text/normalize';
-import { fileFailure, type Extracted, type ExtractContext } from './extracted';
+import { fileFailure, TextBudget, type Extracted, type ExtractContext } from './extracted';
 import { SheetTables } from './sheet-tables';
 
 export async function extractCsv(bytes: Buffer, context: ExtractContext): Promise<Extracted> {
@@ -33,7 +33,7 @@ export async function extractCsv(bytes: Buffer, context: ExtractContext): Promis
   }
   const parts: LocatedPart[] = [];
   const name = context.externalId.split('/').pop() ?? context.externalId;
-  const tables = new SheetTables(name, false, parts);
+  const tables = new SheetTables(name, false, parts, new TextBudget(context));
   rows.forEach((cells, index) => tables.add({ number: index + 1, cells }));
   tables.end();
   return { parts };

@@ -7,7 +7,7 @@
 import { getDocumentProxy } from 'unpdf';
 import { throwIfAborted } from '../../../errors';
 import type { LocatedPart } from '../../connector';
-import { fileFailure, type Extracted, type ExtractContext } from './extracted';
+import { fileFailure, TextBudget, type Extracted, type ExtractContext } from './extracted';
 
 /** Fewer non-space characters than this per page on average: no text layer (a scan). */
 const MIN_CHARS_PER_PAGE = 16;
@@ -42,6 +42,7 @@ export async function extractPdf(bytes: Buffer, context: ExtractContext): Promis
   }
   try {
     const parts: LocatedPart[] = [];
+    const budget = new TextBudget(context);
     let characters = 0;
     for (let number = 1; number <= pdf.numPages; number++) {
       throwIfAborted(context.signal);
@@ -51,6 +52,7 @@ export async function extractPdf(bytes: Buffer, context: ExtractContext): Promis
         .map((item) => (item.str ?? '') + (item.hasEOL ? '\n' : ''))
         .join('');
       page.cleanup();
+      budget.add(text.length);
       characters += text.replace(/\s+/g, '').length;
       parts.push({ markdown: escapeMarkdownStarts(text), location: { kind: 'page', page: number } });
     }

@@ -7,11 +7,13 @@
 import ExcelJS from 'exceljs';
 import { throwIfAborted } from '../../../errors';
 import type { LocatedPart } from '../../connector';
-import { fileFailure, type Extracted, type ExtractContext } from './extracted';
+import { CairnError } from '../../../errors';
+import { fileFailure, TextBudget, type Extracted, type ExtractContext } from './extracted';
 import { SheetTables } from './sheet-tables';
 
 export async function extractXlsx(_bytes: Buffer, context: ExtractContext): Promise<Extracted> {
   const parts: LocatedPart[] = [];
+  const budget = new TextBudget(context);
   try {
     const reader = new ExcelJS.stream.xlsx.WorkbookReader(context.path, {
       sharedStrings: 'cache',
@@ -22,7 +24,7 @@ export async function extractXlsx(_bytes: Buffer, context: ExtractContext): Prom
     });
     for await (const worksheet of reader) {
       const name = (worksheet as unknown as { name?: string }).name ?? 'Sheet';
-      const tables = new SheetTables(name, true, parts);
+      const tables = new SheetTables(name, true, parts, budget);
       for await (const row of worksheet) {
         throwIfAborted(context.signal);
         const values = Array.isArray(row.values) ? row.values.slice(1) : [];
@@ -31,7 +33,8 @@ export async function extractXlsx(_bytes: Buffer, context: ExtractContext): Prom
       tables.end();
     }
   } catch (error) {
-    if ((error as { code?: string }).code === 'CANCELLED') throw error;
+    // A cancel, or the text limit: not a damaged workbook.
+    if (error instanceof CairnError || (error as { code?: string }).code === 'CANCELLED') throw error;
     throw fileFailure(
       'folder.corrupt',
       `${context.externalId} is not a readable Excel workbook: ${(error as Error).message}`,

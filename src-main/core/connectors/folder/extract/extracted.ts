@@ -21,6 +21,12 @@ export interface ExtractContext {
   /** The absolute path (readers that stream from disk use it). */
   path: string;
   signal?: AbortSignal;
+  /**
+   * Most characters of text the file may yield: a zipped format's file size says little about its
+   * text (a 20 MB workbook holds ~50 M characters of tables), and what a document costs to index
+   * follows its text. @default no limit
+   */
+  maxTextChars?: number;
 }
 
 export type Extractor = (bytes: Buffer, context: ExtractContext) => Promise<Extracted>;
@@ -43,6 +49,28 @@ export function fileFailure(
     cause: options.cause,
     details: { reason, permanent: true, ...(options.skipped ? { skipped: true } : {}) },
   });
+}
+
+/** The skip for a file whose text passes the limit, naming the limit. */
+export function tooMuchText(context: ExtractContext, limit: number): CairnError {
+  return fileFailure(
+    'folder.too-large',
+    `${context.externalId} holds more than ${limit >= 2 ** 20 ? `${(limit / 2 ** 20).toFixed(1)} M` : limit.toLocaleString('en')} characters of text; files with more text than that are not indexed.`,
+    { skipped: true },
+  );
+}
+
+/** Counts a file's text as a streaming reader yields it, and stops the reader once it passes the limit. */
+export class TextBudget {
+  private used = 0;
+
+  constructor(private readonly context: ExtractContext) {}
+
+  add(chars: number): void {
+    this.used += chars;
+    const limit = this.context.maxTextChars;
+    if (limit !== undefined && this.used > limit) throw tooMuchText(this.context, limit);
+  }
 }
 
 /** The XML entities OOXML and EPUB files use in text. */

@@ -198,4 +198,31 @@ describe('folder file formats', () => {
       '# Chapter One\n\nAirships were common.\n\n\n# Chapter Two\n\nZeppelins returned.\n',
     );
   });
+
+  it('skips a file whose text passes the text limit, naming it, however small the file (xlsx, CSV, PDF, Word)', async () => {
+    // The fixtures above hold a few thousand characters each; a 500-character limit stops the
+    // streaming readers part-way and catches the others after extraction.
+    await writeFile(
+      join(dir, 'long.csv'),
+      ['a,b', ...Array.from({ length: 100 }, (_v, i) => `row ${i},value ${i}`)].join('\n'),
+    );
+    const cases = [
+      ['costs.xlsx', 500],
+      ['long.csv', 500],
+      ['report.pdf', 20],
+      ['memo.docx', 20],
+    ] as const;
+    for (const [id, limit] of cases) {
+      const limited = new FolderConnector({ root: dir, maxTextChars: limit });
+      const error = await limited.fetch(ref(id)).then(
+        () => null,
+        (caught: unknown) => caught as CairnError,
+      );
+      expect(error, id).toBeInstanceOf(CairnError);
+      expect(error!.details).toMatchObject({ reason: 'folder.too-large', skipped: true, permanent: true });
+      expect(error!.message).toContain(`more than ${limit} characters of text`);
+    }
+    // Under the default limit the same files are read.
+    expect((await fetchOf('costs.xlsx')).parts?.length).toBeGreaterThan(1);
+  });
 });

@@ -5,6 +5,7 @@
  */
 import type { LocatedPart } from '../../connector';
 import { markdownTable } from '../../../text/html-markdown';
+import type { TextBudget } from './extracted';
 
 /** Characters per row group: under the chunker's 1,500 so a group is one chunk. */
 const GROUP_CHARS = 1200;
@@ -39,6 +40,8 @@ export class SheetTables {
     /** Each row group of a workbook's sheet starts with the sheet's name as a heading; a CSV file's do not. */
     private readonly heading: boolean,
     private readonly out: LocatedPart[],
+    /** Stops a sheet whose tables pass the file's text limit, before they are all held. */
+    private readonly budget?: TextBudget,
   ) {}
 
   add(row: SheetRow): void {
@@ -70,6 +73,7 @@ export class SheetTables {
     const table = markdownTable([this.header.cells, ...rows]);
     // Every group is chunked on its own, so each names its sheet (its chunks' heading path).
     const title = this.heading ? `## ${this.sheet}\n\n` : '';
+    this.budget?.add(title.length + table.length);
     this.out.push({
       markdown: title + table,
       location: {
