@@ -25,6 +25,7 @@ import type {
   NewConnection,
   OllamaDetection,
   ReindexStatus,
+  SearchFacets,
   SearchRequest,
   SearchResponse,
   SettingsPatch,
@@ -85,7 +86,10 @@ export interface CairnApi {
     runs(input: { connectionId: string; limit?: number }): Promise<Result<SyncRunView[]>>;
   };
   search: {
+    /** INVALID_ARGUMENT for a malformed filter (a date that is not ISO 8601, an unknown platform). */
     query(input: SearchRequest): Promise<Result<SearchResponse>>;
+    /** What the filter bar offers: connections, platforms, knowledge bases, tags with counts, the date range. */
+    facets(): Promise<Result<SearchFacets>>;
   };
   documents: {
     /**
@@ -195,7 +199,7 @@ export const API_METHODS = {
     'signOut',
   ],
   sync: ['start', 'startAll', 'cancel', 'runs'],
-  search: ['query'],
+  search: ['query', 'facets'],
   documents: ['get', 'list', 'topics'],
   mcp: ['setup', 'test'],
   chat: ['ask', 'cancel', 'conversations', 'messages', 'renameConversation', 'removeConversation'],

@@ -202,8 +202,46 @@ export interface SearchRequest {
   query: string;
   /** @default 10 */
   k?: number;
-  /** Restrict to these connections; all when absent. */
+  /** Restrict to these connections; all when absent (an empty list searches none). Same as `filters.connectionIds`. */
   connectionIds?: string[];
+  /** Narrows the search before ranking: the top k is the best among the matching documents. */
+  filters?: SearchFilters;
+}
+
+/**
+ * What a search may return. Within a field any listed value matches; across fields all must
+ * (connection AND platform AND knowledge base AND tag AND date). An absent or empty list does
+ * not filter. Applied inside both index channels (docs/DESIGN.md, "Search filters").
+ */
+export interface SearchFilters {
+  connectionIds?: string[];
+  platforms?: Platform[];
+  /** Knowledge base (space, wiki, book, folder) names as the index shows them, matched exactly. */
+  knowledgeBases?: string[];
+  /** Front matter tags, matched without regard to case and a leading "#" (Obsidian's rule). */
+  tags?: string[];
+  /**
+   * Modified at or after this instant (ISO 8601; a bare date is UTC midnight). The platform's or
+   * file's own modified time; the time it was indexed for a source that reports none (Tencent IMA).
+   */
+  modifiedAfter?: string;
+  /** Modified before this instant (exclusive; ISO 8601 like `modifiedAfter`). */
+  modifiedBefore?: string;
+}
+
+/** The filters a live platform search cannot apply (its results carry no date or tags). */
+export type LiveFilterGap = 'modified' | 'tags';
+
+/** What the filter bar offers: every value in the index with its document count, cheap to compute. */
+export interface SearchFacets {
+  /** Every connection; `documents` counts the indexed ones (0 for a direct-mode connection: searched live). */
+  connections: { id: string; name: string; platform: Platform; mode: ConnectionMode; documents: number }[];
+  platforms: { platform: Platform; documents: number }[];
+  /** By name; `connectionIds` says where a name occurs (two connections may share one). */
+  knowledgeBases: { name: string; documents: number; connectionIds: string[] }[];
+  tags: { tag: string; documents: number }[];
+  /** The oldest and newest modified time among indexed documents; null for an empty index. */
+  modified: { oldest: string; newest: string } | null;
 }
 
 /**
@@ -253,6 +291,11 @@ export interface SearchResponse {
   documents: SearchDocument[];
   /** Direct-mode connections that failed or timed out; the local results still stand. */
   warnings: { connectionId: string; error: AppErrorData }[];
+  /**
+   * Direct-mode connections not asked because a filter in the request cannot be applied to their
+   * live results (modified date, tags): left out rather than shown unfiltered. Absent when none.
+   */
+  liveSkipped?: { connectionId: string; filters: LiveFilterGap[] }[];
   tookMs: number;
   /** What the local reranker did; absent when none is in use (none installed, or turned off). */
   rerank?: RerankInfo;

@@ -34,6 +34,7 @@ beforeAll(async () => {
       return {
         ...api,
         search: {
+          facets: () => api.search.facets(),
           query: (input) =>
             input.query !== 'slow'
               ? api.search.query(input)

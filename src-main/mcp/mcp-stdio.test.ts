@@ -143,7 +143,11 @@ async function exerciseTools(client: Client): Promise<{ answeredBy: string }> {
       !!tool.outputSchema,
     ]),
   ).toEqual([
-    ['search', ['query', 'k', 'connection', 'platform', 'knowledge_base'], true],
+    [
+      'search',
+      ['query', 'k', 'connection', 'platform', 'knowledge_base', 'tags', 'modified_after', 'modified_before'],
+      true,
+    ],
     ['fetch', ['id', 'max_chars'], true],
     ['list_sources', [], true],
     ['ask', ['question', 'k'], true],
@@ -172,6 +176,28 @@ async function exerciseTools(client: Client): Promise<{ answeredBy: string }> {
   expect(liveOut.results.every((hit) => hit.source === 'live' && hit.citation_id.startsWith('live:'))).toBe(
     true,
   );
+
+  // Filters apply inside search: a knowledge base by part of its name; a date leaves the live
+  // source out and says so; a malformed date is refused with the reason.
+  const filtered = await call(client, 'search', {
+    query: 'installer',
+    knowledge_base: 'NOTE',
+    modified_after: '2000-01-01',
+  });
+  const filteredOut = filtered.structuredContent as unknown as SearchOut;
+  expect([filteredOut.results.map((hit) => hit.title), filteredOut.warnings]).toEqual([
+    ['Install Guide'],
+    ['Team Wiki was not searched: its live search cannot filter by modified date.'],
+  ]);
+  const future = await call(client, 'search', { query: 'installer', modified_after: '2999-01-01' });
+  expect((future.structuredContent as unknown as SearchOut).results).toEqual([]);
+  const badDate = await call(client, 'search', { query: 'installer', modified_after: 'last week' });
+  expect([badDate.isError, textOf(badDate)]).toEqual([true, expect.stringContaining('ISO 8601 date')]);
+  const noKb = await call(client, 'search', { query: 'installer', knowledge_base: 'nope' });
+  expect([noKb.isError, textOf(noKb)]).toEqual([
+    true,
+    expect.stringContaining('No knowledge base named "nope"'),
+  ]);
 
   const cited = chineseOut.results[0]!.citation_id;
   const passage = await call(client, 'fetch', { id: cited });

@@ -1,7 +1,14 @@
 /** The `search` and `fetch` tools: hybrid search with citation ids, and reading a cited passage or document. */
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { z } from 'zod';
-import { PLATFORMS, type ConnectionView, type DocumentView, type SearchHit } from '@shared/models';
+import {
+  PLATFORMS,
+  type ConnectionView,
+  type DocumentView,
+  type SearchFilters,
+  type SearchHit,
+} from '@shared/models';
+import { matchKnowledgeBases } from '../core/search/facet-match';
 import { MAX_K } from '../core/search/query-text';
 import type { CairnAccess } from './cairn-access';
 import { indexCitationId, parseCitationId, UNTRUSTED_NOTE, untrusted, type LiveHits } from './citations';
@@ -56,7 +63,8 @@ export function registerSearchTools(server: McpServer, access: CairnAccess, live
         'and local folders, plus connections searched live on their platform. Hybrid keyword + semantic search;',
         'Chinese and English both work. Returns the best passage of each matching document with a citation id.',
         'Use short queries (keywords or one question). Cite results by citation_id, and call fetch with it for the',
-        'surrounding text or the whole document. Filter with connection, platform or knowledge_base (see list_sources).',
+        'surrounding text or the whole document. Filter with connection, platform, knowledge_base (see list_sources),',
+        'tags (front matter tags) and modified_after / modified_before (ISO dates); filters apply before ranking.',
       ].join(' '),
       inputSchema: {
         query: z
@@ -82,7 +90,26 @@ export function registerSearchTools(server: McpServer, access: CairnAccess, live
           .string()
           .max(200)
           .optional()
-          .describe('Only documents whose knowledge base (space, wiki, folder) name contains this.'),
+          .describe('Only documents whose knowledge base (space, wiki, folder) name is or contains this.'),
+        tags: z
+          .array(z.string().trim().min(1).max(200))
+          .max(20)
+          .optional()
+          .describe(
+            'Only documents with one of these front matter tags (case does not matter), e.g. ["项目", "roadmap"].',
+          ),
+        modified_after: z
+          .string()
+          .max(64)
+          .optional()
+          .describe(
+            'Only documents modified at or after this ISO 8601 date or date-time, e.g. "2026-01-01".',
+          ),
+        modified_before: z
+          .string()
+          .max(64)
+          .optional()
+          .describe('Only documents modified before this ISO 8601 date or date-time (exclusive).'),
       },
       outputSchema: searchOutput,
       annotations: { readOnlyHint: true, openWorldHint: false },
@@ -92,23 +119,31 @@ export function registerSearchTools(server: McpServer, access: CairnAccess, live
         const api = cairn.cancellable(extra.signal);
         const connections = unwrapOrThrow(await api.connections.list(), 'list the connections');
         const scope = chooseConnections(connections, input.connection, input.platform);
-        const k = input.k ?? 8;
-        // The knowledge-base filter applies to the results: ask for the most, then keep the matching ones.
-        const response = await api.search.query({
-          query: input.query,
-          k: input.knowledge_base ? MAX_K : k,
+        // The knowledge base name is matched loosely here, then filtered exactly inside search.
+        let knowledgeBases: string[] | undefined;
+        if (input.knowledge_base !== undefined) {
+          const matched = matchKnowledgeBases(
+            unwrapOrThrow(await api.search.facets(), 'list the knowledge bases'),
+            [input.knowledge_base],
+          );
+          if (!matched.ok) throw new Error(matched.message);
+          knowledgeBases = matched.names;
+        }
+        const filters: SearchFilters = {
           ...(scope ? { connectionIds: scope } : {}),
-        });
+          ...(knowledgeBases ? { knowledgeBases } : {}),
+          ...(input.tags?.length ? { tags: input.tags } : {}),
+          ...(input.modified_after ? { modifiedAfter: input.modified_after } : {}),
+          ...(input.modified_before ? { modifiedBefore: input.modified_before } : {}),
+        };
+        const response = await api.search.query({ query: input.query, k: input.k ?? 8, filters });
         return response.ok
           ? { ok: true as const, value: { response: response.value, connections } }
           : response;
       });
       const { response, connections } = unwrapOrThrow(result, 'search');
       const names = new Map(connections.map((view) => [view.id, view.name]));
-      const wanted = input.knowledge_base?.toLowerCase();
-      const documents = response.documents
-        .filter((document) => !wanted || document.best.knowledgeBase.toLowerCase().includes(wanted))
-        .slice(0, input.k ?? 8);
+      const documents = response.documents;
       const results = documents.map((document) => ({
         citation_id: citationId(document.best, live),
         title: document.best.title,
@@ -125,6 +160,10 @@ export function registerSearchTools(server: McpServer, access: CairnAccess, live
         (warning) =>
           `${names.get(warning.connectionId) ?? warning.connectionId} was not searched live: ${warning.error.message} (${warning.error.code})`,
       );
+      for (const skipped of response.liveSkipped ?? [])
+        warnings.push(
+          `${names.get(skipped.connectionId) ?? skipped.connectionId} was not searched: its live search cannot filter by ${skipped.filters.map((f) => (f === 'modified' ? 'modified date' : 'tags')).join(' or ')}.`,
+        );
       const structured = { query: input.query, results, warnings, content_trust: 'untrusted' as const };
       return {
         content: [{ type: 'text' as const, text: formatResults(structured) }],

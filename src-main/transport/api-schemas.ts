@@ -4,6 +4,7 @@
  * contract change that the schema does not follow is a compile error.
  */
 import { z } from 'zod';
+import { PLATFORMS } from '@shared/models';
 import type { ApiDomain, ApiMethodName, CairnApi } from '@shared/contract';
 import {
   connectionMode,
@@ -97,7 +98,19 @@ export const API_SCHEMAS: ApiSchemas = {
       query: z.string().max(20_000),
       k: z.number().int().min(1).max(100).optional(),
       connectionIds: z.array(id).max(200).optional(),
+      // Core checks the values (dates, platform names) and says what is wrong: here only shape and size.
+      filters: z
+        .strictObject({
+          connectionIds: z.array(id).max(200).optional(),
+          platforms: z.array(z.enum(PLATFORMS)).max(20).optional(),
+          knowledgeBases: z.array(shortText).max(200).optional(),
+          tags: z.array(shortText).max(200).optional(),
+          modifiedAfter: z.string().max(64).optional(),
+          modifiedBefore: z.string().max(64).optional(),
+        })
+        .optional(),
     }),
+    facets: noInput,
   },
   documents: {
     get: z.strictObject({ documentId: z.number().int().min(1).max(Number.MAX_SAFE_INTEGER) }),

@@ -1,6 +1,14 @@
 import { fail } from '@shared/errors';
-import type { SearchHit, SearchResponse } from '@shared/models';
+import {
+  PLATFORMS,
+  type Platform,
+  type SearchFilters,
+  type SearchHit,
+  type SearchResponse,
+} from '@shared/models';
+import { matchKnowledgeBases } from '../../core/search/facet-match';
 import { MAX_K } from '../../core/search/query-text';
+import { parseDateFlags } from '../date-flags';
 import { parseCommandArgs, parseIntegerFlag, UsageError } from '../args';
 import type { CliCommand } from '../command';
 import { report } from '../output';
@@ -9,17 +17,32 @@ import { resolveConnection } from '../resolve-connection';
 export const searchCommand: CliCommand = {
   name: 'search',
   summary: 'Hybrid search over the index and direct-mode connections, one result per document',
-  usage: 'cairn search "<query>" [--k 10] [--connection <name>]... [--json]',
+  usage:
+    'cairn search "<query>" [--k 10] [--connection <name>]... [--platform <platform>]... [--kb <knowledge base>]... [--tag <tag>]... [--since <date|7d>] [--until <date>] [--json]',
   async run(args, context) {
     const { values, positionals } = parseCommandArgs(
       args,
-      { k: { type: 'string' }, connection: { type: 'string', multiple: true }, json: { type: 'boolean' } },
+      {
+        k: { type: 'string' },
+        connection: { type: 'string', multiple: true },
+        platform: { type: 'string', multiple: true },
+        kb: { type: 'string', multiple: true },
+        tag: { type: 'string', multiple: true },
+        since: { type: 'string' },
+        until: { type: 'string' },
+        json: { type: 'boolean' },
+      },
       { min: 1, max: Infinity, names: 'the "<query>"' },
     );
     const query = positionals.join(' ');
     if (!query.trim()) throw new UsageError('The query is empty.');
     // Core returns at most MAX_K hits: a larger --k would be cut silently.
     const k = parseIntegerFlag(values.k, '--k', { min: 1, max: MAX_K, fallback: 10 });
+    const platforms = values.platform ?? [];
+    const unknown = platforms.find((p) => !(PLATFORMS as readonly string[]).includes(p));
+    if (unknown !== undefined)
+      throw new UsageError(`--platform must be one of ${PLATFORMS.join(', ')}, not "${unknown}".`);
+    const dates = parseDateFlags(values.since, values.until);
     const json = values.json ?? false;
     const { api } = await context.open();
     const existing = await api.connections.list();
@@ -31,10 +54,28 @@ export const searchCommand: CliCommand = {
       if (!found.ok) return report(context, json, found, () => '');
       connectionIds.push(found.value.id);
     }
-    const result = await api.search.query({ query, k, ...(connectionIds.length ? { connectionIds } : {}) });
-    const listed = result.ok && result.value.warnings.length > 0 ? await api.connections.list() : null;
+    const knowledgeBases: string[] = [];
+    if (values.kb?.length) {
+      const facets = await api.search.facets();
+      if (!facets.ok) return report(context, json, facets, () => '');
+      const matched = matchKnowledgeBases(facets.value, values.kb);
+      if (!matched.ok) return report(context, json, fail('NOT_FOUND', matched.message), () => '');
+      knowledgeBases.push(...matched.names);
+    }
+    const filters: SearchFilters = {
+      ...(connectionIds.length ? { connectionIds } : {}),
+      ...(platforms.length ? { platforms: platforms as Platform[] } : {}),
+      ...(knowledgeBases.length ? { knowledgeBases } : {}),
+      ...(values.tag?.length ? { tags: values.tag } : {}),
+      ...dates,
+    };
+    const filtered = Object.keys(filters).length > 0;
+    const result = await api.search.query({ query, k, ...(filtered ? { filters } : {}) });
+    const named =
+      result.ok && (result.value.warnings.length > 0 || (result.value.liveSkipped?.length ?? 0) > 0);
+    const listed = named ? await api.connections.list() : null;
     const names = new Map(listed?.ok ? listed.value.map((view) => [view.id, view.name]) : []);
-    return report(context, json, result, (response) => formatSearch(response, names));
+    return report(context, json, result, (response) => formatSearch(response, names, filtered));
   },
 };
 
@@ -57,7 +98,11 @@ function oneLine(text: string, max: number): string {
 }
 
 /** One block per document (core groups the chunks): its best passage, then its other matching passages, shorter. */
-export function formatSearch(response: SearchResponse, names: Map<string, string> = new Map()): string {
+export function formatSearch(
+  response: SearchResponse,
+  names: Map<string, string> = new Map(),
+  filtered = false,
+): string {
   const lines: string[] = [];
   response.documents.forEach(({ best, more }, index) => {
     lines.push(
@@ -74,12 +119,19 @@ export function formatSearch(response: SearchResponse, names: Map<string, string
       );
     lines.push('');
   });
-  if (response.documents.length === 0) lines.push('No results.');
+  if (response.documents.length === 0)
+    lines.push(filtered ? 'No results match these filters.' : 'No results.');
   for (const warning of response.warnings)
     lines.push(
       `warning: ${names.get(warning.connectionId) ?? warning.connectionId}: ${warning.error.message}`,
     );
+  for (const skipped of response.liveSkipped ?? [])
+    lines.push(
+      `note: ${names.get(skipped.connectionId) ?? skipped.connectionId} was not searched: its live search cannot filter by ${skipped.filters.map((f) => (f === 'modified' ? 'modified date' : 'tag')).join(' or ')}`,
+    );
   const count = response.documents.length;
-  lines.push(`${count} document${count === 1 ? '' : 's'} in ${Math.round(response.tookMs)} ms`);
+  lines.push(
+    `${count} document${count === 1 ? '' : 's'}${filtered ? ' (filtered)' : ''} in ${Math.round(response.tookMs)} ms`,
+  );
   return lines.join('\n');
 }

@@ -6,5 +6,6 @@ import type { HybridSearch } from '../search/hybrid-search';
 export function searchApi(search: HybridSearch, signal?: AbortSignal): CairnApi['search'] {
   return {
     query: (input) => toResult(() => search.search(input, signal)),
+    facets: () => toResult(() => search.facets()),
   };
 }

@@ -116,10 +116,13 @@ export class ConnectionRepository {
     return Promise.all(rows.rows.map((row) => this.toView(row)));
   }
 
-  /** Every connection's id and mode: what search needs on each query, without the view's counts. */
-  async modes(): Promise<{ id: string; mode: ConnectionMode }[]> {
-    return (await this.db.query<{ id: string; mode: ConnectionMode }>('SELECT id, mode FROM connections'))
-      .rows;
+  /** Every connection's id, platform and mode: what search needs on each query, without the view's counts. */
+  async modes(): Promise<{ id: string; platform: Platform; mode: ConnectionMode }[]> {
+    return (
+      await this.db.query<{ id: string; platform: Platform; mode: ConnectionMode }>(
+        'SELECT id, platform, mode FROM connections',
+      )
+    ).rows;
   }
 
   async get(id: string): Promise<ConnectionView> {

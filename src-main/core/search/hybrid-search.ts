@@ -9,6 +9,7 @@ import type {
   ChunkLocation,
   Platform,
   SearchDocument,
+  SearchFacets,
   SearchHit,
   SearchRequest,
   SearchResponse,
@@ -30,11 +31,15 @@ import { chunkIdOf, chunkKey, directKey } from './result-keys';
 import {
   CHANNEL_DEPTH,
   configureVectorSession,
+  type ChannelScope,
   keywordChannel,
   keywordRanking,
   vectorChannel,
 } from './index-channels';
 import { clampK, prepareQuery, type PreparedQuery } from './query-text';
+import { checkFilters, indexScope, type CheckedFilters } from './search-filters';
+import { searchFacets } from './search-facets';
+import { keepLiveHits, liveSources } from './live-filters';
 import { groupByDocument } from './document-groups';
 import { RRF_K, reciprocalRankFusion, topKKeepingChannels, type FusedItem } from './rrf';
 import type { SearchService } from './search-service';
@@ -126,17 +131,22 @@ export class HybridSearch implements SearchService {
     this.logger = options.logger ?? silentLogger();
   }
 
+  /** What the filter bar offers (search-facets.ts). */
+  facets(): Promise<SearchFacets> {
+    return searchFacets(this.db);
+  }
+
   async search(request: SearchRequest, signal?: AbortSignal): Promise<SearchResponse> {
     const started = performance.now();
+    const filters = checkFilters(request ?? { query: '' });
     const query = prepareQuery(request?.query);
     if (!query)
       return { hits: [], documents: [], warnings: [], tookMs: Math.round(performance.now() - started) };
     const k = clampK(request.k);
-    const requested = Array.isArray(request.connectionIds) ? new Set(request.connectionIds) : null;
     // One read for every statement of the search: a sync's next write waits until it is done
     // instead of slipping in between its statements (access-gate.ts).
-    const { fused, chunks, direct, directByKey } = await accessGate(this.db).read(() =>
-      this.retrieve(query, requested, signal),
+    const { fused, chunks, direct, directByKey, skipped } = await accessGate(this.db).read(() =>
+      this.retrieve(query, filters, signal),
     );
     const ranked = rerankByPhrase(fused, chunks, query.phrases);
     // Every direct-mode connection that answered shows its best hit (see topKKeepingChannels), and
@@ -189,33 +199,28 @@ export class HybridSearch implements SearchService {
       warnings,
       tookMs: Math.round(performance.now() - started),
       ...(rerank ? { rerank } : {}),
+      ...(skipped.length > 0 ? { liveSkipped: skipped } : {}),
     };
   }
 
   /** The channels' rankings fused, with the rows of the indexed hits: every database read of a search. */
-  private async retrieve(query: PreparedQuery, requested: Set<string> | null, signal?: AbortSignal) {
+  private async retrieve(query: PreparedQuery, filters: CheckedFilters, signal?: AbortSignal) {
     this.sessionReady ??= configureVectorSession(this.db);
     await this.sessionReady;
 
-    const connections = await this.connections.modes();
-    const ragIds = connections
-      .filter((c) => c.mode === 'rag' && (!requested || requested.has(c.id)))
-      .map((c) => c.id);
-    // No filter at all when every connection is searched from the index: HNSW works best unfiltered.
-    const filter = ragIds.length === connections.length ? null : ragIds;
-    const sources = (this.options.directSources?.() ?? []).filter(
-      (s) => !requested || requested.has(s.connectionId),
-    );
+    const filter = await indexScope(this.db, filters, await this.connections.modes());
+    const searchesIndex = !filter || (filter.connectionIds?.length !== 0 && filter.documentIds?.length !== 0);
+    const { sources, skipped } = liveSources(this.options.directSources?.() ?? [], filters);
 
     const [{ vector, keyword }, direct] = await Promise.all([
-      ragIds.length > 0
+      searchesIndex
         ? this.indexRankings(query, filter, signal)
         : Promise.resolve({ vector: { ids: [], space: null }, keyword: [] }),
       searchDirectSources(sources, query.text, {
         limit: CHANNEL_DEPTH,
         timeoutMs: (p) => this.directTimeout(p),
         signal,
-      }),
+      }).then((found) => keepLiveHits(found, filters)),
     ]);
     throwIfAborted(signal);
     // A vector channel fused at weight 0 is a tail behind the keyword hits (the built-in lexical
@@ -253,7 +258,7 @@ export class HybridSearch implements SearchService {
       vector.space && this.options.vectorWeight ? { vector: this.options.vectorWeight(vector.space) } : {},
     );
     const chunks = await this.loadChunks(fused.map((f) => chunkIdOf(f.key)).filter((id) => id !== null));
-    return { fused, chunks, direct, directByKey };
+    return { fused, chunks, direct, directByKey, skipped };
   }
 
   private async rerank(
@@ -292,7 +297,7 @@ export class HybridSearch implements SearchService {
    */
   private async indexRankings(
     query: PreparedQuery,
-    filter: string[] | null,
+    filter: ChannelScope | null,
     signal?: AbortSignal,
   ): Promise<{ vector: { ids: number[]; space: SpaceRecord | null }; keyword: number[] }> {
     const { active } = await readSpaces(this.db);
@@ -344,7 +349,11 @@ export class HybridSearch implements SearchService {
    * Whether one of `terms` occurs in the index: usually answered by the keyword hits themselves
    * (no query), else by one BM25 query over those terms alone. True when there are none.
    */
-  private async anyOccurs(terms: string[], keywordIds: number[], filter: string[] | null): Promise<boolean> {
+  private async anyOccurs(
+    terms: string[],
+    keywordIds: number[],
+    filter: ChannelScope | null,
+  ): Promise<boolean> {
     if (terms.length === 0) return true;
     const rows = await this.db.query<{ search_text: string }>(
       'SELECT search_text FROM chunks WHERE id = ANY($1::bigint[])',

@@ -3,7 +3,13 @@ import { openDatabase, type Db } from '../db/database';
 import { insertConnection } from '../../testing/index-fixtures';
 import { ensureActiveSpace, spaceTable, type SpaceRecord } from '../index/embedding-spaces';
 import { toVectorLiteral } from '../index/vector-literal';
-import { CHANNEL_DEPTH, keywordChannel, keywordSearch, vectorChannel } from './index-channels';
+import {
+  CHANNEL_DEPTH,
+  connectionScope,
+  keywordChannel,
+  keywordSearch,
+  vectorChannel,
+} from './index-channels';
 
 let db: Db;
 /** Chunk ids by connection, in insertion order. */
@@ -56,13 +62,13 @@ describe('keywordChannel', () => {
   });
 
   it('finds a filtered connection’s matches in the oversampled top list', async () => {
-    expect(await keywordChannel(db, 'omega beta', ['small'])).toEqual([ids.small![2]]);
+    expect(await keywordChannel(db, 'omega beta', connectionScope(['small']))).toEqual([ids.small![2]]);
   });
 
   it('finds a filtered connection’s matches below every other result', async () => {
     const [first, , third] = ids.small!;
     // The shorter chunk scores higher (BM25 length normalisation).
-    expect(await keywordChannel(db, 'alpha', ['small'])).toEqual([first, third]);
+    expect(await keywordChannel(db, 'alpha', connectionScope(['small']))).toEqual([first, third]);
   });
 });
 
@@ -104,10 +110,10 @@ describe('vectorChannel', () => {
   it('applies the connection filter and the similarity floor to every candidate', async () => {
     const x = Float32Array.from([1, 0]);
     // "alpha" brings big's chunks in as lexical candidates; the filter keeps them out.
-    const { candidates } = await keywordSearch(db, 'alpha', ['small'], 300);
+    const { candidates } = await keywordSearch(db, 'alpha', connectionScope(['small']), 300);
     expect(candidates).toHaveLength(300);
     expect(candidates.some((id) => ids.big!.includes(id))).toBe(true);
-    const small = await vectorChannel(db, space, x, ['small'], { candidates });
+    const small = await vectorChannel(db, space, x, connectionScope(['small']), { candidates });
     expect(small).toEqual(exactOrder(ids.small!));
     // cos(angle) >= 0.9 keeps angles up to 25 degrees.
     const near = await vectorChannel(db, space, x, null, { minSimilarity: 0.9 });

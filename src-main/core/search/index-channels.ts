@@ -1,6 +1,8 @@
 /**
  * The two local channels: SQL that returns ranked chunk ids, nothing else. Both take an optional
- * list of connection ids to search (null = every chunk in the index).
+ * scope (null = every chunk in the index): the connections to search and, when a knowledge base,
+ * tag or date filter is set, the documents that pass it (search-filters.ts). The scope is applied
+ * inside each channel, so its top 30 is the best of the documents in scope.
  *
  * pg_textsearch scores a row cheaply only inside its Block-Max WAND index scan, and its planner
  * hook hands that score on only where it can see it: the ORDER BY of a top-level query (not a
@@ -19,6 +21,30 @@ import { RRF_K, reciprocalRankFusion } from './rrf';
 /** Candidates per channel before fusion. */
 export const CHANNEL_DEPTH = 30;
 
+/** Which chunks a channel may return; a null field does not restrict. */
+export interface ChannelScope {
+  connectionIds: readonly string[] | null;
+  /** The documents that pass the document filters (knowledge base, tag, date); null = no such filter. */
+  documentIds: readonly number[] | null;
+}
+
+/** A scope of connections only (what callers without document filters pass). */
+export function connectionScope(connectionIds: readonly string[] | null): ChannelScope | null {
+  return connectionIds ? { connectionIds, documentIds: null } : null;
+}
+
+/**
+ * Up to this many documents in scope, the vector channel scores every chunk of them exactly
+ * instead of walking HNSW: a filtered HNSW walk gives up after hnsw.max_scan_tuples (20,000) rows,
+ * so a small knowledge base far from the query could come back empty. Scoring a few thousand
+ * chunks' vectors costs milliseconds.
+ */
+export const EXACT_SCOPE_DOCUMENTS = 2_000;
+
+function isEmpty(scope: ChannelScope | null): boolean {
+  return scope?.connectionIds?.length === 0 || scope?.documentIds?.length === 0;
+}
+
 /**
  * Session settings for the vector channel. relaxed_order lets HNSW keep scanning when a
  * connection filter removes rows, instead of returning fewer than LIMIT
@@ -35,7 +61,7 @@ export async function configureVectorSession(db: Db): Promise<void> {
 export interface KeywordHits {
   /** The keyword channel: top chunk ids by BM25 within the connections asked for, best first. */
   ids: number[];
-  /** The BM25 top `candidates` over every connection, for vectorChannel. */
+  /** The BM25 top `candidates` in the whole index, for vectorChannel (which applies the scope to them). */
   candidates: number[];
 }
 
@@ -55,22 +81,26 @@ export interface KeywordHits {
 export async function keywordSearch(
   db: Db,
   keywordText: string,
-  connectionIds: string[] | null,
+  scope: ChannelScope | null,
   candidates = 0,
 ): Promise<KeywordHits> {
   const terms = keywordText.split(' ').filter((term) => term.length > 0);
-  if (terms.length === 0) return { ids: [], candidates: [] };
-  const wanted = connectionIds ? new Set(connectionIds) : null;
+  if (terms.length === 0 || isEmpty(scope)) return { ids: [], candidates: [] };
+  const connections = scope?.connectionIds ? new Set(scope.connectionIds) : null;
+  const documents = scope?.documentIds ? new Set(scope.documentIds) : null;
+  const inScope = (r: { connection_id: string; document_id: string | number }) =>
+    (!connections || connections.has(r.connection_id)) &&
+    (!documents || documents.has(Number(r.document_id)));
   let lexical: number[] | null = null;
-  for (let oversample = wanted ? 4 : 1; ; oversample *= 4) {
+  for (let oversample = connections || documents ? 4 : 1; ; oversample *= 4) {
     const limit = Math.max(CHANNEL_DEPTH * oversample, lexical ? 0 : candidates);
-    const rows = await db.query<{ id: string | number; connection_id: string }>(
-      `SELECT id, connection_id FROM chunks
+    const rows = await db.query<{ id: string | number; connection_id: string; document_id: string | number }>(
+      `SELECT id, connection_id, document_id FROM chunks
        ORDER BY search_text <@> to_bm25query($1, '${BM25_INDEX}') LIMIT ${limit}`,
       [keywordText],
     );
     lexical ??= rows.rows.slice(0, candidates).map((r) => Number(r.id));
-    const kept = wanted ? rows.rows.filter((r) => wanted.has(r.connection_id)) : rows.rows;
+    const kept = connections || documents ? rows.rows.filter(inScope) : rows.rows;
     if (kept.length >= CHANNEL_DEPTH || rows.rows.length < limit) {
       const top = kept.slice(0, CHANNEL_DEPTH).map((r) => Number(r.id));
       return { ids: await sharingATerm(db, top, terms), candidates: lexical };
@@ -94,9 +124,9 @@ async function sharingATerm(db: Db, ids: number[], terms: string[]): Promise<num
 export async function keywordChannel(
   db: Db,
   keywordText: string,
-  connectionIds: string[] | null,
+  scope: ChannelScope | null,
 ): Promise<number[]> {
-  return (await keywordSearch(db, keywordText, connectionIds)).ids;
+  return (await keywordSearch(db, keywordText, scope)).ids;
 }
 
 export interface VectorChannelOptions {
@@ -121,15 +151,40 @@ export async function vectorChannel(
   db: Db,
   space: SpaceRecord,
   queryVector: Float32Array,
-  connectionIds: string[] | null,
+  scope: ChannelScope | null,
   options: VectorChannelOptions = {},
 ): Promise<number[]> {
+  if (isEmpty(scope)) return [];
   const table = spaceTable(space);
   const cast = vectorCast(space);
   const maxDistance = Math.min(2, Math.max(0, 1 - (options.minSimilarity ?? -1)));
-  const filter = connectionIds ? 'connection_id = ANY($3::text[])' : null;
+  const documentIds = scope?.documentIds;
+  if (documentIds && documentIds.length <= EXACT_SCOPE_DOCUMENTS) {
+    // A small scope: every chunk of it scored exactly (see EXACT_SCOPE_DOCUMENTS); the document
+    // list already lies within the connections asked for (search-filters.ts documentsPassing).
+    const rows = await db.query<{ chunk_id: string | number }>(
+      `WITH scored AS MATERIALIZED (
+         SELECT e.chunk_id, e.embedding <=> $1::${cast} AS distance
+         FROM chunks c JOIN ${table} e ON e.chunk_id = c.id
+         WHERE c.document_id = ANY($2::bigint[]))
+       SELECT chunk_id FROM scored WHERE distance <= ${maxDistance} ORDER BY distance, chunk_id LIMIT ${CHANNEL_DEPTH}`,
+      [toVectorLiteral(queryVector), documentIds],
+    );
+    return rows.rows.map((r) => Number(r.chunk_id));
+  }
   const params: unknown[] = [toVectorLiteral(queryVector), options.candidates ?? []];
-  if (connectionIds) params.push(connectionIds);
+  const conditions: string[] = [];
+  if (scope?.connectionIds) {
+    params.push(scope.connectionIds);
+    conditions.push(`connection_id = ANY($${params.length}::text[])`);
+  }
+  if (documentIds) {
+    params.push(documentIds);
+    conditions.push(
+      `chunk_id IN (SELECT id FROM chunks WHERE document_id = ANY($${params.length}::bigint[]))`,
+    );
+  }
+  const filter = conditions.length > 0 ? conditions.join(' AND ') : null;
   // The candidates' vectors by primary key, as one array lookup: a join would let the planner
   // scan every vector, a lookup per candidate pays the executor's setup 300 times.
   // MATERIALIZED + outer ORDER BY: relaxed_order may return the HNSW hits slightly out of order.
@@ -139,7 +194,7 @@ export async function vectorChannel(
        WHERE e.chunk_id = ANY ($2::bigint[] || ARRAY(
                SELECT chunk_id FROM ${table} ${filter ? `WHERE ${filter}` : ''}
                ORDER BY embedding <=> $1::${cast} LIMIT ${CHANNEL_DEPTH}))
-         ${filter ? `AND e.${filter}` : ''})
+         ${filter ? `AND ${conditions.map((c) => `e.${c}`).join(' AND ')}` : ''})
      SELECT chunk_id FROM scored WHERE distance <= ${maxDistance} ORDER BY distance, chunk_id LIMIT ${CHANNEL_DEPTH}`,
     params,
   );
@@ -162,12 +217,12 @@ export const FRAME_QUERY_WEIGHT = 0.5;
 export async function keywordRanking(
   db: Db,
   query: { keywordText: string; frameKeywordText: string },
-  connectionIds: string[] | null,
+  scope: ChannelScope | null,
   candidates = 0,
 ): Promise<KeywordHits> {
-  const content = await keywordSearch(db, query.keywordText, connectionIds, candidates);
+  const content = await keywordSearch(db, query.keywordText, scope, candidates);
   if (!query.frameKeywordText || content.ids.length === 0) return content;
-  const framed = await keywordChannel(db, query.frameKeywordText, connectionIds);
+  const framed = await keywordChannel(db, query.frameKeywordText, scope);
   const ids = reciprocalRankFusion({ content: content.ids.map(String), framed: framed.map(String) }, RRF_K, {
     framed: FRAME_QUERY_WEIGHT,
   })
