@@ -71,6 +71,12 @@ describe('topic filters', () => {
     expect(cleanHeading('2.1 发票要求')).toBe('发票要求');
     expect(cleanHeading('第三章 审批')).toBe('审批');
     expect(cleanHeading('1. Rate limiting:')).toBe('Rate limiting');
+    // A bracket or quote that belongs to the heading stays; a stray one goes.
+    expect(cleanHeading('Onboarding checklist (part 6)')).toBe('Onboarding checklist (part 6)');
+    expect(cleanHeading('「重要」通知：')).toBe('「重要」通知');
+    expect(cleanHeading('会议纪要（第二次）')).toBe('会议纪要（第二次）');
+    expect(cleanHeading('Release notes)')).toBe('Release notes');
+    expect(cleanHeading('— Notes —')).toBe('Notes');
     expect(['报销流程', 'Rate limiting'].every(isTopic)).toBe(true);
     expect(
       [

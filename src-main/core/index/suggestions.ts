@@ -71,13 +71,25 @@ export function isTopic(text: string): boolean {
   return clean.length >= 4 && clean.length <= 40 && words <= 6;
 }
 
-/** Strips numbering ("2.1 ", "第三章 ") and edge punctuation a heading often carries. */
+/**
+ * Strips numbering ("2.1 ", "第三章 ") and edge punctuation a heading often carries ("Rate
+ * limiting:", "— Notes —"). Brackets and quotes that open or close a part of the heading stay:
+ * "Onboarding checklist (part 6)" must not lose its ")", nor 「重要」通知 its 「.
+ */
 export function cleanHeading(text: string): string {
-  return text
+  const cleaned = text
     .trim()
     .replace(/^(?:\d+(?:\.\d+)*\.?|第[一二三四五六七八九十百\d]+[章节部分篇])\s*/u, '')
-    .replace(/^[\p{P}\p{S}\s]+|[\p{P}\p{S}\s]+$/gu, '')
+    .replace(/^(?:(?![\p{Ps}\p{Pi}])[\p{P}\p{S}\s])+|(?:(?![\p{Pe}\p{Pf}])[\p{P}\p{S}\s])+$/gu, '')
     .trim();
+  return balanced(cleaned) ? cleaned : cleaned.replace(/^[\p{Ps}\p{Pi}]+|[\p{Pe}\p{Pf}]+$/gu, '').trim();
+}
+
+/** Whether every bracket or quote the text opens it also closes, and the other way round. */
+function balanced(text: string): boolean {
+  const opens = [...text].filter((char) => /[\p{Ps}\p{Pi}]/u.test(char)).length;
+  const closes = [...text].filter((char) => /[\p{Pe}\p{Pf}]/u.test(char)).length;
+  return opens === closes;
 }
 
 /** Markdown headings of a text, in order, outside fenced code. */

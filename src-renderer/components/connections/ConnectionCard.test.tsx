@@ -133,6 +133,57 @@ describe('ConnectionCard', () => {
     });
   });
 
+  it('names a file left out on purpose once, under its reason, and a failed file once, as a failure', () => {
+    const view = connection({ platform: 'folder', syncStatus: 'synced', lastSyncAt: '2026-01-01T00:00:00Z' });
+    const binary = {
+      externalId: 'scan.txt',
+      title: 'scan.txt',
+      code: 'DOCUMENT_FAILED',
+      reason: 'folder.binary',
+      skipped: true,
+      message: 'Skipped binary content in scan.txt.',
+    };
+    const broken = {
+      externalId: 'broken.docx',
+      title: 'broken',
+      code: 'DOCUMENT_FAILED',
+      reason: 'folder.corrupt',
+      message: 'broken.docx is not a readable Word document.',
+    };
+    const { store } = renderWithStore(<ConnectionCard connection={view} />, fakeBackend({}), {
+      connections: [view],
+    });
+    act(() =>
+      store.setState({
+        lastRun: {
+          c1: {
+            id: 1,
+            connectionId: 'c1',
+            status: 'partial',
+            startedAt: '2026-01-01T00:00:00Z',
+            finishedAt: '2026-01-01T00:00:01Z',
+            counters: {} as never,
+            errors: [binary, broken],
+            notes: [],
+            skippedKinds: {},
+            error: null,
+          },
+        },
+      }),
+    );
+    const leftOut = screen.getByRole('list', { name: 'Left out of the index' });
+    const failures = document.querySelector('.doc-errors')!;
+    expect({
+      leftOut: leftOut.textContent,
+      failures: failures.querySelector('summary')?.textContent,
+      failed: [...failures.querySelectorAll('li strong')].map((node) => node.textContent),
+    }).toEqual({
+      leftOut: 'Files with binary content: 1scan.txt Skipped binary content in scan.txt.',
+      failures: '1 document could not be indexed',
+      failed: ['broken'],
+    });
+  });
+
   it('shows the failure reason, and removes only after confirmation', async () => {
     const backend = fakeBackend({ 'connections.remove': () => ok(undefined) });
     const view = connection({ syncStatus: 'failed', syncError: 'Token expired.' });

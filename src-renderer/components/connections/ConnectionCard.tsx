@@ -18,7 +18,7 @@ import { PlatformBadge } from '../common/PlatformBadge';
 import { ProgressBar } from '../common/ProgressBar';
 import { cardStatus, CREDENTIAL_CODES, nextSync } from './card-status';
 import { EditConnectionForm } from './ConnectionForm';
-import { FolderCardNotes } from './FolderCardNotes';
+import { FolderCardNotes, isLeftOut } from './FolderCardNotes';
 import { LIMITATIONS_SHOWN_BY_SIGN_IN, SignInPanel } from './SignInPanel';
 import { DirectOnlyNote, SyncNotes } from './SyncNotes';
 
@@ -107,7 +107,8 @@ function NextSyncText({ connection }: { connection: ConnectionView }) {
 function DocumentErrors({ connection, run }: { connection: ConnectionView; run: SyncRunView | undefined }) {
   const t = useT();
   const loadLastRun = useApp((state) => state.loadLastRun);
-  const errors = run?.errors ?? [];
+  // What the folder notes list as left out is not repeated here (FolderCardNotes.isLeftOut).
+  const errors = (run?.errors ?? []).filter((error) => !isLeftOut(connection, error));
   const summary =
     errors.length === 1
       ? t('card.errorsOne')

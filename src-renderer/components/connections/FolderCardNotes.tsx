@@ -3,12 +3,30 @@ import type { ConnectionView, DocumentError, SyncRunView } from '@shared/models'
 import { hasMessage, useT, type MessageKey } from '../../i18n/i18n';
 import { useApp } from '../../store/store-context';
 
-/** Reasons grouped with their count, in a stable order (most first). */
-export function reasonGroups(errors: DocumentError[]): { reason: string; count: number }[] {
-  const counts = new Map<string, number>();
-  for (const error of errors) if (error.reason) counts.set(error.reason, (counts.get(error.reason) ?? 0) + 1);
-  return [...counts]
-    .map(([reason, count]) => ({ reason, count }))
+/**
+ * Whether a folder card lists this under "Left out of the index" (grouped by reason, each file
+ * named inside its group) instead of "could not be indexed": files skipped on purpose (binary,
+ * scanned, too large, links leaving the folder) and subfolders that could not be listed. A file
+ * that failed (damaged, unreadable) is a failure, listed once, there.
+ */
+export function isLeftOut(connection: ConnectionView, error: DocumentError): boolean {
+  return (
+    connection.platform === 'folder' &&
+    connection.mode === 'rag' &&
+    !!error.reason &&
+    (error.skipped === true || error.reason === 'folder.unreadable')
+  );
+}
+
+/** Reasons grouped with their items, in a stable order (most first). */
+export function reasonGroups(
+  errors: DocumentError[],
+): { reason: string; count: number; items: DocumentError[] }[] {
+  const groups = new Map<string, DocumentError[]>();
+  for (const error of errors)
+    if (error.reason) groups.set(error.reason, [...(groups.get(error.reason) ?? []), error]);
+  return [...groups]
+    .map(([reason, items]) => ({ reason, count: items.length, items }))
     .sort((a, b) => b.count - a.count || a.reason.localeCompare(b.reason));
 }
 
@@ -32,7 +50,7 @@ export function FolderCardNotes({
   }, [run, hasRun, connection.id, loadLastRun]);
   const folder = connection.folder;
   if (connection.platform !== 'folder' || connection.mode !== 'rag') return null;
-  const groups = reasonGroups(run?.errors ?? []);
+  const groups = reasonGroups((run?.errors ?? []).filter((error) => isLeftOut(connection, error)));
   return (
     <div className="folder-notes">
       {folder?.watching ? (
@@ -49,11 +67,20 @@ export function FolderCardNotes({
       ) : null}
       {groups.length > 0 && (
         <ul className="reason-list" aria-label={t('card.leftOut')}>
-          {groups.map(({ reason, count }) => {
+          {groups.map(({ reason, count, items }) => {
             const key = `reason.${reason}` as MessageKey;
             return (
               <li key={reason} data-reason={reason}>
-                {hasMessage(key) ? t(key, { count }) : `${reason}: ${count}`}
+                <details>
+                  <summary>{hasMessage(key) ? t(key, { count }) : `${reason}: ${count}`}</summary>
+                  <ul className="reason-items">
+                    {items.map((item) => (
+                      <li key={item.externalId}>
+                        <strong>{item.title}</strong> <span className="muted">{item.message}</span>
+                      </li>
+                    ))}
+                  </ul>
+                </details>
               </li>
             );
           })}

@@ -68,10 +68,17 @@ export function FolderPathTools({
   }
 
   const value = preview.kind === 'done' ? preview.value : null;
+  // The language's own list punctuation: "6 Markdown, 1 PDF" / "6 Markdown、1 PDF".
+  const list = new Intl.ListFormat(language === 'zh' ? 'zh-CN' : 'en', {
+    type: 'conjunction',
+    style: 'narrow',
+  });
   const kinds = value
-    ? FILE_KINDS.filter((kind) => value.counts[kind])
-        .map((kind) => `${formatNumber(language, value.counts[kind]!)} ${t(`kind.${kind}` as MessageKey)}`)
-        .join(', ')
+    ? list.format(
+        FILE_KINDS.filter((kind) => value.counts[kind]).map(
+          (kind) => `${formatNumber(language, value.counts[kind]!)} ${t(`kind.${kind}` as MessageKey)}`,
+        ),
+      )
     : '';
   const skipped = value ? Object.values(value.skipped).reduce<number>((sum, n) => sum + (n ?? 0), 0) : 0;
   return (
@@ -98,7 +105,7 @@ export function FolderPathTools({
             {skipped > 0 && <p className="muted small">{t('folder.previewSkipped', { count: skipped })}</p>}
             {value.unreadable.length > 0 && (
               <p className="muted small">
-                {t('folder.previewUnreadable', { folders: value.unreadable.join(', ') })}
+                {t('folder.previewUnreadable', { folders: list.format(value.unreadable) })}
               </p>
             )}
             {value.obsidianVault && (
