@@ -35,7 +35,7 @@ export async function searchFacets(db: Queryable): Promise<SearchFacets> {
                 min(${MODIFIED_AT}) AS oldest, max(${MODIFIED_AT}) AS newest
          FROM documents d GROUP BY d.connection_id, d.knowledge_base
        ) g ON g.connection_id = k.id AND k.mode = 'rag'
-       ORDER BY k.created_at, k.id, g.knowledge_base`,
+       ORDER BY k.id, g.knowledge_base`,
     )
   ).rows;
   const connections = new Map<string, SearchFacets['connections'][number]>();
@@ -67,9 +67,14 @@ export async function searchFacets(db: Queryable): Promise<SearchFacets> {
     if (last && (!newest || last > newest)) newest = last;
   }
   const ragIds = [...connections.values()].filter((c) => c.mode === 'rag').map((c) => c.id);
+  // Most documents first (what a filter is most often about), then by name: a stable order.
   return {
-    connections: [...connections.values()],
-    platforms: [...platforms].map(([platform, documents]) => ({ platform, documents })),
+    connections: [...connections.values()].sort(
+      (a, b) => b.documents - a.documents || a.name.localeCompare(b.name) || a.id.localeCompare(b.id),
+    ),
+    platforms: [...platforms]
+      .map(([platform, documents]) => ({ platform, documents }))
+      .sort((a, b) => b.documents - a.documents || a.platform.localeCompare(b.platform)),
     knowledgeBases: [...knowledgeBases]
       .map(([name, kb]) => ({ name, documents: kb.documents, connectionIds: [...kb.connectionIds] }))
       .sort((a, b) => b.documents - a.documents || a.name.localeCompare(b.name)),

@@ -222,13 +222,13 @@ describe('search filters', () => {
     const facets = await searchFacets(db);
     expect(facets).toEqual({
       connections: [
-        { id: 'notes', name: 'notes', platform: 'folder', mode: 'rag', documents: 2 },
         { id: 'wiki', name: 'wiki', platform: 'feishu', mode: 'rag', documents: 41 },
+        { id: 'notes', name: 'notes', platform: 'folder', mode: 'rag', documents: 2 },
         { id: 'live', name: 'live', platform: 'yuque', mode: 'direct', documents: 0 },
       ],
       platforms: [
-        { platform: 'folder', documents: 2 },
         { platform: 'feishu', documents: 41 },
+        { platform: 'folder', documents: 2 },
         { platform: 'yuque', documents: 0 },
       ],
       knowledgeBases: [
