@@ -9,6 +9,7 @@ import { languageFromTag } from './store/slices/ui-slice';
 import { StoreProvider } from './store/store-context';
 import { selectTransport } from './transport/transport';
 import './styles/app.css';
+import './styles/filters.css';
 
 const root = createRoot(document.getElementById('root')!);
 try {

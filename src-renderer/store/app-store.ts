@@ -3,6 +3,7 @@ import type { CairnApi } from '@shared/contract';
 import type { StatusSnapshot } from '@shared/models';
 import { createChatSlice } from './slices/chat-slice';
 import { createConnectionsSlice } from './slices/connections-slice';
+import { createFilterSlice } from './slices/filter-slice';
 import { createHistorySlice } from './slices/history-slice';
 import { createMcpSlice } from './slices/mcp-slice';
 import { createPreviewSlice } from './slices/preview-slice';
@@ -48,6 +49,7 @@ export function createAppStore(api: CairnApi, options: AppStoreOptions = {}): Ap
     ...createConnectionsSlice(set, get, deps),
     ...createSignInSlice(set, get, deps),
     ...createSearchSlice(set, get, deps),
+    ...createFilterSlice(set, get, deps),
     ...createChatSlice(set, get, deps),
     ...createHistorySlice(set, get, deps),
     ...createPreviewSlice(set, get, deps),

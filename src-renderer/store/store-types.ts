@@ -3,6 +3,7 @@ import type { StoreApi } from 'zustand/vanilla';
 import type { CairnApi } from '@shared/contract';
 import type { ChatSlice } from './slices/chat-slice';
 import type { ConnectionsSlice } from './slices/connections-slice';
+import type { FilterSlice } from './slices/filter-slice';
 import type { HistorySlice } from './slices/history-slice';
 import type { McpSlice } from './slices/mcp-slice';
 import type { ModelsSlice } from './slices/models-slice';
@@ -16,6 +17,7 @@ export type AppState = UiSlice &
   ConnectionsSlice &
   SignInSlice &
   SearchSlice &
+  FilterSlice &
   ChatSlice &
   HistorySlice &
   PreviewSlice &

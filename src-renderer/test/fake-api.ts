@@ -46,9 +46,12 @@ export function fakeBackend(handlers: Handlers): FakeBackend {
   };
 }
 
-/** The calls a test's actions made, without the views' own reads (cards' last run, suggested topics). */
+/** The calls a test's actions made, without the views' own reads (cards' last run, suggested topics, filter facets). */
 export function userCalls(backend: FakeBackend): { channel: string; input: unknown }[] {
-  return backend.calls.filter((call) => call.channel !== 'sync.runs' && call.channel !== 'documents.topics');
+  return backend.calls.filter(
+    (call) =>
+      call.channel !== 'sync.runs' && call.channel !== 'documents.topics' && call.channel !== 'search.facets',
+  );
 }
 
 export function settings(patch: Partial<SettingsView> = {}): SettingsView {

@@ -1,11 +1,17 @@
 import { useMemo } from 'react';
-import { useT } from '../../i18n/i18n';
+import { useLanguage, useT, type MessageKey } from '../../i18n/i18n';
 import { useApp } from '../../store/store-context';
 import { ErrorMessage } from '../common/ErrorMessage';
+import { FilterBar } from './FilterBar';
 import { highlightTerms } from './highlight';
 import { resultTitles } from './SearchBox';
 import { SearchResultCard } from './SearchResultCard';
 import { SearchSuggestions, useTopics } from './Suggestions';
+
+function countKey(count: number, filtered: boolean): MessageKey {
+  if (filtered) return count === 1 ? 'search.countOneFiltered' : 'search.countFiltered';
+  return count === 1 ? 'search.countOne' : 'search.count';
+}
 
 /** Arrow keys move between result titles; Up from the first goes back to the search box. */
 function moveBetweenResults(event: React.KeyboardEvent<HTMLElement>) {
@@ -28,6 +34,10 @@ export function SearchView() {
   const searching = useApp((state) => state.searching);
   const searchError = useApp((state) => state.searchError);
   const tookMs = useApp((state) => state.tookMs);
+  const filtered = useApp((state) => state.answeredFiltered);
+  const liveSkipped = useApp((state) => state.liveSkipped);
+  const clearFilters = useApp((state) => state.clearSearchFilters);
+  const language = useLanguage();
   const connections = useApp((state) => state.connections);
   const openAddForm = useApp((state) => state.openAddForm);
   const terms = useMemo(() => highlightTerms(answeredQuery), [answeredQuery]);
@@ -45,13 +55,14 @@ export function SearchView() {
   }
   return (
     <div className="view-search">
+      <FilterBar />
       <p className="search-meta muted" aria-live="polite">
         {!query.trim()
           ? t('search.empty')
           : searching && documents.length === 0
             ? t('search.searching')
             : answeredQuery && documents.length > 0
-              ? t(documents.length === 1 ? 'search.countOne' : 'search.count', {
+              ? t(countKey(documents.length, filtered), {
                   count: documents.length,
                   ms: tookMs ?? 0,
                 })
@@ -75,8 +86,28 @@ export function SearchView() {
             />
           </p>
         ))}
+      {liveSkipped.map((skipped) => (
+        <p key={skipped.connectionId} className="notice-line muted">
+          {t('search.liveSkipped', {
+            name: connections.find((c) => c.id === skipped.connectionId)?.name ?? skipped.connectionId,
+            what: new Intl.ListFormat(language === 'zh' ? 'zh-CN' : 'en', { type: 'disjunction' }).format(
+              skipped.filters.map((gap) => t(`filters.gap.${gap}`)),
+            ),
+          })}
+        </p>
+      ))}
       {query.trim() && answeredQuery && !searching && documents.length === 0 && !searchError && (
-        <p className="empty-line">{t('search.noHits', { query: answeredQuery })}</p>
+        <p className="empty-line">
+          {t(filtered ? 'search.noHitsFiltered' : 'search.noHits', { query: answeredQuery })}
+          {filtered && (
+            <>
+              {' '}
+              <button type="button" className="button quiet" onClick={clearFilters}>
+                {t('filters.clear')}
+              </button>
+            </>
+          )}
+        </p>
       )}
       {documents.length > 0 && <p className="visually-hidden">{t('search.keyboardHint')}</p>}
       <div className="hit-list" onKeyDown={moveBetweenResults}>

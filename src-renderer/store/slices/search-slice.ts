@@ -1,5 +1,6 @@
 import type { AppErrorData } from '@shared/errors';
 import type { DocumentTopic, SearchDocument, SearchResponse } from '@shared/models';
+import { requestFilters } from '../../components/search/filter-model';
 import type { GetState, SetState, StoreDeps } from '../store-types';
 
 export interface SearchSlice {
@@ -7,6 +8,10 @@ export interface SearchSlice {
   /** One entry per document, best passage first (core groups the chunks). */
   documents: SearchDocument[];
   warnings: SearchResponse['warnings'];
+  /** Live sources left out because a filter cannot apply to them (SearchResponse.liveSkipped). */
+  liveSkipped: NonNullable<SearchResponse['liveSkipped']>;
+  /** Whether the shown results were filtered (the count and "Nothing matches" say so). */
+  answeredFiltered: boolean;
   searching: boolean;
   searchError: AppErrorData | null;
   tookMs: number | null;
@@ -32,6 +37,8 @@ export function createSearchSlice(
     query: '',
     documents: [],
     warnings: [],
+    liveSkipped: [],
+    answeredFiltered: false,
     searching: false,
     searchError: null,
     tookMs: null,
@@ -60,6 +67,8 @@ export function createSearchSlice(
         set({
           documents: [],
           warnings: [],
+          liveSkipped: [],
+          answeredFiltered: false,
           searching: false,
           searchError: null,
           tookMs: null,
@@ -68,13 +77,16 @@ export function createSearchSlice(
         return;
       }
       set({ searching: true });
-      const result = await api.search.query({ query });
+      const filters = requestFilters(get().searchFilters);
+      const result = await api.search.query(filters ? { query, filters } : { query });
       // An older, slower answer must not replace a newer one.
       if (id !== latest) return;
       if (result.ok)
         set({
           documents: result.value.documents,
           warnings: result.value.warnings,
+          liveSkipped: result.value.liveSkipped ?? [],
+          answeredFiltered: !!filters,
           tookMs: result.value.tookMs,
           searching: false,
           searchError: null,
@@ -84,6 +96,8 @@ export function createSearchSlice(
         set({
           documents: [],
           warnings: [],
+          liveSkipped: [],
+          answeredFiltered: !!filters,
           searching: false,
           searchError: result.error,
           answeredQuery: query,
