@@ -46,10 +46,23 @@ describe('embedDocument', () => {
     expect(result.keywordTexts).toHaveLength(3);
   });
 
-  it('embeds a large document a group at a time, two in flight, vectors in order, no keyword texts kept', async () => {
+  it('embeds a large document a group at a time, two in flight, vectors in order, keyword texts kept', async () => {
     const batcher = recordingBatcher();
     const count = GROUP_CHUNKS * 3 + 5;
     const result = await embedDocument(batcher, 'Title', chunks(count));
+    expect(batcher.calls.map((call) => call.length)).toEqual([GROUP_CHUNKS, GROUP_CHUNKS, GROUP_CHUNKS, 5]);
+    expect(result.vectors.map((v) => v[0])).toEqual(Array.from({ length: count }, (_v, i) => i));
+    expect(result.keywordTexts?.[count - 1]).toBe(
+      `kw ${embeddingInput({ title: 'Title', headingPath: 'Export', text: `row ${count - 1}` })}`,
+    );
+  });
+
+  it('keeps no keyword texts for a document past the size where memory matters more than a second analysis', async () => {
+    const batcher = recordingBatcher();
+    const count = GROUP_CHUNKS * 3 + 5;
+    const result = await embedDocument(batcher, 'Title', chunks(count), {
+      keywordTextsMaxChunks: GROUP_CHUNKS,
+    });
     expect(batcher.calls.map((call) => call.length)).toEqual([GROUP_CHUNKS, GROUP_CHUNKS, GROUP_CHUNKS, 5]);
     expect(batcher.maxInFlight()).toBe(2);
     expect(result.vectors.map((v) => v[0])).toEqual(Array.from({ length: count }, (_v, i) => i));

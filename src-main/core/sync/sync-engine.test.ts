@@ -371,7 +371,8 @@ describe('SyncEngine', () => {
     expect((await hits('发票 invoice'))[0]).toBe('binary');
     expect((await hits('quarterly planning'))[0]).toBe('html-title');
     expect(await hits('answer 42')).toContain('code-only');
-  });
+    // A 5 MB document (~2,750 chunks) embedded and written for real: over a minute on a loaded machine.
+  }, 300_000);
 
   it('refuses to sync a direct-mode connection', async () => {
     await insertConnection(db, 'live', { mode: 'direct' });
