@@ -48,14 +48,17 @@ function isEmpty(scope: ChannelScope | null): boolean {
 /**
  * Session settings for the vector channel. relaxed_order lets HNSW keep scanning when a
  * connection filter removes rows, instead of returning fewer than LIMIT
- * (https://github.com/pgvector/pgvector#iterative-index-scans). ef_search 40 (pgvector's default):
- * the HNSW walk is one of two candidate sources (see vectorChannel); with the lexical candidates
- * beside it recall@10 against an exact scan is 0.97 at ef 40 and 0.98 at 100 on the bench's 10k
- * chunks, for less CPU (docs/decisions/vector-index.md). PGlite is one session, so setting them
- * once holds.
+ * (https://github.com/pgvector/pgvector#iterative-index-scans). ef_search 200: at 10k chunks the
+ * lexical candidates beside the HNSW walk hide its size (recall@10 0.97 at ef 40, 0.98 at 100), but
+ * at 100k they are 300 of 100,000 and ef 40 dropped recall@10 to 0.657 where ef 200 had measured
+ * 0.817 with HNSW alone; semantic spaces have only the walk. ef 200 cost 1.6 ms p50 at 10k against
+ * 1.9 ms at 40 (bench/ann-sweep.ts, noise), see docs/decisions/vector-index.md. PGlite is one
+ * session, so setting them once holds.
  */
+export const HNSW_EF_SEARCH = 200;
+
 export async function configureVectorSession(db: Db): Promise<void> {
-  await db.exec('SET hnsw.iterative_scan = relaxed_order; SET hnsw.ef_search = 40');
+  await db.exec(`SET hnsw.iterative_scan = relaxed_order; SET hnsw.ef_search = ${HNSW_EF_SEARCH}`);
 }
 
 export interface KeywordHits {
