@@ -147,7 +147,10 @@ test('a passing Test reads in the UI language, in a toast that covers no control
   await card.getByRole('button', { name: '测试', exact: true }).click();
   const toast = app.locator('.toast');
   await expect(toast.locator('.error-headline')).toHaveText('已连接到本地文件夹');
-  await expect(toast.locator('.error-detail')).toContainText('Folder "notes" is readable');
+  // The details too: counts, kinds and list punctuation in Chinese, not core's English sentence.
+  await expect(toast.locator('.error-detail')).toHaveText(
+    /^文件夹“notes”可以读取：将索引 \d+ 个文件（\d+ Markdown、\d+ 文本）。$/,
+  );
   // Measured in one go in the page: an info toast fades after a few seconds, and the view moves up when it does.
   const covered = await toast.evaluate((element) => {
     const box = element.getBoundingClientRect();

@@ -250,6 +250,12 @@ export const en = {
   'kind.unknown': '{count} × {kind}',
   // Successes from core by code (CoreMessage); core's English sentence goes beneath in Chinese.
   'success.connection.ok': 'Connected to {platform}',
+  'success.connection.folderReadable': 'Connected to {platform}',
+  'success.connection.folderReadable.detail':
+    'Folder "{name}" is readable: {total} files to index ({kinds}).',
+  'success.connection.folderEmpty': 'Connected to {platform}',
+  'success.connection.folderEmpty.detail':
+    'Folder "{name}" is readable but holds no files Cairn reads yet (Markdown, text, PDF, Word, PowerPoint, Excel/CSV, HTML, EPUB).',
   'success.model.chatOk': 'The chat model {model} answered in {ms} ms',
   'success.model.embeddingOk': 'The embedding model {model} works: {dimensions} dimensions, {ms} ms',
   'card.syncInterrupted': 'The last sync did not finish.',

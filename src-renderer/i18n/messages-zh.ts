@@ -218,6 +218,11 @@ export const zh: Record<MessageKey, string> = {
   'error.INTERNAL': 'Cairn 内部出错',
   'error.unknown': '出现错误',
   'success.connection.ok': '已连接到{platform}',
+  'success.connection.folderReadable': '已连接到{platform}',
+  'success.connection.folderReadable.detail': '文件夹“{name}”可以读取：将索引 {total} 个文件（{kinds}）。',
+  'success.connection.folderEmpty': '已连接到{platform}',
+  'success.connection.folderEmpty.detail':
+    '文件夹“{name}”可以读取，但其中还没有 Cairn 能读取的文件（Markdown、文本、PDF、Word、PowerPoint、Excel/CSV、HTML、EPUB）。',
   'success.model.chatOk': '对话模型 {model} 已回应（{ms} 毫秒）',
   'success.model.embeddingOk': '向量模型 {model} 可用：{dimensions} 维，{ms} 毫秒',
   'error.lead': '{lead}：{headline}',

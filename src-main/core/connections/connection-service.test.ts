@@ -169,9 +169,10 @@ describe('ConnectionService', () => {
 
   it('tests saved and unsaved connections, with a timeout and no secret in the logs', async () => {
     const notes = (await service.list()).find((c) => c.name === 'Notes');
+    // A connector's own code and params (a folder's counts) reach the UI beside the platform.
     expect(await service.test(notes?.id ?? '')).toEqual({
-      code: 'connection.ok',
-      params: { platform: 'folder' },
+      code: 'connection.folderReadable',
+      params: { platform: 'folder', name: basename(folder), total: 1, capped: 0, 'kind.markdown': 1 },
       message: `Folder "${basename(folder)}" is readable: 1 file to index (1 Markdown).`,
     });
     expect(await service.testNew(yuque('another-secret-22'))).toEqual({

@@ -210,12 +210,12 @@ export class ConnectionService {
     const timeout = AbortSignal.timeout(timeoutMs);
     const combined = signal ? AbortSignal.any([signal, timeout]) : timeout;
     try {
-      // The connector's sentence names what it found; the code lets the UI headline it in its language.
-      return {
-        message: await connector.validate(combined),
-        code: 'connection.ok',
-        params: { platform: connector.platform },
-      };
+      // The connector's sentence names what it found; the code lets the UI headline it in its
+      // language, and a connector's own code and params let it say the details too.
+      const found = await connector.validate(combined);
+      return typeof found === 'string'
+        ? { message: found, code: 'connection.ok', params: { platform: connector.platform } }
+        : { ...found, params: { platform: connector.platform, ...found.params } };
     } catch (error) {
       if (timeout.aborted && !signal?.aborted && isAbortError(error)) {
         throw new CairnError('TIMEOUT', `No answer within ${+(timeoutMs / 1000).toFixed(1)} s.`);

@@ -1,4 +1,4 @@
-import type { ChunkLocation, Platform } from '@shared/models';
+import type { ChunkLocation, CoreMessage, Platform } from '@shared/models';
 
 /** One document as a platform lists it, before any content is fetched. */
 export interface DocumentRef {
@@ -126,8 +126,12 @@ export interface ConnectorCapabilities {
 export interface Connector {
   readonly platform: Platform;
   readonly capabilities: ConnectorCapabilities;
-  /** "Test connection": checks credentials, permission and reachability. Returns a human message. */
-  validate(signal?: AbortSignal): Promise<string>;
+  /**
+   * "Test connection": checks credentials, permission and reachability. Returns a human message,
+   * or a message with a code and params where the UI can say it in its own language (a folder's
+   * file counts).
+   */
+  validate(signal?: AbortSignal): Promise<string | CoreMessage>;
   /**
    * Every document of the connection, paging through the platform's lists. `report` hears what
    * was seen but not listed (unreadable kinds, files left out) and which parts could not be listed.

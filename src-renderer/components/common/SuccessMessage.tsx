@@ -1,13 +1,14 @@
 import type { CoreMessage } from '@shared/models';
 import { PLATFORM_INFO } from '@shared/platforms';
 import { PLATFORMS, type Platform } from '@shared/models';
-import { hasMessage, translate, useLanguage } from '../../i18n/i18n';
+import { formatNumber, hasMessage, translate, useLanguage } from '../../i18n/i18n';
 import type { Language } from '../../store/slices/ui-slice';
 
 /**
  * A success from core in the UI language, as errors are shown (ErrorMessage): Chinese UI, the
- * headline for its code with core's English sentence beneath (it names what was found); English UI,
- * core's sentence alone. An unknown code falls back to the sentence.
+ * headline for its code with the details beneath, in Chinese where the catalog has a
+ * `success.<code>.detail` message (a folder's file counts), else core's English sentence (it names
+ * what was found); English UI, core's sentence alone. An unknown code falls back to the sentence.
  */
 export function describeSuccess(
   success: CoreMessage,
@@ -16,15 +17,32 @@ export function describeSuccess(
   const key = `success.${success.code}`;
   const sentence = success.message.trim();
   if ((language === 'en' && sentence) || !hasMessage(key)) return { headline: sentence, detail: null };
-  const params = Object.fromEntries(
-    Object.entries(success.params).map(([name, value]) => [
-      name,
-      name === 'platform' && (PLATFORMS as readonly string[]).includes(String(value))
-        ? PLATFORM_INFO[value as Platform].label[language]
-        : value,
-    ]),
-  );
-  return { headline: translate(language, key, params), detail: sentence || null };
+  const params = localParams(success.params, language);
+  const detailKey = `${key}.detail`;
+  const detail = hasMessage(detailKey) ? translate(language, detailKey, params) : sentence || null;
+  return { headline: translate(language, key, params), detail };
+}
+
+/**
+ * Params as the UI says them: a platform by its label, numbers in the language's format, and
+ * `kind.<kind>` counts joined into one `{kinds}` list with the language's punctuation ("6 Markdown、1 文本").
+ */
+function localParams(params: CoreMessage['params'], language: Language): Record<string, string | number> {
+  const local: Record<string, string | number> = {};
+  const kinds: string[] = [];
+  for (const [name, value] of Object.entries(params)) {
+    if (name === 'platform' && (PLATFORMS as readonly string[]).includes(String(value)))
+      local[name] = PLATFORM_INFO[value as Platform].label[language];
+    else if (name.startsWith('kind.') && hasMessage(name))
+      kinds.push(`${formatNumber(language, Number(value))} ${translate(language, name)}`);
+    else local[name] = typeof value === 'number' ? formatNumber(language, value) : value;
+  }
+  if (params.capped === 1 && typeof local.total === 'string') local.total += '+';
+  local.kinds = new Intl.ListFormat(language === 'zh' ? 'zh-CN' : 'en', {
+    type: 'conjunction',
+    style: 'narrow',
+  }).format(kinds);
+  return local;
 }
 
 export function SuccessMessage({ success }: { success: CoreMessage }) {

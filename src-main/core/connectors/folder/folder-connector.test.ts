@@ -203,9 +203,12 @@ describe('FolderConnector.fetch', () => {
 
 describe('FolderConnector.validate', () => {
   it('reports the files found, or a precise reason', async () => {
-    expect(await new FolderConnector({ root: vault }).validate()).toBe(
-      'Folder "My Vault" is readable: 8 files to index (7 Markdown, 1 text).',
-    );
+    expect(await new FolderConnector({ root: vault }).validate()).toEqual({
+      message: 'Folder "My Vault" is readable: 8 files to index (7 Markdown, 1 text).',
+      code: 'connection.folderReadable',
+      // The counts again as params, for the UI to say in its language.
+      params: { name: 'My Vault', total: 8, capped: 0, 'kind.markdown': 7, 'kind.text': 1 },
+    });
     expect(await failureOf(new FolderConnector({ root: join(base, 'nope') }).validate())).toEqual({
       code: 'NOT_FOUND',
       message: `Folder not found: ${join(base, 'nope')}`,
@@ -215,9 +218,9 @@ describe('FolderConnector.validate', () => {
       message: `Not a folder: ${join(vault, 'README.md')}`,
     });
     await mkdir(join(base, 'empty-dir'));
-    expect(await new FolderConnector({ root: join(base, 'empty-dir') }).validate()).toMatch(
-      /holds no files Cairn reads yet/,
-    );
+    const empty = await new FolderConnector({ root: join(base, 'empty-dir') }).validate();
+    expect(empty.message).toMatch(/holds no files Cairn reads yet/);
+    expect(empty.code).toBe('connection.folderEmpty');
   });
 
   it('is registered for the folder platform and needs a path', () => {

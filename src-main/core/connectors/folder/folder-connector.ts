@@ -9,7 +9,7 @@
 import type { Stats } from 'node:fs';
 import { readFile, realpath, stat } from 'node:fs/promises';
 import { basename, isAbsolute, relative, resolve } from 'node:path';
-import type { FileKind, FolderPreview } from '@shared/models';
+import type { CoreMessage, FileKind, FolderPreview } from '@shared/models';
 import { CairnError, throwIfAborted } from '../../errors';
 import type { Logger } from '../../logging/logger';
 import { silentLogger } from '../../logging/logger';
@@ -93,16 +93,32 @@ export class FolderConnector implements Connector {
     this.readDirectory = options.readDirectory;
   }
 
-  async validate(signal?: AbortSignal): Promise<string> {
+  /**
+   * The counts as params too (`total`, `capped` 0/1, `kind.<kind>`), so the UI says them in its
+   * language with its own list punctuation; the sentence is what the CLI and logs show.
+   */
+  async validate(signal?: AbortSignal): Promise<CoreMessage> {
     const preview = await this.preview({ signal });
-    const kinds = Object.entries(preview.counts)
-      .sort((a, b) => (b[1] ?? 0) - (a[1] ?? 0))
-      .map(([kind, count]) => `${count} ${KIND_LABELS[kind as FileKind]}`)
-      .join(', ');
+    const counted = Object.entries(preview.counts).sort((a, b) => (b[1] ?? 0) - (a[1] ?? 0));
+    const kinds = counted.map(([kind, count]) => `${count} ${KIND_LABELS[kind as FileKind]}`).join(', ');
     const total = `${preview.total.toLocaleString('en')}${preview.capped ? '+' : ''}`;
+    const params: CoreMessage['params'] = {
+      name: this.knowledgeBase,
+      total: preview.total,
+      capped: preview.capped ? 1 : 0,
+    };
+    for (const [kind, count] of counted) params[`kind.${kind}`] = count ?? 0;
     return preview.total === 0
-      ? `Folder "${this.knowledgeBase}" is readable but holds no files Cairn reads yet (Markdown, text, PDF, Word, PowerPoint, Excel/CSV, HTML, EPUB).`
-      : `Folder "${this.knowledgeBase}" is readable: ${total} file${preview.total === 1 ? '' : 's'} to index (${kinds}).`;
+      ? {
+          message: `Folder "${this.knowledgeBase}" is readable but holds no files Cairn reads yet (Markdown, text, PDF, Word, PowerPoint, Excel/CSV, HTML, EPUB).`,
+          code: 'connection.folderEmpty',
+          params,
+        }
+      : {
+          message: `Folder "${this.knowledgeBase}" is readable: ${total} file${preview.total === 1 ? '' : 's'} to index (${kinds}).`,
+          code: 'connection.folderReadable',
+          params,
+        };
   }
 
   /** What a sync would index, counted by kind, without reading any file (the Add dialog's preview). */
