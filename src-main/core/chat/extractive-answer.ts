@@ -134,7 +134,8 @@ function definesKey(paragraph: string, forms: readonly string[][]): boolean {
   const heading = /^ {0,3}#{1,6}[ \t]+(.+)$/m.exec(paragraph.split('\n')[0] ?? '')?.[1];
   const first = heading?.replace(/[`*]/g, '').trim().split(/\s+/)[0];
   if (!first) return false;
-  const tokens = new Set([...identifierTokens(first.normalize('NFKC').toLowerCase()), ...analyze(first)]);
+  // analyze() yields an identifier's whole token too (tidbmemquotaquery), as the key forms are.
+  const tokens = new Set(analyze(first));
   return forms.some((keyForms) => keyForms.some((token) => tokens.has(token)));
 }
 
