@@ -12,6 +12,8 @@ import type {
   LocatedPart,
 } from '../core/connectors/connector';
 import type { EmbedResult, Embedder, EmbeddingSpace } from '../core/embedding/embedder';
+import { chunkMarkdown } from '../core/chunking/chunker';
+import type { PgDocumentStore } from '../core/index/pg-document-store';
 import { CairnError, throwIfAborted } from '../core/errors';
 
 export async function insertConnection(
@@ -24,6 +26,46 @@ export async function insertConnection(
     options.platform ?? 'folder',
     options.mode ?? 'rag',
   ]);
+}
+
+/** One Markdown document for writeMarkdownDocument; the content hash is its external id. */
+export interface MarkdownFixture {
+  connectionId: string;
+  externalId: string;
+  title: string;
+  markdown: string;
+  knowledgeBase?: string;
+  url?: string | null;
+  remoteUpdatedAt?: string | null;
+  metadata?: Record<string, unknown>;
+}
+
+/** Chunks a Markdown document, embeds each chunk after its title and writes it, as a sync would. */
+export async function writeMarkdownDocument(
+  store: PgDocumentStore,
+  embedder: Embedder,
+  doc: MarkdownFixture,
+): Promise<void> {
+  const chunks = chunkMarkdown(doc.markdown);
+  const { vectors } = await embedder.embed(chunks.map((c) => `${doc.title}\n\n${c.text}`));
+  await store.writeDocument({
+    connectionId: doc.connectionId,
+    ref: {
+      externalId: doc.externalId,
+      title: doc.title,
+      knowledgeBase: doc.knowledgeBase ?? 'KB',
+      url: doc.url ?? null,
+      remoteUpdatedAt: doc.remoteUpdatedAt ?? null,
+      revision: '1',
+    },
+    title: doc.title,
+    contentHash: doc.externalId,
+    content: doc.markdown,
+    chunks,
+    vectors,
+    space: embedder.space,
+    ...(doc.metadata ? { metadata: doc.metadata } : {}),
+  });
 }
 
 /**

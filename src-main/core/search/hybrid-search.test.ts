@@ -1,10 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openDatabase, type Db } from '../db/database';
-import { chunkMarkdown } from '../chunking/chunker';
 import { CairnError } from '../errors';
 import { ensureActiveSpace } from '../index/embedding-spaces';
 import { PgDocumentStore } from '../index/pg-document-store';
-import { CountingEmbedder, insertConnection } from '../../testing/index-fixtures';
+import { CountingEmbedder, insertConnection, writeMarkdownDocument } from '../../testing/index-fixtures';
 import type { DirectSearchSource } from './direct-channel';
 import { HybridSearch } from './hybrid-search';
 
@@ -59,24 +58,12 @@ beforeAll(async () => {
   await insertConnection(db, 'old', { platform: 'yuque' });
   const store = new PgDocumentStore(db);
   for (const [externalId, doc] of Object.entries(DOCS)) {
-    const chunks = chunkMarkdown(doc.markdown);
-    const { vectors } = await embedder.embed(chunks.map((c) => `${doc.title}\n\n${c.text}`));
-    await store.writeDocument({
+    await writeMarkdownDocument(store, embedder, {
       connectionId: doc.connection,
-      ref: {
-        externalId,
-        title: doc.title,
-        knowledgeBase: 'KB',
-        url: `https://example.test/${externalId}`,
-        remoteUpdatedAt: null,
-        revision: '1',
-      },
+      externalId,
       title: doc.title,
-      contentHash: externalId,
-      content: doc.markdown,
-      chunks,
-      vectors,
-      space: embedder.space,
+      markdown: doc.markdown,
+      url: `https://example.test/${externalId}`,
     });
   }
   // 'old' was indexed, then switched to direct: its index stays on disk but must not be searched.

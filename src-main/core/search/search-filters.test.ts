@@ -1,10 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { DirectHit } from '../connectors/connector';
-import { chunkMarkdown } from '../chunking/chunker';
 import { openDatabase, type Db } from '../db/database';
 import { ensureActiveSpace } from '../index/embedding-spaces';
 import { PgDocumentStore } from '../index/pg-document-store';
-import { CountingEmbedder, insertConnection } from '../../testing/index-fixtures';
+import { CountingEmbedder, insertConnection, writeMarkdownDocument } from '../../testing/index-fixtures';
 import { HybridSearch } from './hybrid-search';
 import { keywordSearch, vectorChannel } from './index-channels';
 import { prepareQuery } from './query-text';
@@ -77,24 +76,13 @@ beforeAll(async () => {
   await insertConnection(db, 'live', { platform: 'yuque', mode: 'direct' });
   const store = new PgDocumentStore(db);
   for (const [externalId, doc] of Object.entries(DOCS)) {
-    const chunks = chunkMarkdown(doc.body);
-    const { vectors } = await embedder.embed(chunks.map((c) => `${doc.title}\n\n${c.text}`));
-    await store.writeDocument({
+    await writeMarkdownDocument(store, embedder, {
       connectionId: doc.connection,
-      ref: {
-        externalId,
-        title: doc.title,
-        knowledgeBase: doc.kb,
-        url: null,
-        remoteUpdatedAt: doc.modified,
-        revision: '1',
-      },
+      externalId,
       title: doc.title,
-      contentHash: externalId,
-      content: doc.body,
-      chunks,
-      vectors,
-      space: embedder.space,
+      markdown: doc.body,
+      knowledgeBase: doc.kb,
+      remoteUpdatedAt: doc.modified,
       ...(doc.tags ? { metadata: { tags: doc.tags } } : {}),
     });
   }
