@@ -1,67 +1,140 @@
 /**
- * `npx tsx bench/ann-sweep.ts <data-dir> <vectors-file> [ef,ef,…]`: on an index kept by
- * `npm run bench -- --only <id> --keep`, the vector channel's recall@10 against the exact
- * reference and its latency for several hnsw.ef_search values, plus what the misses look like.
- * A diagnostic for tuning the vector index, not part of the default benchmark.
+ * `npx tsx bench/ann-sweep.ts <data-dir> <vectors-file> [--ef 200,400,800] [--iterative relaxed_order,strict_order]
+ *   [--hnsw-top 30,100] [--lexical 300,0] [--max-scan-tuples n] [--build 16:64,32:128] [--queries 200] [--out f.json]`:
+ * on an index kept by `npm run bench -- --only <id> --keep`, the vector channel's recall@10 against
+ * the exact reference and its latency (p50/p95, the channel alone, as the bench times it) for every
+ * combination of hnsw.ef_search, hnsw.iterative_scan, the HNSW hits re-scored exactly, and the BM25
+ * candidates beside them (0 = the walk alone, what semantic spaces get). `--build m:ef_construction`
+ * drops and rebuilds the HNSW index with those parameters first (timed) and runs the grid on each
+ * build in turn: it rewrites the kept index. A diagnostic for tuning the vector index
+ * (docs/decisions/vector-index.md), not part of the default benchmark.
  */
+import { writeFileSync } from 'node:fs';
+import { parseArgs } from 'node:util';
 import { openDatabase } from '../src-main/core/db/database';
 import { BuiltinEmbedder } from '../src-main/core/embedding/builtin-embedder';
-import { readSpaces } from '../src-main/core/index/embedding-spaces';
+import { annIndexName } from '../src-main/core/index/ann-index';
+import { readSpaces, spaceTable, vectorType } from '../src-main/core/index/embedding-spaces';
 import { CHANNEL_DEPTH, keywordSearch, vectorChannel } from '../src-main/core/search/index-channels';
 import { prepareQuery } from '../src-main/core/search/query-text';
-import { vectorTuning } from '../src-main/core/search/search-tuning';
 import { generateQueries } from './corpus';
 import { recallAgainstExact } from './exact-search';
-import { mean, median } from './metrics';
+import { mean, percentile } from './metrics';
 import { loadExactIndex } from './query-scenario';
+import { machineFacts } from './process-stats';
 
-const [dataDir, vectorFile, efList = '40,80,200,400,1000'] = process.argv.slice(2);
-if (!dataDir || !vectorFile) throw new Error('usage: ann-sweep <data-dir> <vectors-file> [ef,ef,…]');
+const { values, positionals } = parseArgs({
+  allowPositionals: true,
+  options: {
+    ef: { type: 'string', default: '200,400,800' },
+    iterative: { type: 'string', default: 'relaxed_order' },
+    'hnsw-top': { type: 'string', default: '30,100' },
+    lexical: { type: 'string', default: '300' },
+    'max-scan-tuples': { type: 'string' },
+    build: { type: 'string' },
+    queries: { type: 'string', default: '200' },
+    seed: { type: 'string', default: '1' },
+    out: { type: 'string' },
+  },
+});
+const [dataDir, vectorFile] = positionals;
+if (!dataDir || !vectorFile) throw new Error('usage: ann-sweep <data-dir> <vectors-file> [--ef …] (see the file comment)');
+const list = (value: string | undefined) => (value ?? '').split(',').filter((v) => v.length > 0);
+const numbers = (value: string | undefined) => list(value).map(Number);
+
 const db = await openDatabase({ dataDir });
 const { active } = await readSpaces(db);
 if (!active) throw new Error('No active space.');
 const embedder = new BuiltinEmbedder(active.dimensions);
 const exact = await loadExactIndex(db, vectorFile, active.dimensions);
-const prepared = generateQueries(200, 1).map((q) => prepareQuery(q)!);
-const queries = prepared.map((p) => p.text);
-const vectors = (await embedder.embed(queries, { kind: 'query' })).vectors;
+const prepared = generateQueries(Number(values.queries), Number(values.seed)).map((q) => prepareQuery(q)!);
+const vectors = (await embedder.embed(prepared.map((p) => p.text), { kind: 'query' })).vectors;
 const truth = vectors.map((v) => exact.topK(v, CHANNEL_DEPTH));
-await db.exec('SET hnsw.iterative_scan = relaxed_order');
-console.log(
-  `${exact.size} vectors; exact 10th-best cosine: median ${median(truth.map((t) => t[9]?.score ?? 0)).toFixed(3)}, best: median ${median(truth.map((t) => t[0]?.score ?? 0)).toFixed(3)}`,
-);
-for (const ef of efList.split(',').map(Number)) {
-  await db.exec(`SET hnsw.ef_search = ${ef}`);
-  const times: number[] = [];
-  const recalls: number[] = [];
-  for (const [q, vector] of vectors.entries()) {
-    const started = performance.now();
-    const { candidates } = await keywordSearch(
-      db,
-      prepared[q]!.keywordText,
-      null,
-      vectorTuning(active).lexicalCandidates,
-    );
-    const ids = await vectorChannel(db, active, vector, null, { candidates });
-    times.push(performance.now() - started);
-    recalls.push(recallAgainstExact(ids, truth[q]!, 10, (id) => exact.scoreOf(id, vector)));
-  }
-  const zero = recalls.filter((r) => r === 0).length;
-  console.log(
-    `ef_search ${String(ef).padStart(4)}: recall@10 ${mean(recalls).toFixed(3)} (${zero} queries at 0), vector channel p50 ${median(times).toFixed(1)} ms`,
-  );
+// The BM25 lists once per depth: the keyword scan is not what is being tuned.
+const lexicalLists = new Map<number, number[][]>();
+for (const depth of numbers(values.lexical)) {
+  const lists: number[][] = [];
+  for (const p of prepared) lists.push(depth > 0 ? (await keywordSearch(db, p.keywordText, null, depth)).candidates : []);
+  lexicalLists.set(depth, lists);
 }
-const worst = recalls0(vectors, truth);
-console.log(worst);
+const log = (line: string) => console.log(line);
+log(
+  `${exact.size} vectors, ${prepared.length} queries; load ${machineFacts().loadAverage.join(' / ')}; pgvector ${await extensionVersion()}`,
+);
+
+interface Point {
+  build: string;
+  buildS: number | null;
+  efSearch: number;
+  iterativeScan: string;
+  hnswTop: number;
+  lexical: number;
+  recallAt10: number;
+  zeroRecallQueries: number;
+  p50Ms: number;
+  p95Ms: number;
+}
+const points: Point[] = [];
+const builds = values.build ? list(values.build) : ['as built'];
+for (const build of builds) {
+  let buildS: number | null = null;
+  if (build !== 'as built') {
+    const [m, efConstruction] = build.split(':').map(Number);
+    await db.exec(`DROP INDEX IF EXISTS ${annIndexName(active)}`);
+    await db.exec(`SET maintenance_work_mem = '512MB'`);
+    const started = performance.now();
+    await db.exec(
+      `CREATE INDEX ${annIndexName(active)} ON ${spaceTable(active)} USING hnsw (embedding ${vectorType(active)}_cosine_ops) WITH (m = ${m}, ef_construction = ${efConstruction})`,
+    );
+    buildS = (performance.now() - started) / 1000;
+    await db.exec('RESET maintenance_work_mem');
+    log(`built HNSW m ${m}, ef_construction ${efConstruction} in ${buildS.toFixed(1)} s`);
+  }
+  log('| build | ef_search | iterative_scan | HNSW top | BM25 candidates | recall@10 | queries at 0 | p50 ms | p95 ms |');
+  log('|---|---|---|---|---|---|---|---|---|');
+  for (const iterative of list(values.iterative)) {
+    await db.exec(`SET hnsw.iterative_scan = ${iterative}`);
+    if (values['max-scan-tuples']) await db.exec(`SET hnsw.max_scan_tuples = ${Number(values['max-scan-tuples'])}`);
+    for (const ef of numbers(values.ef)) {
+      await db.exec(`SET hnsw.ef_search = ${ef}`);
+      for (const hnswTop of numbers(values['hnsw-top']))
+        for (const lexical of numbers(values.lexical)) {
+          const candidates = lexicalLists.get(lexical)!;
+          const run = (q: number) => vectorChannel(db, active, vectors[q]!, null, { candidates: candidates[q]!, hnswCandidates: hnswTop });
+          for (let q = 0; q < 10; q++) await run(q);
+          const times: number[] = [];
+          const recalls: number[] = [];
+          for (let q = 0; q < vectors.length; q++) {
+            const started = performance.now();
+            const ids = await run(q);
+            times.push(performance.now() - started);
+            recalls.push(recallAgainstExact(ids, truth[q]!, 10, (id) => exact.scoreOf(id, vectors[q]!)));
+          }
+          const point: Point = {
+            build,
+            buildS,
+            efSearch: ef,
+            iterativeScan: iterative,
+            hnswTop,
+            lexical,
+            recallAt10: mean(recalls),
+            zeroRecallQueries: recalls.filter((r) => r === 0).length,
+            p50Ms: percentile(times, 50),
+            p95Ms: percentile(times, 95),
+          };
+          points.push(point);
+          log(
+            `| ${build} | ${ef} | ${iterative} | ${hnswTop} | ${lexical} | ${point.recallAt10.toFixed(3)} | ${point.zeroRecallQueries} | ${point.p50Ms.toFixed(1)} | ${point.p95Ms.toFixed(1)} |`,
+          );
+        }
+    }
+  }
+}
+log(`load at the end ${machineFacts().loadAverage.join(' / ')}`);
+if (values.out) writeFileSync(values.out, JSON.stringify({ dataDir, vectors: exact.size, points }, null, 2));
 await db.close();
 
-function recalls0(_v: Float32Array[], t: ReturnType<typeof exact.topK>[]): string {
-  const sample = t.slice(0, 5).map(
-    (top, i) =>
-      `${queries[i]}: exact top-3 ${top
-        .slice(0, 3)
-        .map((s) => s.score.toFixed(3))
-        .join(', ')}`,
-  );
-  return sample.join('\n');
+async function extensionVersion(): Promise<string> {
+  const rows = await db.query<{ extversion: string }>(`SELECT extversion FROM pg_extension WHERE extname = 'vector'`);
+  return rows.rows[0]?.extversion ?? 'unknown';
 }

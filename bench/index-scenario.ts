@@ -13,7 +13,7 @@ import { StageClock, TimedEmbedder, TimedStore, timedChunker } from './instrumen
 import { MemoryConnector } from './memory-connector';
 import { median } from './metrics';
 import { CONNECTION_ID, openPipeline } from './pipeline';
-import { directorySize, peakRssMb } from './process-stats';
+import { directorySize, peakRssMb, sampleMemory, type MemorySample } from './process-stats';
 import { VectorFileWriter } from './vector-file';
 
 export interface IndexScenarioOptions {
@@ -48,15 +48,25 @@ export interface IndexScenarioResult {
   resyncUnchanged: { runs: SyncMeasurement[]; medianWallMs: number } | null;
   resyncChanged: (SyncMeasurement & { changedDocuments: number }) | null;
   peakRssMb: number;
+  /** The process.memoryUsage() sample with the highest RSS (every 10 s), with the stage it was in. */
+  memoryAtPeak?: MemorySample | null;
   diskMb: number;
 }
 
 const UNCHANGED_RUNS = 3;
+/** How often the memory trace samples (a 100k run takes ~10 minutes). */
+const MEMORY_SAMPLE_MS = 10_000;
 /** Every 100th document is edited: 1% changed. */
 const CHANGE_STRIDE = 100;
 
 export async function runIndexScenario(options: IndexScenarioOptions): Promise<IndexScenarioResult> {
   const clock = new StageClock();
+  let phase = 'open';
+  const memory = sampleMemory(
+    MEMORY_SAMPLE_MS,
+    () => `${phase}${clock.busy().length > 0 ? `: ${clock.busy().join('+')}` : ''}`,
+    log,
+  );
   const vectors = options.vectorFile
     ? new VectorFileWriter(options.vectorFile, options.embedder.space.dimensions)
     : null;
@@ -113,12 +123,14 @@ export async function runIndexScenario(options: IndexScenarioOptions): Promise<I
   log(
     `indexing ${connector.size} documents with ${options.embedder.space.provider}/${options.embedder.space.model}${offloaded.embedder === options.embedder ? '' : ' in a worker thread'}`,
   );
+  phase = 'full sync';
   const fullIndex = await measuredSync();
   log(`indexed ${fullIndex.counters.chunksEmbedded} chunks in ${(fullIndex.wallMs / 1000).toFixed(1)} s`);
 
   let resyncUnchanged: IndexScenarioResult['resyncUnchanged'] = null;
   let resyncChanged: IndexScenarioResult['resyncChanged'] = null;
   if (options.resync) {
+    phase = 're-sync';
     const runs: SyncMeasurement[] = [];
     for (let r = 0; r < UNCHANGED_RUNS; r++) runs.push(await measuredSync());
     resyncUnchanged = { runs, medianWallMs: median(runs.map((m) => m.wallMs)) };
@@ -133,6 +145,7 @@ export async function runIndexScenario(options: IndexScenarioOptions): Promise<I
     );
   }
 
+  phase = 'close';
   await offloaded.dispose();
   const counts = await pipeline.store.counts(CONNECTION_ID);
   await pipeline.db.close();
@@ -146,6 +159,7 @@ export async function runIndexScenario(options: IndexScenarioOptions): Promise<I
     resyncUnchanged,
     resyncChanged,
     peakRssMb: peakRssMb(),
+    memoryAtPeak: memory.stop(),
     diskMb: directorySize(options.dataDir) / 2 ** 20,
   };
 }

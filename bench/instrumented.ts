@@ -33,6 +33,11 @@ export class StageClock {
   /** @param now the clock, injectable for tests. @default performance.now */
   constructor(private readonly now: () => number = () => performance.now()) {}
 
+  /** The stages with a call in flight now (for the memory trace). */
+  busy(): Stage[] {
+    return (Object.keys(this.inFlight) as Stage[]).filter((stage) => this.inFlight[stage] > 0);
+  }
+
   reset(): void {
     for (const key of Object.keys(this.ms) as Stage[]) this.ms[key] = 0;
     this.embedRequests = 0;

@@ -8,6 +8,56 @@ export function peakRssMb(): number {
   return process.resourceUsage().maxRSS / 1024;
 }
 
+export interface MemorySample {
+  atS: number;
+  /** What the process was doing (e.g. the busy pipeline stages). */
+  label: string;
+  rssMb: number;
+  heapUsedMb: number;
+  /** C++ objects bound to JS plus ArrayBuffers (PGlite's WASM memory is one). */
+  externalMb: number;
+  arrayBuffersMb: number;
+}
+
+/**
+ * Samples process.memoryUsage() every `everyMs` (a heap snapshot at 1 GB is too heavy to take
+ * mid-run), logs each sample through `log` and keeps the one with the highest RSS: which stage
+ * holds the peak, and whether it is the JS heap or buffers (PGlite's WASM memory).
+ */
+export function sampleMemory(
+  everyMs: number,
+  label: () => string,
+  log: (line: string) => void,
+): { stop(): MemorySample | null } {
+  const started = performance.now();
+  const mb = (bytes: number) => Math.round(bytes / 2 ** 20);
+  let peak: MemorySample | null = null;
+  const take = () => {
+    const usage = process.memoryUsage();
+    const sample: MemorySample = {
+      atS: Math.round((performance.now() - started) / 1000),
+      label: label(),
+      rssMb: mb(usage.rss),
+      heapUsedMb: mb(usage.heapUsed),
+      externalMb: mb(usage.external),
+      arrayBuffersMb: mb(usage.arrayBuffers),
+    };
+    if (!peak || sample.rssMb > peak.rssMb) peak = sample;
+    log(
+      `memory at ${sample.atS} s (${sample.label}): RSS ${sample.rssMb} MB, heap ${sample.heapUsedMb} MB, external ${sample.externalMb} MB (array buffers ${sample.arrayBuffersMb} MB)`,
+    );
+  };
+  const timer = setInterval(take, everyMs);
+  timer.unref();
+  return {
+    stop() {
+      clearInterval(timer);
+      take();
+      return peak;
+    },
+  };
+}
+
 /** Bytes under a directory (files only, following no links). 0 when it does not exist. */
 export function directorySize(path: string): number {
   let total = 0;

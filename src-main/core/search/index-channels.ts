@@ -137,7 +137,12 @@ export interface VectorChannelOptions {
   minSimilarity?: number;
   /** More chunk ids to score exactly beside the HNSW candidates (KeywordHits.candidates). */
   candidates?: readonly number[];
+  /** How many of the HNSW walk's hits are re-scored exactly. @default HNSW_CANDIDATES */
+  hnswCandidates?: number;
 }
+
+/** The HNSW walk's hits the vector channel re-scores exactly (a diagnostic may ask for more). */
+export const HNSW_CANDIDATES = CHANNEL_DEPTH;
 
 /**
  * Top chunk ids by cosine distance in one embedding space, ranked exactly: candidates are the
@@ -196,7 +201,7 @@ export async function vectorChannel(
        SELECT e.chunk_id, e.embedding <=> $1::${cast} AS distance FROM ${table} e
        WHERE e.chunk_id = ANY ($2::bigint[] || ARRAY(
                SELECT chunk_id FROM ${table} ${filter ? `WHERE ${filter}` : ''}
-               ORDER BY embedding <=> $1::${cast} LIMIT ${CHANNEL_DEPTH}))
+               ORDER BY embedding <=> $1::${cast} LIMIT ${Math.trunc(options.hnswCandidates ?? HNSW_CANDIDATES)}))
          ${filter ? `AND ${conditions.map((c) => `e.${c}`).join(' AND ')}` : ''})
      SELECT chunk_id FROM scored WHERE distance <= ${maxDistance} ORDER BY distance, chunk_id LIMIT ${CHANNEL_DEPTH}`,
     params,
