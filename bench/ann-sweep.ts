@@ -38,7 +38,8 @@ const { values, positionals } = parseArgs({
   },
 });
 const [dataDir, vectorFile] = positionals;
-if (!dataDir || !vectorFile) throw new Error('usage: ann-sweep <data-dir> <vectors-file> [--ef …] (see the file comment)');
+if (!dataDir || !vectorFile)
+  throw new Error('usage: ann-sweep <data-dir> <vectors-file> [--ef …] (see the file comment)');
 const list = (value: string | undefined) => (value ?? '').split(',').filter((v) => v.length > 0);
 const numbers = (value: string | undefined) => list(value).map(Number);
 
@@ -48,13 +49,19 @@ if (!active) throw new Error('No active space.');
 const embedder = new BuiltinEmbedder(active.dimensions);
 const exact = await loadExactIndex(db, vectorFile, active.dimensions);
 const prepared = generateQueries(Number(values.queries), Number(values.seed)).map((q) => prepareQuery(q)!);
-const vectors = (await embedder.embed(prepared.map((p) => p.text), { kind: 'query' })).vectors;
+const vectors = (
+  await embedder.embed(
+    prepared.map((p) => p.text),
+    { kind: 'query' },
+  )
+).vectors;
 const truth = vectors.map((v) => exact.topK(v, CHANNEL_DEPTH));
 // The BM25 lists once per depth: the keyword scan is not what is being tuned.
 const lexicalLists = new Map<number, number[][]>();
 for (const depth of numbers(values.lexical)) {
   const lists: number[][] = [];
-  for (const p of prepared) lists.push(depth > 0 ? (await keywordSearch(db, p.keywordText, null, depth)).candidates : []);
+  for (const p of prepared)
+    lists.push(depth > 0 ? (await keywordSearch(db, p.keywordText, null, depth)).candidates : []);
   lexicalLists.set(depth, lists);
 }
 const log = (line: string) => console.log(line);
@@ -90,17 +97,24 @@ for (const build of builds) {
     await db.exec('RESET maintenance_work_mem');
     log(`built HNSW m ${m}, ef_construction ${efConstruction} in ${buildS.toFixed(1)} s`);
   }
-  log('| build | ef_search | iterative_scan | HNSW top | BM25 candidates | recall@10 | queries at 0 | p50 ms | p95 ms |');
+  log(
+    '| build | ef_search | iterative_scan | HNSW top | BM25 candidates | recall@10 | queries at 0 | p50 ms | p95 ms |',
+  );
   log('|---|---|---|---|---|---|---|---|---|');
   for (const iterative of list(values.iterative)) {
     await db.exec(`SET hnsw.iterative_scan = ${iterative}`);
-    if (values['max-scan-tuples']) await db.exec(`SET hnsw.max_scan_tuples = ${Number(values['max-scan-tuples'])}`);
+    if (values['max-scan-tuples'])
+      await db.exec(`SET hnsw.max_scan_tuples = ${Number(values['max-scan-tuples'])}`);
     for (const ef of numbers(values.ef)) {
       await db.exec(`SET hnsw.ef_search = ${ef}`);
       for (const hnswTop of numbers(values['hnsw-top']))
         for (const lexical of numbers(values.lexical)) {
           const candidates = lexicalLists.get(lexical)!;
-          const run = (q: number) => vectorChannel(db, active, vectors[q]!, null, { candidates: candidates[q]!, hnswCandidates: hnswTop });
+          const run = (q: number) =>
+            vectorChannel(db, active, vectors[q]!, null, {
+              candidates: candidates[q]!,
+              hnswCandidates: hnswTop,
+            });
           for (let q = 0; q < 10; q++) await run(q);
           const times: number[] = [];
           const recalls: number[] = [];
@@ -135,6 +149,8 @@ if (values.out) writeFileSync(values.out, JSON.stringify({ dataDir, vectors: exa
 await db.close();
 
 async function extensionVersion(): Promise<string> {
-  const rows = await db.query<{ extversion: string }>(`SELECT extversion FROM pg_extension WHERE extname = 'vector'`);
+  const rows = await db.query<{ extversion: string }>(
+    `SELECT extversion FROM pg_extension WHERE extname = 'vector'`,
+  );
   return rows.rows[0]?.extversion ?? 'unknown';
 }

@@ -56,9 +56,10 @@ function isEmpty(scope: ChannelScope | null): boolean {
  * session, so setting them once holds.
  */
 export const HNSW_EF_SEARCH = 200;
+export const HNSW_ITERATIVE_SCAN = 'relaxed_order';
 
 export async function configureVectorSession(db: Db): Promise<void> {
-  await db.exec(`SET hnsw.iterative_scan = relaxed_order; SET hnsw.ef_search = ${HNSW_EF_SEARCH}`);
+  await db.exec(`SET hnsw.iterative_scan = ${HNSW_ITERATIVE_SCAN}; SET hnsw.ef_search = ${HNSW_EF_SEARCH}`);
 }
 
 export interface KeywordHits {
