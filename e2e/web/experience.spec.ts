@@ -2,11 +2,12 @@
  * Issue 14's flows in the browser host, against the real core: every view passes an automated
  * accessibility check (axe: no serious or critical violation) in both languages, both themes
  * (light and dark, following the system), at 1280×800 and 900×700, with a screenshot of each;
- * the keyboard reaches results and the preview; successes read in the UI language.
+ * the keyboard reaches results and the preview; successes read in the UI language (a folder's and a
+ * platform's Test, details included).
  */
 import AxeBuilder from '@axe-core/playwright';
 import type { Page } from '@playwright/test';
-import { addFolder, expect, screenshot, syncAndWait, test } from './fixtures';
+import { addFolder, addYuque, expect, screenshot, syncAndWait, test, YUQUE_CARD } from './fixtures';
 
 test.use({ locale: 'en-US' });
 // Each test syncs a folder and walks several views; on a loaded machine opening the backend alone can take a minute.
@@ -177,4 +178,34 @@ test('a passing Test reads in the UI language, in a toast that covers no control
   await app.reload();
   await expect(app.locator('html')).toHaveAttribute('data-theme', 'dark');
   await screenshot(app, 'ui-zh-dark-after-reload');
+});
+
+test('a platform Test says what it found in the UI language around the names the platform returned', async ({
+  app,
+  backend,
+}) => {
+  await app.emulateMedia({ colorScheme: 'light' });
+  const card = await addYuque(app, backend);
+  const toast = app.locator('.toast');
+  // English: core's own sentence.
+  await card.getByRole('button', { name: 'Test', exact: true }).click();
+  await expect(toast.locator('.error-headline')).toHaveText(
+    /^Connected to Yuque as Cairn 演示用户 \(cairn-demo\); \d+ personal knowledge base\(s\) visible, team knowledge bases are listed on sync\.$/,
+  );
+  await screenshot(app, 'ui-en-light-yuque-test-toast');
+  await app.getByRole('button', { name: 'Dismiss' }).click();
+
+  // Chinese and dark: the headline and the sentence around the account's names in Chinese.
+  await app.getByRole('button', { name: '中文', exact: true }).click();
+  await app.getByRole('button', { name: '切换到深色主题' }).click();
+  await expect(app.locator('html')).toHaveAttribute('data-theme', 'dark');
+  await app
+    .getByRole('article', { name: YUQUE_CARD })
+    .getByRole('button', { name: '测试', exact: true })
+    .click();
+  await expect(toast.locator('.error-headline')).toHaveText('已连接到语雀');
+  await expect(toast.locator('.error-detail')).toHaveText(
+    /^账号 Cairn 演示用户（cairn-demo）：可以看到 \d+ 个个人知识库，团队知识库在同步时列出。$/,
+  );
+  await screenshot(app, 'ui-zh-dark-yuque-test-toast');
 });

@@ -256,6 +256,37 @@ export const en = {
   'success.connection.folderEmpty': 'Connected to {platform}',
   'success.connection.folderEmpty.detail':
     'Folder "{name}" is readable but holds no files Cairn reads yet (Markdown, text, PDF, Word, PowerPoint, Excel/CSV, HTML, EPUB).',
+  // What a platform's Test found: `<code>.detail` mirrors core's sentence; `<code>.<param>.<value>`
+  // is the phrase for one case of a param (SuccessMessage withCases).
+  'success.connection.yuqueOk': 'Connected to {platform}',
+  'success.connection.yuqueOk.detail':
+    'Connected to Yuque as {account}; {repos} personal knowledge base(s) visible, team knowledge bases are listed on sync.',
+  'success.connection.yuqueOk.account.named': '{name} ({login})',
+  'success.connection.yuqueOk.account.login': '{login}',
+  'success.connection.feishuOk': 'Connected to {platform}',
+  'success.connection.feishuOk.detail': 'Connected to {platform} as app {appId}: {visible}; {search}.',
+  'success.connection.feishuOk.visible.none':
+    'no knowledge space is visible yet (add the app as a member of each space to index)',
+  'success.connection.feishuOk.visible.some': '{spaces} knowledge space(s) visible',
+  'success.connection.feishuOk.search.signIn': 'search and My Library need you to sign in with {platform}',
+  'success.connection.feishuOk.search.on': 'search enabled (user authorised)',
+  'success.connection.dingtalkOk': 'Connected to {platform}',
+  'success.connection.dingtalkOk.detail': 'Connected to DingTalk{operator}; {workspaces}{fullText}',
+  'success.connection.dingtalkOk.operator.configured': '',
+  'success.connection.dingtalkOk.operator.derived': ' (unionId {unionId} of user {userId})',
+  'success.connection.dingtalkOk.workspaces.none':
+    'no knowledge base is visible to this user yet (My Docs is listed on sync)',
+  'success.connection.dingtalkOk.workspaces.some': 'knowledge bases are visible (e.g. "{example}")',
+  'success.connection.dingtalkOk.fullText.blocks': '. Full text through the document blocks API.',
+  'success.connection.dingtalkOk.fullText.stream': '; full text arrives over DingTalk Stream.',
+  'success.connection.dingtalkOk.fullText.streamUntested':
+    '; the Stream connection is open (no online document to test the export event with).',
+  'success.connection.imaOk': 'Connected to {platform}',
+  'success.connection.imaOk.detail': '{visible}',
+  'success.connection.imaOk.visible.none':
+    'Connected to IMA (experimental), but no knowledge bases are visible.',
+  'success.connection.imaOk.visible.some':
+    'Connected to IMA (experimental); knowledge bases are visible (e.g. "{example}").',
   'success.model.chatOk': 'The chat model {model} answered in {ms} ms',
   'success.model.embeddingOk': 'The embedding model {model} works: {dimensions} dimensions, {ms} ms',
   'card.syncInterrupted': 'The last sync did not finish.',

@@ -18,7 +18,9 @@ describe('run-fake', () => {
         secrets: { appSecret: flag('--app-secret')!, userRefreshToken: flag('--user-refresh-token')! },
         logger: silentLogger(),
       });
-      expect(await connector.validate()).toMatch(/^Connected to Feishu as app cli_/);
+      expect(await connector.validate()).toMatchObject({
+        message: expect.stringMatching(/^Connected to Feishu as app cli_/),
+      });
     } finally {
       await fake.close();
     }
@@ -42,7 +44,9 @@ describe('run-fake', () => {
       });
       expect({ fullText: connector.capabilities.fullText, validate: await connector.validate() }).toEqual({
         fullText: true,
-        validate: expect.stringMatching(/Full text through the document blocks API\.$/),
+        validate: expect.objectContaining({
+          message: expect.stringMatching(/Full text through the document blocks API\.$/),
+        }),
       });
     } finally {
       await connector?.dispose?.();

@@ -7,8 +7,9 @@ import type { Language } from '../../store/slices/ui-slice';
 /**
  * A success from core in the UI language, as errors are shown (ErrorMessage): Chinese UI, the
  * headline for its code with the details beneath, in Chinese where the catalog has a
- * `success.<code>.detail` message (a folder's file counts), else core's English sentence (it names
- * what was found); English UI, core's sentence alone. An unknown code falls back to the sentence.
+ * `success.<code>.detail` message (a folder's file counts, what a platform's Test found), else
+ * core's English sentence (it names what was found); English UI, core's sentence alone. An unknown
+ * code falls back to the sentence.
  */
 export function describeSuccess(
   success: CoreMessage,
@@ -17,7 +18,7 @@ export function describeSuccess(
   const key = `success.${success.code}`;
   const sentence = success.message.trim();
   if ((language === 'en' && sentence) || !hasMessage(key)) return { headline: sentence, detail: null };
-  const params = localParams(success.params, language);
+  const params = withCases(key, localParams(success.params, language), language);
   const detailKey = `${key}.detail`;
   const detail = hasMessage(detailKey) ? translate(language, detailKey, params) : sentence || null;
   return { headline: translate(language, key, params), detail };
@@ -43,6 +44,24 @@ function localParams(params: CoreMessage['params'], language: Language): Record<
     style: 'narrow',
   }).format(kinds);
   return local;
+}
+
+/**
+ * A param whose value names one of its code's cases (`success.<code>.<param>.<value>` in the
+ * catalog, e.g. Feishu's `search: 'signIn'`) becomes that case's phrase, said with the same
+ * params; any other value (a name the platform returned) stays as it is.
+ */
+function withCases(
+  key: string,
+  params: Record<string, string | number>,
+  language: Language,
+): Record<string, string | number> {
+  const said = { ...params };
+  for (const [name, value] of Object.entries(params)) {
+    const phrase = `${key}.${name}.${value}`;
+    if (hasMessage(phrase)) said[name] = translate(language, phrase, params);
+  }
+  return said;
 }
 
 export function SuccessMessage({ success }: { success: CoreMessage }) {

@@ -97,7 +97,13 @@ function expectedRefs(target: DingTalkFake): DocumentRef[] {
 
 describe('DingTalkConnector: auth and validation', () => {
   it('validates good credentials and names the failure precisely otherwise', async () => {
-    expect(await connect(fake).validate()).toMatch(/^Connected to DingTalk; knowledge bases are visible/);
+    expect(await connect(fake).validate()).toMatchObject({
+      message: expect.stringMatching(
+        /^Connected to DingTalk; knowledge bases are visible \(e\.g\. ".+"\); full text arrives over DingTalk Stream\.$/,
+      ),
+      code: 'connection.dingtalkOk',
+      params: { operator: 'configured', workspaces: 'some', example: expect.any(String), fullText: 'stream' },
+    });
     await expect(
       connect(fake, { secrets: { appSecret: 'wrong-secret-value' } }).validate(),
     ).rejects.toMatchObject({ code: 'AUTH_INVALID' });
@@ -124,11 +130,14 @@ describe('DingTalkConnector: auth and validation', () => {
   it('derives the unionId (operatorId) from the userId through the user API, once, and names a userId it does not know', async () => {
     const start = fake.control.requests.length;
     const connector = connect(fake, { config: { operatorId: '', userId: fake.control.userId } });
-    expect(await connector.validate()).toMatch(
-      new RegExp(
-        `^Connected to DingTalk \\(unionId ${fake.credentials.operatorId} of user ${fake.control.userId}\\)`,
+    expect(await connector.validate()).toMatchObject({
+      message: expect.stringMatching(
+        new RegExp(
+          `^Connected to DingTalk \\(unionId ${fake.credentials.operatorId} of user ${fake.control.userId}\\)`,
+        ),
       ),
-    );
+      params: { operator: 'derived', unionId: fake.credentials.operatorId, userId: fake.control.userId },
+    });
     expect(byId(await listAll(connector))).toEqual(expectedRefs(fake));
     expect(
       fake.control.requests.slice(start).filter((call) => call === 'POST /topapi/v2/user/get'),
@@ -359,7 +368,10 @@ describe('DingTalkConnector: Stream mode', () => {
   });
 
   it('Test connection proves the export event arrives, and names a missing subscription or refused credentials', async () => {
-    expect(await connect(fake).validate()).toMatch(/; full text arrives over DingTalk Stream\.$/);
+    expect(await connect(fake).validate()).toMatchObject({
+      message: expect.stringMatching(/; full text arrives over DingTalk Stream\.$/),
+      params: { fullText: 'stream' },
+    });
     fake.control.stream.subscribed = false;
     await expect(connect(fake, { probeTimeoutMs: 300 }).validate()).rejects.toMatchObject({
       code: 'TIMEOUT',
@@ -377,7 +389,10 @@ describe('DingTalkConnector: Stream mode', () => {
         secrets: { appSecret: fake.credentials.appSecret! },
         logger: silentLogger(),
       }).validate(),
-    ).toMatch(/Full text through the document blocks API\.$/);
+    ).toMatchObject({
+      message: expect.stringMatching(/Full text through the document blocks API\.$/),
+      params: { fullText: 'blocks' },
+    });
   });
 
   it('when the first export times out with no event at all, fails the rest at once with one clear message', async () => {

@@ -10,6 +10,7 @@
  */
 import { CairnError, isAbortError, throwIfAborted } from '../../errors';
 import type { Logger } from '../../logging/logger';
+import type { CoreMessage } from '@shared/models';
 import { PLATFORM_INFO } from '@shared/platforms';
 import type {
   Connector,
@@ -93,6 +94,13 @@ function isoOrNull(value: string | null | undefined): string | null {
 }
 
 /** Blocks-API refusals the Markdown export may still get past. */
+/** How full text arrives, as the end of the Test sentence (the UI says the same by `fullText`). */
+const FULL_TEXT_NOTES: Record<'blocks' | 'stream' | 'streamUntested', string> = {
+  blocks: '. Full text through the document blocks API.',
+  stream: '; full text arrives over DingTalk Stream.',
+  streamUntested: '; the Stream connection is open (no online document to test the export event with).',
+};
+
 const EXPORT_FALLBACK_CODES = new Set([
   'PERMISSION_DENIED',
   'SOURCE_ERROR',
@@ -144,8 +152,12 @@ export class DingTalkConnector implements Connector {
     };
   }
 
-  /** Checks the app credentials and the user; with Stream on, also that an export event really arrives. */
-  async validate(signal?: AbortSignal): Promise<string> {
+  /**
+   * Checks the app credentials and the user; with Stream on, also that an export event really
+   * arrives. What was found goes in params too (`operator`, `workspaces`, `fullText` cases, the
+   * unionId, user and an example knowledge base as DingTalk named them), for the UI's language.
+   */
+  async validate(signal?: AbortSignal): Promise<CoreMessage> {
     const operator = await this.operatorId(signal);
     const derived = this.configuredOperator ? '' : ` (unionId ${operator} of user ${this.userId})`;
     const first = await this.workspacePage(undefined, 1, signal);
@@ -154,8 +166,19 @@ export class DingTalkConnector implements Connector {
       names.length === 0
         ? `Connected to DingTalk${derived}; no knowledge base is visible to this user yet (My Docs is listed on sync)`
         : `Connected to DingTalk${derived}; knowledge bases are visible (e.g. "${names[0]}")`;
-    if (!this.options.exportEvents) return `${connected}. Full text through the document blocks API.`;
-    return `${connected}; ${await this.probeStream(signal)}`;
+    const fullText = this.options.exportEvents ? await this.probeStream(signal) : 'blocks';
+    return {
+      message: `${connected}${FULL_TEXT_NOTES[fullText]}`,
+      code: 'connection.dingtalkOk',
+      params: {
+        operator: this.configuredOperator ? 'configured' : 'derived',
+        unionId: operator,
+        userId: this.userId,
+        workspaces: names.length === 0 ? 'none' : 'some',
+        example: names[0] ?? '',
+        fullText,
+      },
+    };
   }
 
   async *list(signal?: AbortSignal, report?: ListingReport): AsyncIterable<DocumentRef> {
@@ -332,10 +355,10 @@ export class DingTalkConnector implements Connector {
    * Opens the Stream connection and exports the first online document found, so a missing event
    * subscription shows up in "Test connection" instead of as a timeout per document in the next sync.
    */
-  private async probeStream(signal?: AbortSignal): Promise<string> {
+  private async probeStream(signal?: AbortSignal): Promise<'stream' | 'streamUntested'> {
     await this.options.exportEvents!.ready?.(signal);
     const sample = await this.firstMarkdownDoc(signal);
-    if (!sample) return 'the Stream connection is open (no online document to test the export event with).';
+    if (!sample) return 'streamUntested';
     const timeoutMs = this.options.probeTimeoutMs ?? 8000;
     try {
       await this.exportMarkdown(sample, timeoutMs, signal);
@@ -346,7 +369,7 @@ export class DingTalkConnector implements Connector {
         `Connected to DingTalk and its Stream gateway, but no document export event arrived within ${+(timeoutMs / 1000).toFixed(1)} s. In the developer console, push events over Stream and subscribe to the document export event (doc_content_export_result), or turn Stream off for this connection.`,
       );
     }
-    return 'full text arrives over DingTalk Stream.';
+    return 'stream';
   }
 
   /** The first exportable document, looking at no more than a few pages of the tree. */

@@ -54,9 +54,12 @@ describe('FeishuConnector against the fake', () => {
   afterAll(() => fake.close());
 
   it('validates credentials with a precise error for each failure', async () => {
-    expect(await connect(fake).validate()).toBe(
-      'Connected to Feishu as app cli_cairnfake0001: 3 knowledge space(s) visible; search enabled (user authorised).',
-    );
+    expect(await connect(fake).validate()).toEqual({
+      message:
+        'Connected to Feishu as app cli_cairnfake0001: 3 knowledge space(s) visible; search enabled (user authorised).',
+      code: 'connection.feishuOk',
+      params: { appId: 'cli_cairnfake0001', spaces: 3, visible: 'some', search: 'on' },
+    });
     const wrong = await failure(connect(fake, { appSecret: 'not-the-secret-value' }).validate());
     expect([wrong.code, wrong.message]).toEqual([
       'AUTH_INVALID',

@@ -6,7 +6,7 @@
  * types no official API returns text for (mind notes, slides, legacy docs, files) as skipped; runs
  * search v2 with the user token for direct mode. Requests are paced per API at its documented limit.
  */
-import type { Platform } from '@shared/models';
+import type { CoreMessage, Platform } from '@shared/models';
 import { PLATFORM_INFO } from '@shared/platforms';
 import type { z } from 'zod';
 import { CairnError, isAbortError } from '../../errors';
@@ -239,7 +239,11 @@ export class FeishuConnector implements Connector {
     };
   }
 
-  async validate(signal?: AbortSignal): Promise<string> {
+  /**
+   * What was found as params too (`appId`, `spaces` and the `visible`/`search` cases), so the UI
+   * says the sentence in its language.
+   */
+  async validate(signal?: AbortSignal): Promise<CoreMessage> {
     try {
       await this.tenant.renew(signal);
       const spaces = await listSpaces(this.call(this.http.wiki).get, signal);
@@ -252,7 +256,16 @@ export class FeishuConnector implements Connector {
         await this.session.accessToken(signal);
         searchNote = 'search enabled (user authorised)';
       }
-      return `Connected to ${this.label} as app ${this.appId}: ${spaceNote}; ${searchNote}.`;
+      return {
+        message: `Connected to ${this.label} as app ${this.appId}: ${spaceNote}; ${searchNote}.`,
+        code: 'connection.feishuOk',
+        params: {
+          appId: this.appId,
+          spaces: spaces.length,
+          visible: spaces.length === 0 ? 'none' : 'some',
+          search: this.session.hasUserAuthorisation ? 'on' : 'signIn',
+        },
+      };
     } catch (error) {
       throw explainFeishuValidation(error, this.label, this.baseHost);
     }

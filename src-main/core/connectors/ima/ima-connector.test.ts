@@ -71,9 +71,11 @@ function itemOfKind(target: ImaFake, kind: ImaExpectedItem['kind']): ImaExpected
 
 describe('ImaConnector: auth', () => {
   it('validates good credentials and names each failure', async () => {
-    expect(await connect(fake).validate()).toMatch(
-      /^Connected to IMA \(experimental\); knowledge bases are visible/,
-    );
+    expect(await connect(fake).validate()).toMatchObject({
+      message: expect.stringMatching(/^Connected to IMA \(experimental\); knowledge bases are visible/),
+      code: 'connection.imaOk',
+      params: { visible: 'some', example: expect.any(String) },
+    });
     await expect(
       connect(fake, { secrets: { apiKey: 'wrong-api-key-000' } }).validate(),
     ).rejects.toMatchObject({ code: 'AUTH_INVALID' });

@@ -6,6 +6,7 @@
  */
 import { CairnError, throwIfAborted } from '../../errors';
 import type { Logger } from '../../logging/logger';
+import type { CoreMessage } from '@shared/models';
 import { PLATFORM_INFO } from '@shared/platforms';
 import type {
   Connector,
@@ -104,12 +105,18 @@ export class ImaConnector implements Connector {
     this.missingCredential = !clientId ? 'client ID' : !apiKey ? 'API key' : null;
   }
 
-  async validate(signal?: AbortSignal): Promise<string> {
+  /** With the `visible` case and an example knowledge base (as IMA named it) as params, for the UI's language. */
+  async validate(signal?: AbortSignal): Promise<CoreMessage> {
     const first = await this.knowledgeBasePage('', signal);
     const names = (first.info_list ?? []).map((kb) => kb.kb_name);
-    return names.length === 0
-      ? 'Connected to IMA (experimental), but no knowledge bases are visible.'
-      : `Connected to IMA (experimental); knowledge bases are visible (e.g. "${names[0]}").`;
+    return {
+      message:
+        names.length === 0
+          ? 'Connected to IMA (experimental), but no knowledge bases are visible.'
+          : `Connected to IMA (experimental); knowledge bases are visible (e.g. "${names[0]}").`,
+      code: 'connection.imaOk',
+      params: { visible: names.length === 0 ? 'none' : 'some', example: names[0] ?? '' },
+    };
   }
 
   async *list(signal?: AbortSignal): AsyncIterable<DocumentRef> {

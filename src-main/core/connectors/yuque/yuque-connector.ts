@@ -6,6 +6,7 @@
  * official spec's shape for its endpoint (yuque-schemas.ts); requests are paced to stay inside
  * the hourly quota, and past it the sync defers the rest (yuque-api.ts).
  */
+import type { CoreMessage } from '@shared/models';
 import { PLATFORM_INFO } from '@shared/platforms';
 import type { z } from 'zod';
 import { CairnError } from '../../errors';
@@ -108,16 +109,30 @@ export class YuqueConnector implements Connector {
     return parseResponse(schema, body, { platform: 'Yuque', endpoint: what });
   }
 
-  async validate(signal?: AbortSignal): Promise<string> {
+  /**
+   * The account and the count as params too (`login`, `name`, `account` named/login, `repos`), so
+   * the UI says the sentence in its language around the names Yuque returned.
+   */
+  async validate(signal?: AbortSignal): Promise<CoreMessage> {
     let who: string;
     try {
       const user = (await this.get('/user', '/user', undefined, UserAnswer, signal)).data;
       who = user?.login ?? (user?.id !== null && user?.id !== undefined ? String(user.id) : '');
       if (!who)
         throw new CairnError('UNEXPECTED_RESPONSE', 'Yuque answered GET /api/v2/user without a login or id.');
-      const name = user?.name && user.name !== who ? `${user.name} (${who})` : who;
+      const named = user?.name && user.name !== who ? user.name : null;
+      const name = named ? `${named} (${who})` : who;
       const { repos } = await reposOf(this.listingContext(), 'users', who, signal);
-      return `Connected to Yuque as ${name}; ${repos.length} personal knowledge base(s) visible, team knowledge bases are listed on sync.`;
+      return {
+        message: `Connected to Yuque as ${name}; ${repos.length} personal knowledge base(s) visible, team knowledge bases are listed on sync.`,
+        code: 'connection.yuqueOk',
+        params: {
+          login: who,
+          name: named ?? who,
+          account: named ? 'named' : 'login',
+          repos: repos.length,
+        },
+      };
     } catch (error) {
       throw explainValidation(error, this.baseUrl);
     }
