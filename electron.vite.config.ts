@@ -30,6 +30,9 @@ export default defineConfig({
           // Embedding in a worker thread (local models, a large sync): WorkerHost finds this file
           // beside the bundle that holds it (worker-host.ts defaultWorkerEntry).
           'embedding-worker': resolve(__dirname, 'src-main/core/embedding/embedding-worker.ts'),
+          // Heavy file readers (PDF.js) under a heap limit: ExtractorWorkers finds extract-worker.js
+          // the same way (extractor-workers.ts defaultExtractWorkerEntry).
+          'extract-worker': resolve(__dirname, 'src-main/core/connectors/folder/extract/extract-worker.ts'),
         },
         // Shared chunks beside the entries (not in chunks/): WorkerHost looks for
         // embedding-worker.js next to import.meta.url, whichever chunk its code ends up in.

@@ -12,6 +12,7 @@ import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { createCairn, type CairnInternals } from '../src-main/core/app/create-cairn';
 import { extractPdf } from '../src-main/core/connectors/folder/extract/extract-pdf';
+import { ExtractorWorkers } from '../src-main/core/connectors/folder/extract/extractor-workers';
 import { silentLogger } from '../src-main/core/logging/logger';
 import { parcelWatch } from '../src-main/core/sync/folder-watcher';
 import { pdfBytes } from '../src-main/testing/file-fixtures';
@@ -36,6 +37,8 @@ export interface FolderScenarioResult {
   pdfPages: number;
   fullSync: { wallMs: number; cpuMs: number; documents: number; chunks: number };
   pdfReader: { pages: number; wallMs: number; pagesPerSecond: number };
+  /** The same files through the extract worker a sync reads them with. */
+  pdfReaderWorker: { pages: number; wallMs: number; pagesPerSecond: number };
   catchUpUnchanged: { wallMs: number };
   /** From the write of a file to its text being in the index, while watched. */
   watchLatencyMs: LatencySummary;
@@ -91,15 +94,27 @@ export async function runFolderScenario(options: FolderScenarioOptions): Promise
   for (let i = 0; i < options.pdfFiles; i++)
     await writeFile(join(notes, 'pdf', `report-${i}.pdf`), pdfBytes(pdfPagesFor(i, options.pdfPages)));
 
-  // The reader alone, serially: pages per second of text-layer extraction.
-  const readerStarted = performance.now();
-  let pages = 0;
-  for (let i = 0; i < options.pdfFiles; i++) {
-    const path = join(notes, 'pdf', `report-${i}.pdf`);
-    const extracted = await extractPdf(await readFile(path), { externalId: `pdf/report-${i}.pdf`, path });
-    pages += extracted.parts?.length ?? 0;
-  }
-  const readerMs = performance.now() - readerStarted;
+  // The reader alone, serially: pages per second of text-layer extraction, on this thread and
+  // through the extract worker a sync uses (one worker reused, pages posted back one by one).
+  const readAll = async (workers: ExtractorWorkers | null) => {
+    const started = performance.now();
+    let pages = 0;
+    for (let i = 0; i < options.pdfFiles; i++) {
+      const path = join(notes, 'pdf', `report-${i}.pdf`);
+      const context = { externalId: `pdf/report-${i}.pdf`, path };
+      const bytes = await readFile(path);
+      const extracted = workers
+        ? await workers.extract('pdf', bytes, context)
+        : await extractPdf(bytes, context);
+      pages += extracted.parts?.length ?? 0;
+    }
+    return { pages, wallMs: performance.now() - started };
+  };
+  const inProcess = await readAll(null);
+  const workers = new ExtractorWorkers();
+  const inWorker = await readAll(workers).finally(() => workers.dispose());
+  const pages = inProcess.pages;
+  const readerMs = inProcess.wallMs;
 
   let cairn = await openCairn(dataDir);
   const syncStarted = performance.now();
@@ -191,6 +206,11 @@ export async function runFolderScenario(options: FolderScenarioOptions): Promise
     pdfPages: pages,
     fullSync,
     pdfReader: { pages, wallMs: readerMs, pagesPerSecond: pages / (readerMs / 1000) },
+    pdfReaderWorker: {
+      pages: inWorker.pages,
+      wallMs: inWorker.wallMs,
+      pagesPerSecond: inWorker.pages / (inWorker.wallMs / 1000),
+    },
     catchUpUnchanged,
     watchLatencyMs: summarizeLatencies(latencies),
     burst,

@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// Builds the `cairn` command to out/cli/ (cli.js, embedding-worker.js, shared chunks): run by
+// Builds the `cairn` command to out/cli/ (cli.js, embedding-worker.js, extract-worker.js, shared chunks): run by
 // `npm run build` (so the desktop app ships it: Settings → AI tools launches `cairn mcp` from it)
 // and by npm's `prepare` (so `cairn` is built right after `npm install`). Running from the build
 // instead of transpiling the sources with tsx on every start is most of a command's start-up
@@ -33,6 +33,8 @@ await esbuild.build({
     cli: 'src-main/cli/run.ts',
     // WorkerHost starts embedding-worker.js from the directory of the chunk that holds it.
     'embedding-worker': 'src-main/core/embedding/embedding-worker.ts',
+    // ExtractorWorkers starts extract-worker.js (PDFs read under a heap limit) the same way.
+    'extract-worker': 'src-main/core/connectors/folder/extract/extract-worker.ts',
   },
   outdir,
   bundle: true,

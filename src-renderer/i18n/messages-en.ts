@@ -97,6 +97,7 @@ export const en = {
   'reason.folder.corrupt': 'Damaged files, or not what their extension says: {count}',
   'reason.folder.binary': 'Files with binary content: {count}',
   'reason.folder.too-large': 'Files over the limit (20 MiB, or 20 M characters of text): {count}',
+  'reason.folder.extract-limit': 'Files the reader could not read within its memory or time limit: {count}',
   'reason.folder.link-outside': 'Links pointing outside the folder, not followed: {count}',
   'reason.folder.link-loop': 'Links to folders already indexed (loops): {count}',
   'reason.folder.link-broken': 'Broken links: {count}',

@@ -97,6 +97,7 @@ export const zh: Record<MessageKey, string> = {
   'reason.folder.corrupt': '{count} 个文件已损坏或与扩展名不符',
   'reason.folder.binary': '{count} 个文件含二进制内容',
   'reason.folder.too-large': '{count} 个文件超过上限（20 MiB 或 2000 万字符的文字）',
+  'reason.folder.extract-limit': '{count} 个文件超出读取器的内存或时间上限，未能读取',
   'reason.folder.link-outside': '{count} 个链接指向文件夹以外，未跟随',
   'reason.folder.link-loop': '{count} 个链接指向已索引的文件夹（循环）',
   'reason.folder.link-broken': '{count} 个链接已失效',

@@ -24,7 +24,8 @@ import type {
   ConnectorDescriptor,
 } from '../connector';
 import { ExclusionRules, parseExcludePatterns } from './exclusions';
-import { extractorFor, stripKnownExtension } from './extract/extractors';
+import { extensionOf, extractorFor, stripKnownExtension } from './extract/extractors';
+import { ExtractorWorkers, type ExtractorWorkerOptions } from './extract/extractor-workers';
 import { fileFailure, tooMuchText } from './extract/extracted';
 import { fsReason, walkFolder, type WalkedFile, type WalkOptions } from './folder-walk';
 import { searchFolder } from './folder-search';
@@ -61,7 +62,15 @@ export interface FolderConnectorOptions {
   searchMaxFileBytes?: number;
   /** Reads one folder's entries. @default fs.readdir (tests inject an unreadable folder) */
   readDirectory?: WalkOptions['readDirectory'];
+  /**
+   * The worker thread PDFs are read in (its heap limit, stall timeout), or false to read them on
+   * this thread (the bench's comparison). @default a worker with a 192 MB heap
+   */
+  extractorWorkers?: ExtractorWorkerOptions | false;
 }
+
+/** Extensions read in the extract worker (extractor-workers.ts): PDF.js's garbage stays there. */
+const ISOLATED_EXTENSIONS: ReadonlySet<string> = new Set(['pdf']);
 
 export class FolderConnector implements Connector {
   readonly platform = 'folder' as const;
@@ -80,6 +89,7 @@ export class FolderConnector implements Connector {
   private readonly searchMaxFiles: number;
   private readonly searchMaxFileBytes: number;
   private readonly readDirectory: WalkOptions['readDirectory'];
+  private readonly workers: ExtractorWorkers | null;
 
   constructor(options: FolderConnectorOptions) {
     this.root = resolve(options.root);
@@ -91,6 +101,12 @@ export class FolderConnector implements Connector {
     this.searchMaxFiles = options.searchMaxFiles ?? 5000;
     this.searchMaxFileBytes = options.searchMaxFileBytes ?? 2 * 1024 * 1024;
     this.readDirectory = options.readDirectory;
+    this.workers = options.extractorWorkers === false ? null : new ExtractorWorkers(options.extractorWorkers);
+  }
+
+  /** Ends the extract worker (the sync service disposes a connection's connector after each run). */
+  async dispose(): Promise<void> {
+    await this.workers?.dispose();
   }
 
   /**
@@ -194,7 +210,11 @@ export class FolderConnector implements Connector {
       throw asDocumentFailure(error, ref.externalId, signal);
     }
     const context = { externalId: ref.externalId, path, signal, maxTextChars: this.maxTextChars };
-    const extracted = await reader.extract(bytes, context);
+    const extension = extensionOf(ref.externalId);
+    const extracted =
+      this.workers && ISOLATED_EXTENSIONS.has(extension)
+        ? await this.workers.extract(extension, bytes, context)
+        : await reader.extract(bytes, context);
     throwIfAborted(signal);
     // Streaming readers stop at the limit; this counts what the others (Word, EPUB, …) gave.
     const chars = extracted.parts

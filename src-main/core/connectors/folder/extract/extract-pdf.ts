@@ -54,7 +54,12 @@ export async function extractPdf(bytes: Buffer, context: ExtractContext): Promis
       page.cleanup();
       budget.add(text.length);
       characters += text.replace(/\s+/g, '').length;
-      parts.push({ markdown: escapeMarkdownStarts(text), location: { kind: 'page', page: number } });
+      const part: LocatedPart = {
+        markdown: escapeMarkdownStarts(text),
+        location: { kind: 'page', page: number },
+      };
+      if (context.onPart) context.onPart(part);
+      else parts.push(part);
     }
     if (characters < MIN_CHARS_PER_PAGE * Math.max(1, pdf.numPages) && characters < 200)
       throw fileFailure(
@@ -62,7 +67,7 @@ export async function extractPdf(bytes: Buffer, context: ExtractContext): Promis
         `${context.externalId} has no text layer (a scanned image, ${pdf.numPages} page${pdf.numPages === 1 ? '' : 's'}); Cairn does not read text in images.`,
         { skipped: true },
       );
-    return { parts, title: await pdfTitle(pdf) };
+    return { parts: context.onPart ? [] : parts, title: await pdfTitle(pdf) };
   } finally {
     // The document's loading task owns the parsed data; ending it frees the whole file.
     await pdf.loadingTask.destroy();

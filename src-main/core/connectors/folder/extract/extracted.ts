@@ -27,6 +27,11 @@ export interface ExtractContext {
    * follows its text. @default no limit
    */
   maxTextChars?: number;
+  /**
+   * When given, a reader that yields located parts as it goes (PDF) hands each one over here and
+   * returns none: the extract worker streams them to the host instead of holding them all.
+   */
+  onPart?: (part: LocatedPart) => void;
 }
 
 export type Extractor = (bytes: Buffer, context: ExtractContext) => Promise<Extracted>;
@@ -38,6 +43,8 @@ export type FileReason =
   | 'folder.corrupt'
   | 'folder.binary'
   | 'folder.too-large'
+  /** The reader met its worker's memory limit (extractor-workers.ts). */
+  | 'folder.extract-limit'
   | 'folder.empty';
 
 export function fileFailure(

@@ -100,6 +100,7 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
+  await connector.dispose();
   await rm(dir, { recursive: true, force: true });
 });
 
