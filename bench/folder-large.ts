@@ -12,6 +12,7 @@ import ExcelJS from 'exceljs';
 import { createCairn, type CairnInternals } from '../src-main/core/app/create-cairn';
 import { silentLogger } from '../src-main/core/logging/logger';
 import { pdfBytes } from '../src-main/testing/file-fixtures';
+import { listRuns } from '../src-main/core/sync/sync-runs';
 import { unwrap } from '../src-main/testing/integration-kit';
 import { generateDocument } from './corpus';
 import { peakRssMb } from './process-stats';
@@ -35,6 +36,7 @@ export interface LargeFileResult {
   addedMb: number;
   wallMs: number;
   chunks: number;
+  failures: string[];
   /** Where the peak went: the largest sample of each, for finding what holds memory. */
   peaks: MemoryParts;
   /** The same measures just before the large file's sync. */
@@ -63,7 +65,7 @@ function csvRow(i: number): string[] {
 }
 
 /** A PDF of about `bytes` whose pages are full of English prose (PDF fonts here are Latin-only). */
-function largePdf(bytes: number, seed: number): Buffer {
+export function largePdf(bytes: number, seed: number): Buffer {
   const pages: string[][] = [];
   let lines: string[] = [];
   let size = 0;
@@ -188,6 +190,8 @@ export async function runLargeFileScenario(options: {
   // ru_maxrss also sees peaks between two samples, once they pass the earlier maximum.
   if (peakRssMb() > maxRssBeforeMb) peak = Math.max(peak, peakRssMb());
   const chunks = (await cairn.db.query<{ n: number }>('SELECT count(*)::int AS n FROM chunks')).rows[0]!.n;
+  // Why the large file was not indexed, if it was not (a limit, the reader's memory limit).
+  const failures = (await listRuns(cairn.db, connection.id, 1))[0]?.errors.map((error) => error.message) ?? [];
   await cairn.dispose();
   await rm(options.workDir, { recursive: true, force: true });
   return {
@@ -198,6 +202,7 @@ export async function runLargeFileScenario(options: {
     addedMb: peak - rssBeforeMb,
     wallMs,
     chunks,
+    failures,
     peaks,
     before,
   };

@@ -9,6 +9,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { pdfBytes } from '../testing/file-fixtures';
 
 const run = promisify(execFile);
 const root = fileURLToPath(new URL('../../', import.meta.url));
@@ -51,18 +52,31 @@ describe('the built cairn command', () => {
   });
 
   // Three fresh processes each open the database: minutes on a loaded 2-core machine.
-  it('indexes a folder and finds Chinese text in it, from plain Node', { timeout: 300_000 }, async () => {
-    const notes = join(work, 'notes');
-    await mkdir(notes);
-    await writeFile(join(notes, 'travel.md'), '# 差旅\n\n出差住宿标准：一线城市每晚不超过 600 元。\n');
-    await writeFile(join(notes, 'deploy.md'), '# Deploy\n\nRoll out the canary first.\n');
-    const dataDir = join(work, 'data');
-    const added = await cairn('--data-dir', dataDir, 'add-folder', notes, '--name', 'Notes');
-    expect(added.code).toBe(0);
-    expect((await cairn('--data-dir', dataDir, 'sync', 'Notes')).code).toBe(0);
-    const found = await cairn('--data-dir', dataDir, 'search', '住宿', '--json');
-    expect(found.code).toBe(0);
-    const response = JSON.parse(found.stdout) as { ok: true; value: { hits: { title: string }[] } };
-    expect(response.value.hits.map((hit) => hit.title)).toEqual(['差旅']);
-  });
+  // The PDF is read by the bundled extract-worker.js: the sources' tsx bootstrap is not there.
+  it(
+    'indexes a folder (a PDF too) and finds Chinese text in it, from plain Node',
+    { timeout: 400_000 },
+    async () => {
+      const notes = join(work, 'notes');
+      await mkdir(notes);
+      await writeFile(join(notes, 'travel.md'), '# 差旅\n\n出差住宿标准：一线城市每晚不超过 600 元。\n');
+      await writeFile(join(notes, 'deploy.md'), '# Deploy\n\nRoll out the canary first.\n');
+      await writeFile(
+        join(notes, 'hangar.pdf'),
+        pdfBytes([['The zeppelin hangar budget'], ['Second page']], { title: 'Hangar Report' }),
+      );
+      const dataDir = join(work, 'data');
+      const added = await cairn('--data-dir', dataDir, 'add-folder', notes, '--name', 'Notes');
+      expect(added.code).toBe(0);
+      expect((await cairn('--data-dir', dataDir, 'sync', 'Notes')).code).toBe(0);
+      const found = await cairn('--data-dir', dataDir, 'search', '住宿', '--json');
+      expect(found.code).toBe(0);
+      const response = JSON.parse(found.stdout) as { ok: true; value: { hits: { title: string }[] } };
+      expect(response.value.hits.map((hit) => hit.title)).toEqual(['差旅']);
+      const pdf = await cairn('--data-dir', dataDir, 'search', 'zeppelin hangar', '--json');
+      expect(pdf.code).toBe(0);
+      const pdfHits = (JSON.parse(pdf.stdout) as { value: { hits: { title: string }[] } }).value.hits;
+      expect(pdfHits[0]?.title).toBe('Hangar Report');
+    },
+  );
 });

@@ -64,7 +64,7 @@ export interface FolderConnectorOptions {
   readDirectory?: WalkOptions['readDirectory'];
   /**
    * The worker thread PDFs are read in (its heap limit, stall timeout), or false to read them on
-   * this thread (the bench's comparison). @default a worker with a 192 MB heap
+   * this thread (the bench's comparison). @default a worker with a 128 MB heap
    */
   extractorWorkers?: ExtractorWorkerOptions | false;
 }

@@ -2,7 +2,11 @@
  * PDF text layer with unpdf (the serverless build of Mozilla's PDF.js, no native code, works on
  * Node 20): one part per page, so each chunk knows its page. A PDF whose pages hold (almost) no
  * text is a scan: skipped and said so (no OCR). An encrypted PDF fails alone with that reason.
- * Pages are read one at a time and released, so memory follows one page, not the whole text layer.
+ * Pages are read one at a time; a sync runs this in the extract worker (extractor-workers.ts).
+ *
+ * PDF.js keeps ~45 KB per page read for as long as the document is open (a 4,168-page, 17 MB PDF
+ * needed more than a 192 MB heap), so a long document is closed and opened again every
+ * `REOPEN_PAGES` pages: what it keeps then follows those pages, not the whole file.
  */
 import { getDocumentProxy } from 'unpdf';
 import { throwIfAborted } from '../../../errors';
@@ -11,41 +15,51 @@ import { fileFailure, TextBudget, type Extracted, type ExtractContext } from './
 
 /** Fewer non-space characters than this per page on average: no text layer (a scan). */
 const MIN_CHARS_PER_PAGE = 16;
+/** Pages read before the document is opened afresh (parsing a 17 MB PDF's xref again is ~1 s). */
+export const REOPEN_PAGES = 400;
+
+type PdfDocument = Awaited<ReturnType<typeof getDocumentProxy>>;
 
 interface TextItem {
   str?: string;
   hasEOL?: boolean;
 }
 
-export async function extractPdf(bytes: Buffer, context: ExtractContext): Promise<Extracted> {
-  let pdf: Awaited<ReturnType<typeof getDocumentProxy>>;
+async function openPdf(bytes: Buffer, context: ExtractContext): Promise<PdfDocument> {
   try {
     // PDF.js takes ownership of (and may detach) the buffer it gets: give it a copy.
-    pdf = await getDocumentProxy(new Uint8Array(bytes), { stopAtErrors: false });
+    return await getDocumentProxy(new Uint8Array(bytes), { stopAtErrors: false });
   } catch (error) {
     const name = (error as Error).name;
     if (name === 'PasswordException')
       throw fileFailure(
         'folder.encrypted',
         `${context.externalId} is a password-protected PDF; Cairn cannot read it.`,
-        {
-          cause: error,
-        },
+        { cause: error },
       );
     throw fileFailure(
       'folder.corrupt',
       `${context.externalId} is not a readable PDF: ${(error as Error).message}`,
-      {
-        cause: error,
-      },
+      { cause: error },
     );
   }
+}
+
+export async function extractPdf(bytes: Buffer, context: ExtractContext): Promise<Extracted> {
+  let pdf = await openPdf(bytes, context);
   try {
     const parts: LocatedPart[] = [];
     const budget = new TextBudget(context);
+    const pageCount = pdf.numPages;
+    const title = await pdfTitle(pdf);
     let characters = 0;
-    for (let number = 1; number <= pdf.numPages; number++) {
+    for (let number = 1; number <= pageCount; number++) {
       throwIfAborted(context.signal);
+      if (number % REOPEN_PAGES === 1 && number > 1) {
+        // The document's loading task owns the parsed data; ending it frees what it kept.
+        await pdf.loadingTask.destroy();
+        pdf = await openPdf(bytes, context);
+      }
       const page = await pdf.getPage(number);
       const content = await page.getTextContent();
       const text = (content.items as TextItem[])
@@ -61,20 +75,19 @@ export async function extractPdf(bytes: Buffer, context: ExtractContext): Promis
       if (context.onPart) context.onPart(part);
       else parts.push(part);
     }
-    if (characters < MIN_CHARS_PER_PAGE * Math.max(1, pdf.numPages) && characters < 200)
+    if (characters < MIN_CHARS_PER_PAGE * Math.max(1, pageCount) && characters < 200)
       throw fileFailure(
         'folder.no-text',
-        `${context.externalId} has no text layer (a scanned image, ${pdf.numPages} page${pdf.numPages === 1 ? '' : 's'}); Cairn does not read text in images.`,
+        `${context.externalId} has no text layer (a scanned image, ${pageCount} page${pageCount === 1 ? '' : 's'}); Cairn does not read text in images.`,
         { skipped: true },
       );
-    return { parts: context.onPart ? [] : parts, title: await pdfTitle(pdf) };
+    return { parts: context.onPart ? [] : parts, title };
   } finally {
-    // The document's loading task owns the parsed data; ending it frees the whole file.
     await pdf.loadingTask.destroy();
   }
 }
 
-async function pdfTitle(pdf: Awaited<ReturnType<typeof getDocumentProxy>>): Promise<string | null> {
+async function pdfTitle(pdf: PdfDocument): Promise<string | null> {
   try {
     const { info } = (await pdf.getMetadata()) as { info?: { Title?: unknown } };
     const title = typeof info?.Title === 'string' ? info.Title.trim() : '';

@@ -1,10 +1,10 @@
 /**
  * Heavy readers (PDF.js above all) run in a worker thread with a heap limit, so one large file
- * cannot take the app's memory: PDF.js leaves hundreds of MB of garbage that V8 collects late
- * (a 17 MB PDF: 290 MB of heap in use, 33 MB after a forced collection), and inside a worker
- * with `resourceLimits` it is collected at the limit or the worker dies there. A worker that
- * dies of its limit, or stops sending pages for `stallMs`, becomes that file's recorded failure
- * (`folder.extract-limit`), never a failed sync. Cancelling terminates the worker.
+ * cannot take the app's memory: PDF.js's garbage, collected late by V8 on the main thread (a 17 MB
+ * PDF left 290 MB of heap in use, 33 MB after a forced collection), is collected at the worker's
+ * limit, and a file that truly needs more kills only the worker. That death, or a reader that
+ * sends nothing for `stallMs`, becomes that file's recorded failure (`folder.extract-limit`),
+ * never a failed sync. Cancelling terminates the worker.
  *
  * One worker, reused file after file (a folder of small PDFs pays its start-up once), one file at
  * a time; after a file of `recycleAfterBytes` or more it is ended, so the heap it grew is given
@@ -20,7 +20,7 @@ import { fileFailure, type Extracted, type ExtractContext } from './extracted';
 import type { ExtractReply, ExtractRequest } from './extract-worker-protocol';
 
 export interface ExtractorWorkerOptions {
-  /** The worker's V8 heap limit (old generation), MB. @default 192 */
+  /** The worker's V8 heap limit (old generation), MB. @default 128 */
   heapLimitMb?: number;
   /** A file whose reader sends nothing for this long is stopped and failed. @default 120 s */
   stallMs?: number;
@@ -67,7 +67,7 @@ export class ExtractorWorkers {
   }
 
   constructor(private readonly options: ExtractorWorkerOptions = {}) {
-    this.heapLimitMb = options.heapLimitMb ?? 192;
+    this.heapLimitMb = options.heapLimitMb ?? 128;
     this.stallMs = options.stallMs ?? 120_000;
     this.recycleAfterBytes = options.recycleAfterBytes ?? 4 * 1024 * 1024;
     this.idleMs = options.idleMs ?? 10_000;
