@@ -9,7 +9,7 @@
 import type { Stats } from 'node:fs';
 import { readFile, realpath, stat } from 'node:fs/promises';
 import { basename, isAbsolute, relative, resolve } from 'node:path';
-import type { CoreMessage, FileKind, FolderPreview } from '@shared/models';
+import type { CoreMessage, FolderPreview } from '@shared/models';
 import { CairnError, throwIfAborted } from '../../errors';
 import type { Logger } from '../../logging/logger';
 import { silentLogger } from '../../logging/logger';
@@ -26,22 +26,13 @@ import type {
 import { ExclusionRules, parseExcludePatterns } from './exclusions';
 import { extensionOf, extractorFor, stripKnownExtension } from './extract/extractors';
 import { ExtractorWorkers, type ExtractorWorkerOptions } from './extract/extractor-workers';
-import { fileFailure, tooMuchText } from './extract/extracted';
+import { fileFailure, tooMuchText, type ExtractContext } from './extract/extracted';
 import { fsReason, walkFolder, type WalkedFile, type WalkOptions } from './folder-walk';
 import { searchFolder } from './folder-search';
 import { obsidianVaultName } from './obsidian';
+import { noteTitlesFor, type NoteFile, type NoteTitles } from './note-titles';
 import { expandHome } from './home-path';
-
-const KIND_LABELS: Record<FileKind, string> = {
-  markdown: 'Markdown',
-  text: 'text',
-  pdf: 'PDF',
-  word: 'Word',
-  powerpoint: 'PowerPoint',
-  spreadsheet: 'Excel/CSV',
-  html: 'HTML',
-  epub: 'EPUB',
-};
+import { previewMessage } from './preview-message';
 
 export interface FolderConnectorOptions {
   /** The folder to index; made absolute (`~` is expanded by the caller). */
@@ -69,6 +60,9 @@ export interface FolderConnectorOptions {
   extractorWorkers?: ExtractorWorkerOptions | false;
 }
 
+/** Notes whose `[[links]]` are rendered, and whose front-matter titles those links show. */
+const MARKDOWN_EXTENSIONS: ReadonlySet<string> = new Set(['md', 'markdown', 'mdx']);
+
 /** Extensions read in the extract worker (extractor-workers.ts): PDF.js's garbage stays there. */
 const ISOLATED_EXTENSIONS: ReadonlySet<string> = new Set(['pdf']);
 
@@ -90,6 +84,9 @@ export class FolderConnector implements Connector {
   private readonly searchMaxFileBytes: number;
   private readonly readDirectory: WalkOptions['readDirectory'];
   private readonly workers: ExtractorWorkers | null;
+  /** The Markdown notes the last listing saw, for link titles (note-titles.ts). */
+  private notes: Map<string, NoteFile> | null = null;
+  private titles: Promise<NoteTitles> | null = null;
 
   constructor(options: FolderConnectorOptions) {
     this.root = resolve(options.root);
@@ -109,32 +106,9 @@ export class FolderConnector implements Connector {
     await this.workers?.dispose();
   }
 
-  /**
-   * The counts as params too (`total`, `capped` 0/1, `kind.<kind>`), so the UI says them in its
-   * language with its own list punctuation; the sentence is what the CLI and logs show.
-   */
+  /** The folder's file counts, as a sentence and as params the UI says in its language. */
   async validate(signal?: AbortSignal): Promise<CoreMessage> {
-    const preview = await this.preview({ signal });
-    const counted = Object.entries(preview.counts).sort((a, b) => (b[1] ?? 0) - (a[1] ?? 0));
-    const kinds = counted.map(([kind, count]) => `${count} ${KIND_LABELS[kind as FileKind]}`).join(', ');
-    const total = `${preview.total.toLocaleString('en')}${preview.capped ? '+' : ''}`;
-    const params: CoreMessage['params'] = {
-      name: this.knowledgeBase,
-      total: preview.total,
-      capped: preview.capped ? 1 : 0,
-    };
-    for (const [kind, count] of counted) params[`kind.${kind}`] = count ?? 0;
-    return preview.total === 0
-      ? {
-          message: `Folder "${this.knowledgeBase}" is readable but holds no files Cairn reads yet (Markdown, text, PDF, Word, PowerPoint, Excel/CSV, HTML, EPUB).`,
-          code: 'connection.folderEmpty',
-          params,
-        }
-      : {
-          message: `Folder "${this.knowledgeBase}" is readable: ${total} file${preview.total === 1 ? '' : 's'} to index (${kinds}).`,
-          code: 'connection.folderReadable',
-          params,
-        };
+    return previewMessage(this.knowledgeBase, await this.preview({ signal }));
   }
 
   /** What a sync would index, counted by kind, without reading any file (the Add dialog's preview). */
@@ -177,7 +151,10 @@ export class FolderConnector implements Connector {
       signal,
       readDirectory: this.readDirectory,
     });
+    const notes = new Map<string, NoteFile>();
     for await (const file of files) {
+      if (MARKDOWN_EXTENSIONS.has(extensionOf(file.name)))
+        notes.set(file.externalId, { path: file.path, revision: `${file.stats.mtimeMs}:${file.stats.size}` });
       if (file.stats.size > this.maxFileBytes) {
         report?.skipped({
           externalId: file.externalId,
@@ -189,6 +166,7 @@ export class FolderConnector implements Connector {
       }
       yield this.refFor(file);
     }
+    this.notes = notes;
   }
 
   async fetch(ref: DocumentRef, signal?: AbortSignal): Promise<FetchedDocument> {
@@ -209,8 +187,17 @@ export class FolderConnector implements Connector {
     } catch (error) {
       throw asDocumentFailure(error, ref.externalId, signal);
     }
-    const context = { externalId: ref.externalId, path, signal, maxTextChars: this.maxTextChars };
     const extension = extensionOf(ref.externalId);
+    const context: ExtractContext = {
+      externalId: ref.externalId,
+      path,
+      signal,
+      maxTextChars: this.maxTextChars,
+    };
+    if (MARKDOWN_EXTENSIONS.has(extension) && bytes.includes('[[')) {
+      const titles = await this.linkTitles(signal);
+      context.linkTitle = (target) => titles.titleOf(target, ref.externalId);
+    }
     const extracted =
       this.workers && ISOLATED_EXTENSIONS.has(extension)
         ? await this.workers.extract(extension, bytes, context)
@@ -224,6 +211,22 @@ export class FolderConnector implements Connector {
     const title = extracted.title?.trim() || stripKnownExtension(basename(path));
     if (extracted.parts) return { markdown: '', parts: extracted.parts, title };
     return { markdown: extracted.markdown ?? '', title };
+  }
+
+  /**
+   * The folder's note titles, brought up to date once per run (a connector serves one sync): from
+   * the run's listing, or a listing of its own when fetch comes first.
+   */
+  private linkTitles(signal?: AbortSignal): Promise<NoteTitles> {
+    this.titles ??= (async () => {
+      if (!this.notes) for await (const _ref of this.list(signal)) void _ref;
+      const titles = noteTitlesFor(this.root);
+      await titles.refresh(this.notes ?? new Map(), signal);
+      return titles;
+    })();
+    // A cancelled load is not kept: the next run's fetch tries again.
+    this.titles.catch(() => (this.titles = null));
+    return this.titles;
   }
 
   /** Direct mode: a bounded streaming scan of the text files for the query terms. */

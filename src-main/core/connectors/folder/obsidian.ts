@@ -1,6 +1,7 @@
 /**
  * Obsidian's own Markdown: `[[wikilinks]]` and `![[embeds]]` become the words a reader sees
- * (the alias, else the target note's name, "Note > Heading" for a heading link), so the index
+ * (the alias, else the target note's front-matter title, else its name; "Note > Heading" for a
+ * heading link: note-titles.ts), so the index
  * holds text rather than link syntax; and a vault (a folder with `.obsidian/`) gets
  * obsidian://open links so "Open original" can open the note in Obsidian.
  * https://help.obsidian.md/Linking+notes+and+files/Internal+links, https://help.obsidian.md/Extending+Obsidian/Obsidian+URI
@@ -11,20 +12,27 @@ import { basename, join } from 'node:path';
 const WIKILINK = /(!?)\[\[([^\]\n]+?)\]\]/g;
 const FENCE = /^( {0,3})(`{3,}|~{3,})/;
 
+/** The title of a link's target note (its file part, e.g. "plans/Q3"), or null to keep the name. */
+export type LinkTitle = (target: string) => string | null;
+
 /** The text a reader sees for one link's inside (`target#heading^block|alias`). */
-function linkText(inside: string): string {
+function linkText(inside: string, titleOf: LinkTitle | undefined): string {
   const bar = inside.indexOf('|');
   if (bar !== -1 && inside.slice(bar + 1).trim()) return inside.slice(bar + 1).trim();
   const target = (bar === -1 ? inside : inside.slice(0, bar)).trim();
   const [file = '', ...anchors] = target.split('#');
-  const note = file.split('/').pop()!.replace(/\.md$/i, '').trim();
+  const name = file.split('/').pop()!.replace(/\.md$/i, '').trim();
+  const note = (name && titleOf?.(file.trim())) || name;
   const anchor = anchors.join('#').replace(/^\^/, '').trim();
   if (!note) return anchor;
   return anchor && !anchor.startsWith('^') ? `${note} > ${anchor}` : note;
 }
 
-/** Replaces wikilinks and embeds outside fenced code and inline code with their text. */
-export function renderWikilinks(markdown: string): string {
+/**
+ * Replaces wikilinks and embeds outside fenced code and inline code with their text: the alias,
+ * else the target note's title (`titleOf`: its front matter's), else its file name.
+ */
+export function renderWikilinks(markdown: string, titleOf?: LinkTitle): string {
   if (!markdown.includes('[[')) return markdown;
   const lines = markdown.split('\n');
   let fence: string | null = null;
@@ -41,7 +49,9 @@ export function renderWikilinks(markdown: string): string {
     lines[i] = line
       .split(/(`+[^`]*`+)/)
       .map((piece, index) =>
-        index % 2 === 1 ? piece : piece.replace(WIKILINK, (_all, _bang, inside: string) => linkText(inside)),
+        index % 2 === 1
+          ? piece
+          : piece.replace(WIKILINK, (_all, _bang, inside: string) => linkText(inside, titleOf)),
       )
       .join('');
   }

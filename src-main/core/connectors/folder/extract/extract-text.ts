@@ -28,7 +28,9 @@ export async function extractText(bytes: Buffer, context: ExtractContext): Promi
     );
   const text = decodeUtf8(bytes).text;
   const split = splitFrontMatter(text);
-  const body = /\.txt$/i.test(context.externalId) ? split.body : renderWikilinks(split.body);
+  const body = /\.txt$/i.test(context.externalId)
+    ? split.body
+    : renderWikilinks(split.body, context.linkTitle);
   // The front matter stays in: the sync engine parses it (title, tags, aliases, summary) for every
   // source alike (core/text/clean-markdown.ts); its title wins over this one.
   const frontMatter = text.slice(0, text.length - split.body.length);

@@ -32,6 +32,8 @@ export interface ExtractContext {
    * returns none: the extract worker streams them to the host instead of holding them all.
    */
   onPart?: (part: LocatedPart) => void;
+  /** The title a `[[link]]` to another note of the folder shows (Markdown notes; note-titles.ts). */
+  linkTitle?: (target: string) => string | null;
 }
 
 export type Extractor = (bytes: Buffer, context: ExtractContext) => Promise<Extracted>;
