@@ -191,7 +191,8 @@ export async function runLargeFileScenario(options: {
   if (peakRssMb() > maxRssBeforeMb) peak = Math.max(peak, peakRssMb());
   const chunks = (await cairn.db.query<{ n: number }>('SELECT count(*)::int AS n FROM chunks')).rows[0]!.n;
   // Why the large file was not indexed, if it was not (a limit, the reader's memory limit).
-  const failures = (await listRuns(cairn.db, connection.id, 1))[0]?.errors.map((error) => error.message) ?? [];
+  const failures =
+    (await listRuns(cairn.db, connection.id, 1))[0]?.errors.map((error) => error.message) ?? [];
   await cairn.dispose();
   await rm(options.workDir, { recursive: true, force: true });
   return {
