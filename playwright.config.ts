@@ -1,7 +1,11 @@
+import { join } from 'node:path';
 import { defineConfig } from '@playwright/test';
 
 /** Debian's Chromium (Playwright's own browser download is not available here); see .ci/run. */
 export const CHROMIUM_PATH = process.env.CAIRN_CHROMIUM ?? '/usr/bin/chromium';
+
+// Each test's backend opens a new database: from a migrated template, as in vitest.config.ts.
+process.env.CAIRN_DB_TEMPLATES ??= join(process.cwd(), '.cache', 'db-templates');
 
 export default defineConfig({
   testDir: 'e2e',

@@ -16,5 +16,11 @@ export default defineConfig({
     testTimeout: 60_000,
     hookTimeout: 60_000,
     pool: 'forks',
+    // New databases start from a migrated template instead of running initdb and every migration
+    // (src-main/core/db/database-template.ts); CAIRN_DB_TEMPLATES= (empty) turns that off.
+    env: {
+      CAIRN_DB_TEMPLATES:
+        process.env.CAIRN_DB_TEMPLATES ?? resolve(import.meta.dirname, '.cache', 'db-templates'),
+    },
   },
 });

@@ -1,10 +1,30 @@
-import { describe, expect, it } from 'vitest';
-import { migrate, openDatabase } from './database';
+import { existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { migrate, openDatabase, type Db } from './database';
+import { templatePath, writeTemplate } from './database-template';
 import { MIGRATIONS } from './migrations/index';
+
+const scratch = mkdtempSync(join(tmpdir(), 'cairn-db-test-'));
+afterAll(() => rmSync(scratch, { recursive: true, force: true }));
+
+/** What the migrations built: tables and columns, indexes, extensions and the recorded versions. */
+async function schemaOf(db: Db): Promise<unknown> {
+  const rows = async (sql: string) => (await db.query(sql)).rows;
+  return {
+    columns: await rows(
+      "SELECT table_name, column_name, data_type, column_default FROM information_schema.columns WHERE table_schema = 'public' ORDER BY 1, 2",
+    ),
+    indexes: await rows("SELECT indexname, indexdef FROM pg_indexes WHERE schemaname = 'public' ORDER BY 1"),
+    extensions: await rows('SELECT extname, extversion FROM pg_extension ORDER BY 1'),
+    versions: await rows('SELECT version, name FROM schema_migrations ORDER BY version'),
+  };
+}
 
 describe('openDatabase', () => {
   it('applies every migration once and records it', async () => {
-    const db = await openDatabase();
+    const db = await openDatabase({ templates: null });
     const versions = (
       await db.query<{ version: number }>('SELECT version FROM schema_migrations ORDER BY version')
     ).rows.map((r) => r.version);
@@ -14,7 +34,7 @@ describe('openDatabase', () => {
   });
 
   it('rolls back a failing migration as a whole', async () => {
-    const db = await openDatabase();
+    const db = await openDatabase({ templates: null });
     const broken = {
       version: 999,
       name: 'broken',
@@ -26,5 +46,53 @@ describe('openDatabase', () => {
     ).rows[0]?.n;
     expect(tables).toBe(0);
     await db.close();
+  });
+});
+
+describe('openDatabase with templates', () => {
+  it('writes the template from the first new database, and one opened from it has the same schema as a migrated one', async () => {
+    const folder = join(scratch, 'written');
+    const first = await openDatabase({ templates: folder });
+    expect(readdirSync(folder)).toEqual([templatePath(folder, MIGRATIONS).slice(folder.length + 1)]);
+    const fresh = await openDatabase({ templates: null });
+    const fromTemplate = await openDatabase({ templates: folder });
+    expect(await schemaOf(fromTemplate)).toEqual(await schemaOf(fresh));
+    await Promise.all([first.close(), fresh.close(), fromTemplate.close()]);
+  });
+
+  it('starts a new database from the template, in memory and on disk, and leaves an existing one alone', async () => {
+    // A template with a mark no migration makes proves where a database came from.
+    const folder = join(scratch, 'marked');
+    const marked = await openDatabase({ templates: null });
+    await marked.exec('CREATE TABLE template_mark (id int); INSERT INTO template_mark VALUES (7)');
+    await writeTemplate(marked, templatePath(folder, MIGRATIONS));
+    await marked.close();
+    const mark = async (db: Db) =>
+      (
+        await db.query<{ n: number }>(
+          "SELECT count(*)::int AS n FROM pg_tables WHERE tablename = 'template_mark'",
+        )
+      ).rows[0]?.n;
+
+    const inMemory = await openDatabase({ templates: folder });
+    const dataDir = join(scratch, 'on-disk');
+    const onDisk = await openDatabase({ dataDir, templates: folder });
+    await onDisk.exec('INSERT INTO template_mark VALUES (8)');
+    expect([await mark(inMemory), await mark(onDisk), existsSync(join(dataDir, 'PG_VERSION'))]).toEqual([
+      1,
+      1,
+      true,
+    ]);
+    await Promise.all([inMemory.close(), onDisk.close()]);
+
+    // Reopened, the on-disk database keeps what was written since; without a template nothing is marked.
+    const reopened = await openDatabase({ dataDir, templates: folder });
+    const plain = await openDatabase({ dataDir: join(scratch, 'plain'), templates: null });
+    expect({
+      kept: (await reopened.query<{ id: number }>('SELECT id FROM template_mark ORDER BY id')).rows,
+      versions: (await reopened.query('SELECT version FROM schema_migrations')).rows.length,
+      plain: await mark(plain),
+    }).toEqual({ kept: [{ id: 7 }, { id: 8 }], versions: MIGRATIONS.length, plain: 0 });
+    await Promise.all([reopened.close(), plain.close()]);
   });
 });
