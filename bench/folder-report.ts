@@ -58,7 +58,10 @@ export function printFolderReport(result: FolderBenchResult): void {
           `${num(sync.fullSync.wallMs / 1000, 1)} s wall, ${num(sync.fullSync.cpuMs / 1000, 1)} s CPU, ${sync.fullSync.documents} documents, ${sync.fullSync.chunks} chunks`,
         ],
         ['PDF reader (serial, this thread)', `${num(sync.pdfReader.pagesPerSecond)} pages/s`],
-        ['PDF reader (serial, extract worker)', `${num(sync.pdfReaderWorker.pagesPerSecond)} pages/s`],
+        [
+          'PDF reader (serial, extract worker)',
+          `${num(sync.pdfReaderWorker.pagesPerSecond)} pages/s after a start of ${num(sync.pdfReaderWorker.startAndFirstFileMs)} ms`,
+        ],
         ['restart catch-up, nothing changed', `${num(sync.catchUpUnchanged.wallMs / 1000, 1)} s`],
         [
           `saved file → searchable (n=${sync.watchLatencyMs.n})`,
