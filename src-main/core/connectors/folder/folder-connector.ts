@@ -25,7 +25,11 @@ import type {
 } from '../connector';
 import { ExclusionRules, parseExcludePatterns } from './exclusions';
 import { extensionOf, extractorFor, stripKnownExtension } from './extract/extractors';
-import { ExtractorWorkers, type ExtractorWorkerOptions } from './extract/extractor-workers';
+import {
+  ExtractorWorkers,
+  sharedExtractorWorkers,
+  type ExtractorWorkerOptions,
+} from './extract/extractor-workers';
 import { fileFailure, tooMuchText, type ExtractContext } from './extract/extracted';
 import { fsReason, walkFolder, type WalkedFile, type WalkOptions } from './folder-walk';
 import { searchFolder } from './folder-search';
@@ -55,7 +59,7 @@ export interface FolderConnectorOptions {
   readDirectory?: WalkOptions['readDirectory'];
   /**
    * The worker thread PDFs are read in (its heap limit, stall timeout), or false to read them on
-   * this thread (the bench's comparison). @default a worker with a 128 MB heap
+   * this thread (the bench's comparison). @default the process's shared worker (128 MB heap)
    */
   extractorWorkers?: ExtractorWorkerOptions | false;
 }
@@ -84,6 +88,8 @@ export class FolderConnector implements Connector {
   private readonly searchMaxFileBytes: number;
   private readonly readDirectory: WalkOptions['readDirectory'];
   private readonly workers: ExtractorWorkers | null;
+  /** Workers with limits of this connector's own (tests), ended with it; else the shared one. */
+  private readonly ownWorkers: ExtractorWorkers | null;
   /** The Markdown notes the last listing saw, for link titles (note-titles.ts). */
   private notes: Map<string, NoteFile> | null = null;
   private titles: Promise<NoteTitles> | null = null;
@@ -98,12 +104,14 @@ export class FolderConnector implements Connector {
     this.searchMaxFiles = options.searchMaxFiles ?? 5000;
     this.searchMaxFileBytes = options.searchMaxFileBytes ?? 2 * 1024 * 1024;
     this.readDirectory = options.readDirectory;
-    this.workers = options.extractorWorkers === false ? null : new ExtractorWorkers(options.extractorWorkers);
+    const workers = options.extractorWorkers;
+    this.ownWorkers = workers ? new ExtractorWorkers(workers) : null;
+    this.workers = workers === false ? null : (this.ownWorkers ?? sharedExtractorWorkers());
   }
 
-  /** Ends the extract worker (the sync service disposes a connection's connector after each run). */
+  /** Ends an extract worker of its own (the sync service disposes a connector after each run). */
   async dispose(): Promise<void> {
-    await this.workers?.dispose();
+    await this.ownWorkers?.dispose();
   }
 
   /** The folder's file counts, as a sentence and as params the UI says in its language. */

@@ -17,7 +17,7 @@ import { PgDocumentStore } from '../../../index/pg-document-store';
 import { SyncEngine } from '../../../sync/sync-engine';
 import { SyncLock } from '../../../sync/sync-lock';
 import { FolderConnector } from '../folder-connector';
-import { ExtractorWorkers } from './extractor-workers';
+import { ExtractorWorkers, sharedExtractorWorkers } from './extractor-workers';
 
 /** Pages of prose: enough of them and PDF.js needs far more heap than a small limit allows. */
 function prosePages(count: number, tag: string): string[][] {
@@ -115,6 +115,27 @@ describe('ExtractorWorkers', () => {
     } finally {
       await workers.dispose();
     }
+  });
+
+  it('connectors of successive runs share one worker; disposing a connector leaves it to the next', async () => {
+    const shared = sharedExtractorWorkers();
+    const startedBefore = shared.started;
+    for (let run = 0; run < 2; run++) {
+      const connector = new FolderConnector({ root: dir });
+      const fetched = await connector
+        .fetch({
+          externalId: 'small.pdf',
+          title: 'small',
+          knowledgeBase: 'files',
+          url: null,
+          remoteUpdatedAt: null,
+          revision: null,
+        })
+        .finally(() => connector.dispose());
+      expect(fetched.parts).toHaveLength(2);
+    }
+    expect(shared.started - startedBefore).toBe(1);
+    expect(shared.alive).toBe(true);
   });
 
   it('a cancel ends the worker at once; the next file gets a fresh one', async () => {

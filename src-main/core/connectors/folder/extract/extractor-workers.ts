@@ -9,6 +9,7 @@
  * One worker, reused file after file (a folder of small PDFs pays its start-up once), one file at
  * a time; after a file of `recycleAfterBytes` or more it is ended, so the heap it grew is given
  * back, and the next file starts a fresh one. Ended when idle for `idleMs`, and by dispose().
+ * Connectors with the default limits share one (sharedExtractorWorkers).
  */
 import { existsSync } from 'node:fs';
 import { dirname, join } from 'node:path';
@@ -254,4 +255,17 @@ export class ExtractorWorkers {
       worker.postMessage(request, [copy.buffer]);
     });
   }
+}
+
+let shared: ExtractorWorkers | null = null;
+
+/**
+ * The process's one extract worker with the default limits: a connector is made per sync run,
+ * and sharing the worker spares each run that reads a PDF the worker's start (~1-3 s from source
+ * on a loaded machine), and keeps concurrent syncs of several folders to one worker's memory.
+ * Never disposed: idle, it ends itself after `idleMs` and never keeps the process alive.
+ */
+export function sharedExtractorWorkers(): ExtractorWorkers {
+  shared ??= new ExtractorWorkers();
+  return shared;
 }
