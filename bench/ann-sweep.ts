@@ -35,6 +35,8 @@ const { values, positionals } = parseArgs({
     queries: { type: 'string', default: '200' },
     seed: { type: 'string', default: '1' },
     out: { type: 'string' },
+    /** BM25 depths at which to report how many of the exact top 10 the BM25 list holds. */
+    reach: { type: 'string' },
   },
 });
 const [dataDir, vectorFile] = positionals;
@@ -68,6 +70,27 @@ const log = (line: string) => console.log(line);
 log(
   `${exact.size} vectors, ${prepared.length} queries; load ${machineFacts().loadAverage.join(' / ')}; pgvector ${await extensionVersion()}`,
 );
+
+// How deep in BM25 the exact neighbours lie: whether more lexical candidates could close the gap.
+const reach = numbers(values.reach);
+if (reach.length > 0) {
+  const deepest = Math.max(...reach);
+  const found = reach.map(() => 0);
+  let total = 0;
+  for (const [q, p] of prepared.entries()) {
+    const ranks = new Map(
+      (await keywordSearch(db, p.keywordText, null, deepest)).candidates.map((id, rank) => [id, rank]),
+    );
+    for (const { id } of truth[q]!.slice(0, 10)) {
+      total++;
+      const rank = ranks.get(id) ?? Number.POSITIVE_INFINITY;
+      reach.forEach((depth, i) => (found[i]! += rank < depth ? 1 : 0));
+    }
+  }
+  log(
+    `exact top-10 chunks within the BM25 top n: ${reach.map((depth, i) => `${depth}: ${(found[i]! / total).toFixed(3)}`).join(', ')}`,
+  );
+}
 
 interface Point {
   build: string;

@@ -85,7 +85,9 @@ export function evaluateTargets(outcomes: ScenarioOutcome[]): TargetCheck[] {
       (o) => o.scenario.embedder === 'builtin' && o.index.documents === 10_000 && o.index.resyncUnchanged,
     ) ?? null;
   const q = queried?.query ?? null;
-  const peakRss = queried ? Math.max(queried.index.peakRssMb, queried.query?.peakRssMb ?? 0) : null;
+  // Issue 15's target is the peak while indexing: the full index (sync and HNSW build) where the
+  // worker recorded it apart from the re-syncs that follow.
+  const peakRss = queried ? (queried.index.peakRssFullIndexMb ?? queried.index.peakRssMb) : null;
   const throughput = offline
     ? offline.index.fullIndex.counters.chunksEmbedded / (offline.index.fullIndex.wallMs / 1000)
     : null;
@@ -114,19 +116,19 @@ export function evaluateTargets(outcomes: ScenarioOutcome[]): TargetCheck[] {
     ),
     check(
       'offline indexing throughput',
-      '≥ 300 chunks/s',
+      '≥ 500 chunks/s',
       throughput,
-      300,
+      500,
       'atLeast',
       ' chunks/s',
       0,
       label(offline),
     ),
     check(
-      'peak RSS',
-      '< 1.5 GB',
+      'peak RSS while indexing',
+      '< 1.2 GB',
       peakRss === null ? null : peakRss / 1024,
-      1.5,
+      1.2,
       'below',
       ' GB',
       2,
@@ -164,7 +166,7 @@ export function indexTable(outcomes: ScenarioOutcome[]): string {
       'write s',
       'HNSW build s',
       'embed requests',
-      'peak RSS MB',
+      'peak RSS MB (full index / with re-syncs)',
       'disk MB',
       'load 1m',
     ],
@@ -183,7 +185,9 @@ export function indexTable(outcomes: ScenarioOutcome[]): string {
         num(full.stagesMs.write / 1000, 1),
         num(full.stagesMs.optimize / 1000, 1),
         full.embedRequests,
-        num(index.peakRssMb),
+        index.peakRssFullIndexMb === undefined
+          ? num(index.peakRssMb)
+          : `${num(index.peakRssFullIndexMb)} / ${num(index.peakRssMb)}`,
         num(index.diskMb),
         num(loadAtStart[0], 1),
       ];

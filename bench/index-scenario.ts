@@ -47,7 +47,10 @@ export interface IndexScenarioResult {
   fullIndex: SyncMeasurement;
   resyncUnchanged: { runs: SyncMeasurement[]; medianWallMs: number } | null;
   resyncChanged: (SyncMeasurement & { changedDocuments: number }) | null;
+  /** Peak RSS of the whole step (full index and re-syncs). */
   peakRssMb: number;
+  /** Peak RSS when the full index (sync and HNSW build) ended, before any re-sync. */
+  peakRssFullIndexMb?: number;
   /** The process.memoryUsage() sample with the highest RSS (every 10 s), with the stage it was in. */
   memoryAtPeak?: MemorySample | null;
   diskMb: number;
@@ -70,14 +73,21 @@ export async function runIndexScenario(options: IndexScenarioOptions): Promise<I
   const vectors = options.vectorFile
     ? new VectorFileWriter(options.vectorFile, options.embedder.space.dimensions)
     : null;
+  let timedStore: TimedStore | null = null;
   const openStarted = performance.now();
   const pipeline = await openPipeline({
     dataDir: options.dataDir,
     embedder: options.embedder,
     chunk: timedChunker(clock),
     fetchConcurrency: options.fetchConcurrency,
-    wrapStore: (store) =>
-      new TimedStore(store, clock, vectors ? (id, chunks, v) => vectors.append(id, chunks, v) : null),
+    wrapStore: (store) => {
+      timedStore = new TimedStore(
+        store,
+        clock,
+        vectors ? (id, chunks, v) => vectors.append(id, chunks, v) : null,
+      );
+      return timedStore;
+    },
   });
   const openMs = performance.now() - openStarted;
 
@@ -95,17 +105,26 @@ export async function runIndexScenario(options: IndexScenarioOptions): Promise<I
     if (options.documents === undefined) chunks += chunkMarkdown(doc.markdown).length;
   }
 
-  // As the sync engine does for a large sync (offload-embedder.ts), here so the stage clock still
-  // sees the embedder: the timed wrapper has no workerRecipe, so the engine does not move it again.
-  const offloaded = await offloadEmbedder(options.embedder, connector.size, { logger: silentLogger() });
-  const embedder = new TimedEmbedder(offloaded.embedder, clock);
-
-  async function measuredSync(): Promise<SyncMeasurement> {
+  let inWorker = false;
+  /**
+   * One sync of the connector. As the engine does for a sync of `toFetch` documents
+   * (offload-embedder.ts, sync-engine.ts), here so the stage clock still sees the embedder (the
+   * timed wrapper has no workerRecipe, so the engine does not move it again): the embedder runs in
+   * a worker thread from 250 documents on, started inside the timed sync, and the worker is gone
+   * before optimize() (the HNSW build), so peak RSS does not count a worker the app has closed.
+   */
+  async function measuredSync(toFetch: number): Promise<SyncMeasurement> {
     clock.reset();
     const fetchesBefore = connector.fetchCount;
     const cpuBefore = process.cpuUsage();
     const started = performance.now();
-    const run = await pipeline.engine.run({ connectionId: CONNECTION_ID, connector, embedder });
+    const offloaded = await offloadEmbedder(options.embedder, toFetch, { logger: silentLogger() });
+    inWorker ||= offloaded.embedder !== options.embedder;
+    const embedder = new TimedEmbedder(offloaded.embedder, clock);
+    timedStore!.beforeOptimize = () => offloaded.dispose();
+    const run = await pipeline.engine
+      .run({ connectionId: CONNECTION_ID, connector, embedder })
+      .finally(() => offloaded.dispose());
     const wallMs = performance.now() - started;
     const cpu = process.cpuUsage(cpuBefore);
     if (run.status !== 'succeeded')
@@ -121,10 +140,14 @@ export async function runIndexScenario(options: IndexScenarioOptions): Promise<I
   }
 
   log(
-    `indexing ${connector.size} documents with ${options.embedder.space.provider}/${options.embedder.space.model}${offloaded.embedder === options.embedder ? '' : ' in a worker thread'}`,
+    `indexing ${connector.size} documents with ${options.embedder.space.provider}/${options.embedder.space.model}`,
   );
   phase = 'full sync';
-  const fullIndex = await measuredSync();
+  const fullIndex = await measuredSync(connector.size);
+  log(
+    `embedded ${inWorker ? 'in a worker thread' : 'in process'}; peak RSS so far ${peakRssMb().toFixed(0)} MB`,
+  );
+  const peakRssFullIndexMb = peakRssMb();
   log(`indexed ${fullIndex.counters.chunksEmbedded} chunks in ${(fullIndex.wallMs / 1000).toFixed(1)} s`);
 
   let resyncUnchanged: IndexScenarioResult['resyncUnchanged'] = null;
@@ -132,21 +155,20 @@ export async function runIndexScenario(options: IndexScenarioOptions): Promise<I
   if (options.resync) {
     phase = 're-sync';
     const runs: SyncMeasurement[] = [];
-    for (let r = 0; r < UNCHANGED_RUNS; r++) runs.push(await measuredSync());
+    for (let r = 0; r < UNCHANGED_RUNS; r++) runs.push(await measuredSync(0));
     resyncUnchanged = { runs, medianWallMs: median(runs.map((m) => m.wallMs)) };
     let changedDocuments = 0;
     for (let i = 0; i < connector.size; i += CHANGE_STRIDE) {
       connector.put(generateDocument(i, { seed: options.seed, version: 2 }));
       changedDocuments++;
     }
-    resyncChanged = { ...(await measuredSync()), changedDocuments };
+    resyncChanged = { ...(await measuredSync(changedDocuments)), changedDocuments };
     log(
       `re-sync unchanged ${resyncUnchanged.medianWallMs.toFixed(0)} ms (median of ${UNCHANGED_RUNS}), 1% changed ${resyncChanged.wallMs.toFixed(0)} ms`,
     );
   }
 
   phase = 'close';
-  await offloaded.dispose();
   const counts = await pipeline.store.counts(CONNECTION_ID);
   await pipeline.db.close();
   vectors?.close();
@@ -159,6 +181,7 @@ export async function runIndexScenario(options: IndexScenarioOptions): Promise<I
     resyncUnchanged,
     resyncChanged,
     peakRssMb: peakRssMb(),
+    peakRssFullIndexMb,
     memoryAtPeak: memory.stop(),
     diskMb: directorySize(options.dataDir) / 2 ** 20,
   };

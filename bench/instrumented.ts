@@ -102,6 +102,9 @@ export type VectorSink = (
 ) => void;
 
 export class TimedStore implements DocumentStore {
+  /** Runs before each optimize(): the bench disposes its embedding worker there, as the engine does. */
+  beforeOptimize: (() => Promise<void>) | null = null;
+
   constructor(
     private readonly inner: DocumentStore,
     private readonly clock: StageClock,
@@ -137,6 +140,7 @@ export class TimedStore implements DocumentStore {
   }
 
   async optimize(signal?: AbortSignal): Promise<void> {
+    await this.beforeOptimize?.();
     await this.clock.time('optimize', async () => this.inner.optimize?.(signal));
   }
 
