@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { startFakeEmbeddingServer } from '../src-main/core/embedding/fake-embedding-server';
 import { OpenAiCompatibleEmbedder } from '../src-main/core/embedding/openai-embedder';
+import type { DocumentStore } from '../src-main/core/index/document-store';
 import { EMBEDDING_PRESETS } from '../src-main/core/embedding/presets';
 import { generateDocument } from './corpus';
 import { evaluateCollection } from './evaluate-collection';
@@ -33,6 +34,28 @@ describe('StageClock', () => {
     now = 55;
     embed();
     expect(clock.ms).toEqual({ chunk: 0, embed: 5, write: 50, optimize: 0 });
+  });
+
+  it('names the stages with a call in flight (the memory trace labels its samples with them)', () => {
+    const clock = new StageClock(() => 0);
+    const write = clock.start('write');
+    const embed = clock.start('embed');
+    expect(clock.busy().sort()).toEqual(['embed', 'write']);
+    write();
+    expect(clock.busy()).toEqual(['embed']);
+    embed();
+    expect(clock.busy()).toEqual([]);
+  });
+});
+
+describe('TimedStore', () => {
+  it('runs beforeOptimize before the store optimizes (the bench closes its embedding worker there, as the engine does)', async () => {
+    const order: string[] = [];
+    const inner = { optimize: async () => void order.push('optimize') } as unknown as DocumentStore;
+    const store = new TimedStore(inner, new StageClock());
+    store.beforeOptimize = async () => void order.push('worker closed');
+    await store.optimize();
+    expect(order).toEqual(['worker closed', 'optimize']);
   });
 });
 
