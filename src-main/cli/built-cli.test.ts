@@ -6,7 +6,7 @@ import { execFile } from 'node:child_process';
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { pdfBytes } from '../testing/file-fixtures';
@@ -17,8 +17,15 @@ const outdir = join(root, '.cache', `built-cli-test-${process.pid}`);
 let work: string;
 
 async function cairn(...args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
+  return cairnWith([], ...args);
+}
+
+async function cairnWith(
+  nodeArgs: string[],
+  ...args: string[]
+): Promise<{ code: number; stdout: string; stderr: string }> {
   try {
-    const { stdout, stderr } = await run(process.execPath, [join(outdir, 'cli.js'), ...args], {
+    const { stdout, stderr } = await run(process.execPath, [...nodeArgs, join(outdir, 'cli.js'), ...args], {
       cwd: work,
       env: { PATH: process.env.PATH ?? '', HOME: work },
     });
@@ -69,10 +76,31 @@ describe('the built cairn command', () => {
       const added = await cairn('--data-dir', dataDir, 'add-folder', notes, '--name', 'Notes');
       expect(added.code).toBe(0);
       expect((await cairn('--data-dir', dataDir, 'sync', 'Notes')).code).toBe(0);
-      const found = await cairn('--data-dir', dataDir, 'search', '住宿', '--json');
+      // A module hook lists every package the search process imports (on stderr).
+      const hook = join(work, 'package-hook.mjs');
+      const register = join(work, 'register-package-hook.mjs');
+      await writeFile(hook, PACKAGE_HOOK);
+      await writeFile(
+        register,
+        `import { register } from 'node:module';\nregister(${JSON.stringify(pathToFileURL(hook).href)});\n`,
+      );
+      const found = await cairnWith(
+        ['--import', register],
+        '--data-dir',
+        dataDir,
+        'search',
+        '住宿',
+        '--json',
+      );
       expect(found.code).toBe(0);
       const response = JSON.parse(found.stdout) as { ok: true; value: { hits: { title: string }[] } };
       expect(response.value.hits.map((hit) => hit.title)).toEqual(['差旅']);
+      // What searching never needs stays unloaded, though the folder holds a PDF: file readers, the
+      // chat/embedding SDK, DingTalk's socket (docs/decisions/cli-startup.md). The index must have loaded.
+      const loaded = [...found.stderr.matchAll(/^package (\S+)$/gm)].map((match) => match[1]);
+      expect(loaded).toContain('@electric-sql/pglite');
+      for (const optional of ['exceljs', 'mammoth', 'unpdf', 'csv-parse', 'openai', 'ws'])
+        expect(loaded).not.toContain(optional);
       const pdf = await cairn('--data-dir', dataDir, 'search', 'zeppelin hangar', '--json');
       expect(pdf.code).toBe(0);
       const pdfHits = (JSON.parse(pdf.stdout) as { value: { hits: { title: string }[] } }).value.hits;
@@ -80,3 +108,14 @@ describe('the built cairn command', () => {
     },
   );
 });
+
+/** A resolve hook (a module of its own) that prints each package once as the process imports it. */
+const PACKAGE_HOOK = [
+  'const seen = new Set();',
+  'export async function resolve(specifier, context, next) {',
+  '  const resolved = await next(specifier, context);',
+  '  const name = /node_modules[/]((@[^/]+[/])?[^/]+)/.exec(resolved.url)?.[1];',
+  '  if (name && !seen.has(name)) { seen.add(name); process.stderr.write(`package ${name}\\n`); }',
+  '  return resolved;',
+  '}',
+].join('\n');

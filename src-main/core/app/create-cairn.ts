@@ -139,22 +139,29 @@ export async function createCairn(options: CreateCairnOptions = {}): Promise<Cai
         logger.warn('could not make the data directory private', { error }),
       );
       privacy = keeper;
-      await keeper.request();
+      // Not awaited: the sweep (a chmod walk of every file PGlite keeps, 0.3–1 s on a loaded machine)
+      // tightens what an older version left loose while the database starts; files made from here on
+      // are owner-only through the umask, and dispose waits for the sweep (docs/decisions/cli-startup.md).
+      void keeper.request();
       // Runs after the database has closed (disposers run in reverse): its last writes are private too.
       disposers.push(() => keeper.request());
     }
-    const db = await openDatabase(layout ? { dataDir: layout.database } : {});
-    disposers.push(() => db.close());
-    const secretStore =
-      options.secretStore ??
-      (layout
-        ? await chooseSecretStore({
+    // The keychain probe waits on the OS (D-Bus on Linux: a second or more when no keychain answers)
+    // while PGlite's start-up keeps this thread busy: both run at once rather than one after the other.
+    const choosingSecrets =
+      options.secretStore || !layout
+        ? null
+        : chooseSecretStore({
             dataDir: layout.root,
             secretsFile: layout.secrets,
             env,
             logger: logger.child('secrets'),
-          })
-        : new MemorySecretStore());
+          });
+    choosingSecrets?.catch(() => undefined); // awaited below; this only keeps an early failure of the database from leaving it unhandled
+    const db = await openDatabase(layout ? { dataDir: layout.database } : {});
+    disposers.push(() => db.close());
+    const secretStore =
+      options.secretStore ?? (choosingSecrets ? await choosingSecrets : new MemorySecretStore());
     const events = new EventBus();
     // PGlite writes its files 0666: each sync and re-embed ends with the data dir made owner-only again.
     disposers.push(events.on('sync.finished', () => void privacy?.request()));

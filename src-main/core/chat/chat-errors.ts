@@ -3,9 +3,10 @@
  * on. Provider messages are kept (they often name the problem) but redacted of the key.
  * Status meanings: https://platform.openai.com/docs/guides/error-codes
  */
-import { APIConnectionError, APIConnectionTimeoutError, APIError, APIUserAbortError } from 'openai';
+import type { APIError } from 'openai';
 import { CairnError } from '../errors';
 import { SecretRedactor } from '../logging/logger';
+import type { OpenAiSdk } from '../openai/openai-sdk';
 
 export interface ChatErrorContext {
   model: string;
@@ -16,8 +17,10 @@ export interface ChatErrorContext {
 const CONTEXT_LENGTH_PATTERN =
   /context[_ ]length|maximum context|context window|too many tokens|input length|too long/i;
 
-export function toChatError(error: unknown, context: ChatErrorContext): CairnError {
+/** `sdk`: the loaded openai module, whose error classes the failure is matched against. */
+export function toChatError(error: unknown, context: ChatErrorContext, sdk: OpenAiSdk): CairnError {
   if (error instanceof CairnError) return error;
+  const { APIConnectionError, APIConnectionTimeoutError, APIError, APIUserAbortError } = sdk;
   const redactor = new SecretRedactor();
   redactor.register(context.apiKey);
   const providerSays = (e: APIError) =>

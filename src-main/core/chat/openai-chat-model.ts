@@ -3,7 +3,8 @@
  * Ollama, LM Studio...), streamed with usage. The SDK's own timeout only covers the wait for the
  * response headers, so a silent stream is cut here by an idle timer.
  */
-import OpenAI from 'openai';
+import type OpenAI from 'openai';
+import { loadOpenAiSdk, type OpenAiSdk } from '../openai/openai-sdk';
 import type { TokenUsage } from '@shared/models';
 import { CairnError } from '../errors';
 import { resolveChatModelConfig, type ChatModelConfig, type ChatSettingsInput } from './chat-provider';
@@ -13,22 +14,31 @@ import { toChatError } from './chat-errors';
 export class OpenAiChatModel implements ChatModel {
   readonly model: string;
   readonly contextWindow: number;
-  private readonly client: OpenAI;
+  private client: Promise<{ sdk: OpenAiSdk; client: OpenAI }> | null = null;
   private readonly idleTimeoutMs: number;
 
   constructor(private readonly config: ChatModelConfig) {
     this.model = config.model;
     this.contextWindow = config.contextWindow;
     this.idleTimeoutMs = config.idleTimeoutMs ?? 60_000;
-    this.client = new OpenAI({
-      // Local servers need no key, but the SDK requires a non-empty one.
-      apiKey: config.apiKey || 'no-key',
-      baseURL: config.baseUrl,
-      timeout: config.requestTimeoutMs ?? 60_000,
-      maxRetries: config.maxRetries ?? 1,
-      // Cairn logs through its redacting logger; the SDK must not print requests on its own.
-      logLevel: 'off',
-    });
+  }
+
+  /** The SDK client, built on the first answer (the SDK itself loads then: openai/openai-sdk.ts). */
+  private sdkClient(): Promise<{ sdk: OpenAiSdk; client: OpenAI }> {
+    const config = this.config;
+    this.client ??= loadOpenAiSdk().then((sdk) => ({
+      sdk,
+      client: new sdk.OpenAI({
+        // Local servers need no key, but the SDK requires a non-empty one.
+        apiKey: config.apiKey || 'no-key',
+        baseURL: config.baseUrl,
+        timeout: config.requestTimeoutMs ?? 60_000,
+        maxRetries: config.maxRetries ?? 1,
+        // Cairn logs through its redacting logger; the SDK must not print requests on its own.
+        logLevel: 'off',
+      }),
+    }));
+    return this.client;
   }
 
   async stream(
@@ -36,6 +46,7 @@ export class OpenAiChatModel implements ChatModel {
     onDelta: (delta: string) => void,
     signal?: AbortSignal,
   ): Promise<ChatCompletionResult> {
+    const { sdk, client } = await this.sdkClient();
     const controller = new AbortController();
     let timedOut = false;
     const abort = () => controller.abort();
@@ -55,7 +66,7 @@ export class OpenAiChatModel implements ChatModel {
     try {
       if (signal?.aborted) throw new CairnError('CANCELLED', 'Cancelled.');
       armIdleTimer();
-      const stream = await this.client.chat.completions.create(
+      const stream = await client.chat.completions.create(
         {
           model: this.model,
           messages: request.messages,
@@ -84,13 +95,13 @@ export class OpenAiChatModel implements ChatModel {
           };
       }
     } catch (error) {
-      throw this.classify(error, timedOut, signal);
+      throw this.classify(sdk, error, timedOut, signal);
     } finally {
       clearTimeout(idleTimer);
       signal?.removeEventListener('abort', abort);
     }
     // The SDK ends the iteration quietly when its signal fires, so the reason is checked here.
-    if (timedOut || signal?.aborted) throw this.classify(new Error('aborted'), timedOut, signal);
+    if (timedOut || signal?.aborted) throw this.classify(sdk, new Error('aborted'), timedOut, signal);
     if (!finishReason)
       throw new CairnError(
         'SOURCE_UNREACHABLE',
@@ -102,18 +113,27 @@ export class OpenAiChatModel implements ChatModel {
     return { text, usage, finishReason };
   }
 
-  private classify(error: unknown, timedOut: boolean, signal: AbortSignal | undefined): CairnError {
+  private classify(
+    sdk: OpenAiSdk,
+    error: unknown,
+    timedOut: boolean,
+    signal: AbortSignal | undefined,
+  ): CairnError {
     if (timedOut)
       return new CairnError(
         'TIMEOUT',
         `The chat model sent nothing for ${seconds(this.idleTimeoutMs)}; the answer was cut.`,
       );
     if (signal?.aborted) return new CairnError('CANCELLED', 'Cancelled.');
-    return toChatError(error, {
-      model: this.model,
-      baseUrl: this.config.baseUrl,
-      apiKey: this.config.apiKey,
-    });
+    return toChatError(
+      error,
+      {
+        model: this.model,
+        baseUrl: this.config.baseUrl,
+        apiKey: this.config.apiKey,
+      },
+      sdk,
+    );
   }
 }
 

@@ -6,7 +6,9 @@
  * returned vector is checked and L2-normalised before anyone stores it.
  */
 import { setMaxListeners } from 'node:events';
-import OpenAI, { APIConnectionError, APIConnectionTimeoutError, APIError, APIUserAbortError } from 'openai';
+import type OpenAI from 'openai';
+import type { APIError } from 'openai';
+import { loadOpenAiSdk, type OpenAiSdk } from '../openai/openai-sdk';
 import PQueue from 'p-queue';
 import type { ErrorCode } from '@shared/errors';
 import { CairnError, isAbortError, throwIfAborted } from '../errors';
@@ -47,10 +49,10 @@ interface BatchResult {
 
 export class OpenAiCompatibleEmbedder implements Embedder {
   readonly space: EmbeddingSpace;
-  private readonly client: OpenAI;
+  private client: Promise<{ sdk: OpenAiSdk; client: OpenAI }> | null = null;
   private readonly queue: PQueue;
   private readonly options: Required<Omit<OpenAiEmbedderOptions, 'apiKey' | 'fetch'>> &
-    Pick<OpenAiEmbedderOptions, 'apiKey'>;
+    Pick<OpenAiEmbedderOptions, 'apiKey' | 'fetch'>;
 
   constructor(options: OpenAiEmbedderOptions) {
     if (!Number.isInteger(options.dimensions) || options.dimensions <= 0)
@@ -72,15 +74,23 @@ export class OpenAiCompatibleEmbedder implements Embedder {
       ...options,
     };
     this.space = { provider: options.provider, model: options.model, dimensions: options.dimensions };
-    // Retries are ours (maxRetries 0): the SDK's wait ignores AbortSignal and obeys any retry-after.
-    this.client = new OpenAI({
-      baseURL: options.baseUrl,
-      apiKey: options.apiKey || 'no-key',
-      maxRetries: 0,
-      timeout: this.options.timeoutMs,
-      fetch: options.fetch,
-    });
     this.queue = new PQueue({ concurrency: this.options.concurrency });
+  }
+
+  /** The SDK client, built on the first request (the SDK itself loads then: openai/openai-sdk.ts). */
+  private sdkClient(): Promise<{ sdk: OpenAiSdk; client: OpenAI }> {
+    this.client ??= loadOpenAiSdk().then((sdk) => ({
+      sdk,
+      // Retries are ours (maxRetries 0): the SDK's wait ignores AbortSignal and obeys any retry-after.
+      client: new sdk.OpenAI({
+        baseURL: this.options.baseUrl,
+        apiKey: this.options.apiKey || 'no-key',
+        maxRetries: 0,
+        timeout: this.options.timeoutMs,
+        fetch: this.options.fetch,
+      }),
+    }));
+    return this.client;
   }
 
   async embed(
@@ -124,10 +134,11 @@ export class OpenAiCompatibleEmbedder implements Embedder {
   ): Promise<BatchResult> {
     for (let attempt = 0; ; attempt++) {
       throwIfAborted(signal);
+      const { sdk, client } = await this.sdkClient();
       try {
-        return await this.embedBatch(batch, kind, signal);
+        return await this.embedBatch(client, batch, kind, signal);
       } catch (error) {
-        const failure = this.classify(error);
+        const failure = this.classify(sdk, error);
         if (!failure.retryable || attempt >= this.options.maxRetries) throw failure.error;
         await sleep(this.backoff(attempt, failure.retryAfterMs), signal);
       }
@@ -135,6 +146,7 @@ export class OpenAiCompatibleEmbedder implements Embedder {
   }
 
   private async embedBatch(
+    client: OpenAI,
     batch: string[],
     kind: 'document' | 'query',
     signal: AbortSignal | undefined,
@@ -148,7 +160,7 @@ export class OpenAiCompatibleEmbedder implements Embedder {
     if (this.options.sendDimensions) body.dimensions = this.options.dimensions;
     // Undocumented-to-the-SDK params travel in the body as-is (openai-node README, "Undocumented request params").
     if (this.options.sendTextType) body.text_type = kind;
-    const response = await this.client.embeddings.create(body, { signal });
+    const response = await client.embeddings.create(body, { signal });
     const data = Array.isArray(response?.data) ? response.data : null;
     if (!data || data.length !== batch.length) {
       throw new CairnError(
@@ -183,7 +195,11 @@ export class OpenAiCompatibleEmbedder implements Embedder {
   }
 
   /** Maps SDK and transport failures onto Cairn's codes; decides whether another attempt may help. */
-  private classify(error: unknown): { error: CairnError; retryable: boolean; retryAfterMs?: number } {
+  private classify(
+    sdk: OpenAiSdk,
+    error: unknown,
+  ): { error: CairnError; retryable: boolean; retryAfterMs?: number } {
+    const { APIConnectionError, APIConnectionTimeoutError, APIError, APIUserAbortError } = sdk;
     if (error instanceof CairnError) return { error, retryable: false };
     if (error instanceof APIUserAbortError || isAbortError(error))
       return { error: new CairnError('CANCELLED', 'Embedding cancelled.'), retryable: false };

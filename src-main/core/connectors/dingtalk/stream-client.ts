@@ -8,7 +8,7 @@
  * EVENT; answers SYSTEM ping; replaces the connection on SYSTEM disconnect; pings the socket itself
  * and drops it when no pong comes; and never logs the secret or the ticket URL.
  */
-import WebSocket from 'ws';
+import type WebSocket from 'ws';
 import { CairnError } from '../../errors';
 import type { Logger } from '../../logging/logger';
 import type { ExportEventSource, StreamEventListener } from './export-events';
@@ -266,7 +266,7 @@ export class DingTalkStreamClient implements ExportEventSource {
   }
 
   private send(socket: WebSocket, reply: StreamAck): void {
-    if (socket.readyState === WebSocket.OPEN) socket.send(JSON.stringify(reply));
+    if (socket.readyState === socket.OPEN) socket.send(JSON.stringify(reply));
   }
 
   private onConnectFailed(error: unknown): void {
@@ -325,7 +325,7 @@ export class DingTalkStreamClient implements ExportEventSource {
     this.open = false;
     this.clearTimer('keepAliveTimer');
     this.clearTimer('deadTimer');
-    if (socket && socket.readyState !== WebSocket.CLOSED) socket.close(code, reason);
+    if (socket && socket.readyState !== socket.CLOSED) socket.close(code, reason);
   }
 
   private clearTimer(name: 'reconnectTimer' | 'idleTimer' | 'keepAliveTimer' | 'deadTimer'): void {

@@ -1,5 +1,5 @@
 /** Dialling the Stream WebSocket, with errors that never carry the ticket (the URL's only credential). */
-import WebSocket from 'ws';
+import type WebSocket from 'ws';
 import { CairnError } from '../../errors';
 
 /** Error texts from ws or the network must not carry the dialled URL's ticket. */
@@ -8,9 +8,13 @@ export function scrub(text: string): string {
 }
 
 /** Opens a WebSocket; rejects with a CairnError (never naming the URL) if it does not open in time. */
-export function dial(url: string, timeoutMs: number, signal: AbortSignal): Promise<WebSocket> {
+export async function dial(url: string, timeoutMs: number, signal: AbortSignal): Promise<WebSocket> {
+  // Loaded on the first dial: only a DingTalk connection in Stream mode needs it, and importing it
+  // up front cost every `cairn` command (docs/decisions/cli-startup.md).
+  const { default: WebSocketClient } = await import('ws');
+  if (signal.aborted) throw new CairnError('CANCELLED', 'Cancelled.');
   return new Promise((resolve, reject) => {
-    const socket = new WebSocket(url, { handshakeTimeout: timeoutMs });
+    const socket = new WebSocketClient(url, { handshakeTimeout: timeoutMs });
     const host = new URL(url).host;
     const fail = (error: CairnError) => {
       signal.removeEventListener('abort', onAbort);

@@ -1,14 +1,31 @@
 /** Which reader handles which file extension: the one list of what a folder connection indexes. */
 import type { FileKind } from '@shared/models';
-import { extractCsv } from './extract-csv';
-import { extractDocx } from './extract-docx';
-import { extractEpub } from './extract-epub';
-import { extractHtml } from './extract-html';
-import { extractPdf } from './extract-pdf';
-import { extractPptx } from './extract-pptx';
 import { extractText } from './extract-text';
-import { extractXlsx } from './extract-xlsx';
-import type { Extractor } from './extracted';
+import type { Extracted, ExtractContext, Extractor } from './extracted';
+
+/**
+ * A reader whose module (and its dependencies: exceljs, mammoth, pdf.js, turndown, …) loads on the
+ * first file of its kind. Loading them all up front cost ~1 s of every `cairn` command that opens
+ * the data directory, most of which never read a PDF or a spreadsheet (docs/decisions/cli-startup.md).
+ */
+function onFirstUse(load: () => Promise<Extractor>): Extractor {
+  let loaded: Promise<Extractor> | null = null;
+  return async (bytes: Buffer, context: ExtractContext): Promise<Extracted> => {
+    loaded ??= load().catch((error: unknown) => {
+      loaded = null; // a failed import is retried on the next file rather than remembered forever
+      throw error;
+    });
+    return (await loaded)(bytes, context);
+  };
+}
+
+const extractPdf = onFirstUse(async () => (await import('./extract-pdf')).extractPdf);
+const extractDocx = onFirstUse(async () => (await import('./extract-docx')).extractDocx);
+const extractPptx = onFirstUse(async () => (await import('./extract-pptx')).extractPptx);
+const extractXlsx = onFirstUse(async () => (await import('./extract-xlsx')).extractXlsx);
+const extractCsv = onFirstUse(async () => (await import('./extract-csv')).extractCsv);
+const extractHtml = onFirstUse(async () => (await import('./extract-html')).extractHtml);
+const extractEpub = onFirstUse(async () => (await import('./extract-epub')).extractEpub);
 
 /** Extension (lower case, no dot) → reader and the kind shown in counts ("12 PDF"). */
 export const EXTRACTORS: Readonly<Record<string, { kind: FileKind; extract: Extractor }>> = {
