@@ -46,21 +46,29 @@ describe('one running instance', () => {
     { timeout: 240_000 },
     async () => {
       const dir = join(base, 'race');
-      // tsx start-up takes seconds per process on a loaded 2-core machine; all must be waiting by then.
-      const startAt = Date.now() + 6_000;
+      // Each racer says when it has loaded (tsx start-up takes seconds on a loaded machine), and all
+      // are told to go at once, so they open the data directory at the same instant.
       const racers = Array.from({ length: 4 }, () => {
-        const child = spawn(process.execPath, ['--import', 'tsx', RACER, dir, String(startAt)], {
+        const child = spawn(process.execPath, ['--import', 'tsx', RACER, dir], {
           stdio: ['pipe', 'pipe', 'inherit'],
         });
         children.push(child);
-        return new Promise<RaceOutcome>((resolve, reject) => {
-          createInterface({ input: child.stdout! }).once('line', (line) =>
-            resolve(JSON.parse(line) as RaceOutcome),
-          );
-          child.once('exit', (code) => reject(new Error(`racer exited (${code}) without an outcome`)));
-        });
+        const lines = createInterface({ input: child.stdout! });
+        const next = () =>
+          new Promise<RaceOutcome & { ready?: boolean }>((resolve, reject) => {
+            lines.once('line', (line) => resolve(JSON.parse(line) as RaceOutcome & { ready?: boolean }));
+            child.once('exit', (code) => reject(new Error(`racer exited (${code}) without an outcome`)));
+          });
+        return { child, ready: next(), next };
       });
-      const outcomes = await Promise.all(racers);
+      expect((await Promise.all(racers.map((racer) => racer.ready))).every((said) => said.ready)).toBe(true);
+      const outcomes = await Promise.all(
+        racers.map((racer) => {
+          const outcome = racer.next();
+          racer.child.stdin!.write('go\n');
+          return outcome;
+        }),
+      );
       const holders = outcomes.filter((outcome) => outcome.via === 'in-process');
       expect({
         errors: outcomes.filter((outcome) => outcome.error),
