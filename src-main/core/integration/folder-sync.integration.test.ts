@@ -303,5 +303,6 @@ describe('a folder of 200 Chinese and English notes through createCairn', () => 
     ).toMatchObject({ syncStatus: 'synced', syncError: null, syncErrorCode: null, documentCount: 201 });
     await close();
     expectIndexMatchesFolder(await indexSnapshot());
-  });
+    // A tsx child process, two opens and two syncs: over the 60 s default inside npm test at load 20.
+  }, 300_000);
 });
