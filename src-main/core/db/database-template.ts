@@ -8,7 +8,8 @@
  * process to open a database writes the template, the others load it.
  */
 import { createHash } from 'node:crypto';
-import { existsSync, mkdirSync, openAsBlob, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import type { PGlite } from '@electric-sql/pglite';
@@ -35,13 +36,21 @@ export function templatePath(folder: string, migrations: Migration[]): string {
   return join(folder, `cairn-db-${hash.digest('hex').slice(0, 16)}.tar`);
 }
 
-/** The template's bytes for PGlite's loadDataDir, or undefined when it has not been written yet. */
+/**
+ * The template's bytes for PGlite's loadDataDir, or undefined when it has not been written yet.
+ * Read whole at once: a file-backed Blob would fail if another process renamed its own template
+ * over this one meanwhile.
+ */
 export async function readTemplate(path: string): Promise<Blob | undefined> {
-  return existsSync(path) ? openAsBlob(path) : undefined;
+  return existsSync(path) ? new Blob([await readFile(path)]) : undefined;
 }
 
-/** Writes a freshly migrated database as the template; a rename makes it appear whole or not at all. */
+/**
+ * Writes a freshly migrated database as the template, unless another process has; a rename makes
+ * it appear whole or not at all.
+ */
 export async function writeTemplate(db: PGlite, path: string): Promise<void> {
+  if (existsSync(path)) return;
   const dump = await db.dumpDataDir('none');
   mkdirSync(dirname(path), { recursive: true });
   const partial = `${path}.${process.pid}.partial`;
