@@ -4,9 +4,7 @@
  * Only connections in 'rag' mode contribute index hits: a connection switched to direct keeps its
  * index on disk but is searched live.
  */
-import { ConnectionRepository } from '../connections/connection-repository';
 import type {
-  ChunkLocation,
   Platform,
   SearchDocument,
   SearchFacets,
@@ -18,7 +16,7 @@ import type { Db } from '../db/database';
 import { accessGate } from '../db/access-gate';
 import type { Embedder, EmbeddingSpace } from '../embedding/embedder';
 import { isAbortError, throwIfAborted } from '../errors';
-import { readSpaces, type SpaceRecord } from '../index/embedding-spaces';
+import type { SpaceRecord } from '../index/embedding-spaces';
 import type { Logger } from '../logging/logger';
 import { silentLogger } from '../logging/logger';
 import {
@@ -33,9 +31,9 @@ import {
   configureVectorSession,
   type ChannelScope,
   keywordChannel,
-  keywordRanking,
-  vectorChannel,
+  keywordScan,
 } from './index-channels';
+import { retrieveFromIndex, type IndexedChunkRow, type IndexRetrieval } from './index-retrieval';
 import { clampK, prepareQuery, type PreparedQuery } from './query-text';
 import { checkFilters, indexScope, type CheckedFilters } from './search-filters';
 import { searchFacets } from './search-facets';
@@ -47,11 +45,10 @@ import { rerankCandidates, type Reranker } from './reranking';
 import { slug } from 'github-slugger';
 import { phraseAdjustment } from './phrase-rerank';
 import { QueryVectorCache } from './query-vector-cache';
+import { SearchCatalog, type SearchCatalogSnapshot } from './search-catalog';
 
 export interface HybridSearchOptions {
   db: Db;
-  /** Which connections exist and in which mode. @default a ConnectionRepository over `db` */
-  connections?: Pick<ConnectionRepository, 'modes'>;
   /** The embedder for a space, or null when it is not available (then the vector channel is skipped). */
   queryEmbedder: (space: EmbeddingSpace) => Embedder | null;
   /** Direct-mode connections to search live; read on every search since modes change. */
@@ -73,21 +70,17 @@ export interface HybridSearchOptions {
   logger?: Logger;
 }
 
-interface ChunkRow {
-  id: string | number;
-  content: string;
-  heading_path: string;
-  char_start: number;
-  char_end: number;
-  location: ChunkLocation | null;
-  document_id: string | number;
-  external_id: string;
-  title: string;
-  knowledge_base: string;
-  url: string | null;
-  connection_id: string;
+interface ChunkRow extends IndexedChunkRow {
+  /** From the search catalog (the connection's row is not joined per search). */
   platform: Platform;
 }
+
+const NOTHING_INDEXED = {
+  vector: { ids: [] as number[], space: null },
+  keyword: [] as number[],
+  keywordHoldsDistinctive: false,
+  rows: new Map<number, IndexedChunkRow>(),
+};
 
 type Channel = 'vector' | 'keyword' | 'rerank' | `direct:${string}`;
 
@@ -120,14 +113,15 @@ function capPerDocument<T extends { key: string }>(
 
 export class HybridSearch implements SearchService {
   private readonly db: Db;
-  private readonly connections: Pick<ConnectionRepository, 'modes'>;
+  /** Connections and the active space, kept between searches (search-catalog.ts). */
+  private readonly catalog: SearchCatalog;
   private readonly logger: Logger;
   private sessionReady: Promise<void> | null = null;
   private readonly queryVectors = new QueryVectorCache();
 
   constructor(private readonly options: HybridSearchOptions) {
     this.db = options.db;
-    this.connections = options.connections ?? new ConnectionRepository(options.db);
+    this.catalog = new SearchCatalog(options.db);
     this.logger = options.logger ?? silentLogger();
   }
 
@@ -208,14 +202,19 @@ export class HybridSearch implements SearchService {
     this.sessionReady ??= configureVectorSession(this.db);
     await this.sessionReady;
 
-    const filter = await indexScope(this.db, filters, await this.connections.modes());
+    const catalog = await this.catalog.read();
+    const filter = await indexScope(this.db, filters, catalog.connections);
     const searchesIndex = !filter || (filter.connectionIds?.length !== 0 && filter.documentIds?.length !== 0);
     const { sources, skipped } = liveSources(this.options.directSources?.() ?? [], filters);
 
-    const [{ vector, keyword }, direct] = await Promise.all([
+    // (A keyword hit proves a distinctive word occurs when every content term is one: no check then.)
+    const mixed =
+      query.distinctive.length > 0 &&
+      query.keywordText.split(' ').some((t) => !query.distinctive.includes(t));
+    const [{ vector, keyword, keywordHoldsDistinctive, rows }, direct] = await Promise.all([
       searchesIndex
-        ? this.indexRankings(query, filter, signal)
-        : Promise.resolve({ vector: { ids: [], space: null }, keyword: [] }),
+        ? this.indexRankings(query, filter, catalog.active, mixed ? query.distinctive : [], signal)
+        : Promise.resolve(NOTHING_INDEXED),
       searchDirectSources(sources, query.text, {
         limit: CHANNEL_DEPTH,
         timeoutMs: (p) => this.directTimeout(p),
@@ -229,12 +228,14 @@ export class HybridSearch implements SearchService {
     const tailOnly = vector.space !== null && this.options.vectorWeight?.(vector.space) === 0;
     if (tailOnly && keyword.length === 0) vector.ids = [];
     // The query names words (xyzzy, an identifier, a number) that no chunk holds: nothing matches,
-    // even where its other words ("不存在的词") are common ones.
-    // (A keyword hit proves it already when every content term is distinctive: no check then.)
-    const mixed =
-      query.distinctive.length > 0 &&
-      query.keywordText.split(' ').some((t) => !query.distinctive.includes(t));
-    if (keyword.length > 0 && mixed && !(await this.anyOccurs(query.distinctive, keyword, filter))) {
+    // even where its other words ("不存在的词") are common ones. Usually a keyword hit holds one
+    // (checked in the index statement); else one BM25 query over those words alone.
+    if (
+      keyword.length > 0 &&
+      mixed &&
+      !keywordHoldsDistinctive &&
+      (await keywordChannel(this.db, query.distinctive.join(' '), filter)).length === 0
+    ) {
       keyword.length = 0;
       if (tailOnly) vector.ids = [];
     }
@@ -257,7 +258,7 @@ export class HybridSearch implements SearchService {
       RRF_K,
       vector.space && this.options.vectorWeight ? { vector: this.options.vectorWeight(vector.space) } : {},
     );
-    const chunks = await this.loadChunks(fused.map((f) => chunkIdOf(f.key)).filter((id) => id !== null));
+    const chunks = withPlatforms(rows, catalog);
     return { fused, chunks, direct, directByKey, skipped };
   }
 
@@ -291,30 +292,48 @@ export class HybridSearch implements SearchService {
   }
 
   /**
-   * Both index channels. The keyword scan runs first and also yields the vector channel's lexical
-   * candidates (index-channels.ts); the query is embedded meanwhile (a remote embedder answers
-   * while the keyword SQL runs).
+   * Both index channels and the rows of their hits. The keyword scans run first and also yield the
+   * vector channel's lexical candidates (index-channels.ts); the query is embedded meanwhile (a
+   * remote embedder answers while the keyword SQL runs); then one statement does the rest
+   * (index-retrieval.ts).
    */
   private async indexRankings(
     query: PreparedQuery,
     filter: ChannelScope | null,
+    active: SpaceRecord | null,
+    distinctive: readonly string[],
     signal?: AbortSignal,
-  ): Promise<{ vector: { ids: number[]; space: SpaceRecord | null }; keyword: number[] }> {
-    const { active } = await readSpaces(this.db);
+  ): Promise<Omit<IndexRetrieval, 'vector'> & { vector: { ids: number[]; space: SpaceRecord | null } }> {
     const embedder = active ? this.options.queryEmbedder(active) : null;
     if (active && !embedder)
       this.logger.warn('no embedder for the active space; vector channel skipped', { space: active.id });
     const embedding = active && embedder ? this.embedQuery(embedder, active, query.text, signal) : null;
     embedding?.catch(() => {}); // awaited below; this only keeps a failed keyword scan from leaving it unhandled
     const depth = active && embedding ? (this.options.lexicalCandidates?.(active) ?? 0) : 0;
-    const keyword = await keywordRanking(this.db, query, filter, depth);
+    const content = await keywordScan(this.db, query.keywordText, filter, depth);
+    const framed =
+      query.frameKeywordText && content.ids.length > 0
+        ? await keywordScan(this.db, query.frameKeywordText, filter)
+        : null;
     const vector = await embedding;
-    if (!active || !vector) return { vector: { ids: [], space: null }, keyword: keyword.ids };
-    const ids = await vectorChannel(this.db, active, vector, filter, {
-      minSimilarity: this.options.minVectorSimilarity?.(active),
-      candidates: keyword.candidates,
+    const space = active && vector ? active : null;
+    const found = await retrieveFromIndex(this.db, {
+      content,
+      framed,
+      vector: space
+        ? {
+            space,
+            queryVector: vector!,
+            scope: filter,
+            options: {
+              minSimilarity: this.options.minVectorSimilarity?.(space),
+              candidates: content.candidates,
+            },
+          }
+        : null,
+      distinctive,
     });
-    return { vector: { ids, space: active }, keyword: keyword.ids };
+    return { ...found, vector: { ids: found.vector, space } };
   }
 
   /** The query's vector in `space`, or null (then the vector channel is skipped). */
@@ -344,37 +363,19 @@ export class HybridSearch implements SearchService {
     if (typeof option === 'number') return option;
     return option?.[platform] ?? DEFAULT_DIRECT_TIMEOUT_MS;
   }
+}
 
-  /**
-   * Whether one of `terms` occurs in the index: usually answered by the keyword hits themselves
-   * (no query), else by one BM25 query over those terms alone. True when there are none.
-   */
-  private async anyOccurs(
-    terms: string[],
-    keywordIds: number[],
-    filter: ChannelScope | null,
-  ): Promise<boolean> {
-    if (terms.length === 0) return true;
-    const rows = await this.db.query<{ search_text: string }>(
-      'SELECT search_text FROM chunks WHERE id = ANY($1::bigint[])',
-      [keywordIds],
-    );
-    const present = new Set(rows.rows.flatMap((r) => r.search_text.split(' ')));
-    if (terms.some((term) => present.has(term))) return true;
-    return (await keywordChannel(this.db, terms.join(' '), filter)).length > 0;
+/** The rows with their connection's platform; a row whose connection the catalog does not list is left out (it is being removed). */
+function withPlatforms(
+  rows: Map<number, IndexedChunkRow>,
+  catalog: SearchCatalogSnapshot,
+): Map<number, ChunkRow> {
+  const found = new Map<number, ChunkRow>();
+  for (const [id, row] of rows) {
+    const platform = catalog.platforms.get(row.connection_id);
+    if (platform) found.set(id, { ...row, platform });
   }
-
-  private async loadChunks(ids: number[]): Promise<Map<number, ChunkRow>> {
-    if (ids.length === 0) return new Map();
-    const rows = await this.db.query<ChunkRow>(
-      `SELECT c.id, c.content, c.heading_path, c.char_start, c.char_end, c.location, d.id AS document_id, d.external_id, d.title,
-              d.knowledge_base, d.url, d.connection_id, k.platform
-       FROM chunks c JOIN documents d ON d.id = c.document_id JOIN connections k ON k.id = d.connection_id
-       WHERE c.id = ANY($1::bigint[])`,
-      [ids],
-    );
-    return new Map(rows.rows.map((r) => [Number(r.id), r]));
-  }
+  return found;
 }
 
 /** Exact phrases, headings and navigation files adjust the fused scores (phrase-rerank.ts). */

@@ -88,8 +88,22 @@ export async function keywordSearch(
   scope: ChannelScope | null,
   candidates = 0,
 ): Promise<KeywordHits> {
+  const scan = await keywordScan(db, keywordText, scope, candidates);
+  return { ids: await sharingATerm(db, scan.ids, scan.terms), candidates: scan.candidates };
+}
+
+/**
+ * keywordSearch without its last check: `ids` may hold rows sharing none of `terms` (the tiny-table
+ * plan above), for a caller that checks them in a statement it runs anyway (termPatterns).
+ */
+export async function keywordScan(
+  db: Db,
+  keywordText: string,
+  scope: ChannelScope | null,
+  candidates = 0,
+): Promise<KeywordHits & { terms: string[] }> {
   const terms = keywordText.split(' ').filter((term) => term.length > 0);
-  if (terms.length === 0 || isEmpty(scope)) return { ids: [], candidates: [] };
+  if (terms.length === 0 || isEmpty(scope)) return { ids: [], candidates: [], terms };
   const connections = scope?.connectionIds ? new Set(scope.connectionIds) : null;
   const documents = scope?.documentIds ? new Set(scope.documentIds) : null;
   const inScope = (r: { connection_id: string; document_id: string | number }) =>
@@ -98,27 +112,32 @@ export async function keywordSearch(
   let lexical: number[] | null = null;
   for (let oversample = connections || documents ? 4 : 1; ; oversample *= 4) {
     const limit = Math.max(CHANNEL_DEPTH * oversample, lexical ? 0 : candidates);
+    // The scope's columns only when there is a scope: every field returned costs a decode in PGlite's
+    // client, and this scan returns up to 300 rows.
     const rows = await db.query<{ id: string | number; connection_id: string; document_id: string | number }>(
-      `SELECT id, connection_id, document_id FROM chunks
+      `SELECT id${connections || documents ? ', connection_id, document_id' : ''} FROM chunks
        ORDER BY search_text <@> to_bm25query($1, '${BM25_INDEX}') LIMIT ${limit}`,
       [keywordText],
     );
     lexical ??= rows.rows.slice(0, candidates).map((r) => Number(r.id));
     const kept = connections || documents ? rows.rows.filter(inScope) : rows.rows;
     if (kept.length >= CHANNEL_DEPTH || rows.rows.length < limit) {
-      const top = kept.slice(0, CHANNEL_DEPTH).map((r) => Number(r.id));
-      return { ids: await sharingATerm(db, top, terms), candidates: lexical };
+      return { ids: kept.slice(0, CHANNEL_DEPTH).map((r) => Number(r.id)), candidates: lexical, terms };
     }
   }
+}
+
+/** LIKE patterns for "holds one of `terms`" tested on `' ' || search_text || ' '` (whole tokens). */
+export function termPatterns(terms: readonly string[]): string[] {
+  return terms.map((term) => `% ${term.replace(/[\\%_]/g, '\\$&')} %`);
 }
 
 /** `ids` (in order) whose keyword text holds one of `terms`. */
 async function sharingATerm(db: Db, ids: number[], terms: string[]): Promise<number[]> {
   if (ids.length === 0) return [];
-  const patterns = terms.map((term) => `% ${term.replace(/[\\%_]/g, '\\$&')} %`);
   const rows = await db.query<{ id: string | number }>(
     `SELECT id FROM chunks WHERE id = ANY ($1::bigint[]) AND (' ' || search_text || ' ') LIKE ANY ($2::text[])`,
-    [ids, patterns],
+    [ids, termPatterns(terms)],
   );
   const matching = new Set(rows.rows.map((r) => Number(r.id)));
   return ids.filter((id) => matching.has(id));
@@ -163,51 +182,61 @@ export async function vectorChannel(
   scope: ChannelScope | null,
   options: VectorChannelOptions = {},
 ): Promise<number[]> {
-  if (isEmpty(scope)) return [];
+  const params: unknown[] = [];
+  const sql = vectorChannelSql(space, queryVector, scope, options, params);
+  if (!sql) return [];
+  const rows = await db.query<{ chunk_id: string | number }>(sql, params);
+  return rows.rows.map((r) => Number(r.chunk_id));
+}
+
+/**
+ * vectorChannel's statement, for running it alone or inside another one (index-retrieval.ts): it
+ * selects `chunk_id` and its 1-based `rank`, best first, appends its parameters to `params` and
+ * numbers them from there. Null when the scope is empty.
+ */
+export function vectorChannelSql(
+  space: SpaceRecord,
+  queryVector: Float32Array,
+  scope: ChannelScope | null,
+  options: VectorChannelOptions,
+  params: unknown[],
+): string | null {
+  if (isEmpty(scope)) return null;
   const table = spaceTable(space);
   const cast = vectorCast(space);
   const maxDistance = Math.min(2, Math.max(0, 1 - (options.minSimilarity ?? -1)));
+  const ranked = `SELECT chunk_id, row_number() OVER (ORDER BY distance, chunk_id) AS rank FROM scored
+     WHERE distance <= ${maxDistance} ORDER BY distance, chunk_id LIMIT ${CHANNEL_DEPTH}`;
+  const param = (value: unknown) => `$${params.push(value)}`;
+  const query = param(toVectorLiteral(queryVector));
   const documentIds = scope?.documentIds;
   if (documentIds && documentIds.length <= EXACT_SCOPE_DOCUMENTS) {
     // A small scope: every chunk of it scored exactly (see EXACT_SCOPE_DOCUMENTS); the document
     // list already lies within the connections asked for (search-filters.ts documentsPassing).
-    const rows = await db.query<{ chunk_id: string | number }>(
-      `WITH scored AS MATERIALIZED (
-         SELECT e.chunk_id, e.embedding <=> $1::${cast} AS distance
+    return `WITH scored AS MATERIALIZED (
+         SELECT e.chunk_id, e.embedding <=> ${query}::${cast} AS distance
          FROM chunks c JOIN ${table} e ON e.chunk_id = c.id
-         WHERE c.document_id = ANY($2::bigint[]))
-       SELECT chunk_id FROM scored WHERE distance <= ${maxDistance} ORDER BY distance, chunk_id LIMIT ${CHANNEL_DEPTH}`,
-      [toVectorLiteral(queryVector), documentIds],
-    );
-    return rows.rows.map((r) => Number(r.chunk_id));
+         WHERE c.document_id = ANY(${param(documentIds)}::bigint[]))
+       ${ranked}`;
   }
-  const params: unknown[] = [toVectorLiteral(queryVector), options.candidates ?? []];
+  const candidates = param(options.candidates ?? []);
   const conditions: string[] = [];
-  if (scope?.connectionIds) {
-    params.push(scope.connectionIds);
-    conditions.push(`connection_id = ANY($${params.length}::text[])`);
-  }
-  if (documentIds) {
-    params.push(documentIds);
+  if (scope?.connectionIds) conditions.push(`connection_id = ANY(${param(scope.connectionIds)}::text[])`);
+  if (documentIds)
     conditions.push(
-      `chunk_id IN (SELECT id FROM chunks WHERE document_id = ANY($${params.length}::bigint[]))`,
+      `chunk_id IN (SELECT id FROM chunks WHERE document_id = ANY(${param(documentIds)}::bigint[]))`,
     );
-  }
   const filter = conditions.length > 0 ? conditions.join(' AND ') : null;
   // The candidates' vectors by primary key, as one array lookup: a join would let the planner
   // scan every vector, a lookup per candidate pays the executor's setup 300 times.
   // MATERIALIZED + outer ORDER BY: relaxed_order may return the HNSW hits slightly out of order.
-  const rows = await db.query<{ chunk_id: string | number }>(
-    `WITH scored AS MATERIALIZED (
-       SELECT e.chunk_id, e.embedding <=> $1::${cast} AS distance FROM ${table} e
-       WHERE e.chunk_id = ANY ($2::bigint[] || ARRAY(
+  return `WITH scored AS MATERIALIZED (
+       SELECT e.chunk_id, e.embedding <=> ${query}::${cast} AS distance FROM ${table} e
+       WHERE e.chunk_id = ANY (${candidates}::bigint[] || ARRAY(
                SELECT chunk_id FROM ${table} ${filter ? `WHERE ${filter}` : ''}
-               ORDER BY embedding <=> $1::${cast} LIMIT ${Math.trunc(options.hnswCandidates ?? HNSW_CANDIDATES)}))
+               ORDER BY embedding <=> ${query}::${cast} LIMIT ${Math.trunc(options.hnswCandidates ?? HNSW_CANDIDATES)}))
          ${filter ? `AND ${conditions.map((c) => `e.${c}`).join(' AND ')}` : ''})
-     SELECT chunk_id FROM scored WHERE distance <= ${maxDistance} ORDER BY distance, chunk_id LIMIT ${CHANNEL_DEPTH}`,
-    params,
-  );
-  return rows.rows.map((r) => Number(r.chunk_id));
+     ${ranked}`;
 }
 
 /**

@@ -6,6 +6,7 @@ import { sql as syncErrorCode } from './005-sync-error-code';
 import { sql as documentMetadata } from './006-document-metadata';
 import { sql as chunkLocation } from './007-chunk-location';
 import { sql as syncNotes } from './008-sync-notes';
+import { sql as searchCatalog } from './009-search-catalog';
 
 export interface Migration {
   version: number;
@@ -23,4 +24,5 @@ export const MIGRATIONS: Migration[] = [
   { version: 6, name: 'document-metadata', sql: documentMetadata },
   { version: 7, name: 'chunk-location', sql: chunkLocation },
   { version: 8, name: 'sync-notes', sql: syncNotes },
+  { version: 9, name: 'search-catalog', sql: searchCatalog },
 ];

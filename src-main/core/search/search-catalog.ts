@@ -1,0 +1,53 @@
+/**
+ * The rows every search reads before its channels: which connections exist (id, platform, mode)
+ * and which embedding space is active. They change when a user adds, removes or switches a
+ * connection or a re-embed finishes, not per search, so they are read once and kept until the
+ * database says they changed: migration 009's triggers NOTIFY `cairn_search_catalog` at the commit
+ * of any statement that writes them, whatever code path wrote (a rolled-back transaction sends
+ * nothing). Two statements less per search (issue #15, docs/decisions/search-during-sync.md).
+ */
+import type { ConnectionMode, Platform } from '@shared/models';
+import { ConnectionRepository } from '../connections/connection-repository';
+import type { Db } from '../db/database';
+import { readSpaces, type SpaceRecord } from '../index/embedding-spaces';
+
+/** The channel migration 009's triggers notify. */
+export const SEARCH_CATALOG_CHANNEL = 'cairn_search_catalog';
+
+export interface SearchCatalogSnapshot {
+  connections: readonly { id: string; platform: Platform; mode: ConnectionMode }[];
+  /** The connections' platforms by id (the rows a search returns carry their connection's). */
+  platforms: ReadonlyMap<string, Platform>;
+  active: SpaceRecord | null;
+}
+
+export class SearchCatalog {
+  private cached: Promise<SearchCatalogSnapshot> | null = null;
+  private listening: Promise<unknown> | null = null;
+
+  constructor(private readonly db: Db) {}
+
+  /** The current rows: kept ones, or read now when a change was notified since they were read. */
+  async read(): Promise<SearchCatalogSnapshot> {
+    // Listen before the first read, so no change can fall between the read and the listening.
+    this.listening ??= this.db.listen(SEARCH_CATALOG_CHANNEL, () => {
+      this.cached = null;
+    });
+    await this.listening;
+    if (this.cached) return this.cached;
+    // A change notified while this read runs clears `cached` again: the searches already waiting
+    // get what the read saw (they started before the change), the next one reads anew.
+    const loading = this.load();
+    this.cached = loading;
+    loading.catch(() => {
+      if (this.cached === loading) this.cached = null;
+    });
+    return loading;
+  }
+
+  private async load(): Promise<SearchCatalogSnapshot> {
+    const connections = await new ConnectionRepository(this.db).modes();
+    const { active } = await readSpaces(this.db);
+    return { connections, platforms: new Map(connections.map((c) => [c.id, c.platform])), active };
+  }
+}
