@@ -5,9 +5,16 @@
  * the keyboard reaches results and the preview; successes read in the UI language (a folder's and a
  * platform's Test, details included).
  */
-import AxeBuilder from '@axe-core/playwright';
-import type { Page } from '@playwright/test';
-import { addFolder, addYuque, expect, screenshot, syncAndWait, test, YUQUE_CARD } from './fixtures';
+import {
+  addFolder,
+  addYuque,
+  expect,
+  screenshot,
+  seriousViolations,
+  syncAndWait,
+  test,
+  YUQUE_CARD,
+} from './fixtures';
 
 test.use({ locale: 'en-US' });
 // Each test syncs a folder and walks several views; on a loaded machine opening the backend alone can take a minute.
@@ -24,22 +31,6 @@ const LOOKS = [
   { language: 'en', theme: 'dark', width: 900, height: 700 },
   { language: 'zh', theme: 'light', width: 1280, height: 800 },
 ] as const;
-
-/** Serious and critical axe findings (WCAG 2.1 A/AA rules), one line each, for a readable failure. */
-async function seriousViolations(page: Page): Promise<string[]> {
-  const results = await new AxeBuilder({ page })
-    .withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'])
-    .analyze();
-  return results.violations
-    .filter((violation) => violation.impact === 'serious' || violation.impact === 'critical')
-    .map(
-      (violation) =>
-        `${violation.id} (${violation.impact}): ${violation.nodes
-          .slice(0, 3)
-          .map((node) => node.target.join(' '))
-          .join(' | ')}`,
-    );
-}
 
 test('every view passes the accessibility check in both languages and both themes, at 1280×800 and 900×700', async ({
   app,

@@ -1,5 +1,6 @@
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
+import AxeBuilder from '@axe-core/playwright';
 import { test as base, expect, type Locator, type Page, type Request } from '@playwright/test';
 import { startBackendHost, type BackendHost } from '../support/backend-host';
 
@@ -184,4 +185,20 @@ export async function ask(
   const marker = page.getByRole('button', { name: '[1]', exact: true }).first();
   await expect(marker).toBeVisible({ timeout: 20_000 });
   return marker;
+}
+
+/** Serious and critical axe findings (WCAG 2.1 A/AA rules), one line each, for a readable failure. */
+export async function seriousViolations(page: Page): Promise<string[]> {
+  const results = await new AxeBuilder({ page })
+    .withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'])
+    .analyze();
+  return results.violations
+    .filter((violation) => violation.impact === 'serious' || violation.impact === 'critical')
+    .map(
+      (violation) =>
+        `${violation.id} (${violation.impact}): ${violation.nodes
+          .slice(0, 3)
+          .map((node) => node.target.join(' '))
+          .join(' | ')}`,
+    );
 }

@@ -7,23 +7,11 @@
  */
 import { mkdirSync, utimesSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import AxeBuilder from '@axe-core/playwright';
 import type { Page } from '@playwright/test';
-import { addFolder, expect, screenshot, searchFor, syncAndWait, test } from './fixtures';
+import { addFolder, expect, screenshot, searchFor, seriousViolations, syncAndWait, test } from './fixtures';
 
 test.use({ locale: 'en-US' });
 test.describe.configure({ timeout: 600_000 });
-
-async function seriousViolations(page: Page): Promise<string[]> {
-  const results = await new AxeBuilder({ page })
-    .withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'])
-    .analyze();
-  return results.violations
-    .filter((violation) => violation.impact === 'serious' || violation.impact === 'critical')
-    .map(
-      (violation) => `${violation.id}: ${violation.nodes.map((node) => node.target.join(' ')).join(' | ')}`,
-    );
-}
 
 function titles(page: Page) {
   return page.locator('article.hit .hit-title');
