@@ -48,6 +48,17 @@ describe('watchSyncNotifications', () => {
       'sync.finished',
       run('failed', { error: { code: 'AUTH_EXPIRED', message: 'Token expired.' } }),
     );
+    const failedDocuments = (count: number) =>
+      run('partial', {
+        errors: Array.from({ length: count }, (_, i) => ({
+          externalId: `x${i}`,
+          title: `x${i}`,
+          code: 'DOCUMENT_FAILED',
+          message: 'binary',
+        })),
+      });
+    events.emit('sync.finished', failedDocuments(1));
+    events.emit('sync.finished', failedDocuments(3));
     language = 'zh';
     events.emit(
       'sync.finished',
@@ -59,6 +70,8 @@ describe('watchSyncNotifications', () => {
     events.emit('sync.finished', run('failed'));
     expect(shown).toEqual([
       { title: 'Sync of “语雀” failed', body: 'Token expired.' },
+      { title: '“语雀” synced with errors', body: '1 document could not be indexed.' },
+      { title: '“语雀” synced with errors', body: '3 documents could not be indexed.' },
       { title: '“语雀”同步完成，但有错误', body: '1 篇文档未能索引。' },
     ]);
   });

@@ -5,6 +5,7 @@
  */
 import type { EventBus, Unsubscribe } from '../core/events/event-bus';
 import type { ConnectionView, SyncRunView } from '@shared/models';
+import { countOf } from '../core/text/plural';
 
 export interface NoticeText {
   title: string;
@@ -27,7 +28,10 @@ export function syncFinishedNotice(
     const count = run.errors.length || run.counters.failed;
     return language === 'zh'
       ? { title: `“${name}”同步完成，但有错误`, body: `${count} 篇文档未能索引。` }
-      : { title: `“${name}” synced with errors`, body: `${count} document(s) could not be indexed.` };
+      : {
+          title: `“${name}” synced with errors`,
+          body: `${countOf(count, 'document')} could not be indexed.`,
+        };
   }
   return null;
 }

@@ -261,14 +261,17 @@ export const en = {
   // is the phrase for one case of a param (SuccessMessage withCases).
   'success.connection.yuqueOk': 'Connected to {platform}',
   'success.connection.yuqueOk.detail':
-    'Connected to Yuque as {account}; {repos} personal knowledge base(s) visible, team knowledge bases are listed on sync.',
+    'Connected to Yuque as {account}; {visible}, team knowledge bases are listed on sync.',
+  'success.connection.yuqueOk.visible.one': '{repos} personal knowledge base visible',
+  'success.connection.yuqueOk.visible.some': '{repos} personal knowledge bases visible',
   'success.connection.yuqueOk.account.named': '{name} ({login})',
   'success.connection.yuqueOk.account.login': '{login}',
   'success.connection.feishuOk': 'Connected to {platform}',
   'success.connection.feishuOk.detail': 'Connected to {platform} as app {appId}: {visible}; {search}.',
   'success.connection.feishuOk.visible.none':
     'no knowledge space is visible yet (add the app as a member of each space to index)',
-  'success.connection.feishuOk.visible.some': '{spaces} knowledge space(s) visible',
+  'success.connection.feishuOk.visible.one': '{spaces} knowledge space visible',
+  'success.connection.feishuOk.visible.some': '{spaces} knowledge spaces visible',
   'success.connection.feishuOk.search.signIn': 'search and My Library need you to sign in with {platform}',
   'success.connection.feishuOk.search.on': 'search enabled (user authorised)',
   'success.connection.dingtalkOk': 'Connected to {platform}',

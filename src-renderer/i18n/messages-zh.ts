@@ -225,13 +225,15 @@ export const zh: Record<MessageKey, string> = {
   'success.connection.folderEmpty.detail':
     '文件夹“{name}”可以读取，但其中还没有 Cairn 能读取的文件（Markdown、文本、PDF、Word、PowerPoint、Excel/CSV、HTML、EPUB）。',
   'success.connection.yuqueOk': '已连接到{platform}',
-  'success.connection.yuqueOk.detail':
-    '账号 {account}：可以看到 {repos} 个个人知识库，团队知识库在同步时列出。',
+  'success.connection.yuqueOk.detail': '账号 {account}：{visible}，团队知识库在同步时列出。',
+  'success.connection.yuqueOk.visible.one': '可以看到 {repos} 个个人知识库',
+  'success.connection.yuqueOk.visible.some': '可以看到 {repos} 个个人知识库',
   'success.connection.yuqueOk.account.named': '{name}（{login}）',
   'success.connection.yuqueOk.account.login': '{login}',
   'success.connection.feishuOk': '已连接到{platform}',
   'success.connection.feishuOk.detail': '应用 {appId}：{visible}；{search}。',
   'success.connection.feishuOk.visible.none': '还看不到任何知识空间（请把应用添加为每个要索引的空间的成员）',
+  'success.connection.feishuOk.visible.one': '可以看到 {spaces} 个知识空间',
   'success.connection.feishuOk.visible.some': '可以看到 {spaces} 个知识空间',
   'success.connection.feishuOk.search.signIn': '搜索和“我的文档库”需要先登录{platform}',
   'success.connection.feishuOk.search.on': '搜索已开启（用户已授权）',

@@ -10,6 +10,7 @@ import type {
 } from '@shared/models';
 import type { Db } from '../db/database';
 import { normalizeText } from '../text/normalize';
+import { countOf } from '../text/plural';
 
 export function emptyCounters(): SyncCounters {
   return {
@@ -69,10 +70,6 @@ function storableJson(value: unknown): string {
   );
 }
 
-function plural(count: number, one: string, many = `${one}s`): string {
-  return `${count.toLocaleString('en')} ${count === 1 ? one : many}`;
-}
-
 function summary(run: FinishedRun): string | null {
   if (run.status === 'failed') return run.error?.message ?? 'The sync failed.';
   if (run.status !== 'partial') return null;
@@ -80,7 +77,7 @@ function summary(run: FinishedRun): string | null {
   if (run.error) parts.push(run.error.message);
   if (run.counters.deferred > 0)
     parts.push(
-      `${plural(run.counters.deferred, 'document')} ${run.counters.deferred === 1 ? 'waits' : 'wait'} for the next sync.`,
+      `${countOf(run.counters.deferred, 'document')} ${run.counters.deferred === 1 ? 'waits' : 'wait'} for the next sync.`,
     );
   // Skipped items and unlisted parts are not document failures (the run error names the parts).
   const first =

@@ -31,7 +31,7 @@ describe('describeSuccess', () => {
 
   it('puts core’s English sentence beneath a Chinese headline where a connector returned only a sentence', () => {
     const yuque = {
-      message: 'Connected to Yuque as Ada; 2 personal knowledge base(s) visible.',
+      message: 'Connected to Yuque as Ada; 2 personal knowledge bases visible.',
       code: 'connection.ok',
       params: { platform: 'yuque' },
     };
@@ -41,9 +41,16 @@ describe('describeSuccess', () => {
   // What each platform's Test found, as its connector returns it (the connector tests pin these).
   const yuque = {
     message:
-      'Connected to Yuque as Cairn 演示用户 (cairn-demo); 12 personal knowledge base(s) visible, team knowledge bases are listed on sync.',
+      'Connected to Yuque as Cairn 演示用户 (cairn-demo); 12 personal knowledge bases visible, team knowledge bases are listed on sync.',
     code: 'connection.yuqueOk',
-    params: { platform: 'yuque', login: 'cairn-demo', name: 'Cairn 演示用户', account: 'named', repos: 12 },
+    params: {
+      platform: 'yuque',
+      login: 'cairn-demo',
+      name: 'Cairn 演示用户',
+      account: 'named',
+      repos: 12,
+      visible: 'some',
+    },
   };
   const feishu = {
     message:
@@ -109,7 +116,19 @@ describe('describeSuccess', () => {
   });
 
   it('keeps core’s sentence alone in English, and the English catalog says what core says', () => {
-    for (const success of [yuque, feishu, dingtalk, ima]) {
+    const oneRepo = {
+      message:
+        'Connected to Yuque as Cairn 演示用户 (cairn-demo); 1 personal knowledge base visible, team knowledge bases are listed on sync.',
+      code: 'connection.yuqueOk',
+      params: { ...yuque.params, repos: 1, visible: 'one' },
+    };
+    const oneSpace = {
+      message:
+        'Connected to Lark as app cli_x1: 1 knowledge space visible; search and My Library need you to sign in with Lark.',
+      code: 'connection.feishuOk',
+      params: { ...feishu.params, spaces: 1, visible: 'one' },
+    };
+    for (const success of [yuque, oneRepo, feishu, oneSpace, dingtalk, ima]) {
       expect(describeSuccess(success, 'en')).toEqual({ headline: success.message, detail: null });
       // With no sentence from core (an older host), the English catalog stands in with the same words.
       expect(describeSuccess({ ...success, message: '' }, 'en').detail).toBe(success.message);

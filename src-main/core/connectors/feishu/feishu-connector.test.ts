@@ -56,7 +56,7 @@ describe('FeishuConnector against the fake', () => {
   it('validates credentials with a precise error for each failure', async () => {
     expect(await connect(fake).validate()).toEqual({
       message:
-        'Connected to Feishu as app cli_cairnfake0001: 3 knowledge space(s) visible; search enabled (user authorised).',
+        'Connected to Feishu as app cli_cairnfake0001: 3 knowledge spaces visible; search enabled (user authorised).',
       code: 'connection.feishuOk',
       params: { appId: 'cli_cairnfake0001', spaces: 3, visible: 'some', search: 'on' },
     });

@@ -44,6 +44,7 @@ import { feishuAuthorizeUrl, signInPort, signInScopes } from './feishu-sign-in';
 import { bitableToMarkdown, sheetToMarkdown, type FeishuTableAccess } from './feishu-tables';
 import { FeishuUserSessions, type FeishuUserSession } from './feishu-user-session';
 import { explainFeishuValidation } from './feishu-validation';
+import { countOf } from '../../text/plural';
 
 export interface FeishuConnectorOptions {
   /** Overrides of the HTTP plumbing for every client (tests shorten timeouts and backoff). */
@@ -250,7 +251,7 @@ export class FeishuConnector implements Connector {
       const spaceNote =
         spaces.length === 0
           ? 'no knowledge space is visible yet (add the app as a member of each space to index)'
-          : `${spaces.length} knowledge space(s) visible`;
+          : `${countOf(spaces.length, 'knowledge space')} visible`;
       let searchNote = `search and My Library need you to sign in with ${this.label}`;
       if (this.session.hasUserAuthorisation) {
         await this.session.accessToken(signal);
@@ -262,7 +263,7 @@ export class FeishuConnector implements Connector {
         params: {
           appId: this.appId,
           spaces: spaces.length,
-          visible: spaces.length === 0 ? 'none' : 'some',
+          visible: spaces.length === 0 ? 'none' : spaces.length === 1 ? 'one' : 'some',
           search: this.session.hasUserAuthorisation ? 'on' : 'signIn',
         },
       };

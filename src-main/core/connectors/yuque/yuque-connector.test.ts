@@ -41,9 +41,9 @@ describe('YuqueConnector against the fake', () => {
     // The names as Yuque returned them, the rest as a code and params the UI says in its language.
     expect(await connect(fake).validate()).toEqual({
       message:
-        'Connected to Yuque as Cairn 演示用户 (cairn-demo); 2 personal knowledge base(s) visible, team knowledge bases are listed on sync.',
+        'Connected to Yuque as Cairn 演示用户 (cairn-demo); 2 personal knowledge bases visible, team knowledge bases are listed on sync.',
       code: 'connection.yuqueOk',
-      params: { login: 'cairn-demo', name: 'Cairn 演示用户', account: 'named', repos: 2 },
+      params: { login: 'cairn-demo', name: 'Cairn 演示用户', account: 'named', repos: 2, visible: 'some' },
     });
     const wrong = await failure(connect(fake, { token: 'not-the-token' }).validate());
     expect([wrong.code, wrong.message]).toEqual([

@@ -33,6 +33,7 @@ import { listYuqueDocuments, reposOf, TOKEN_HELP, type YuqueListingContext } fro
 import { yuqueDocToMarkdown } from './yuque-markdown';
 import { DocDetailAnswer, SearchAnswer, UserAnswer, type YuqueDocDetail } from './yuque-schemas';
 import { parseTablePage, tablePagesToMarkdown, type TablePage } from './yuque-tables';
+import { countOf } from '../../text/plural';
 
 export interface YuqueConnectorOptions {
   /** Overrides of the HTTP plumbing (tests shorten timeouts and backoff, or lift the pacing). */
@@ -124,13 +125,14 @@ export class YuqueConnector implements Connector {
       const name = named ? `${named} (${who})` : who;
       const { repos } = await reposOf(this.listingContext(), 'users', who, signal);
       return {
-        message: `Connected to Yuque as ${name}; ${repos.length} personal knowledge base(s) visible, team knowledge bases are listed on sync.`,
+        message: `Connected to Yuque as ${name}; ${countOf(repos.length, 'personal knowledge base')} visible, team knowledge bases are listed on sync.`,
         code: 'connection.yuqueOk',
         params: {
           login: who,
           name: named ?? who,
           account: named ? 'named' : 'login',
           repos: repos.length,
+          visible: repos.length === 1 ? 'one' : 'some',
         },
       };
     } catch (error) {

@@ -22,6 +22,7 @@ import {
   type YuqueDoc,
 } from './yuque-schemas';
 import { breadcrumbsFromToc } from './yuque-toc';
+import { countOf } from '../../text/plural';
 
 export const TOKEN_HELP =
   'Create a token at https://www.yuque.com/settings/tokens (API tokens need a paid membership); a team token must use the team’s space host as base URL, e.g. https://<space>.yuque.com/api/v2.';
@@ -234,7 +235,7 @@ async function* docsOf(
         unexpectedResponse(
           { platform: 'Yuque', endpoint: `GET /api/v2${template}/docs` },
           'data[].id',
-          `is missing on ${missingIds} document(s)`,
+          `is missing on ${countOf(missingIds, 'document')}`,
         ),
         `Some documents of Yuque knowledge base "${name}" could not be listed`,
       ),
