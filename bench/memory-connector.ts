@@ -17,7 +17,13 @@ export interface MemoryDocumentInput {
   externalId: string;
   title: string;
   knowledgeBase: string;
-  markdown: string;
+  /**
+   * The text, or how to make it again on each fetch. A generated corpus is regenerated rather than
+   * held: no platform connector keeps its documents in memory (it fetches one, the sync writes it,
+   * it is gone), so a benchmark that held 86 M characters in the indexing process would count
+   * ~200 MB of JS heap the app never has.
+   */
+  markdown: string | (() => string);
 }
 
 export class MemoryConnector implements Connector {
@@ -25,7 +31,12 @@ export class MemoryConnector implements Connector {
   readonly capabilities = { fullText: true, search: false, experimental: false, limitation: null };
   /** Fetches served, for checking that an unchanged re-sync fetches nothing. */
   fetchCount = 0;
-  private readonly documents = new Map<string, { ref: DocumentRef; markdown: string }>();
+  /** Time spent regenerating documents on fetch: the benchmark's own cost, not the sync's. */
+  regenerateMs = 0;
+  private readonly documents = new Map<
+    string,
+    { ref: DocumentRef; markdown: MemoryDocumentInput['markdown'] }
+  >();
 
   /** Adds or replaces a document; a replaced one gets a new revision. */
   put(doc: MemoryDocumentInput): void {
@@ -64,7 +75,11 @@ export class MemoryConnector implements Connector {
     const doc = this.documents.get(ref.externalId);
     if (!doc) throw new CairnError('NOT_FOUND', `${ref.externalId} is not in memory.`);
     this.fetchCount += 1;
-    return { markdown: doc.markdown, title: doc.ref.title };
+    if (typeof doc.markdown === 'string') return { markdown: doc.markdown, title: doc.ref.title };
+    const started = performance.now();
+    const markdown = doc.markdown();
+    this.regenerateMs += performance.now() - started;
+    return { markdown, title: doc.ref.title };
   }
 
   async search(): Promise<DirectHit[]> {
