@@ -2,11 +2,12 @@
  * The built `cairn` (scripts/build-cli.mjs): plain Node runs it, no tsx, no sources. Built into a
  * folder of its own inside the checkout (its imports find node_modules from there).
  */
-import { execFile } from 'node:child_process';
+import { execFile, spawn } from 'node:child_process';
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
+import { createInterface } from 'node:readline';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { pdfBytes } from '../testing/file-fixtures';
@@ -36,9 +37,30 @@ async function cairnWith(
   }
 }
 
+/** The packages the process imported (printed by PACKAGE_HOOK on stderr), in order. */
+async function cairnListingPackages(...args: string[]) {
+  const result = await cairnWith(['--import', join(work, 'register-package-hook.mjs')], ...args);
+  const packages = [...result.stderr.matchAll(/^package (\S+)$/gm)].map((match) => match[1]);
+  return { ...result, packages };
+}
+
+/**
+ * All a command answered without the database may load: the data directory's default location
+ * (env-paths and its one dependency). No zod, PGlite, text analysis or tokenizer: Node's own
+ * start-up is most of what is left (docs/decisions/cli-startup.md).
+ */
+const CLIENT_PACKAGES = ['env-paths', 'is-safe-filename'];
+
 beforeAll(async () => {
   work = await mkdtemp(join(tmpdir(), 'cairn-built-cli-'));
   await run(process.execPath, [join(root, 'scripts', 'build-cli.mjs'), '--outdir', outdir]);
+  // A module hook lists every package a process imports (on stderr).
+  const hook = join(work, 'package-hook.mjs');
+  await writeFile(hook, PACKAGE_HOOK);
+  await writeFile(
+    join(work, 'register-package-hook.mjs'),
+    `import { register } from 'node:module';\nregister(${JSON.stringify(pathToFileURL(hook).href)});\n`,
+  );
 });
 afterAll(async () => {
   await rm(outdir, { recursive: true, force: true });
@@ -56,6 +78,15 @@ describe('the built cairn command', () => {
     expect(bad.code).toBe(2);
     expect(bad.stderr).toMatch(/^cairn search: --k must be a whole number/);
     await expect(import('node:fs').then((fs) => fs.existsSync(dataDir))).resolves.toBe(false);
+  });
+
+  it('loads only what --version and --help print', async () => {
+    const version = await cairnListingPackages('--version');
+    expect(version.stdout).toBe('0.1.0\n');
+    const help = await cairnListingPackages('--help');
+    expect(help.stdout).toMatch(/^Usage: cairn/);
+    for (const loaded of [version.packages, help.packages])
+      expect(loaded.filter((name) => !CLIENT_PACKAGES.includes(name!))).toEqual([]);
   });
 
   // Three fresh processes each open the database: minutes on a loaded 2-core machine.
@@ -76,28 +107,13 @@ describe('the built cairn command', () => {
       const added = await cairn('--data-dir', dataDir, 'add-folder', notes, '--name', 'Notes');
       expect(added.code).toBe(0);
       expect((await cairn('--data-dir', dataDir, 'sync', 'Notes')).code).toBe(0);
-      // A module hook lists every package the search process imports (on stderr).
-      const hook = join(work, 'package-hook.mjs');
-      const register = join(work, 'register-package-hook.mjs');
-      await writeFile(hook, PACKAGE_HOOK);
-      await writeFile(
-        register,
-        `import { register } from 'node:module';\nregister(${JSON.stringify(pathToFileURL(hook).href)});\n`,
-      );
-      const found = await cairnWith(
-        ['--import', register],
-        '--data-dir',
-        dataDir,
-        'search',
-        '住宿',
-        '--json',
-      );
+      const found = await cairnListingPackages('--data-dir', dataDir, 'search', '住宿', '--json');
       expect(found.code).toBe(0);
       const response = JSON.parse(found.stdout) as { ok: true; value: { hits: { title: string }[] } };
       expect(response.value.hits.map((hit) => hit.title)).toEqual(['差旅']);
       // What searching never needs stays unloaded, though the folder holds a PDF: file readers, the
       // chat/embedding SDK, DingTalk's socket (docs/decisions/cli-startup.md). The index must have loaded.
-      const loaded = [...found.stderr.matchAll(/^package (\S+)$/gm)].map((match) => match[1]);
+      const loaded = found.packages;
       expect(loaded).toContain('@electric-sql/pglite');
       for (const optional of ['exceljs', 'mammoth', 'unpdf', 'csv-parse', 'openai', 'ws'])
         expect(loaded).not.toContain(optional);
@@ -105,9 +121,46 @@ describe('the built cairn command', () => {
       expect(pdf.code).toBe(0);
       const pdfHits = (JSON.parse(pdf.stdout) as { value: { hits: { title: string }[] } }).value.hits;
       expect(pdfHits[0]?.title).toBe('Hangar Report');
+
+      // With `cairn serve` holding the data directory, a search is a client of it: it loads no
+      // package beyond CLIENT_PACKAGES (no PGlite, zod, analyzer), and finds the same.
+      const stop = await startServe(dataDir);
+      try {
+        const remote = await cairnListingPackages('--data-dir', dataDir, 'search', '住宿', '--json');
+        expect(remote.code).toBe(0);
+        const remoteHits = (JSON.parse(remote.stdout) as { value: { hits: { title: string }[] } }).value.hits;
+        expect(remoteHits.map((hit) => hit.title)).toEqual(['差旅']);
+        expect(remote.packages.filter((name) => !CLIENT_PACKAGES.includes(name!))).toEqual([]);
+      } finally {
+        await stop();
+      }
     },
   );
 });
+
+/** Starts the built `cairn serve` on `dataDir`; resolves once it listens, with its stop (Ctrl-C). */
+async function startServe(dataDir: string): Promise<() => Promise<void>> {
+  const child = spawn(
+    process.execPath,
+    [join(outdir, 'cli.js'), '--data-dir', dataDir, 'serve', '--port', '0'],
+    {
+      cwd: work,
+      env: { PATH: process.env.PATH ?? '', HOME: work },
+      stdio: ['ignore', 'pipe', 'inherit'],
+    },
+  );
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  await new Promise<void>((resolve, reject) => {
+    createInterface({ input: child.stdout }).on('line', (line) => {
+      if (line.startsWith('Press Ctrl+C')) resolve();
+    });
+    void exited.then(() => reject(new Error('cairn serve exited before listening')));
+  });
+  return async () => {
+    child.kill('SIGINT');
+    await exited;
+  };
+}
 
 /** A resolve hook (a module of its own) that prints each package once as the process imports it. */
 const PACKAGE_HOOK = [

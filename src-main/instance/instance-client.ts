@@ -11,8 +11,8 @@ import { EventBus } from '../core/events/event-bus';
 import { instanceEndpoint } from './endpoint';
 import {
   encodeFrame,
-  instanceFileSchema,
   lineReader,
+  parseInstanceFile,
   PROTOCOL_VERSION,
   type ClientFrame,
   type InstanceInfo,
@@ -61,14 +61,13 @@ export async function connectToInstance(
       `Cannot read ${endpoint.infoFile}: ${(error as Error).message}`,
     );
   }
-  let parsedFile;
+  let file;
   try {
-    parsedFile = instanceFileSchema.safeParse(JSON.parse(text));
+    file = parseInstanceFile(JSON.parse(text));
   } catch {
     return null; // half written by a holder that crashed mid-write: as if none
   }
-  if (!parsedFile.success) return null;
-  const file = parsedFile.data;
+  if (!file) return null;
 
   const socket = await new Promise<Socket | null>((resolve, reject) => {
     const attempt = connect(endpoint.address);

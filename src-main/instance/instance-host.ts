@@ -22,8 +22,8 @@ import type { EventBus } from '../core/events/event-bus';
 import type { Logger } from '../core/logging/logger';
 import { createApiDispatcher } from '../transport/api-dispatcher';
 import { instanceEndpoint, preparePrivateFolder } from './endpoint';
+import { clientFrame } from './client-frame';
 import {
-  clientFrame,
   encodeFrame,
   lineReader,
   PROTOCOL_VERSION,

@@ -16,7 +16,7 @@ import type { Cairn } from '../core/app/cairn';
 import { CairnError } from '../core/errors';
 import type { Logger } from '../core/logging/logger';
 import { connectToInstance } from './instance-client';
-import { startInstanceHost, type InstanceHost } from './instance-host';
+import type { InstanceHost } from './instance-host';
 import type { InstanceKind } from './protocol';
 import { describeInstance, localSession, remoteSession, type CairnSession } from './session';
 
@@ -101,6 +101,9 @@ async function listen(
   options: OpenInstanceOptions,
 ): Promise<InstanceHost> {
   try {
+    // Only a process that holds the data directory serves it: a client never loads the host
+    // (and with it the API schemas).
+    const { startInstanceHost } = await import('./instance-host');
     return await startInstanceHost({
       dataDir: options.dataDir,
       kind: options.kind,

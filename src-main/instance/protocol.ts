@@ -2,16 +2,19 @@
  * The wire format between a running instance and its clients: one JSON object per line (JSON
  * escapes newlines inside strings, so a line is always a whole frame). Method names and their
  * arguments are the contract's own (`"search.query"`, the same zod schemas as IPC and HTTP, in
- * the shared dispatcher); this file only frames them.
+ * the shared dispatcher); this file only frames them. The client frames' schema, which only the
+ * instance checks, is in client-frame.ts, so a client never loads zod.
  *
  *   client → instance   hello {token, client}   first, or nothing is ever answered
  *                       call {id, channel, input} · cancel {id} · yield
  *   instance → client   welcome {instance} | refused {error}
  *                       result {id, result} · event {name, payload} · yielding {accepted} · closing {reason}
  */
-import { z } from 'zod';
 import type { CairnEventName, CairnEvents } from '@shared/contract';
 import type { AppErrorData, Result } from '@shared/errors';
+import type { ClientFrame } from './client-frame';
+
+export type { ClientFrame } from './client-frame';
 
 export const PROTOCOL_VERSION = 1;
 
@@ -37,21 +40,6 @@ export interface AnsweredBy extends InstanceInfo {
   via: 'socket' | 'in-process';
 }
 
-const id = z.number().int().min(1).max(Number.MAX_SAFE_INTEGER);
-
-export const clientFrame = z.discriminatedUnion('t', [
-  z.strictObject({
-    t: z.literal('hello'),
-    v: z.number().int(),
-    token: z.string().max(200),
-    client: z.strictObject({ kind: z.string().max(40), pid: z.number().int() }),
-  }),
-  z.strictObject({ t: z.literal('call'), id, channel: z.string().max(200), input: z.unknown().optional() }),
-  z.strictObject({ t: z.literal('cancel'), id }),
-  z.strictObject({ t: z.literal('yield') }),
-]);
-export type ClientFrame = z.infer<typeof clientFrame>;
-
 export type ServerFrame =
   | { t: 'welcome'; v: number; instance: InstanceInfo }
   | { t: 'refused'; error: AppErrorData }
@@ -65,15 +53,30 @@ export interface InstanceFile extends InstanceInfo {
   token: string;
 }
 
-export const instanceFileSchema = z.object({
-  kind: z.enum(['desktop', 'serve', 'cli', 'mcp']),
-  pid: z.number().int(),
-  version: z.string(),
-  dataDir: z.string(),
-  startedAt: z.string(),
-  address: z.string(),
-  token: z.string().min(16),
-});
+const INSTANCE_KINDS: readonly string[] = ['desktop', 'serve', 'cli', 'mcp'];
+
+/**
+ * `instance.json` as a client reads it, or null when it is not one (half written by a holder
+ * that crashed mid-write). Checked by hand, not with zod: a command answered by a running
+ * instance must not load the schema library (docs/decisions/cli-startup.md).
+ */
+export function parseInstanceFile(value: unknown): InstanceFile | null {
+  if (typeof value !== 'object' || value === null) return null;
+  const file = value as Record<string, unknown>;
+  const strings = ['version', 'dataDir', 'startedAt', 'address', 'token'] as const;
+  if (!strings.every((key) => typeof file[key] === 'string')) return null;
+  if (typeof file['kind'] !== 'string' || !INSTANCE_KINDS.includes(file['kind'])) return null;
+  if (!Number.isInteger(file['pid']) || (file['token'] as string).length < 16) return null;
+  return {
+    kind: file['kind'] as InstanceKind,
+    pid: file['pid'] as number,
+    version: file['version'] as string,
+    dataDir: file['dataDir'] as string,
+    startedAt: file['startedAt'] as string,
+    address: file['address'] as string,
+    token: file['token'] as string,
+  };
+}
 
 /**
  * Splits a byte stream into lines and hands each parsed JSON value on. A line over

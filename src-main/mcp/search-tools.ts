@@ -9,7 +9,7 @@ import {
   type SearchHit,
 } from '@shared/models';
 import { matchKnowledgeBases } from '../core/search/facet-match';
-import { MAX_K } from '../core/search/query-text';
+import { MAX_K } from '../core/search/top-k';
 import type { CairnAccess } from './cairn-access';
 import { indexCitationId, parseCitationId, UNTRUSTED_NOTE, untrusted, type LiveHits } from './citations';
 import { unwrapOrThrow } from './tool-errors';

@@ -4,7 +4,6 @@ import { parseCommandArgs, parseModeArgument } from '../args';
 import type { CliCommand } from '../command';
 import { report } from '../output';
 import { expandHome } from '../../core/connectors/folder/home-path';
-import { parseExcludePatterns } from '../../core/connectors/folder/exclusions';
 
 export const addFolderCommand: CliCommand = {
   name: 'add-folder',
@@ -26,6 +25,8 @@ export const addFolderCommand: CliCommand = {
     );
     // `~` works even where no shell expanded it (quoted, or from a config file).
     const path = expandHome(positionals[0] ?? '');
+    // Loaded here, not at start: it brings the `ignore` package, which other commands never need.
+    const { parseExcludePatterns } = await import('../../core/connectors/folder/exclusions');
     const exclude = (values.exclude ?? []).flatMap(parseExcludePatterns);
     const json = values.json ?? false;
     const input: NewConnection = {

@@ -7,7 +7,7 @@ import {
   type SearchResponse,
 } from '@shared/models';
 import { matchKnowledgeBases } from '../../core/search/facet-match';
-import { MAX_K } from '../../core/search/query-text';
+import { MAX_K } from '../../core/search/top-k';
 import { parseDateFlags } from '../date-flags';
 import { parseCommandArgs, parseIntegerFlag, UsageError } from '../args';
 import type { CliCommand } from '../command';

@@ -63,11 +63,5 @@ export function prepareQuery(raw: unknown): PreparedQuery | null {
   };
 }
 
-/** The most hits one search returns (RRF fuses at most 30 per channel). */
-export const MAX_K = 50;
-
-/** A requested top-K as a sane integer: default 10, at least 1, at most MAX_K. */
-export function clampK(k: unknown, fallback = 10, max = MAX_K): number {
-  if (typeof k !== 'number' || !Number.isFinite(k)) return fallback;
-  return Math.min(max, Math.max(1, Math.floor(k)));
-}
+// The top-K limits live apart so that `cairn search` can check --k without loading the analyzer.
+export { MAX_K, clampK } from './top-k';

@@ -1,0 +1,14 @@
+/**
+ * How many hits one search returns. Apart from query-text.ts, which loads the text analyzer and
+ * its stop-word lists: `cairn search` checks --k before it knows whether a running instance answers
+ * (docs/decisions/cli-startup.md).
+ */
+
+/** The most hits one search returns (RRF fuses at most 30 per channel). */
+export const MAX_K = 50;
+
+/** A requested top-K as a sane integer: default 10, at least 1, at most MAX_K. */
+export function clampK(k: unknown, fallback = 10, max = MAX_K): number {
+  if (typeof k !== 'number' || !Number.isFinite(k)) return fallback;
+  return Math.min(max, Math.max(1, Math.floor(k)));
+}
