@@ -43,7 +43,7 @@ import { RRF_K, reciprocalRankFusion, topKKeepingChannels, type FusedItem } from
 import type { SearchService } from './search-service';
 import { rerankCandidates, type Reranker } from './reranking';
 import { slug } from 'github-slugger';
-import { phraseAdjustment } from './phrase-rerank';
+import { phraseAdjuster } from './phrase-rerank';
 import { QueryVectorCache } from './query-vector-cache';
 import { SearchCatalog, type SearchCatalogSnapshot } from './search-catalog';
 
@@ -384,10 +384,11 @@ function rerankByPhrase<C extends string>(
   chunks: Map<number, ChunkRow>,
   phrases: readonly string[],
 ): FusedItem<C>[] {
+  const adjustment = phraseAdjuster(phrases);
   const adjusted = fused.map((item, index) => {
     const chunkId = chunkIdOf(item.key);
     const row = chunkId === null ? undefined : chunks.get(chunkId);
-    return { item: row ? { ...item, score: item.score + phraseAdjustment(row, phrases) } : item, index };
+    return { item: row ? { ...item, score: item.score + adjustment(row) } : item, index };
   });
   adjusted.sort((a, b) => b.item.score - a.item.score || a.index - b.index);
   return adjusted.map((entry) => entry.item);

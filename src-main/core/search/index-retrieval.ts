@@ -66,9 +66,10 @@ export interface IndexRetrieval {
 
 interface RetrievedRow extends IndexedChunkRow {
   vector_rank: string | number | null;
-  content_match: boolean;
-  frame_match: boolean;
-  distinctive: boolean;
+  /** Absent when there was nothing to check (no terms): false. */
+  content_match?: boolean;
+  frame_match?: boolean;
+  distinctive?: boolean;
 }
 
 export async function retrieveFromIndex(db: Db, input: IndexRetrievalInput): Promise<IndexRetrieval> {
@@ -86,20 +87,22 @@ export async function retrieveFromIndex(db: Db, input: IndexRetrievalInput): Pro
   const contentIds = param(input.content.ids);
   const framedIds = param(input.framed?.ids ?? []);
   // A term check per keyword id only (a vector-only row's keyword text is never read).
-  const holds = (ids: string, terms: readonly string[]) =>
+  // A check with no terms is not selected at all: every field returned costs a decode in PGlite's
+  // client, and most queries have no frame words and no distinctive ones.
+  const holds = (ids: string, terms: readonly string[], name: keyof RetrievedRow) =>
     terms.length === 0
-      ? 'false'
-      : `CASE WHEN c.id = ANY(${ids}::bigint[]) THEN (' ' || c.search_text || ' ') LIKE ANY (${param(termPatterns(terms))}::text[]) ELSE false END`;
+      ? ''
+      : `, CASE WHEN c.id = ANY(${ids}::bigint[]) THEN (' ' || c.search_text || ' ') LIKE ANY (${param(termPatterns(terms))}::text[]) ELSE false END AS ${name}`;
   const rows = await db.query<RetrievedRow>(
     `WITH vec AS MATERIALIZED (${vectorSql ?? 'SELECT NULL::bigint AS chunk_id, NULL::bigint AS rank WHERE false'}),
      wanted AS (
        SELECT chunk_id AS id FROM vec
        UNION SELECT unnest(${contentIds}::bigint[])
        UNION SELECT unnest(${framedIds}::bigint[]))
-     SELECT c.id, v.rank AS vector_rank,
-            ${holds(contentIds, input.content.terms)} AS content_match,
-            ${holds(framedIds, input.framed?.terms ?? [])} AS frame_match,
-            ${holds(`${contentIds}::bigint[] || ${framedIds}`, input.distinctive)} AS distinctive,
+     SELECT c.id, v.rank AS vector_rank
+            ${holds(contentIds, input.content.terms, 'content_match')}
+            ${holds(framedIds, input.framed?.terms ?? [], 'frame_match')}
+            ${holds(`${contentIds}::bigint[] || ${framedIds}`, input.distinctive, 'distinctive')},
             c.content, c.heading_path, c.char_start, c.char_end, c.location, d.id AS document_id,
             d.external_id, d.title, d.knowledge_base, d.url, d.connection_id
      FROM wanted w JOIN chunks c ON c.id = w.id JOIN documents d ON d.id = c.document_id

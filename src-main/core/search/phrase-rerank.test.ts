@@ -3,6 +3,7 @@ import {
   HEADING_BONUS,
   NAVIGATION_PENALTY,
   PHRASE_BONUS,
+  phraseAdjuster,
   phraseAdjustment,
   phraseShare,
 } from './phrase-rerank';
@@ -53,5 +54,25 @@ describe('phraseAdjustment', () => {
     expect(phraseAdjustment(chunk('- [a](a.md)', '', 'TOC.md'), [])).toBe(-NAVIGATION_PENALTY);
     const links = chunk(['x', 'y', 'z', 'v', 'w'].map((t) => `- [${t}](${t}.md)`).join('\n'));
     expect(phraseAdjustment(links, phrasesOf('unrelated'))).toBe(-NAVIGATION_PENALTY);
+  });
+});
+
+describe('phraseAdjuster', () => {
+  it('adjusts each of many chunks of one query on its own merits', () => {
+    const adjust = phraseAdjuster(phrasesOf('TiKV channel full 是什么原因'));
+    const faq = chunk('### TiKV channel full 是什么原因？\n\n- Raftstore 线程太忙。', '集群管理 FAQ');
+    const body = chunk('When the TiKV channel full error shows, Raftstore is busy.');
+    const scattered = chunk('TiKV has a channel; a disk may be full.');
+    const links = chunk(['x', 'y', 'z', 'v', 'w'].map((t) => `- [${t}](${t}.md)`).join('\n'));
+    expect([faq, body, scattered, links, faq].map(adjust)).toEqual([
+      PHRASE_BONUS + HEADING_BONUS,
+      PHRASE_BONUS,
+      0,
+      -NAVIGATION_PENALTY,
+      PHRASE_BONUS + HEADING_BONUS,
+    ]);
+    const codes = phraseAdjuster(phrasesOf('8027'));
+    expect(codes(chunk('Error Number: 8027, the schema version is outdated.'))).toBe(PHRASE_BONUS);
+    expect(codes(chunk('Error Number: 8026.'))).toBe(0);
   });
 });

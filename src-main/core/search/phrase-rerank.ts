@@ -47,8 +47,12 @@ const NAVIGATION_FILE = /(?:^|[\\/])(?:toc[^\\/]*|summary|_sidebar|sidebar|_[^\\
 const LINK_ITEM = /^\s*(?:[-*+]|\d+[.)])\s+\[[^\]]*\]\([^)]*\)\s*$/;
 
 export function isNavigation(chunk: RerankChunk): boolean {
+  return isNavigationOf(chunk, chunk.content.split('\n'));
+}
+
+function isNavigationOf(chunk: RerankChunk, contentLines: readonly string[]): boolean {
   if (NAVIGATION_FILE.test(chunk.external_id) || (chunk.url && NAVIGATION_FILE.test(chunk.url))) return true;
-  const lines = chunk.content.split('\n').filter((line) => line.trim() !== '');
+  const lines = contentLines.filter((line) => line.trim() !== '');
   return lines.length >= 5 && lines.filter((line) => LINK_ITEM.test(line)).length / lines.length >= 0.6;
 }
 
@@ -66,28 +70,43 @@ export function phraseShare(phrase: string, phrases: readonly string[]): number 
 
 /** The rerank adjustment of one chunk for the query's phrases. */
 export function phraseAdjustment(chunk: RerankChunk, phrases: readonly string[]): number {
-  let adjustment = isNavigation(chunk) ? -NAVIGATION_PENALTY : 0;
-  if (phrases.length === 0) return adjustment;
-  const text = squash(chunk.content);
-  const headings = squash(
-    [chunk.heading_path, ...chunk.content.split('\n').filter((line) => /^\s{0,3}#{1,6}\s/.test(line))].join(
-      '\n',
-    ),
-  );
+  return phraseAdjuster(phrases)(chunk);
+}
+
+/**
+ * phraseAdjustment for many chunks of one query: what depends on the query alone (its squashed
+ * phrases, their shares, its key terms) is worked out once, and a chunk's text is squashed only
+ * when some phrase could still earn a bonus (a search adjusts its 50-60 fused candidates).
+ */
+export function phraseAdjuster(phrases: readonly string[]): (chunk: RerankChunk) => number {
   // Only a match that stands for the whole query counts: one run of a long question ("homocysteine"
   // in a scifact claim, a name in a cmrc2018 question) is weak evidence that BM25 already counts, and
   // any bonus for it lowered nDCG@10 on both public train splits (docs/decisions/retrieval-on-real-documents.md).
-  const whole = (found: readonly string[]) => found.some((p) => phraseShare(p, phrases) >= 1 - 1e-9);
+  const whole = phrases
+    .filter((p) => phraseShare(p, phrases) >= 1 - 1e-9)
+    .map((p) => ({ phrase: p, squashed: squash(p) }))
+    .filter((p) => p.squashed.length > 0);
   // Several words in a row (or an identifier with connectors) found verbatim, not just its pieces.
-  const multiWord = phrases.filter((p) => /[\s._-]/.test(p) && squash(p).length > 0);
+  const multiWord = whole.filter((p) => /[\s._-]/.test(p.phrase)).map((p) => p.squashed);
   // Every identifier, code or number of the query present, when they are all it asks for ("8027").
   const keys = keyTerms(phrases);
-  const keysFound =
-    keys.length > 0 &&
-    keys.every((k) => text.includes(k)) &&
-    keys.reduce((sum, k) => sum + phraseShare(k, phrases), 0) >= 1 - 1e-9;
-  if (keysFound || whole(multiWord.filter((p) => text.includes(squash(p))))) adjustment += PHRASE_BONUS;
-  if (whole(phrases.filter((p) => squash(p).length > 0 && headings.includes(squash(p)))))
-    adjustment += HEADING_BONUS;
-  return adjustment;
+  const keysAreWhole =
+    keys.length > 0 && keys.reduce((sum, k) => sum + phraseShare(k, phrases), 0) >= 1 - 1e-9;
+  return (chunk) => {
+    const lines = chunk.content.split('\n');
+    let adjustment = isNavigationOf(chunk, lines) ? -NAVIGATION_PENALTY : 0;
+    if (phrases.length === 0) return adjustment;
+    if (keysAreWhole || multiWord.length > 0) {
+      const text = squash(chunk.content);
+      if ((keysAreWhole && keys.every((k) => text.includes(k))) || multiWord.some((p) => text.includes(p)))
+        adjustment += PHRASE_BONUS;
+    }
+    if (whole.length > 0) {
+      const headings = squash(
+        [chunk.heading_path, ...lines.filter((line) => /^\s{0,3}#{1,6}\s/.test(line))].join('\n'),
+      );
+      if (whole.some((p) => headings.includes(p.squashed))) adjustment += HEADING_BONUS;
+    }
+    return adjustment;
+  };
 }
