@@ -126,27 +126,44 @@ function priorFor(settings: { scale: number; exponent: number }): TermPrior {
   return prior;
 }
 
-/** Per family: how often each hashed feature occurred, and the summed prior of its occurrences. */
+/**
+ * Per family: how often each hashed feature occurred, and the summed prior of its occurrences. One
+ * map from hash to slot and parallel arrays (three maps cost ~6 look-ups per feature, the largest
+ * share of the embedder's hashing); slots are in first-occurrence order, as the maps iterated, so
+ * every vector is bit-for-bit what it was.
+ */
 class FeatureBag {
-  private readonly tf = new Map<number, number>();
-  private readonly weight = new Map<number, number>();
-  private readonly family = new Map<number, Family>();
+  private readonly slots = new Map<number, number>();
+  private readonly hashes: number[] = [];
+  private readonly tf: number[] = [];
+  private readonly weight: number[] = [];
+  private readonly family: Family[] = [];
 
   add(family: Family, hash: number, weight: number): void {
     // Families hash with distinct seeds; a 32-bit clash across families is rare enough to share a slot.
-    this.tf.set(hash, (this.tf.get(hash) ?? 0) + 1);
-    this.weight.set(hash, (this.weight.get(hash) ?? 0) + weight);
-    this.family.set(hash, family);
+    const slot = this.slots.get(hash);
+    if (slot === undefined) {
+      this.slots.set(hash, this.hashes.length);
+      this.hashes.push(hash);
+      this.tf.push(1);
+      this.weight.push(weight);
+      this.family.push(family);
+    } else {
+      this.tf[slot]!++;
+      this.weight[slot]! += weight;
+      this.family[slot] = family;
+    }
   }
 
   emit(weights: HashFeatureWeights, sink: (family: Family, bucket: number, value: number) => void): void {
-    for (const [hash, tf] of this.tf) {
-      const family = this.family.get(hash)!;
+    for (let slot = 0; slot < this.hashes.length; slot++) {
+      const family = this.family[slot]!;
       if (!weights[family]) continue;
-      const mixed = mix(hash);
+      const tf = this.tf[slot]!;
+      const mixed = mix(this.hashes[slot]!);
       // Sublinear tf (1 + ln tf): a word said ten times is stronger evidence, not ten times stronger.
       // The sign bit makes bucket collisions cancel in expectation instead of piling up.
-      const value = (mixed & 0x80000000 ? -1 : 1) * (1 + Math.log(tf)) * (this.weight.get(hash)! / tf);
+      const value = (mixed & 0x80000000 ? -1 : 1) * (1 + Math.log(tf)) * (this.weight[slot]! / tf);
       sink(family, mixed & 0x7fffffff, value);
     }
   }

@@ -1,6 +1,6 @@
 import { PGlite } from '@electric-sql/pglite';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { analyze, toSearchText } from './analyzer';
+import { analyze, analyzeText, toSearchText } from './analyzer';
 
 describe('analyze: identifiers', () => {
   it('indexes an identifier whole as well as in its parts', () => {
@@ -72,6 +72,15 @@ describe('analyze', () => {
     expect(analyze('a'.repeat(10_000) + ' real words')).toEqual(['real', 'word']);
     expect(toSearchText('Search QUERIES')).toBe(analyze('search queries').join(' '));
     expect(analyze('<script>alert("x")</script>')).toEqual(['script', 'alert', 'x', 'script']);
+  });
+
+  it('gives a repeated word the same analysis, which no caller can change for the next text', () => {
+    const first = analyzeText('Running proteins');
+    expect(() => first.words[0]!.tokens.push('injected')).toThrow(TypeError);
+    expect(analyzeText('running PROTEINS').words).toEqual(first.words);
+    expect(analyze('running')).toEqual(['run']);
+    // Text that needs NFKC is still normalised when the same word was seen in plain ASCII first.
+    expect(analyze('abc123 ＡＢＣ１２３')).toEqual(['abc123', 'abc123']);
   });
 });
 

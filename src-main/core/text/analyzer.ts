@@ -109,15 +109,23 @@ export interface AnalyzedText {
  * then stay whole words and their CJK units carry the meaning.
  */
 export function analyzeText(text: string, options: { segment?: boolean } = {}): AnalyzedText {
-  const result: AnalyzedText = { words: [], identifiers: [], cjkRuns: [] };
-  visitText(
-    text,
+  // Normalised once for the words, the CJK runs and the identifiers (it was twice per text).
+  const normalised = normaliseForAnalysis(text);
+  const result: AnalyzedText = { words: [], identifiers: identifierTokens(normalised), cjkRuns: [] };
+  visitNormalised(
+    normalised,
     (word) => result.words.push(word),
     (run) => result.cjkRuns.push(run),
     options.segment ?? true,
   );
-  result.identifiers = identifierTokens(text.normalize('NFKC').toLowerCase());
   return result;
+}
+
+const ASCII_ONLY = /^[\x00-\x7f]*$/;
+
+/** NFKC and lower case; ASCII text is its own NFKC form, so only lower-cased (the common case). */
+function normaliseForAnalysis(text: string): string {
+  return ASCII_ONLY.test(text) ? text.toLowerCase() : text.normalize('NFKC').toLowerCase();
 }
 
 /** The keyword tokens of an analysis: words' tokens first, then the CJK unit bigrams. */
@@ -144,29 +152,50 @@ export function searchTextOf(analysed: AnalyzedText): string {
   return tokensOf(analysed).join(' ');
 }
 
-function visitText(
-  text: string,
+function visitNormalised(
+  normalised: string,
   onWord: (word: AnalyzedWord) => void,
   onCjkRun: (units: string[]) => void,
   segment = true,
 ): void {
-  const normalised = text.normalize('NFKC').toLowerCase();
-  if (segment && NEEDS_DICTIONARY.test(normalised)) {
+  const ascii = ASCII_ONLY.test(normalised);
+  if (segment && !ascii && NEEDS_DICTIONARY.test(normalised)) {
     // One segmenter pass over the whole text is ~1.5x faster than one per run (Chinese text has
     // a run between every two punctuation marks). ICU's word-like segments may still hold
     // punctuation ("3.14"), so they are split into runs the same way as unsegmented text.
     for (const part of segmenter.segment(normalised)) {
       if (!part.isWordLike) continue;
-      if (PLAIN_WORD.test(part.segment)) onWord(analyzeWord(part.segment));
-      else for (const piece of part.segment.match(WORD_RUN) ?? []) onWord(analyzeWord(piece));
+      if (PLAIN_WORD.test(part.segment)) onWord(cachedWord(part.segment));
+      else for (const piece of part.segment.match(WORD_RUN) ?? []) onWord(cachedWord(piece));
     }
   } else {
-    for (const match of normalised.matchAll(WORD_RUN)) onWord(analyzeWord(match[0]));
+    for (const match of normalised.matchAll(WORD_RUN)) onWord(cachedWord(match[0]));
   }
-  if (CJK_CHAR.test(normalised)) {
+  if (!ascii && CJK_CHAR.test(normalised)) {
     for (const match of normalised.matchAll(WORD_RUN))
       if (CJK_CHAR.test(match[0])) onCjkRun(cjkUnits(match[0]));
   }
+}
+
+/**
+ * analyzeWord's results for the words seen lately: running text repeats its words (Zipf), and a
+ * word's analysis (apostrophes, diacritics, stop words, the Porter stemmer) was ~15% of the built-in
+ * embedder's CPU. Bounded like the term prior's cache (~50k short words, a few MB); the entries are
+ * frozen because every analysis of that word shares them.
+ */
+const MAX_CACHED_WORDS = 50_000;
+const wordCache = new Map<string, AnalyzedWord>();
+
+function cachedWord(raw: string): AnalyzedWord {
+  let word = wordCache.get(raw);
+  if (word === undefined) {
+    word = analyzeWord(raw);
+    Object.freeze(word.tokens);
+    Object.freeze(word);
+    if (wordCache.size >= MAX_CACHED_WORDS) wordCache.clear();
+    wordCache.set(raw, word);
+  }
+  return word;
 }
 
 /** Latin/digit pieces joined by `_`, `.` or `-` (not inside a longer Latin run). */
@@ -213,7 +242,11 @@ export function cjkUnits(run: string): string[] {
 }
 
 function latinToken(piece: string): string | null {
-  const folded = LATIN_WITH_MARKS.test(piece) ? piece.normalize('NFD').replace(COMBINING_MARKS, '') : piece;
+  // Plain a-z has no marks to fold: skip the NFD pass (same result, most words).
+  const folded =
+    !ASCII_LOWER.test(piece) && LATIN_WITH_MARKS.test(piece)
+      ? piece.normalize('NFD').replace(COMBINING_MARKS, '')
+      : piece;
   if (folded.length === 0 || folded.length > MAX_TOKEN_CHARS || ENGLISH_STOP_WORDS.has(folded)) return null;
   return ASCII_LOWER.test(folded) ? stemmer(folded) : folded;
 }
