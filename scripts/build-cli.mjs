@@ -5,7 +5,7 @@
 // instead of transpiling the sources with tsx on every start is most of a command's start-up
 // (docs/decisions/cli-startup.md). Dependencies stay in node_modules, as in the app's main bundle:
 // PGlite loads its WebAssembly and extensions from files beside its own JavaScript.
-import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -51,6 +51,34 @@ await esbuild.build({
   sourcemap: 'linked',
   logLevel: 'warning',
 });
+await writeRankTable(esbuild, [
+  outdir,
+  // The app's main bundle embeds too (out/main, electron-vite): `npm run build` runs this after it.
+  ...(flag === -1 && existsSync(join(root, 'out', 'main')) ? [join(root, 'out', 'main')] : []),
+]);
 // bin/cairn.js compares this stamp with the sources' times: a stale build is not run.
 writeFileSync(join(outdir, 'built.json'), JSON.stringify({ builtAt: Date.now() }) + '\n');
 console.log(`build-cli: ${outdir} in ${Math.round(performance.now() - started)} ms`);
+
+/**
+ * o200k_base.ranks beside the bundle: gpt-tokenizer's o200k_base vocabulary as the flat table
+ * the built-in embedder's term prior reads in one go (src-main/core/embedding/rank-table.ts), made
+ * from the installed gpt-tokenizer so both give the same tokens.
+ */
+async function writeRankTable(esbuild, dirs) {
+  const bundled = await esbuild.build({
+    entryPoints: [join(root, 'src-main/core/embedding/rank-table.ts')],
+    bundle: true,
+    format: 'esm',
+    platform: 'node',
+    write: false,
+    logLevel: 'warning',
+  });
+  const { RankTable } = await import(
+    `data:text/javascript;base64,${Buffer.from(bundled.outputFiles[0].text).toString('base64')}`
+  );
+  const { default: decoder } = await import('gpt-tokenizer/bpeRanks/o200k_base');
+  const { version } = JSON.parse(readFileSync(join(root, 'node_modules/gpt-tokenizer/package.json'), 'utf8'));
+  const table = RankTable.build(decoder, version);
+  for (const dir of dirs) writeFileSync(join(dir, 'o200k_base.ranks'), table);
+}

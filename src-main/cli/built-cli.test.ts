@@ -112,10 +112,11 @@ describe('the built cairn command', () => {
       const response = JSON.parse(found.stdout) as { ok: true; value: { hits: { title: string }[] } };
       expect(response.value.hits.map((hit) => hit.title)).toEqual(['差旅']);
       // What searching never needs stays unloaded, though the folder holds a PDF: file readers, the
-      // chat/embedding SDK, DingTalk's socket (docs/decisions/cli-startup.md). The index must have loaded.
+      // chat/embedding SDK, DingTalk's socket, gpt-tokenizer (the term prior reads the build's rank
+      // table, o200k_base.ranks) (docs/decisions/cli-startup.md). The index must have loaded.
       const loaded = found.packages;
       expect(loaded).toContain('@electric-sql/pglite');
-      for (const optional of ['exceljs', 'mammoth', 'unpdf', 'csv-parse', 'openai', 'ws'])
+      for (const optional of ['exceljs', 'mammoth', 'unpdf', 'csv-parse', 'openai', 'ws', 'gpt-tokenizer'])
         expect(loaded).not.toContain(optional);
       const pdf = await cairn('--data-dir', dataDir, 'search', 'zeppelin hangar', '--json');
       expect(pdf.code).toBe(0);
