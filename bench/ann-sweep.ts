@@ -1,6 +1,7 @@
 /**
  * `npx tsx bench/ann-sweep.ts <data-dir> <vectors-file> [--ef 200,400,800] [--iterative relaxed_order,strict_order]
- *   [--hnsw-top 30,100] [--lexical 300,0] [--max-scan-tuples n] [--build 16:64,32:128] [--queries 200] [--out f.json]`:
+ *   [--hnsw-top 30,100] [--lexical 300,0] [--max-scan-tuples n] [--build 16:64,32:128]
+ *   [--maintenance-work-mem 512MB] [--queries 200] [--out f.json]`:
  * on an index kept by `npm run bench -- --only <id> --keep`, the vector channel's recall@10 against
  * the exact reference and its latency (p50/p95, the channel alone, as the bench times it) for every
  * combination of hnsw.ef_search, hnsw.iterative_scan, the HNSW hits re-scored exactly, and the BM25
@@ -32,6 +33,8 @@ const { values, positionals } = parseArgs({
     lexical: { type: 'string', default: '300' },
     'max-scan-tuples': { type: 'string' },
     build: { type: 'string' },
+    /** maintenance_work_mem for --build (the app's is 512MB): a smaller one makes the graph spill. */
+    'maintenance-work-mem': { type: 'string', default: '512MB' },
     queries: { type: 'string', default: '200' },
     seed: { type: 'string', default: '1' },
     out: { type: 'string' },
@@ -111,14 +114,18 @@ for (const build of builds) {
   if (build !== 'as built') {
     const [m, efConstruction] = build.split(':').map(Number);
     await db.exec(`DROP INDEX IF EXISTS ${annIndexName(active)}`);
-    await db.exec(`SET maintenance_work_mem = '512MB'`);
+    const memory = values['maintenance-work-mem'];
+    if (!/^\d+[kMG]B$/.test(memory)) throw new Error(`--maintenance-work-mem ${memory}: e.g. 512MB`);
+    await db.exec(`SET maintenance_work_mem = '${memory}'`);
     const started = performance.now();
     await db.exec(
       `CREATE INDEX ${annIndexName(active)} ON ${spaceTable(active)} USING hnsw (embedding ${vectorType(active)}_cosine_ops) WITH (m = ${m}, ef_construction = ${efConstruction})`,
     );
     buildS = (performance.now() - started) / 1000;
     await db.exec('RESET maintenance_work_mem');
-    log(`built HNSW m ${m}, ef_construction ${efConstruction} in ${buildS.toFixed(1)} s`);
+    log(
+      `built HNSW m ${m}, ef_construction ${efConstruction} (maintenance_work_mem ${memory}) in ${buildS.toFixed(1)} s`,
+    );
   }
   log(
     '| build | ef_search | iterative_scan | HNSW top | BM25 candidates | recall@10 | queries at 0 | p50 ms | p95 ms |',

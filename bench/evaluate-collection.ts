@@ -22,6 +22,7 @@ import { bestWeight, VECTOR_WEIGHTS } from './fusion-study';
 import { mean, ndcgAt, recallAt, reciprocalRankAt, type Judgments } from './metrics';
 import { CONNECTION_ID, hybridSearchFor, openPipeline } from './pipeline';
 import { vectorTuning } from '../src-main/core/search/search-tuning';
+import { estimateVectors } from '../src-main/core/search/space-size';
 import { PrecomputedQueryEmbedder } from './precomputed-query-embedder';
 
 export type Method = 'keyword' | 'vector' | 'hybrid';
@@ -135,6 +136,10 @@ export async function evaluateCollection(
     const queryEmbedder = new PrecomputedQueryEmbedder(embedder);
     const search = hybridSearchFor(pipeline.db, queryEmbedder);
     await configureVectorSession(pipeline.db);
+    // Sized as HybridSearch sizes them (space-size.ts).
+    const lexicalCandidates = vectorTuning(active).lexicalCandidates(
+      await estimateVectors(pipeline.db, active),
+    );
 
     /** Both channels' chunk rankings for each query; query vectors embedded in batches first. */
     async function rankChannels(
@@ -147,9 +152,7 @@ export async function evaluateCollection(
         await queryEmbedder.precompute(texts.slice(start, start + QUERY_EMBED_BATCH));
       const rankings: ChannelRankings[] = [];
       for (const [i, p] of prepared.entries()) {
-        const keyword = p
-          ? await keywordRanking(pipeline.db, p, null, vectorTuning(active!).lexicalCandidates)
-          : null;
+        const keyword = p ? await keywordRanking(pipeline.db, p, null, lexicalCandidates) : null;
         rankings.push({
           keyword: keyword?.ids ?? [],
           vector: p

@@ -140,7 +140,7 @@ export async function runLanceDbScenario(options: {
   const all = [...prepared, ...warmup];
   const keywordSearch = fullText('search_text', (i) => all[i]!.keywordText);
   const rawSearch = fullText('content', (i) => all[i]!.text);
-  const lexicalCandidates = vectorTuning(embedder.space).lexicalCandidates;
+  const lexicalCandidates = vectorTuning(embedder.space).lexicalCandidates(exact.size);
   const candidateSearch = fullText('search_text', (i) => all[i]!.keywordText, lexicalCandidates);
 
   /** Warm-up queries first (not measured), then the measured ones; ids per measured query. */

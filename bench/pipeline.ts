@@ -61,6 +61,6 @@ export function hybridSearchFor(db: Db, embedder: Embedder): HybridSearch {
       space.model === embedder.space.model && space.provider === embedder.space.provider ? embedder : null,
     minVectorSimilarity: (space) => vectorTuning(space, catalog).minSimilarity,
     vectorWeight: (space) => vectorTuning(space, catalog).weight,
-    lexicalCandidates: (space) => vectorTuning(space, catalog).lexicalCandidates,
+    lexicalCandidates: (space, vectors) => vectorTuning(space, catalog).lexicalCandidates(vectors),
   });
 }

@@ -24,6 +24,7 @@ import { mean, summarizeLatencies, type LatencySummary } from './metrics';
 import { hybridSearchFor } from './pipeline';
 import { peakRssMb } from './process-stats';
 import { readVectorFile } from './vector-file';
+import { estimateVectors } from '../src-main/core/search/space-size';
 
 export interface QueryScenarioResult {
   coldOpen: { openMs: number; firstSearchMs: number; totalMs: number; processUptimeMs: number };
@@ -70,6 +71,8 @@ export async function runQueryScenario(options: {
   const { active } = await readSpaces(db);
   if (!active) throw new Error('The index has no active embedding space.');
   await configureVectorSession(db);
+  // As HybridSearch sizes them: from the space's estimated size (space-size.ts).
+  const lexicalCandidates = vectorTuning(active).lexicalCandidates(await estimateVectors(db, active));
   for (const query of generateQueries(WARMUP_QUERIES, options.seed + 1)) await search.search({ query });
 
   const times = {
@@ -93,12 +96,7 @@ export async function runQueryScenario(options: {
     // The channels as HybridSearch runs them: the keyword scan also yields the vector channel's
     // lexical candidates; the vector channel without the similarity floor.
     started = performance.now();
-    const keyword = await keywordSearch(
-      db,
-      prepared.keywordText,
-      null,
-      vectorTuning(active).lexicalCandidates,
-    );
+    const keyword = await keywordSearch(db, prepared.keywordText, null, lexicalCandidates);
     const keywordIds = keyword.ids;
     times.keyword.push(performance.now() - started);
     started = performance.now();

@@ -303,7 +303,8 @@ export async function createCairn(options: CreateCairnOptions = {}): Promise<Cai
       queryEmbedder: (space) => embeddings.forSpace(space),
       minVectorSimilarity: (space) => vectorTuning(space, models.local.catalog).minSimilarity,
       vectorWeight: (space) => vectorTuning(space, models.local.catalog).weight,
-      lexicalCandidates: (space) => vectorTuning(space, models.local.catalog).lexicalCandidates,
+      lexicalCandidates: (space, vectors) =>
+        vectorTuning(space, models.local.catalog).lexicalCandidates(vectors),
       reranker: () => {
         const reranker = rerankerInUse();
         return reranker ? { reranker, budgetMs: rerankChoice.budgetMs } : null;

@@ -46,6 +46,7 @@ import { slug } from 'github-slugger';
 import { phraseAdjuster } from './phrase-rerank';
 import { QueryVectorCache } from './query-vector-cache';
 import { SearchCatalog, type SearchCatalogSnapshot } from './search-catalog';
+import { SpaceSizes } from './space-size';
 
 export interface HybridSearchOptions {
   db: Db;
@@ -57,8 +58,11 @@ export interface HybridSearchOptions {
   minVectorSimilarity?: (space: EmbeddingSpace) => number;
   /** The vector channel's weight in RRF, per space (the keyword channel's is 1). @default 1 */
   vectorWeight?: (space: EmbeddingSpace) => number;
-  /** BM25 hits added to the vector channel's candidates before exact re-scoring, per space. @default 0 */
-  lexicalCandidates?: (space: EmbeddingSpace) => number;
+  /**
+   * BM25 hits added to the vector channel's candidates before exact re-scoring, per space and its
+   * size in vectors (estimated, space-size.ts). @default 0
+   */
+  lexicalCandidates?: (space: EmbeddingSpace, vectors: number) => number;
   /** Chunks of one document kept in the results (its best ones). @default 3 */
   maxHitsPerDocument?: number;
   /** The local reranker and its time budget, read on every search; null = no reranking. @default none */
@@ -118,10 +122,12 @@ export class HybridSearch implements SearchService {
   private readonly logger: Logger;
   private sessionReady: Promise<void> | null = null;
   private readonly queryVectors = new QueryVectorCache();
+  private readonly spaceSizes: SpaceSizes;
 
   constructor(private readonly options: HybridSearchOptions) {
     this.db = options.db;
     this.catalog = new SearchCatalog(options.db);
+    this.spaceSizes = new SpaceSizes(options.db);
     this.logger = options.logger ?? silentLogger();
   }
 
@@ -309,7 +315,8 @@ export class HybridSearch implements SearchService {
       this.logger.warn('no embedder for the active space; vector channel skipped', { space: active.id });
     const embedding = active && embedder ? this.embedQuery(embedder, active, query.text, signal) : null;
     embedding?.catch(() => {}); // awaited below; this only keeps a failed keyword scan from leaving it unhandled
-    const depth = active && embedding ? (this.options.lexicalCandidates?.(active) ?? 0) : 0;
+    const lexical = this.options.lexicalCandidates;
+    const depth = active && embedding && lexical ? lexical(active, await this.spaceSizes.vectors(active)) : 0;
     const content = await keywordScan(this.db, query.keywordText, filter, depth);
     const framed =
       query.frameKeywordText && content.ids.length > 0
