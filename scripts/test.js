@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // `npm test`: type-check, lint, unit/integration tests (vitest) and the e2e suite (Playwright in
 // Debian's Chromium), then ONE closing line that counts every test: "tests: N passed, N failed, N skipped".
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 
@@ -12,10 +12,12 @@ rmSync(reports, { recursive: true, force: true });
 mkdirSync(reports, { recursive: true });
 
 const only = process.argv.slice(2);
+// The three static checks are independent and mostly single-threaded: they run side by side, each
+// one's output printed whole when it ends (docs/decisions/test-speed.md).
 const steps = [
-  { name: 'typecheck', cmd: ['npx', 'tsc', '-b'] },
-  { name: 'lint', cmd: ['npx', 'eslint', '.'] },
-  { name: 'format', cmd: ['npx', 'prettier', '--check', '--log-level', 'warn', '.'] },
+  { name: 'typecheck', cmd: ['npx', 'tsc', '-b'], together: true },
+  { name: 'lint', cmd: ['npx', 'eslint', '.'], together: true },
+  { name: 'format', cmd: ['npx', 'prettier', '--check', '--log-level', 'warn', '.'], together: true },
   {
     name: 'unit',
     cmd: [
@@ -48,7 +50,32 @@ function pythonToolsMissing() {
 }
 
 let failedSteps = [];
-for (const step of steps) {
+
+/** Runs a step with its output captured, and prints it under the step's header once it ends. */
+function runCaptured(step) {
+  return new Promise((done) => {
+    const child = spawn(step.cmd[0], step.cmd.slice(1), {
+      cwd: root,
+      stdio: ['ignore', 'pipe', 'pipe'],
+      env: { ...process.env, ...step.env },
+    });
+    const output = [];
+    child.stdout.on('data', (chunk) => output.push(chunk));
+    child.stderr.on('data', (chunk) => output.push(chunk));
+    child.on('error', (error) => output.push(Buffer.from(`${error.message}\n`)));
+    child.on('close', (status) => {
+      process.stdout.write(`\n=== ${step.name}: ${step.cmd.join(' ')}\n`);
+      process.stdout.write(Buffer.concat(output));
+      if (status !== 0) failedSteps.push(step.name);
+      done();
+    });
+  });
+}
+
+const together = steps.filter((step) => step.together);
+await Promise.all(together.map(runCaptured));
+
+for (const step of steps.filter((step) => !step.together)) {
   process.stdout.write(`\n=== ${step.name}: ${step.cmd.join(' ')}\n`);
   if (step.name === 'e2e' && !existsSync(chromium)) {
     process.stdout.write(
