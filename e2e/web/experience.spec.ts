@@ -181,7 +181,7 @@ test('a platform Test says what it found in the UI language around the names the
   // English: core's own sentence.
   await card.getByRole('button', { name: 'Test', exact: true }).click();
   await expect(toast.locator('.error-headline')).toHaveText(
-    /^Connected to Yuque as Cairn 演示用户 \(cairn-demo\); \d+ personal knowledge base\(s\) visible, team knowledge bases are listed on sync\.$/,
+    /^Connected to Yuque as Cairn 演示用户 \(cairn-demo\); (?:1 personal knowledge base|\d+ personal knowledge bases) visible, team knowledge bases are listed on sync\.$/,
   );
   await screenshot(app, 'ui-en-light-yuque-test-toast');
   await app.getByRole('button', { name: 'Dismiss' }).click();
