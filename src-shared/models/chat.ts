@@ -1,0 +1,61 @@
+/** Chat: answers with their source cards, messages and conversations. */
+import type { AppErrorData } from '../errors';
+import type { Platform } from './connections';
+import type { ChunkLocation } from './search';
+
+export interface SourceCard {
+  /** The [n] the answer uses. */
+  n: number;
+  title: string;
+  platform: Platform;
+  knowledgeBase: string;
+  connectionId: string;
+  documentId: number | null;
+  externalId: string;
+  url: string | null;
+  headingPath: string;
+  /** The paragraph shown on the card. */
+  paragraph: string;
+  charStart: number | null;
+  charEnd: number | null;
+  /** Page, slide or rows of the original file; absent or null when the format has none. */
+  location?: ChunkLocation | null;
+}
+
+export interface TokenUsage {
+  promptTokens: number;
+  completionTokens: number;
+  totalTokens: number;
+}
+
+export interface ChatAnswer {
+  conversationId: string;
+  messageId: string;
+  text: string;
+  /** Sources actually cited by a valid [n] in the text. */
+  citations: SourceCard[];
+  /** All sources given to the model (or used by the extractive answer). */
+  sources: SourceCard[];
+  /** Markers that pointed to no source and were removed. */
+  droppedMarkers: number[];
+  mode: 'model' | 'extractive';
+  incomplete: boolean;
+  error: AppErrorData | null;
+  usage: TokenUsage | null;
+}
+
+export interface ChatMessageView {
+  id: string;
+  role: 'user' | 'assistant';
+  /** For an answer still running (`answer` null), the text streamed so far. */
+  text: string;
+  createdAt: string;
+  answer: ChatAnswer | null;
+}
+
+export interface ConversationView {
+  id: string;
+  title: string;
+  createdAt: string;
+  updatedAt: string;
+}
