@@ -1,9 +1,14 @@
 /**
- * `npm run eval [-- <dir> ...] [-- --json] [-- --train]`: retrieval quality of the real pipeline
- * on test collections (default: every collection in <repoRoot>/../shared/eval). Prints
- * nDCG@10, Recall@10, Recall@30 and MRR@10 for keyword-only, vector-only and hybrid next to the
- * published reference figures, checks the two goals (keyword ≥ the BM25 reference; hybrid > the
+ * `npm run eval [-- <dir> ...] [-- --json] [-- --train] [-- --compare <results json>]`: retrieval
+ * quality of the real pipeline on test collections (default: every collection in
+ * <repoRoot>/../shared/eval, then the real-documents ones built under .cache/eval). Prints nDCG@10,
+ * P@1, Recall@10, Recall@30 and MRR@10 for keyword-only, vector-only and hybrid beside the plain
+ * BM25F reference computed here over whole records (bm25f-reference.ts, the floor) and the
+ * published reference figures, checks the goals (keyword ≥ the BM25F reference; hybrid > the
  * better single channel), and writes bench-results/eval-<date>.json + latest-eval.json.
+ * `--compare <file>` then prints the differences to that earlier results file and exits 1 when any
+ * collection's nDCG@10 or P@1 dropped by more than 0.005 on a channel both runs measured;
+ * `--compare <file> --current <file>` compares two results files without running anything.
  * `--train` evaluates the train/ split instead: the one to tune on. `--fusion-study` also tries
  * a weighted RRF, its vector weight chosen on train/ and reported on the test queries
  * (a diagnostic for the hybrid goal; the app's fusion is unchanged). `--exact-vector` adds the
@@ -11,7 +16,7 @@
  * The embedder is the built-in one unless CAIRN_EMBED_* variables name a provider (as for the CLI),
  * so a real model can be measured the same way where one is reachable.
  */
-import { existsSync, readdirSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { createEmbedder, embeddingSettingsFromEnv } from '../src-main/core/embedding/create-embedder';
@@ -23,8 +28,17 @@ import { LocalModels } from '../src-main/core/models/local-models';
 import { ModelStore } from '../src-main/core/models/model-store';
 import { BuiltinEmbedder } from '../src-main/core/embedding/builtin-embedder';
 import { spaceKey } from '../src-main/core/embedding/embedder';
-import { loadCollection, readReferenceFigures, type ReferenceFigure } from './collection';
-import { evaluateCollection, METHODS, type CollectionResult } from './evaluate-collection';
+import { loadCollection, readReferenceFigures, type Collection, type ReferenceFigure } from './collection';
+import {
+  averageScores,
+  evaluateCollection,
+  METHODS,
+  scoreRanking,
+  type CollectionResult,
+  type MethodScores,
+} from './evaluate-collection';
+import { Bm25fReference } from './bm25f-reference';
+import { COMPARE_TOLERANCE, compareResults, type ComparableResults } from './compare-results';
 import { machineFacts } from './process-stats';
 import { currentCommit, markdownTable, num, REPO_ROOT, writeResults } from './report';
 import { findSharedReference } from '../src-main/testing/shared-reference';
@@ -33,6 +47,7 @@ import {
   evaluateRealDocs,
   isRealDocsCollection,
   nothingMatchesLine,
+  realDocsChannelTable,
   realDocsTable,
   type RealDocsResult,
 } from './real-docs/evaluate-real-docs';
@@ -49,6 +64,8 @@ interface GoalCheck {
 }
 
 export interface EvaluatedCollection extends CollectionResult {
+  /** The plain BM25F reference over whole records (bm25f-reference.ts). */
+  reference: MethodScores;
   references: ReferenceFigure[];
   goals: GoalCheck[];
 }
@@ -73,9 +90,29 @@ function defaultCollections(log: (line: string) => void): string[] {
   return dirs;
 }
 
-function checkGoals(result: CollectionResult, references: ReferenceFigure[]): GoalCheck[] {
+/** The reference's scores on the collection's judged queries (documents = records, no chunks). */
+export function referenceScores(collection: Collection): MethodScores {
+  const reference = new Bm25fReference(collection.corpus);
+  return averageScores(
+    collection.queries.map((q) => scoreRanking(reference.search(q.text, 30), collection.qrels.get(q.id)!)),
+  );
+}
+
+const signed = (diff: number) => `${diff >= 0 ? '+' : ''}${diff.toFixed(3)}`;
+
+function checkGoals(
+  result: CollectionResult,
+  reference: MethodScores,
+  references: ReferenceFigure[],
+): GoalCheck[] {
   const { keyword, vector, hybrid } = result.scores;
   const goals: GoalCheck[] = [];
+  for (const metric of ['ndcgAt10', 'pAt1'] as const)
+    goals.push({
+      goal: `keyword ${metric === 'pAt1' ? 'P@1' : 'nDCG@10'} ≥ BM25F reference`,
+      met: keyword[metric] - reference[metric] >= -0.0005,
+      detail: `${num(keyword[metric], 3)} vs ${num(reference[metric], 3)}: ${signed(keyword[metric] - reference[metric])}`,
+    });
   const bm25 = references.filter((r) => /bm25/i.test(r.system));
   if (bm25.length > 0 && result.split === 'test') {
     const best = bm25.reduce((a, b) => (b.ndcgAt10 > a.ndcgAt10 ? b : a));
@@ -106,11 +143,22 @@ export function resultsTable(collections: EvaluatedCollection[]): string {
         c.queries,
         `Cairn ${method}`,
         num(s.ndcgAt10, 3),
+        num(s.pAt1, 3),
         num(s.recallAt10, 3),
         num(s.recallAt30, 3),
         num(s.mrrAt10, 3),
       ]);
     }
+    rows.push([
+      `${c.collection}${c.split === 'train' ? ' (train)' : ''}`,
+      c.queries,
+      'BM25F reference (records)',
+      num(c.reference.ndcgAt10, 3),
+      num(c.reference.pAt1, 3),
+      num(c.reference.recallAt10, 3),
+      num(c.reference.recallAt30, 3),
+      num(c.reference.mrrAt10, 3),
+    ]);
     if (c.exactVector) {
       const s = c.exactVector;
       rows.push([
@@ -118,6 +166,7 @@ export function resultsTable(collections: EvaluatedCollection[]): string {
         c.queries,
         'study: vector, exact scan (no HNSW)',
         num(s.ndcgAt10, 3),
+        num(s.pAt1, 3),
         num(s.recallAt10, 3),
         num(s.recallAt30, 3),
         num(s.mrrAt10, 3),
@@ -130,15 +179,16 @@ export function resultsTable(collections: EvaluatedCollection[]): string {
         c.queries,
         `study: hybrid, vector weight ${c.fusionStudy.chosenVectorWeight} (chosen on train)`,
         num(s.ndcgAt10, 3),
+        num(s.pAt1, 3),
         num(s.recallAt10, 3),
         num(s.recallAt30, 3),
         num(s.mrrAt10, 3),
       ]);
     }
     for (const ref of c.references)
-      rows.push([c.collection, '', `ref: ${ref.system}`, ref.figure, '', '', '']);
+      rows.push([c.collection, '', `ref: ${ref.system}`, ref.figure, '', '', '', '']);
   }
-  return markdownTable(['collection', 'queries', 'system', 'nDCG@10', 'R@10', 'R@30', 'MRR@10'], rows);
+  return markdownTable(['collection', 'queries', 'system', 'nDCG@10', 'P@1', 'R@10', 'R@30', 'MRR@10'], rows);
 }
 
 async function main(): Promise<void> {
@@ -149,9 +199,17 @@ async function main(): Promise<void> {
       train: { type: 'boolean', default: false },
       'fusion-study': { type: 'boolean', default: false },
       'exact-vector': { type: 'boolean', default: false },
+      compare: { type: 'string' },
+      current: { type: 'string' },
     },
   });
   const log = (line: string) => process.stderr.write(`  ${line}\n`);
+  const earlier = values.compare ? readResults(values.compare) : null;
+  if (values.current) {
+    if (!earlier) throw new Error('--current <results json> needs --compare <earlier results json>.');
+    process.exitCode = printComparison(earlier, readResults(values.current), values.compare!);
+    return;
+  }
   const dirs = positionals.length > 0 ? positionals.map((p) => resolve(p)) : defaultCollections(log);
   const machine = machineFacts();
   const startedAt = new Date().toISOString();
@@ -195,6 +253,7 @@ async function main(): Promise<void> {
         values['fusion-study'] && !values.train && existsSync(join(dir, 'train', 'qrels.tsv'))
           ? loadCollection(dir, 'train')
           : undefined;
+      const reference = referenceScores(collection);
       const result = await evaluateCollection(collection, {
         embedder,
         log,
@@ -202,7 +261,12 @@ async function main(): Promise<void> {
         ...(tuning ? { tuning } : {}),
       });
       const references = readReferenceFigures(dir);
-      collections.push({ ...result, references, goals: checkGoals(result, references) });
+      collections.push({
+        ...result,
+        reference,
+        references,
+        goals: checkGoals(result, reference, references),
+      });
     }
     const results = {
       kind: 'eval',
@@ -226,20 +290,24 @@ async function main(): Promise<void> {
       console.log(
         `embedder ${results.embedder}; ${machine.cpus} cores, Node ${machine.node}; load ${machine.loadAverage.join(' / ')} at start, ${results.loadAverageAtEnd.join(' / ')} at end\n`,
       );
-      console.log(resultsTable(collections));
-      console.log('\n### Goals\n');
-      console.log(
-        markdownTable(
-          ['collection', 'goal', 'status', 'detail'],
-          collections.flatMap((c) =>
-            c.goals.map((g) => [c.collection, g.goal, g.met ? 'met' : 'missed', g.detail]),
+      if (collections.length > 0) {
+        console.log(resultsTable(collections));
+        console.log('\n### Goals\n');
+        console.log(
+          markdownTable(
+            ['collection', 'goal', 'status', 'detail'],
+            collections.flatMap((c) =>
+              c.goals.map((g) => [c.collection, g.goal, g.met ? 'met' : 'missed', g.detail]),
+            ),
           ),
-        ),
-      );
+        );
+      }
       if (realDocs.length > 0) {
         console.log(
           '\n### Real documents (hybrid search as shipped; citation = first source of the extractive answer)\n',
         );
+        console.log(realDocsChannelTable(realDocs));
+        console.log('');
         console.log(realDocsTable(realDocs));
         for (const r of realDocs) console.log(`\n${nothingMatchesLine(r)}`);
       }
@@ -260,7 +328,52 @@ async function main(): Promise<void> {
       );
     }
     log(`Results: ${paths.join(', ')}`);
+    if (earlier && primary) process.exitCode = printComparison(earlier, results, values.compare!);
   }
+}
+
+function readResults(path: string): ComparableResults {
+  try {
+    return JSON.parse(readFileSync(path, 'utf8')) as ComparableResults;
+  } catch (error) {
+    throw new Error(`--compare/--current ${path}: not a results JSON (${(error as Error).message})`);
+  }
+}
+
+/** Prints the differences to an earlier run; 1 when a compared score dropped by more than the tolerance. */
+function printComparison(
+  earlier: ComparableResults,
+  current: ComparableResults,
+  earlierPath: string,
+): number {
+  const { rows, onlyBefore, onlyAfter } = compareResults(earlier, current);
+  console.log(
+    `\n### Compared with ${earlierPath} (commit ${earlier.commit ?? '?'}; a drop > ${COMPARE_TOLERANCE} fails)\n`,
+  );
+  console.log(
+    markdownTable(
+      ['collection', 'channel', 'metric', 'before', 'now', 'diff', ''],
+      rows.map((r) => [
+        r.collection,
+        r.channel,
+        r.metric === 'pAt1' ? 'P@1' : 'nDCG@10',
+        num(r.before, 3),
+        num(r.after, 3),
+        signed(r.diff),
+        r.regressed ? 'DROP' : '',
+      ]),
+    ),
+  );
+  if (onlyBefore.length > 0)
+    console.log(`\nOnly in the earlier run (not compared): ${onlyBefore.join('; ')}`);
+  if (onlyAfter.length > 0) console.log(`\nOnly in this run (not compared): ${onlyAfter.join('; ')}`);
+  const drops = rows.filter((r) => r.regressed);
+  console.log(
+    drops.length === 0
+      ? `\nNo drop beyond ${COMPARE_TOLERANCE} in ${rows.length} compared scores.`
+      : `\n${drops.length} of ${rows.length} compared scores dropped by more than ${COMPARE_TOLERANCE}.`,
+  );
+  return drops.length === 0 ? 0 : 1;
 }
 
 main().catch((error: unknown) => {

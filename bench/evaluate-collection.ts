@@ -8,28 +8,23 @@
  */
 import type { Embedder } from '../src-main/core/embedding/embedder';
 import { BuiltinEmbedder } from '../src-main/core/embedding/builtin-embedder';
-import { readSpaces } from '../src-main/core/index/embedding-spaces';
-import {
-  configureVectorSession,
-  keywordRanking,
-  vectorChannel,
-} from '../src-main/core/search/index-channels';
+import { vectorChannel } from '../src-main/core/search/index-channels';
 import { prepareQuery } from '../src-main/core/search/query-text';
+import { channelRanker, type ChannelRankings } from './channel-rankings';
 import type { Collection } from './collection';
 import { MemoryConnector } from './memory-connector';
 import { RRF_K, reciprocalRankFusion } from '../src-main/core/search/rrf';
 import { bestWeight, VECTOR_WEIGHTS } from './fusion-study';
-import { mean, ndcgAt, recallAt, reciprocalRankAt, type Judgments } from './metrics';
+import { mean, ndcgAt, precisionAt1, recallAt, reciprocalRankAt, type Judgments } from './metrics';
 import { CONNECTION_ID, hybridSearchFor, openPipeline } from './pipeline';
-import { vectorTuning } from '../src-main/core/search/search-tuning';
-import { estimateVectors } from '../src-main/core/search/space-size';
-import { PrecomputedQueryEmbedder } from './precomputed-query-embedder';
 
 export type Method = 'keyword' | 'vector' | 'hybrid';
 export const METHODS: readonly Method[] = ['keyword', 'vector', 'hybrid'];
 
 export interface MethodScores {
   ndcgAt10: number;
+  /** Share of queries whose first document is relevant (absent from results written before it was added). */
+  pAt1: number;
   recallAt10: number;
   recallAt30: number;
   mrrAt10: number;
@@ -60,7 +55,6 @@ export interface CollectionResult {
 
 /** Fused chunks kept (HybridSearch's largest k); enough for 30 distinct documents here. */
 const HYBRID_DEPTH = 50;
-const QUERY_EMBED_BATCH = 256;
 
 export function documentMarkdown(title: string, text: string): string {
   return title.trim() ? `# ${title.trim()}\n\n${text}` : text;
@@ -69,24 +63,21 @@ export function documentMarkdown(title: string, text: string): string {
 export function scoreRanking(ranked: readonly string[], judgments: Judgments): MethodScores {
   return {
     ndcgAt10: ndcgAt(ranked, judgments, 10),
+    pAt1: precisionAt1(ranked, judgments),
     recallAt10: recallAt(ranked, judgments, 10),
     recallAt30: recallAt(ranked, judgments, 30),
     mrrAt10: reciprocalRankAt(ranked, judgments, 10),
   };
 }
 
-function averageScores(all: MethodScores[]): MethodScores {
+export function averageScores(all: MethodScores[]): MethodScores {
   return {
     ndcgAt10: mean(all.map((s) => s.ndcgAt10)),
+    pAt1: mean(all.map((s) => s.pAt1)),
     recallAt10: mean(all.map((s) => s.recallAt10)),
     recallAt30: mean(all.map((s) => s.recallAt30)),
     mrrAt10: mean(all.map((s) => s.mrrAt10)),
   };
-}
-
-interface ChannelRankings {
-  keyword: number[];
-  vector: number[];
 }
 
 export async function evaluateCollection(
@@ -123,48 +114,12 @@ export async function evaluateCollection(
     );
 
     const queryStarted = performance.now();
-    const { active } = await readSpaces(pipeline.db);
-    if (!active) throw new Error('No active embedding space after indexing.');
-    const documentOf = new Map(
-      (
-        await pipeline.db.query<{ id: string | number; external_id: string }>(
-          'SELECT c.id, d.external_id FROM chunks c JOIN documents d ON d.id = c.document_id',
-        )
-      ).rows.map((r) => [Number(r.id), r.external_id]),
-    );
-    const toDocuments = (chunkIds: readonly number[]) => chunkIds.map((id) => documentOf.get(id) ?? `?${id}`);
-    const queryEmbedder = new PrecomputedQueryEmbedder(embedder);
+    const ranker = await channelRanker(pipeline.db, embedder);
+    const { active, queryEmbedder } = ranker;
+    const toDocuments = ranker.documentsOf;
     const search = hybridSearchFor(pipeline.db, queryEmbedder);
-    await configureVectorSession(pipeline.db);
-    // Sized as HybridSearch sizes them (space-size.ts).
-    const lexicalCandidates = vectorTuning(active).lexicalCandidates(
-      await estimateVectors(pipeline.db, active),
-    );
-
-    /** Both channels' chunk rankings for each query; query vectors embedded in batches first. */
-    async function rankChannels(
-      queries: readonly { text: string }[],
-      label: string,
-    ): Promise<ChannelRankings[]> {
-      const prepared = queries.map((q) => prepareQuery(q.text));
-      const texts = prepared.flatMap((p) => (p ? [p.text] : []));
-      for (let start = 0; start < texts.length; start += QUERY_EMBED_BATCH)
-        await queryEmbedder.precompute(texts.slice(start, start + QUERY_EMBED_BATCH));
-      const rankings: ChannelRankings[] = [];
-      for (const [i, p] of prepared.entries()) {
-        const keyword = p ? await keywordRanking(pipeline.db, p, null, lexicalCandidates) : null;
-        rankings.push({
-          keyword: keyword?.ids ?? [],
-          vector: p
-            ? await vectorChannel(pipeline.db, active!, queryEmbedder.vectorOf(p.text)!, null, {
-                candidates: keyword?.candidates,
-              })
-            : [],
-        });
-        if ((i + 1) % 1000 === 0) log(`${collection.name}: ${i + 1}/${queries.length} ${label} queries`);
-      }
-      return rankings;
-    }
+    const rankChannels = (queries: readonly { text: string }[], label: string) =>
+      ranker.rank(queries, (done) => log(`${collection.name}: ${done}/${queries.length} ${label} queries`));
     const asKeys = (r: ChannelRankings) => ({
       vector: r.vector.map((id) => `chunk:${id}`),
       keyword: r.keyword.map((id) => `chunk:${id}`),

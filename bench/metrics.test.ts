@@ -1,5 +1,13 @@
 import { describe, expect, it } from 'vitest';
-import { dedupe, ndcgAt, percentile, recallAt, reciprocalRankAt, summarizeLatencies } from './metrics';
+import {
+  dedupe,
+  ndcgAt,
+  percentile,
+  precisionAt1,
+  recallAt,
+  reciprocalRankAt,
+  summarizeLatencies,
+} from './metrics';
 
 const graded = new Map([
   ['a', 3],
@@ -33,6 +41,15 @@ describe('ranking metrics', () => {
     expect(reciprocalRankAt(['x', 'z', 'c'], graded, 10)).toBeCloseTo(1 / 3, 10);
     expect(reciprocalRankAt(['x', 'z', 'c'], graded, 2)).toBe(0);
     expect(reciprocalRankAt(['a'], graded, 10)).toBe(1);
+  });
+});
+
+describe('precisionAt1', () => {
+  it('is 1 only when the first document is judged relevant', () => {
+    expect(precisionAt1(['a', 'z'], graded)).toBe(1);
+    expect(precisionAt1(['z', 'a'], graded)).toBe(0);
+    expect(precisionAt1(['unjudged', 'a'], graded)).toBe(0);
+    expect(precisionAt1([], graded)).toBe(0);
   });
 });
 

@@ -39,6 +39,11 @@ export function reciprocalRankAt(ranked: readonly string[], judgments: Judgments
   return index < 0 ? 0 : 1 / (index + 1);
 }
 
+/** 1 when the first document is relevant (grade > 0), else 0. */
+export function precisionAt1(ranked: readonly string[], judgments: Judgments): number {
+  return ranked.length > 0 && (judgments.get(ranked[0]!) ?? 0) > 0 ? 1 : 0;
+}
+
 /** Keeps each id at its first (best) rank: a document counts at its best-ranked chunk. */
 export function dedupe(ids: readonly string[]): string[] {
   return [...new Set(ids)];

@@ -171,7 +171,7 @@ describe('evaluateCollection', () => {
     expect(result).toMatchObject({ collection: 'tiny', documents: 5, queries: 3 });
     // The handbook is long enough for several chunks; it still counts as one document.
     expect(result.chunks).toBeGreaterThan(5);
-    expect(result.scores.keyword).toEqual({ ndcgAt10: 1, recallAt10: 1, recallAt30: 1, mrrAt10: 1 });
+    expect(result.scores.keyword).toEqual({ ndcgAt10: 1, pAt1: 1, recallAt10: 1, recallAt30: 1, mrrAt10: 1 });
     expect(result.scores.hybrid.recallAt10).toBe(1);
     expect(result.scores.vector.recallAt30).toBe(1);
   });

@@ -1,10 +1,12 @@
 /**
- * The real-documents collection (bench/real-docs) through the app as a user runs it: the corpus
+ * A real-documents collection (bench/real-docs) through the app as a user runs it: the corpus
  * is written out as Markdown files and indexed by the real FolderConnector (`cairn add-folder`),
  * then each question goes through the app's HybridSearch (document ranking: P@1, success@5,
- * MRR@10 per question type) and through `ask`'s extractive answer (the citation check: does the
- * first cited passage contain one of the answer strings?). Queries of only function words, or of
- * words found nowhere, must return nothing ("Nothing matches").
+ * MRR@10, nDCG@10 per question type) and through `ask`'s extractive answer (the citation check:
+ * does the first cited passage contain one of the answer strings?). The same questions are ranked
+ * by the keyword and the vector channel alone (a document at its best chunk) and by the plain
+ * BM25F reference over whole files (bm25f-reference.ts), scored the same way. Queries of only
+ * function words, or of words found nowhere, must return nothing ("Nothing matches").
  */
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -14,8 +16,10 @@ import { buildExtractiveAnswer } from '../../src-main/core/chat/extractive-answe
 import { retrieve } from '../../src-main/core/chat/retrieval';
 import { FolderConnector } from '../../src-main/core/connectors/folder/folder-connector';
 import type { Embedder } from '../../src-main/core/embedding/embedder';
+import { Bm25fReference } from '../bm25f-reference';
+import { channelRanker } from '../channel-rankings';
 import type { Collection } from '../collection';
-import { mean } from '../metrics';
+import { dedupe, mean, ndcgAt } from '../metrics';
 import { CONNECTION_ID, hybridSearchFor, openPipeline } from '../pipeline';
 import { markdownTable, num } from '../report';
 
@@ -36,12 +40,18 @@ export const NOTHING_MATCHES_QUERIES = [
   'qwertyuiopasdf',
 ];
 
+/** Rankings scored for every question: the app's search, its two channels alone, the reference. */
+export const REAL_DOCS_CHANNELS = ['hybrid', 'keyword', 'vector', 'bm25f'] as const;
+export type RealDocsChannel = (typeof REAL_DOCS_CHANNELS)[number];
+
 export interface QuestionOutcome {
   id: string;
   type: string;
   text: string;
   /** Document ids in rank order (hybrid search, one per document). */
   ranked: string[];
+  /** The first 10 documents of each channel (hybrid = `ranked`). */
+  channels: Record<RealDocsChannel, string[]>;
   gold: string[];
   firstRelevantRank: number | null;
   citedDocument: string | null;
@@ -55,7 +65,17 @@ export interface TypeScores {
   pAt1: number;
   successAt5: number;
   mrrAt10: number;
-  citation: number;
+  ndcgAt10: number;
+  /** Hybrid only: the extractive answer's first citation holds an answer string. */
+  citation: number | null;
+}
+
+export interface ChannelScores {
+  /** Every question of the split. */
+  all: TypeScores;
+  /** Every type but paraphrase. */
+  overall: TypeScores;
+  byType: TypeScores[];
 }
 
 export interface RealDocsResult {
@@ -67,6 +87,8 @@ export interface RealDocsResult {
   byType: TypeScores[];
   /** Every type but paraphrase (those are for a semantic model and reported apart). */
   overall: TypeScores;
+  /** The same scores for each channel (byType and overall above are `channels.hybrid`'s). */
+  channels: Record<RealDocsChannel, ChannelScores>;
   nothingMatches: { query: string; hits: number }[];
   outcomes: QuestionOutcome[];
 }
@@ -87,18 +109,41 @@ export function containsAnswer(passage: string, answers: readonly string[]): boo
   return answers.some((a) => text.includes(squash(a)));
 }
 
-function scoresOf(type: string, outcomes: QuestionOutcome[]): TypeScores {
+function scoresOf(type: string, outcomes: QuestionOutcome[], channel: RealDocsChannel): TypeScores {
+  const rankOf = (o: QuestionOutcome) => {
+    const index = o.channels[channel].findIndex((id) => o.gold.includes(id));
+    return index === -1 ? null : index + 1;
+  };
+  const ranks = outcomes.map(rankOf);
   return {
     type,
     questions: outcomes.length,
-    pAt1: mean(outcomes.map((o) => (o.firstRelevantRank === 1 ? 1 : 0))),
-    successAt5: mean(outcomes.map((o) => (o.firstRelevantRank !== null && o.firstRelevantRank <= 5 ? 1 : 0))),
-    mrrAt10: mean(
-      outcomes.map((o) =>
-        o.firstRelevantRank !== null && o.firstRelevantRank <= 10 ? 1 / o.firstRelevantRank : 0,
+    pAt1: mean(ranks.map((r) => (r === 1 ? 1 : 0))),
+    successAt5: mean(ranks.map((r) => (r !== null && r <= 5 ? 1 : 0))),
+    mrrAt10: mean(ranks.map((r) => (r !== null && r <= 10 ? 1 / r : 0))),
+    ndcgAt10: mean(
+      outcomes.map((o) => ndcgAt(o.channels[channel], new Map(o.gold.map((id) => [id, 1])), 10)),
+    ),
+    citation: channel === 'hybrid' ? mean(outcomes.map((o) => (o.citationContainsAnswer ? 1 : 0))) : null,
+  };
+}
+
+export function channelScores(outcomes: QuestionOutcome[], channel: RealDocsChannel): ChannelScores {
+  const types = [...new Set(outcomes.map((o) => o.type))].sort();
+  return {
+    all: scoresOf('all', outcomes, channel),
+    overall: scoresOf(
+      'all but paraphrase',
+      outcomes.filter((o) => o.type !== 'paraphrase'),
+      channel,
+    ),
+    byType: types.map((type) =>
+      scoresOf(
+        type,
+        outcomes.filter((o) => o.type === type),
+        channel,
       ),
     ),
-    citation: mean(outcomes.map((o) => (o.citationContainsAnswer ? 1 : 0))),
   };
 }
 
@@ -134,10 +179,14 @@ export async function evaluateRealDocs(
       `${collection.name}: indexed ${counts.documents} documents, ${counts.chunks} chunks in ${indexSeconds.toFixed(1)} s`,
     );
 
-    const search = hybridSearchFor(pipeline.db, options.embedder);
+    const ranker = await channelRanker(pipeline.db, options.embedder);
+    const channelRankings = await ranker.rank(collection.queries);
+    const reference = new Bm25fReference(collection.corpus);
+    const search = hybridSearchFor(pipeline.db, ranker.queryEmbedder);
     const signal = new AbortController().signal;
     const outcomes: QuestionOutcome[] = [];
-    for (const query of collection.queries) {
+    const firstDocuments = (chunkIds: readonly number[]) => dedupe(ranker.documentsOf(chunkIds)).slice(0, 10);
+    for (const [i, query] of collection.queries.entries()) {
       const judgments = collection.qrels.get(query.id)!;
       const gold = [...judgments.keys()];
       const response = await search.search({ query: query.text, k: 10 });
@@ -152,6 +201,12 @@ export async function evaluateRealDocs(
         type: answer?.type ?? 'unknown',
         text: query.text,
         ranked,
+        channels: {
+          hybrid: ranked,
+          keyword: firstDocuments(channelRankings[i]!.keyword),
+          vector: firstDocuments(channelRankings[i]!.vector),
+          bm25f: reference.search(query.text, 10),
+        },
         gold,
         firstRelevantRank: index === -1 ? null : index + 1,
         citedDocument: first?.hit.externalId ?? null,
@@ -162,23 +217,18 @@ export async function evaluateRealDocs(
     const nothingMatches: { query: string; hits: number }[] = [];
     for (const query of NOTHING_MATCHES_QUERIES)
       nothingMatches.push({ query, hits: (await search.search({ query, k: 10 })).hits.length });
-    const types = [...new Set(outcomes.map((o) => o.type))].sort();
+    const channels = Object.fromEntries(
+      REAL_DOCS_CHANNELS.map((channel) => [channel, channelScores(outcomes, channel)]),
+    ) as Record<RealDocsChannel, ChannelScores>;
     return {
       collection: collection.name,
       split: collection.split,
       documents: counts.documents,
       chunks: counts.chunks,
       indexSeconds,
-      byType: types.map((type) =>
-        scoresOf(
-          type,
-          outcomes.filter((o) => o.type === type),
-        ),
-      ),
-      overall: scoresOf(
-        'all but paraphrase',
-        outcomes.filter((o) => o.type !== 'paraphrase'),
-      ),
+      byType: channels.hybrid.byType,
+      overall: channels.hybrid.overall,
+      channels,
       nothingMatches,
       outcomes,
     };
@@ -188,10 +238,14 @@ export async function evaluateRealDocs(
   }
 }
 
+/** Per question type: the app's search (with the citation check) beside the BM25F reference. */
 export function realDocsTable(results: readonly RealDocsResult[]): string {
   const rows: (string | number)[][] = [];
-  for (const r of results)
-    for (const s of [...r.byType, r.overall])
+  for (const r of results) {
+    const hybrid = r.channels.hybrid;
+    const reference = r.channels.bm25f;
+    for (const [i, s] of [...hybrid.byType, hybrid.overall, hybrid.all].entries()) {
+      const ref = [...reference.byType, reference.overall, reference.all][i]!;
       rows.push([
         `${r.collection}${r.split === 'train' ? ' (train)' : ''}`,
         s.type,
@@ -200,9 +254,36 @@ export function realDocsTable(results: readonly RealDocsResult[]): string {
         num(s.successAt5, 2),
         num(s.mrrAt10, 2),
         num(s.citation, 2),
+        `${num(ref.pAt1, 2)} / ${num(ref.successAt5, 2)}`,
       ]);
+    }
+  }
   return markdownTable(
-    ['collection', 'type', 'questions', 'P@1', 'success@5', 'MRR@10', 'cited ⊇ answer'],
+    ['collection', 'type', 'questions', 'P@1', 'success@5', 'MRR@10', 'cited ⊇ answer', 'BM25F P@1 / s@5'],
+    rows,
+  );
+}
+
+/** Every channel on all questions and on all but the paraphrases. */
+export function realDocsChannelTable(results: readonly RealDocsResult[]): string {
+  const rows: (string | number)[][] = [];
+  for (const r of results)
+    for (const subset of ['all', 'overall'] as const)
+      for (const channel of REAL_DOCS_CHANNELS) {
+        const s = r.channels[channel][subset];
+        rows.push([
+          `${r.collection}${r.split === 'train' ? ' (train)' : ''}`,
+          s.type,
+          s.questions,
+          channel === 'bm25f' ? 'BM25F reference (files)' : `Cairn ${channel}`,
+          num(s.ndcgAt10, 3),
+          num(s.pAt1, 2),
+          num(s.successAt5, 2),
+          num(s.mrrAt10, 2),
+        ]);
+      }
+  return markdownTable(
+    ['collection', 'questions of', 'n', 'system', 'nDCG@10', 'P@1', 'success@5', 'MRR@10'],
     rows,
   );
 }
