@@ -16,9 +16,11 @@ import { openDatabase } from '../src-main/core/db/database';
 import { BuiltinEmbedder } from '../src-main/core/embedding/builtin-embedder';
 import { annIndexName } from '../src-main/core/index/ann-index';
 import { readSpaces, spaceTable, vectorType } from '../src-main/core/index/embedding-spaces';
-import { CHANNEL_DEPTH, keywordSearch, vectorChannel } from '../src-main/core/search/index-channels';
+import { CHANNEL_DEPTH } from '../src-main/core/search/channel-scope';
+import { keywordScan } from '../src-main/core/search/keyword-scan';
 import { prepareQuery } from '../src-main/core/search/query-text';
 import { generateQueries } from './corpus';
+import { vectorChannel } from './vector-channel-study';
 import { recallAgainstExact } from './exact-search';
 import { mean, percentile } from './metrics';
 import { loadExactIndex } from './query-scenario';
@@ -66,7 +68,7 @@ const lexicalLists = new Map<number, number[][]>();
 for (const depth of numbers(values.lexical)) {
   const lists: number[][] = [];
   for (const p of prepared)
-    lists.push(depth > 0 ? (await keywordSearch(db, p.keywordText, null, depth)).candidates : []);
+    lists.push(depth > 0 ? (await keywordScan(db, p.keywordText, null, depth)).candidates : []);
   lexicalLists.set(depth, lists);
 }
 const log = (line: string) => console.log(line);
@@ -82,7 +84,7 @@ if (reach.length > 0) {
   let total = 0;
   for (const [q, p] of prepared.entries()) {
     const ranks = new Map(
-      (await keywordSearch(db, p.keywordText, null, deepest)).candidates.map((id, rank) => [id, rank]),
+      (await keywordScan(db, p.keywordText, null, deepest)).candidates.map((id, rank) => [id, rank]),
     );
     for (const { id } of truth[q]!.slice(0, 10)) {
       total++;

@@ -1,20 +1,19 @@
 /**
- * The keyword and the vector channel's own rankings for many queries, read the way HybridSearch
- * reads them (the vector channel with its lexical candidates beside the HNSW walk, sized as
- * space-size.ts sizes them); query vectors are embedded in batches first. Shared by the collection
- * and the real-documents evaluations, so both score the same channels.
+ * The keyword and the vector channel's own rankings for many queries, read from the statement
+ * HybridSearch runs (index-retrieval.ts: the vector channel with its lexical candidates beside the
+ * HNSW walk, sized as space-size.ts sizes them; without the similarity floor and the
+ * distinctive-word rule, so each channel is scored whole); query vectors are embedded in batches
+ * first. Shared by the collection and the real-documents evaluations, so both score the same
+ * channels.
  */
 import type { Db } from '../src-main/core/db/database';
 import type { Embedder } from '../src-main/core/embedding/embedder';
 import { readSpaces, type SpaceRecord } from '../src-main/core/index/embedding-spaces';
-import {
-  configureVectorSession,
-  keywordRanking,
-  vectorChannel,
-} from '../src-main/core/search/index-channels';
+import { retrieveFromIndex } from '../src-main/core/search/index-retrieval';
 import { prepareQuery } from '../src-main/core/search/query-text';
 import { vectorTuning } from '../src-main/core/search/search-tuning';
 import { estimateVectors } from '../src-main/core/search/space-size';
+import { configureVectorSession } from '../src-main/core/search/vector-channel';
 import { PrecomputedQueryEmbedder } from './precomputed-query-embedder';
 
 const QUERY_EMBED_BATCH = 256;
@@ -58,15 +57,15 @@ export async function channelRanker(db: Db, embedder: Embedder): Promise<Channel
         await queryEmbedder.precompute(texts.slice(start, start + QUERY_EMBED_BATCH));
       const rankings: ChannelRankings[] = [];
       for (const [i, p] of prepared.entries()) {
-        const keyword = p ? await keywordRanking(db, p, null, lexicalCandidates) : null;
-        rankings.push({
-          keyword: keyword?.ids ?? [],
-          vector: p
-            ? await vectorChannel(db, active, queryEmbedder.vectorOf(p.text)!, null, {
-                candidates: keyword?.candidates,
-              })
-            : [],
-        });
+        const found = p
+          ? await retrieveFromIndex(db, {
+              query: p,
+              scope: null,
+              distinctive: [],
+              vector: { space: active, queryVector: queryEmbedder.vectorOf(p.text)!, lexicalCandidates },
+            })
+          : null;
+        rankings.push({ keyword: found?.keyword ?? [], vector: found?.vector ?? [] });
         if ((i + 1) % 1000 === 0) progress?.(i + 1);
       }
       return rankings;

@@ -2,13 +2,14 @@
  * Retrieval quality of the real pipeline on one collection: every record becomes a Markdown
  * document "# title\n\ntext" served by an in-memory connector, indexed by the SyncEngine
  * (chunker → built-in embedder → PgDocumentStore, in-memory PGlite), then every judged query runs
- * through the keyword channel alone, the vector channel alone, and the app's HybridSearch itself
- * (with the app's vector tuning: similarity floor, fusion weight, at most 3 chunks per document).
- * A document counts at its best-ranked chunk.
+ * through the app's HybridSearch itself (with the app's vector tuning: similarity floor, fusion
+ * weight, at most 3 chunks per document), and the keyword and vector rankings are read from the
+ * statement it runs (index-retrieval.ts; the vector ranking without the similarity floor, the
+ * keyword one without the distinctive-word rule). A document counts at its best-ranked chunk.
  */
 import type { Embedder } from '../src-main/core/embedding/embedder';
 import { BuiltinEmbedder } from '../src-main/core/embedding/builtin-embedder';
-import { vectorChannel } from '../src-main/core/search/index-channels';
+import { retrieveFromIndex } from '../src-main/core/search/index-retrieval';
 import { prepareQuery } from '../src-main/core/search/query-text';
 import { channelRanker, type ChannelRankings } from './channel-rankings';
 import type { Collection } from './collection';
@@ -190,7 +191,17 @@ export async function evaluateCollection(
       const scores: MethodScores[] = [];
       for (const [i, query] of collection.queries.entries()) {
         const p = prepareQuery(query.text);
-        const ids = p ? await vectorChannel(pipeline.db, active, queryEmbedder.vectorOf(p.text)!, null) : [];
+        // The index statement with no keyword scan and no lexical candidates: the vector channel alone.
+        const ids = p
+          ? (
+              await retrieveFromIndex(pipeline.db, {
+                query: { keywordText: '', frameKeywordText: '' },
+                scope: null,
+                distinctive: [],
+                vector: { space: active, queryVector: queryEmbedder.vectorOf(p.text)!, lexicalCandidates: 0 },
+              })
+            ).vector
+          : [];
         scores.push(scoreRanking(toDocuments(ids), collection.qrels.get(collection.queries[i]!.id)!));
       }
       await pipeline.db.exec('RESET enable_indexscan');

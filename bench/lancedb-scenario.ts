@@ -11,7 +11,7 @@ import { dirname, join } from 'node:path';
 import { readFileSync, rmSync } from 'node:fs';
 import { openDatabase } from '../src-main/core/db/database';
 import { BuiltinEmbedder } from '../src-main/core/embedding/builtin-embedder';
-import { CHANNEL_DEPTH } from '../src-main/core/search/index-channels';
+import { CHANNEL_DEPTH } from '../src-main/core/search/channel-scope';
 import { prepareQuery } from '../src-main/core/search/query-text';
 import { vectorTuning } from '../src-main/core/search/search-tuning';
 import { generateQueries } from './corpus';

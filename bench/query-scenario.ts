@@ -1,49 +1,70 @@
 /**
  * Child-process side of `npm run bench` for an index on disk: cold open to first search (this
- * process opens the data directory fresh), hybrid query latency and each channel's share over
- * generated queries, then the exact brute-force reference over the same vectors: its latency and
- * the vector channel's recall@10 against it. Peak RSS is read BEFORE the reference loads its
- * vectors, so it is Cairn's alone.
+ * process opens the data directory fresh), then the app's search end to end (HybridSearch, as
+ * the app builds it: bench/pipeline.ts) over generated queries, with where each search's time goes
+ * on that same path (the query embedding, the BM25 scans, the index statement, the other
+ * statements, the rest in JS: bench/statement-trace.ts). Then the exact brute-force reference over
+ * the same vectors: its latency, and the recall@10 of the vector ranking the index statement
+ * returns (index-retrieval.ts, without the similarity floor) against it. Peak RSS is read BEFORE
+ * the reference loads its vectors, so it is Cairn's alone.
  */
 import { openDatabase } from '../src-main/core/db/database';
-import type { Embedder } from '../src-main/core/embedding/embedder';
+import type { EmbedResult, Embedder } from '../src-main/core/embedding/embedder';
 import { hasAnnIndex } from '../src-main/core/index/ann-index';
 import { readSpaces } from '../src-main/core/index/embedding-spaces';
-import {
-  CHANNEL_DEPTH,
-  configureVectorSession,
-  keywordSearch,
-  vectorChannel,
-} from '../src-main/core/search/index-channels';
+import { CHANNEL_DEPTH } from '../src-main/core/search/channel-scope';
+import { retrieveFromIndex } from '../src-main/core/search/index-retrieval';
 import { prepareQuery } from '../src-main/core/search/query-text';
-import { reciprocalRankFusion } from '../src-main/core/search/rrf';
 import { vectorTuning } from '../src-main/core/search/search-tuning';
+import { estimateVectors } from '../src-main/core/search/space-size';
 import { generateQueries } from './corpus';
 import { ExactVectorIndex, recallAgainstExact } from './exact-search';
 import { mean, summarizeLatencies, type LatencySummary } from './metrics';
 import { hybridSearchFor } from './pipeline';
 import { peakRssMb } from './process-stats';
+import { StatementTrace } from './statement-trace';
 import { readVectorFile } from './vector-file';
-import { estimateVectors } from '../src-main/core/search/space-size';
 
 export interface QueryScenarioResult {
   coldOpen: { openMs: number; firstSearchMs: number; totalMs: number; processUptimeMs: number };
   queries: number;
   annIndex: boolean;
+  /** HybridSearch.search, end to end. */
   hybrid: LatencySummary;
+  /** Parts of the same searches (per search; the embedding may overlap the first BM25 scan). */
   queryEmbed: LatencySummary;
-  vector: LatencySummary;
-  keyword: LatencySummary;
-  fusion: LatencySummary;
+  keywordScans: LatencySummary;
+  indexStatement: LatencySummary;
+  /** The distinctive-word check, the catalogue, document filters: what the other statements cost. */
+  otherStatements: LatencySummary;
+  /** The rest of the search: query analysis, fusion, reranks, hit building. */
+  rest: LatencySummary;
+  /** Mean statements per search. */
+  statementsPerSearch: number;
   exact: LatencySummary & { vectors: number };
-  /** median vector channel latency / median exact brute-force latency */
-  vectorToExactRatio: number;
   recallAt10: number;
   recallAt10Min: number;
   peakRssMb: number;
 }
 
 const WARMUP_QUERIES = 10;
+
+/** Times the embedder's calls (the query embedding inside a search). */
+class TimedEmbedder implements Embedder {
+  elapsedMs = 0;
+  constructor(private readonly inner: Embedder) {}
+  get space() {
+    return this.inner.space;
+  }
+  async embed(texts: string[], options?: Parameters<Embedder['embed']>[1]): Promise<EmbedResult> {
+    const started = performance.now();
+    try {
+      return await this.inner.embed(texts, options);
+    } finally {
+      this.elapsedMs += performance.now() - started;
+    }
+  }
+}
 
 export async function runQueryScenario(options: {
   dataDir: string;
@@ -56,7 +77,8 @@ export async function runQueryScenario(options: {
   const openStarted = performance.now();
   const db = await openDatabase({ dataDir: options.dataDir });
   const openMs = performance.now() - openStarted;
-  const search = hybridSearchFor(db, options.embedder);
+  const embedder = new TimedEmbedder(options.embedder);
+  const search = hybridSearchFor(db, embedder);
   const firstStarted = performance.now();
   await search.search({ query: queries[0]! });
   const firstSearchMs = performance.now() - firstStarted;
@@ -70,46 +92,53 @@ export async function runQueryScenario(options: {
 
   const { active } = await readSpaces(db);
   if (!active) throw new Error('The index has no active embedding space.');
-  await configureVectorSession(db);
-  // As HybridSearch sizes them: from the space's estimated size (space-size.ts).
-  const lexicalCandidates = vectorTuning(active).lexicalCandidates(await estimateVectors(db, active));
   for (const query of generateQueries(WARMUP_QUERIES, options.seed + 1)) await search.search({ query });
 
+  const trace = new StatementTrace(db);
   const times = {
     hybrid: [] as number[],
     queryEmbed: [] as number[],
-    vector: [] as number[],
-    keyword: [] as number[],
-    fusion: [] as number[],
+    keywordScans: [] as number[],
+    indexStatement: [] as number[],
+    otherStatements: [] as number[],
+    rest: [] as number[],
   };
+  const statementCounts: number[] = [];
+  for (const query of queries) {
+    embedder.elapsedMs = 0;
+    const started = performance.now();
+    const { statements } = await trace.measure(() => search.search({ query, k: 10 }));
+    const total = performance.now() - started;
+    const { ms, count } = statements;
+    const other = ms['keyword check'] + ms.other;
+    times.hybrid.push(total);
+    times.queryEmbed.push(embedder.elapsedMs);
+    times.keywordScans.push(ms['keyword scan']);
+    times.indexStatement.push(ms['index statement']);
+    times.otherStatements.push(other);
+    times.rest.push(
+      Math.max(0, total - embedder.elapsedMs - ms['keyword scan'] - ms['index statement'] - other),
+    );
+    statementCounts.push(Object.values(count).reduce((a, b) => a + b, 0));
+  }
+  trace.restore();
+
+  // The vector ranking of the same statement, without the similarity floor, for its recall: the
+  // HNSW walk and the lexical candidates beside it, sized as HybridSearch sizes them.
+  const lexicalCandidates = vectorTuning(active).lexicalCandidates(await estimateVectors(db, active));
   const queryVectors: Float32Array[] = [];
   const vectorResults: number[][] = [];
   for (const query of queries) {
-    let started = performance.now();
-    await search.search({ query, k: 10 });
-    times.hybrid.push(performance.now() - started);
-
     const prepared = prepareQuery(query)!;
-    started = performance.now();
     const vector = (await options.embedder.embed([prepared.text], { kind: 'query' })).vectors[0]!;
-    times.queryEmbed.push(performance.now() - started);
-    // The channels as HybridSearch runs them: the keyword scan also yields the vector channel's
-    // lexical candidates; the vector channel without the similarity floor.
-    started = performance.now();
-    const keyword = await keywordSearch(db, prepared.keywordText, null, lexicalCandidates);
-    const keywordIds = keyword.ids;
-    times.keyword.push(performance.now() - started);
-    started = performance.now();
-    const vectorIds = await vectorChannel(db, active, vector, null, { candidates: keyword.candidates });
-    times.vector.push(performance.now() - started);
-    started = performance.now();
-    reciprocalRankFusion({
-      vector: vectorIds.map((id) => `chunk:${id}`),
-      keyword: keywordIds.map((id) => `chunk:${id}`),
-    }).slice(0, 10);
-    times.fusion.push(performance.now() - started);
+    const found = await retrieveFromIndex(db, {
+      query: prepared,
+      scope: null,
+      distinctive: [],
+      vector: { space: active, queryVector: vector, lexicalCandidates },
+    });
     queryVectors.push(vector);
-    vectorResults.push(vectorIds);
+    vectorResults.push(found.vector);
   }
   const annIndex = await hasAnnIndex(db, active);
   const cairnPeakRss = peakRssMb();
@@ -125,20 +154,18 @@ export async function runQueryScenario(options: {
     exactTimes.push(performance.now() - started);
     recalls.push(recallAgainstExact(vectorResults[q]!, top, 10, (id) => exact.scoreOf(id, vector)));
   });
-  const summaries = {
-    hybrid: summarizeLatencies(times.hybrid),
-    queryEmbed: summarizeLatencies(times.queryEmbed),
-    vector: summarizeLatencies(times.vector),
-    keyword: summarizeLatencies(times.keyword),
-    fusion: summarizeLatencies(times.fusion),
-    exact: { ...summarizeLatencies(exactTimes), vectors: exact.size },
-  };
   return {
     coldOpen,
     queries: queries.length,
     annIndex,
-    ...summaries,
-    vectorToExactRatio: summaries.vector.p50 / summaries.exact.p50,
+    hybrid: summarizeLatencies(times.hybrid),
+    queryEmbed: summarizeLatencies(times.queryEmbed),
+    keywordScans: summarizeLatencies(times.keywordScans),
+    indexStatement: summarizeLatencies(times.indexStatement),
+    otherStatements: summarizeLatencies(times.otherStatements),
+    rest: summarizeLatencies(times.rest),
+    statementsPerSearch: mean(statementCounts),
+    exact: { ...summarizeLatencies(exactTimes), vectors: exact.size },
     recallAt10: mean(recalls),
     recallAt10Min: Math.min(...recalls),
     peakRssMb: cairnPeakRss,

@@ -1,7 +1,7 @@
 /**
  * `npx tsx bench/vector-cost.ts <data-dir> [--lexical 300,3000] [--queries 40]`: where one vector
  * channel statement spends its time on an index kept by `npm run bench -- --keep`, from EXPLAIN
- * (ANALYZE, BUFFERS) of the statement HybridSearch runs (index-channels.ts vectorChannelSql):
+ * (ANALYZE, BUFFERS) of the statement HybridSearch runs (vector-channel.ts vectorChannelSql, inside index-retrieval.ts's statement):
  * the HNSW walk, the candidates' lookups by primary key (heap and TOAST pages), the distance
  * computations, and, apart, the BM25 scan that returns the lexical candidates. Medians over the
  * queries, each variant interleaved query by query. A diagnostic (docs/decisions/vector-index.md).
@@ -11,11 +11,8 @@ import { openDatabase } from '../src-main/core/db/database';
 import { BuiltinEmbedder } from '../src-main/core/embedding/builtin-embedder';
 import { readSpaces } from '../src-main/core/index/embedding-spaces';
 import { BM25_INDEX } from '../src-main/core/index/keyword-index';
-import {
-  configureVectorSession,
-  keywordSearch,
-  vectorChannelSql,
-} from '../src-main/core/search/index-channels';
+import { keywordScan } from '../src-main/core/search/keyword-scan';
+import { configureVectorSession, vectorChannelSql } from '../src-main/core/search/vector-channel';
 import { prepareQuery } from '../src-main/core/search/query-text';
 import { generateQueries } from './corpus';
 import { percentile } from './metrics';
@@ -75,7 +72,7 @@ for (let round = 0; round < 2; round++)
     for (const depth of depths) {
       const keywordSql = `SELECT id FROM chunks ORDER BY search_text <@> to_bm25query($1, '${BM25_INDEX}') LIMIT ${depth}`;
       const bm25 = await explain(keywordSql, [p.keywordText]);
-      const candidates = (await keywordSearch(db, p.keywordText, null, depth)).candidates;
+      const candidates = (await keywordScan(db, p.keywordText, null, depth)).candidates;
       const params: unknown[] = [];
       const sql = vectorChannelSql(active, vectors[q]!, null, { candidates }, params)!;
       const vector = await explain(sql, params);

@@ -7,7 +7,8 @@ import { ANN_MIN_ROWS, hasAnnIndex, shouldDropBeforeBulkWrite } from './ann-inde
 import { createPendingSpace, ensureActiveSpace, readSpaces, spaceTable } from './embedding-spaces';
 import { PgDocumentStore } from './pg-document-store';
 import { BULK_KEYWORD_MIN_CHUNKS, BULK_MEMTABLE_PAGES } from './keyword-index';
-import { connectionScope, keywordChannel } from '../search/index-channels';
+import { connectionScope } from '../search/channel-scope';
+import { keywordMatches } from '../search/keyword-scan';
 import { toSearchText } from '../text/analyzer';
 
 let db: Db;
@@ -246,7 +247,7 @@ describe('PgDocumentStore', () => {
     await write('bulk', [
       { ord: 0, headingPath: '', text: '差旅报销 quarterly invoice', charStart: 0, charEnd: 10 },
     ]);
-    const hits = async () => keywordChannel(db, toSearchText('quarterly invoice'), connectionScope(['c1']));
+    const hits = async () => keywordMatches(db, toSearchText('quarterly invoice'), connectionScope(['c1']));
     expect((await hits()).length).toBe(1);
     await store.optimize();
     expect(await threshold()).toBe(defaultThreshold);

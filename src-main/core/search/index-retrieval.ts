@@ -1,19 +1,31 @@
 /**
- * Everything a hybrid search reads from the index after its BM25 scans, in one statement: the
- * vector channel's ranking, the check that the keyword hits share a query term (keywordSearch's
- * last step), whether they hold one of the query's distinctive words, and the rows of every chunk
- * either channel returned (what the fused results are built from). One statement instead of three
- * or four: PGlite pays a fixed cost per statement (six protocol messages, a plan), a few hundred
- * microseconds of CPU each, and a search's statements queue behind each other's (issue #15,
- * docs/decisions/search-during-sync.md). The BM25 scans stay statements of their own: the
- * extension scores cheaply only at the top level of a query (index-channels.ts).
+ * Everything a search reads from the local index: the BM25 scans (keyword-scan.ts), then one
+ * statement with the vector channel's ranking (vector-channel.ts), the check that the keyword hits
+ * share a query term (the scan's last step), whether they hold one of the query's distinctive
+ * words, and the rows of every chunk either channel returned (what the fused results are built
+ * from). One statement instead of three or four: PGlite pays a fixed cost per statement (six
+ * protocol messages, a plan), a few hundred microseconds of CPU each, and a search's statements
+ * queue behind each other's (issue #15, docs/decisions/search-during-sync.md). The BM25 scans stay
+ * statements of their own: the extension scores cheaply only at the top level of a query.
+ *
+ * This is the path the app's HybridSearch takes, and the one the evaluation and the benchmark
+ * measure (bench/evaluate-collection.ts, bench/query-scenario.ts).
  */
 import type { ChunkLocation } from '@shared/models';
 import type { Db } from '../db/database';
-import { RRF_K, reciprocalRankFusion } from './rrf';
-import { CHANNEL_DEPTH, FRAME_QUERY_WEIGHT, termPatterns, vectorChannelSql } from './index-channels';
-import type { ChannelScope, VectorChannelOptions } from './index-channels';
 import type { SpaceRecord } from '../index/embedding-spaces';
+import { CHANNEL_DEPTH, type ChannelScope } from './channel-scope';
+import { keywordMatches, keywordScan, termPatterns } from './keyword-scan';
+import { RRF_K, reciprocalRankFusion } from './rrf';
+import { vectorChannelSql } from './vector-channel';
+
+/**
+ * The weight of the content-plus-frame query against the content-only one (1). Below 1 so that
+ * 原因 in "TiKV channel full 是什么原因" breaks ties among pages about "TiKV channel full" but
+ * cannot lift an FAQ full of 原因 over them; chosen on the real-documents train split
+ * (docs/decisions/retrieval-on-real-documents.md).
+ */
+export const FRAME_QUERY_WEIGHT = 0.5;
 
 /** A chunk's row as search results need it (its connection's platform comes from the catalog). */
 export interface IndexedChunkRow {
@@ -31,36 +43,40 @@ export interface IndexedChunkRow {
   connection_id: string;
 }
 
-/** A BM25 scan's top ids, not yet checked for a query term (index-channels.ts keywordScan). */
-export interface UncheckedKeywordList {
-  ids: readonly number[];
-  terms: readonly string[];
-}
-
 export interface IndexRetrievalInput {
-  /** The content terms' scan. */
-  content: UncheckedKeywordList;
-  /** The content-plus-frame terms' scan, fused at FRAME_QUERY_WEIGHT; null when the query has no frame words. */
-  framed: UncheckedKeywordList | null;
-  /** The vector channel's query, or null when it is skipped. */
+  /** The prepared query's keyword texts (query-text.ts PreparedQuery). */
+  query: { keywordText: string; frameKeywordText: string };
+  /** Where to search (search-filters.ts indexScope); null = every chunk. */
+  scope: ChannelScope | null;
+  /**
+   * The query's distinctive words (query-text.ts): when it also has other words, a keyword hit
+   * must hold one of them somewhere in scope, or there are no keyword hits. [] = no such rule.
+   */
+  distinctive: readonly string[];
+  /** The vector channel, or null when it is skipped. */
   vector: {
     space: SpaceRecord;
-    queryVector: Float32Array;
-    scope: ChannelScope | null;
-    options: VectorChannelOptions;
+    /** The query's vector; may still be computing while the BM25 scans run; null skips the channel. */
+    queryVector: Float32Array | null | Promise<Float32Array | null>;
+    /** BM25 hits of the content terms re-scored exactly beside the HNSW walk (search-tuning.ts). */
+    lexicalCandidates: number;
+    /** Vector hits less similar than this are dropped. @default none */
+    minSimilarity?: number;
   } | null;
-  /** Words one of which must occur in a keyword hit for no extra check to be needed (HybridSearch). */
-  distinctive: readonly string[];
 }
 
 export interface IndexRetrieval {
-  /** The vector channel's ranking (vectorChannel's). */
+  /** The vector channel's ranking (best first; empty when it did not run). */
   vector: number[];
-  /** The keyword channel's ranking (keywordRanking's). */
+  /** The space the vector channel ranked in; null when it did not run. */
+  vectorSpace: SpaceRecord | null;
+  /**
+   * The keyword channel's ranking: BM25 over the content terms, fused at FRAME_QUERY_WEIGHT with
+   * BM25 over content plus question-frame terms when the query has frame words; empty when a
+   * distinctive word occurs nowhere in scope.
+   */
   keyword: number[];
-  /** Whether one of the keyword hits holds a distinctive word (false when there are none). */
-  keywordHoldsDistinctive: boolean;
-  /** The rows of every id in either ranking (and of the keyword ids that failed the term check). */
+  /** The rows of every id in either ranking (and of the keyword ids that failed a check). */
   rows: Map<number, IndexedChunkRow>;
 }
 
@@ -72,20 +88,37 @@ interface RetrievedRow extends IndexedChunkRow {
   distinctive?: boolean;
 }
 
+const NO_VECTOR = 'SELECT NULL::bigint AS chunk_id, NULL::bigint AS rank WHERE false';
+
 export async function retrieveFromIndex(db: Db, input: IndexRetrievalInput): Promise<IndexRetrieval> {
+  const { query, scope } = input;
+  const depth = input.vector ? input.vector.lexicalCandidates : 0;
+  const content = await keywordScan(db, query.keywordText, scope, depth);
+  const framed =
+    query.frameKeywordText && content.ids.length > 0
+      ? await keywordScan(db, query.frameKeywordText, scope)
+      : null;
+  const queryVector = input.vector ? await input.vector.queryVector : null;
+  const space = input.vector && queryVector ? input.vector.space : null;
+  // (A keyword hit proves a distinctive word occurs when every content term is one: no check then.)
+  const mixed =
+    input.distinctive.length > 0 && content.terms.some((term) => !input.distinctive.includes(term));
+  const distinctive = mixed ? input.distinctive : [];
+
   const params: unknown[] = [];
   const param = (value: unknown) => `$${params.push(value)}`;
-  const vectorSql = input.vector
-    ? vectorChannelSql(
-        input.vector.space,
-        input.vector.queryVector,
-        input.vector.scope,
-        input.vector.options,
-        params,
-      )
-    : null;
-  const contentIds = param(input.content.ids);
-  const framedIds = param(input.framed?.ids ?? []);
+  const vectorSql =
+    space && queryVector
+      ? vectorChannelSql(
+          space,
+          queryVector,
+          scope,
+          { minSimilarity: input.vector!.minSimilarity, candidates: content.candidates },
+          params,
+        )
+      : null;
+  const contentIds = param(content.ids);
+  const framedIds = param(framed?.ids ?? []);
   // A term check per keyword id only (a vector-only row's keyword text is never read).
   // A check with no terms is not selected at all: every field returned costs a decode in PGlite's
   // client, and most queries have no frame words and no distinctive ones.
@@ -93,42 +126,47 @@ export async function retrieveFromIndex(db: Db, input: IndexRetrievalInput): Pro
     terms.length === 0
       ? ''
       : `, CASE WHEN c.id = ANY(${ids}::bigint[]) THEN (' ' || c.search_text || ' ') LIKE ANY (${param(termPatterns(terms))}::text[]) ELSE false END AS ${name}`;
-  const rows = await db.query<RetrievedRow>(
-    `WITH vec AS MATERIALIZED (${vectorSql ?? 'SELECT NULL::bigint AS chunk_id, NULL::bigint AS rank WHERE false'}),
+  const result = await db.query<RetrievedRow>(
+    `WITH vec AS MATERIALIZED (${vectorSql ?? NO_VECTOR}),
      wanted AS (
        SELECT chunk_id AS id FROM vec
        UNION SELECT unnest(${contentIds}::bigint[])
        UNION SELECT unnest(${framedIds}::bigint[]))
      SELECT c.id, v.rank AS vector_rank
-            ${holds(contentIds, input.content.terms, 'content_match')}
-            ${holds(framedIds, input.framed?.terms ?? [], 'frame_match')}
-            ${holds(`${contentIds}::bigint[] || ${framedIds}`, input.distinctive, 'distinctive')},
+            ${holds(contentIds, content.terms, 'content_match')}
+            ${holds(framedIds, framed?.terms ?? [], 'frame_match')}
+            ${holds(`${contentIds}::bigint[] || ${framedIds}`, distinctive, 'distinctive')},
             c.content, c.heading_path, c.char_start, c.char_end, c.location, d.id AS document_id,
             d.external_id, d.title, d.knowledge_base, d.url, d.connection_id
      FROM wanted w JOIN chunks c ON c.id = w.id JOIN documents d ON d.id = c.document_id
        LEFT JOIN vec v ON v.chunk_id = c.id`,
     params,
   );
-  const byId = new Map(rows.rows.map((row) => [Number(row.id), row]));
-  const vector = rows.rows
+  const rows = new Map(result.rows.map((row) => [Number(row.id), row]));
+  const vector = result.rows
     .filter((row) => row.vector_rank !== null)
     .sort((a, b) => Number(a.vector_rank) - Number(b.vector_rank))
     .map((row) => Number(row.id));
-  const content = input.content.ids.filter((id) => byId.get(id)?.content_match);
-  const framed = input.framed?.ids.filter((id) => byId.get(id)?.frame_match) ?? [];
-  // keywordRanking: no content hit, no keyword hit; frame words only break ties among content hits.
-  const keyword =
-    input.framed && content.length > 0
-      ? reciprocalRankFusion({ content: content.map(String), framed: framed.map(String) }, RRF_K, {
+  const contentHits = content.ids.filter((id) => rows.get(id)?.content_match);
+  const framedHits = framed?.ids.filter((id) => rows.get(id)?.frame_match) ?? [];
+  // No content hit, no keyword hit; frame words only break ties among content hits.
+  let keyword =
+    framed && contentHits.length > 0
+      ? reciprocalRankFusion({ content: contentHits.map(String), framed: framedHits.map(String) }, RRF_K, {
           framed: FRAME_QUERY_WEIGHT,
         })
           .slice(0, CHANNEL_DEPTH)
           .map((item) => Number(item.key))
-      : content;
-  return {
-    vector,
-    keyword,
-    keywordHoldsDistinctive: keyword.some((id) => byId.get(id)?.distinctive),
-    rows: new Map(rows.rows.map((row) => [Number(row.id), row])),
-  };
+      : contentHits;
+  // The query names words (xyzzy, an identifier, a number) that no chunk holds: nothing matches,
+  // even where its other words ("不存在的词") are common ones. Usually a keyword hit holds one
+  // (checked in the statement above); else one BM25 query over those words alone.
+  if (
+    keyword.length > 0 &&
+    distinctive.length > 0 &&
+    !keyword.some((id) => rows.get(id)?.distinctive) &&
+    (await keywordMatches(db, distinctive.join(' '), scope)).length === 0
+  )
+    keyword = [];
+  return { vector, vectorSpace: space, keyword, rows };
 }

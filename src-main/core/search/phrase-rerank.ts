@@ -110,3 +110,21 @@ export function phraseAdjuster(phrases: readonly string[]): (chunk: RerankChunk)
     return adjustment;
   };
 }
+
+/**
+ * The fused candidates with each chunk's adjustment added to its score, re-sorted (ties keep the
+ * fused order). `chunkOf` finds a candidate's chunk; a live hit has none and keeps its score.
+ */
+export function rerankByPhrase<T extends { key: string; score: number }>(
+  fused: readonly T[],
+  chunkOf: (key: string) => RerankChunk | undefined,
+  phrases: readonly string[],
+): T[] {
+  const adjustment = phraseAdjuster(phrases);
+  const adjusted = fused.map((item, index) => {
+    const chunk = chunkOf(item.key);
+    return { item: chunk ? { ...item, score: item.score + adjustment(chunk) } : item, index };
+  });
+  adjusted.sort((a, b) => b.item.score - a.item.score || a.index - b.index);
+  return adjusted.map((entry) => entry.item);
+}

@@ -14,7 +14,8 @@ import { SyncLock } from '../sync/sync-lock';
 import { insertConnection, MemoryConnector } from '../../testing/index-fixtures';
 import { buildExtractiveAnswer } from '../chat/extractive-answer';
 import { retrieve } from '../chat/retrieval';
-import { HybridSearch, sectionUrl } from './hybrid-search';
+import { HybridSearch } from './hybrid-search';
+import { sectionUrl } from './search-hits';
 import { vectorTuning } from './search-tuning';
 
 const variable = (name: string, text: string) =>

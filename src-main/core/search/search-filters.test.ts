@@ -5,7 +5,7 @@ import { ensureActiveSpace } from '../index/embedding-spaces';
 import { PgDocumentStore } from '../index/pg-document-store';
 import { CountingEmbedder, insertConnection, writeMarkdownDocument } from '../../testing/index-fixtures';
 import { HybridSearch } from './hybrid-search';
-import { keywordSearch, vectorChannel } from './index-channels';
+import { retrieveFromIndex } from './index-retrieval';
 import { prepareQuery } from './query-text';
 import { searchFacets } from './search-facets';
 
@@ -125,14 +125,19 @@ describe('search filters', () => {
       (await db.query<{ id: number }>('SELECT id FROM chunks WHERE document_id = $1', [finance])).rows[0]!.id,
     );
     // Unfiltered, neither channel's top 30 reaches it: a post-filter would come back empty.
-    const unfiltered = await keywordSearch(db, query.keywordText, null);
-    const vector = embedder.vector(query.text);
     const { active } = await import('../index/embedding-spaces').then((m) => m.readSpaces(db));
-    expect(unfiltered.ids).not.toContain(financeChunk);
-    expect(await vectorChannel(db, active!, vector, null)).not.toContain(financeChunk);
-    const scope = { connectionIds: null, documentIds: [finance] };
-    expect((await keywordSearch(db, query.keywordText, scope)).ids).toEqual([financeChunk]);
-    expect(await vectorChannel(db, active!, vector, scope)).toEqual([financeChunk]);
+    const retrieve = (scope: { connectionIds: null; documentIds: number[] } | null) =>
+      retrieveFromIndex(db, {
+        query,
+        scope,
+        distinctive: query.distinctive,
+        vector: { space: active!, queryVector: embedder.vector(query.text), lexicalCandidates: 0 },
+      });
+    const unfiltered = await retrieve(null);
+    expect(unfiltered.keyword).not.toContain(financeChunk);
+    expect(unfiltered.vector).not.toContain(financeChunk);
+    const filtered = await retrieve({ connectionIds: null, documentIds: [finance] });
+    expect([filtered.keyword, filtered.vector]).toEqual([[financeChunk], [financeChunk]]);
 
     const response = await search.search({
       query: 'deploy checklist',

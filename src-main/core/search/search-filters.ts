@@ -1,6 +1,6 @@
 /**
  * Search filters: checked once, then turned into the scope both index channels search within
- * (index-channels.ts ChannelScope) and into the rule for live (direct-mode) sources.
+ * (channel-scope.ts ChannelScope) and into the rule for live (direct-mode) sources.
  *
  * Connection and platform pick connections. Knowledge base, tag and modified date are facts about
  * documents: they become the list of documents that pass, read from `documents` (one indexed
@@ -10,7 +10,7 @@
 import { PLATFORMS, type LiveFilterGap, type Platform, type SearchRequest } from '@shared/models';
 import type { Db } from '../db/database';
 import { CairnError } from '../errors';
-import type { ChannelScope } from './index-channels';
+import type { ChannelScope } from './channel-scope';
 
 /** The request's filters, checked; null means "no filter" for that field. */
 export interface CheckedFilters {
@@ -132,7 +132,7 @@ export const MODIFIED_AT = 'COALESCE(d.remote_updated_at, d.indexed_at)';
 /**
  * The ids of the documents in `connectionIds` that pass the document filters, ascending.
  * One query over `documents` (tags through its metadata): cheap next to ranking, and a list the
- * channels can test membership in (index-channels.ts).
+ * channels can test membership in (keyword-scan.ts, vector-channel.ts).
  */
 export async function documentsPassing(
   db: Pick<Db, 'query'>,

@@ -13,7 +13,7 @@ export interface VectorTuning {
   weight: number;
   /**
    * BM25 top hits of the query added to the vector channel's HNSW candidates before exact
-   * re-scoring (index-channels.ts vectorChannel), for a space of `vectors` vectors: 0 = HNSW only.
+   * re-scoring (vector-channel.ts), for a space of `vectors` vectors: 0 = HNSW only.
    */
   lexicalCandidates: (vectors: number) => number;
 }

@@ -4,7 +4,7 @@ import { ensureActiveSpace } from '../index/embedding-spaces';
 import { PgDocumentStore } from '../index/pg-document-store';
 import { CountingEmbedder, insertConnection, writeMarkdownDocument } from '../../testing/index-fixtures';
 import { HybridSearch } from './hybrid-search';
-import { HNSW_EF_SEARCH, HNSW_ITERATIVE_SCAN } from './index-channels';
+import { HNSW_EF_SEARCH, HNSW_ITERATIVE_SCAN } from './vector-channel';
 
 let db: Db;
 const embedder = new CountingEmbedder();
