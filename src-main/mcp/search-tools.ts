@@ -1,14 +1,7 @@
 /** The `search` and `fetch` tools: hybrid search with citation ids, and reading a cited passage or document. */
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { z } from 'zod';
-import {
-  PLATFORMS,
-  type ConnectionView,
-  type DocumentView,
-  type SearchFilters,
-  type SearchHit,
-} from '@shared/models';
-import { matchKnowledgeBases } from '../core/search/facet-match';
+import { PLATFORMS, type DocumentView, type SearchFilters, type SearchHit } from '@shared/models';
 import { MAX_K } from '../core/search/top-k';
 import type { CairnAccess } from './cairn-access';
 import { indexCitationId, parseCitationId, UNTRUSTED_NOTE, untrusted, type LiveHits } from './citations';
@@ -115,40 +108,29 @@ export function registerSearchTools(server: McpServer, access: CairnAccess, live
       annotations: { readOnlyHint: true, openWorldHint: false },
     },
     async (input, extra) => {
-      const result = await access.call(async (cairn) => {
-        const api = cairn.cancellable(extra.signal);
-        const connections = unwrapOrThrow(await api.connections.list(), 'list the connections');
-        const scope = chooseConnections(connections, input.connection, input.platform);
-        // The knowledge base name is matched loosely here, then filtered exactly inside search.
-        let knowledgeBases: string[] | undefined;
-        if (input.knowledge_base !== undefined) {
-          const matched = matchKnowledgeBases(
-            unwrapOrThrow(await api.search.facets(), 'list the knowledge bases'),
-            [input.knowledge_base],
-          );
-          if (!matched.ok) throw new Error(matched.message);
-          knowledgeBases = matched.names;
-        }
-        const filters: SearchFilters = {
-          ...(scope ? { connectionIds: scope } : {}),
-          ...(knowledgeBases ? { knowledgeBases } : {}),
-          ...(input.tags?.length ? { tags: input.tags } : {}),
-          ...(input.modified_after ? { modifiedAfter: input.modified_after } : {}),
-          ...(input.modified_before ? { modifiedBefore: input.modified_before } : {}),
-        };
-        const response = await api.search.query({ query: input.query, k: input.k ?? 8, filters });
-        return response.ok
-          ? { ok: true as const, value: { response: response.value, connections } }
-          : response;
-      });
-      const { response, connections } = unwrapOrThrow(result, 'search');
-      const names = new Map(connections.map((view) => [view.id, view.name]));
+      // Names as typed: core resolves them (connection by id or name, knowledge base loosely), so a
+      // search is one request to Cairn.
+      const filters: SearchFilters = {
+        ...(input.connection !== undefined ? { connectionNames: [input.connection] } : {}),
+        ...(input.platform !== undefined ? { platforms: [input.platform] } : {}),
+        ...(input.knowledge_base !== undefined ? { knowledgeBaseNames: [input.knowledge_base] } : {}),
+        ...(input.tags?.length ? { tags: input.tags } : {}),
+        ...(input.modified_after ? { modifiedAfter: input.modified_after } : {}),
+        ...(input.modified_before ? { modifiedBefore: input.modified_before } : {}),
+      };
+      const response = unwrapOrThrow(
+        await access.call((cairn) =>
+          cairn.cancellable(extra.signal).search.query({ query: input.query, k: input.k ?? 8, filters }),
+        ),
+        'search',
+      );
+      const nameOf = (connectionId: string) => response.connectionNamesById?.[connectionId] ?? connectionId;
       const documents = response.documents;
       const results = documents.map((document) => ({
         citation_id: citationId(document.best, live),
         title: document.best.title,
         platform: document.best.platform,
-        connection: names.get(document.best.connectionId) ?? document.best.connectionId,
+        connection: nameOf(document.best.connectionId),
         knowledge_base: document.best.knowledgeBase,
         heading_path: document.best.headingPath,
         link: document.best.url,
@@ -158,12 +140,11 @@ export function registerSearchTools(server: McpServer, access: CairnAccess, live
       }));
       const warnings = response.warnings.map(
         (warning) =>
-          `${names.get(warning.connectionId) ?? warning.connectionId} was not searched live: ${warning.error.message} (${warning.error.code})`,
+          `${nameOf(warning.connectionId)} was not searched live: ${warning.error.message} (${warning.error.code})`,
       );
-      for (const skipped of response.liveSkipped ?? [])
-        warnings.push(
-          `${names.get(skipped.connectionId) ?? skipped.connectionId} was not searched: its live search cannot filter by ${skipped.filters.map((f) => (f === 'modified' ? 'modified date' : 'tags')).join(' or ')}.`,
-        );
+      if (response.noConnections)
+        warnings.push('Nothing is connected yet: the user can add a folder or a platform in Cairn.');
+      for (const skipped of response.liveSkipped ?? []) warnings.push(skipped.message);
       const structured = { query: input.query, results, warnings, content_trust: 'untrusted' as const };
       return {
         content: [{ type: 'text' as const, text: formatResults(structured) }],
@@ -230,27 +211,6 @@ export function registerSearchTools(server: McpServer, access: CairnAccess, live
       };
     },
   );
-}
-
-/** The connection ids to search, or undefined for all; unknown names are a clear error. */
-function chooseConnections(
-  connections: ConnectionView[],
-  connection: string | undefined,
-  platform: string | undefined,
-): string[] | undefined {
-  if (connection === undefined && platform === undefined) return undefined;
-  let chosen = connections;
-  if (connection !== undefined) {
-    const wanted = connection.trim().toLowerCase();
-    chosen = chosen.filter((view) => view.id === connection.trim() || view.name.toLowerCase() === wanted);
-    if (chosen.length === 0)
-      throw new Error(
-        `No connection named "${connection.slice(0, 200)}". Connections: ${connections.map((view) => view.name).join(', ') || 'none yet'}.`,
-      );
-  }
-  if (platform !== undefined) chosen = chosen.filter((view) => view.platform === platform);
-  if (chosen.length === 0) throw new Error(`No connection of platform "${platform}" (see list_sources).`);
-  return chosen.map((view) => view.id);
 }
 
 function citationId(hit: SearchHit, live: LiveHits): string {

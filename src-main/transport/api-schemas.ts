@@ -102,8 +102,10 @@ export const API_SCHEMAS: ApiSchemas = {
       filters: z
         .strictObject({
           connectionIds: z.array(id).max(200).optional(),
+          connectionNames: z.array(shortText).max(200).optional(),
           platforms: z.array(z.enum(PLATFORMS)).max(20).optional(),
           knowledgeBases: z.array(shortText).max(200).optional(),
+          knowledgeBaseNames: z.array(shortText).max(200).optional(),
           tags: z.array(shortText).max(200).optional(),
           modifiedAfter: z.string().max(64).optional(),
           modifiedBefore: z.string().max(64).optional(),

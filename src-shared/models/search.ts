@@ -19,9 +19,22 @@ export interface SearchRequest {
  */
 export interface SearchFilters {
   connectionIds?: string[];
+  /**
+   * Connections as a person or an AI tool names them (CLI `--connection`, MCP `connection`): an id,
+   * else a name exactly, else a name in any case. Resolved by core; one that names no connection is
+   * NOT_FOUND with the names there are. Joins `connectionIds` (either list matches).
+   */
+  connectionNames?: string[];
+  /** A platform no connection has is NOT_FOUND (with the connections there are). */
   platforms?: Platform[];
   /** Knowledge base (space, wiki, book, folder) names as the index shows them, matched exactly. */
   knowledgeBases?: string[];
+  /**
+   * Knowledge bases as typed (CLI `--kb`, MCP `knowledge_base`): a name exactly, else in any case,
+   * else every name containing the text (core's search/facet-match.ts). Resolved by core; one that
+   * matches nothing is NOT_FOUND with the names there are. Joins `knowledgeBases`.
+   */
+  knowledgeBaseNames?: string[];
   /** Front matter tags, matched without regard to case and a leading "#" (Obsidian's rule). */
   tags?: string[];
   /**
@@ -99,7 +112,16 @@ export interface SearchResponse {
    * Direct-mode connections not asked because a filter in the request cannot be applied to their
    * live results (modified date, tags): left out rather than shown unfiltered. Absent when none.
    */
-  liveSkipped?: { connectionId: string; filters: LiveFilterGap[] }[];
+  liveSkipped?: {
+    connectionId: string;
+    filters: LiveFilterGap[];
+    /** Core's English sentence, e.g. "Team Wiki was not searched: its live search cannot filter by modified date." */
+    message: string;
+  }[];
+  /** The name of every connection a hit, warning or skipped source names, by connection id. */
+  connectionNamesById?: Record<string, string>;
+  /** Present (true) when there is no connection at all: nothing could be searched. */
+  noConnections?: true;
   tookMs: number;
   /** What the local reranker did; absent when none is in use (none installed, or turned off). */
   rerank?: RerankInfo;

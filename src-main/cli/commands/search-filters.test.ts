@@ -54,25 +54,35 @@ async function found(args: string[]): Promise<string[]> {
 }
 
 describe('cairn search filters', () => {
-  it('filters by tag, knowledge base (any case), platform and modified date', async () => {
+  it('filters by tag, knowledge base (any case), connection (any case), platform and modified date', async () => {
     expect(await found([])).toEqual(['Launch plan', 'Old launch plan', 'Trip plan']);
     expect(await found(['--tag', '项目'])).toEqual(['Launch plan']);
     expect(await found(['--tag', '旅行', '--tag', 'ROADMAP'])).toEqual(['Launch plan', 'Trip plan']);
     expect(await found(['--kb', 'WORK'])).toEqual(['Launch plan', 'Old launch plan']);
     expect(await found(['--kb', '家庭', '--platform', 'folder'])).toEqual(['Trip plan']);
-    expect(await found(['--platform', 'yuque'])).toEqual([]);
+    expect(await found(['--connection', 'WORK'])).toEqual(['Launch plan', 'Old launch plan']);
+    expect(await found(['--connection', 'work', '--connection', '家庭', '--tag', '旅行'])).toEqual([
+      'Trip plan',
+    ]);
+    expect(await found(['--connection', 'work', '--kb', '家庭'])).toEqual([]);
     expect(await found(['--since', '2020-01-01', '--until', '2020-12-31'])).toEqual(['Old launch plan']);
     expect(await found(['--since', '2025-08-01', '--until', '2025-08-01'])).toEqual(['Trip plan']);
   });
 
   it('keeps the JSON of an unfiltered search as it was, and says when filters are on', async () => {
     const plain = JSON.parse((await runCli(['search', 'launch plan', '--json'], { cairn })).stdout);
-    expect(Object.keys(plain.value).sort()).toEqual(['documents', 'hits', 'tookMs', 'warnings']);
+    expect(Object.keys(plain.value).sort()).toEqual([
+      'connectionNamesById',
+      'documents',
+      'hits',
+      'tookMs',
+      'warnings',
+    ]);
     const text = await runCli(['search', 'launch plan', '--tag', 'nothing-has-this'], { cairn });
     expect(text.stdout).toMatch(/^No results match these filters\.\n0 documents \(filtered\) in \d+ ms\n$/);
   });
 
-  it('refuses bad dates, platforms and unknown knowledge bases with a clear message', async () => {
+  it('refuses bad dates, platforms and unknown connections and knowledge bases with a clear message', async () => {
     const since = await runCli(['search', 'plan', '--since', 'last week'], { cairn });
     expect({ code: since.code, line: since.stderr.split('\n')[0] }).toEqual({
       code: 2,
@@ -88,12 +98,24 @@ describe('cairn search filters', () => {
       code: 2,
       line: 'cairn search: --platform must be one of folder, feishu, lark, yuque, dingtalk, ima, not "notion".',
     });
-    const kb = JSON.parse((await runCli(['search', 'plan', '--kb', 'nope', '--json'], { cairn })).stdout);
-    expect(kb).toEqual({
+    const refused = async (args: string[]) =>
+      JSON.parse((await runCli(['search', 'plan', ...args, '--json'], { cairn })).stdout);
+    expect(await refused(['--kb', 'nope'])).toEqual({
       ok: false,
       error: {
         code: 'NOT_FOUND',
         message: 'No knowledge base named "nope". Knowledge bases: "work", "家庭".',
+      },
+    });
+    expect(await refused(['--connection', 'nope'])).toEqual({
+      ok: false,
+      error: { code: 'NOT_FOUND', message: 'No connection named "nope". Connections: work, 家庭.' },
+    });
+    expect(await refused(['--platform', 'yuque'])).toEqual({
+      ok: false,
+      error: {
+        code: 'NOT_FOUND',
+        message: 'No connection of platform "yuque". Connections: work (folder), 家庭 (folder).',
       },
     });
   });

@@ -83,11 +83,26 @@ describe('formatSearch', () => {
           hits: [],
           documents: [],
           warnings: [{ connectionId: 'c9', error: { code: 'TIMEOUT', message: 'No answer.' } }],
+          liveSkipped: [
+            {
+              connectionId: 'c8',
+              filters: ['tags'],
+              message: 'Team Wiki was not searched: its live search cannot filter by tag.',
+            },
+          ],
+          connectionNamesById: { c9: 'DingTalk', c8: 'Team Wiki' },
           tookMs: 3,
         },
-        new Map([['c9', 'DingTalk']]),
+        true,
       ),
-    ).toBe('No results.\nwarning: DingTalk: No answer.\n0 documents in 3 ms');
+    ).toBe(
+      [
+        'No results match these filters.',
+        'warning: DingTalk: No answer.',
+        'note: Team Wiki was not searched: its live search cannot filter by tag.',
+        '0 documents (filtered) in 3 ms',
+      ].join('\n'),
+    );
   });
 });
 

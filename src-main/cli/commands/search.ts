@@ -6,13 +6,11 @@ import {
   type SearchHit,
   type SearchResponse,
 } from '@shared/models';
-import { matchKnowledgeBases } from '../../core/search/facet-match';
 import { MAX_K } from '../../core/search/top-k';
 import { parseDateFlags } from '../date-flags';
 import { parseCommandArgs, parseIntegerFlag, UsageError } from '../args';
 import type { CliCommand } from '../command';
 import { report } from '../output';
-import { resolveConnection } from '../resolve-connection';
 
 export const searchCommand: CliCommand = {
   name: 'search',
@@ -44,38 +42,20 @@ export const searchCommand: CliCommand = {
       throw new UsageError(`--platform must be one of ${PLATFORMS.join(', ')}, not "${unknown}".`);
     const dates = parseDateFlags(values.since, values.until);
     const json = values.json ?? false;
-    const { api } = await context.open();
-    const existing = await api.connections.list();
-    if (existing.ok && existing.value.length === 0)
-      return report(context, json, fail('NOT_FOUND', NO_CONNECTIONS), () => '');
-    const connectionIds: string[] = [];
-    for (const name of values.connection ?? []) {
-      const found = await resolveConnection(api, name);
-      if (!found.ok) return report(context, json, found, () => '');
-      connectionIds.push(found.value.id);
-    }
-    const knowledgeBases: string[] = [];
-    if (values.kb?.length) {
-      const facets = await api.search.facets();
-      if (!facets.ok) return report(context, json, facets, () => '');
-      const matched = matchKnowledgeBases(facets.value, values.kb);
-      if (!matched.ok) return report(context, json, fail('NOT_FOUND', matched.message), () => '');
-      knowledgeBases.push(...matched.names);
-    }
+    // Names as typed: core resolves them (one request through a running instance).
     const filters: SearchFilters = {
-      ...(connectionIds.length ? { connectionIds } : {}),
+      ...(values.connection?.length ? { connectionNames: values.connection } : {}),
       ...(platforms.length ? { platforms: platforms as Platform[] } : {}),
-      ...(knowledgeBases.length ? { knowledgeBases } : {}),
+      ...(values.kb?.length ? { knowledgeBaseNames: values.kb } : {}),
       ...(values.tag?.length ? { tags: values.tag } : {}),
       ...dates,
     };
     const filtered = Object.keys(filters).length > 0;
+    const { api } = await context.open();
     const result = await api.search.query({ query, k, ...(filtered ? { filters } : {}) });
-    const named =
-      result.ok && (result.value.warnings.length > 0 || (result.value.liveSkipped?.length ?? 0) > 0);
-    const listed = named ? await api.connections.list() : null;
-    const names = new Map(listed?.ok ? listed.value.map((view) => [view.id, view.name]) : []);
-    return report(context, json, result, (response) => formatSearch(response, names, filtered));
+    if (result.ok && result.value.noConnections)
+      return report(context, json, fail('NOT_FOUND', NO_CONNECTIONS), () => '');
+    return report(context, json, result, (response) => formatSearch(response, filtered));
   },
 };
 
@@ -98,11 +78,8 @@ function oneLine(text: string, max: number): string {
 }
 
 /** One block per document (core groups the chunks): its best passage, then its other matching passages, shorter. */
-export function formatSearch(
-  response: SearchResponse,
-  names: Map<string, string> = new Map(),
-  filtered = false,
-): string {
+export function formatSearch(response: SearchResponse, filtered = false): string {
+  const nameOf = (connectionId: string) => response.connectionNamesById?.[connectionId] ?? connectionId;
   const lines: string[] = [];
   response.documents.forEach(({ best, more }, index) => {
     lines.push(
@@ -122,13 +99,8 @@ export function formatSearch(
   if (response.documents.length === 0)
     lines.push(filtered ? 'No results match these filters.' : 'No results.');
   for (const warning of response.warnings)
-    lines.push(
-      `warning: ${names.get(warning.connectionId) ?? warning.connectionId}: ${warning.error.message}`,
-    );
-  for (const skipped of response.liveSkipped ?? [])
-    lines.push(
-      `note: ${names.get(skipped.connectionId) ?? skipped.connectionId} was not searched: its live search cannot filter by ${skipped.filters.map((f) => (f === 'modified' ? 'modified date' : 'tag')).join(' or ')}`,
-    );
+    lines.push(`warning: ${nameOf(warning.connectionId)}: ${warning.error.message}`);
+  for (const skipped of response.liveSkipped ?? []) lines.push(`note: ${skipped.message}`);
   const count = response.documents.length;
   lines.push(
     `${count} document${count === 1 ? '' : 's'}${filtered ? ' (filtered)' : ''} in ${Math.round(response.tookMs)} ms`,

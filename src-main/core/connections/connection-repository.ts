@@ -116,11 +116,11 @@ export class ConnectionRepository {
     return Promise.all(rows.rows.map((row) => this.toView(row)));
   }
 
-  /** Every connection's id, platform and mode: what search needs on each query, without the view's counts. */
-  async modes(): Promise<{ id: string; platform: Platform; mode: ConnectionMode }[]> {
+  /** Every connection's id, name, platform and mode: what search needs on each query, without the view's counts. */
+  async modes(): Promise<{ id: string; name: string; platform: Platform; mode: ConnectionMode }[]> {
     return (
-      await this.db.query<{ id: string; platform: Platform; mode: ConnectionMode }>(
-        'SELECT id, platform, mode FROM connections',
+      await this.db.query<{ id: string; name: string; platform: Platform; mode: ConnectionMode }>(
+        'SELECT id, name, platform, mode FROM connections ORDER BY created_at, id',
       )
     ).rows;
   }

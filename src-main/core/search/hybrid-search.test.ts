@@ -257,6 +257,30 @@ describe('HybridSearch', () => {
     }
   });
 
+  it('names the connections it mentions, and says when there is no connection at all', async () => {
+    const response = await search.search({ query: '报销 install' });
+    const mentioned = new Set(response.hits.map((hit) => hit.connectionId));
+    expect(Object.keys(response.connectionNamesById ?? {}).sort()).toEqual([...mentioned].sort());
+    expect(response.connectionNamesById?.['notes']).toBe('notes');
+    expect(response.noConnections).toBeUndefined();
+
+    const empty = await openDatabase();
+    try {
+      const nothing = await new HybridSearch({ db: empty, queryEmbedder: () => embedder }).search({
+        query: '报销',
+      });
+      expect(nothing).toEqual({
+        hits: [],
+        documents: [],
+        warnings: [],
+        noConnections: true,
+        tookMs: expect.any(Number),
+      });
+    } finally {
+      await empty.close();
+    }
+  });
+
   it('answers bad queries without throwing', async () => {
     const queries: unknown[] = [
       '',

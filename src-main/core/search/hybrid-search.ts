@@ -4,7 +4,7 @@
  * Only connections in 'rag' mode contribute index hits: a connection switched to direct keeps its
  * index on disk but is searched live.
  *
- * This file is the pipeline: filters → the index's rankings (index-retrieval.ts) beside the live
+ * This file is the pipeline: filters (names resolved: named-filters.ts) → the index's rankings (index-retrieval.ts) beside the live
  * sources (direct-channel.ts) → fusion → phrase rerank → per-document cap → cross-encoder rerank →
  * top k passages and documents (search-hits.ts, document-groups.ts).
  */
@@ -17,10 +17,17 @@ import type { SpaceRecord } from '../index/embedding-spaces';
 import type { Logger } from '../logging/logger';
 import { silentLogger } from '../logging/logger';
 import { CHANNEL_DEPTH, type ChannelScope } from './channel-scope';
-import { DEFAULT_DIRECT_TIMEOUT_MS, searchDirectSources, type DirectSearchSource } from './direct-channel';
+import {
+  DEFAULT_DIRECT_TIMEOUT_MS,
+  searchDirectSources,
+  type DirectResult,
+  type DirectSearchSource,
+  type DirectWarning,
+} from './direct-channel';
 import { capPerDocument, topDocuments } from './document-groups';
 import { retrieveFromIndex, type IndexRetrieval } from './index-retrieval';
-import { keepLiveHits, liveSources } from './live-filters';
+import { keepLiveHits, liveSources, type SkippedSource } from './live-filters';
+import { resolveNamedFilters } from './named-filters';
 import { rerankByPhrase } from './phrase-rerank';
 import { clampK, prepareQuery, type PreparedQuery } from './query-text';
 import { QueryVectorCache } from './query-vector-cache';
@@ -70,6 +77,25 @@ export interface HybridSearchOptions {
 
 const NOTHING_INDEXED: IndexRetrieval = { vector: [], vectorSpace: null, keyword: [], rows: new Map() };
 
+/** What a search read: the fused candidates and everything needed to turn them into hits. */
+interface Retrieved {
+  fused: FusedItem<Channel>[];
+  chunks: Map<number, ChunkRow>;
+  direct: { results: DirectResult[]; warnings: DirectWarning[] };
+  live: Map<string, LiveHitRef>;
+  skipped: SkippedSource[];
+  /** Every connection's name by id (empty: there is no connection). */
+  names: ReadonlyMap<string, string>;
+}
+
+const NOTHING_FOUND: Omit<Retrieved, 'names'> = {
+  fused: [],
+  chunks: new Map(),
+  direct: { results: [], warnings: [] },
+  live: new Map(),
+  skipped: [],
+};
+
 type Channel = 'vector' | 'keyword' | 'rerank' | `direct:${string}`;
 
 const DEFAULT_MAX_HITS_PER_DOCUMENT = 3;
@@ -104,9 +130,17 @@ export class HybridSearch implements SearchService {
     const k = clampK(request.k);
     // One read for every statement of the search: a sync's next write waits until it is done
     // instead of slipping in between its statements (access-gate.ts).
-    const { fused, chunks, direct, live, skipped } = await accessGate(this.db).read(() =>
+    const { fused, chunks, direct, live, skipped, names } = await accessGate(this.db).read(() =>
       this.retrieve(query, filters, signal),
     );
+    if (names.size === 0)
+      return {
+        hits: [],
+        documents: [],
+        warnings: [],
+        noConnections: true,
+        tookMs: Math.round(performance.now() - started),
+      };
     const ranked = rerankByPhrase(fused, (key) => rowOf(key, chunks), query.phrases);
     // Every direct-mode connection that answered shows its best hit (see topKKeepingChannels), and
     // no one document fills the page: its best few chunks stand for it.
@@ -132,21 +166,37 @@ export class HybridSearch implements SearchService {
       hits,
       documents,
       warnings,
+      ...(skipped.length > 0 ? { liveSkipped: skipped } : {}),
+      connectionNamesById: namesOf(
+        [...hits, ...documents.flatMap((d) => [d.best, ...d.more]), ...warnings, ...skipped],
+        names,
+      ),
       tookMs: Math.round(performance.now() - started),
       ...(rerank ? { rerank } : {}),
-      ...(skipped.length > 0 ? { liveSkipped: skipped } : {}),
     };
   }
 
   /** The channels' rankings fused, with the rows of the indexed hits: every database read of a search. */
-  private async retrieve(query: PreparedQuery, filters: CheckedFilters, signal?: AbortSignal) {
+  private async retrieve(
+    query: PreparedQuery,
+    typed: CheckedFilters,
+    signal?: AbortSignal,
+  ): Promise<Retrieved> {
     this.sessionReady ??= configureVectorSession(this.db);
     await this.sessionReady;
 
     const catalog = await this.catalog.read();
+    if (catalog.connections.length === 0) return { ...NOTHING_FOUND, names: catalog.names };
+    const filters = await resolveNamedFilters(typed, catalog.connections, async () =>
+      (await searchFacets(this.db)).knowledgeBases.map((kb) => kb.name),
+    );
     const filter = await indexScope(this.db, filters, catalog.connections);
     const searchesIndex = !filter || (filter.connectionIds?.length !== 0 && filter.documentIds?.length !== 0);
-    const { sources, skipped } = liveSources(this.options.directSources?.() ?? [], filters);
+    const { sources, skipped } = liveSources(
+      this.options.directSources?.() ?? [],
+      filters,
+      (id) => catalog.names.get(id) ?? id,
+    );
 
     const [index, direct] = await Promise.all([
       searchesIndex ? this.rankIndex(query, filter, catalog.active, signal) : NOTHING_INDEXED,
@@ -176,7 +226,7 @@ export class HybridSearch implements SearchService {
       space && this.options.vectorWeight ? { vector: this.options.vectorWeight(space) } : {},
     );
     const chunks = withPlatforms(index.rows, catalog.platforms);
-    return { fused, chunks, direct, live: live.byKey, skipped };
+    return { fused, chunks, direct, live: live.byKey, skipped, names: catalog.names };
   }
 
   private async rerank(
@@ -262,6 +312,16 @@ export class HybridSearch implements SearchService {
     if (typeof option === 'number') return option;
     return option?.[platform] ?? DEFAULT_DIRECT_TIMEOUT_MS;
   }
+}
+
+/** The names of the connections these hits, warnings and skipped sources belong to. */
+function namesOf(
+  items: readonly { connectionId: string }[],
+  names: ReadonlyMap<string, string>,
+): Record<string, string> {
+  const named: Record<string, string> = {};
+  for (const { connectionId } of items) named[connectionId] = names.get(connectionId) ?? connectionId;
+  return named;
 }
 
 function rowOf(key: string, chunks: ReadonlyMap<number, ChunkRow>): ChunkRow | undefined {

@@ -51,6 +51,10 @@ describe('the search catalog (connections and active space kept between searches
     await repository.setMode('wiki', 'rag');
     await repository.rename('wiki', 'Team wiki');
     expect(await connectionsFound('kiln glaze')).toEqual(['notes:folder', 'wiki:feishu']);
+    // A rename alone is seen too: a search names its connections and resolves typed names.
+    await repository.rename('wiki', 'Kiln wiki');
+    const renamed = await search.search({ query: 'kiln glaze', filters: { connectionNames: ['kiln WIKI'] } });
+    expect([renamed.connectionNamesById, renamed.hits.length > 0]).toEqual([{ wiki: 'Kiln wiki' }, true]);
 
     await repository.remove('notes');
     expect(await connectionsFound('kiln glaze')).toEqual(['wiki:feishu']);
@@ -79,7 +83,10 @@ describe('the search catalog (connections and active space kept between searches
     expect(switched.connections.every((c) => c.mode === 'direct')).toBe(true);
 
     await db.query(`INSERT INTO index_meta (key, value) VALUES ('search-catalog.test', '1')`);
-    expect(await catalog.read()).not.toBe(switched);
+    const spaced = await catalog.read();
+    expect(spaced).not.toBe(switched);
+    await db.query("UPDATE connections SET name = name || ' (renamed)'");
+    expect((await catalog.read()).names).not.toEqual(spaced.names);
     await db.query("UPDATE connections SET mode = 'rag'");
   });
 });

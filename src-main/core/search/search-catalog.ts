@@ -1,10 +1,11 @@
 /**
- * The rows every search reads before its channels: which connections exist (id, platform, mode)
- * and which embedding space is active. They change when a user adds, removes or switches a
+ * The rows every search reads before its channels: which connections exist (id, name, platform,
+ * mode) and which embedding space is active. They change when a user adds, removes or switches a
  * connection or a re-embed finishes, not per search, so they are read once and kept until the
  * database says they changed: migration 009's triggers NOTIFY `cairn_search_catalog` at the commit
  * of any statement that writes them, whatever code path wrote (a rolled-back transaction sends
- * nothing). Two statements less per search (issue #15, docs/decisions/search-during-sync.md).
+ * nothing; migration 010 adds renames). Two statements less per search (issue #15,
+ * docs/decisions/search-during-sync.md).
  */
 import type { ConnectionMode, Platform } from '@shared/models';
 import { ConnectionRepository } from '../connections/connection-repository';
@@ -15,9 +16,12 @@ import { readSpaces, type SpaceRecord } from '../index/embedding-spaces';
 export const SEARCH_CATALOG_CHANNEL = 'cairn_search_catalog';
 
 export interface SearchCatalogSnapshot {
-  connections: readonly { id: string; platform: Platform; mode: ConnectionMode }[];
+  /** In the order the connections were added (the order people see them listed). */
+  connections: readonly { id: string; name: string; platform: Platform; mode: ConnectionMode }[];
   /** The connections' platforms by id (the rows a search returns carry their connection's). */
   platforms: ReadonlyMap<string, Platform>;
+  /** The connections' names by id (a search's response names the connections it mentions). */
+  names: ReadonlyMap<string, string>;
   active: SpaceRecord | null;
 }
 
@@ -48,6 +52,11 @@ export class SearchCatalog {
   private async load(): Promise<SearchCatalogSnapshot> {
     const connections = await new ConnectionRepository(this.db).modes();
     const { active } = await readSpaces(this.db);
-    return { connections, platforms: new Map(connections.map((c) => [c.id, c.platform])), active };
+    return {
+      connections,
+      platforms: new Map(connections.map((c) => [c.id, c.platform])),
+      names: new Map(connections.map((c) => [c.id, c.name])),
+      active,
+    };
   }
 }

@@ -173,13 +173,26 @@ describe('search filters', () => {
     liveCalls.length = 0;
     const dated = await search.search({ query: 'deploy', filters: { modifiedAfter: '2026-01-01' } });
     expect(liveCalls).toEqual([]);
-    expect(dated.liveSkipped).toEqual([{ connectionId: 'live', filters: ['modified'] }]);
+    expect(dated.liveSkipped).toEqual([
+      {
+        connectionId: 'live',
+        filters: ['modified'],
+        message: 'live was not searched: its live search cannot filter by modified date.',
+      },
+    ]);
     expect(dated.documents.every((d) => d.best.source === 'index')).toBe(true);
     const tagged = await search.search({
       query: 'deploy',
       filters: { tags: ['draft'], modifiedBefore: '2030-01-01' },
     });
-    expect(tagged.liveSkipped).toEqual([{ connectionId: 'live', filters: ['modified', 'tags'] }]);
+    expect(tagged.liveSkipped).toEqual([
+      {
+        connectionId: 'live',
+        filters: ['modified', 'tags'],
+        message: 'live was not searched: its live search cannot filter by modified date or tag.',
+      },
+    ]);
+    expect(tagged.connectionNamesById).toMatchObject({ live: 'live', notes: 'notes' });
     // A platform filter that excludes the live source is no gap: it was not asked for.
     const folders = await search.search({
       query: 'deploy',
@@ -194,6 +207,50 @@ describe('search filters', () => {
         .map((d) => d.best.externalId)
         .sort(),
     ).toEqual(['l1', 'l2']);
+  });
+
+  it('resolves names as typed: connections by id or name in any case, knowledge bases loosely', async () => {
+    await db.query("UPDATE connections SET name = 'Team Wiki' WHERE id = 'wiki'");
+    try {
+      expect(await titles({ connectionNames: ['team wiki'], knowledgeBaseNames: ['FIN'] })).toEqual([
+        'finance',
+      ]);
+      // Names join the exact values: notes by id, Finance by part of its name.
+      expect(
+        await titles({
+          connectionIds: ['notes'],
+          connectionNames: ['Team Wiki'],
+          knowledgeBaseNames: ['nance'],
+        }),
+      ).toEqual(['finance']);
+      expect(await titles({ connectionNames: ['notes', 'wiki'], knowledgeBases: ['notes'] })).toEqual([
+        'draft',
+        'roadmap',
+      ]);
+      const named = await search.search({ query: 'budget', filters: { connectionNames: ['TEAM WIKI'] } });
+      expect(named.connectionNamesById).toEqual({ wiki: 'Team Wiki' });
+    } finally {
+      await db.query("UPDATE connections SET name = 'wiki' WHERE id = 'wiki'");
+    }
+  });
+
+  it('says which names match nothing, with the names there are', async () => {
+    const cases: [object, string][] = [
+      [{ connectionNames: ['nope'] }, 'No connection named "nope". Connections: notes, wiki, live.'],
+      [
+        { knowledgeBaseNames: ['nope'] },
+        'No knowledge base named "nope". Knowledge bases: "Engineering", "notes", "Finance".',
+      ],
+      [
+        { platforms: ['dingtalk'] },
+        'No connection of platform "dingtalk". Connections: notes (folder), wiki (feishu), live (yuque).',
+      ],
+    ];
+    for (const [filters, message] of cases)
+      await expect(search.search({ query: 'deploy', filters } as never)).rejects.toMatchObject({
+        code: 'NOT_FOUND',
+        message,
+      });
   });
 
   it('refuses malformed filters with a plain reason', async () => {

@@ -16,8 +16,12 @@ import type { ChannelScope } from './channel-scope';
 export interface CheckedFilters {
   /** From `filters.connectionIds`, or the request's older `connectionIds` (where [] means none). */
   connectionIds: string[] | null;
+  /** As typed; named-filters.ts turns them into `connectionIds` before any channel runs. */
+  connectionNames: string[] | null;
   platforms: Platform[] | null;
   knowledgeBases: string[] | null;
+  /** As typed; named-filters.ts turns them into `knowledgeBases` before any channel runs. */
+  knowledgeBaseNames: string[] | null;
   /** Lower-cased, without a leading "#". */
   tags: string[] | null;
   modifiedAfter: Date | null;
@@ -78,8 +82,10 @@ export function checkFilters(request: Pick<SearchRequest, 'connectionIds' | 'fil
     throw invalid('filters.modifiedAfter must be earlier than filters.modifiedBefore.');
   return {
     connectionIds,
+    connectionNames: stringList(f.connectionNames, 'connectionNames'),
     platforms: platforms as Platform[] | null,
     knowledgeBases: stringList(f.knowledgeBases, 'knowledgeBases'),
+    knowledgeBaseNames: stringList(f.knowledgeBaseNames, 'knowledgeBaseNames'),
     tags: tags && tags.length > 0 ? [...new Set(tags)] : null,
     modifiedAfter,
     modifiedBefore,

@@ -32,7 +32,13 @@ const EMPTY: SearchResponse = {
   documents: [],
   warnings: [],
   tookMs: 3,
-  liveSkipped: [{ connectionId: 'c2', filters: ['modified', 'tags'] }],
+  liveSkipped: [
+    {
+      connectionId: 'c2',
+      filters: ['modified', 'tags'],
+      message: 'Wiki was not searched: its live search cannot filter by modified date or tag.',
+    },
+  ],
 };
 
 function setup(language: 'en' | 'zh' = 'en') {

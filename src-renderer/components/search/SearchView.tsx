@@ -88,12 +88,15 @@ export function SearchView() {
         ))}
       {liveSkipped.map((skipped) => (
         <p key={skipped.connectionId} className="notice-line muted">
-          {t('search.liveSkipped', {
-            name: connections.find((c) => c.id === skipped.connectionId)?.name ?? skipped.connectionId,
-            what: new Intl.ListFormat(language === 'zh' ? 'zh-CN' : 'en', { type: 'disjunction' }).format(
-              skipped.filters.map((gap) => t(`filters.gap.${gap}`)),
-            ),
-          })}
+          {/* Core's English sentence as it is (the CLI and MCP print the same); Chinese from the catalog. */}
+          {language === 'en' && skipped.message
+            ? skipped.message
+            : t('search.liveSkipped', {
+                name: connections.find((c) => c.id === skipped.connectionId)?.name ?? skipped.connectionId,
+                what: new Intl.ListFormat(language === 'zh' ? 'zh-CN' : 'en', { type: 'disjunction' }).format(
+                  skipped.filters.map((gap) => t(`filters.gap.${gap}`)),
+                ),
+              })}
         </p>
       ))}
       {query.trim() && answeredQuery && !searching && documents.length === 0 && !searchError && (

@@ -7,6 +7,7 @@ import { sql as documentMetadata } from './006-document-metadata';
 import { sql as chunkLocation } from './007-chunk-location';
 import { sql as syncNotes } from './008-sync-notes';
 import { sql as searchCatalog } from './009-search-catalog';
+import { sql as searchCatalogNames } from './010-search-catalog-names';
 
 export interface Migration {
   version: number;
@@ -25,4 +26,5 @@ export const MIGRATIONS: Migration[] = [
   { version: 7, name: 'chunk-location', sql: chunkLocation },
   { version: 8, name: 'sync-notes', sql: syncNotes },
   { version: 9, name: 'search-catalog', sql: searchCatalog },
+  { version: 10, name: 'search-catalog-names', sql: searchCatalogNames },
 ];
