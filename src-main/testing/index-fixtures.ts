@@ -28,6 +28,42 @@ export async function insertConnection(
   ]);
 }
 
+/**
+ * Two rag connections whose raw texts are their keyword texts (no analyzer): 600 'big' chunks that
+ * outrank the 3 'small' ones on "alpha" everywhere, so a filter to 'small' must widen the keyword
+ * scan's top list (120, 480, 1,920) until it holds every match; small's second chunk shares no word.
+ * Chunk ids by connection, in insertion order.
+ */
+export async function insertBigAndSmall(db: Db): Promise<{ big: number[]; small: number[] }> {
+  const insert = async (connectionId: string, texts: string[]) => {
+    await insertConnection(db, connectionId);
+    const documentId = (
+      await db.query<{ id: number }>(
+        `INSERT INTO documents (connection_id, external_id, title, knowledge_base, content_hash, content, chunk_count)
+         VALUES ($1, $1, $1, 'kb', 'h', 'x', $2) RETURNING id`,
+        [connectionId, texts.length],
+      )
+    ).rows[0]!.id;
+    const rows = await db.query<{ id: number }>(
+      `INSERT INTO chunks (document_id, connection_id, ord, heading_path, content, char_start, char_end, search_text)
+       SELECT $1, $2, ord - 1, '', text, 0, 1, text FROM unnest($3::text[]) WITH ORDINALITY AS u(text, ord)
+       RETURNING id`,
+      [documentId, connectionId, texts],
+    );
+    return rows.rows.map((r) => Number(r.id));
+  };
+  const big = await insert(
+    'big',
+    Array.from({ length: 600 }, (_, i) => `alpha alpha alpha beta ${i}`),
+  );
+  const small = await insert('small', [
+    'alpha gamma delta epsilon zeta eta theta iota kappa lambda',
+    'nothing shared here',
+    'alpha mu nu xi omicron pi rho sigma tau upsilon phi chi psi omega',
+  ]);
+  return { big, small };
+}
+
 /** One Markdown document for writeMarkdownDocument; the content hash is its external id. */
 export interface MarkdownFixture {
   connectionId: string;

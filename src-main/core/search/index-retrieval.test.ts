@@ -7,7 +7,12 @@ import { openDatabase, type Db } from '../db/database';
 import { ensureActiveSpace, spaceTable, type SpaceRecord } from '../index/embedding-spaces';
 import { PgDocumentStore } from '../index/pg-document-store';
 import { toVectorLiteral } from '../index/vector-literal';
-import { CountingEmbedder, insertConnection, writeMarkdownDocument } from '../../testing/index-fixtures';
+import {
+  CountingEmbedder,
+  insertBigAndSmall,
+  insertConnection,
+  writeMarkdownDocument,
+} from '../../testing/index-fixtures';
 import { CHANNEL_DEPTH, connectionScope, type ChannelScope } from './channel-scope';
 import { FRAME_QUERY_WEIGHT, retrieveFromIndex, type IndexRetrievalInput } from './index-retrieval';
 import { keywordMatches } from './keyword-scan';
@@ -263,49 +268,22 @@ describe('retrieveFromIndex on documents', () => {
 describe('retrieveFromIndex: the vector channel on vectors of known order', () => {
   let db: Db;
   let space: SpaceRecord;
-  /** Chunk ids by connection, in insertion order. */
-  const ids: Record<string, number[]> = { big: [], small: [] };
+  /** Chunk ids by connection, in insertion order (insertBigAndSmall). */
+  let ids: { big: number[]; small: number[] };
   /** A 2-d direction per chunk, so the exact order is known: chunk i at angle i degrees from the x axis. */
   const angleOf = new Map<number, number>();
 
-  async function insertChunks(connectionId: string, texts: string[]): Promise<void> {
-    const documentId = (
-      await db.query<{ id: number }>(
-        `INSERT INTO documents (connection_id, external_id, title, knowledge_base, content_hash, content, chunk_count)
-         VALUES ($1, $1, $1, 'kb', 'h', 'x', $2) RETURNING id`,
-        [connectionId, texts.length],
-      )
-    ).rows[0]!.id;
-    const rows = await db.query<{ id: number }>(
-      `INSERT INTO chunks (document_id, connection_id, ord, heading_path, content, char_start, char_end, search_text)
-       SELECT $1, $2, ord - 1, '', text, 0, 1, text FROM unnest($3::text[]) WITH ORDINALITY AS u(text, ord)
-       RETURNING id`,
-      [documentId, connectionId, texts],
-    );
-    ids[connectionId]!.push(...rows.rows.map((r) => Number(r.id)));
-  }
-
   beforeAll(async () => {
     db = await openDatabase();
-    await insertConnection(db, 'big');
-    await insertConnection(db, 'small');
-    await insertChunks(
-      'big',
-      Array.from({ length: 600 }, (_, i) => `alpha alpha alpha beta ${i}`),
-    );
-    await insertChunks('small', [
-      'alpha gamma delta epsilon zeta eta theta iota kappa lambda',
-      'nothing shared here',
-      'alpha mu nu xi omicron pi rho sigma tau upsilon phi chi psi omega',
-    ]);
+    ids = await insertBigAndSmall(db);
     space = (await ensureActiveSpace(db, { provider: 'test', model: 'angles', dimensions: 2 })).active;
-    const all = [...ids.big!, ...ids.small!];
+    const all = [...ids.big, ...ids.small];
     await db.query(
       `INSERT INTO ${spaceTable(space)} (chunk_id, connection_id, embedding)
        SELECT id, connection_id, v::vector(2) FROM unnest($1::bigint[], $2::text[], $3::text[]) AS u(id, connection_id, v)`,
       [
         all,
-        all.map((id) => (ids.small!.includes(id) ? 'small' : 'big')),
+        all.map((id) => (ids.small.includes(id) ? 'small' : 'big')),
         all.map((id, i) => {
           angleOf.set(id, i % 180);
           const radians = ((i % 180) * Math.PI) / 180;
@@ -339,16 +317,16 @@ describe('retrieveFromIndex: the vector channel on vectors of known order', () =
     expect((await retrieve('', null, 0)).vector).toEqual(exactOrder(all));
     // "omega" brings one lexical candidate (small's third chunk, at 2 degrees): the order stays exact.
     const withCandidates = await retrieve('omega', null, 300);
-    expect(withCandidates.keyword).toEqual([ids.small![2]]);
+    expect(withCandidates.keyword).toEqual([ids.small[2]]);
     expect(withCandidates.vector).toEqual(exactOrder(all));
   });
 
   it('applies the connection filter and the similarity floor to every candidate', async () => {
     // "alpha" brings big's chunks in as lexical candidates; the filter keeps them out.
     const small = await retrieve('alpha', connectionScope(['small']), 300);
-    expect(small.vector).toEqual(exactOrder(ids.small!));
+    expect(small.vector).toEqual(exactOrder(ids.small));
     // The keyword top list grew (120, 480, 1,920) until it held small's matches below big's 600.
-    expect(small.keyword).toEqual([ids.small![0], ids.small![2]]);
+    expect(small.keyword).toEqual([ids.small[0], ids.small[2]]);
     // cos(angle) >= 0.9 keeps angles up to 25 degrees.
     const near = await retrieve('', null, 0, 0.9);
     expect(near.vector.length).toBeGreaterThan(0);
@@ -364,7 +342,7 @@ describe('retrieveFromIndex: the vector channel on vectors of known order', () =
       { connectionIds: null, documentIds: [Number(smallDocument!.id)] },
       300,
     );
-    expect(found.vector).toEqual(exactOrder(ids.small!));
-    expect(found.keyword).toEqual([ids.small![0], ids.small![2]]);
+    expect(found.vector).toEqual(exactOrder(ids.small));
+    expect(found.keyword).toEqual([ids.small[0], ids.small[2]]);
   });
 });
