@@ -52,10 +52,14 @@ export function referenceWords(text: string): string[] {
 
 /** A record's title: its own, else the front matter's `title:`, else its first Markdown heading. */
 export function referenceTitle(record: { title: string; text: string }): string {
+  return declaredTitle(record) ?? /^#{1,6}\s+(.+?)\s*#*\s*$/m.exec(record.text)?.[1] ?? '';
+}
+
+/** The record's own title or its front matter's `title:`, if it has either. */
+export function declaredTitle(record: { title: string; text: string }): string | null {
   if (record.title.trim()) return record.title;
   const frontMatter = /^---\r?\n([\s\S]*?)\r?\n---/.exec(record.text)?.[1] ?? '';
-  const title = /^title:\s*["']?(.+?)["']?\s*$/m.exec(frontMatter)?.[1];
-  return title ?? /^#{1,6}\s+(.+?)\s*#*\s*$/m.exec(record.text)?.[1] ?? '';
+  return /^title:\s*["']?(.+?)["']?\s*$/m.exec(frontMatter)?.[1] ?? null;
 }
 
 function counts(words: readonly string[]): Map<string, number> {

@@ -16,6 +16,7 @@
  * The embedder is the built-in one unless CAIRN_EMBED_* variables name a provider (as for the CLI),
  * so a real model can be measured the same way where one is reachable.
  */
+import { createHash } from 'node:crypto';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
@@ -42,13 +43,15 @@ import { COMPARE_TOLERANCE, compareResults, type ComparableResults } from './com
 import { machineFacts } from './process-stats';
 import { currentCommit, markdownTable, num, REPO_ROOT, writeResults } from './report';
 import { findSharedReference } from '../src-main/testing/shared-reference';
-import { DEFAULT_REAL_DOCS_DIR } from './real-docs/build-real-docs';
+import { DEFAULT_REAL_DOCS_DIR, EVAL_CACHE_DIR } from './real-docs/build-real-docs';
+import type { TermTestResult } from './real-docs/term-test';
 import {
   evaluateRealDocs,
   isRealDocsCollection,
   nothingMatchesLine,
   realDocsChannelTable,
   realDocsTable,
+  termTestLines,
   type RealDocsResult,
 } from './real-docs/evaluate-real-docs';
 
@@ -70,24 +73,43 @@ export interface EvaluatedCollection extends CollectionResult {
   goals: GoalCheck[];
 }
 
-/** shared/eval's collections, then the real-documents one when it has been built (it is not shipped). */
+/**
+ * shared/eval's collections, then every collection built under .cache/eval (the real-documents
+ * sets of npm run eval:build-real-docs and the public collections built by bench/public scripts;
+ * none of them is shipped).
+ */
 function defaultCollections(log: (line: string) => void): string[] {
   const root = defaultEvalRoot();
   if (!existsSync(root))
     throw new Error(
       `No collections given and ${root} does not exist. Pass collection directories: npm run eval -- <dir> [<dir>...]`,
     );
-  const dirs = readdirSync(root, { withFileTypes: true })
-    .filter((entry) => entry.isDirectory() && existsSync(join(root, entry.name, 'corpus.jsonl')))
-    .map((entry) => join(root, entry.name))
-    .sort();
-  if (existsSync(join(DEFAULT_REAL_DOCS_DIR, 'corpus.jsonl'))) dirs.push(DEFAULT_REAL_DOCS_DIR);
-  else
+  const collectionsIn = (dir: string) =>
+    existsSync(dir)
+      ? readdirSync(dir)
+          .filter((name) => existsSync(join(dir, name, 'corpus.jsonl')))
+          .sort()
+          .map((name) => join(dir, name))
+      : [];
+  const built = collectionsIn(EVAL_CACHE_DIR);
+  if (!built.includes(DEFAULT_REAL_DOCS_DIR))
     log(
-      `real-docs is not built, so it is skipped. Build it once from clones of pingcap/docs-cn and tikv/website: ` +
-        `npm run eval:build-real-docs -- --docs-cn <git dir> --tikv <git dir> (bench/real-docs/sources.ts pins the commits)`,
+      `real-docs is not built, so it is skipped. Build every real-documents collection from the pinned commits: ` +
+        `npm run eval:build-real-docs (reads the mirrors, or --repo <source>=<git dir>)`,
     );
-  return dirs;
+  return [...collectionsIn(root), ...built];
+}
+
+/** Real-documents collections grouped by identical corpus, so each corpus is indexed once. */
+function byCorpus(dirs: readonly string[]): string[][] {
+  const groups = new Map<string, string[]>();
+  for (const dir of dirs) {
+    const key = createHash('sha1')
+      .update(readFileSync(join(dir, 'corpus.jsonl')))
+      .digest('hex');
+    groups.set(key, [...(groups.get(key) ?? []), dir]);
+  }
+  return [...groups.values()];
 }
 
 /** The reference's scores on the collection's judged queries (documents = records, no chunks). */
@@ -243,12 +265,17 @@ async function main(): Promise<void> {
     );
     const collections: EvaluatedCollection[] = [];
     const realDocs: RealDocsResult[] = [];
-    for (const dir of dirs) {
-      const collection = loadCollection(dir, values.train ? 'train' : 'test');
-      if (isRealDocsCollection(dir)) {
-        realDocs.push(await evaluateRealDocs(collection, { embedder, log }));
-        continue;
-      }
+    const termTests: TermTestResult[] = [];
+    const split = values.train ? 'train' : 'test';
+    for (const group of byCorpus(dirs.filter(isRealDocsCollection))) {
+      const sets = group.map((dir) => loadCollection(dir, split)).filter((c) => c.queries.length > 0);
+      if (sets.length === 0) continue;
+      const { results, termTest } = await evaluateRealDocs(sets, { embedder, log, termTest: !values.train });
+      realDocs.push(...results);
+      if (termTest.cases > 0) termTests.push(termTest);
+    }
+    for (const dir of dirs.filter((d) => !isRealDocsCollection(d))) {
+      const collection = loadCollection(dir, split);
       const tuning =
         values['fusion-study'] && !values.train && existsSync(join(dir, 'train', 'qrels.tsv'))
           ? loadCollection(dir, 'train')
@@ -278,6 +305,7 @@ async function main(): Promise<void> {
       embedder: spaceKey(embedder.space),
       collections,
       realDocs,
+      termTests,
     };
     // The built-in (or CAIRN_EMBED_*) run is latest-eval.json; each installed local model gets its own file.
     const paths = writeResults(primary ? 'eval' : `eval-${embedder.space.model.split('@')[0]}`, results);
@@ -309,7 +337,13 @@ async function main(): Promise<void> {
         console.log(realDocsChannelTable(realDocs));
         console.log('');
         console.log(realDocsTable(realDocs));
-        for (const r of realDocs) console.log(`\n${nothingMatchesLine(r)}`);
+        for (const line of new Set(realDocs.map(nothingMatchesLine))) console.log(`\n${line}`);
+      }
+      if (termTests.length > 0) {
+        console.log(
+          '\n### Term test (each title or heading of 2-4 CJK characters, alone, finds its document in the top 3)\n',
+        );
+        console.log(termTestLines(termTests));
       }
       console.log(
         `\n${markdownTable(

@@ -17,6 +17,8 @@ import { retrieve } from '../../src-main/core/chat/retrieval';
 import { FolderConnector } from '../../src-main/core/connectors/folder/folder-connector';
 import type { Embedder } from '../../src-main/core/embedding/embedder';
 import { Bm25fReference } from '../bm25f-reference';
+import { containsAnswer } from './answer-text';
+import { runTermTest, TERM_TOP, termCases, type TermTestResult } from './term-test';
 import { channelRanker } from '../channel-rankings';
 import type { Collection } from '../collection';
 import { dedupe, mean, ndcgAt } from '../metrics';
@@ -102,13 +104,6 @@ export function readAnswers(dir: string): Map<string, RealDocsAnswer> {
   return new Map(lines.map((line) => JSON.parse(line) as RealDocsAnswer).map((a) => [a.id, a]));
 }
 
-/** Whitespace-insensitive, case-insensitive containment (the passage may wrap a line). */
-export function containsAnswer(passage: string, answers: readonly string[]): boolean {
-  const squash = (s: string) => s.replace(/\s+/g, '').toLowerCase();
-  const text = squash(passage);
-  return answers.some((a) => text.includes(squash(a)));
-}
-
 function scoresOf(type: string, outcomes: QuestionOutcome[], channel: RealDocsChannel): TypeScores {
   const rankOf = (o: QuestionOutcome) => {
     const index = o.channels[channel].findIndex((id) => o.gold.includes(id));
@@ -147,17 +142,28 @@ export function channelScores(outcomes: QuestionOutcome[], channel: RealDocsChan
   };
 }
 
+export interface RealDocsGroupResult {
+  results: RealDocsResult[];
+  termTest: TermTestResult;
+}
+
+/**
+ * Indexes the corpus the collections share once (they must hold the same corpus.jsonl: question
+ * sets over one documentation), scores each collection's questions, and runs the corpus's term
+ * test through the app's search and the BM25F reference.
+ */
 export async function evaluateRealDocs(
-  collection: Collection,
-  options: { embedder: Embedder; log?: (line: string) => void },
-): Promise<RealDocsResult> {
+  collections: readonly Collection[],
+  options: { embedder: Embedder; log?: (line: string) => void; termTest?: boolean },
+): Promise<RealDocsGroupResult> {
   const log = options.log ?? (() => {});
-  const answers = readAnswers(collection.split === 'train' ? join(collection.dir, 'train') : collection.dir);
+  const corpus = collections[0]!.corpus;
+  const corpusName = collections.map((c) => c.name).join(' + ');
   const root = mkdtempSync(join(tmpdir(), 'cairn-real-docs-'));
   const folder = join(root, 'real-docs');
   const pipeline = await openPipeline({ embedder: options.embedder });
   try {
-    for (const record of collection.corpus) {
+    for (const record of corpus) {
       const path = join(folder, record.id);
       mkdirSync(dirname(path), { recursive: true });
       writeFileSync(path, record.text);
@@ -172,70 +178,111 @@ export async function evaluateRealDocs(
     const indexSeconds = (performance.now() - started) / 1000;
     if (run.status !== 'succeeded')
       throw new Error(
-        `Indexing real-docs ${run.status}: ${JSON.stringify(run.error ?? run.errors.slice(0, 3))}`,
+        `Indexing ${corpusName} ${run.status}: ${JSON.stringify(run.error ?? run.errors.slice(0, 3))}`,
       );
     const counts = await pipeline.store.counts(CONNECTION_ID);
     log(
-      `${collection.name}: indexed ${counts.documents} documents, ${counts.chunks} chunks in ${indexSeconds.toFixed(1)} s`,
+      `${corpusName}: indexed ${counts.documents} documents, ${counts.chunks} chunks in ${indexSeconds.toFixed(1)} s`,
     );
 
     const ranker = await channelRanker(pipeline.db, options.embedder);
-    const channelRankings = await ranker.rank(collection.queries);
-    const reference = new Bm25fReference(collection.corpus);
+    const reference = new Bm25fReference(corpus);
     const search = hybridSearchFor(pipeline.db, ranker.queryEmbedder);
     const signal = new AbortController().signal;
-    const outcomes: QuestionOutcome[] = [];
     const firstDocuments = (chunkIds: readonly number[]) => dedupe(ranker.documentsOf(chunkIds)).slice(0, 10);
-    for (const [i, query] of collection.queries.entries()) {
-      const judgments = collection.qrels.get(query.id)!;
-      const gold = [...judgments.keys()];
-      const response = await search.search({ query: query.text, k: 10 });
-      const ranked = response.documents.map((d) => d.best.externalId);
-      const index = ranked.findIndex((id) => judgments.has(id));
-      const hits: SearchHit[] = await retrieve(search, [query.text], 10, signal);
-      const extractive = buildExtractiveAnswer(query.text, hits, 'no-model');
-      const first = extractive.sources[0];
-      const answer = answers.get(query.id);
-      outcomes.push({
-        id: query.id,
-        type: answer?.type ?? 'unknown',
-        text: query.text,
-        ranked,
-        channels: {
-          hybrid: ranked,
-          keyword: firstDocuments(channelRankings[i]!.keyword),
-          vector: firstDocuments(channelRankings[i]!.vector),
-          bm25f: reference.search(query.text, 10),
-        },
-        gold,
-        firstRelevantRank: index === -1 ? null : index + 1,
-        citedDocument: first?.hit.externalId ?? null,
-        citedPassage: first?.excerpt ?? '',
-        citationContainsAnswer: first ? containsAnswer(first.excerpt, answer?.answers ?? []) : false,
-      });
-    }
     const nothingMatches: { query: string; hits: number }[] = [];
     for (const query of NOTHING_MATCHES_QUERIES)
       nothingMatches.push({ query, hits: (await search.search({ query, k: 10 })).hits.length });
-    const channels = Object.fromEntries(
-      REAL_DOCS_CHANNELS.map((channel) => [channel, channelScores(outcomes, channel)]),
-    ) as Record<RealDocsChannel, ChannelScores>;
-    return {
-      collection: collection.name,
-      split: collection.split,
-      documents: counts.documents,
-      chunks: counts.chunks,
-      indexSeconds,
-      byType: channels.hybrid.byType,
-      overall: channels.hybrid.overall,
-      channels,
-      nothingMatches,
-      outcomes,
-    };
+
+    const results: RealDocsResult[] = [];
+    for (const collection of collections) {
+      const answers = readAnswers(
+        collection.split === 'train' ? join(collection.dir, 'train') : collection.dir,
+      );
+      const channelRankings = await ranker.rank(collection.queries);
+      const outcomes: QuestionOutcome[] = [];
+      for (const [i, query] of collection.queries.entries()) {
+        const judgments = collection.qrels.get(query.id)!;
+        const response = await search.search({ query: query.text, k: 10 });
+        const ranked = response.documents.map((d) => d.best.externalId);
+        const index = ranked.findIndex((id) => judgments.has(id));
+        const hits: SearchHit[] = await retrieve(search, [query.text], 10, signal);
+        const first = buildExtractiveAnswer(query.text, hits, 'no-model').sources[0];
+        const answer = answers.get(query.id);
+        outcomes.push({
+          id: query.id,
+          type: answer?.type ?? 'unknown',
+          text: query.text,
+          ranked,
+          channels: {
+            hybrid: ranked,
+            keyword: firstDocuments(channelRankings[i]!.keyword),
+            vector: firstDocuments(channelRankings[i]!.vector),
+            bm25f: reference.search(query.text, 10),
+          },
+          gold: [...judgments.keys()],
+          firstRelevantRank: index === -1 ? null : index + 1,
+          citedDocument: first?.hit.externalId ?? null,
+          citedPassage: first?.excerpt ?? '',
+          citationContainsAnswer: first ? containsAnswer(first.excerpt, answer?.answers ?? []) : false,
+        });
+      }
+      const channels = Object.fromEntries(
+        REAL_DOCS_CHANNELS.map((channel) => [channel, channelScores(outcomes, channel)]),
+      ) as Record<RealDocsChannel, ChannelScores>;
+      results.push({
+        collection: collection.name,
+        split: collection.split,
+        documents: counts.documents,
+        chunks: counts.chunks,
+        indexSeconds,
+        byType: channels.hybrid.byType,
+        overall: channels.hybrid.overall,
+        channels,
+        nothingMatches,
+        outcomes,
+      });
+    }
+
+    const cases = options.termTest === false ? [] : termCases(corpus);
+    const termStarted = performance.now();
+    const termTest = await runTermTest(corpusName, cases, {
+      hybrid: async (term) =>
+        (await search.search({ query: term, k: TERM_TOP })).documents.map((d) => d.best.externalId),
+      bm25f: (term) => reference.search(term, TERM_TOP),
+    });
+    log(
+      `${corpusName}: term test, ${cases.length} terms in ${((performance.now() - termStarted) / 1000).toFixed(1)} s`,
+    );
+    return { results, termTest };
   } finally {
     await pipeline.db.close();
     rmSync(root, { recursive: true, force: true });
   }
+}
+
+/** The term test's pass rates, and the app's failures (at most `limit` listed). */
+export function termTestLines(tests: readonly TermTestResult[], limit = 40): string {
+  const lines = [
+    markdownTable(
+      ['corpus', 'terms', 'Cairn hybrid: a titled document in the top 3', 'BM25F reference'],
+      tests.map((t) => [t.corpus, t.cases, num(t.passRate.hybrid, 3), num(t.passRate.bm25f, 3)]),
+    ),
+  ];
+  for (const t of tests) {
+    const failures = t.failures.hybrid ?? [];
+    if (failures.length === 0) continue;
+    lines.push(
+      `\n${t.corpus}: ${failures.length} term(s) failed in Cairn hybrid${failures.length > limit ? ` (first ${limit})` : ''}:`,
+      ...failures
+        .slice(0, limit)
+        .map(
+          (f) =>
+            `- ${f.term}: expected ${f.expected.join(', ')}; top ${TERM_TOP}: ${f.got.join(', ') || 'nothing'}`,
+        ),
+    );
+  }
+  return lines.join('\n');
 }
 
 /** Per question type: the app's search (with the citation check) beside the BM25F reference. */

@@ -10,8 +10,8 @@
  *   (configuration names and values) in the questions, for the citation check.
  */
 export interface RealDocsSource {
-  /** Prefix of the document ids (and the --flag naming the repository on the command line). */
-  name: 'docs-cn' | 'tikv';
+  /** Prefix of the document ids (and the name in `--repo <name>=<git dir>` on the command line). */
+  name: string;
   repository: string;
   commit: string;
   licence: string;
