@@ -65,7 +65,7 @@ export function readSource(repo: string, source: RealDocsSource): { path: string
 }
 
 /** The nearest `.mirror` folder above the repository (where `fetch` leaves bare git directories). */
-function defaultMirrors(): string | null {
+export function defaultMirrors(): string | null {
   for (let dir = resolve(REPO_ROOT, '..'); ; dir = dirname(dir)) {
     if (existsSync(join(dir, '.mirror'))) return join(dir, '.mirror');
     if (dirname(dir) === dir) return null;
