@@ -72,22 +72,55 @@ export default tseslint.config(
       ],
     },
   },
+  { files: ['src-renderer/**/*.{ts,tsx}'], rules: rendererImports() },
   {
-    files: ['src-renderer/**/*.{ts,tsx}'],
-    rules: {
-      'no-restricted-imports': [
-        'error',
+    // Translation is pure (a language and a key): the store and components both use it.
+    files: ['src-renderer/i18n/**/*.ts'],
+    rules: rendererImports(
+      [{ name: 'react', message: 'i18n is pure: the React hooks are in hooks/use-t.ts.' }],
+      [
         {
-          paths: [{ name: 'electron', message: 'The renderer is sandboxed: use the api from the preload.' }],
-          patterns: [
-            nodeBuiltins,
-            {
-              group: ['**/src-main/**', '**/src-preload/**'],
-              message: 'The renderer reaches main only through the typed api.',
-            },
-          ],
+          group: ['**/store/**', '**/hooks/**', '**/components/**'],
+          message: 'i18n depends on no other renderer folder.',
         },
       ],
-    },
+    ),
+  },
+  {
+    // The store is the model under the views: components and hooks read it, never the other way.
+    files: ['src-renderer/store/**/*.{ts,tsx}'],
+    ignores: ['src-renderer/**/*.test.{ts,tsx}'],
+    rules: rendererImports(
+      [],
+      [
+        {
+          group: ['**/components/**', '**/hooks/**'],
+          message: 'The store does not import views or their hooks.',
+        },
+      ],
+    ),
   },
 );
+
+/** The renderer's import bans (sandboxed, no Node, no main), plus a folder's own. */
+function rendererImports(paths = [], patterns = []) {
+  return {
+    'no-restricted-imports': [
+      'error',
+      {
+        paths: [
+          { name: 'electron', message: 'The renderer is sandboxed: use the api from the preload.' },
+          ...paths,
+        ],
+        patterns: [
+          nodeBuiltins,
+          {
+            group: ['**/src-main/**', '**/src-preload/**'],
+            message: 'The renderer reaches main only through the typed api.',
+          },
+          ...patterns,
+        ],
+      },
+    ],
+  };
+}

@@ -5,7 +5,7 @@ import type { CairnPreloadGlobals } from '@shared/bridge';
 import { App } from './App';
 import { createAppStore } from './store/app-store';
 import { connectStore } from './store/connect-store';
-import { languageFromTag } from './store/slices/ui-slice';
+import { languageFromTag } from './i18n/i18n';
 import { StoreProvider } from './store/store-context';
 import { selectTransport } from './transport/transport';
 import './styles/app.css';

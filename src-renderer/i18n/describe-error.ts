@@ -8,7 +8,7 @@
  * CANCELLED is never a failure (docs/STYLE.md §6): it describes to nothing.
  */
 import { isErrorCode, type AppErrorData } from '@shared/errors';
-import type { Language } from '../store/slices/ui-slice';
+import type { Language } from '../i18n/i18n';
 import { translate, type MessageKey } from './i18n';
 
 /** An error as it crosses the boundary; a stored per-document error keeps its code as a plain string. */

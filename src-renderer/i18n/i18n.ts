@@ -1,11 +1,13 @@
-import { useCallback } from 'react';
-import { selectLanguage } from '../store/selectors';
-import { useApp } from '../store/store-context';
-import type { Language } from '../store/slices/ui-slice';
+/**
+ * Translation and formatting in the UI language: pure functions of a language and a key, with no
+ * store or React in sight, so the store, components and tests can all use them (the hooks that
+ * read the language from the store are in hooks/use-t.ts).
+ */
 import { en, type MessageKey } from './messages-en';
 import { zh } from './messages-zh';
 
 export type { MessageKey };
+export type Language = 'en' | 'zh';
 export type Translate = (key: MessageKey, params?: Record<string, string | number>) => string;
 
 const CATALOGS: Record<Language, Record<MessageKey, string>> = { en, zh };
@@ -25,13 +27,9 @@ export function hasMessage(key: string): key is MessageKey {
   return Object.hasOwn(en, key);
 }
 
-export function useLanguage(): Language {
-  return useApp(selectLanguage);
-}
-
-export function useT(): Translate {
-  const language = useLanguage();
-  return useCallback((key, params) => translate(language, key, params), [language]);
+/** Maps a BCP 47 tag (navigator.language) to one of the UI languages. */
+export function languageFromTag(tag: string | undefined): Language {
+  return tag?.toLowerCase().startsWith('zh') ? 'zh' : 'en';
 }
 
 /** Compact dates that fit a card cell, e.g. "5/3 14:05" / "5/3, 14:05". */

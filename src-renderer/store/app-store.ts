@@ -1,6 +1,7 @@
 import { createStore } from 'zustand/vanilla';
 import type { CairnApi } from '@shared/contract';
 import type { StatusSnapshot } from '@shared/models';
+import type { Language } from '../i18n/i18n';
 import { createChatSlice } from './slices/chat-slice';
 import { createConnectionsSlice } from './slices/connections-slice';
 import { createFilterSlice } from './slices/filter-slice';
@@ -11,7 +12,7 @@ import { createSearchSlice } from './slices/search-slice';
 import { createModelsSlice } from './slices/models-slice';
 import { createSettingsSlice } from './slices/settings-slice';
 import { createSignInSlice } from './slices/sign-in-slice';
-import { createUiSlice, type Language } from './slices/ui-slice';
+import { createUiSlice } from './slices/ui-slice';
 import type { AppState, AppStore, StoreDeps } from './store-types';
 
 export interface AppStoreOptions {

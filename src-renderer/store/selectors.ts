@@ -1,5 +1,5 @@
 import type { AppState } from './store-types';
-import type { Language } from './slices/ui-slice';
+import type { Language } from '../i18n/i18n';
 
 export function selectLanguage(state: AppState): Language {
   const chosen = state.settings?.language ?? 'system';

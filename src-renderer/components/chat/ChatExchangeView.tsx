@@ -1,6 +1,7 @@
 import { useMemo, useState } from 'react';
 import type { ChatAnswer } from '@shared/models';
-import { formatNumber, useLanguage, useT } from '../../i18n/i18n';
+import { formatNumber } from '../../i18n/i18n';
+import { useLanguage, useT } from '../../hooks/use-t';
 import type { ChatExchange } from '../../store/slices/chat-slice';
 import { selectIsAnswering } from '../../store/selectors';
 import { useApp } from '../../store/store-context';

@@ -1,5 +1,5 @@
 import { useEffect, useState, type FormEvent, type KeyboardEvent } from 'react';
-import { useT } from '../../i18n/i18n';
+import { useT } from '../../hooks/use-t';
 import { selectIsAnswering } from '../../store/selectors';
 import { useApp } from '../../store/store-context';
 import { ChatExchangeView } from './ChatExchangeView';

@@ -1,6 +1,7 @@
 import { useState } from 'react';
 import type { ConversationView } from '@shared/models';
-import { formatDateTime, useLanguage, useT } from '../../i18n/i18n';
+import { formatDateTime } from '../../i18n/i18n';
+import { useLanguage, useT } from '../../hooks/use-t';
 import { useApp, useAppShallow } from '../../store/store-context';
 import { ConfirmButton } from '../common/ConfirmButton';
 import { ErrorMessage } from '../common/ErrorMessage';

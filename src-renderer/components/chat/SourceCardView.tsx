@@ -1,6 +1,6 @@
 import { useEffect, useRef } from 'react';
 import type { SourceCard } from '@shared/models';
-import { useT } from '../../i18n/i18n';
+import { useT } from '../../hooks/use-t';
 import { useApp } from '../../store/store-context';
 import { MarkdownQuote } from '../common/MarkdownQuote';
 import { LocationLabel, OpenOriginal } from '../common/OpenOriginal';

@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { useT } from '../../i18n/i18n';
+import { useT } from '../../hooks/use-t';
 
 export interface ConfirmButtonProps {
   /** The button's text, and its accessible name when `icon` is given. */

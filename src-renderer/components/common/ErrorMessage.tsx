@@ -1,5 +1,5 @@
 import { describeError, type DescribableError } from '../../i18n/describe-error';
-import { useLanguage, useT } from '../../i18n/i18n';
+import { useLanguage, useT } from '../../hooks/use-t';
 
 /**
  * The one way the UI shows an error from core: the headline in the UI language (after `lead`,

@@ -1,5 +1,5 @@
 import { useEffect } from 'react';
-import { useT } from '../../i18n/i18n';
+import { useT } from '../../hooks/use-t';
 import { useApp } from '../../store/store-context';
 import { ErrorMessage } from './ErrorMessage';
 import { SuccessMessage } from './SuccessMessage';

@@ -1,5 +1,6 @@
 import type { ChunkLocation } from '@shared/models';
-import { useT, type Translate } from '../../i18n/i18n';
+import { type Translate } from '../../i18n/i18n';
+import { useT } from '../../hooks/use-t';
 import { isWebLink, type OriginalRef } from '../../store/slices/ui-slice';
 import { useApp } from '../../store/store-context';
 import { useOpenExternal } from './use-open-external';

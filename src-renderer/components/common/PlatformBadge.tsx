@@ -1,6 +1,6 @@
 import type { Platform } from '@shared/models';
 import { PLATFORM_INFO } from '@shared/platforms';
-import { useLanguage } from '../../i18n/i18n';
+import { useLanguage } from '../../hooks/use-t';
 
 export function PlatformBadge({ platform }: { platform: Platform }) {
   const language = useLanguage();

@@ -1,4 +1,4 @@
-import { useT } from '../../i18n/i18n';
+import { useT } from '../../hooks/use-t';
 import { useApp } from '../../store/store-context';
 
 /**

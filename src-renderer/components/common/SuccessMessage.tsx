@@ -1,8 +1,9 @@
 import type { CoreMessage } from '@shared/models';
 import { PLATFORM_INFO } from '@shared/platforms';
 import { PLATFORMS, type Platform } from '@shared/models';
-import { formatNumber, hasMessage, translate, useLanguage } from '../../i18n/i18n';
-import type { Language } from '../../store/slices/ui-slice';
+import { formatNumber, hasMessage, translate } from '../../i18n/i18n';
+import { useLanguage } from '../../hooks/use-t';
+import type { Language } from '../../i18n/i18n';
 
 /**
  * A success from core in the UI language, as errors are shown (ErrorMessage): Chinese UI, the

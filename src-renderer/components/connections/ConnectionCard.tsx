@@ -1,16 +1,9 @@
 import { useEffect, useState } from 'react';
 import type { ConnectionView, SyncProgress, SyncRunView } from '@shared/models';
 import { PLATFORM_INFO } from '@shared/platforms';
-import {
-  formatDateTime,
-  formatNumber,
-  hasMessage,
-  useLanguage,
-  useT,
-  type MessageKey,
-  type Translate,
-} from '../../i18n/i18n';
-import type { Language } from '../../store/slices/ui-slice';
+import { formatDateTime, formatNumber, hasMessage, type MessageKey, type Translate } from '../../i18n/i18n';
+import { useLanguage, useT } from '../../hooks/use-t';
+import type { Language } from '../../i18n/i18n';
 import { useApp, useAppShallow } from '../../store/store-context';
 import { ConfirmButton } from '../common/ConfirmButton';
 import { ErrorMessage } from '../common/ErrorMessage';

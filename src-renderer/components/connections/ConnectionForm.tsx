@@ -1,20 +1,26 @@
-import { Fragment, useState, type FormEvent } from 'react';
+import { useState, type FormEvent } from 'react';
 import type { AppErrorData, Result } from '@shared/errors';
 import {
   CONNECTION_NAME_MAX_LENGTH,
   PLATFORMS,
-  type ConnectionUpdate,
   type ConnectionView,
   type CoreMessage,
-  type NewConnection,
   type Platform,
 } from '@shared/models';
 import { PLATFORM_INFO, type CredentialField } from '@shared/platforms';
-import { useLanguage, useT } from '../../i18n/i18n';
-import { FolderPathTools } from './FolderPathTools';
+import { useLanguage, useT } from '../../hooks/use-t';
+import {
+  connectionUpdate,
+  draftProblem,
+  editDraft,
+  newConnection,
+  newDraft,
+  withPlatform,
+  type ConnectionDraft,
+} from './connection-draft';
+import { ConnectionField } from './ConnectionField';
 import { useAppShallow } from '../../store/store-context';
 import { ErrorMessage } from '../common/ErrorMessage';
-import { SecretStorageNote } from '../common/SecretStorageNote';
 import { SuccessMessage } from '../common/SuccessMessage';
 
 type TestState = { kind: 'idle' } | { kind: 'testing' } | { kind: 'done'; result: Result<CoreMessage> };
@@ -23,27 +29,6 @@ type TestState = { kind: 'idle' } | { kind: 'testing' } | { kind: 'done'; result
 type FormTarget =
   | { kind: 'add'; initialPlatform: Platform; initialPath?: string | undefined }
   | { kind: 'edit'; connection: ConnectionView };
-
-function defaultName(platform: Platform, values: Record<string, string>, label: string): string {
-  if (platform === 'folder' && values.path)
-    return (
-      values.path
-        .replace(/[\\/]+$/, '')
-        .split(/[\\/]/)
-        .pop() || label
-    );
-  return label;
-}
-
-/** An edit starts from the saved non-secret fields; secret fields start empty (their values never reach the renderer). */
-function savedValues(connection: ConnectionView): Record<string, string> {
-  const values: Record<string, string> = {};
-  for (const field of PLATFORM_INFO[connection.platform].fields) {
-    const value = connection.config[field.key];
-    if (!field.secret && value !== undefined) values[field.key] = String(value);
-  }
-  return values;
-}
 
 /** Add a connection: the platform's own fields (PLATFORM_INFO), a Test button, and the RAG switch. */
 export function AddConnectionForm({
@@ -80,87 +65,45 @@ function ConnectionForm({ target, onClose }: { target: FormTarget; onClose: () =
     testConnectionUpdate: state.testConnectionUpdate,
   }));
   const editing = target.kind === 'edit' ? target.connection : null;
-  const [platform, setPlatform] = useState<Platform>(
-    editing?.platform ?? (target.kind === 'add' ? target.initialPlatform : 'folder'),
+  const [draft, setDraft] = useState<ConnectionDraft>(() =>
+    target.kind === 'edit'
+      ? editDraft(target.connection)
+      : newDraft(target.initialPlatform, target.initialPath),
   );
-  const [name, setName] = useState(editing?.name ?? '');
-  const [values, setValues] = useState<Record<string, string>>(() =>
-    editing
-      ? savedValues(editing)
-      : target.kind === 'add' && target.initialPath
-        ? { path: target.initialPath }
-        : {},
-  );
-  const [rag, setRag] = useState(true);
+  const change = (patch: Partial<ConnectionDraft>) => setDraft((current) => ({ ...current, ...patch }));
   const [test, setTest] = useState<TestState>({ kind: 'idle' });
   /** A field the form itself found missing, or core's refusal of the save. */
   const [error, setError] = useState<string | AppErrorData | null>(null);
   const [saving, setSaving] = useState(false);
-  /** Stored optional secrets the user chose to remove (sent as `clearSecrets`). */
-  const [clearing, setClearing] = useState<string[]>([]);
+  const { platform, values } = draft;
   const info = PLATFORM_INFO[platform];
-  const stored = (key: string) => editing?.secretFields.includes(key) ?? false;
+  const storedSecrets = editing?.secretFields ?? [];
+  const stored = (key: string) => storedSecrets.includes(key);
   const title = editing ? t('edit.title', { name: editing.name }) : t('add.title');
   const advancedFields = info.fields.filter((field) => field.advanced);
+  const renderField = (field: CredentialField) => (
+    <ConnectionField
+      key={`${platform}-${field.key}`}
+      field={field}
+      draft={draft}
+      stored={stored(field.key)}
+      onChange={setDraft}
+    />
+  );
   // Open at first when an edit starts with an advanced value set; afterwards the user decides.
   const [advancedOpen] = useState(() => advancedFields.some((field) => values[field.key]?.trim()));
 
   function checked(): boolean {
-    const missing = info.fields.find(
-      (field) => field.required && !values[field.key]?.trim() && !(field.secret && stored(field.key)),
-    );
-    // A group such as DingTalk's userId / unionId: one of them is enough, none is an error.
-    const group = info.requireOneOf?.find((keys) =>
-      keys.every((key) => !values[key]?.trim() && !stored(key)),
-    );
-    const groupLabels = info.fields
-      .filter((field) => group?.includes(field.key))
-      .map((field) => field.label[language]);
+    const problem = draftProblem(draft, storedSecrets);
+    const label = (key: string) => info.fields.find((field) => field.key === key)?.label[language] ?? key;
     setError(
-      missing
-        ? `${missing.label[language]}: ${t('add.required')}`
-        : group
-          ? t('add.requiredOneOf', { fields: groupLabels.join(' / ') })
+      problem?.kind === 'required'
+        ? `${label(problem.field)}: ${t('add.required')}`
+        : problem?.kind === 'oneOf'
+          ? t('add.requiredOneOf', { fields: problem.fields.map(label).join(' / ') })
           : null,
     );
-    return !missing && !group;
-  }
-
-  function draft(): NewConnection {
-    const config: NewConnection['config'] = {};
-    const secrets: Record<string, string> = {};
-    for (const field of info.fields) {
-      const value = values[field.key]?.trim();
-      if (field.type === 'boolean') config[field.key] = value === 'true';
-      else if (value) (field.secret ? secrets : config)[field.key] = value;
-    }
-    return {
-      platform,
-      name: name.trim() || defaultName(platform, values, info.label[language]),
-      mode: rag ? 'rag' : 'direct',
-      config,
-      secrets,
-    };
-  }
-
-  /** Every non-secret field is sent ("" clears an optional one); only secrets typed in are. */
-  function edit(connection: ConnectionView): ConnectionUpdate {
-    const config: NonNullable<ConnectionUpdate['config']> = {};
-    const secrets: Record<string, string> = {};
-    for (const field of info.fields) {
-      const value = values[field.key]?.trim() ?? '';
-      if (field.type === 'boolean') config[field.key] = value === 'true';
-      else if (!field.secret) config[field.key] = value;
-      else if (value && !clearing.includes(field.key)) secrets[field.key] = value;
-    }
-    const update: ConnectionUpdate = {
-      id: connection.id,
-      name: name.trim() || connection.name,
-      config,
-      secrets,
-    };
-    if (clearing.length > 0) update.clearSecrets = clearing;
-    return update;
+    return problem === null;
   }
 
   async function onTest() {
@@ -169,8 +112,8 @@ function ConnectionForm({ target, onClose }: { target: FormTarget; onClose: () =
     setTest({
       kind: 'done',
       result: editing
-        ? await actions.testConnectionUpdate(edit(editing))
-        : await actions.testNewConnection(draft()),
+        ? await actions.testConnectionUpdate(connectionUpdate(draft, editing))
+        : await actions.testNewConnection(newConnection(draft, language)),
     });
   }
 
@@ -179,78 +122,11 @@ function ConnectionForm({ target, onClose }: { target: FormTarget; onClose: () =
     if (!checked()) return;
     setSaving(true);
     const result = editing
-      ? await actions.updateConnection(edit(editing))
-      : await actions.addConnection(draft());
+      ? await actions.updateConnection(connectionUpdate(draft, editing))
+      : await actions.addConnection(newConnection(draft, language));
     setSaving(false);
     if (result.ok) onClose();
     else setError(result.error);
-  }
-
-  function renderField(field: CredentialField) {
-    if (field.type === 'boolean') {
-      return (
-        <label className="switch" key={`${platform}-${field.key}`}>
-          <input
-            type="checkbox"
-            checked={values[field.key] === 'true'}
-            onChange={(event) => setValues({ ...values, [field.key]: event.target.checked ? 'true' : '' })}
-          />
-          <span>{field.label[language]}</span>
-        </label>
-      );
-    }
-    const removing = clearing.includes(field.key);
-    return (
-      <Fragment key={`${platform}-${field.key}`}>
-        <label className="field">
-          <span>
-            {field.label[language]}
-            {field.required && !(field.secret && stored(field.key)) && <em className="required"> *</em>}
-          </span>
-          <input
-            type={field.secret ? 'password' : 'text'}
-            autoComplete="off"
-            spellCheck={false}
-            disabled={removing}
-            placeholder={
-              removing
-                ? t('edit.secretRemoved')
-                : field.secret && stored(field.key)
-                  ? t('edit.secretStored')
-                  : (field.placeholder ?? (field.key === 'baseUrl' ? (info.defaultBaseUrl ?? '') : ''))
-            }
-            value={removing ? '' : (values[field.key] ?? '')}
-            onChange={(event) => setValues({ ...values, [field.key]: event.target.value })}
-          />
-          {field.hint && <small className="hint">{field.hint[language]}</small>}
-          {field.secret && <SecretStorageNote />}
-        </label>
-        {platform === 'folder' && field.key === 'path' && (
-          <FolderPathTools
-            path={values.path ?? ''}
-            exclude={values.exclude ?? ''}
-            onPath={(path) => setValues((current) => ({ ...current, path }))}
-          />
-        )}
-        {field.secret && !field.required && stored(field.key) && (
-          // Only an optional secret can go: a required one can be replaced, not removed.
-          <label className="switch clear-secret">
-            <input
-              type="checkbox"
-              checked={removing}
-              onChange={(event) =>
-                setClearing(
-                  event.target.checked
-                    ? [...clearing, field.key]
-                    : clearing.filter((key) => key !== field.key),
-                )
-              }
-            />
-            <span>{t('edit.clearSecret')}</span>
-          </label>
-        )}
-      </Fragment>
-    );
   }
 
   return (
@@ -281,8 +157,7 @@ function ConnectionForm({ target, onClose }: { target: FormTarget; onClose: () =
                 value={candidate}
                 checked={candidate === platform}
                 onChange={() => {
-                  setPlatform(candidate);
-                  setValues({});
+                  setDraft((current) => withPlatform(current, candidate));
                   setTest({ kind: 'idle' });
                   setError(null);
                 }}
@@ -299,9 +174,9 @@ function ConnectionForm({ target, onClose }: { target: FormTarget; onClose: () =
       <label className="field">
         <span>{t('add.name')}</span>
         <input
-          value={name}
+          value={draft.name}
           placeholder={t('add.namePlaceholder')}
-          onChange={(event) => setName(event.target.value)}
+          onChange={(event) => change({ name: event.target.value })}
           maxLength={CONNECTION_NAME_MAX_LENGTH}
         />
       </label>
@@ -314,11 +189,15 @@ function ConnectionForm({ target, onClose }: { target: FormTarget; onClose: () =
       )}
       {!editing && (
         <label className="switch">
-          <input type="checkbox" checked={rag} onChange={(event) => setRag(event.target.checked)} />
+          <input
+            type="checkbox"
+            checked={draft.rag}
+            onChange={(event) => change({ rag: event.target.checked })}
+          />
           <span>{t('card.rag')}</span>
         </label>
       )}
-      {!editing && !rag && <p className="hint">{t('card.ragHint')}</p>}
+      {!editing && !draft.rag && <p className="hint">{t('card.ragHint')}</p>}
       {test.kind === 'done' && (
         <p className={test.result.ok ? 'test-result ok' : 'test-result failed'} role="status">
           {test.result.ok ? (

@@ -1,6 +1,6 @@
 import { useState, type DragEvent } from 'react';
 import type { CairnPreloadGlobals } from '@shared/bridge';
-import { useT } from '../../i18n/i18n';
+import { useT } from '../../hooks/use-t';
 import { useApp } from '../../store/store-context';
 import { AddConnectionForm } from './ConnectionForm';
 import { ConnectionCard } from './ConnectionCard';

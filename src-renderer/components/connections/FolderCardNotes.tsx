@@ -1,6 +1,7 @@
 import { useEffect } from 'react';
 import type { ConnectionView, DocumentError, SyncRunView } from '@shared/models';
-import { hasMessage, useT, type MessageKey } from '../../i18n/i18n';
+import { hasMessage, type MessageKey } from '../../i18n/i18n';
+import { useT } from '../../hooks/use-t';
 import { useApp } from '../../store/store-context';
 
 /**

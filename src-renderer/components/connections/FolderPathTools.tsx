@@ -2,7 +2,8 @@ import { useEffect, useState } from 'react';
 import type { CairnPreloadGlobals } from '@shared/bridge';
 import type { FolderPreview } from '@shared/models';
 import { FILE_KINDS } from '@shared/models';
-import { formatNumber, useLanguage, useT, type MessageKey } from '../../i18n/i18n';
+import { formatNumber, type MessageKey } from '../../i18n/i18n';
+import { useLanguage, useT } from '../../hooks/use-t';
 import { useApp } from '../../store/store-context';
 
 /**

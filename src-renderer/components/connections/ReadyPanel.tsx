@@ -1,5 +1,6 @@
 import { useState } from 'react';
-import { formatNumber, useLanguage, useT } from '../../i18n/i18n';
+import { formatNumber } from '../../i18n/i18n';
+import { useLanguage, useT } from '../../hooks/use-t';
 import { useApp } from '../../store/store-context';
 import { QuestionSuggestions, SearchSuggestions, useTopics } from '../search/Suggestions';
 

@@ -6,7 +6,7 @@
  */
 import type { ConnectionView } from '@shared/models';
 import { feishuRedirectUrl, FEISHU_SIGN_IN_DEFAULT_PORT, PLATFORM_INFO } from '@shared/platforms';
-import { useLanguage, useT } from '../../i18n/i18n';
+import { useLanguage, useT } from '../../hooks/use-t';
 import { useApp, useAppShallow } from '../../store/store-context';
 import { ErrorMessage } from '../common/ErrorMessage';
 

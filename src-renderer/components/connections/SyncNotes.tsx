@@ -1,7 +1,8 @@
 import type { ConnectionView, SyncRunView } from '@shared/models';
 import { PLATFORM_INFO } from '@shared/platforms';
-import { formatNumber, hasMessage, useLanguage, useT, type Translate } from '../../i18n/i18n';
-import type { Language } from '../../store/slices/ui-slice';
+import { formatNumber, hasMessage, type Translate } from '../../i18n/i18n';
+import { useLanguage, useT } from '../../hooks/use-t';
+import type { Language } from '../../i18n/i18n';
 
 /** "12 spreadsheets, 3 mind notes" in the UI language; kinds without a message keep their platform name. */
 export function skippedList(t: Translate, language: Language, kinds: Record<string, number>): string {

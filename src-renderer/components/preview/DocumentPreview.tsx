@@ -1,6 +1,7 @@
 import { useEffect, useMemo, useRef } from 'react';
 import Markdown, { defaultUrlTransform, type Components } from 'react-markdown';
-import { formatDateTime, useLanguage, useT } from '../../i18n/i18n';
+import { formatDateTime } from '../../i18n/i18n';
+import { useLanguage, useT } from '../../hooks/use-t';
 import { useApp } from '../../store/store-context';
 import type { PreviewState } from '../../store/slices/preview-slice';
 import { ErrorMessage } from '../common/ErrorMessage';

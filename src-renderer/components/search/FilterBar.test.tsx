@@ -5,7 +5,7 @@ import { ok } from '@shared/errors';
 import type { SearchFacets, SearchRequest, SearchResponse } from '@shared/models';
 import { connection, fakeBackend, settings } from '../../test/fake-api';
 import { renderWithStore } from '../../test/render';
-import { NO_FILTERS, requestFilters, activeFilterCount } from './filter-model';
+import { NO_FILTERS, requestFilters, activeFilterCount } from '../../store/filter-model';
 import { SearchView } from './SearchView';
 
 afterEach(cleanup);

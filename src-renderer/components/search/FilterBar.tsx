@@ -1,8 +1,9 @@
 import { useEffect } from 'react';
 import type { Platform, SearchFacets } from '@shared/models';
 import { PLATFORM_INFO } from '@shared/platforms';
-import { useLanguage, useT, type Translate } from '../../i18n/i18n';
-import type { Language } from '../../store/slices/ui-slice';
+import { type Translate } from '../../i18n/i18n';
+import { useLanguage, useT } from '../../hooks/use-t';
+import type { Language } from '../../i18n/i18n';
 import { useApp } from '../../store/store-context';
 import {
   activeFilterCount,
@@ -12,7 +13,7 @@ import {
   type DatePreset,
   type FilterState,
   type ListField,
-} from './filter-model';
+} from '../../store/filter-model';
 import { CheckList, FilterPopover, type FilterOption } from './FilterMenu';
 
 const PRESETS: DatePreset[] = ['any', 'week', 'month', 'year', 'custom'];

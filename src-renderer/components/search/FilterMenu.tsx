@@ -1,5 +1,5 @@
 import { useEffect, useId, useRef, useState, type ReactNode } from 'react';
-import { useT } from '../../i18n/i18n';
+import { useT } from '../../hooks/use-t';
 
 /**
  * One filter's button and its popover (a disclosure, as in Raycast's and Obsidian's filter menus):

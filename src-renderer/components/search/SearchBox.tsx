@@ -1,5 +1,5 @@
 import { useEffect, useRef } from 'react';
-import { useT } from '../../i18n/i18n';
+import { useT } from '../../hooks/use-t';
 import { useApp } from '../../store/store-context';
 
 /** The result titles, in order: arrow keys move between them (SearchView too). */

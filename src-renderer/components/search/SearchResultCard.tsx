@@ -1,6 +1,6 @@
 import { useId, useState } from 'react';
 import type { SearchDocument, SearchHit } from '@shared/models';
-import { useT } from '../../i18n/i18n';
+import { useT } from '../../hooks/use-t';
 import { useApp } from '../../store/store-context';
 import { KnowledgeBaseBadge, PlatformBadge } from '../common/PlatformBadge';
 import { LocationLabel, OpenOriginal } from '../common/OpenOriginal';

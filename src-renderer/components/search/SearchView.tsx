@@ -1,5 +1,6 @@
 import { useMemo } from 'react';
-import { useLanguage, useT, type MessageKey } from '../../i18n/i18n';
+import { type MessageKey } from '../../i18n/i18n';
+import { useLanguage, useT } from '../../hooks/use-t';
 import { useApp } from '../../store/store-context';
 import { ErrorMessage } from '../common/ErrorMessage';
 import { FilterBar } from './FilterBar';

@@ -1,6 +1,6 @@
 import { useEffect } from 'react';
 import type { DocumentTopic } from '@shared/models';
-import { useT } from '../../i18n/i18n';
+import { useT } from '../../hooks/use-t';
 import { useApp } from '../../store/store-context';
 
 /**

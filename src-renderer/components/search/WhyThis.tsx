@@ -1,6 +1,6 @@
 import type { SearchHit } from '@shared/models';
 import { PLATFORM_INFO } from '@shared/platforms';
-import { useLanguage, useT } from '../../i18n/i18n';
+import { useLanguage, useT } from '../../hooks/use-t';
 
 /** The query terms that occur in what the card shows (title, heading path, passage). */
 export function matchedTerms(hit: SearchHit, terms: string[]): string[] {

@@ -1,6 +1,7 @@
 import { useEffect, useState } from 'react';
 import type { ModelSourceKind, ModelView, SettingsView } from '@shared/models';
-import { formatNumber, useLanguage, useT, type MessageKey } from '../../i18n/i18n';
+import { formatNumber, type MessageKey } from '../../i18n/i18n';
+import { useLanguage, useT } from '../../hooks/use-t';
 import { useApp } from '../../store/store-context';
 import { formatBytes, formatDuration, ModelCard } from './ModelCard';
 

@@ -1,5 +1,6 @@
 import type { ModelProgress, ModelView } from '@shared/models';
-import { formatNumber, useLanguage, useT, type MessageKey, type Translate } from '../../i18n/i18n';
+import { formatNumber, type MessageKey, type Translate } from '../../i18n/i18n';
+import { useLanguage, useT } from '../../hooks/use-t';
 import { ErrorMessage } from '../common/ErrorMessage';
 import { ProgressBar } from '../common/ProgressBar';
 

@@ -1,7 +1,7 @@
 import { useState } from 'react';
 import type { Result } from '@shared/errors';
 import type { CoreMessage } from '@shared/models';
-import { useT } from '../../i18n/i18n';
+import { useT } from '../../hooks/use-t';
 import { ErrorMessage } from '../common/ErrorMessage';
 import { SuccessMessage } from '../common/SuccessMessage';
 

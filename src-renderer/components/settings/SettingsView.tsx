@@ -1,6 +1,7 @@
 import { useState, type FormEvent } from 'react';
 import type { ChatProviderKind, SettingsPatch, SettingsView as SettingsData } from '@shared/models';
-import { hasMessage, useT, type MessageKey, type Translate } from '../../i18n/i18n';
+import { hasMessage, type MessageKey, type Translate } from '../../i18n/i18n';
+import { useT } from '../../hooks/use-t';
 import { useApp } from '../../store/store-context';
 import { ProgressBar } from '../common/ProgressBar';
 import { SecretStorageNote } from '../common/SecretStorageNote';

@@ -3,7 +3,7 @@
  * views) and what there is to choose from (search.facets, loaded again after a sync).
  */
 import type { SearchFacets } from '@shared/models';
-import { NO_FILTERS, type FilterState } from '../../components/search/filter-model';
+import { NO_FILTERS, type FilterState } from '../filter-model';
 import type { GetState, SetState, StoreDeps } from '../store-types';
 
 export interface FilterSlice {

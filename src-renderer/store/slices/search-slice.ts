@@ -1,6 +1,6 @@
 import type { AppErrorData } from '@shared/errors';
 import type { DocumentTopic, SearchDocument, SearchResponse } from '@shared/models';
-import { requestFilters } from '../../components/search/filter-model';
+import { requestFilters } from '../filter-model';
 import type { GetState, SetState, StoreDeps } from '../store-types';
 
 export interface SearchSlice {

@@ -1,12 +1,11 @@
 import type { AppErrorData } from '@shared/errors';
 import type { ChunkLocation, CoreMessage, Platform, SyncRunView } from '@shared/models';
-import { translate } from '../../i18n/i18n';
+import { translate, type Language } from '../../i18n/i18n';
 import { selectLanguage } from '../selectors';
 import { storedTheme, storeTheme, type ThemeChoice } from '../../theme';
 import type { GetState, SetState, StoreDeps } from '../store-types';
 
 export type View = 'connections' | 'search' | 'chat' | 'settings';
-export type Language = 'en' | 'zh';
 
 export interface Notice {
   id: number;
@@ -93,11 +92,6 @@ export function isWebLink(url: string | null): url is string {
 }
 
 let noticeIds = 0;
-
-/** Maps a BCP 47 tag (navigator.language) to one of the UI languages. */
-export function languageFromTag(tag: string | undefined): Language {
-  return tag?.toLowerCase().startsWith('zh') ? 'zh' : 'en';
-}
 
 export function createUiSlice(
   systemLanguage: Language,
