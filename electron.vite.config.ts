@@ -29,7 +29,7 @@ export default defineConfig({
           index: resolve(__dirname, 'src-main/electron/main.ts'),
           // Embedding in a worker thread (local models, a large sync): WorkerHost finds this file
           // beside the bundle that holds it (worker-host.ts defaultWorkerEntry).
-          'embedding-worker': resolve(__dirname, 'src-main/core/embedding/embedding-worker.ts'),
+          'embedding-worker': resolve(__dirname, 'src-main/core/workers/embedding-worker.ts'),
           // Heavy file readers (PDF.js) under a heap limit: ExtractorWorkers finds extract-worker.js
           // the same way (extractor-workers.ts defaultExtractWorkerEntry).
           'extract-worker': resolve(__dirname, 'src-main/core/connectors/folder/extract/extract-worker.ts'),

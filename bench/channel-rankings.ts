@@ -11,7 +11,7 @@ import type { Embedder } from '../src-main/core/embedding/embedder';
 import { readSpaces, type SpaceRecord } from '../src-main/core/index/embedding-spaces';
 import { retrieveFromIndex } from '../src-main/core/search/index-retrieval';
 import { prepareQuery } from '../src-main/core/search/query-text';
-import { vectorTuning } from '../src-main/core/search/search-tuning';
+import { vectorTuning } from '../src-main/core/models/search-tuning';
 import { estimateVectors } from '../src-main/core/search/space-size';
 import { configureVectorSession } from '../src-main/core/search/vector-channel';
 import { PrecomputedQueryEmbedder } from './precomputed-query-embedder';

@@ -13,7 +13,7 @@ import { openDatabase } from '../src-main/core/db/database';
 import { BuiltinEmbedder } from '../src-main/core/embedding/builtin-embedder';
 import { CHANNEL_DEPTH } from '../src-main/core/search/channel-scope';
 import { prepareQuery } from '../src-main/core/search/query-text';
-import { vectorTuning } from '../src-main/core/search/search-tuning';
+import { vectorTuning } from '../src-main/core/models/search-tuning';
 import { generateQueries } from './corpus';
 import { recallAgainstExact } from './exact-search';
 import { mean, summarizeLatencies, type LatencySummary } from './metrics';

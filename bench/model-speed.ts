@@ -16,7 +16,7 @@ import { availableParallelism, loadavg } from 'node:os';
 import { join } from 'node:path';
 import { BUILTIN_CATALOG } from '../src-main/core/models/catalog-entries';
 import type { CatalogEntry } from '../src-main/core/models/catalog';
-import { createSession, int64Tensor } from '../src-main/core/models/runtime/onnx-runtime';
+import { createSession, int64Tensor } from '../src-main/core/inference/onnx-runtime';
 import { PYTHON, REPO_ROOT } from '../src-main/testing/models/test-models';
 
 /** The build script's architecture name for each catalogue id. */

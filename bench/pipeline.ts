@@ -11,7 +11,7 @@ import { ensureActiveSpace } from '../src-main/core/index/embedding-spaces';
 import { PgDocumentStore } from '../src-main/core/index/pg-document-store';
 import { loadCatalog } from '../src-main/core/models/catalog';
 import { HybridSearch } from '../src-main/core/search/hybrid-search';
-import { vectorTuning } from '../src-main/core/search/search-tuning';
+import { vectorTuning } from '../src-main/core/models/search-tuning';
 import { SyncEngine } from '../src-main/core/sync/sync-engine';
 import { SyncLock } from '../src-main/core/sync/sync-lock';
 

@@ -15,7 +15,7 @@ import { readSpaces } from '../src-main/core/index/embedding-spaces';
 import { CHANNEL_DEPTH } from '../src-main/core/search/channel-scope';
 import { retrieveFromIndex } from '../src-main/core/search/index-retrieval';
 import { prepareQuery } from '../src-main/core/search/query-text';
-import { vectorTuning } from '../src-main/core/search/search-tuning';
+import { vectorTuning } from '../src-main/core/models/search-tuning';
 import { estimateVectors } from '../src-main/core/search/space-size';
 import { generateQueries } from './corpus';
 import { ExactVectorIndex, recallAgainstExact } from './exact-search';

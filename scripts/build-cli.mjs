@@ -32,7 +32,7 @@ await esbuild.build({
   entryPoints: {
     cli: 'src-main/cli/run.ts',
     // WorkerHost starts embedding-worker.js from the directory of the chunk that holds it.
-    'embedding-worker': 'src-main/core/embedding/embedding-worker.ts',
+    'embedding-worker': 'src-main/core/workers/embedding-worker.ts',
     // ExtractorWorkers starts extract-worker.js (PDFs read under a heap limit) the same way.
     'extract-worker': 'src-main/core/connectors/folder/extract/extract-worker.ts',
   },

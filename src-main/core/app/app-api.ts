@@ -4,7 +4,7 @@ import type { SecretStorageView, StatusSnapshot } from '@shared/models';
 import { CairnError, toResult } from '../errors';
 import { expandHome } from '../connectors/folder/home-path';
 import type { ConnectionRepository } from '../connections/connection-repository';
-import type { EmbeddingService } from '../embedding/embedding-service';
+import type { EmbeddingService } from '../spaces/embedding-service';
 import { resolveOpenTarget } from './open-external';
 import type { SettingsRepository } from '../settings/settings-repository';
 import type { SyncService } from '../sync/sync-service';

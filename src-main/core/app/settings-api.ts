@@ -3,10 +3,10 @@ import type { CairnApi } from '@shared/contract';
 import type { SettingsPatch, SettingsView } from '@shared/models';
 import type { Db } from '../db/database';
 import type { Embedder } from '../embedding/embedder';
-import type { EmbeddingService } from '../embedding/embedding-service';
+import type { EmbeddingService } from '../spaces/embedding-service';
 import { CairnError, toResult } from '../errors';
 import type { ModelCatalog } from '../models/catalog';
-import { reindexCost } from '../index/reindex-job';
+import { reindexCost } from '../spaces/reindex-job';
 import { testChatModel, testEmbeddingModel } from './model-check';
 import type { SettingsRepository } from '../settings/settings-repository';
 

@@ -2,7 +2,7 @@ import { setImmediate } from 'node:timers/promises';
 import { throwIfAborted } from '../errors';
 import { analyzeText, searchTextOf, type AnalyzedText } from '../text/analyzer';
 import type { EmbedOptions, EmbedResult, Embedder, EmbeddingSpace } from './embedder';
-import type { WorkerRecipe } from './worker-protocol';
+import type { WorkerRecipe } from '../workers/worker-protocol';
 import { hashFeatures, type HashFeatureOptions, type HashFeatureWeights } from './hash-features';
 
 /**
@@ -47,7 +47,7 @@ const MODEL = 'cairn-hash-v1';
 export class BuiltinEmbedder implements Embedder {
   readonly space: EmbeddingSpace;
   readonly inProcess = true;
-  /** Only the default features can be rebuilt in a worker (worker-factories.ts knows no others). */
+  /** Only the default features can be rebuilt in a worker (workers/worker-factories.ts knows no others). */
   readonly workerRecipe: WorkerRecipe | undefined;
   private readonly features: HashFeatureOptions;
 

@@ -1,4 +1,4 @@
-import type { WorkerRecipe } from './worker-protocol';
+import type { WorkerRecipe } from '../workers/worker-protocol';
 
 /** The identity of a vector space: vectors from two spaces are never compared. */
 export interface EmbeddingSpace {
@@ -41,7 +41,7 @@ export interface Embedder {
   readonly inProcess?: boolean;
   /**
    * How to build this same embedder inside a worker thread (a WorkerHost recipe naming a factory
-   * in worker-factories.ts), for callers that embed a lot (a large sync) while this thread has
+   * in workers/worker-factories.ts), for callers that embed a lot (a large sync) while this thread has
    * other work. Absent: it cannot move (a remote embedder has nothing to move).
    */
   readonly workerRecipe?: WorkerRecipe;

@@ -25,7 +25,7 @@ let loaded: Encode | undefined;
 
 /** o200k_base's `encode`, loaded once per process (`loadO200kEncode`). */
 export function o200kEncode(): Encode {
-  // Beside the chunk that holds this code (out/cli, out/main), as worker-host.ts finds its worker.
+  // Beside the chunk that holds this code (out/cli, out/main), as workers/worker-host.ts finds its worker.
   loaded ??= loadO200kEncode(join(dirname(fileURLToPath(import.meta.url)), RANK_TABLE_FILE));
   return loaded;
 }

@@ -54,7 +54,7 @@ const embedderSchema = baseSchema.extend({
   queryPrefix: z.string(),
   documentPrefix: z.string(),
   output: z.string(),
-  /** Cosine below which a vector hit is noise (search/search-tuning.ts). */
+  /** Cosine below which a vector hit is noise (models/search-tuning.ts). */
   similarityFloor: z.number().min(-1).max(1),
   /** How the floor was set: calibrated (on which model and data), or provisional and why. */
   floorSource: z.string(),

@@ -1,6 +1,6 @@
 /**
  * Installed local models at work: an Embedder per embedding model and a Reranker per reranker,
- * each running in worker threads (embedding/worker-host.ts) so the main thread stays free.
+ * each running in worker threads (workers/worker-host.ts) so the main thread stays free.
  *
  * Threads (docs/decisions/local-models.md): the indexing lane gets max(1, cores − 1) intra-op
  * threads (1 on 2 cores: two were slower under load), the query lane 1, the reranker up to 4.
@@ -9,15 +9,15 @@
  */
 import { availableParallelism } from 'node:os';
 import type { Embedder, EmbedResult, EmbeddingSpace } from '../embedding/embedder';
-import { WorkerEmbedder } from '../embedding/worker-embedder';
-import { WorkerHost } from '../embedding/worker-host';
+import { WorkerEmbedder } from '../workers/worker-embedder';
+import { WorkerHost } from '../workers/worker-host';
 import { CairnError } from '../errors';
 import type { Logger } from '../logging/logger';
 import type { Reranker } from '../search/reranking';
 import type { ModelCatalog, RerankerEntry } from './catalog';
 import type { ModelStore } from './model-store';
 import { embedderSpec, localSpace, rerankerSpec } from './runtime-specs';
-import type { LocalModelSpec } from './runtime/runtime-spec';
+import type { LocalModelSpec } from '../inference/runtime-spec';
 
 export interface LocalModelsOptions {
   store: ModelStore;

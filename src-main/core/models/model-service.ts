@@ -15,7 +15,7 @@ import { pullModel, type PullProgress } from './model-download';
 import { importModel } from './model-import';
 import type { ModelStore } from './model-store';
 import type { LocalModels } from './local-models';
-import { localModelsUnsupportedReason } from './runtime/onnx-runtime';
+import { localModelsUnsupportedReason } from '../inference/onnx-runtime';
 
 export interface ModelServiceDeps {
   store: ModelStore;

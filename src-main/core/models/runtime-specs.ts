@@ -4,7 +4,7 @@ import type { EmbeddingSpace } from '../embedding/embedder';
 import { CairnError } from '../errors';
 import { filesFor, onnxFileOf, type CatalogEntry, type EmbedderEntry, type RerankerEntry } from './catalog';
 import type { InstallRecord } from './model-store';
-import type { EmbedderRuntimeSpec, RerankerRuntimeSpec } from './runtime/runtime-spec';
+import type { EmbedderRuntimeSpec, RerankerRuntimeSpec } from '../inference/runtime-spec';
 
 export const LOCAL_PROVIDER = 'local';
 

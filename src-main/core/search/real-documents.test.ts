@@ -16,7 +16,7 @@ import { buildExtractiveAnswer } from '../chat/extractive-answer';
 import { retrieve } from '../chat/retrieval';
 import { HybridSearch } from './hybrid-search';
 import { sectionUrl } from './search-hits';
-import { vectorTuning } from './search-tuning';
+import { vectorTuning } from '../models/search-tuning';
 
 const variable = (name: string, text: string) =>
   `### \`${name}\` <span class="version-mark">从 v6.1.0 版本开始引入</span>\n\n- 作用域：SESSION | GLOBAL\n- 默认值：\`${text}\`\n- 这个变量用于设置${name.replace(/_/g, ' ')}相关的行为，单位为字节，详见相关文档。\n`;

@@ -6,7 +6,7 @@ import { PgDocumentStore } from '../index/pg-document-store';
 import { CountingEmbedder, insertConnection, writeMarkdownDocument } from '../../testing/index-fixtures';
 import { HybridSearch } from './hybrid-search';
 import { SpaceSizes, estimateVectors } from './space-size';
-import { LEXICAL_MAX, LEXICAL_MIN, lexicalCandidateCount, vectorTuning } from './search-tuning';
+import { LEXICAL_MAX, LEXICAL_MIN, lexicalCandidateCount, vectorTuning } from '../models/search-tuning';
 
 let db: Db;
 let store: PgDocumentStore;

@@ -7,8 +7,8 @@
  * in-process, and anything that goes wrong starting it falls back to in-process too.
  */
 import type { Embedder } from '../embedding/embedder';
-import { WorkerEmbedder } from '../embedding/worker-embedder';
-import { WorkerHost } from '../embedding/worker-host';
+import { WorkerEmbedder } from '../workers/worker-embedder';
+import { WorkerHost } from '../workers/worker-host';
 import type { Logger } from '../logging/logger';
 
 /** Documents a sync must fetch before its embedder moves to a worker. */

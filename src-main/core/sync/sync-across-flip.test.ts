@@ -5,7 +5,7 @@ import { startFakeEmbeddingServer, type FakeEmbeddingServer } from '../embedding
 import { OpenAiCompatibleEmbedder } from '../embedding/openai-embedder';
 import { ensureActiveSpace, readSpaces, spaceTable } from '../index/embedding-spaces';
 import { PgDocumentStore } from '../index/pg-document-store';
-import { runReindex } from '../index/reindex-job';
+import { runReindex } from '../spaces/reindex-job';
 import { CountingEmbedder, MemoryConnector, insertConnection } from '../../testing/index-fixtures';
 import { SyncEngine } from './sync-engine';
 import { SyncLock } from './sync-lock';

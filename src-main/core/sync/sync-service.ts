@@ -15,7 +15,7 @@ import { announceConnections } from '../connections/announce';
 import type { ConnectionConnectors } from '../connections/connection-connectors';
 import type { ConnectionRepository } from '../connections/connection-repository';
 import type { Connector } from '../connectors/connector';
-import type { EmbeddingService } from '../embedding/embedding-service';
+import type { EmbeddingService } from '../spaces/embedding-service';
 import type { ConnectionEventBus } from '../events/connection-events';
 import type { EventBus } from '../events/event-bus';
 

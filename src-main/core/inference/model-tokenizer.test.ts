@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Tokenizer } from '@huggingface/tokenizers';
 import { describe, expect, it } from 'vitest';
-import { ensureTinyModel, ensureTokenizerFixtures } from '../../../testing/models/test-models';
+import { ensureTinyModel, ensureTokenizerFixtures } from '../../testing/models/test-models';
 import { loadModelTokenizer } from './model-tokenizer';
 
 interface Cases {

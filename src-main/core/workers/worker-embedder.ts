@@ -7,7 +7,7 @@
  * both lanes share one worker, queries go first in its queue, and document work is sent in
  * slices so a query waits for one slice at most.
  */
-import type { EmbedOptions, EmbedResult, Embedder, EmbeddingSpace } from './embedder';
+import type { EmbedOptions, EmbedResult, Embedder, EmbeddingSpace } from '../embedding/embedder';
 import type { WorkerHost } from './worker-host';
 
 export interface WorkerEmbedderOptions {

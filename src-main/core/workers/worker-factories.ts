@@ -7,9 +7,9 @@
 import type { WorkerTarget } from './worker-protocol';
 
 export const WORKER_FACTORIES: Record<string, (options: unknown) => Promise<WorkerTarget>> = {
-  /** An installed ONNX model (models/runtime/local-model.ts): embed, rerank, countTokens. */
+  /** An installed ONNX model (inference/local-model.ts): embed, rerank, countTokens. */
   'local-onnx': async (options) => {
-    const { createLocalModelTarget } = await import('../models/runtime/local-model-target');
+    const { createLocalModelTarget } = await import('./local-model-target');
     return createLocalModelTarget(options);
   },
   /**
@@ -18,7 +18,7 @@ export const WORKER_FACTORIES: Record<string, (options: unknown) => Promise<Work
    * main thread does not analyse the text a second time.
    */
   builtin: async (options) => {
-    const { BuiltinEmbedder } = await import('./builtin-embedder');
+    const { BuiltinEmbedder } = await import('../embedding/builtin-embedder');
     const dimensions = (options as { dimensions?: unknown } | undefined)?.dimensions;
     const embedder = new BuiltinEmbedder(typeof dimensions === 'number' ? dimensions : undefined);
     return {

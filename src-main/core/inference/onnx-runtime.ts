@@ -5,7 +5,7 @@
  * One onnxruntime version per process: a second copy (e.g. the one transformers.js or fastembed
  * pin) fails to load next to it, even in another worker thread (docs/decisions/local-models.md).
  */
-import { CairnError } from '../../errors';
+import { CairnError } from '../errors';
 
 export type Ort = typeof import('onnxruntime-node');
 export type OrtSession = import('onnxruntime-node').InferenceSession;

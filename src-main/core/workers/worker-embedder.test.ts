@@ -1,9 +1,9 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { ensureTinyModel } from '../../testing/models/test-models';
-import { createLocalModel } from '../models/runtime/local-model';
+import { createLocalModel } from '../inference/local-model';
 import { toSearchText } from '../text/analyzer';
-import { BuiltinEmbedder } from './builtin-embedder';
-import type { LocalModelSpec } from '../models/runtime/runtime-spec';
+import { BuiltinEmbedder } from '../embedding/builtin-embedder';
+import type { LocalModelSpec } from '../inference/runtime-spec';
 import { WorkerEmbedder } from './worker-embedder';
 import { WorkerHost } from './worker-host';
 

@@ -2,10 +2,10 @@
  * One installed model, loaded into onnxruntime: embeds texts (prefix → tokenize → windows →
  * batches → encoder → pooling → L2) and scores (query, passage) pairs with a cross-encoder
  * (sigmoid of the logit, as FlagEmbedding's `normalize=True`). Runs in whatever thread creates
- * it; the app creates it inside a worker (embedding/worker-embedder.ts).
+ * it; the app creates it inside a worker (workers/worker-embedder.ts).
  */
 import { join } from 'node:path';
-import { CairnError } from '../../errors';
+import { CairnError } from '../errors';
 import { loadModelTokenizer, type ModelTokenizer } from './model-tokenizer';
 import { createSession, int64Tensor, type OrtSession } from './onnx-runtime';
 import { l2Normalize, meanOf, poolHidden, rowsOf } from './pooling';

@@ -6,9 +6,9 @@
  */
 import type { ReindexStatus } from '@shared/models';
 import type { Db } from '../db/database';
-import { spaceKey, type Embedder, type EmbeddingSpace } from './embedder';
+import { spaceKey, type Embedder, type EmbeddingSpace } from '../embedding/embedder';
 import { isAbortError } from '../errors';
-import type { EmbeddingSettings } from './create-embedder';
+import type { EmbeddingSettings } from '../embedding/create-embedder';
 import {
   createPendingSpace,
   discardPendingSpace,
@@ -16,10 +16,10 @@ import {
   readSpaces,
   sameSpace,
 } from '../index/embedding-spaces';
-import { runReindex } from '../index/reindex-job';
+import { runReindex } from './reindex-job';
 import type { Logger } from '../logging/logger';
 import type { EventBus } from '../events/event-bus';
-import type { SpaceSettingsStore } from '../settings/space-settings';
+import type { SpaceSettingsStore } from './space-settings';
 
 export interface ConfiguredEmbedder {
   embedder: Embedder;

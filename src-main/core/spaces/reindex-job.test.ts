@@ -6,8 +6,8 @@ import { HybridSearch } from '../search/hybrid-search';
 import { SyncEngine } from '../sync/sync-engine';
 import { SyncLock } from '../sync/sync-lock';
 import { CountingEmbedder, MemoryConnector, insertConnection } from '../../testing/index-fixtures';
-import { createPendingSpace, ensureActiveSpace, readSpaces, spaceTable } from './embedding-spaces';
-import { PgDocumentStore } from './pg-document-store';
+import { createPendingSpace, ensureActiveSpace, readSpaces, spaceTable } from '../index/embedding-spaces';
+import { PgDocumentStore } from '../index/pg-document-store';
 import { catchUpAndPromote, reindexCost, runReindex } from './reindex-job';
 
 let db: Db;

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ReindexStatus } from '@shared/models';
-import { startFakeEmbeddingServer } from './fake-embedding-server';
+import { startFakeEmbeddingServer } from '../embedding/fake-embedding-server';
 import { silentLogger } from '../logging/logger';
 import { createCairn, type CairnInternals } from '../app/create-cairn';
 

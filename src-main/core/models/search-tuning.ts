@@ -3,8 +3,8 @@
  * composition root and by `npm run eval`, so the evaluation measures what users get.
  */
 import type { EmbeddingSpace } from '../embedding/embedder';
-import type { ModelCatalog } from '../models/catalog';
-import { catalogIdOfSpace } from '../models/runtime-specs';
+import type { ModelCatalog } from './catalog';
+import { catalogIdOfSpace } from './runtime-specs';
 
 export interface VectorTuning {
   /** Cosine similarity below which a vector hit is dropped as noise. */

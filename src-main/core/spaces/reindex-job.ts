@@ -14,8 +14,8 @@ import { spaceKey, type Embedder } from '../embedding/embedder';
 import { throwIfAborted } from '../errors';
 import type { Logger } from '../logging/logger';
 import { silentLogger } from '../logging/logger';
-import { ensureAnnIndex } from './ann-index';
-import { embeddingInput } from './embedding-input';
+import { ensureAnnIndex } from '../index/ann-index';
+import { embeddingInput } from '../index/embedding-input';
 import {
   createPendingSpace,
   promotePendingSpace,
@@ -24,8 +24,8 @@ import {
   vectorCast,
   vectorType,
   type SpaceRecord,
-} from './embedding-spaces';
-import { vectorArrayParam } from './vector-binary';
+} from '../index/embedding-spaces';
+import { vectorArrayParam } from '../index/vector-binary';
 
 type Queryable = Pick<Db, 'query' | 'exec'>;
 

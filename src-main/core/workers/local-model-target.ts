@@ -1,7 +1,7 @@
-/** The worker-thread face of a LocalModel (registered as 'local-onnx' in embedding/worker-factories.ts). */
-import type { WorkerTarget } from '../../embedding/worker-protocol';
-import { createLocalModel } from './local-model';
-import type { LocalModelSpec } from './runtime-spec';
+/** The worker-thread face of a LocalModel (registered as 'local-onnx' in worker-factories.ts). */
+import type { WorkerTarget } from './worker-protocol';
+import { createLocalModel } from '../inference/local-model';
+import type { LocalModelSpec } from '../inference/runtime-spec';
 
 export async function createLocalModelTarget(options: unknown): Promise<WorkerTarget> {
   const model = await createLocalModel(options as LocalModelSpec);
