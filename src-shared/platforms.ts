@@ -227,7 +227,21 @@ export const PLATFORM_INFO: Record<Platform, PlatformInfo> = {
     experimental: false,
     defaultBaseUrl: 'https://api.dingtalk.com',
     fields: [
-      baseUrl,
+      {
+        ...baseUrl,
+        hint: {
+          en: 'Leave empty: the region decides (api.dingtalk.com, or api.dingtalk.io for the international edition).',
+          zh: '可留空：按区域自动选择（api.dingtalk.com；国际版为 api.dingtalk.io）。',
+        },
+      },
+      {
+        key: 'international',
+        secret: false,
+        required: false,
+        type: 'boolean',
+        flag: '--international',
+        label: { en: 'DingTalk international edition (dingtalk.io)', zh: '钉钉国际版（dingtalk.io）' },
+      },
       {
         key: 'appKey',
         secret: false,
@@ -267,11 +281,23 @@ export const PLATFORM_INFO: Record<Platform, PlatformInfo> = {
           zh: '通过钉钉 Stream 接收全文（需在开发者后台订阅文档事件）',
         },
       },
+      {
+        key: 'oapiBaseUrl',
+        secret: false,
+        required: false,
+        advanced: true,
+        flag: '--oapi-base-url',
+        label: { en: 'Legacy API base URL (optional)', zh: '旧版 API 地址（可选）' },
+        hint: {
+          en: 'Where “Query user details” (userId → unionId) is served. Empty: the oapi. host beside the API base URL.',
+          zh: '“查询用户详情”（userId → unionId）所在地址。留空：使用与 API 地址对应的 oapi. 域名。',
+        },
+      },
     ],
     requireOneOf: [['userId', 'operatorId']],
     note: {
-      en: 'Give your userId or your unionId: every call is made on behalf of that user. Full text comes from the document blocks API (the app needs Storage.File.Read; looking up a userId needs qyapi_get_member); Stream adds the Markdown export for documents the blocks API cannot read.',
-      zh: '请填写 userId 或 unionId：所有调用都以该用户身份进行。全文通过文档块接口获取（应用需 Storage.File.Read 权限；按 userId 查询需 qyapi_get_member 权限）；开启 Stream 后，块接口读不到的文档可通过 Markdown 导出补全。',
+      en: 'Give your userId or your unionId: every call is made on behalf of that user. App permissions: Wiki.Workspace.Read (knowledge bases), Wiki.Node.Read (documents), Storage.File.Read (text), qyapi_get_member (only to look up a userId). Stream adds the Markdown export for documents the blocks API cannot read.',
+      zh: '请填写 userId 或 unionId：所有调用都以该用户身份进行。应用权限：Wiki.Workspace.Read（知识库）、Wiki.Node.Read（文档列表）、Storage.File.Read（正文）、qyapi_get_member（仅按 userId 查询时需要）。开启 Stream 后，块接口读不到的文档可通过 Markdown 导出补全。',
     },
   },
   ima: {

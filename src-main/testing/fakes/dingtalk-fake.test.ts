@@ -88,14 +88,57 @@ describe('DingTalk fake contract', () => {
       ).body,
       'POST /v2.0/doc/search',
     );
-    const user = await fetch(`${fake.baseUrl}/topapi/v2/user/get?access_token=${token}`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ userid: fake.control.userId }),
-    });
+    // "Query user details" lives on the legacy host only (the oapi. origin), as on DingTalk.
+    const userGet = (origin: string) =>
+      fetch(`${origin}/topapi/v2/user/get?access_token=${token}`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ userid: fake.control.userId }),
+      });
+    const user = await userGet(fake.oapiBaseUrl);
     expect(parseBody(UserDetails, await user.json(), 'POST /topapi/v2/user/get').result?.unionid).toBe(
       fake.credentials.operatorId,
     );
+    const misplaced = await userGet(fake.baseUrl);
+    expect(misplaced.status).not.toBe(200);
+    expect(await misplaced.json()).not.toHaveProperty('errcode');
+    expect(fake.oapiBaseUrl).not.toBe(fake.baseUrl);
+  });
+
+  it('refuses a route whose permission the app lacks with 403 and accessdenieddetail.requiredScopes', async () => {
+    const op = `operatorId=${fake.credentials.operatorId}`;
+    fake.control.revokePermission('Wiki.Node.Read');
+    try {
+      const workspaces = await api(`/v2.0/wiki/workspaces?${op}`);
+      const nodes = await api(`/v2.0/wiki/nodes?parentNodeId=x&${op}`);
+      expect(workspaces.status).toBe(200);
+      expect(nodes).toMatchObject({
+        status: 403,
+        body: {
+          code: 'Forbidden.AccessDenied.AccessTokenPermissionDenied',
+          accessdenieddetail: { requiredScopes: ['Wiki.Node.Read'] },
+        },
+      });
+    } finally {
+      fake.control.grantAllPermissions();
+    }
+  });
+
+  it("serves a document's blocks in 0-based, inclusive startIndex…endIndex ranges", async () => {
+    const doc = fake.control.documents()[0]!;
+    const blocksOf = async (query: string) =>
+      (
+        (
+          await api(
+            `/v1.0/doc/suites/documents/${doc.externalId}/blocks?operatorId=${fake.credentials.operatorId}${query}`,
+          )
+        ).body as { result: { data: { id: string }[] } }
+      ).result.data.map((block) => block.id);
+    const all = await blocksOf('');
+    expect(all.length).toBeGreaterThan(3);
+    expect(await blocksOf('&startIndex=0&endIndex=1')).toEqual(all.slice(0, 2));
+    expect(await blocksOf('&startIndex=2&endIndex=2')).toEqual([all[2]]);
+    expect(await blocksOf(`&startIndex=${all.length}&endIndex=${all.length + 5}`)).toEqual([]);
   });
 
   it('answers errors with string codes and HTTP statuses', async () => {

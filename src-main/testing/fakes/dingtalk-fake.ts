@@ -1,13 +1,19 @@
 /**
- * A fake DingTalk open platform (api.dingtalk.com, and oapi.dingtalk.com's user API on the same
- * origin) on 127.0.0.1, serving what docs/connectors.md "DingTalk" lists: the app access token, wiki
- * workspaces (TEAM) and the user's "My Docs" (GET /v2.0/wiki/mineWorkspaces: one PERSONAL workspace,
- * not in /workspaces), nodes (maxResults/nextToken, token omitted on the last page), the first-level
- * blocks of an online document (GET /v1.0/doc/suites/documents/{dentryUuid}/blocks →
- * {result: {data: [...]}, success}), the async Markdown export (GET /v2.0/doc/query/{uuid}/contents →
- * {taskId}) whose export-finished event is pushed over a real Stream-mode WebSocket
- * (dingtalk-stream-fake.ts: gateway, tickets, EVENT/ping/disconnect frames, redelivery), POST
- * /v2.0/doc/search, and POST /topapi/v2/user/get?access_token= ({userid} → {errcode, result: {unionid}}).
+ * A fake DingTalk open platform on 127.0.0.1 as two origins, as DingTalk serves two hosts
+ * (docs/connectors.md "DingTalk: hosts"): the new API (api.dingtalk.com: `baseUrl`) and the legacy
+ * user API (oapi.dingtalk.com: `oapiBaseUrl`, only POST /topapi/v2/user/get?access_token= ({userid} →
+ * {errcode, result: {unionid}})). The new API serves what docs/connectors.md "DingTalk" lists: the
+ * app access token, wiki workspaces (TEAM) and the user's "My Docs" (GET /v2.0/wiki/mineWorkspaces: one
+ * PERSONAL workspace, not in /workspaces), nodes (maxResults/nextToken, token omitted on the last
+ * page), the first-level blocks of an online document (GET /v1.0/doc/suites/documents/{dentryUuid}/blocks
+ * → {result: {data: [...]}, success}, a range by startIndex…endIndex, both 0-based and inclusive as
+ * the page words it), the async Markdown export (GET /v2.0/doc/query/{uuid}/contents → {taskId}) whose
+ * export-finished event is pushed over a real Stream-mode WebSocket (dingtalk-stream-fake.ts: gateway,
+ * tickets, EVENT/ping/disconnect frames, redelivery), and POST /v2.0/doc/search.
+ * Permissions: each route checks the permission its official page names (Wiki.Workspace.Read,
+ * Wiki.Node.Read, Storage.File.Read); a revoked one answers 403
+ * Forbidden.AccessDenied.AccessTokenPermissionDenied with `accessdenieddetail.requiredScopes` as
+ * open-dingtalk/developerpedia "permission-deny" shows it.
  * Faults: the per-app QPS limit (403 Forbidden.AccessDenied.QpsLimitForAppkeyAndApi) and the
  * organisation's monthly allowance (403 Forbidden.AccessDenied.ApiCountLimitForOrg).
  *
@@ -17,7 +23,10 @@
  * - Exact codes for a bad app secret, an unknown operatorId, a missing document and a refused blocks
  *   query are [U]; the fake uses `invalidClientSecret` (400), `Forbidden.AccessDenied` (403),
  *   `notFound` (404) and `Forbidden.AccessDenied.AccessTokenPermissionDenied` (403). The user API's
- *   errcodes other than 0 (60121 unknown user, 40014 bad token) are from third-party code.
+ *   errcodes other than 0 (60121 unknown user, 40014 bad token) are from third-party code; how it
+ *   refuses an app without qyapi_get_member is not imitated [U].
+ * - The permissions of the Markdown export and of search (no official page found) are not checked.
+ * - Whether the real blocks query caps a range, or treats endIndex as exclusive, is [U].
  * - Block shapes: the documented envelope {blockType, [blockType]: {...}} with the properties third
  *   parties observed live (heading `{level: "heading-N", text}`, paragraph `{text}` or
  *   `{elements: [{text: {content}}]}`, table `{cells}`); each corpus line is one first-level block.
@@ -95,6 +104,11 @@ export interface DingTalkFakeControl {
   nodeIdOf(key: string): string;
   /** The blocks query of this document answers 403 (the export is the only way in). */
   refuseBlocks(key: string): void;
+  /** The app lacks this permission (e.g. Wiki.Node.Read): the routes needing it answer 403 naming it. */
+  revokePermission(permission: string): void;
+  grantAllPermissions(): void;
+  /** Each blocks query as `startIndex…endIndex` ('' when absent), oldest first. */
+  readonly blockRanges: string[];
   /** How export events carry their fields. @default 'bizData-string' */
   eventShape: ExportEventShape;
   /** The userId the user API knows (its unionId is `credentials.operatorId`). */
@@ -104,7 +118,10 @@ export interface DingTalkFakeControl {
 }
 
 export interface DingTalkFake {
+  /** The new API's origin (api.dingtalk.com). */
   baseUrl: string;
+  /** The legacy user API's origin (oapi.dingtalk.com); also in `credentials` as a connection setting. */
+  oapiBaseUrl: string;
   credentials: Record<string, string>;
   control: DingTalkFakeControl;
   close(): Promise<void>;
@@ -123,6 +140,14 @@ interface FakeNode {
 }
 
 const WIKI_OR_DOC = /^\/v2\.0\/(wiki|doc)\//;
+
+/** The permission each route's official page names (docs/connectors.md "DingTalk: permissions"). */
+function permissionFor(path: string): string | null {
+  if (path === '/v2.0/wiki/workspaces' || path === '/v2.0/wiki/mineWorkspaces') return 'Wiki.Workspace.Read';
+  if (path === '/v2.0/wiki/nodes') return 'Wiki.Node.Read';
+  if (/^\/v1\.0\/doc\/suites\/documents\/[^/]+\/blocks$/.test(path)) return 'Storage.File.Read';
+  return null;
+}
 
 function shortId(prefix: string, seed: string): string {
   return prefix + createHash('sha1').update(seed).digest('hex').slice(0, 22);
@@ -197,6 +222,8 @@ export async function startDingTalkFake(options: DingTalkFakeOptions = {}): Prom
   const downloads = new Map<string, { markdown: string; signature: string; expires: number }>();
   const requests: string[] = [];
   const issued: string[] = [];
+  const revoked = new Set<string>();
+  const blockRanges: string[] = [];
   let nextKey = corpus.documents.length + 1;
   const credentials = {
     appKey: 'dingfakeappkey0001',
@@ -372,13 +399,20 @@ export async function startDingTalkFake(options: DingTalkFakeOptions = {}): Prom
       issued.push(token);
       return sendJson(res, 200, { accessToken: token, expireIn: control.tokenLifetimeSeconds });
     }
-    if (req.method === 'POST' && path === '/topapi/v2/user/get')
-      return userGet(res, url, await readJson(req));
     const token = req.headers['x-acs-dingtalk-access-token'];
     const expiresAt = typeof token === 'string' ? tokens.get(token) : undefined;
     if (expiresAt === undefined || expiresAt < Date.now())
       return error(res, 401, 'InvalidAuthentication', 'The access token is invalid or has expired.');
 
+    const needed = permissionFor(path);
+    if (needed && revoked.has(needed))
+      return sendJson(res, 403, {
+        code: 'Forbidden.AccessDenied.AccessTokenPermissionDenied',
+        requestid: randomUUID(),
+        message:
+          '没有调用该接口的权限，接口权限申请参考：https://open.dingtalk.com/document/orgapp-server/add-api-permission',
+        accessdenieddetail: { requiredScopes: [needed] },
+      });
     const body =
       req.method === 'POST' ? ((await readJson(req)) as Record<string, unknown> | undefined) : undefined;
     if (WIKI_OR_DOC.test(path)) {
@@ -430,7 +464,17 @@ export async function startDingTalkFake(options: DingTalkFakeOptions = {}): Prom
           'Forbidden.AccessDenied.AccessTokenPermissionDenied',
           'No permission: Storage.File.Read is required.',
         );
-      return sendJson(res, 200, { result: { data: documentBlocks(doc.markdown) }, success: true });
+      const startIndex = url.searchParams.get('startIndex');
+      const endIndex = url.searchParams.get('endIndex');
+      blockRanges.push(
+        startIndex === null && endIndex === null ? '' : `${startIndex ?? ''}…${endIndex ?? ''}`,
+      );
+      const all = documentBlocks(doc.markdown);
+      const from = startIndex === null ? 0 : Number(startIndex);
+      const to = endIndex === null ? all.length - 1 : Number(endIndex);
+      if (![from, to].every((n) => Number.isInteger(n) && n >= 0))
+        return error(res, 400, 'invalidParameter', 'startIndex and endIndex are integers ≥ 0.');
+      return sendJson(res, 200, { result: { data: all.slice(from, to + 1) }, success: true });
     }
     if (req.method === 'GET' && path === '/v2.0/wiki/nodes') {
       const parent = url.searchParams.get('parentNodeId');
@@ -565,6 +609,9 @@ export async function startDingTalkFake(options: DingTalkFakeOptions = {}): Prom
     deleteDocument: (key) => void docs.delete(key),
     nodeIdOf: (key) => shortId('nd', key),
     refuseBlocks: (key) => void refusedBlocks.add(key),
+    revokePermission: (permission) => void revoked.add(permission),
+    grantAllPermissions: () => revoked.clear(),
+    blockRanges,
     eventShape: 'bizData-string',
     userId: 'fakeuser0001',
     documents: () =>
@@ -580,18 +627,32 @@ export async function startDingTalkFake(options: DingTalkFakeOptions = {}): Prom
       })),
   };
 
+  /** The legacy host: only the user API; anything else is not there. */
+  async function handleOapi(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const url = new URL(req.url ?? '/', 'http://fake');
+    requests.push(`${req.method} ${url.pathname}`);
+    if (req.method === 'POST' && url.pathname === '/topapi/v2/user/get')
+      return userGet(res, url, await readJson(req));
+    res.writeHead(404, { 'content-type': 'text/plain' }).end('Not Found');
+  }
+
   const server = createServer((req, res) => {
     handle(req, res).catch((err: unknown) => error(res, 500, 'InternalError', String(err)));
   });
+  const oapiServer = createServer((req, res) => {
+    handleOapi(req, res).catch((err: unknown) => error(res, 500, 'InternalError', String(err)));
+  });
   stream.attach(server);
   const { baseUrl, close } = await listenLocal(server, timers);
+  const oapi = await listenLocal(oapiServer, timers);
   return {
     baseUrl,
-    credentials,
+    oapiBaseUrl: oapi.baseUrl,
+    credentials: { ...credentials, oapiBaseUrl: oapi.baseUrl },
     control,
     close: () => {
       stream.close();
-      return close();
+      return Promise.all([close(), oapi.close()]).then(() => undefined);
     },
   };
 }

@@ -129,10 +129,15 @@ describe('every path a connector requests is in docs/connectors.md', () => {
   });
 
   it('DingTalk (userId to unionId, the blocks API, My Docs)', async () => {
-    const { appKey, appSecret } = dingtalk.credentials;
+    const { appKey, appSecret, oapiBaseUrl } = dingtalk.credentials;
     const connector = new DingTalkConnector(
       {
-        config: { baseUrl: dingtalk.baseUrl, appKey: appKey!, userId: dingtalk.control.userId },
+        config: {
+          baseUrl: dingtalk.baseUrl,
+          oapiBaseUrl: oapiBaseUrl!,
+          appKey: appKey!,
+          userId: dingtalk.control.userId,
+        },
         secrets: { appSecret: appSecret! },
         logger: silentLogger(),
       },

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { RawResponse } from '../http/platform-http';
 import { interpretDingTalk } from './dingtalk-client';
+import { DINGTALK_PERMISSIONS, DINGTALK_STEPS } from './dingtalk-permissions';
 
 function answer(status: number, json: unknown): RawResponse {
   return { status, headers: new Headers(), text: JSON.stringify(json), json };
@@ -63,5 +64,44 @@ describe('interpretDingTalk', () => {
   it('waits about a second (plus jitter) on a QPS limit', () => {
     const verdict = interpretDingTalk(answer(403, { code: 'Forbidden.AccessDenied.QpsLimitForApi' }), 1000);
     expect(verdict.kind === 'retry' && verdict.afterMs! >= 1000 && verdict.afterMs! <= 1200).toBe(true);
+  });
+
+  it('names the permission a 403 says is missing (requiredScopes), else the one the step needs', () => {
+    const message = (response: RawResponse, step?: (typeof DINGTALK_STEPS)[keyof typeof DINGTALK_STEPS]) => {
+      const verdict = interpretDingTalk(response, 1000, step);
+      return verdict.kind === 'error' ? [verdict.error.message, verdict.error.details] : verdict.kind;
+    };
+    const denied = {
+      code: 'Forbidden.AccessDenied.AccessTokenPermissionDenied',
+      message: '没有调用该接口的权限',
+      requestid: 'r1',
+    };
+    // The answer's own list wins, even where the step would have guessed another permission.
+    expect(
+      message(
+        answer(403, { ...denied, accessdenieddetail: { requiredScopes: ['Contact.User.Read'] } }),
+        DINGTALK_STEPS.nodes,
+      ),
+    ).toEqual([
+      expect.stringMatching(
+        /^The DingTalk app lacks the permission Contact\.User\.Read needed to list the documents of a knowledge base \(Forbidden/,
+      ),
+      { reason: 'dingtalk.missing-permission', params: { permissions: 'Contact.User.Read' } },
+    ]);
+    expect(message(answer(403, denied), DINGTALK_STEPS.blocks)).toEqual([
+      expect.stringMatching(/needs the app permission Storage\.File\.Read/),
+      { reason: 'dingtalk.missing-permission', params: { permissions: 'Storage.File.Read' } },
+    ]);
+    // No page names the search permission: only that DingTalk refused, and why it might have.
+    expect(message(answer(403, denied), DINGTALK_STEPS.search)).toEqual([
+      expect.stringMatching(/^DingTalk denied access to search .*Check the app's permissions/),
+      undefined,
+    ]);
+    expect(DINGTALK_PERMISSIONS).toEqual([
+      'qyapi_get_member',
+      'Wiki.Workspace.Read',
+      'Wiki.Node.Read',
+      'Storage.File.Read',
+    ]);
   });
 });

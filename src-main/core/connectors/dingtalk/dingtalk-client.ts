@@ -1,9 +1,11 @@
 /**
- * HTTP access to api.dingtalk.com: the app access token (fetched, refreshed before expiry and once
- * after a 401), the `x-acs-dingtalk-access-token` header, and DingTalk's error signals turned into
- * Cairn codes. Facts: connectors.md §3.1 and §3.4.
+ * HTTP access to DingTalk's new API (api.dingtalk.com / .io) and its legacy user API (oapi.): the
+ * app access token (fetched, refreshed before expiry and once after a 401), the
+ * `x-acs-dingtalk-access-token` header, and DingTalk's error signals turned into Cairn codes, a
+ * refused permission named (docs/connectors.md "DingTalk").
  */
 import { CairnError } from '../../errors';
+import { DINGTALK_STEPS, requiredScopes, type DingTalkStep } from './dingtalk-permissions';
 import { parseBody, UserDetails } from './dingtalk-schemas';
 import type { Logger } from '../../logging/logger';
 import {
@@ -17,14 +19,15 @@ import {
 export type HttpTuning = Partial<
   Pick<
     PlatformHttpOptions,
-    'rate' | 'concurrency' | 'timeoutMs' | 'maxRetries' | 'backoffBaseMs' | 'backoffMaxMs'
+    'rate' | 'concurrency' | 'timeoutMs' | 'maxRetries' | 'backoffBaseMs' | 'backoffMaxMs' | 'fetchImpl'
   >
 >;
 
 export interface DingTalkClientOptions {
+  /** The new API's host (dingtalk-hosts.ts). */
   baseUrl: string;
-  /** The legacy API host of "Query user details" (topapi). @default https://oapi.dingtalk.com */
-  oapiBaseUrl?: string;
+  /** The legacy API host of "Query user details" (topapi), derived with the base URL (dingtalk-hosts.ts). */
+  oapiBaseUrl: string;
   appKey: string;
   appSecret: string;
   logger: Logger;
@@ -43,8 +46,43 @@ interface ErrorBody {
   punish?: string;
 }
 
-/** Turns a DingTalk answer into ok / retry / refresh / error. Exported for tests. */
-export function interpretDingTalk(response: RawResponse, rateLimitWaitMs: number): Interpretation<unknown> {
+/**
+ * A refused permission, in words that say what to fix: the permission DingTalk named, else the one the
+ * step's official page names, else only that DingTalk refused. `details` carry the reason and the
+ * permission codes for the UI (`errorReason.dingtalk.missing-permission`).
+ */
+function permissionDenied(body: unknown, detail: string, step: DingTalkStep | undefined): CairnError {
+  const named = requiredScopes(body);
+  const doing = step ? ` to ${step.what}` : '';
+  if (named.length > 0)
+    return new CairnError(
+      'PERMISSION_DENIED',
+      `The DingTalk app lacks the permission ${named.join(', ')} needed${doing} (${detail}). Add it under Permissions (权限管理) in the developer console; an admin may have to authorise it again.`,
+      { details: { reason: 'dingtalk.missing-permission', params: { permissions: named.join(', ') } } },
+    );
+  if (step?.permission)
+    return new CairnError(
+      'PERMISSION_DENIED',
+      `DingTalk refused${doing} (${detail}). This step needs the app permission ${step.permission} (developer console → Permissions), and the user (operatorId) must be able to see the content.`,
+      {
+        details: { reason: 'dingtalk.missing-permission', params: { permissions: step.permission } },
+      },
+    );
+  return new CairnError(
+    'PERMISSION_DENIED',
+    `DingTalk denied access${doing} (${detail}). Check the app's permissions and that operatorId belongs to a member who can see this content.`,
+  );
+}
+
+/**
+ * Turns a DingTalk answer into ok / retry / refresh / error; `step` says what the request was for,
+ * so a refused permission is named. Exported for tests.
+ */
+export function interpretDingTalk(
+  response: RawResponse,
+  rateLimitWaitMs: number,
+  step?: DingTalkStep,
+): Interpretation<unknown> {
   const body = (response.json ?? {}) as ErrorBody;
   const code = typeof body.code === 'string' ? body.code : '';
   const detail = `${code || `HTTP ${response.status}`}${body.message ? `: ${body.message}` : ''}${body.requestid ? ` (requestid ${body.requestid})` : ''}`;
@@ -96,15 +134,8 @@ export function interpretDingTalk(response: RawResponse, rateLimitWaitMs: number
       afterMs: rateLimitWaitMs + jitter,
     };
   }
-  if (response.status === 403 || code.startsWith('Forbidden')) {
-    return {
-      kind: 'error',
-      error: new CairnError(
-        'PERMISSION_DENIED',
-        `DingTalk denied access (${detail}). Check the app's permissions and that operatorId belongs to a member who can see this content.`,
-      ),
-    };
-  }
+  if (response.status === 403 || code.startsWith('Forbidden'))
+    return { kind: 'error', error: permissionDenied(response.json, detail, step) };
   if (code === 'MissingoperatorId')
     return {
       kind: 'error',
@@ -176,7 +207,7 @@ export class DingTalkClient {
    * range). The same app token works there (FastGPT and WeKnora do this) [third-party].
    */
   async unionIdOf(userId: string, signal?: AbortSignal): Promise<string> {
-    const oapi = (this.options.oapiBaseUrl ?? 'https://oapi.dingtalk.com').replace(/\/+$/, '');
+    const oapi = this.options.oapiBaseUrl.replace(/\/+$/, '');
     const ask = async () =>
       this.plain.request<unknown>(
         {
@@ -186,10 +217,24 @@ export class DingTalkClient {
           body: { userid: userId, language: 'zh_CN' },
           signal,
         },
-        (res) =>
-          res.status >= 500
-            ? { kind: 'retry', code: 'SOURCE_ERROR', message: `DingTalk server error (HTTP ${res.status}).` }
-            : { kind: 'ok', value: res.json },
+        (res) => {
+          if (res.status >= 500)
+            return {
+              kind: 'retry',
+              code: 'SOURCE_ERROR',
+              message: `DingTalk server error (HTTP ${res.status}).`,
+            };
+          // The legacy API answers with an errcode; an answer without one means this host does not serve it.
+          if (typeof (res.json as { errcode?: unknown } | undefined)?.errcode !== 'number')
+            return {
+              kind: 'error',
+              error: new CairnError(
+                'SOURCE_ERROR',
+                `DingTalk's user API ("Query user details") did not answer at ${oapi} (HTTP ${res.status}). It lives on the oapi. host beside the API host; for a private deployment, set the Legacy API base URL.`,
+              ),
+            };
+          return { kind: 'ok', value: res.json };
+        },
       );
     let answer = parseBody(UserDetails, await ask(), 'POST /topapi/v2/user/get');
     // 40014 invalid / 42001 expired access_token [third-party]: fetch a new token once.
@@ -205,11 +250,17 @@ export class DingTalkClient {
       );
     if (answer.errcode === 90002 || answer.errcode === 90018)
       throw new CairnError('RATE_LIMITED', `DingTalk asked Cairn to slow down (errcode ${answer.errcode}).`);
-    if (answer.errcode !== 0)
+    if (answer.errcode !== 0) {
+      const denied = answer.errcode === 60011 || answer.errcode === 60020;
+      const permission = DINGTALK_STEPS.userLookup.permission;
       throw new CairnError(
-        answer.errcode === 60011 || answer.errcode === 60020 ? 'PERMISSION_DENIED' : 'INVALID_ARGUMENT',
-        `DingTalk could not look up user "${userId}" (errcode ${answer.errcode}${answer.errmsg ? `: ${answer.errmsg}` : ''}). Check the userId (the admin console's 员工 UserID), that the app has the qyapi_get_member permission, and that the user is inside the app's contact range (通讯录可见范围).`,
+        denied ? 'PERMISSION_DENIED' : 'INVALID_ARGUMENT',
+        `DingTalk could not look up user "${userId}" (errcode ${answer.errcode}${answer.errmsg ? `: ${answer.errmsg}` : ''}). Check the userId (the admin console's 员工 UserID), that the app has the ${permission} permission, and that the user is inside the app's contact range (通讯录可见范围).`,
+        denied
+          ? { details: { reason: 'dingtalk.missing-permission', params: { permissions: permission } } }
+          : {},
       );
+    }
     const unionId = answer.result?.unionid;
     if (!unionId)
       throw new CairnError(
@@ -220,9 +271,10 @@ export class DingTalkClient {
     return unionId;
   }
 
-  request<T>(request: HttpRequest): Promise<T> {
+  /** One call of the new API; `step` names what it is for, so a refusal names the permission. */
+  request<T>(request: HttpRequest, step?: DingTalkStep): Promise<T> {
     return this.api.request(request, (res) =>
-      interpretDingTalk(res, this.options.rateLimitWaitMs ?? 1000),
+      interpretDingTalk(res, this.options.rateLimitWaitMs ?? 1000, step),
     ) as Promise<T>;
   }
 

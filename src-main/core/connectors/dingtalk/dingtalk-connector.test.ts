@@ -10,7 +10,8 @@ import {
 import { DingTalkStreamClient } from './stream-client';
 import { DingTalkStreamHub } from './stream-hub';
 import { startDingTalkFake, type DingTalkFake } from '../../../testing/fakes/dingtalk-fake';
-import { listAll } from '../../../testing/connector-test-kit';
+import { failure, listAll } from '../../../testing/connector-test-kit';
+import { dingTalkHosts } from './dingtalk-hosts';
 
 let fake: DingTalkFake;
 /** One real Stream connection per fake, as the registry's hub shares one per app. */
@@ -64,7 +65,13 @@ function connect(
   const { appKey, appSecret, operatorId } = target.credentials;
   return new DingTalkConnector(
     {
-      config: { baseUrl: target.baseUrl, appKey: appKey!, operatorId: operatorId!, ...config },
+      config: {
+        baseUrl: target.baseUrl,
+        oapiBaseUrl: target.oapiBaseUrl,
+        appKey: appKey!,
+        operatorId: operatorId!,
+        ...config,
+      },
       secrets: { appSecret: appSecret!, ...secrets },
       logger: logger ?? silentLogger(),
     },
@@ -176,6 +183,161 @@ describe('DingTalkConnector: auth and validation', () => {
   });
 });
 
+describe('DingTalkConnector: hosts (#28 item 1)', () => {
+  it('derives the api. and oapi. hosts from the region, from an api. base URL, or takes an explicit legacy URL', () => {
+    const configs: Record<string, string | boolean>[] = [
+      {},
+      { international: true },
+      { baseUrl: 'https://api.dingtalk.com' },
+      { baseUrl: 'https://api.dingtalk.io/' },
+      { baseUrl: 'http://127.0.0.1:4010' },
+      { baseUrl: 'http://127.0.0.1:4010', oapiBaseUrl: 'http://127.0.0.1:4011/' },
+    ];
+    expect(configs.map((config) => dingTalkHosts(config))).toEqual([
+      { api: 'https://api.dingtalk.com', oapi: 'https://oapi.dingtalk.com' },
+      { api: 'https://api.dingtalk.io', oapi: 'https://oapi.dingtalk.io' },
+      { api: 'https://api.dingtalk.com', oapi: 'https://oapi.dingtalk.com' },
+      { api: 'https://api.dingtalk.io', oapi: 'https://oapi.dingtalk.io' },
+      { api: 'http://127.0.0.1:4010', oapi: 'http://127.0.0.1:4010' },
+      { api: 'http://127.0.0.1:4010', oapi: 'http://127.0.0.1:4011' },
+    ]);
+  });
+
+  /** Sends each DingTalk host to the fake origin that plays it, and records which hosts were asked. */
+  function routed(target: DingTalkFake): { fetchImpl: typeof fetch; hosts: Set<string> } {
+    const hosts = new Set<string>();
+    const origins: Record<string, string> = {
+      'api.dingtalk.io': target.baseUrl,
+      'oapi.dingtalk.io': target.oapiBaseUrl,
+      'api.dingtalk.com': target.baseUrl,
+      'oapi.dingtalk.com': target.oapiBaseUrl,
+    };
+    const fetchImpl = ((input: string | URL | Request, init?: RequestInit) => {
+      const url = new URL(typeof input === 'string' || input instanceof URL ? input : input.url);
+      const origin = origins[url.host];
+      if (!origin) throw new Error(`unexpected host ${url.host}`);
+      hosts.add(`${url.host} ${url.pathname}`);
+      return fetch(`${origin}${url.pathname}${url.search}`, init);
+    }) as typeof fetch;
+    return { fetchImpl, hosts };
+  }
+
+  it.each([
+    ['the international region', { international: 'true' }, 'dingtalk.io'],
+    ['an explicit https://api.dingtalk.com', { baseUrl: 'https://api.dingtalk.com' }, 'dingtalk.com'],
+  ])('with %s, looks the user up on the oapi. host and reads on the api. host', async (_, config, domain) => {
+    const { fetchImpl, hosts } = routed(fake);
+    const connector = connect(fake, {
+      exportEvents: undefined,
+      config: { baseUrl: '', oapiBaseUrl: '', operatorId: '', userId: fake.control.userId, ...config },
+      http: { fetchImpl },
+    });
+    expect(await connector.validate()).toMatchObject({ params: { operator: 'derived' } });
+    expect([...hosts].filter((call) => call.includes('/topapi/'))).toEqual([
+      `oapi.${domain} /topapi/v2/user/get`,
+    ]);
+    expect(
+      [...hosts]
+        .filter((call) => !call.includes('/topapi/'))
+        .every((call) => call.startsWith(`api.${domain} `)),
+    ).toBe(true);
+    expect([...hosts].some((call) => call.includes('/v2.0/wiki/workspaces'))).toBe(true);
+  });
+
+  it('says where the user API was looked for when the base URL host does not serve it', async () => {
+    const error = await failure(
+      connect(fake, { config: { oapiBaseUrl: '', operatorId: '', userId: fake.control.userId } }).validate(),
+    );
+    expect(error.code).toBe('SOURCE_ERROR');
+    expect(error.message).toMatch(`did not answer at ${fake.baseUrl} (HTTP 401)`);
+    expect(error.message).toContain('Legacy API base URL');
+  });
+});
+
+describe('DingTalkConnector: permissions (#28 item 2)', () => {
+  afterEach(() => fake.control.grantAllPermissions());
+
+  it.each([
+    ['Wiki.Workspace.Read', 'list knowledge bases'],
+    ['Wiki.Node.Read', 'list the documents of a knowledge base'],
+    ['Storage.File.Read', 'read a document’s text (blocks)'],
+  ])('Test names a missing %s and the step that needs it', async (permission, step) => {
+    fake.control.revokePermission(permission);
+    const error = await failure(connect(fake, { exportEvents: undefined }).validate());
+    expect(error.code).toBe('PERMISSION_DENIED');
+    expect(error.message).toContain(`lacks the permission ${permission} needed to ${step}`);
+    expect(error.details).toMatchObject({
+      reason: 'dingtalk.missing-permission',
+      params: { permissions: permission },
+    });
+  });
+
+  it('with Stream on, a refused blocks query does not fail Test (the export reads those documents)', async () => {
+    fake.control.revokePermission('Storage.File.Read');
+    expect(await connect(fake).validate()).toMatchObject({ params: { fullText: 'stream' } });
+  });
+
+  it('a sync-time refusal names the permission too: listing without Wiki.Node.Read, reading without Storage.File.Read', async () => {
+    fake.control.revokePermission('Wiki.Node.Read');
+    const listing = await failure(listAll(connect(fake, { exportEvents: undefined })));
+    expect(listing.message).toMatch(/lacks the permission Wiki\.Node\.Read/);
+    fake.control.grantAllPermissions();
+    const [doc] = fake.control.documents();
+    fake.control.revokePermission('Storage.File.Read');
+    const reading = await failure(
+      connect(fake, { exportEvents: undefined }).fetch({
+        externalId: doc!.externalId,
+        title: doc!.title,
+        knowledgeBase: doc!.knowledgeBase,
+        url: doc!.url,
+        remoteUpdatedAt: null,
+        revision: null,
+      }),
+    );
+    expect(reading).toMatchObject({
+      code: 'PERMISSION_DENIED',
+      details: { reason: 'dingtalk.missing-permission', params: { permissions: 'Storage.File.Read' } },
+    });
+    expect(reading.message).toMatch(/Storage\.File\.Read.*Turning on Stream/);
+  });
+});
+
+describe('DingTalkConnector: block ranges (#28 item 3)', () => {
+  const refOf = (doc: ReturnType<DingTalkFake['control']['documents']>[number]) => ({
+    externalId: doc.externalId,
+    title: doc.title,
+    knowledgeBase: doc.knowledgeBase,
+    url: doc.url,
+    remoteUpdatedAt: null,
+    revision: null,
+  });
+
+  it('reads a long document in startIndex…endIndex ranges until a range comes back short', async () => {
+    const long = fake.control.documents().find((doc) => doc.markdown.length > 5000)!;
+    const blocks = long.blocksMarkdown.split('\n\n').length;
+    expect(blocks).toBeGreaterThan(7);
+    const start = fake.control.blockRanges.length;
+    const connector = connect(fake, { exportEvents: undefined, blockRange: 4 });
+    expect((await connector.fetch(refOf(long))).markdown).toBe(long.blocksMarkdown);
+    const ranges = fake.control.blockRanges.slice(start);
+    expect(ranges.slice(0, 3)).toEqual(['0…3', '4…7', '8…11']);
+    expect(ranges).toHaveLength(Math.floor(blocks / 4) + 1);
+  });
+
+  it('takes an answer longer than the range as the whole document, without repeating blocks', async () => {
+    const long = fake.control.documents().find((doc) => doc.markdown.length > 5000)!;
+    // A server that ignores the range answers the whole document each time.
+    const fetchImpl = ((input: string | URL | Request, init?: RequestInit) => {
+      const url = new URL(typeof input === 'string' || input instanceof URL ? input : input.url);
+      url.searchParams.delete('startIndex');
+      url.searchParams.delete('endIndex');
+      return fetch(url, init);
+    }) as typeof fetch;
+    const connector = connect(fake, { exportEvents: undefined, blockRange: 4, http: { fetchImpl } });
+    expect((await connector.fetch(refOf(long))).markdown).toBe(long.blocksMarkdown);
+  });
+});
+
 describe('DingTalkConnector: listing, content and search', () => {
   it('lists every online document of every knowledge base and of My Docs, across pages and folders; other files are skipped and counted', async () => {
     const start = fake.control.requests.length;
@@ -236,7 +398,7 @@ describe('DingTalkConnector: listing, content and search', () => {
     expect((await connect(fake).fetch(refOfDoc(refused))).markdown).toBe(refused.markdown);
     await expect(noStream.fetch(refOfDoc(refused))).rejects.toMatchObject({
       code: 'PERMISSION_DENIED',
-      message: expect.stringMatching(/Storage\.File\.Read permission; turning on Stream/),
+      message: expect.stringMatching(/permission Storage\.File\.Read .*Turning on Stream/),
     });
   });
 

@@ -11,7 +11,6 @@
 import { CairnError, isAbortError, throwIfAborted } from '../../errors';
 import type { Logger } from '../../logging/logger';
 import type { CoreMessage } from '@shared/models';
-import { PLATFORM_INFO } from '@shared/platforms';
 import type {
   Connector,
   ConnectorCapabilities,
@@ -26,6 +25,8 @@ import type {
 import { DEFERRING_CODES, platformGap } from '../connector';
 import { blocksToMarkdown } from './dingtalk-blocks';
 import { DingTalkClient, type HttpTuning } from './dingtalk-client';
+import { dingTalkHosts } from './dingtalk-hosts';
+import { DINGTALK_STEPS } from './dingtalk-permissions';
 import {
   BlocksAnswer,
   ContentTask,
@@ -72,6 +73,8 @@ export interface DingTalkConnectorOptions {
   rateLimitWaitMs?: number;
   /** maxResults asked for per page. @default 30 */
   pageSize?: number;
+  /** Blocks asked for per range of the blocks query (startIndex…endIndex). @default 100 */
+  blockRange?: number;
   /** @default Date.now */
   now?: () => number;
 }
@@ -93,7 +96,9 @@ function isoOrNull(value: string | null | undefined): string | null {
   return Number.isNaN(time) ? null : new Date(time).toISOString();
 }
 
-/** Blocks-API refusals the Markdown export may still get past. */
+/** At most this many block ranges per document (100,000 first-level blocks at the default range). */
+const MAX_BLOCK_RANGES = 1000;
+
 /** How full text arrives, as the end of the Test sentence (the UI says the same by `fullText`). */
 const FULL_TEXT_NOTES: Record<'blocks' | 'stream' | 'streamUntested', string> = {
   blocks: '. Full text through the document blocks API.',
@@ -101,6 +106,7 @@ const FULL_TEXT_NOTES: Record<'blocks' | 'stream' | 'streamUntested', string> = 
   streamUntested: '; the Stream connection is open (no online document to test the export event with).',
 };
 
+/** Blocks-API refusals the Markdown export may still get past. */
 const EXPORT_FALLBACK_CODES = new Set([
   'PERMISSION_DENIED',
   'SOURCE_ERROR',
@@ -129,13 +135,10 @@ export class DingTalkConnector implements Connector {
     this.logger = init.logger.child('dingtalk');
     this.configuredOperator = String(init.config.operatorId ?? '').trim();
     this.userId = String(init.config.userId ?? '').trim();
-    const baseUrl = String(init.config.baseUrl || PLATFORM_INFO.dingtalk.defaultBaseUrl);
+    const hosts = dingTalkHosts(init.config);
     this.client = new DingTalkClient({
-      baseUrl,
-      // A private deployment or a fake behind the base URL override serves the user API itself.
-      oapiBaseUrl: String(
-        init.config.oapiBaseUrl || (init.config.baseUrl ? baseUrl : 'https://oapi.dingtalk.com'),
-      ),
+      baseUrl: hosts.api,
+      oapiBaseUrl: hosts.oapi,
       appKey: String(init.config.appKey ?? '').trim(),
       appSecret: init.secrets.appSecret ?? '',
       logger: this.logger,
@@ -166,7 +169,18 @@ export class DingTalkConnector implements Connector {
       names.length === 0
         ? `Connected to DingTalk${derived}; no knowledge base is visible to this user yet (My Docs is listed on sync)`
         : `Connected to DingTalk${derived}; knowledge bases are visible (e.g. "${names[0]}")`;
-    const fullText = this.options.exportEvents ? await this.probeStream(signal) : 'blocks';
+    // Every step a sync takes is tried once, so a permission the app lacks is named here, not per document.
+    const sample = await this.firstMarkdownDoc(signal);
+    if (sample) {
+      try {
+        await this.blocksRange(sample, 0, 0, signal);
+      } catch (error) {
+        // With Stream on, the Markdown export reads what the blocks query refuses (probed below).
+        if (!(this.options.exportEvents && error instanceof CairnError && error.code === 'PERMISSION_DENIED'))
+          throw error;
+      }
+    }
+    const fullText = this.options.exportEvents ? await this.probeStream(sample, signal) : 'blocks';
     return {
       message: `${connected}${FULL_TEXT_NOTES[fullText]}`,
       code: 'connection.dingtalkOk',
@@ -195,7 +209,7 @@ export class DingTalkConnector implements Connector {
           const query = { parentNodeId: parent, operatorId, maxResults: this.pageSize, nextToken };
           const body = parseBody(
             NodePage,
-            await this.client.request({ path: '/v2.0/wiki/nodes', query, signal }),
+            await this.client.request({ path: '/v2.0/wiki/nodes', query, signal }, DINGTALK_STEPS.nodes),
             'GET /v2.0/wiki/nodes',
           );
           for (const node of body.nodes ?? []) {
@@ -235,7 +249,8 @@ export class DingTalkConnector implements Connector {
       if (!this.options.exportEvents)
         throw new CairnError(
           error.code,
-          `DingTalk would not give the blocks of "${ref.title}" (${error.message}). The app needs the Storage.File.Read permission; turning on Stream lets Cairn try the Markdown export instead.`,
+          `DingTalk would not give the blocks of "${ref.title}": ${error.message} Turning on Stream lets Cairn try the Markdown export instead.`,
+          error.details ? { details: error.details } : {},
         );
     }
     this.logger.info('reading a DingTalk document through the Markdown export', {
@@ -245,20 +260,48 @@ export class DingTalkConnector implements Connector {
     return { markdown: await this.exportedMarkdown(ref, signal) };
   }
 
-  /** GET /v1.0/doc/suites/documents/{docKey}/blocks: docKey may be the dentryUuid, i.e. the wiki nodeId. */
+  /**
+   * GET /v1.0/doc/suites/documents/{docKey}/blocks, read in documented ranges (startIndex, endIndex:
+   * "from the startIndex-th block … up to the endIndex-th", both ≥ 0) until a range comes back short.
+   * Whether endIndex is inclusive is not stated, so a range of n asked as [s, s + n - 1] counts as full
+   * with n - 1 or n blocks, and the next range starts after what came back. An answer longer than the
+   * range means the range was ignored: it is the whole document. docKey may be the dentryUuid (the
+   * wiki nodeId).
+   */
   private async blocksMarkdown(dentryUuid: string, signal?: AbortSignal): Promise<string> {
+    const range = Math.max(2, this.options.blockRange ?? 100);
+    const blocks: Record<string, unknown>[] = [];
+    for (let start = 0, ranges = 0; ranges < MAX_BLOCK_RANGES; ranges++) {
+      const page = await this.blocksRange(dentryUuid, start, start + range - 1, signal);
+      if (page.length > range) return blocksToMarkdown(page);
+      blocks.push(...page);
+      if (page.length < range - 1) break;
+      start += page.length;
+    }
+    return blocksToMarkdown(blocks);
+  }
+
+  private async blocksRange(
+    dentryUuid: string,
+    startIndex: number,
+    endIndex: number,
+    signal?: AbortSignal,
+  ): Promise<Record<string, unknown>[]> {
     const answer = parseBody(
       BlocksAnswer,
-      await this.client.request({
-        path: `/v1.0/doc/suites/documents/${encodeURIComponent(dentryUuid)}/blocks`,
-        query: { operatorId: await this.operatorId(signal) },
-        signal,
-      }),
+      await this.client.request(
+        {
+          path: `/v1.0/doc/suites/documents/${encodeURIComponent(dentryUuid)}/blocks`,
+          query: { operatorId: await this.operatorId(signal), startIndex, endIndex },
+          signal,
+        },
+        DINGTALK_STEPS.blocks,
+      ),
       'GET /v1.0/doc/suites/documents/{docKey}/blocks',
     );
     if (answer.success === false)
       throw new CairnError('SOURCE_ERROR', 'DingTalk answered the blocks query with success: false.');
-    return blocksToMarkdown(answer.result?.data ?? []);
+    return answer.result?.data ?? [];
   }
 
   private async exportedMarkdown(ref: DocumentRef, signal?: AbortSignal): Promise<string> {
@@ -294,12 +337,15 @@ export class DingTalkConnector implements Connector {
         maxResults: Math.min(20, options.limit - hits.length),
         ...(nextToken ? { nextToken } : {}),
       };
-      const raw = await this.client.request({
-        method: 'POST',
-        path: '/v2.0/doc/search',
-        body: { keyword, operatorId, dentryRequest },
-        signal: options.signal,
-      });
+      const raw = await this.client.request(
+        {
+          method: 'POST',
+          path: '/v2.0/doc/search',
+          body: { keyword, operatorId, dentryRequest },
+          signal: options.signal,
+        },
+        DINGTALK_STEPS.search,
+      );
       const result = parseBody(SearchPage, raw, 'POST /v2.0/doc/search').dentryResult;
       await names;
       for (const item of result?.items ?? []) {
@@ -337,11 +383,10 @@ export class DingTalkConnector implements Connector {
       // Refused credentials or an unreachable gateway fail here, before DingTalk is asked for anything.
       await source.ready?.(signal);
       const path = `/v2.0/doc/query/${encodeURIComponent(dentryUuid)}/contents`;
-      const body = await this.client.request({
-        path,
-        query: { operatorId: await this.operatorId(signal), targetFormat: 'markdown' },
-        signal,
-      });
+      const body = await this.client.request(
+        { path, query: { operatorId: await this.operatorId(signal), targetFormat: 'markdown' }, signal },
+        DINGTALK_STEPS.export,
+      );
       const { taskId } = parseBody(ContentTask, body, 'GET /v2.0/doc/query/{dentryUuid}/contents');
       const result = await waiter.wait(String(taskId), timeoutMs, signal, dentryUuid);
       this.exportArrived = true;
@@ -355,9 +400,11 @@ export class DingTalkConnector implements Connector {
    * Opens the Stream connection and exports the first online document found, so a missing event
    * subscription shows up in "Test connection" instead of as a timeout per document in the next sync.
    */
-  private async probeStream(signal?: AbortSignal): Promise<'stream' | 'streamUntested'> {
+  private async probeStream(
+    sample: string | null,
+    signal?: AbortSignal,
+  ): Promise<'stream' | 'streamUntested'> {
     await this.options.exportEvents!.ready?.(signal);
-    const sample = await this.firstMarkdownDoc(signal);
     if (!sample) return 'streamUntested';
     const timeoutMs = this.options.probeTimeoutMs ?? 8000;
     try {
@@ -385,7 +432,7 @@ export class DingTalkConnector implements Connector {
         };
         const body = parseBody(
           NodePage,
-          await this.client.request({ path: '/v2.0/wiki/nodes', query, signal }),
+          await this.client.request({ path: '/v2.0/wiki/nodes', query, signal }, DINGTALK_STEPS.nodes),
           'GET /v2.0/wiki/nodes',
         );
         const doc = (body.nodes ?? []).find(isMarkdownDoc);
@@ -435,7 +482,10 @@ export class DingTalkConnector implements Connector {
 
   private async workspacePage(nextToken: string | undefined, maxResults: number, signal?: AbortSignal) {
     const query = { operatorId: await this.operatorId(signal), maxResults, nextToken };
-    const body = await this.client.request({ path: '/v2.0/wiki/workspaces', query, signal });
+    const body = await this.client.request(
+      { path: '/v2.0/wiki/workspaces', query, signal },
+      DINGTALK_STEPS.workspaces,
+    );
     return parseBody(WorkspacePage, body, 'GET /v2.0/wiki/workspaces');
   }
 
@@ -452,11 +502,10 @@ export class DingTalkConnector implements Connector {
     }
     let mine: Workspace | null | undefined;
     try {
-      const body = await this.client.request({
-        path: '/v2.0/wiki/mineWorkspaces',
-        query: { operatorId: await this.operatorId(signal) },
-        signal,
-      });
+      const body = await this.client.request(
+        { path: '/v2.0/wiki/mineWorkspaces', query: { operatorId: await this.operatorId(signal) }, signal },
+        DINGTALK_STEPS.myDocs,
+      );
       mine = parseBody(MineWorkspace, body, 'GET /v2.0/wiki/mineWorkspaces').workspace;
     } catch (error) {
       if (isAbortError(error) || (error instanceof CairnError && DEFERRING_CODES.has(error.code)))
@@ -511,7 +560,7 @@ export function createDingTalkConnector(streams: DingTalkStreamHub): (init: Conn
       appKey && appSecret
         ? streams.lease(
             {
-              baseUrl: String(init.config.baseUrl || PLATFORM_INFO.dingtalk.defaultBaseUrl),
+              baseUrl: dingTalkHosts(init.config).api,
               clientId: appKey,
               clientSecret: appSecret,
             },
