@@ -44,7 +44,8 @@ export function feishuRedirectUrl(port: number = FEISHU_SIGN_IN_DEFAULT_PORT): s
 /**
  * Scopes the Feishu/Lark sign-in asks for unless the connection's `oauthScopes` replaces them.
  * offline_access returns a refresh token; the others are what search v2, My Library and document
- * content need with a user token (docs/connectors.md, "Feishu/Lark user sign-in").
+ * content, spreadsheets (sheets:spreadsheet:read) and bitables (bitable:app:readonly) need with a user
+ * token (docs/connectors.md, "Feishu/Lark user sign-in").
  */
 export const FEISHU_SIGN_IN_DEFAULT_SCOPES: readonly string[] = [
   'offline_access',
@@ -52,6 +53,8 @@ export const FEISHU_SIGN_IN_DEFAULT_SCOPES: readonly string[] = [
   'wiki:wiki:readonly',
   'docs:document.content:read',
   'docx:document:readonly',
+  'sheets:spreadsheet:read',
+  'bitable:app:readonly',
 ];
 
 const defaultScopes = FEISHU_SIGN_IN_DEFAULT_SCOPES.join(' ');

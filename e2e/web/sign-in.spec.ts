@@ -116,7 +116,7 @@ test('in Chinese: 登录飞书, 已登录 with 退出登录, and the sign-in sco
   await form.getByText('高级设置').click();
   await expect(form.getByLabel('登录授权范围（可选）')).toHaveAttribute(
     'placeholder',
-    'offline_access search:docs:read wiki:wiki:readonly docs:document.content:read docx:document:readonly',
+    'offline_access search:docs:read wiki:wiki:readonly docs:document.content:read docx:document:readonly sheets:spreadsheet:read bitable:app:readonly',
   );
   await expect(form.getByRole('checkbox', { name: '删除已保存的值' })).toBeVisible();
   await screenshot(app, '34-zh-feishu-edit-advanced');

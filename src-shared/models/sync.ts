@@ -35,19 +35,29 @@ export interface DocumentError {
   reason?: string;
   /** True when the document was skipped on purpose rather than failed (counted in `counters.skipped`). */
   skipped?: boolean;
+  /** Values the translated reason names (e.g. `{ scopes: 'sheets:spreadsheet:read' }`). */
+  params?: Record<string, string>;
   /** The listed revision this failure happened at: an unchanged file is not tried again until it changes. */
   revision?: string | null;
 }
 
-/** A listed item a run did not index that is not a failure: what it is and why. */
+/** A listed item a run did not index, or indexed with a caveat, that is not a failure: what it is and why. */
 export interface DocumentNote {
   externalId: string;
   title: string;
-  /** deferred: the platform said stop (request limit or quota) before it was fetched; skipped: Cairn cannot read its kind. */
-  status: 'deferred' | 'skipped';
+  /**
+   * deferred: the platform said stop (request limit or quota) before it was fetched; skipped: Cairn
+   * cannot read its kind; partial: indexed, but the platform gave less than the document holds.
+   */
+  status: 'deferred' | 'skipped' | 'partial';
   /** The platform's kind of item, e.g. "sheet", "mindnote", "slides", "file"; set for skipped items. */
   kind?: string;
+  /** The English sentence saying why. */
   reason: string;
+  /** A stable code the UI groups and translates (partial notes: `feishu.bitable-no-rows`, …). */
+  code?: string;
+  /** Values the translated sentence names. */
+  params?: Record<string, string>;
 }
 
 export interface SyncProgress {

@@ -39,6 +39,26 @@ describe('cairn sync output', () => {
     ]);
   });
 
+  it('names documents indexed in part, with why, apart from failures', () => {
+    const text = formatRun(
+      report({
+        status: 'succeeded',
+        counters: { ...emptyCounters(), seen: 2, added: 2 },
+        notes: [
+          {
+            externalId: 'bitableCairn1',
+            title: '任务表',
+            status: 'partial',
+            code: 'feishu.bitable-no-rows',
+            reason: '"Tasks" returned no rows.',
+          },
+          { externalId: 'm1', title: 'Map', status: 'skipped', kind: 'mindnote', reason: 'no text API' },
+        ],
+      }),
+    );
+    expect(text.split('\n').slice(2)).toEqual(['  ! 任务表: "Tasks" returned no rows.']);
+  });
+
   it('prints no note lines when nothing was deferred or skipped', () => {
     expect(formatRun(report({ status: 'succeeded' })).split('\n')).toHaveLength(2);
   });

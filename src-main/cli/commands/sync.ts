@@ -183,6 +183,10 @@ export function formatRun(run: SyncRunReport): string {
   const lines = [`${run.name}: ${run.status}${seconds}`, `  ${formatCounters(run.counters)}`];
   if (run.error) lines.push(`  error: ${run.error.message} (${run.error.code})`);
   for (const note of notesLines(run.counters.deferred ?? 0, run.skippedKinds ?? {})) lines.push(`  ${note}`);
+  // Indexed, but the platform gave less than the document holds (e.g. a bitable that answered no rows).
+  const partial = run.notes.filter((note) => note.status === 'partial');
+  for (const note of partial.slice(0, 10)) lines.push(`  ! ${note.title}: ${note.reason}`);
+  if (partial.length > 10) lines.push(`  … and ${partial.length - 10} more indexed in part`);
   for (const error of run.errors.slice(0, 10)) lines.push(`  ✗ ${error.externalId}: ${error.message}`);
   if (run.errors.length > 10)
     lines.push(`  … and ${run.errors.length - 10} more (cairn sync --json lists them all)`);

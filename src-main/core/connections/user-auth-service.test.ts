@@ -361,7 +361,7 @@ describe('Feishu user sign-in', () => {
     unwrap(await cairn.api.connections.update({ id: connection.id, config: { oauthScopes: '' } }));
     expect([own, await scopeAsked()]).toEqual([
       'offline_access wiki:wiki:readonly search:docs:read',
-      'offline_access search:docs:read wiki:wiki:readonly docs:document.content:read docx:document:readonly',
+      'offline_access search:docs:read wiki:wiki:readonly docs:document.content:read docx:document:readonly sheets:spreadsheet:read bitable:app:readonly',
     ]);
   });
 

@@ -30,11 +30,27 @@ export interface FetchedDocument {
    */
   breadcrumb?: string[];
   /**
+   * What the reader should know about this text although it was read (indexed) fine: the platform
+   * returned less than the document holds (a bitable answered with no rows, a table cut at Cairn's
+   * cap). Recorded as a note on the run (status `partial`) and shown on the card, by `reason`.
+   */
+  notice?: DocumentNotice;
+  /**
    * The text in parts that each sit at one place of the original (PDF pages, slides, sheet row
    * groups), in order. The engine normalises each part and joins them with a blank line, so every
    * chunk learns the location of the parts it covers (sync/located-text.ts).
    */
   parts?: LocatedPart[];
+}
+
+/** A caveat about a fetched document's text (`FetchedDocument.notice`). */
+export interface DocumentNotice {
+  /** A stable code the UI groups and translates (`feishu.bitable-no-rows`, `feishu.bitable-truncated`). */
+  reason: string;
+  /** The English sentence (CLI, logs, and the UI's fallback). */
+  message: string;
+  /** Values the translated sentence names (a table, a row count). */
+  params?: Record<string, string>;
 }
 
 /** A stretch of a document's Markdown and where it sits in the original file. */

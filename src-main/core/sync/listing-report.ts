@@ -6,7 +6,7 @@
  * at the revision it still has is not fetched again, so a watched folder does not re-parse its
  * broken PDFs on every save elsewhere.
  */
-import type { DocumentError } from '@shared/models';
+import type { DocumentError, DocumentNote } from '@shared/models';
 import type { DocumentRef, ListingReport } from '../connectors/connector';
 import type { Db } from '../db/database';
 
@@ -77,4 +77,21 @@ export async function carriedFailures(db: Db, connectionId: string): Promise<Map
 export function stillFailing(ref: DocumentRef, carried: Map<string, DocumentError>): DocumentError | null {
   const previous = carried.get(ref.externalId);
   return previous && ref.revision !== null && previous.revision === ref.revision ? previous : null;
+}
+
+/**
+ * Partial notes of the last finished run ("indexed, but the platform gave less"), by document: a
+ * document that is not fetched again because it did not change still carries its note.
+ */
+export async function carriedPartialNotes(db: Db, connectionId: string): Promise<Map<string, DocumentNote>> {
+  const row = (
+    await db.query<{ notes: DocumentNote[] | null }>(
+      `SELECT notes FROM sync_runs WHERE connection_id = $1 AND status IN ('succeeded', 'partial', 'failed')
+       ORDER BY id DESC LIMIT 1`,
+      [connectionId],
+    )
+  ).rows[0];
+  const carried = new Map<string, DocumentNote>();
+  for (const note of row?.notes ?? []) if (note.status === 'partial') carried.set(note.externalId, note);
+  return carried;
 }

@@ -173,3 +173,60 @@ describe('SyncEngine: deferred and skipped documents, listing gaps', () => {
     });
   });
 });
+
+/** A platform that, for some documents, gives less than the document holds (a bitable with no rows). */
+class PartialConnector extends MemoryConnector {
+  heldBack = new Set<string>();
+
+  override async fetch(ref: DocumentRef, signal?: AbortSignal): Promise<FetchedDocument> {
+    const fetched = await super.fetch(ref, signal);
+    return this.heldBack.has(ref.externalId)
+      ? {
+          ...fetched,
+          notice: {
+            reason: 'feishu.bitable-no-rows',
+            message: `"${ref.title}" returned no rows.`,
+            params: { tables: ref.title },
+          },
+        }
+      : fetched;
+  }
+}
+
+describe('SyncEngine: documents indexed in part', () => {
+  it('notes a document the platform gave in part, keeps the note while it is unchanged, and drops it once it reads whole', async () => {
+    await insertConnection(db, 'partial');
+    const connector = new PartialConnector();
+    connector.put('tasks', '# Tasks\n\nheader only');
+    connector.put('notes', '# Notes\n\nAll here.');
+    connector.heldBack.add('tasks');
+    const partialNotes = (run: { notes: { status: string }[] }) =>
+      run.notes.filter((note) => note.status === 'partial');
+
+    const first = await engine.run({ connectionId: 'partial', connector, embedder });
+    expect(first).toMatchObject({ status: 'succeeded', counters: { added: 2, failed: 0 } });
+    expect(partialNotes(first)).toEqual([
+      {
+        externalId: 'tasks',
+        title: 'tasks',
+        status: 'partial',
+        code: 'feishu.bitable-no-rows',
+        reason: '"tasks" returned no rows.',
+        params: { tables: 'tasks' },
+      },
+    ]);
+
+    // Nothing changed: the document is not read again, and the note stays on the run.
+    const second = await engine.run({ connectionId: 'partial', connector, embedder });
+    expect(second.counters).toMatchObject({ unchanged: 2, added: 0, updated: 0 });
+    expect(partialNotes(second)).toEqual(partialNotes(first));
+    expect((await listRuns(db, 'partial', 1))[0]!.notes).toEqual(second.notes);
+
+    // The platform now gives the whole table: the next read clears the note.
+    connector.heldBack.delete('tasks');
+    connector.put('tasks', '# Tasks\n\n| a | b |\n| --- | --- |\n| 1 | 2 |');
+    const third = await engine.run({ connectionId: 'partial', connector, embedder });
+    expect(third.counters).toMatchObject({ updated: 1, unchanged: 1 });
+    expect(partialNotes(third)).toEqual([]);
+  });
+});

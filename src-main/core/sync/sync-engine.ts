@@ -22,6 +22,7 @@ import { joinHeadingPath } from '../chunking/sections';
 import {
   DEFERRING_CODES,
   type Connector,
+  type DocumentNotice,
   type DocumentRef,
   type ListingReport,
 } from '../connectors/connector';
@@ -40,7 +41,7 @@ import { offloadEmbedder } from './offload-embedder';
 import { WriteBatcher } from './write-batcher';
 import { contentHash, normalizeText } from '../text/normalize';
 import { chunkLocated, joinLocatedParts } from './located-text';
-import { carriedFailures, ListingCollector, stillFailing } from './listing-report';
+import { carriedFailures, carriedPartialNotes, ListingCollector, stillFailing } from './listing-report';
 import { directModeSyncError } from './sync-errors';
 import { cleanMarkdown } from '../text/clean-markdown';
 import { ANALYSIS_VERSION } from '../index/analysis-version';
@@ -108,6 +109,16 @@ interface Pipeline {
 }
 
 const MAX_TITLE_CHARS = 500;
+
+/** A `{ name: value }` of strings: the params an error's details name for the UI. */
+function isStringRecord(value: unknown): value is Record<string, string> {
+  return (
+    typeof value === 'object' &&
+    value !== null &&
+    !Array.isArray(value) &&
+    Object.values(value).every((entry) => typeof entry === 'string')
+  );
+}
 
 /** A title as stored: one line, bounded. HTML in it stays text (the UI never renders it as markup). */
 function cleanTitle(title: unknown, fallback: string): string {
@@ -292,6 +303,12 @@ export class SyncEngine {
     const plan = planChanges(listed, states);
     counters.unchanged = plan.unchanged.length;
     documentsDone = plan.unchanged.length;
+    // What the platform held back from a document stays said while the document is not read again.
+    const heldBack = await carriedPartialNotes(this.options.db, connectionId);
+    for (const ref of plan.unchanged) {
+      const previous = heldBack.get(ref.externalId);
+      if (previous) note({ ...previous, title: cleanTitle(ref.title, ref.externalId) });
+    }
     // A permanent failure (the file's content) at the revision the file still has is not retried.
     const carried = await carriedFailures(this.options.db, connectionId);
     const planned = plan.toFetch.length;
@@ -366,6 +383,15 @@ export class SyncEngine {
                 pipeline,
                 fetchSignal,
               );
+              if (outcome.notice)
+                note({
+                  externalId: ref.externalId,
+                  title: cleanTitle(ref.title, ref.externalId),
+                  status: 'partial',
+                  reason: outcome.notice.message,
+                  code: outcome.notice.reason,
+                  ...(outcome.notice.params ? { params: outcome.notice.params } : {}),
+                });
               if (outcome.kind === 'touched') counters.unchanged += 1;
               else {
                 if (outcome.kind === 'added') counters.added += 1;
@@ -405,6 +431,7 @@ export class SyncEngine {
                 code: data.code,
                 message: data.message,
                 ...(typeof details['reason'] === 'string' ? { reason: details['reason'] } : {}),
+                ...(isStringRecord(details['params']) ? { params: details['params'] } : {}),
                 ...(details['skipped'] === true ? { skipped: true } : {}),
                 // Only a failure of the content itself is remembered against the revision.
                 ...(details['permanent'] === true ? { revision: ref.revision } : {}),
@@ -475,7 +502,9 @@ export class SyncEngine {
     state: StoredDocumentState | undefined,
     pipeline: Pipeline,
     fetchSignal: AbortSignal,
-  ): Promise<{ kind: 'touched' } | { kind: 'added' | 'updated'; chunks: number }> {
+  ): Promise<
+    ({ kind: 'touched' } | { kind: 'added' | 'updated'; chunks: number }) & { notice?: DocumentNotice }
+  > {
     const { connectionId, connector, signal } = request;
     const fetched = await connector.fetch(ref, fetchSignal);
     throwIfAborted(signal);
@@ -502,7 +531,7 @@ export class SyncEngine {
       state.analysisVersion === ANALYSIS_VERSION
     ) {
       await this.options.store.touchDocument(connectionId, ref, title);
-      return { kind: 'touched' };
+      return { kind: 'touched', notice: fetched.notice };
     }
     const chunk = this.options.chunk ?? chunkMarkdown;
     const chunks = (located ? chunkLocated(located, chunk) : chunk(content)).map((piece) =>
@@ -545,6 +574,6 @@ export class SyncEngine {
       }
       await write(now);
     }
-    return { kind: state ? 'updated' : 'added', chunks: chunks.length };
+    return { kind: state ? 'updated' : 'added', chunks: chunks.length, notice: fetched.notice };
   }
 }

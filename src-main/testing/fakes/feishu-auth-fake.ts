@@ -6,7 +6,10 @@
  * previous refresh token dies at once, the previous access token one minute after the refresh
  * (refresh page), 20026/20037/20064/20073/20074 as that page lists them. The v3 and the deprecated
  * v2 endpoint share one token pool here (whether real tokens cross versions is [U]); `v3: false`
- * imitates a deployment without v3 (404). Split from feishu-fake.ts to keep one concern per file.
+ * imitates a deployment without v3 (404). A user token carries the scopes of its sign-in (the
+ * authorize page's `scope`, kept across refreshes of that chain; the fixture's first refresh token
+ * has `userScopes`), so the fake can refuse a call its sign-in did not grant. Split from
+ * feishu-fake.ts to keep one concern per file.
  */
 import { randomBytes } from 'node:crypto';
 import type { FakeRequest, FakeResponse } from './fake-server';
@@ -17,6 +20,8 @@ export interface FeishuAuthOptions {
   appSecret: string;
   userRefreshToken: string;
   tokenTtlSeconds: number;
+  /** The scopes of the fixture's first refresh token (space-separated). */
+  userScopes: string;
 }
 
 /** What the developer console allows, and which refresh tokens were revoked. */
@@ -30,7 +35,7 @@ export interface FeishuAuthSwitches {
 /** After a refresh the old user access token keeps working this long (refresh page: 一分钟的豁免时间). */
 const GRACE_MS = 60_000;
 
-export type Caller = { kind: 'tenant' } | { kind: 'user' };
+export type Caller = { kind: 'tenant' } | { kind: 'user'; scopes: ReadonlySet<string> };
 
 const REUSE_WINDOW_MS = 30 * 60_000;
 
@@ -49,6 +54,8 @@ export class FeishuAuthFake {
   private readonly refreshTokens = new Map<string, 'fresh' | 'used' | 'expired' | 'revoked'>();
   /** refresh token → the access token issued with it (to end its grace after the next refresh). */
   private readonly accessOf = new Map<string, string>();
+  /** Scopes granted at sign-in, per access token and per refresh token (a refresh keeps them). */
+  private readonly scopesOf = new Map<string, string>();
   private currentRefresh: string;
   readonly switches: FeishuAuthSwitches = { refreshAllowed: true, v3: true };
   /** The authorize page and the authorization_code checks. */
@@ -57,6 +64,7 @@ export class FeishuAuthFake {
   constructor(private readonly options: FeishuAuthOptions) {
     this.currentRefresh = options.userRefreshToken;
     this.refreshTokens.set(options.userRefreshToken, 'fresh');
+    this.scopesOf.set(options.userRefreshToken, options.userScopes);
     this.codeGrant = new FeishuCodeGrantFake(options.appId);
   }
 
@@ -133,9 +141,7 @@ export class FeishuAuthFake {
     const old = this.accessOf.get(body.refresh_token!);
     const expiry = old ? this.userTokens.get(old) : undefined;
     if (old && expiry !== undefined) this.userTokens.set(old, Math.min(expiry, Date.now() + GRACE_MS));
-    return this.issueUserTokens(
-      'wiki:wiki:readonly docs:document.content:read search:docs:read offline_access',
-    );
+    return this.issueUserTokens(this.scopesOf.get(body.refresh_token!) ?? '');
   }
 
   /** Ends every grace period at once (a test that must not wait a minute). */
@@ -148,12 +154,14 @@ export class FeishuAuthFake {
   private issueUserTokens(scope: string): FakeResponse {
     const access = `u-${randomBytes(16).toString('hex')}`;
     this.userTokens.set(access, Date.now() + this.options.tokenTtlSeconds * 1000);
+    this.scopesOf.set(access, scope);
     // refresh_token only with offline_access, as the get-user-access-token page says.
     const offline = scope.split(' ').includes('offline_access');
     if (offline) {
       this.currentRefresh = `ur-${randomBytes(16).toString('hex')}`;
       this.refreshTokens.set(this.currentRefresh, 'fresh');
       this.accessOf.set(this.currentRefresh, access);
+      this.scopesOf.set(this.currentRefresh, scope);
     }
     return {
       status: 200,
@@ -191,7 +199,7 @@ export class FeishuAuthFake {
     const user = this.userTokens.get(token);
     if (user !== undefined)
       return user > now
-        ? { kind: 'user' }
+        ? { kind: 'user', scopes: new Set((this.scopesOf.get(token) ?? '').split(' ').filter(Boolean)) }
         : envelope(400, 99991677, 'user access token expired, please refresh it');
     if (token.startsWith('u-')) return envelope(400, 99991668, 'user access token is invalid');
     return envelope(

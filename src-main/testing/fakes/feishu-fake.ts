@@ -20,11 +20,21 @@
  * and v2 values/:range; bitable tables and records/search; search v2 doc_wiki (user token only,
  * query ≤ 50 chars, page_size ≤ 20, <h> tags, 429 1277001 when limited); rate limiting as HTTP 429
  * (or 400 in legacy mode) with x-ogw-ratelimit-* and code 99991400; the monthly quota 99991403.
+ * Scopes: a user token carries the scopes its sign-in granted; the sheets, bitable and docs content
+ * APIs refuse a user token with none of the scopes their page lists with 99991679 and
+ * `error.permission_violations[].subject` (the shape the official CLI reads, larksuite/cli
+ * cmd/root.go). Visibility: get_node answers only for a node the caller can read ("获取知识空间节点
+ *信息": the caller needs read permission), so My Library and a space hidden from the app
+ * (`hideSpaceFromApp`) resolve only with the user token; the wiki space list leaves a hidden space
+ * out for the app. Bitables: `setBitableRows` sizes a table; `hideBitableRows` answers it as a table
+ * under advanced permissions the caller cannot read does: success with no records ("查询记录": 调用
+ * 成功但返回数据为空).
  *
  * Not imitated: the sign-in's login and consent screens, scope checks against the app's enabled
- * scopes (20027), app availability (20010), OAuth v3 client_credentials, JWT user tokens, per-API
- * limits other than docs/v1/content, space/node permissions beyond "the app sees every fixture
- * space", search v1, search filters (accepted, ignored), block kinds beyond headings/text/lists/
+ * scopes (20027), scope checks on endpoints other than sheets, bitable and docs content, app
+ * availability (20010), OAuth v3 client_credentials, JWT user tokens, per-API limits other than
+ * docs/v1/content, node permissions finer than a whole space, the subject list of a tenant token's
+ * 99991672 beyond what `revokeScope` sends, search v1, search filters (accepted, ignored), block kinds beyond headings/text/lists/
  * code/tables, and the HTTP status of auth errors and of 99991403, which the pages do not state
  * ([U]; here 400). 131006 for My Library with a tenant token is [U].
  */
@@ -38,7 +48,7 @@ import {
   type FaultOptions,
   type RecordedRequest,
 } from './fake-server';
-import { FeishuAuthFake } from './feishu-auth-fake';
+import { FeishuAuthFake, type Caller } from './feishu-auth-fake';
 import type { ConsentMode } from './feishu-code-grant-fake';
 import { createCorpus, type CorpusOptions, type FixtureDocument } from './fixtures/corpus';
 import {
@@ -72,7 +82,38 @@ export interface FeishuFakeOptions extends CorpusOptions {
   extraNodes?: boolean;
   /** Serve the blocks endpoint in pages of at most this many. @default 500 */
   blockPageSize?: number;
+  /** A spreadsheet and a bitable in My Library (user token only). @default false */
+  myLibraryTables?: boolean;
+  /** The scopes of the fixture's user refresh token. @default every scope the served pages list */
+  userScopes?: string;
 }
+
+/**
+ * The scopes each user-token route accepts ("开启其中任意一项权限即可调用"): the pages "获取工作表" and
+ * "读取单个范围" (plus sheets:spreadsheet:read, which the official CLI asks for them, larksuite/cli
+ * shortcuts/sheets/sheet_info.go and sheet_read.go), "列出数据表", "查询记录", "获取云文档内容".
+ */
+const SHEETS_SCOPES = [
+  'drive:drive',
+  'drive:drive:readonly',
+  'sheets:spreadsheet',
+  'sheets:spreadsheet:readonly',
+  'sheets:spreadsheet:read',
+];
+const BITABLE_TABLES_SCOPES = ['base:table:read', 'bitable:app', 'bitable:app:readonly'];
+const BITABLE_RECORDS_SCOPES = ['base:record:retrieve', 'bitable:app', 'bitable:app:readonly'];
+const DOCS_CONTENT_SCOPES = ['docs:document.content:read'];
+
+/** A user who granted everything the served pages need. */
+const ALL_USER_SCOPES = [
+  'offline_access',
+  'search:docs:read',
+  'wiki:wiki:readonly',
+  'docx:document:readonly',
+  ...DOCS_CONTENT_SCOPES,
+  'sheets:spreadsheet:readonly',
+  'bitable:app:readonly',
+].join(' ');
 
 export interface FeishuFakeControl {
   store: FixtureStore;
@@ -84,6 +125,14 @@ export interface FeishuFakeControl {
   expireRefreshTokens(): void;
   /** Wiki/docs calls answer 99991672 (the app lacks the scope). */
   revokeScope(revoked: boolean): void;
+  /** The app is not a member of this space: the tenant token neither lists it nor reads its nodes. */
+  hideSpaceFromApp(knowledgeBase: number): void;
+  /** The bitable's one table holds this many records (generated). @default 2 */
+  setBitableRows(appToken: string, count: number): void;
+  /** The bitable answers records/search with success and no records (advanced permissions). */
+  hideBitableRows(appToken: string): void;
+  /** The My Library spreadsheet and bitable tokens (with `myLibraryTables`). */
+  readonly myLibraryTables: { sheet: string; bitable: string };
   /** docs/v1/content refuses this document (2889925, over 10 MB); with `blocks`, the blocks endpoint too (1770001). */
   breakExport(fixtureId: number, options?: { blocks?: boolean }): void;
   /** The app has no permission on this document (docs/v1/content 2889902, blocks 1770032). */
@@ -155,7 +204,11 @@ export async function startFeishuFake(options: FeishuFakeOptions = {}): Promise<
     userRefreshToken: options.userRefreshToken ?? 'ur-fake-initial-refresh-token-0001',
     driveFolderTokens: DRIVE_ROOT,
   };
-  const auth = new FeishuAuthFake({ ...credentials, tokenTtlSeconds: options.tokenTtlSeconds ?? 7200 });
+  const auth = new FeishuAuthFake({
+    ...credentials,
+    tokenTtlSeconds: options.tokenTtlSeconds ?? 7200,
+    userScopes: options.userScopes ?? ALL_USER_SCOPES,
+  });
   const store = new FixtureStore(options);
   for (const [kb, count, seed] of [
     [DRIVE_KB, options.driveDocuments ?? 4, 2],
@@ -175,11 +228,24 @@ export async function startFeishuFake(options: FeishuFakeOptions = {}): Promise<
   const contentCalls: number[] = [];
   let legacyRateLimit = false;
   let scopeRevoked = false;
+  const hiddenSpaces = new Set<string>();
+  const bitableRows = new Map<string, number>();
+  const hiddenBitableRows = new Set<string>();
   const now = Date.now();
+  const myLibraryTables = { sheet: 'sheetCairn90000', bitable: 'bitableCairn90003' };
+
+  /** With `myLibraryTables`: a spreadsheet and a bitable at the root of My Library. */
+  function myLibraryExtras(): WikiNode[] {
+    if (!options.myLibraryTables) return [];
+    return extraNodes('my_library', host, now, 90_000).filter(
+      (node) => node.obj_type === 'sheet' || node.obj_type === 'bitable',
+    );
+  }
 
   function spaceNodes(kb: number): WikiNode[] {
     const space = kb === MY_LIBRARY_KB ? 'my_library' : spaceId(kb);
     const nodes = layOutTree(store.list(kb), space, host);
+    if (kb === MY_LIBRARY_KB) return nodes.concat(myLibraryExtras());
     if (options.extraNodes === false || kb >= DRIVE_KB) return nodes;
     const firstOfSpace0 = store.list(0)[0];
     const shortcut =
@@ -200,6 +266,7 @@ export async function startFeishuFake(options: FeishuFakeOptions = {}): Promise<
     if (kb < 0) return fail(400, 131005, 'space not found');
     if (kb === MY_LIBRARY_KB && caller !== 'user')
       return fail(400, 131006, 'permission denied: My Library needs a user access token');
+    if (hiddenSpaces.has(space) && caller !== 'user') return fail(400, 131006, 'permission denied');
     const parent = url.searchParams.get('parent_node_token') ?? '';
     const children = spaceNodes(kb).filter((n) => n.parent_node_token === parent);
     // Real lists are permission-filtered, so an empty page with has_more:true is valid (§1.5).
@@ -312,38 +379,37 @@ export async function startFeishuFake(options: FeishuFakeOptions = {}): Promise<
     if (!body.page_size) return ok({ total: 0, has_more: false, res_units: [] });
     url.searchParams.set('page_size', String(body.page_size));
     if (body.page_token) url.searchParams.set('page_token', body.page_token);
-    const units = store
-      .list()
-      .filter((d) => d.knowledgeBase !== MY_LIBRARY_KB)
-      .flatMap((d) => {
-        const summary = highlightSnippet(blocksToSearchText(d.title, d.blocks), query, '<h>', '</h>');
-        if (!summary) return [];
-        const wiki = d.knowledgeBase !== DRIVE_KB;
-        const token = wiki ? docNode(d, '', '', host).node_token : docToken(d.id);
-        const title = highlightSnippet(d.title, query, '<h>', '</h>', 1000) ?? d.title;
-        const url = wiki ? `${host}/wiki/${token}` : `${host}/docx/${token}`;
-        return [
-          {
-            title_highlighted: title,
-            summary_highlighted: summary,
-            entity_type: wiki ? 'WIKI' : 'DOC',
-            result_meta: {
-              doc_types: 'DOCX',
-              token,
-              url,
-              update_time: Number(seconds(d.updatedAt)),
-              create_time: Number(seconds(d.createdAt)),
-              last_open_time: Number(seconds(d.updatedAt)),
-              owner_id: 'ou_cairn_demo_owner',
-              owner_name: '演示用户',
-              edit_user_id: 'ou_cairn_demo_owner',
-              edit_user_name: '演示用户',
-              file_type: 'docx',
-              is_cross_tenant: false,
-            },
+    // Search runs as the user, who sees My Library and every space the app may not.
+    const units = store.list().flatMap((d) => {
+      const summary = highlightSnippet(blocksToSearchText(d.title, d.blocks), query, '<h>', '</h>');
+      if (!summary) return [];
+      const wiki = d.knowledgeBase !== DRIVE_KB;
+      const space = d.knowledgeBase === MY_LIBRARY_KB ? 'my_library' : spaceId(d.knowledgeBase);
+      const token = wiki ? docNode(d, space, '', host).node_token : docToken(d.id);
+      const title = highlightSnippet(d.title, query, '<h>', '</h>', 1000) ?? d.title;
+      const url = wiki ? `${host}/wiki/${token}` : `${host}/docx/${token}`;
+      return [
+        {
+          title_highlighted: title,
+          summary_highlighted: summary,
+          entity_type: wiki ? 'WIKI' : 'DOC',
+          result_meta: {
+            doc_types: 'DOCX',
+            token,
+            url,
+            update_time: Number(seconds(d.updatedAt)),
+            create_time: Number(seconds(d.createdAt)),
+            last_open_time: Number(seconds(d.updatedAt)),
+            owner_id: 'ou_cairn_demo_owner',
+            owner_name: '演示用户',
+            edit_user_id: 'ou_cairn_demo_owner',
+            edit_user_name: '演示用户',
+            file_type: 'docx',
+            is_cross_tenant: false,
           },
-        ];
-      });
+        },
+      ];
+    });
     const page = paged(units, url, 20, 15);
     if ('status' in page) return page;
     return ok({
@@ -408,6 +474,29 @@ export async function startFeishuFake(options: FeishuFakeOptions = {}): Promise<
     return /^bitableCairn\d+$/.test(token);
   }
 
+  function bitableItems(token: string): { record_id: string; fields: Record<string, unknown> }[] {
+    const count = bitableRows.get(token);
+    if (count === undefined)
+      return [
+        {
+          record_id: 'rec1',
+          fields: { 任务: '上线检索', 负责人: [{ id: 'ou_1', name: '张伟' }], 进度: 0.5 },
+        },
+        {
+          record_id: 'rec2',
+          fields: {
+            任务: [{ type: 'text', text: 'Write docs' }],
+            负责人: [{ id: 'ou_2', name: 'Alice' }],
+            进度: 1,
+          },
+        },
+      ];
+    return Array.from({ length: count }, (_, i) => ({
+      record_id: `recRow${i + 1}`,
+      fields: { 任务: `任务 ${i + 1}`, 序号: i + 1 },
+    }));
+  }
+
   function bitableTables(token: string): FakeResponse {
     if (!isBitable(token)) return fail(404, 1254040, 'app not found');
     return ok({
@@ -422,18 +511,44 @@ export async function startFeishuFake(options: FeishuFakeOptions = {}): Promise<
     if (!isBitable(token) || table !== 'tblCairn01') return fail(404, 1254040, 'table not found');
     const size = Number(url.searchParams.get('page_size') ?? 20);
     if (!Number.isInteger(size) || size < 1 || size > 500) return invalidField('page_size must be 1..500');
-    const items = [
-      { record_id: 'rec1', fields: { 任务: '上线检索', 负责人: [{ id: 'ou_1', name: '张伟' }], 进度: 0.5 } },
-      {
-        record_id: 'rec2',
-        fields: {
-          任务: [{ type: 'text', text: 'Write docs' }],
-          负责人: [{ id: 'ou_2', name: 'Alice' }],
-          进度: 1,
+    // Advanced permissions the caller cannot read: the call succeeds and returns no data ("查询记录").
+    if (hiddenBitableRows.has(token)) return ok({ has_more: false, total: 0, items: [] });
+    const items = bitableItems(token);
+    const offset = decodeToken(url.searchParams.get('page_token'));
+    const slice = items.slice(offset, offset + size);
+    const more = offset + size < items.length;
+    return ok({
+      has_more: more,
+      ...(more ? { page_token: encodeToken(offset + size) } : {}),
+      total: items.length,
+      items: slice,
+    });
+  }
+
+  /** A user token without any scope the route's page lists: 99991679 naming them, as the official CLI reads it. */
+  function missingUserScope(caller: Caller, route: string, segments: string[]): FakeResponse | null {
+    if (caller.kind !== 'user') return null;
+    const needed =
+      route === 'sheets/v3/spreadsheets' || route === 'sheets/v2/spreadsheets'
+        ? SHEETS_SCOPES
+        : route === 'bitable/v1/apps' && segments[6] === 'records'
+          ? BITABLE_RECORDS_SCOPES
+          : route === 'bitable/v1/apps'
+            ? BITABLE_TABLES_SCOPES
+            : route === 'docs/v1/content'
+              ? DOCS_CONTENT_SCOPES
+              : null;
+    if (!needed || needed.some((scope) => caller.scopes.has(scope))) return null;
+    return {
+      status: 400,
+      body: {
+        code: 99991679,
+        msg: `Unauthorized. You do not have permission to perform the requested operation on the resource. Please request user re-authorization and try again. required one of these privileges under the user identity: [${needed.join(', ')}]`,
+        error: {
+          permission_violations: needed.map((subject) => ({ type: 'action_scope_required', subject })),
         },
       },
-    ];
-    return ok({ has_more: false, page_token: '', total: items.length, items });
+    };
   }
 
   function rateLimited(resetSeconds: number): FakeResponse {
@@ -476,15 +591,28 @@ export async function startFeishuFake(options: FeishuFakeOptions = {}): Promise<
           );
     }
     if (scopeRevoked)
-      return fail(
-        400,
-        99991672,
-        'Access denied. One of the following scopes is required: [wiki:wiki:readonly, docs:document.content:read]',
-      );
+      return {
+        status: 400,
+        body: {
+          code: 99991672,
+          msg: 'Access denied. One of the following scopes is required: [wiki:wiki:readonly, wiki:wiki]',
+          error: {
+            permission_violations: ['wiki:wiki:readonly', 'wiki:wiki'].map((subject) => ({
+              type: 'action_scope_required',
+              subject,
+            })),
+          },
+        },
+      };
     const segments = path.split('/').filter(Boolean).slice(1); // drop "open-apis"
     const route = segments.slice(0, 3).join('/');
+    const scopeRefusal = missingUserScope(caller, route, segments);
+    if (scopeRefusal) return scopeRefusal;
     if (route === 'wiki/v2/spaces' && segments.length === 3) {
-      const spaces = store.knowledgeBases.map((kb) => ({
+      const visible = store.knowledgeBases.filter(
+        (kb) => caller.kind === 'user' || !hiddenSpaces.has(spaceId(kb.index)),
+      );
+      const spaces = visible.map((kb) => ({
         space_id: spaceId(kb.index),
         name: kb.name,
         description: kb.description,
@@ -500,7 +628,11 @@ export async function startFeishuFake(options: FeishuFakeOptions = {}): Promise<
       const node = [...store.knowledgeBases.map((kb) => kb.index), MY_LIBRARY_KB]
         .flatMap(spaceNodes)
         .find((n) => n.node_token === token || (n.obj_token === token && n.node_type === 'origin'));
-      return node ? ok({ node }) : fail(400, 131005, 'node not found');
+      if (!node) return fail(400, 131005, 'node not found');
+      // "获取知识空间节点信息": the caller needs read permission on the node.
+      const readable =
+        caller.kind === 'user' || (node.space_id !== 'my_library' && !hiddenSpaces.has(node.space_id));
+      return readable ? ok({ node }) : fail(400, 131006, 'permission denied');
     }
     if (route === 'wiki/v2/spaces' && segments[4] === 'nodes')
       return nodesResponse(segments[3]!, url, caller.kind);
@@ -539,6 +671,10 @@ export async function startFeishuFake(options: FeishuFakeOptions = {}): Promise<
     expireTokens: () => auth.expireAccessTokens(),
     expireRefreshTokens: () => auth.expireRefreshTokens(),
     revokeScope: (revoked) => void (scopeRevoked = revoked),
+    hideSpaceFromApp: (kb) => void hiddenSpaces.add(spaceId(kb)),
+    setBitableRows: (token, count) => void bitableRows.set(token, count),
+    hideBitableRows: (token) => void hiddenBitableRows.add(token),
+    myLibraryTables,
     breakExport: (id, breakOptions) =>
       void brokenExports.set(docToken(id), { blocks: breakOptions?.blocks ?? false }),
     denyDocument: (id) => void deniedDocuments.add(docToken(id)),

@@ -117,7 +117,7 @@ describe('AddConnectionForm', () => {
       platform: 'dingtalk',
       name: 'DingTalk',
       mode: 'rag',
-      config: { appKey: 'dingkey', userId: 'user-1', streamEvents: true },
+      config: { appKey: 'dingkey', userId: 'user-1', streamEvents: true, international: false },
       secrets: { appSecret: 'ding-secret-1' },
     });
   });
@@ -149,8 +149,8 @@ describe('Sign-in scopes (Feishu/Lark)', () => {
       within(advanced).getByText(/^以空格分隔/).textContent,
     ]).toEqual([
       false,
-      'offline_access search:docs:read wiki:wiki:readonly docs:document.content:read docx:document:readonly',
-      '以空格分隔，填写后替换默认列表：offline_access search:docs:read wiki:wiki:readonly docs:document.content:read docx:document:readonly。offline_access 始终会加上。每项权限都须在开发者后台为应用开通，否则登录页会显示错误 20027。',
+      'offline_access search:docs:read wiki:wiki:readonly docs:document.content:read docx:document:readonly sheets:spreadsheet:read bitable:app:readonly',
+      '以空格分隔，填写后替换默认列表：offline_access search:docs:read wiki:wiki:readonly docs:document.content:read docx:document:readonly sheets:spreadsheet:read bitable:app:readonly。offline_access 始终会加上。每项权限都须在开发者后台为应用开通，否则登录页会显示错误 20027。',
     ]);
     cleanup();
     const scoped = connection({

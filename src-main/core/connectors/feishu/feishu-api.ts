@@ -16,7 +16,50 @@ const MONTHLY_QUOTA_CODE = 99991403;
 export const TOKEN_EXPIRED_CODES = new Set([99991661, 99991663, 99991668, 99991671, 99991677, 1274011]);
 /** App credentials refused: 10014 app secret invalid / app unusable, 10003 bad app_id (tenant token endpoint), 99991543, 99991662, 99991673. */
 const APP_REJECTED_CODES = new Set([10003, 10014, 99991543, 99991662, 99991673]);
+/** The app lacks the scope (99991672), the token does (99991676), the user did not grant it (99991679). */
 const SCOPE_MISSING_CODES = new Set([99991672, 99991676, 99991679]);
+
+/**
+ * The scope Cairn's sign-in asks for that opens each API family, named when Feishu's refusal does not
+ * list the scopes itself (the pages' "权限要求"; sheets:spreadsheet:read from the official CLI's
+ * `sheets +read`, docs/connectors.md "Scopes").
+ */
+const SCOPE_OF_ENDPOINT: [RegExp, string][] = [
+  [/\/sheets\//, 'sheets:spreadsheet:read'],
+  [/\/bitable\//, 'bitable:app:readonly'],
+  [/\/docs\/v1\/content/, 'docs:document.content:read'],
+  [/\/docx\//, 'docx:document:readonly'],
+  [/\/wiki\//, 'wiki:wiki:readonly'],
+  [/\/search\//, 'search:docs:read'],
+  [/\/drive\//, 'drive:drive:readonly'],
+];
+
+/**
+ * The scopes a refusal names: `error.permission_violations[].subject` (any one of them will do), as
+ * the official CLI reads them (larksuite/cli cmd/root.go extractRequiredScopes), else the scope that
+ * opens the endpoint.
+ */
+export function missingScopes(json: unknown, what: string): string[] {
+  const violations = (json as { error?: { permission_violations?: unknown } } | undefined)?.error
+    ?.permission_violations;
+  const named = Array.isArray(violations)
+    ? violations
+        .map((violation) => (violation as { subject?: unknown } | null)?.subject)
+        .filter((subject): subject is string => typeof subject === 'string' && subject.trim() !== '')
+    : [];
+  if (named.length > 0) return [...new Set(named)];
+  const fallback = SCOPE_OF_ENDPOINT.find(([pattern]) => pattern.test(what))?.[1];
+  return fallback ? [fallback] : [];
+}
+
+/** What a missing scope means and how to fix it, by who lacks it. */
+function scopeMessage(label: string, code: number, scopes: string[], detail: string): string {
+  const list =
+    scopes.length > 1 ? `one of the scopes ${scopes.join(', ')}` : `the scope ${scopes[0] ?? '(not named)'}`;
+  if (code === 99991672)
+    return `The ${label} app lacks ${list} for ${detail}. Enable it in the developer console (Permissions & Scopes) and publish a new app version.`;
+  return `Your ${label} sign-in does not include ${list} for ${detail}. Enable it for the app in the developer console, make sure the connection's Sign-in scopes include it, then sign in again.`;
+}
 /** Gone: docx 1770002/1770003, wiki 131005, docs content 2889906 (deleted) / 2889914 (token not found), drive 1061007, sheets 1310214/1310249. */
 const NOT_FOUND_CODES = new Set([1770002, 1770003, 131005, 2889906, 2889914, 1061007, 1310214, 1310249]);
 /** No permission on this one document: docs content 2889902, docx 1770032, wiki 131006, drive 1061004, sheets 1310213. */
@@ -103,8 +146,19 @@ export function interpretFeishu(
       };
     if (APP_REJECTED_CODES.has(code))
       return fail('AUTH_INVALID', `${label} rejected the app credentials for ${detail}.`);
-    if (SCOPE_MISSING_CODES.has(code))
-      return fail('PERMISSION_DENIED', `${label} app is missing a permission scope for ${detail}.`);
+    if (SCOPE_MISSING_CODES.has(code)) {
+      const scopes = missingScopes(response.json, what);
+      return {
+        kind: 'error',
+        error: new CairnError('PERMISSION_DENIED', scopeMessage(label, code, scopes, detail), {
+          details: {
+            platformCode: code,
+            reason: 'feishu.missing-scope',
+            params: { scopes: scopes.join(', ') },
+          },
+        }),
+      };
+    }
     if (DOCUMENT_DENIED_CODES.has(code))
       return fail('PERMISSION_DENIED', `${label} gives no permission for ${detail}.`);
     if (NOT_FOUND_CODES.has(code) || response.status === 404)

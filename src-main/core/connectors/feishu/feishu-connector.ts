@@ -89,7 +89,8 @@ export class FeishuConnector implements Connector {
   /** What listing learned: each document's type, and which came from My Library (read with the user token). */
   private readonly kinds = new Map<string, string>();
   private readonly userOwned = new Set<string>();
-  private spaceNames: Map<string, string> | undefined;
+  /** Space names as the search's caller (the user) sees them, loaded once for hits. */
+  private searchSpaceNames: Map<string, string> | undefined;
 
   constructor(platform: 'feishu' | 'lark', init: ConnectorInit, options: FeishuConnectorOptions = {}) {
     this.platform = platform;
@@ -302,7 +303,6 @@ export class FeishuConnector implements Connector {
     const tenantGet = this.call(this.http.wiki).get;
     const shortcuts: { node: FeishuWikiNode; space: string }[] = [];
     const spaces = await listSpaces(tenantGet, signal);
-    this.spaceNames = new Map(spaces.map((s) => [s.space_id, s.name ?? s.space_id]));
     for (const space of spaces) {
       const found: FeishuWikiNode[] = [];
       const name = space.name ?? space.space_id;
@@ -353,8 +353,7 @@ export class FeishuConnector implements Connector {
     try {
       if (kind === 'sheet')
         return { markdown: await sheetToMarkdown(this.tables(user), ref.externalId, signal) };
-      if (kind === 'bitable')
-        return { markdown: await bitableToMarkdown(this.tables(user), ref.externalId, signal) };
+      if (kind === 'bitable') return await bitableToMarkdown(this.tables(user), ref.externalId, signal);
       const get = this.call(user ? this.userHttp.content : this.http.content).get;
       return { markdown: await docxMarkdown(get, ref, this.label, this.logger, signal) };
     } catch (error) {
@@ -373,15 +372,20 @@ export class FeishuConnector implements Connector {
       : { get: this.call(this.http.sheets).get, post: this.call(this.http.bitable).post };
   }
 
+  /**
+   * Search v2 answers as the user, so its hits include My Library and spaces the app is not a member
+   * of; get_node needs read permission on the node ("获取知识空间节点信息"), so hits are resolved, and
+   * space names listed, with the user token too.
+   */
   async search(query: string, options: { limit: number; signal?: AbortSignal }): Promise<DirectHit[]> {
-    const wiki = this.call(this.http.wiki).get;
+    const wiki = this.call(this.session.hasUserAuthorisation ? this.userHttp.wiki : this.http.wiki).get;
     return searchFeishu(
       {
         post: this.call(this.userHttp.search).post,
         getNode: wiki,
         spaceNames: async (signal) =>
-          this.spaceNames ??
-          (this.spaceNames = new Map(
+          this.searchSpaceNames ??
+          (this.searchSpaceNames = new Map(
             (await listSpaces(wiki, signal)).map((s) => [s.space_id, s.name ?? s.space_id]),
           )),
       },

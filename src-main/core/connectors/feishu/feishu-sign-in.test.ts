@@ -98,6 +98,8 @@ describe('Feishu sign-in pieces', () => {
         'wiki:wiki:readonly',
         'docs:document.content:read',
         'docx:document:readonly',
+        'sheets:spreadsheet:read',
+        'bitable:app:readonly',
       ],
     ]);
   });

@@ -8,6 +8,7 @@
  * - bitable: "列出数据表" GET /open-apis/bitable/v1/apps/:app_token/tables, then "查询记录" POST
  *   …/tables/:table_id/records/search (page_size ≤ 500), each record's `fields` map giving the columns.
  */
+import type { DocumentNotice } from '../connector';
 import type { FeishuGet, FeishuPost } from './feishu-listing';
 import { BitableRecords, BitableTables, SheetValues, SheetsQuery } from './feishu-schemas';
 
@@ -18,6 +19,9 @@ export interface FeishuTableAccess {
 
 /** At most this many bitable record pages (500 each) per table. */
 const MAX_RECORD_PAGES = 40;
+const RECORD_PAGE_SIZE = 500;
+/** The rows a table can give before the cap (20,000). */
+export const MAX_BITABLE_ROWS = MAX_RECORD_PAGES * RECORD_PAGE_SIZE;
 
 function cell(value: unknown): string {
   return cellText(value).replace(/\s+/g, ' ').trim().replace(/\|/g, '\\|');
@@ -82,11 +86,16 @@ export async function sheetToMarkdown(
   return parts.length === 0 ? '' : `${parts.join('\n\n')}\n`;
 }
 
+/**
+ * A bitable as Markdown tables, with a notice when it gave less than it holds: a table that answered
+ * with no records ("查询记录": under advanced permissions the call may succeed and return no data),
+ * or one cut at MAX_BITABLE_ROWS.
+ */
 export async function bitableToMarkdown(
   access: FeishuTableAccess,
   appToken: string,
   signal?: AbortSignal,
-): Promise<string> {
+): Promise<{ markdown: string; notice?: DocumentNotice }> {
   const app = encodeURIComponent(appToken);
   const tables: { table_id: string; name?: string | null }[] = [];
   for (let pageToken: string | undefined, first = true; first || pageToken; first = false) {
@@ -102,29 +111,60 @@ export async function bitableToMarkdown(
       page.has_more && page.page_token && page.page_token !== pageToken ? page.page_token : undefined;
   }
   const parts: string[] = [];
+  const empty: string[] = [];
+  const truncated: string[] = [];
   for (const { table_id: tableId, name } of tables) {
     const records: Record<string, unknown>[] = [];
     let pageToken: string | undefined;
+    let more = false;
     for (let n = 0; n < MAX_RECORD_PAGES; n++) {
       const page = await access.post(
         'POST /open-apis/bitable/v1/apps/:app_token/tables/:table_id/records/search',
         `/open-apis/bitable/v1/apps/${app}/tables/${encodeURIComponent(tableId)}/records/search`,
-        { page_size: 500, page_token: pageToken },
+        { page_size: RECORD_PAGE_SIZE, page_token: pageToken },
         {},
         BitableRecords,
         signal,
       );
       records.push(...(page.items ?? []).map((record) => record.fields ?? {}));
-      if (!page.has_more || !page.page_token || page.page_token === pageToken) break;
-      pageToken = page.page_token;
+      more = Boolean(page.has_more && page.page_token && page.page_token !== pageToken);
+      if (!more) break;
+      pageToken = page.page_token ?? undefined;
     }
+    const label = name || tableId;
+    if (more) truncated.push(label);
     const columns = [...new Set(records.flatMap((fields) => Object.keys(fields)))];
-    if (records.length === 0 || columns.length === 0) continue;
+    if (records.length === 0 || columns.length === 0) {
+      empty.push(label);
+      continue;
+    }
     const rows = [
       columns.map((c) => cell(c)),
       ...records.map((fields) => columns.map((c) => cell(fields[c]))),
     ];
-    parts.push(`## ${name || tableId}\n\n${table(rows)}`);
+    parts.push(`## ${label}\n\n${table(rows)}`);
   }
-  return parts.length === 0 ? '' : `${parts.join('\n\n')}\n`;
+  const markdown = parts.length === 0 ? '' : `${parts.join('\n\n')}\n`;
+  return { markdown, ...bitableNotice(empty, truncated) };
+}
+
+function bitableNotice(empty: string[], truncated: string[]): { notice?: DocumentNotice } {
+  const rows = MAX_BITABLE_ROWS.toLocaleString('en');
+  if (truncated.length > 0)
+    return {
+      notice: {
+        reason: 'feishu.bitable-truncated',
+        message: `Only the first ${rows} rows of ${truncated.map((t) => `"${t}"`).join(', ')} were indexed (Cairn reads at most ${rows} rows per table).`,
+        params: { tables: truncated.join(', '), rows },
+      },
+    };
+  if (empty.length > 0)
+    return {
+      notice: {
+        reason: 'feishu.bitable-no-rows',
+        message: `${empty.map((t) => `"${t}"`).join(', ')} returned no rows. If the bitable has advanced permissions, Feishu answers with no data unless the app (or you) may manage it: add the app as a collaborator with manage rights.`,
+        params: { tables: empty.join(', ') },
+      },
+    };
+  return {};
 }
