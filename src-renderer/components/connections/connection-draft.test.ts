@@ -48,7 +48,7 @@ describe('connection draft', () => {
       platform: 'dingtalk',
       name: 'DingTalk',
       mode: 'direct',
-      config: { appKey: 'key', streamEvents: true },
+      config: { appKey: 'key', streamEvents: true, international: false },
       secrets: { appSecret: 's3cret' },
     });
   });
