@@ -1,5 +1,6 @@
 // Layer rules (STYLE.md §2): a file's folder says which APIs it may touch.
 import tseslint from 'typescript-eslint';
+import { coreLayersRule } from './scripts/eslint-core-layers.js';
 
 const noElectronInCore = {
   name: 'electron',
@@ -12,6 +13,52 @@ const noTestScaffolding = {
 };
 const nodeBuiltins = { group: ['node:*'], message: 'This layer must not touch Node APIs.' };
 
+/**
+ * The order of src-main/core's folders (docs/DESIGN.md draws it): each folder and the core folders
+ * its files may import, besides its own and core's root files (errors.ts, validation.ts). A folder
+ * not listed fails lint; a folder may import only folders listed before it, so the order has no
+ * cycle (scripts/core-layers.test.ts checks both). '*': the composition root and the integration
+ * tests, which may import any folder. Tests (*.test.ts) are not held to their folder's line: a test
+ * may observe an effect through a folder above (a sync test searches what it wrote), and nothing
+ * imports a test, so it adds no dependency to the order.
+ */
+const coreLayers = {
+  text: [],
+  db: [],
+  logging: [],
+  events: [],
+  openai: [],
+  auth: [],
+  chunking: [],
+  inference: [],
+  secrets: ['logging'],
+  connectors: ['logging', 'text'],
+  embedding: ['openai', 'text'],
+  index: ['chunking', 'connectors', 'db', 'embedding', 'logging', 'text'],
+  workers: ['embedding', 'inference'],
+  search: ['connectors', 'db', 'embedding', 'index', 'logging', 'text'],
+  settings: ['db', 'index', 'secrets'],
+  spaces: ['db', 'embedding', 'events', 'index', 'logging', 'secrets'],
+  models: ['embedding', 'events', 'inference', 'logging', 'search', 'workers'],
+  chat: ['db', 'events', 'logging', 'openai', 'search', 'text'],
+  connections: ['auth', 'connectors', 'db', 'events', 'logging', 'search', 'secrets'],
+  sync: [
+    'chunking',
+    'connections',
+    'connectors',
+    'db',
+    'embedding',
+    'events',
+    'index',
+    'logging',
+    'spaces',
+    'text',
+    'workers',
+  ],
+  app: '*',
+  integration: '*',
+};
+
 export default tseslint.config(
   { ignores: ['out/**', 'dist/**', 'node_modules/**', 'test-results/**', 'playwright-report/**'] },
   ...tseslint.configs.recommended,
@@ -20,6 +67,12 @@ export default tseslint.config(
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
       '@typescript-eslint/no-explicit-any': 'error',
     },
+  },
+  {
+    files: ['src-main/core/**/*.ts'],
+    ignores: ['src-main/core/**/*.test.ts', 'src-main/core/**/*.bench.ts'],
+    plugins: { cairn: { rules: { 'core-layers': coreLayersRule } } },
+    rules: { 'cairn/core-layers': ['error', { layers: coreLayers }] },
   },
   {
     files: [

@@ -49,8 +49,11 @@ function isTypeOnly(statement: ts.ImportDeclaration | ts.ExportDeclaration): boo
   );
 }
 
-/** Each module's run-time imports inside the repository (absolute paths). */
-export function importGraph(root: string, dirs: string[]): Map<string, string[]> {
+/**
+ * Each module's run-time imports inside the repository (absolute paths); with `typeImports`, its
+ * type-only imports too.
+ */
+export function importGraph(root: string, dirs: string[], typeImports = false): Map<string, string[]> {
   const graph = new Map<string, string[]>();
   const pending = dirs.flatMap((dir) => sourceFiles(resolve(root, dir)));
   while (pending.length > 0) {
@@ -61,7 +64,7 @@ export function importGraph(root: string, dirs: string[]): Map<string, string[]>
     for (const statement of source.statements) {
       if (!ts.isImportDeclaration(statement) && !ts.isExportDeclaration(statement)) continue;
       const specifier = statement.moduleSpecifier;
-      if (!specifier || !ts.isStringLiteral(specifier) || isTypeOnly(statement)) continue;
+      if (!specifier || !ts.isStringLiteral(specifier) || (!typeImports && isTypeOnly(statement))) continue;
       const target = resolveImport(root, file, specifier.text);
       if (target) {
         imports.push(target);
@@ -73,9 +76,12 @@ export function importGraph(root: string, dirs: string[]): Map<string, string[]>
   return graph;
 }
 
-/** The strongly connected groups of more than one module (Tarjan), as paths relative to `root`, sorted. */
-export function importCycles(root: string, dirs: string[]): string[][] {
-  const graph = importGraph(root, dirs);
+/**
+ * The strongly connected groups of more than one module (Tarjan), as paths relative to `root`, sorted.
+ * With `typeImports`, type-only imports count as edges too (the cycles the compiler erases show up).
+ */
+export function importCycles(root: string, dirs: string[], typeImports = false): string[][] {
+  const graph = importGraph(root, dirs, typeImports);
   let counter = 0;
   const index = new Map<string, number>();
   const low = new Map<string, number>();

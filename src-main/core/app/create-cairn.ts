@@ -289,7 +289,6 @@ export async function createCairn(options: CreateCairnOptions = {}): Promise<Cai
       repository,
       secrets: connectionSecrets,
       connections: connectionService,
-      sync: syncService,
       flows: signInFlows,
       lifecycle,
       events,
@@ -300,6 +299,7 @@ export async function createCairn(options: CreateCairnOptions = {}): Promise<Cai
 
     const search = new HybridSearch({
       db,
+      connections: repository,
       queryEmbedder: (space) => embeddings.forSpace(space),
       minVectorSimilarity: (space) => vectorTuning(space, models.local.catalog).minSimilarity,
       vectorWeight: (space) => vectorTuning(space, models.local.catalog).weight,

@@ -12,7 +12,6 @@ import { CairnError, toErrorData } from '../errors';
 import type { ConnectionEventBus } from '../events/connection-events';
 import type { EventBus } from '../events/event-bus';
 import type { Logger } from '../logging/logger';
-import type { SyncService } from '../sync/sync-service';
 import { announceConnections } from './announce';
 import type { ConnectionConnectors } from './connection-connectors';
 import type { ConnectionRepository } from './connection-repository';
@@ -26,11 +25,13 @@ export interface UserAuthServiceDeps {
   secrets: Pick<ConnectionSecrets, 'merge'>;
   /** Sign-out is an edit of the credentials (`clearSecrets`): connectors built from them are dropped. */
   connections: Pick<ConnectionService, 'update'>;
-  /** A running sync holds the authorisation and would keep rotating it: sign-out stops it first. */
-  sync: Pick<SyncService, 'cancel'>;
   /** The waiting flows; the repository reads them to show "pending". */
   flows: SignInFlows;
-  /** Subscribed: removing (cancel a waiting sign-in), credentialsChanged, accessLost. Published: credentialsChanged. */
+  /**
+   * Subscribed: removing (cancel a waiting sign-in), credentialsChanged, accessLost. Published:
+   * credentialsChanged, and signingOut (a running sync holds the authorisation and would keep
+   * rotating it: its owner stops it before the token goes).
+   */
   lifecycle: ConnectionEventBus;
   events: EventBus;
   logger: Logger;
@@ -152,7 +153,7 @@ export class UserAuthService {
     if (view.userAuth === undefined)
       throw new CairnError('UNSUPPORTED', `${view.name}: this platform has no user sign-in.`);
     await this.cancel(connectionId);
-    await this.deps.sync.cancel(connectionId);
+    await this.deps.lifecycle.publish('signingOut', { connectionId });
     const after = await this.deps.connections.update({ id: connectionId, clearSecrets: [USER_AUTH_FIELD] });
     this.deps.logger.info('user signed out', {
       connectionId,

@@ -1,8 +1,7 @@
 import { setImmediate } from 'node:timers/promises';
 import { throwIfAborted } from '../errors';
 import { analyzeText, searchTextOf, type AnalyzedText } from '../text/analyzer';
-import type { EmbedOptions, EmbedResult, Embedder, EmbeddingSpace } from './embedder';
-import type { WorkerRecipe } from '../workers/worker-protocol';
+import type { EmbedOptions, EmbedResult, Embedder, EmbeddingSpace, WorkerRecipe } from './embedder';
 import { hashFeatures, type HashFeatureOptions, type HashFeatureWeights } from './hash-features';
 
 /**

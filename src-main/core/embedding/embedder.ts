@@ -1,4 +1,12 @@
-import type { WorkerRecipe } from '../workers/worker-protocol';
+/**
+ * How to build an embedder inside a worker thread: a factory registered by name in
+ * workers/worker-factories.ts and its (cloneable) options. Plain data, so an embedder can say how to
+ * rebuild itself elsewhere without knowing the worker machinery.
+ */
+export interface WorkerRecipe {
+  factory: string;
+  options: unknown;
+}
 
 /** The identity of a vector space: vectors from two spaces are never compared. */
 export interface EmbeddingSpace {

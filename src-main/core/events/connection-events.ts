@@ -17,6 +17,11 @@ export interface ConnectionEvents {
    * Connectors built from the old ones are stale; a refusal of the old ones says nothing of the new.
    */
   credentialsChanged: { connectionId: string };
+  /**
+   * The user is signing out of the connection: stop what holds the user's authorisation (a running
+   * sync keeps rotating it). The sign-out waits for every listener before it removes the token.
+   */
+  signingOut: { connectionId: string };
   /** The platform refused the stored user authorisation for good (expired, revoked, reused). */
   accessLost: { connectionId: string };
 }

@@ -34,7 +34,7 @@ import { QueryVectorCache } from './query-vector-cache';
 import { rerankCandidates, type Reranker } from './reranking';
 import { chunkIdOf, chunkKey } from './result-keys';
 import { RRF_K, reciprocalRankFusion, topKKeepingChannels, type FusedItem } from './rrf';
-import { SearchCatalog } from './search-catalog';
+import { SearchCatalog, type SearchConnections } from './search-catalog';
 import { searchFacets } from './search-facets';
 import { checkFilters, indexScope, type CheckedFilters } from './search-filters';
 import {
@@ -53,6 +53,8 @@ export interface HybridSearchOptions {
   db: Db;
   /** The embedder for a space, or null when it is not available (then the vector channel is skipped). */
   queryEmbedder: (space: EmbeddingSpace) => Embedder | null;
+  /** Where the connections are read (the connection repository). @default the connections table */
+  connections?: SearchConnections;
   /** Direct-mode connections to search live; read on every search since modes change. */
   directSources?: () => DirectSearchSource[];
   /** Cosine similarity below which a vector hit is dropped as noise, per space. @default no floor */
@@ -111,7 +113,7 @@ export class HybridSearch implements SearchService {
 
   constructor(private readonly options: HybridSearchOptions) {
     this.db = options.db;
-    this.catalog = new SearchCatalog(options.db);
+    this.catalog = new SearchCatalog(options.db, options.connections);
     this.spaceSizes = new SpaceSizes(options.db);
     this.logger = options.logger ?? silentLogger();
   }

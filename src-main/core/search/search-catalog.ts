@@ -8,16 +8,44 @@
  * docs/decisions/search-during-sync.md).
  */
 import type { ConnectionMode, Platform } from '@shared/models';
-import { ConnectionRepository } from '../connections/connection-repository';
 import type { Db } from '../db/database';
 import { readSpaces, type SpaceRecord } from '../index/embedding-spaces';
 
 /** The channel migration 009's triggers notify. */
 export const SEARCH_CATALOG_CHANNEL = 'cairn_search_catalog';
 
+/** A connection as search reads it. */
+export interface SearchConnection {
+  id: string;
+  name: string;
+  platform: Platform;
+  mode: ConnectionMode;
+}
+
+/**
+ * Where search reads the connections: passed in (the app passes its connection repository), so
+ * search does not depend on the connections layer above it (docs/DESIGN.md, core's folders).
+ */
+export interface SearchConnections {
+  /** Every connection, in the order they were added. */
+  modes(): Promise<readonly SearchConnection[]>;
+}
+
+/** The same rows read straight from the table, for a search built without the repository (tests, the bench). */
+export function tableConnections(db: Db): SearchConnections {
+  return {
+    modes: async () =>
+      (
+        await db.query<SearchConnection>(
+          'SELECT id, name, platform, mode FROM connections ORDER BY created_at, id',
+        )
+      ).rows,
+  };
+}
+
 export interface SearchCatalogSnapshot {
   /** In the order the connections were added (the order people see them listed). */
-  connections: readonly { id: string; name: string; platform: Platform; mode: ConnectionMode }[];
+  connections: readonly SearchConnection[];
   /** The connections' platforms by id (the rows a search returns carry their connection's). */
   platforms: ReadonlyMap<string, Platform>;
   /** The connections' names by id (a search's response names the connections it mentions). */
@@ -29,7 +57,10 @@ export class SearchCatalog {
   private cached: Promise<SearchCatalogSnapshot> | null = null;
   private listening: Promise<unknown> | null = null;
 
-  constructor(private readonly db: Db) {}
+  constructor(
+    private readonly db: Db,
+    private readonly connections: SearchConnections = tableConnections(db),
+  ) {}
 
   /** The current rows: kept ones, or read now when a change was notified since they were read. */
   async read(): Promise<SearchCatalogSnapshot> {
@@ -50,7 +81,7 @@ export class SearchCatalog {
   }
 
   private async load(): Promise<SearchCatalogSnapshot> {
-    const connections = await new ConnectionRepository(this.db).modes();
+    const connections = await this.connections.modes();
     const { active } = await readSpaces(this.db);
     return {
       connections,

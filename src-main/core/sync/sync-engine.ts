@@ -17,7 +17,6 @@ import type {
 } from '@shared/models';
 import type { AppErrorData } from '@shared/errors';
 import { chunkMarkdown, type Chunk } from '../chunking/chunker';
-import { ConnectionRepository } from '../connections/connection-repository';
 import { joinHeadingPath } from '../chunking/sections';
 import {
   DEFERRING_CODES,
@@ -42,10 +41,9 @@ import { WriteBatcher } from './write-batcher';
 import { contentHash, normalizeText } from '../text/normalize';
 import { chunkLocated, joinLocatedParts } from './located-text';
 import { carriedFailures, carriedPartialNotes, ListingCollector, stillFailing } from './listing-report';
-import { directModeSyncError } from './sync-errors';
 import { cleanMarkdown } from '../text/clean-markdown';
 import { ANALYSIS_VERSION } from '../index/analysis-version';
-import { emptyCounters, finishRun, startRun, type FinishedRun } from './sync-runs';
+import { assertSyncable, emptyCounters, finishRun, startRun, type FinishedRun } from './sync-runs';
 import type { SyncLock } from './sync-lock';
 
 export interface SyncEngineOptions {
@@ -149,8 +147,7 @@ export class SyncEngine {
   /** Claims the connection and records the run, then syncs in the background. */
   async start(request: SyncRequest): Promise<{ runId: number; done: Promise<SyncRunView> }> {
     const { db, lock } = this.options;
-    const connection = await new ConnectionRepository(db).get(request.connectionId);
-    if (connection.mode !== 'rag') throw directModeSyncError(connection.name);
+    await assertSyncable(db, request.connectionId);
     const release = await lock.acquire(request.connectionId);
     let claimed: Awaited<ReturnType<typeof startRun>>;
     try {

@@ -7,8 +7,11 @@ import type {
   SyncRunStatus,
   SyncRunView,
   SyncStatus,
+  ConnectionMode,
 } from '@shared/models';
 import type { Db } from '../db/database';
+import { CairnError } from '../errors';
+import { directModeSyncError } from './sync-errors';
 import { normalizeText } from '../text/normalize';
 import { countOf } from '../text/plural';
 
@@ -36,6 +39,22 @@ export interface FinishedRun {
   skippedKinds: Record<string, number>;
   error: AppErrorData | null;
   timings: Record<string, number>;
+}
+
+/**
+ * Refuses a run of a connection that is gone (NOT_FOUND) or in direct mode, before the run is
+ * claimed. The two columns a run depends on, read beside the run's own columns of the same row;
+ * the connection's view (secrets, state, limitations) is the connection repository's.
+ */
+export async function assertSyncable(db: Db, connectionId: string): Promise<void> {
+  const row = (
+    await db.query<{ name: string; mode: ConnectionMode }>(
+      'SELECT name, mode FROM connections WHERE id = $1',
+      [connectionId],
+    )
+  ).rows[0];
+  if (!row) throw new CairnError('NOT_FOUND', `No connection with id "${connectionId}".`);
+  if (row.mode !== 'rag') throw directModeSyncError(row.name);
 }
 
 /** Per-document errors kept per run: enough to act on, bounded for a source that fails wholesale. */

@@ -24,7 +24,7 @@ export interface SyncServiceDeps {
   engine: SyncEngine;
   connectors: ConnectionConnectors;
   repository: ConnectionRepository;
-  /** A connection being removed or switched to direct mode stops its sync. */
+  /** A connection being removed, switched to direct mode or signed out of stops its sync. */
   lifecycle: ConnectionEventBus;
   embeddings: EmbeddingService;
   events: EventBus;
@@ -48,6 +48,8 @@ export class SyncService {
   constructor(private readonly deps: SyncServiceDeps) {
     this.unsubscribe = [
       deps.lifecycle.on('removing', ({ connectionId }) => this.cancel(connectionId)),
+      // A running sync holds the user's authorisation and keeps rotating it: sign-out waits for it to stop.
+      deps.lifecycle.on('signingOut', ({ connectionId }) => this.cancel(connectionId)),
       // The mode changed first, so no new sync starts; the index stays on disk.
       deps.lifecycle.on('modeChanged', ({ connectionId, mode }) =>
         mode === 'direct' ? this.cancel(connectionId) : undefined,

@@ -3,12 +3,10 @@
  * by structured clone, vectors as transferred Float32Array buffers.
  */
 import type { ErrorCode } from '@shared/errors';
+import type { WorkerRecipe } from '../embedding/embedder';
 
-/** Which factory in worker-factories.ts builds the worker's target, and its (cloneable) options. */
-export interface WorkerRecipe {
-  factory: string;
-  options: unknown;
-}
+/** Which factory in worker-factories.ts builds the worker's target (defined with the Embedder, which carries one). */
+export type { WorkerRecipe };
 
 export type HostMessage =
   | { type: 'init'; recipe: WorkerRecipe }
