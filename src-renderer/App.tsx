@@ -7,10 +7,12 @@ import { SyncIndicator } from './components/common/SyncIndicator';
 import { ConnectionsView } from './components/connections/ConnectionsView';
 import { SearchBox } from './components/search/SearchBox';
 import { SearchView } from './components/search/SearchView';
+import { LeaveSettingsDialog } from './components/settings/LeaveSettingsDialog';
 import { SettingsView } from './components/settings/SettingsView';
 import { type MessageKey } from './i18n/i18n';
 import { useLanguage, useT } from './hooks/use-t';
 import type { View } from './store/slices/ui-slice';
+import { unsavedSections } from './store/settings-draft';
 import { useApp } from './store/store-context';
 import { effectiveTheme } from './theme';
 
@@ -126,6 +128,17 @@ export function App() {
   const requestSearchFocus = useApp((state) => state.requestSearchFocus);
   const theme = useApp((state) => state.theme);
   const systemDark = useSystemDark();
+  const unsaved = useApp((state) => unsavedSections(state.settings, state.settingsEdits).length > 0);
+  const host = useApp((state) => state.host);
+
+  useEffect(() => {
+    // Browser host: closing or reloading the tab asks first while Settings holds unsaved changes.
+    // (Electron would treat a beforeunload answer as "never close", so the desktop shell is left alone.)
+    if (!unsaved || host !== 'browser') return;
+    const onBeforeUnload = (event: BeforeUnloadEvent) => event.preventDefault();
+    window.addEventListener('beforeunload', onBeforeUnload);
+    return () => window.removeEventListener('beforeunload', onBeforeUnload);
+  }, [unsaved, host]);
 
   useEffect(() => {
     document.documentElement.dataset['theme'] = effectiveTheme(theme, systemDark);
@@ -176,6 +189,7 @@ export function App() {
         </div>
       </main>
       <DocumentPreview />
+      <LeaveSettingsDialog />
     </div>
   );
 }

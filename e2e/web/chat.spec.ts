@@ -66,7 +66,7 @@ test('with a chat model set in Settings the streamed answer cites [1]; clicking 
   await expect(chat.locator('.test-result.ok')).toContainText(
     `The chat model ${backend.chatModel.model} answered`,
   );
-  await app.getByRole('button', { name: 'Save', exact: true }).click();
+  await chat.getByRole('button', { name: 'Save', exact: true }).click();
   await expect(app.getByText('Settings saved')).toBeVisible();
   await screenshot(app, '12-settings-chat-model');
   await app.getByRole('button', { name: 'Dismiss' }).click();

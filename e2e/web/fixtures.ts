@@ -145,7 +145,7 @@ export async function useFakeChatModel(page: Page, backend: BackendHost): Promis
   await chat.getByLabel('Base URL').fill(backend.chatModel.baseUrl);
   await chat.getByLabel('Model').fill(backend.chatModel.model);
   await chat.getByLabel('API key').fill(backend.chatModel.apiKey);
-  await page.getByRole('button', { name: 'Save', exact: true }).click();
+  await chat.getByRole('button', { name: 'Save', exact: true }).click();
   await expect(page.getByText('Settings saved')).toBeVisible();
   await page.getByRole('button', { name: 'Dismiss' }).click();
 }

@@ -1,24 +1,12 @@
 import { useEffect, useState } from 'react';
-import type { EmbeddingProviderKind, EmbeddingSettingsView } from '@shared/models';
+import type { EmbeddingProviderKind, SettingsView } from '@shared/models';
 import { formatNumber, type MessageKey } from '../../i18n/i18n';
 import { useLanguage, useT } from '../../hooks/use-t';
-import { useApp } from '../../store/store-context';
+import { useApp, useAppShallow } from '../../store/store-context';
+import { embeddingChanged, sectionDraft, type EmbeddingDraft } from '../../store/settings-draft';
 import { ModelTest, withKey } from './ModelTest';
+import { SectionSave } from './SectionSave';
 import { EMBEDDING_PRESETS } from './provider-presets';
-
-export interface EmbeddingDraft {
-  provider: EmbeddingProviderKind;
-  baseUrl: string;
-  model: string;
-  dimensions: number;
-  apiKey: string;
-}
-
-export function embeddingChanged(saved: EmbeddingSettingsView, draft: EmbeddingDraft): boolean {
-  return (
-    saved.provider !== draft.provider || saved.model !== draft.model || saved.dimensions !== draft.dimensions
-  );
-}
 
 /** A local provider takes an installed model from the catalogue; its width is the catalogue's. */
 function LocalModelChoice({
@@ -63,17 +51,13 @@ function LocalModelChoice({
   );
 }
 
-/** The embedding half of Settings, with the re-index explanation when the model would change. */
-export function EmbeddingSettings({
-  saved,
-  draft,
-  onChange,
-}: {
-  saved: EmbeddingSettingsView;
-  draft: EmbeddingDraft;
-  onChange: (draft: EmbeddingDraft) => void;
-}) {
+/** The embedding section of Settings, with the re-index explanation when the model would change. */
+export function EmbeddingSettings({ settings }: { settings: SettingsView }) {
   const t = useT();
+  const saved = settings.embedding;
+  const draft = useAppShallow((state) => sectionDraft(settings, state.settingsEdits, 'embedding'));
+  const edit = useApp((state) => state.editSettings);
+  const onChange = (next: EmbeddingDraft) => edit('embedding', next);
   const language = useLanguage();
   const loadReindexCost = useApp((state) => state.loadReindexCost);
   const testEmbeddingModel = useApp((state) => state.testEmbeddingModel);
@@ -181,6 +165,7 @@ export function EmbeddingSettings({
           {preset.paid && ` ${t('settings.reindexPaid')}`}
         </p>
       )}
+      <SectionSave section="embedding" />
     </fieldset>
   );
 }

@@ -1,23 +1,28 @@
-import { useEffect, useState } from 'react';
+import { useEffect } from 'react';
 import type { ModelSourceKind, ModelView, SettingsView } from '@shared/models';
 import { formatNumber, type MessageKey } from '../../i18n/i18n';
 import { useLanguage, useT } from '../../hooks/use-t';
-import { useApp } from '../../store/store-context';
+import { sectionDraft, sectionPatch } from '../../store/settings-draft';
+import { useApp, useAppShallow } from '../../store/store-context';
 import { formatBytes, formatDuration, ModelCard } from './ModelCard';
 
+/** Where models download from; saved with its own button (a section of Settings' unsaved-changes check). */
 function SourcePicker({ settings }: { settings: SettingsView }) {
   const t = useT();
   const models = useApp((state) => state.models);
-  const saveSettings = useApp((state) => state.saveSettings);
-  const [source, setSource] = useState<ModelSourceKind>(settings.models.source);
-  const [mirrorUrl, setMirrorUrl] = useState(settings.models.mirrorUrl || 'https://hf-mirror.com');
-  const changed =
-    source !== settings.models.source || (source === 'mirror' && mirrorUrl !== settings.models.mirrorUrl);
+  const draft = useAppShallow((state) => sectionDraft(settings, state.settingsEdits, 'models'));
+  const edit = useApp((state) => state.editSettings);
+  const save = useApp((state) => state.saveSettingsSection);
+  const load = useApp((state) => state.loadModels);
+  const changed = useApp((state) => sectionPatch(settings, state.settingsEdits, 'models') !== null);
   return (
     <div className="field-row model-source">
       <label className="field">
         <span>{t('models.source')}</span>
-        <select value={source} onChange={(event) => setSource(event.target.value as ModelSourceKind)}>
+        <select
+          value={draft.source}
+          onChange={(event) => edit('models', { ...draft, source: event.target.value as ModelSourceKind })}
+        >
           {(['huggingface', 'mirror', 'modelscope'] as const).map((kind) => (
             <option key={kind} value={kind}>
               {t(`models.source.${kind}` as MessageKey)}
@@ -25,13 +30,13 @@ function SourcePicker({ settings }: { settings: SettingsView }) {
           ))}
         </select>
       </label>
-      {source === 'mirror' && (
+      {draft.source === 'mirror' && (
         <label className="field">
           <span>{t('models.mirrorUrl')}</span>
           <input
-            value={mirrorUrl}
+            value={draft.mirrorUrl}
             spellCheck={false}
-            onChange={(event) => setMirrorUrl(event.target.value)}
+            onChange={(event) => edit('models', { ...draft, mirrorUrl: event.target.value })}
           />
         </label>
       )}
@@ -39,9 +44,7 @@ function SourcePicker({ settings }: { settings: SettingsView }) {
         <button
           type="button"
           className="button"
-          onClick={() =>
-            void saveSettings({ models: { source, ...(source === 'mirror' ? { mirrorUrl } : {}) } })
-          }
+          onClick={() => void save('models').then((saved) => (saved ? load() : undefined))}
         >
           {t('models.saveSource')}
         </button>

@@ -2,8 +2,9 @@ import type { AppErrorData } from '@shared/errors';
 import type { ChunkLocation, CoreMessage, Platform, SyncRunView } from '@shared/models';
 import { translate, type Language } from '../../i18n/i18n';
 import { selectLanguage } from '../selectors';
+import { unsavedSections } from '../settings-draft';
 import { storedTheme, storeTheme, type ThemeChoice } from '../../theme';
-import type { GetState, SetState, StoreDeps } from '../store-types';
+import type { AppState, GetState, SetState, StoreDeps } from '../store-types';
 
 export type View = 'connections' | 'search' | 'chat' | 'settings';
 
@@ -22,6 +23,9 @@ export interface Notice {
    */
   cause?: string;
 }
+
+/** A change of view and what goes with it (the add form opened, the search box focused). */
+export type ViewChange = Partial<Pick<AppState, 'addForm' | 'searchFocusRequest'>> & { view: View };
 
 /** A notice about the connection to Cairn itself (the browser host's event stream or status). */
 export const HOST_CAUSE = 'host';
@@ -43,6 +47,12 @@ export interface UiSlice {
   /** Bumped by Ctrl/Cmd+K; the search box focuses itself when it changes. */
   searchFocusRequest: number;
   setView(view: View): void;
+  /**
+   * A change of view that waits while Settings holds unsaved changes: Settings then asks to save
+   * or discard them (`resolveLeave`), and the change happens after that, or not at all.
+   */
+  leaveRequest: ViewChange | null;
+  resolveLeave(choice: 'save' | 'discard' | 'stay'): Promise<void>;
   showNotice(kind: Notice['kind'], text: string): void;
   showSuccess(success: CoreMessage): void;
   /**
@@ -99,6 +109,14 @@ export function createUiSlice(
   get: GetState,
   { api, host, openWindow }: StoreDeps,
 ): UiSlice {
+  /** Changes the view unless that would leave Settings with changes not saved (it asks first). */
+  const navigate = (change: ViewChange) => {
+    const state = get();
+    const leaving = state.view === 'settings' && change.view !== 'settings';
+    if (leaving && unsavedSections(state.settings, state.settingsEdits).length > 0)
+      set({ leaveRequest: change });
+    else set({ ...change, leaveRequest: null });
+  };
   return {
     view: 'connections',
     host,
@@ -113,7 +131,15 @@ export function createUiSlice(
       storeTheme(globalThis.localStorage, theme);
       set({ theme });
     },
-    setView: (view) => set({ view }),
+    setView: (view) => navigate({ view }),
+    leaveRequest: null,
+    async resolveLeave(choice) {
+      const change = get().leaveRequest;
+      if (!change || choice === 'stay') return set({ leaveRequest: null });
+      if (choice === 'save' && !(await get().saveAllSettings())) return set({ leaveRequest: null });
+      if (choice === 'discard') get().discardSettingsEdits();
+      set({ ...change, leaveRequest: null });
+    },
     showNotice: (kind, text) => set({ notice: { id: ++noticeIds, kind, text } }),
     showError: (error, cause) => {
       if (error.code !== 'CANCELLED')
@@ -158,10 +184,9 @@ export function createUiSlice(
     },
     dismissNotice: () => set({ notice: null }),
     openAddForm: (platform = 'folder', path) =>
-      set({ addForm: { open: true, platform, ...(path ? { path } : {}) }, view: 'connections' }),
+      navigate({ addForm: { open: true, platform, ...(path ? { path } : {}) }, view: 'connections' }),
     closeAddForm: () => set((state) => ({ addForm: { ...state.addForm, open: false } })),
-    requestSearchFocus: () =>
-      set((state) => ({ view: 'search', searchFocusRequest: state.searchFocusRequest + 1 })),
+    requestSearchFocus: () => navigate({ view: 'search', searchFocusRequest: get().searchFocusRequest + 1 }),
     async openExternal(url, page) {
       const result = await api.app.openExternal(page ? { url, page } : { url });
       if (!result.ok) get().showError(result.error);
