@@ -1,5 +1,15 @@
 import type { Page } from '@playwright/test';
-import { addFolder, addYuque, ask, expect, screenshot, syncAndWait, test, YUQUE_CARD } from './fixtures';
+import {
+  addFolder,
+  addYuque,
+  ask,
+  expect,
+  screenshot,
+  syncAndWait,
+  test,
+  useFakeChatModel,
+  YUQUE_CARD,
+} from './fixtures';
 
 test.use({ locale: 'en-US' });
 
@@ -161,3 +171,47 @@ async function finishAnswer(page: Page, count: number): Promise<void> {
     timeout: 20_000,
   });
 }
+
+test('follow-ups scroll into view and the streaming answer is followed until the reader scrolls away', async ({
+  app,
+  backend,
+}) => {
+  await addYuque(app, backend);
+  await syncAndWait(app, YUQUE_CARD);
+  await useFakeChatModel(app, backend);
+  await app.setViewportSize({ width: 900, height: 700 });
+  await ask(app, 'How do we handle rate limiting?');
+  await expect(app.locator('.exchange .answer').last()).toHaveAttribute('aria-busy', 'false');
+  const box = app.getByRole('textbox', { name: 'Ask' });
+  const view = app.locator('.view');
+
+  // A slow stream: the answer grows for a few seconds, as a real model's does.
+  backend.chatModel.chunkDelayMs = 60;
+  await box.fill('And how do we handle error handling?');
+  await app.keyboard.press('Enter');
+  const second = app.locator('.exchange').nth(1);
+  await expect(second.locator('.question')).toBeInViewport();
+  await expect(second.locator('.cursor')).toBeVisible();
+  // While it streams, the end of the answer (the cursor) stays on screen.
+  for (let look = 0; look < 5; look++) {
+    const streaming = await second.locator('.cursor').count();
+    if (!streaming) break;
+    await expect(second.locator('.cursor')).toBeInViewport();
+    await app.waitForTimeout(150);
+  }
+  await expect(second.locator('.answer')).toHaveAttribute('aria-busy', 'false', { timeout: 30_000 });
+  const afterSecond = await view.evaluate((element) => element.scrollTop);
+  expect(afterSecond).toBeGreaterThan(0);
+  await screenshot(app, '13-chat-follow-up');
+
+  // Scrolled up while the third answer streams: the view stays where the reader put it.
+  await box.fill('What about backups?');
+  await app.keyboard.press('Enter');
+  const third = app.locator('.exchange').nth(2);
+  await expect(third.locator('.question')).toBeInViewport();
+  await view.evaluate((element) => element.scrollTo({ top: 0 }));
+  await app.waitForTimeout(300);
+  const held = await view.evaluate((element) => element.scrollTop);
+  await expect(third.locator('.answer')).toHaveAttribute('aria-busy', 'false', { timeout: 30_000 });
+  expect([held, await view.evaluate((element) => element.scrollTop)]).toEqual([0, 0]);
+});

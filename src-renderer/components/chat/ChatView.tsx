@@ -1,10 +1,11 @@
-import { useEffect, useState, type FormEvent, type KeyboardEvent } from 'react';
+import { useEffect, useRef, useState, type FormEvent, type KeyboardEvent } from 'react';
 import { useT } from '../../hooks/use-t';
 import { selectIsAnswering } from '../../store/selectors';
 import { useApp } from '../../store/store-context';
 import { ChatExchangeView } from './ChatExchangeView';
 import { conversationMarkdown, exportFileName } from './export-markdown';
 import { ConversationList } from './ConversationList';
+import { useFollowAnswer } from './use-follow-answer';
 import { QuestionSuggestions, useTopics } from '../search/Suggestions';
 
 export function ChatView() {
@@ -21,6 +22,9 @@ export function ChatView() {
   const openAddForm = useApp((state) => state.openAddForm);
   const [question, setQuestion] = useState('');
   const topics = useTopics();
+  const list = useRef<HTMLDivElement>(null);
+  const form = useRef<HTMLFormElement>(null);
+  useFollowAnswer(exchanges, list, form);
 
   // Fetched on demand, each time the panel opens; chat.done keeps it fresh while it is shown.
   useEffect(() => {
@@ -89,11 +93,11 @@ export function ChatView() {
             )}
           </section>
         )}
-        <div className="exchanges" aria-busy={opening}>
+        <div className="exchanges" aria-busy={opening} ref={list}>
           {!opening &&
             exchanges.map((exchange) => <ChatExchangeView key={exchange.key} exchange={exchange} />)}
         </div>
-        <form className="ask-form" onSubmit={submit}>
+        <form className="ask-form" onSubmit={submit} ref={form}>
           <textarea
             aria-label={t('chat.send')}
             rows={2}

@@ -1,0 +1,70 @@
+import { useEffect, useLayoutEffect, useRef, type RefObject } from 'react';
+import type { ChatExchange } from '../../store/slices/chat-slice';
+
+/** How close to the end of the answer counts as "reading along" (the user has not scrolled up). */
+const FOLLOW_SLACK_PX = 48;
+
+function scrollParent(element: HTMLElement): HTMLElement | null {
+  for (let node = element.parentElement; node; node = node.parentElement) {
+    const { overflowY } = getComputedStyle(node);
+    if (overflowY === 'auto' || overflowY === 'scroll') return node;
+  }
+  return null;
+}
+
+/**
+ * As chat apps do: a new question is scrolled to the top of the view, and the answer streaming
+ * under it is followed (its last line kept above the ask box) until the user scrolls away from it;
+ * scrolling back down to it follows again. `list` holds one element per exchange, `footer` is the
+ * sticky ask box that covers the bottom of the view.
+ */
+export function useFollowAnswer(
+  exchanges: ChatExchange[],
+  list: RefObject<HTMLElement | null>,
+  footer: RefObject<HTMLElement | null>,
+): void {
+  const following = useRef(false);
+  const seen = useRef<ChatExchange['key'] | null>(null);
+  const last = exchanges.at(-1);
+  const live = !!last && (last.status === 'asking' || last.status === 'streaming');
+
+  /** How far the answer's end is below the visible area (negative: above its bottom edge). */
+  const overshoot = (view: HTMLElement, answer: Element): number => {
+    const bottom = footer.current?.getBoundingClientRect().top ?? view.getBoundingClientRect().bottom;
+    return answer.getBoundingClientRect().bottom - (bottom - 12);
+  };
+
+  // A question just asked: bring it to the top of the view and start following its answer.
+  useLayoutEffect(() => {
+    if (!last || !live || seen.current === last.key) return;
+    seen.current = last.key;
+    const element = list.current?.lastElementChild;
+    if (!(element instanceof HTMLElement)) return;
+    element.scrollIntoView({ block: 'start' });
+    following.current = true;
+  }, [last, live, list]);
+
+  // The answer grew: keep its end in sight while following.
+  const length = last?.text.length ?? 0;
+  useLayoutEffect(() => {
+    const element = list.current?.lastElementChild;
+    const answer = element?.querySelector('.answer');
+    const view = element instanceof HTMLElement ? scrollParent(element) : null;
+    if (!live || !following.current || !answer || !view) return;
+    const below = overshoot(view, answer);
+    if (below > 0) view.scrollTop += below;
+  }, [length, live, list]);
+
+  // The user scrolled: up and away from the answer's end stops following; back down to it resumes.
+  useEffect(() => {
+    const element = list.current;
+    const view = element ? scrollParent(element) : null;
+    if (!view || !live) return;
+    const onScroll = () => {
+      const answer = list.current?.lastElementChild?.querySelector('.answer');
+      if (answer) following.current = overshoot(view, answer) <= FOLLOW_SLACK_PX;
+    };
+    view.addEventListener('scroll', onScroll, { passive: true });
+    return () => view.removeEventListener('scroll', onScroll);
+  }, [live, list]);
+}
