@@ -176,14 +176,16 @@ test('follow-ups scroll into view and the streaming answer is followed until the
   app,
   backend,
 }) => {
+  // A sync and three answers, one of them slowed down: more than the default minute on a loaded machine.
+  test.setTimeout(180_000);
   await addYuque(app, backend);
   await syncAndWait(app, YUQUE_CARD);
   await useFakeChatModel(app, backend);
   await app.setViewportSize({ width: 900, height: 700 });
   await ask(app, 'How do we handle rate limiting?');
   await expect(app.locator('.exchange .answer').last()).toHaveAttribute('aria-busy', 'false');
-  const box = app.getByRole('textbox', { name: 'Ask' });
   const view = app.locator('.view');
+  const box = app.getByRole('textbox', { name: 'Ask' });
 
   // A slow stream: the answer grows for a few seconds, as a real model's does.
   backend.chatModel.chunkDelayMs = 60;
@@ -192,13 +194,22 @@ test('follow-ups scroll into view and the streaming answer is followed until the
   const second = app.locator('.exchange').nth(1);
   await expect(second.locator('.question')).toBeInViewport();
   await expect(second.locator('.cursor')).toBeVisible();
-  // While it streams, the end of the answer (the cursor) stays on screen.
-  for (let look = 0; look < 5; look++) {
-    const streaming = await second.locator('.cursor').count();
-    if (!streaming) break;
-    await expect(second.locator('.cursor')).toBeInViewport();
+  // While it streams, the end of the answer (the cursor) stays on screen, above the ask box.
+  const looks: string[] = [];
+  for (let look = 0; look < 8; look++) {
+    const seen = await view.evaluate((element) => {
+      const cursor = element.querySelectorAll('.exchange')[1]?.querySelector('.cursor');
+      if (!cursor) return 'done';
+      const rect = cursor.getBoundingClientRect();
+      const bottom = element.querySelector('.ask-form')!.getBoundingClientRect().top;
+      return rect.top >= 0 && rect.bottom <= bottom ? 'in view' : `out of view (${rect.bottom} > ${bottom})`;
+    });
+    if (seen === 'done') break;
+    looks.push(seen);
     await app.waitForTimeout(150);
   }
+  expect(looks.length).toBeGreaterThan(0);
+  expect(looks.filter((seen) => seen !== 'in view')).toEqual([]);
   await expect(second.locator('.answer')).toHaveAttribute('aria-busy', 'false', { timeout: 30_000 });
   const afterSecond = await view.evaluate((element) => element.scrollTop);
   expect(afterSecond).toBeGreaterThan(0);

@@ -24,6 +24,8 @@ export function useFollowAnswer(
   footer: RefObject<HTMLElement | null>,
 ): void {
   const following = useRef(false);
+  /** Where following last left the view: a view above it was scrolled up by the reader. */
+  const leftAt = useRef(0);
   const seen = useRef<ChatExchange['key'] | null>(null);
   const last = exchanges.at(-1);
   const live = !!last && (last.status === 'asking' || last.status === 'streaming');
@@ -42,6 +44,7 @@ export function useFollowAnswer(
     if (!(element instanceof HTMLElement)) return;
     element.scrollIntoView({ block: 'start' });
     following.current = true;
+    leftAt.current = scrollParent(element)?.scrollTop ?? 0;
   }, [last, live, list]);
 
   // The answer grew: keep its end in sight while following.
@@ -51,8 +54,14 @@ export function useFollowAnswer(
     const answer = element?.querySelector('.answer');
     const view = element instanceof HTMLElement ? scrollParent(element) : null;
     if (!live || !following.current || !answer || !view) return;
+    // The reader's scroll may not have been reported yet (scroll events come a frame later).
+    if (view.scrollTop < leftAt.current - 1) {
+      following.current = false;
+      return;
+    }
     const below = overshoot(view, answer);
     if (below > 0) view.scrollTop += below;
+    leftAt.current = view.scrollTop;
   }, [length, live, list]);
 
   // The user scrolled: up and away from the answer's end stops following; back down to it resumes.
@@ -62,7 +71,12 @@ export function useFollowAnswer(
     if (!view || !live) return;
     const onScroll = () => {
       const answer = list.current?.lastElementChild?.querySelector('.answer');
-      if (answer) following.current = overshoot(view, answer) <= FOLLOW_SLACK_PX;
+      if (!answer) return;
+      if (view.scrollTop < leftAt.current - 1) following.current = false;
+      if (overshoot(view, answer) <= FOLLOW_SLACK_PX) {
+        following.current = true;
+        leftAt.current = view.scrollTop;
+      }
     };
     view.addEventListener('scroll', onScroll, { passive: true });
     return () => view.removeEventListener('scroll', onScroll);
