@@ -209,10 +209,14 @@ export const PLATFORM_INFO: Record<Platform, PlatformInfo> = {
       {
         ...baseUrl,
         label: {
-          en: 'API base URL (team tokens need the space host)',
-          zh: 'API 地址（团队 Token 需使用空间域名）',
+          en: 'API base URL or site root (team tokens need the space host)',
+          zh: 'API 地址或站点根地址（团队 Token 需使用空间域名）',
         },
-        placeholder: 'https://<space>.yuque.com/api/v2',
+        placeholder: 'https://<space>.yuque.com',
+        hint: {
+          en: 'A site root gets /api/v2 added; a full API URL is used as it is.',
+          zh: '填写站点根地址时会自动加上 /api/v2；完整的 API 地址按原样使用。',
+        },
       },
       {
         key: 'token',

@@ -13,8 +13,9 @@
  * (paged by page/page_size ≤ 200); /search with required q and type, fixed page size 20, `<em>`
  * highlights, a site-relative url; errors as real HTTP statuses with {message} (the body shape is
  * what the official yuque-mcp-server reads; the spec gives none); 429 (访问频率超限) for injected
- * faults and, with `hourlyQuota`, once a token's requests in the current "hour" pass it
- * (third-party reports: 5,000 an hour per token; `control.newHour()` starts the next hour).
+ * faults and, with `hourlyQuota`, once a token's requests in the current "hour" pass it (a test
+ * budget: Yuque documents no number; `control.newHour()` starts the next hour). `siteUrl` is the
+ * site root a user may type instead of the API URL (`baseUrl`).
  * Lake documents carry Markdown in `body` (as Tencent/WeKnora report from the live API, [3P]), or
  * an empty body with `lakeBody: 'empty'` (the spec only says "raw body").
  *
@@ -97,6 +98,8 @@ export interface YuqueFakeControl {
 
 export interface YuqueFake {
   baseUrl: string;
+  /** The site root (`https://<space>.yuque.com` on Yuque): what a user may type instead of `baseUrl`. */
+  siteUrl: string;
   credentials: { token: string };
   control: YuqueFakeControl;
   close(): Promise<void>;
@@ -348,6 +351,7 @@ export async function startYuqueFake(options: YuqueFakeOptions = {}): Promise<Yu
   };
   return {
     baseUrl: `${server.origin}/api/v2`,
+    siteUrl: server.origin,
     credentials: { token: firstToken },
     control,
     close: server.close,

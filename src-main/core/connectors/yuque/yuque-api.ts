@@ -16,6 +16,27 @@ function messageOf(json: unknown): string {
 export const MAX_RETRY_AFTER_MS = 60_000;
 
 /**
+ * The API base from what the user typed: a site or space root (`https://<space>.yuque.com`, a
+ * private deployment's host) gets `/api/v2`, as the official MCP server (yuque/yuque-mcp-server
+ * src/config.ts normalizeYuqueBaseURL: "Site roots are normalized to /api/v2") and CLI
+ * (yuque/yuque-cli src/api.js: `${endpoint}/api/v2`) do; a URL with a path (the full API URL) is
+ * kept as it is. Empty gives the default site's API.
+ */
+export function yuqueApiBase(configured: unknown, fallback: string): string {
+  const raw = String(configured ?? '')
+    .trim()
+    .replace(/\/+$/, '');
+  if (!raw) return fallback;
+  try {
+    const url = new URL(raw);
+    if (url.pathname === '' || url.pathname === '/') return `${url.origin}/api/v2`;
+  } catch {
+    // Not a URL: kept as typed, and the first request says it cannot reach it.
+  }
+  return raw;
+}
+
+/**
  * Interprets one Yuque answer; `what` names the request in messages (never a token). The JSON body
  * is returned as is, to be checked with the endpoint's schema.
  */
@@ -39,9 +60,9 @@ export function interpretYuque(what: string): (response: RawResponse) => Interpr
     }
     const detail = `${what}: HTTP ${status} (${messageOf(response.json)})`;
     if (status === 429) {
-      // The spec documents 429 but no rate-limit header or number; third-party reports give about
-      // 5,000 requests an hour per token. A short standard Retry-After is waited out; otherwise the
-      // hour's budget is spent and the sync defers the rest (RATE_LIMITED, sync-engine.ts).
+      // The spec documents 429 (访问频率超限) but no number and no rate-limit header: Cairn says what
+      // Yuque answered. A short standard Retry-After is waited out; otherwise the sync defers the
+      // rest (RATE_LIMITED, sync-engine.ts).
       const afterMs = resetHeaderMs(response.headers, 'retry-after', Number.POSITIVE_INFINITY);
       if (afterMs !== undefined && afterMs <= MAX_RETRY_AFTER_MS)
         return {
@@ -54,7 +75,7 @@ export function interpretYuque(what: string): (response: RawResponse) => Interpr
         kind: 'error',
         error: new CairnError(
           'RATE_LIMITED',
-          `Yuque's request limit was reached (${detail}). Yuque allows about 5,000 requests an hour per token; Cairn carries on at the next sync.`,
+          `Yuque answered that its request limit was reached (${detail}${afterMs === undefined ? ', no Retry-After' : `, Retry-After ${Math.round(afterMs / 1000)} s`}); Cairn carries on at the next sync.`,
           { details: afterMs === undefined ? {} : { retryAfterMs: afterMs } },
         ),
       };

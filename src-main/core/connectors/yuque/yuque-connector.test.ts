@@ -4,6 +4,7 @@ import type { DocumentRef } from '../connector';
 import { startYuqueFake, type YuqueFake } from '../../../testing/fakes/yuque-fake';
 import { blocksToMarkdown } from '../../../testing/fakes/fixtures/markup';
 import { CairnError } from '../../errors';
+import { yuqueApiBase } from './yuque-api';
 import { YuqueConnector, yuquePacing, type YuqueConnectorOptions } from './yuque-connector';
 import { failure, listAll, retryWaitsLogger } from '../../../testing/connector-test-kit';
 
@@ -65,6 +66,32 @@ describe('YuqueConnector against the fake', () => {
     } finally {
       fake.control.denyPermission(false);
     }
+  });
+
+  it('takes a site or space root and appends /api/v2, and still takes the full API URL (#28 item 7)', async () => {
+    expect(
+      [
+        '',
+        'https://acme.yuque.com',
+        'https://acme.yuque.com/',
+        'https://acme.yuque.com/api/v2/',
+        'https://yuque.example.cn/custom/api',
+      ].map((typed) => yuqueApiBase(typed, 'https://www.yuque.com/api/v2')),
+    ).toEqual([
+      'https://www.yuque.com/api/v2',
+      'https://acme.yuque.com/api/v2',
+      'https://acme.yuque.com/api/v2',
+      'https://acme.yuque.com/api/v2',
+      'https://yuque.example.cn/custom/api',
+    ]);
+    const start = fake.control.requests.length;
+    for (const typed of [fake.siteUrl, `${fake.siteUrl}/`, fake.baseUrl])
+      expect(await connect(fake, { baseUrl: typed }).validate()).toMatchObject({
+        code: 'connection.yuqueOk',
+      });
+    const paths = fake.control.requests.slice(start).map((request) => request.path);
+    expect(paths.length).toBeGreaterThan(2);
+    expect(paths.every((path) => path.startsWith('/api/v2/'))).toBe(true);
   });
 
   it('lists every document of the user and team repos across offset pages', async () => {
@@ -199,7 +226,11 @@ describe('YuqueConnector against the fake', () => {
       );
       expect(outcomes.at(-1)).toBe('RATE_LIMITED');
       const error = await failure(connector.fetch(refs[0]!));
-      expect(error.message).toMatch(/request limit was reached .*HTTP 429.*about 5,000 requests an hour/);
+      // What Yuque answered, and no quota number the spec does not document.
+      expect(error.message).toMatch(
+        /^Yuque answered that its request limit was reached \(.*HTTP 429 \(Too Many Requests\), no Retry-After\); Cairn carries on at the next sync\.$/,
+      );
+      expect(error.message).not.toMatch(/5,000|an hour/);
       limited.control.newHour();
       expect((await connector.fetch(refs[0]!)).markdown.length).toBeGreaterThan(10);
     } finally {

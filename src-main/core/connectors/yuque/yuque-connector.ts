@@ -3,8 +3,9 @@
  * the user's and the user's teams' knowledge bases, pages their docs with offset/limit until
  * meta.total, reads each base's TOC for the documents' places, fetches each doc's text as
  * Markdown, and runs Yuque's own search for direct mode. Every answer is checked against the
- * official spec's shape for its endpoint (yuque-schemas.ts); requests are paced to stay inside
- * the hourly quota, and past it the sync defers the rest (yuque-api.ts).
+ * official spec's shape for its endpoint (yuque-schemas.ts); requests are paced, and when Yuque
+ * answers 429 the sync defers the rest (yuque-api.ts). The base URL may be a site or space root
+ * (`/api/v2` is appended) or the full API URL.
  */
 import type { CoreMessage } from '@shared/models';
 import { PLATFORM_INFO } from '@shared/platforms';
@@ -28,7 +29,7 @@ import {
   type RateWindow,
 } from '../http/platform-http';
 import { parseResponse } from '../http/response-shape';
-import { interpretYuque, stripEmphasis } from './yuque-api';
+import { interpretYuque, stripEmphasis, yuqueApiBase } from './yuque-api';
 import { listYuqueDocuments, reposOf, TOKEN_HELP, type YuqueListingContext } from './yuque-listing';
 import { yuqueDocToMarkdown } from './yuque-markdown';
 import { DocDetailAnswer, SearchAnswer, UserAnswer, type YuqueDocDetail } from './yuque-schemas';
@@ -44,13 +45,13 @@ export interface YuqueConnectorOptions {
 const SEARCH_PAGE_SIZE = 20;
 /** The spec's maximum page_size for data-table rows. */
 const TABLE_PAGE_SIZE = 200;
-/** At most this many table pages per document, so one huge table cannot eat the hour's quota. */
+/** At most this many table pages per document, so one huge table cannot take a sync's requests. */
 const MAX_TABLE_PAGES = 200;
 
 /**
- * About 5,000 requests an hour per token (third-party reports; the spec documents 429 only):
- * 80 a minute is 4,800 an hour, and 5 a second smooths bursts. A larger sync carries on at this
- * pace; one that still meets a 429 defers its remaining documents to the next sync.
+ * Cairn's own pace, not a documented Yuque quota (the spec documents a 429 and no number): 80 a
+ * minute and 5 a second keep a long sync from bursting. One that still meets a 429 defers its
+ * remaining documents to the next sync.
  */
 export function yuquePacing(perSecond: number): RateWindow[] {
   return [
@@ -76,7 +77,7 @@ export class YuqueConnector implements Connector {
 
   constructor(init: ConnectorInit, options: YuqueConnectorOptions = {}) {
     this.logger = init.logger.child('yuque');
-    this.baseUrl = String(init.config.baseUrl || PLATFORM_INFO.yuque.defaultBaseUrl).replace(/\/+$/, '');
+    this.baseUrl = yuqueApiBase(init.config.baseUrl, PLATFORM_INFO.yuque.defaultBaseUrl!);
     this.token = init.secrets.token;
     const perSecond = Number(init.config.rateLimitPerSecond) || 5;
     this.http = new PlatformHttp({
