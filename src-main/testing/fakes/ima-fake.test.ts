@@ -31,7 +31,6 @@ async function call(
       'content-type': 'application/json',
       'ima-openapi-clientid': fake.credentials.clientId!,
       'ima-openapi-apikey': fake.credentials.apiKey!,
-      'ima-openapi-ctx': 'skill_version=1.1.2',
     },
     body: JSON.stringify(body),
   });

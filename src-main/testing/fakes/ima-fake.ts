@@ -14,7 +14,9 @@
  * Not imitated (IMA has no public reference; everything here is best-effort):
  * - The auth-failure code (110002), the not-found code (110004) and id formats are invented; only
  *   the messages' wording ("skill auth failed", "not exist") follows client reports.
- * - The skill-version check (-200 below 1.1) follows one client report [U].
+ * - The skill-version check is off by default: no source shows `ima-openapi-ctx` is required (one
+ *   third-party adapter reports correct credentials work without it). `requireSkillVersion` turns
+ *   on the one client report of -200 "please upgrade the skill" for a missing or older version [U].
  * - The download host is this server (`/cos/...`, GET); the real one is a separate object store.
  * - get_doc_content's other formats: the skill names only format 0 here (this fake refuses others, 210001).
  * - No note/v1 search or listing actions, no KB detail beyond names, no tags, covers or members.
@@ -56,6 +58,13 @@ export interface ImaFakeControl {
   restoreAuth(): void;
   /** Answer with `retcode`/`errmsg` instead of `code`/`msg`. @default 'code' */
   envelope: 'code' | 'retcode';
+  /**
+   * A request whose `ima-openapi-ctx: skill_version=` is missing or older than this answers -200
+   * "please upgrade the skill". @default null (not checked)
+   */
+  requireSkillVersion: string | null;
+  /** The `ima-openapi-ctx` header of each request ('' when absent), oldest first. */
+  readonly contexts: string[];
   /** Notes (by document key) the key's user did not write: export_note refuses them with 210005. */
   readonly notAuthor: Set<string>;
   maxPageSize: number;
@@ -86,6 +95,16 @@ const MEDIA_TYPE: Record<ImaItemKind | 'folder', number> = {
   note: 11,
   folder: 99,
 };
+
+/** Whether a dotted version is at least another (missing: no). */
+function atLeast(version: string | undefined, minimum: string): boolean {
+  if (!version) return false;
+  const a = version.split('.').map(Number);
+  const b = minimum.split('.').map(Number);
+  for (let i = 0; i < Math.max(a.length, b.length); i++)
+    if ((a[i] ?? 0) !== (b[i] ?? 0)) return (a[i] ?? 0) > (b[i] ?? 0);
+  return true;
+}
 
 function hashId(prefix: string, seed: string): string {
   return prefix + createHash('sha1').update(seed).digest('hex').slice(0, 20);
@@ -118,6 +137,7 @@ export async function startImaFake(options: ImaFakeOptions = {}): Promise<ImaFak
   const signatures = new Map<string, string>();
   const exports = new Map<string, string>();
   const requests: string[] = [];
+  const contexts: string[] = [];
   const arrivals: number[] = [];
   let revoked = false;
   let nextKey = corpus.documents.length + 1;
@@ -248,8 +268,12 @@ export async function startImaFake(options: ImaFakeOptions = {}): Promise<ImaFak
       return reply(res, 110002, 'skill auth failed: invalid ima-openapi-clientid or ima-openapi-apikey');
     if (revoked)
       return reply(res, 110002, 'skill auth failed: authorisation has lapsed, authorise again in ima');
-    const ctx = /skill_version=(\d+)\.(\d+)/.exec(String(req.headers['ima-openapi-ctx'] ?? ''));
-    if (!ctx || Number(ctx[1]) < 1 || (Number(ctx[1]) === 1 && Number(ctx[2]) < 1))
+    const ctx = String(req.headers['ima-openapi-ctx'] ?? '');
+    contexts.push(ctx);
+    if (
+      control.requireSkillVersion !== null &&
+      !atLeast(/skill_version=([\d.]+)/.exec(ctx)?.[1], control.requireSkillVersion)
+    )
       return reply(res, -200, 'please upgrade the skill to the latest version');
     if (fault?.kind === 'rate-limit')
       return reply(
@@ -392,6 +416,8 @@ export async function startImaFake(options: ImaFakeOptions = {}): Promise<ImaFak
   }
 
   const control: ImaFakeControl = {
+    requireSkillVersion: null,
+    contexts,
     inject: (fault) => faults.inject(fault),
     clearFaults: () => faults.clear(),
     revokeAuth: () => void (revoked = true),

@@ -36,8 +36,18 @@ const BAD_ARGUMENT_CODES = new Set([51, 110001, 210001]);
 const NOT_FOUND_CODES = new Set([210035]);
 /** 210009 content too large [skill]. */
 const TOO_LARGE_CODE = 210009;
-/** Returned when the skill version header is too old ("please upgrade the skill") [3P]. */
-const UPGRADE_CODE = -200;
+/** "Please upgrade the skill": the client (its `ima-openapi-ctx: skill_version`) is too old [3P, U]. */
+export const CLIENT_TOO_OLD_CODE = -200;
+
+/**
+ * The skill version Cairn names in `ima-openapi-ctx: skill_version=…` when IMA asks for a newer
+ * client: the official ima skill package whose OpenAPI description Cairn follows,
+ * app-dl.ima.qq.com/skills/ima-skills-1.1.10.zip (that file name and the package's `ima_api.cjs`
+ * sending `ima-openapi-ctx: skill_version=<ver>` are known from third-party reports only [3P]). No
+ * source shows the header is required: one third-party adapter reports correct credentials work
+ * without it, so Cairn sends it only after IMA answered CLIENT_TOO_OLD_CODE (docs/connectors.md "IMA").
+ */
+export const IMA_SKILL_VERSION = '1.1.10';
 const AUTH_MESSAGE = /auth|api ?key|client ?id|unauthori[sz]ed|鉴权|认证|授权/i;
 const NOT_FOUND_MESSAGE = /not (?:found|exist)|不存在|已删除|deleted/i;
 const QUOTA_MESSAGE = /请求超量|明日再试/;
@@ -50,7 +60,7 @@ export interface ImaClientOptions {
   logger: Logger;
   /** Requests per second; IMA publishes no limit, so stay conservative. @default 1 */
   requestsPerSecond?: number;
-  /** Sent as `ima-openapi-ctx: skill_version=…`; old versions are refused. @default '1.1.2' */
+  /** The version named in `ima-openapi-ctx` once IMA asks for a newer client. @default IMA_SKILL_VERSION */
   skillVersion?: string;
   http?: ImaHttpTuning;
 }
@@ -120,8 +130,8 @@ export function interpretIma(response: RawResponse): Interpretation<unknown> {
   if (code === 210005)
     return fail('PERMISSION_DENIED', `IMA lets only a note's author export it (${detail}).`);
   if (PERMISSION_CODES.has(code)) return fail('PERMISSION_DENIED', `IMA denied access (${detail}).`);
-  if (code === UPGRADE_CODE)
-    return fail('UNSUPPORTED', `IMA refused this client version (${detail}); Cairn needs an update for IMA.`);
+  if (code === CLIENT_TOO_OLD_CODE)
+    return fail('UNSUPPORTED', `IMA says this client is too old for its OpenAPI (${detail}).`);
   if (BAD_ARGUMENT_CODES.has(code))
     return fail('INVALID_ARGUMENT', `IMA rejected the request parameters (${detail}).`);
   if (code === TOO_LARGE_CODE) return fail('UNSUPPORTED', `IMA says the content is too large (${detail}).`);
@@ -136,12 +146,19 @@ export function interpretIma(response: RawResponse): Interpretation<unknown> {
   return fail('SOURCE_ERROR', `IMA reported an error (${detail}).`);
 }
 
+function isClientTooOld(error: unknown): boolean {
+  return error instanceof CairnError && error.details?.imaCode === CLIENT_TOO_OLD_CODE;
+}
+
 export class ImaClient {
   private readonly api: PlatformHttp;
   /** Signed download links get only the headers IMA echoed, never our API key. */
   private readonly plain: PlatformHttp;
   /** Once the daily quota is hit, every later call fails at once instead of hammering IMA. */
   private quotaError: CairnError | null = null;
+  /** Set once IMA answered "client too old": from then on every call names the skill version. */
+  private sendSkillVersion = false;
+  private readonly skillVersion: string;
 
   constructor(options: ImaClientOptions) {
     const perSecond = options.requestsPerSecond ?? 1;
@@ -152,25 +169,49 @@ export class ImaClient {
       concurrency: Math.max(1, Math.min(4, perSecond)),
       ...options.http,
     };
-    const headers = {
-      'ima-openapi-clientid': options.clientId,
-      'ima-openapi-apikey': options.apiKey,
-      'ima-openapi-ctx': `skill_version=${options.skillVersion ?? '1.1.2'}`,
-    };
-    this.api = new PlatformHttp({ ...common, authHeaders: async () => headers });
+    this.skillVersion = options.skillVersion ?? IMA_SKILL_VERSION;
+    const headers = { 'ima-openapi-clientid': options.clientId, 'ima-openapi-apikey': options.apiKey };
+    this.api = new PlatformHttp({
+      ...common,
+      authHeaders: async () =>
+        this.sendSkillVersion
+          ? { ...headers, 'ima-openapi-ctx': `skill_version=${this.skillVersion}` }
+          : headers,
+    });
     this.plain = new PlatformHttp(common);
   }
 
-  /** Calls one action, e.g. `wiki/v1/search_knowledge_base`; returns the envelope's `data`. */
+  /**
+   * Calls one action, e.g. `wiki/v1/search_knowledge_base`; returns the envelope's `data`. When IMA
+   * answers that the client is too old, the call is made once more naming the skill version; if IMA
+   * still refuses, the error says so plainly (reason `ima.client-too-old`, for the card).
+   */
   async call(action: string, body: Record<string, unknown>, signal?: AbortSignal): Promise<unknown> {
     if (this.quotaError) throw this.quotaError;
+    const ask = () =>
+      this.api.request({ method: 'POST', path: `/openapi/${action}`, body, signal }, interpretIma);
     try {
-      return await this.api.request(
-        { method: 'POST', path: `/openapi/${action}`, body, signal },
-        interpretIma,
-      );
+      try {
+        return await ask();
+      } catch (error) {
+        if (!isClientTooOld(error) || this.sendSkillVersion) throw error;
+        this.sendSkillVersion = true;
+        return await ask();
+      }
     } catch (error) {
       if (error instanceof CairnError && error.code === 'QUOTA_EXCEEDED') this.quotaError = error;
+      if (isClientTooOld(error))
+        throw new CairnError(
+          'UNSUPPORTED',
+          `${(error as CairnError).message} Cairn named IMA skill version ${this.skillVersion} and IMA still asks for a newer client: update Cairn.`,
+          {
+            details: {
+              imaCode: CLIENT_TOO_OLD_CODE,
+              reason: 'ima.client-too-old',
+              params: { version: this.skillVersion },
+            },
+          },
+        );
       throw error;
     }
   }

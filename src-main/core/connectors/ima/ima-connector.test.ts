@@ -3,7 +3,8 @@ import { createLogger, silentLogger, type Logger } from '../../logging/logger';
 import type { DocumentRef } from '../connector';
 import { startImaFake, type ImaExpectedItem, type ImaFake } from '../../../testing/fakes/ima-fake';
 import { ImaConnector, type ImaConnectorOptions } from './ima-connector';
-import { listAll } from '../../../testing/connector-test-kit';
+import { failure, listAll } from '../../../testing/connector-test-kit';
+import { IMA_SKILL_VERSION } from './ima-client';
 
 let fake: ImaFake;
 beforeAll(async () => {
@@ -79,9 +80,6 @@ describe('ImaConnector: auth', () => {
     await expect(
       connect(fake, { secrets: { apiKey: 'wrong-api-key-000' } }).validate(),
     ).rejects.toMatchObject({ code: 'AUTH_INVALID' });
-    await expect(connect(fake, { skillVersion: '0.9.0' }).validate()).rejects.toMatchObject({
-      code: 'UNSUPPORTED',
-    });
     await expect(
       connect(fake, { config: { baseUrl: 'http://127.0.0.1:9' } }).validate(),
     ).rejects.toMatchObject({ code: 'SOURCE_UNREACHABLE' });
@@ -206,11 +204,46 @@ describe('ImaConnector: listing, content and search', () => {
         'content-type': 'application/json',
         'ima-openapi-clientid': fake.credentials.clientId!,
         'ima-openapi-apikey': fake.credentials.apiKey!,
-        'ima-openapi-ctx': 'skill_version=1.1.2',
       },
       body: JSON.stringify({ query: '', cursor: '', limit: 21 }),
     });
     expect(await res.json()).toMatchObject({ code: 51 });
+  });
+});
+
+describe('ImaConnector: the skill-version header (#28 item 8)', () => {
+  afterEach(() => {
+    fake.control.requireSkillVersion = null;
+  });
+
+  it('sends no ima-openapi-ctx while IMA does not ask for it', async () => {
+    const start = fake.control.contexts.length;
+    expect(sorted(await listAll(connect(fake)))).toEqual(expectedRefs(fake));
+    expect(new Set(fake.control.contexts.slice(start))).toEqual(new Set(['']));
+  });
+
+  it('when IMA answers "client too old", names IMA_SKILL_VERSION from then on', async () => {
+    fake.control.requireSkillVersion = '1.1.0';
+    const start = fake.control.contexts.length;
+    const connector = connect(fake);
+    expect(await connector.validate()).toMatchObject({ code: 'connection.imaOk' });
+    expect(sorted(await listAll(connector))).toEqual(expectedRefs(fake));
+    const contexts = fake.control.contexts.slice(start);
+    // One refused call, asked again with the header; every later call carries it.
+    expect(contexts[0]).toBe('');
+    expect(new Set(contexts.slice(1))).toEqual(new Set([`skill_version=${IMA_SKILL_VERSION}`]));
+  });
+
+  it('when IMA still says the client is too old, says so (not a generic UNSUPPORTED), for the card and cairn test', async () => {
+    fake.control.requireSkillVersion = '99.0';
+    const error = await failure(connect(fake).validate());
+    expect(error).toMatchObject({
+      code: 'UNSUPPORTED',
+      details: { reason: 'ima.client-too-old', params: { version: IMA_SKILL_VERSION } },
+    });
+    expect(error.message).toBe(
+      `IMA says this client is too old for its OpenAPI (IMA code -200: please upgrade the skill to the latest version). Cairn named IMA skill version ${IMA_SKILL_VERSION} and IMA still asks for a newer client: update Cairn.`,
+    );
   });
 });
 

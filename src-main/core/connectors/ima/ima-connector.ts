@@ -64,7 +64,7 @@ export interface ImaConnectorOptions {
   requestsPerSecond?: number;
   /** Items asked for per get_knowledge_list page. @default 50 */
   pageSize?: number;
-  /** @default '1.1.2' */
+  /** The skill version named once IMA asks for a newer client. @default IMA_SKILL_VERSION (ima-client.ts) */
   skillVersion?: string;
   http?: ImaHttpTuning;
 }
