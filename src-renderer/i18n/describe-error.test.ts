@@ -44,4 +44,31 @@ describe('describeError', () => {
       unknown: describeError({ code: 'SOMETHING_NEW', message: 'It broke.' }, 'zh'),
     }).toEqual({ cancelled: null, unknown: { headline: '出现错误', detail: 'It broke.' } });
   });
+
+  it('in Chinese, a reason core names gives a finer headline with its values (details, or a stored error’s own fields)', () => {
+    const live = {
+      code: 'PERMISSION_DENIED',
+      message: 'The DingTalk app lacks the permission Wiki.Node.Read needed to list the documents …',
+      details: { reason: 'dingtalk.missing-permission', params: { permissions: 'Wiki.Node.Read' } },
+    };
+    const stored = {
+      code: 'PERMISSION_DENIED',
+      message: 'Your Feishu sign-in does not include …',
+      reason: 'feishu.missing-scope',
+      params: { scopes: 'bitable:app:readonly' },
+    };
+    expect([describeError(live, 'zh'), describeError(stored, 'zh'), describeError(live, 'en')]).toEqual([
+      {
+        headline: '钉钉应用缺少权限：Wiki.Node.Read（请在开发者后台“权限管理”中开通）',
+        detail: live.message,
+      },
+      {
+        headline: '缺少飞书权限范围：bitable:app:readonly（请在开发者后台开通并重新登录）',
+        detail: stored.message,
+      },
+      { headline: live.message, detail: null },
+    ]);
+    // A reason without its own headline (a folder's group label) keeps the code's headline.
+    expect(describeError({ ...stored, reason: 'folder.corrupt' }, 'zh')?.headline).toBe('没有访问权限');
+  });
 });

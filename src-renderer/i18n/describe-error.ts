@@ -9,10 +9,18 @@
  */
 import { isErrorCode, type AppErrorData } from '@shared/errors';
 import type { Language } from '../i18n/i18n';
-import { translate, type MessageKey } from './i18n';
+import { hasMessage, translate, type MessageKey } from './i18n';
 
-/** An error as it crosses the boundary; a stored per-document error keeps its code as a plain string. */
-export type DescribableError = Pick<AppErrorData, 'message'> & { code: string };
+/**
+ * An error as it crosses the boundary; a stored per-document error keeps its code as a plain string,
+ * and its `reason` and `params` at the top level (where a live error carries them in `details`).
+ */
+export type DescribableError = Pick<AppErrorData, 'message'> & {
+  code: string;
+  details?: Record<string, unknown>;
+  reason?: string;
+  params?: Record<string, string>;
+};
 
 export interface ErrorDescription {
   /** The line that says what went wrong, in the UI language. */
@@ -25,9 +33,26 @@ export function headlineKey(code: string): MessageKey {
   return isErrorCode(code) ? `error.${code}` : 'error.unknown';
 }
 
+/**
+ * A finer headline for a reason core names (`errorReason.<reason>`: a missing Feishu scope, a missing
+ * DingTalk permission, an IMA client too old), with the values it carries; null when none is known.
+ */
+function reasonHeadline(error: DescribableError, language: Language): string | null {
+  const reason = error.reason ?? error.details?.['reason'];
+  const key = `errorReason.${String(reason)}`;
+  if (typeof reason !== 'string' || !hasMessage(key)) return null;
+  const given = error.params ?? error.details?.['params'];
+  const params =
+    given && typeof given === 'object'
+      ? Object.fromEntries(Object.entries(given).filter(([, value]) => typeof value === 'string'))
+      : {};
+  return translate(language, key, params as Record<string, string>);
+}
+
 export function describeError(error: DescribableError, language: Language): ErrorDescription | null {
   if (error.code === 'CANCELLED') return null;
   const sentence = error.message.trim();
   if (language === 'en' && sentence) return { headline: sentence, detail: null };
-  return { headline: translate(language, headlineKey(error.code)), detail: sentence || null };
+  const headline = reasonHeadline(error, language) ?? translate(language, headlineKey(error.code));
+  return { headline, detail: sentence || null };
 }

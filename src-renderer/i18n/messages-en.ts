@@ -221,6 +221,11 @@ export const en = {
   'error.UNVERIFIED': 'These files cannot be verified',
   'error.INTERNAL': 'Something went wrong inside Cairn',
   'error.unknown': 'Something went wrong',
+  'errorReason.feishu.missing-scope': 'Missing Feishu scope: {scopes}',
+  'errorReason.dingtalk.missing-permission': 'The DingTalk app lacks the permission {permissions}',
+  'errorReason.ima.client-too-old': 'IMA says this version of Cairn is too old: update Cairn',
+  'note.feishu.bitable-no-rows': 'Returned no rows (check the bitable’s advanced permissions): {titles}',
+  'note.feishu.bitable-truncated': 'Only the first {rows} rows of a table indexed: {titles}',
   'error.lead': '{lead}: {headline}',
   // Sync notes: what the last sync did not index without failing (SyncNotes.tsx).
   'card.deferredOne':

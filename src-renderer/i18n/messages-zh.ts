@@ -218,6 +218,12 @@ export const zh: Record<MessageKey, string> = {
   'error.UNVERIFIED': '这些文件无法校验',
   'error.INTERNAL': 'Cairn 内部出错',
   'error.unknown': '出现错误',
+  'errorReason.feishu.missing-scope': '缺少飞书权限范围：{scopes}（请在开发者后台开通并重新登录）',
+  'errorReason.dingtalk.missing-permission':
+    '钉钉应用缺少权限：{permissions}（请在开发者后台“权限管理”中开通）',
+  'errorReason.ima.client-too-old': 'IMA 表示此版本的 Cairn 过旧，请更新 Cairn',
+  'note.feishu.bitable-no-rows': '未返回任何行（请检查多维表格的高级权限）：{titles}',
+  'note.feishu.bitable-truncated': '数据表只索引了前 {rows} 行：{titles}',
   'success.connection.ok': '已连接到{platform}',
   'success.connection.folderReadable': '已连接到{platform}',
   'success.connection.folderReadable.detail': '文件夹“{name}”可以读取：将索引 {total} 个文件（{kinds}）。',

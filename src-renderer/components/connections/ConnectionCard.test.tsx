@@ -344,4 +344,115 @@ describe('ConnectionCard', () => {
       syncButton: 0,
     });
   });
+
+  it('names, in both languages, a missing scope of a document, documents indexed in part, and an IMA client too old (#28)', async () => {
+    const counters = {
+      seen: 3,
+      added: 2,
+      updated: 0,
+      unchanged: 0,
+      deleted: 0,
+      failed: 1,
+      deferred: 0,
+      skipped: 0,
+      chunksEmbedded: 2,
+      embedderCalls: 1,
+      embeddingTokens: 10,
+    };
+    const run = {
+      id: 9,
+      connectionId: 'c1',
+      status: 'partial' as const,
+      startedAt: '2025-01-01T00:00:00.000Z',
+      finishedAt: '2025-01-01T00:01:00.000Z',
+      counters,
+      notes: [
+        {
+          externalId: 'b1',
+          title: '任务表',
+          status: 'partial' as const,
+          code: 'feishu.bitable-no-rows',
+          reason: '"Tasks" returned no rows.',
+          params: { tables: 'Tasks' },
+        },
+        {
+          externalId: 'b2',
+          title: 'Orders',
+          status: 'partial' as const,
+          code: 'feishu.bitable-truncated',
+          reason: 'Only the first 20,000 rows of "Orders" were indexed.',
+          params: { tables: 'Orders', rows: '20,000' },
+        },
+      ],
+      skippedKinds: {},
+      errors: [
+        {
+          externalId: 's1',
+          title: '预算表',
+          code: 'PERMISSION_DENIED',
+          message: 'Your Feishu sign-in does not include the scope sheets:spreadsheet:read for GET …',
+          reason: 'feishu.missing-scope',
+          params: { scopes: 'sheets:spreadsheet:read' },
+        },
+      ],
+      error: null,
+    };
+    const view = connection({
+      platform: 'feishu',
+      syncStatus: 'synced',
+      syncError: '1 document failed',
+      syncErrorCode: 'DOCUMENT_FAILED',
+    });
+    const card = async (language: 'en' | 'zh') => {
+      cleanup();
+      const backend = fakeBackend({ 'sync.runs': () => ok([run]) });
+      renderWithStore(<FirstCard />, backend, { connections: [view], settings: settings({ language }) });
+      const notes = await screen.findAllByTestId('partial-note');
+      const details = document.querySelector('details.doc-errors') as HTMLDetailsElement;
+      details.open = true;
+      fireEvent(details, new Event('toggle'));
+      return {
+        notes: notes.map((note) => note.textContent),
+        error: (await within(details).findByRole('listitem')).textContent,
+      };
+    };
+    expect(await card('en')).toEqual({
+      notes: [
+        'Returned no rows (check the bitable’s advanced permissions): “任务表”',
+        'Only the first 20,000 rows of a table indexed: “Orders”',
+      ],
+      error: '预算表 Your Feishu sign-in does not include the scope sheets:spreadsheet:read for GET …',
+    });
+    expect(await card('zh')).toEqual({
+      notes: ['未返回任何行（请检查多维表格的高级权限）：“任务表”', '数据表只索引了前 20,000 行：“Orders”'],
+      error:
+        '预算表 缺少飞书权限范围：sheets:spreadsheet:read（请在开发者后台开通并重新登录）Your Feishu sign-in does not include the scope sheets:spreadsheet:read for GET …',
+    });
+
+    // A failed sync whose run says why: the card's headline names it in Chinese.
+    const ima = connection({
+      platform: 'ima',
+      syncStatus: 'failed',
+      syncError: 'IMA says this client is too old for its OpenAPI (IMA code -200). … update Cairn.',
+      syncErrorCode: 'UNSUPPORTED',
+    });
+    const failed = {
+      ...run,
+      status: 'failed' as const,
+      notes: [],
+      errors: [],
+      error: {
+        code: 'UNSUPPORTED' as const,
+        message: ima.syncError!,
+        details: { reason: 'ima.client-too-old', params: { version: '1.1.10' } },
+      },
+    };
+    cleanup();
+    renderWithStore(<FirstCard />, fakeBackend({ 'sync.runs': () => ok([failed]) }), {
+      connections: [ima],
+      settings: settings({ language: 'zh' }),
+    });
+    const alert = await screen.findByRole('alert');
+    await within(alert).findByText('IMA 表示此版本的 Cairn 过旧，请更新 Cairn');
+  });
 });

@@ -45,10 +45,24 @@ function SyncProgressLine({ progress }: { progress: SyncProgress }) {
  * view from before the code was stored has none: its sentence is shown under a generic headline.
  * An interrupted sync (CANCELLED: Cairn stopped during it) is a calm note, not a failure.
  */
-function SyncError({ connection, onFix }: { connection: ConnectionView; onFix: () => void }) {
+function SyncError({
+  connection,
+  run,
+  onFix,
+}: {
+  connection: ConnectionView;
+  run: SyncRunView | undefined;
+  onFix: () => void;
+}) {
   const t = useT();
   if (!connection.syncError) return null;
-  const error = { code: connection.syncErrorCode ?? 'unknown', message: connection.syncError };
+  // The run's error carries the reason (e.g. an IMA client too old) the connection row does not keep.
+  const details = run?.error?.code === connection.syncErrorCode ? run?.error?.details : undefined;
+  const error = {
+    code: connection.syncErrorCode ?? 'unknown',
+    message: connection.syncError,
+    ...(details ? { details } : {}),
+  };
   if (connection.syncErrorCode === 'CANCELLED')
     return (
       <p className="hint" role="note">
@@ -248,7 +262,7 @@ export function ConnectionCard({ connection }: { connection: ConnectionView }) {
       <SignInPanel connection={connection} />
       {rag && progress && <SyncProgressLine progress={progress} />}
       {rag && connection.syncStatus === 'failed' && !syncing && (
-        <SyncError connection={connection} onFix={() => setEditing(true)} />
+        <SyncError connection={connection} run={run} onFix={() => setEditing(true)} />
       )}
       {status === 'stopped' && (
         <p className="hint" role="note">
