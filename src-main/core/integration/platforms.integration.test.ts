@@ -236,6 +236,49 @@ describe('Yuque and Feishu indexed, DingTalk searched live, through createCairn'
     expect(response.hits.every((hit) => hit.connectionId === view.id && hit.source === 'direct')).toBe(true);
   });
 
+  it('#28: a Feishu bitable that answers no rows is indexed and marked, and stays marked while unchanged; a document refused a scope says which', async () => {
+    const tables = await startFeishuFake({
+      documents: 2,
+      knowledgeBases: 1,
+      myLibraryTables: true,
+      userScopes:
+        'offline_access wiki:wiki:readonly search:docs:read docs:document.content:read docx:document:readonly',
+    });
+    try {
+      tables.control.hideBitableRows('bitableCairn80003');
+      const view = unwrap(
+        await cairn.api.connections.add({
+          platform: 'feishu',
+          name: 'Feishu tables',
+          mode: 'rag',
+          config: { baseUrl: tables.baseUrl, appId: tables.credentials.appId },
+          secrets: {
+            appSecret: tables.credentials.appSecret,
+            userRefreshToken: tables.credentials.userRefreshToken,
+          },
+        }),
+      );
+      const first = await syncToEnd(cairn, view.id);
+      const partial = (run: typeof first) => run.notes.filter((note) => note.status === 'partial');
+      expect(partial(first)).toEqual([
+        expect.objectContaining({ externalId: 'bitableCairn80003', code: 'feishu.bitable-no-rows' }),
+      ]);
+      // My Library's spreadsheet and bitable: the sign-in granted neither scope, and the failure says which.
+      const refused = first.errors.filter((error) => error.reason === 'feishu.missing-scope');
+      expect(refused.map((error) => [error.externalId, error.code])).toEqual([
+        ['sheetCairn90000', 'PERMISSION_DENIED'],
+        ['bitableCairn90003', 'PERMISSION_DENIED'],
+      ]);
+      expect(refused[0]!.params?.scopes).toContain('sheets:spreadsheet:read');
+      const second = await syncToEnd(cairn, view.id);
+      expect(second.counters.unchanged).toBeGreaterThan(0);
+      expect(partial(second)).toEqual(partial(first));
+      unwrap(await cairn.api.connections.remove({ id: view.id }));
+    } finally {
+      await tables.close();
+    }
+  });
+
   it('no secret reaches a log line, a run record, an API answer or the data directory', async () => {
     // Paths that handle secrets: a rejected token, a Feishu token expiry mid-run (refresh and
     // rotation of the user refresh token), a live DingTalk search, and a chat model with a key.
