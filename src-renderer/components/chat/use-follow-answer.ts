@@ -42,7 +42,8 @@ export function useFollowAnswer(
     seen.current = last.key;
     const element = list.current?.lastElementChild;
     if (!(element instanceof HTMLElement)) return;
-    element.scrollIntoView({ block: 'start' });
+    // Optional: jsdom (the unit tests' DOM) has no layout and no scrollIntoView.
+    element.scrollIntoView?.({ block: 'start' });
     following.current = true;
     leftAt.current = scrollParent(element)?.scrollTop ?? 0;
   }, [last, live, list]);
