@@ -24,6 +24,8 @@ import type {
   ModelView,
   NewConnection,
   OllamaDetection,
+  RecoveryAction,
+  RecoveryReport,
   ReindexStatus,
   SearchFacets,
   SearchRequest,
@@ -47,6 +49,12 @@ export interface CairnApi {
     openExternal(input: { url: string; page?: number }): Promise<Result<void>>;
     /** The desktop app's native folder picker; UNSUPPORTED in the browser (type a path instead). */
     pickFolder(): Promise<Result<{ path: string | null }>>;
+    /**
+     * After `status` answered DATA_DIR_DAMAGED: moves the damaged database aside and opens a new one,
+     * with the connections restored and syncing (`rebuild`) or empty (`fresh`). INVALID_ARGUMENT
+     * when the database opens fine.
+     */
+    recover(input: { action: RecoveryAction }): Promise<Result<RecoveryReport>>;
   };
   connections: {
     list(): Promise<Result<ConnectionView[]>>;
@@ -182,7 +190,7 @@ export type CairnEventName = keyof CairnEvents;
 
 /** Runtime list of the contract's methods, for transports that build proxies. */
 export const API_METHODS = {
-  app: ['status', 'openExternal', 'pickFolder'],
+  app: ['status', 'openExternal', 'pickFolder', 'recover'],
   connections: [
     'list',
     'add',

@@ -24,6 +24,8 @@ export const ERROR_CODES = [
   'EMBEDDING_FAILED',
   'DOCUMENT_FAILED',
   'DATA_DIR_LOCKED',
+  /** The data directory's database could not be opened and was left untouched (details: folder, reason). */
+  'DATA_DIR_DAMAGED',
   'DOWNLOAD_INTERRUPTED',
   'CHECKSUM_MISMATCH',
   'DISK_FULL',

@@ -21,6 +21,8 @@ export interface CliContext extends CliIo {
    * after the app quits or starts: the running instance, else the data directory opened here.
    */
   connect(options: { onYield: () => boolean }): Promise<CairnSession>;
+  /** The data directory chosen by --data-dir / CAIRN_DATA_DIR / the OS default (absolute). */
+  dataDirPath(): string;
   /** Aborted on Ctrl-C: long commands cancel their work and exit 130. */
   signal: AbortSignal;
 }

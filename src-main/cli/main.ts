@@ -101,6 +101,7 @@ export async function main(argv: string[], deps: CliDeps = {}): Promise<number> 
   const context: CliContext = {
     ...io,
     signal,
+    dataDirPath: () => resolveDataDir({ flag: global.dataDir, env: io.env }).path,
     async open(options) {
       if (!opened)
         opened = await (deps.open ?? openCairnFromCli)({

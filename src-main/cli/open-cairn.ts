@@ -41,10 +41,19 @@ export async function openCairnFromCli(options: OpenCairnOptions): Promise<Cairn
     version: CAIRN_VERSION,
     openHere: async () => {
       const { createCairn } = await import('../core/app/create-cairn');
-      return createCairn({
+      const open = () =>
+        createCairn({
+          dataDir: options.dataDir.path,
+          env: options.env,
+          scheduler: options.scheduler ?? false,
+          ...(options.logger ? { logger: options.logger } : {}),
+        });
+      if (role !== 'serve') return open();
+      // `cairn serve` on a database Cairn refuses stays up to offer the recovery in the browser.
+      const { openRecoverableCairn } = await import('../core/app/recoverable-cairn');
+      return openRecoverableCairn({
         dataDir: options.dataDir.path,
-        env: options.env,
-        scheduler: options.scheduler ?? false,
+        open,
         ...(options.logger ? { logger: options.logger } : {}),
       });
     },

@@ -6,6 +6,7 @@
  */
 import { join } from 'node:path';
 import { CAIRN_VERSION, createCairn } from '../core/app/create-cairn';
+import { openRecoverableCairn } from '../core/app/recoverable-cairn';
 import { openPrimary } from '../instance/open-instance';
 import type { CairnSession } from '../instance/session';
 import { resolveDataDir } from '../core/app/data-dir';
@@ -37,13 +38,19 @@ export async function openCairn(options: OpenCairnOptions): Promise<CairnSession
     dataDir: options.dataDir,
     kind: 'desktop',
     version: CAIRN_VERSION,
+    // A database Cairn refuses to open is shown in the window with its two ways on (recoverable-cairn.ts).
     openHere: () =>
-      createCairn({
+      openRecoverableCairn({
         dataDir: options.dataDir,
-        secretStore: options.secretStore,
         logger: options.logger,
-        mcpLaunch: options.mcpLaunch,
-        ...(options.pickFolder ? { pickFolder: options.pickFolder } : {}),
+        open: () =>
+          createCairn({
+            dataDir: options.dataDir,
+            secretStore: options.secretStore,
+            logger: options.logger,
+            mcpLaunch: options.mcpLaunch,
+            ...(options.pickFolder ? { pickFolder: options.pickFolder } : {}),
+          }),
       }),
     logger: options.logger,
     onWait: (message) => options.logger.info(message),

@@ -74,6 +74,7 @@ export function withExternalOpener(api: CairnApi, open: (url: string) => Promise
     app: {
       status: () => api.app.status(),
       pickFolder: () => api.app.pickFolder(),
+      recover: (input) => api.app.recover(input),
       async openExternal(input) {
         const checked = await api.app.openExternal(input);
         if (!checked.ok) return checked;

@@ -67,6 +67,7 @@ export const API_SCHEMAS: ApiSchemas = {
     status: noInput,
     openExternal: z.strictObject({ url, page: z.number().int().min(1).max(1_000_000).optional() }),
     pickFolder: noInput,
+    recover: z.strictObject({ action: z.enum(['rebuild', 'fresh']) }),
   },
   connections: {
     list: noInput,

@@ -215,6 +215,7 @@ export const en = {
   'error.EMBEDDING_FAILED': 'The text could not be turned into vectors',
   'error.DOCUMENT_FAILED': 'The document could not be indexed',
   'error.DATA_DIR_LOCKED': 'The data folder is in use by another Cairn',
+  'error.DATA_DIR_DAMAGED': 'Cairn’s database could not be opened; nothing in it was changed',
   'error.DOWNLOAD_INTERRUPTED': 'The download was interrupted: download again to resume',
   'error.CHECKSUM_MISMATCH': 'The downloaded file is not the expected one (checksum mismatch)',
   'error.DISK_FULL': 'Not enough free disk space',

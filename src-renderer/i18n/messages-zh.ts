@@ -212,6 +212,7 @@ export const zh: Record<MessageKey, string> = {
   'error.EMBEDDING_FAILED': '文本向量化失败',
   'error.DOCUMENT_FAILED': '文档未能索引',
   'error.DATA_DIR_LOCKED': '数据目录正被另一个 Cairn 使用',
+  'error.DATA_DIR_DAMAGED': '无法打开 Cairn 的数据库，其中的内容未做任何改动',
   'error.DOWNLOAD_INTERRUPTED': '下载中断：再次下载即可从断点继续',
   'error.CHECKSUM_MISMATCH': '下载的文件与预期不符（校验和不匹配）',
   'error.DISK_FULL': '磁盘空间不足',

@@ -13,3 +13,18 @@ export interface StatusSnapshot {
   /** Running syncs' latest progress, keyed by connection id. */
   syncing: Record<string, SyncProgress>;
 }
+
+/**
+ * How to go on from a database Cairn refused to open (DATA_DIR_DAMAGED): `rebuild` restores the
+ * connections from the manifest and syncs them again; `fresh` starts empty. Both keep the damaged
+ * folder, moved aside.
+ */
+export type RecoveryAction = 'rebuild' | 'fresh';
+
+export interface RecoveryReport {
+  action: RecoveryAction;
+  /** Where the damaged database (and a copy of the manifest) now is. */
+  movedTo: string;
+  /** Connections restored from the manifest (0 for `fresh`). */
+  connections: number;
+}

@@ -40,6 +40,7 @@ function cliContext(options: { tty?: boolean; model?: boolean; signal?: AbortSig
     env: {},
     signal: options.signal ?? new AbortController().signal,
     connect: () => Promise.reject(new Error('cairn ask never reconnects')),
+    dataDirPath: () => ':memory:',
     async open(): Promise<Cairn> {
       const kit = createChatKit(db, {
         chat:

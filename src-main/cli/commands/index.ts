@@ -8,6 +8,7 @@ import { mcpCommand } from './mcp';
 import { authorizeCommand } from './authorize';
 import { modeCommand } from './mode';
 import { modelsCommand } from './models';
+import { recoverCommand } from './recover';
 import { removeCommand } from './remove';
 import { searchCommand } from './search';
 import { serveCommand } from './serve';
@@ -32,4 +33,5 @@ export const COMMANDS: CliCommand[] = [
   serveCommand,
   mcpCommand,
   removeCommand,
+  recoverCommand,
 ];

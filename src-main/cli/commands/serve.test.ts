@@ -44,6 +44,7 @@ function context(): ServeIo {
     env: {},
     signal: new AbortController().signal,
     connect: () => Promise.reject(new Error('cairn serve never reconnects')),
+    dataDirPath: () => ':memory:',
     open,
     out: () => out,
     err: () => err,

@@ -70,6 +70,11 @@ export async function runServe(args: string[], context: CliContext, options: Ser
     return 1;
   }
   context.stdout.write(`Cairn is running at ${host.url}\n`);
+  const status = await cairn.api.app.status();
+  if (!status.ok && status.error.code === 'DATA_DIR_DAMAGED')
+    context.stderr.write(
+      `${status.error.message}\nOpen ${host.url} to choose there, or stop this and run cairn recover.\n`,
+    );
   if (cairn.answeredBy)
     context.stdout.write(
       `Other cairn commands and \`cairn mcp\` on this data directory use it (${cairn.answeredBy.address}).\n`,

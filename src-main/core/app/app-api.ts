@@ -53,5 +53,14 @@ export function appApi(deps: AppApiDeps): CairnApi['app'] {
           );
         return { path: await deps.pickFolder() };
       }),
+    // A Cairn that answers opened its database: recovery is offered only by the one that refused it
+    // (recoverable-cairn.ts).
+    recover: () =>
+      toResult(async () => {
+        throw new CairnError(
+          'INVALID_ARGUMENT',
+          `The database${deps.dataDir ? ` in ${deps.dataDir}` : ''} opens: there is nothing to recover.`,
+        );
+      }),
   };
 }

@@ -14,7 +14,7 @@ import {
   supportsUserSignIn,
   type ConnectorFactories,
 } from '../connectors/registry';
-import { openDatabase, type Db } from '../db/database';
+import { openDatabaseFolder, type Db } from '../db/database';
 import {
   createEmbedder,
   embeddingSettingsFromEnv,
@@ -67,6 +67,7 @@ import type { SettingsView } from '@shared/models';
 import { createLocalModelServices, rerankerSettings, type LocalModelWiring } from './local-models-wiring';
 import { modelsApi } from './models-api';
 import { temporaryFolder } from './temporary-folder';
+import { ManifestKeeper, readManifest, restoreFromManifest } from './data-manifest';
 
 export { CAIRN_VERSION } from './version';
 
@@ -158,7 +159,16 @@ export async function createCairn(options: CreateCairnOptions = {}): Promise<Cai
             logger: logger.child('secrets'),
           });
     choosingSecrets?.catch(() => undefined); // awaited below; this only keeps an early failure of the database from leaving it unhandled
-    const db = await openDatabase(layout ? { dataDir: layout.database } : {});
+    const manifest = layout ? readManifest(layout.manifest, logger.child('manifest')) : null;
+    const { db } = await openDatabaseFolder(
+      layout
+        ? {
+            dataDir: layout.database,
+            // A new database (first start, or one recovered after a loss) gets back the connections.
+            ...(manifest ? { seed: (fresh: Db) => restoreFromManifest(fresh, manifest).then(() => {}) } : {}),
+          }
+        : {},
+    );
     disposers.push(() => db.close());
     const secretStore =
       options.secretStore ?? (choosingSecrets ? await choosingSecrets : new MemorySecretStore());
@@ -171,6 +181,13 @@ export async function createCairn(options: CreateCairnOptions = {}): Promise<Cai
       }),
     );
     await closeAbandonedRuns(db);
+    const manifestKeeper = layout
+      ? new ManifestKeeper({ db, path: layout.manifest, events, logger: logger.child('manifest') })
+      : null;
+    if (manifestKeeper) {
+      void manifestKeeper.refresh();
+      disposers.push(() => manifestKeeper.dispose());
+    }
 
     // Connections: the repository, their secrets, the connectors built from them, and the
     // lifecycle events through which the services below learn what happened to one.
@@ -362,6 +379,7 @@ export async function createCairn(options: CreateCairnOptions = {}): Promise<Cai
       },
       afterUpdate: (after: SettingsView) => {
         rerankChoice = rerankerSettings(after.reranker, env);
+        void manifestKeeper?.refresh();
       },
       localModels: {
         catalog: models.local.catalog,

@@ -38,7 +38,7 @@ describe('resolveDataDir', () => {
     expect(defaultDataDir()).toBe(join(xdg || join(homedir(), '.local', 'share'), 'Cairn'));
   });
 
-  it('lays out the database, secrets, lock, logs and local models inside the folder', () => {
+  it('lays out the database, secrets, lock, logs, local models and the manifest inside the folder', () => {
     expect(dataDirLayout('/d')).toEqual({
       root: '/d',
       database: '/d/db',
@@ -46,6 +46,7 @@ describe('resolveDataDir', () => {
       lock: '/d/cairn.lock',
       logs: '/d/logs',
       models: '/d/models',
+      manifest: '/d/manifest.json',
     });
   });
 });

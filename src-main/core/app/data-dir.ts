@@ -47,6 +47,8 @@ export interface DataDirLayout {
   logs: string;
   /** Installed local models (models/model-store.ts). */
   models: string;
+  /** Connections and settings outside the database, so a lost database loses only the index (data-manifest.ts). */
+  manifest: string;
 }
 
 export function dataDirLayout(root: string): DataDirLayout {
@@ -57,6 +59,7 @@ export function dataDirLayout(root: string): DataDirLayout {
     lock: join(root, 'cairn.lock'),
     logs: join(root, 'logs'),
     models: join(root, 'models'),
+    manifest: join(root, 'manifest.json'),
   };
 }
 

@@ -2,11 +2,16 @@
  * The database has one door (STYLE.md §5): this module opens PGlite with its extensions and runs
  * the numbered migrations. Everything else receives the open handle.
  */
-import { existsSync, mkdirSync } from 'node:fs';
-import { join } from 'node:path';
+import { mkdirSync } from 'node:fs';
 import { PGlite } from '@electric-sql/pglite';
 import { vector } from '@electric-sql/pglite-pgvector';
 import { pg_textsearch } from '@electric-sql/pglite-pg_textsearch';
+import {
+  beginCreation,
+  damagedDatabaseError,
+  finishCreation,
+  inspectDatabaseFolder,
+} from './database-folder';
 import { readTemplate, templatePath, writeTemplate } from './database-template';
 import { MIGRATIONS, type Migration } from './migrations/index';
 
@@ -25,22 +30,73 @@ export interface OpenDatabaseOptions {
 }
 
 export async function openDatabase(options: OpenDatabaseOptions = {}): Promise<Db> {
-  if (options.dataDir) mkdirSync(options.dataDir, { recursive: true });
+  return (await openDatabaseFolder(options)).db;
+}
+
+export interface OpenedDatabase {
+  db: Db;
+  /** True when this call created the database (an on-disk folder that was absent or empty). */
+  created: boolean;
+}
+
+/**
+ * Opens (or creates) the database. An on-disk folder that holds files but no database, or one
+ * PGlite cannot start on, is refused with DATA_DIR_DAMAGED and left as it was (database-folder.ts).
+ */
+export async function openDatabaseFolder(
+  options: OpenDatabaseOptions & {
+    /**
+     * Runs once on a database this call created, before the creation counts as finished: a crash
+     * before it ends leaves a folder that the next open creates again (the connections restored
+     * from the manifest, core/app/data-manifest.ts).
+     */
+    seed?: (db: Db) => Promise<void>;
+  } = {},
+): Promise<OpenedDatabase> {
   const migrations = options.migrations ?? MIGRATIONS;
   const folder = options.templates === undefined ? process.env.CAIRN_DB_TEMPLATES : options.templates;
-  const isNew = !options.dataDir || !existsSync(join(options.dataDir, 'PG_VERSION'));
+  const dataDir = options.dataDir;
+  const state = dataDir ? inspectDatabaseFolder(dataDir) : ({ kind: 'new' } as const);
+  if (state.kind === 'damaged') throw damagedDatabaseError(dataDir!, state.reason);
+  const isNew = state.kind !== 'existing';
+  if (dataDir) {
+    mkdirSync(dataDir, { recursive: true });
+    if (isNew) beginCreation(dataDir, state);
+  }
   const template = folder && isNew && !options.migrations ? templatePath(folder, migrations) : null;
   const loadDataDir = template ? await readTemplate(template) : undefined;
-  const db = await PGlite.create({
-    ...(options.dataDir ? { dataDir: options.dataDir } : {}),
-    ...(loadDataDir ? { loadDataDir } : {}),
-    extensions: { vector, pg_textsearch },
-  });
+  // Postgres says why it would not start only on stderr (e.g. "FATAL: incorrect checksum in control
+  // file"); PGlite's own error is "PGlite failed to initialize properly".
+  const serverErrors: string[] = [];
+  let db: Db;
+  try {
+    db = await PGlite.create({
+      ...(dataDir ? { dataDir } : {}),
+      ...(loadDataDir ? { loadDataDir } : {}),
+      extensions: { vector, pg_textsearch },
+      onStderr: (line) => {
+        if (/\b(FATAL|PANIC):/.test(line)) serverErrors.push(line.replace(/^.*?\b(FATAL|PANIC):\s*/, ''));
+        return false;
+      },
+    });
+  } catch (error) {
+    if (dataDir && !isNew) throw damagedDatabaseError(dataDir, startFailure(error, serverErrors), error);
+    throw error;
+  }
   // A template holds every migration already; any newer one still runs here.
   await migrate(db, migrations);
+  if (isNew) await options.seed?.(db);
+  if (dataDir && isNew) finishCreation(dataDir);
   // Written from an in-memory database only: its tarball names no folder of this machine.
-  if (template && !loadDataDir && !options.dataDir) await writeTemplate(db, template);
-  return db;
+  if (template && !loadDataDir && !dataDir) await writeTemplate(db, template);
+  return { db, created: isNew };
+}
+
+/** Why PGlite would not start, in Postgres's words where it gave any. */
+function startFailure(error: unknown, serverErrors: string[]): string {
+  const said = serverErrors.at(-1);
+  if (said) return `the database would not start (${said})`;
+  return `the database would not start (${error instanceof Error ? error.message : String(error)})`;
 }
 
 export async function migrate(db: Db, migrations: Migration[]): Promise<number[]> {

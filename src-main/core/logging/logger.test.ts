@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { createLogger, SecretRedactor } from './logger';
+import { createLogger, droppedLogLines, SecretRedactor } from './logger';
 
 describe('the redacting logger', () => {
   it('redacts a registered secret however a log line spells it: raw, JSON-escaped or URL-encoded', () => {
@@ -17,5 +17,31 @@ describe('the redacting logger', () => {
     expect(lines[0]).not.toContain(encodeURIComponent(secret));
     expect(lines[0]).not.toContain('wörd');
     expect(lines[0]?.match(/\[redacted\]/g)).toHaveLength(3);
+  });
+
+  it('never throws when its file cannot be written (a full disk): it counts the lost lines and says so once it can write again', () => {
+    const written: string[] = [];
+    let diskFull = true;
+    const logger = createLogger({
+      sink: (line) => {
+        if (diskFull)
+          throw Object.assign(new Error('ENOSPC: no space left on device, write'), { code: 'ENOSPC' });
+        written.push(line);
+      },
+    }).child('sync');
+    const before = droppedLogLines();
+    expect(() => {
+      logger.error('sync failed', { error: new Error('Disk full') });
+      logger.warn('still full');
+    }).not.toThrow();
+    diskFull = false;
+    logger.info('space again');
+    expect({
+      dropped: droppedLogLines() - before,
+      lines: written.map((line) => line.replace(/^\S+ /, '')),
+    }).toEqual({
+      dropped: 2,
+      lines: ['WARN [logger] 2 log line(s) could not be written (ENOSPC)', 'INFO [cairn:sync] space again'],
+    });
   });
 });

@@ -65,15 +65,59 @@ function serialise(fields: Record<string, unknown> | undefined): string {
 export function createLogger(
   options: { sink?: LogSink; level?: LogLevel; redactor?: SecretRedactor; scope?: string } = {},
 ): Logger {
-  const sink = options.sink ?? ((line: string) => process.stderr.write(line + '\n'));
-  const minimum = LEVEL_ORDER[options.level ?? 'info'];
-  const redactor = options.redactor ?? new SecretRedactor();
-  const scope = options.scope ?? 'cairn';
-  const write = (level: LogLevel, message: string, fields?: Record<string, unknown>) => {
-    if (LEVEL_ORDER[level] < minimum) return;
+  return scopedLogger(
+    guardedSink(options.sink ?? ((line: string) => process.stderr.write(line + '\n'))),
+    options.level,
+    options.redactor ?? new SecretRedactor(),
+    options.scope ?? 'cairn',
+  );
+}
+
+/**
+ * A sink that never throws: a full disk (ENOSPC) or a closed stream must not turn a log line into
+ * a crash of whatever was being logged. Lines that could not be written are counted, and the next
+ * line that can be says how many were lost.
+ */
+function guardedSink(sink: LogSink): LogSink {
+  let dropped = 0;
+  return (line) => {
+    try {
+      if (dropped > 0) {
+        sink(
+          `${new Date().toISOString()} WARN [logger] ${dropped} log line(s) could not be written (${lastFailure})`,
+        );
+        dropped = 0;
+      }
+      sink(line);
+    } catch (error) {
+      dropped++;
+      droppedTotal++;
+      lastFailure =
+        (error as NodeJS.ErrnoException).code ?? (error instanceof Error ? error.message : String(error));
+    }
+  };
+}
+
+let droppedTotal = 0;
+let lastFailure = '';
+
+/** Log lines this process could not write (diagnostics, tests). */
+export function droppedLogLines(): number {
+  return droppedTotal;
+}
+
+function scopedLogger(
+  sink: LogSink,
+  level: LogLevel | undefined,
+  redactor: SecretRedactor,
+  scope: string,
+): Logger {
+  const minimum = LEVEL_ORDER[level ?? 'info'];
+  const write = (lineLevel: LogLevel, message: string, fields?: Record<string, unknown>) => {
+    if (LEVEL_ORDER[lineLevel] < minimum) return;
     sink(
       redactor.redact(
-        `${new Date().toISOString()} ${level.toUpperCase()} [${scope}] ${message}${serialise(fields)}`,
+        `${new Date().toISOString()} ${lineLevel.toUpperCase()} [${scope}] ${message}${serialise(fields)}`,
       ),
     );
   };
@@ -82,7 +126,7 @@ export function createLogger(
     info: (m, f) => write('info', m, f),
     warn: (m, f) => write('warn', m, f),
     error: (m, f) => write('error', m, f),
-    child: (child) => createLogger({ sink, level: options.level, redactor, scope: `${scope}:${child}` }),
+    child: (child) => scopedLogger(sink, level, redactor, `${scope}:${child}`),
   };
 }
 
