@@ -230,3 +230,35 @@ describe('SyncEngine: documents indexed in part', () => {
     expect(partialNotes(third)).toEqual([]);
   });
 });
+
+describe('SyncEngine: a run whose every document failed the same way', () => {
+  it('says why in the run error, with the reason the card names', async () => {
+    await insertConnection(db, 'denied');
+    const connector = new (class extends MemoryConnector {
+      override async fetch(ref: DocumentRef): Promise<FetchedDocument> {
+        throw new CairnError(
+          'PERMISSION_DENIED',
+          `The app lacks the permission Storage.File.Read (${ref.title}).`,
+          {
+            details: { reason: 'dingtalk.missing-permission', params: { permissions: 'Storage.File.Read' } },
+          },
+        );
+      }
+    })();
+    connector.put('a', '# A');
+    connector.put('b', '# B');
+    const run = await engine.run({ connectionId: 'denied', connector, embedder });
+    expect(run.status).toBe('failed');
+    expect(run.error).toEqual({
+      code: 'DOCUMENT_FAILED',
+      message: expect.stringMatching(
+        /^All 2 documents failed the same way \(first: "[ab]": The app lacks the permission Storage\.File\.Read \([ab]\)\.\)$/,
+      ),
+      details: { reason: 'dingtalk.missing-permission', params: { permissions: 'Storage.File.Read' } },
+    });
+    expect(run.errors.map((error) => error.params)).toEqual([
+      { permissions: 'Storage.File.Read' },
+      { permissions: 'Storage.File.Read' },
+    ]);
+  });
+});

@@ -108,6 +108,26 @@ interface Pipeline {
 
 const MAX_TITLE_CHARS = 500;
 
+/**
+ * The run error of a run whose every document failed. When they all failed the same way (one code and
+ * reason, e.g. a permission the app lacks), the first one's sentence says why, and its reason goes
+ * with it so the card can name it in the UI language.
+ */
+function allFailed(errors: DocumentError[], failed: number): AppErrorData {
+  const failures = errors.filter((error) => !error.skipped);
+  const first = failures[0];
+  const alike =
+    first && failures.every((error) => error.code === first.code && error.reason === first.reason);
+  if (!first || !alike) return { code: 'DOCUMENT_FAILED', message: `All ${failed} documents failed.` };
+  return {
+    code: 'DOCUMENT_FAILED',
+    message: `All ${failed} documents failed the same way (first: "${first.title}": ${first.message})`,
+    ...(first.reason
+      ? { details: { reason: first.reason, ...(first.params ? { params: first.params } : {}) } }
+      : {}),
+  };
+}
+
 /** A `{ name: value }` of strings: the params an error's details name for the UI. */
 function isStringRecord(value: unknown): value is Record<string, string> {
   return (
@@ -476,10 +496,7 @@ export class SyncEngine {
     }
 
     if (counters.failed > 0 && counters.failed === planned && counters.unchanged === 0 && counters.seen > 0) {
-      return finish(
-        'failed',
-        listingError ?? { code: 'DOCUMENT_FAILED', message: `All ${counters.failed} documents failed.` },
-      );
+      return finish('failed', listingError ?? allFailed(errors, counters.failed));
     }
     const trouble: AppErrorData | null = listingError ?? deferral ?? gaps[0] ?? null;
     const partial = counters.failed > 0 || counters.deferred > 0 || trouble !== null;

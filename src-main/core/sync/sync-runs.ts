@@ -101,12 +101,17 @@ function summary(run: FinishedRun): string | null {
   // Skipped items and unlisted parts are not document failures (the run error names the parts).
   const first =
     run.errors.find((error) => !error.skipped && error.code === 'DOCUMENT_FAILED') ??
-    run.errors.find((error) => !error.skipped && !error.reason);
+    run.errors.find((error) => !error.skipped && !isListingGap(error.reason));
   if (first && run.counters.failed > 0)
     parts.push(
       `${run.counters.failed} document${run.counters.failed === 1 ? '' : 's'} failed (first: "${first.title}": ${first.message})`,
     );
   return parts.join(' ') || 'Some documents failed.';
+}
+
+/** Reasons of parts a listing could not see (recorded with the errors, not document failures). */
+function isListingGap(reason: string | undefined): boolean {
+  return reason === 'listing.incomplete' || reason === 'folder.unreadable';
 }
 
 /**

@@ -54,10 +54,13 @@ interface ErrorBody {
 function permissionDenied(body: unknown, detail: string, step: DingTalkStep | undefined): CairnError {
   const named = requiredScopes(body);
   const doing = step ? ` to ${step.what}` : '';
+  // DingTalk's own message here is a generic "no permission, see <guide>": the code and request id say enough.
+  const { code, requestid } = (body ?? {}) as ErrorBody;
+  const short = `${code ?? 'HTTP 403'}${requestid ? `, requestid ${requestid}` : ''}`;
   if (named.length > 0)
     return new CairnError(
       'PERMISSION_DENIED',
-      `The DingTalk app lacks the permission ${named.join(', ')} needed${doing} (${detail}). Add it under Permissions (权限管理) in the developer console; an admin may have to authorise it again.`,
+      `The DingTalk app lacks the permission ${named.join(', ')} needed${doing} (${short}). Add it under Permissions (权限管理) in the developer console; an admin may have to authorise it again.`,
       { details: { reason: 'dingtalk.missing-permission', params: { permissions: named.join(', ') } } },
     );
   if (step?.permission)
