@@ -294,9 +294,9 @@ export const PLATFORM_INFO: Record<Platform, PlatformInfo> = {
         required: false,
         advanced: true,
         flag: '--oapi-base-url',
-        label: { en: 'Legacy API base URL (optional)', zh: '旧版 API 地址（可选）' },
+        label: { en: 'Legacy API URL (optional)', zh: '旧版 API 地址（可选）' },
         hint: {
-          en: 'Where “Query user details” (userId → unionId) is served. Empty: the oapi. host beside the API base URL.',
+          en: 'Where “Query user details” (userId → unionId) is served. Empty: the oapi. host beside the API host.',
           zh: '“查询用户详情”（userId → unionId）所在地址。留空：使用与 API 地址对应的 oapi. 域名。',
         },
       },

@@ -233,7 +233,7 @@ export class DingTalkClient {
               kind: 'error',
               error: new CairnError(
                 'SOURCE_ERROR',
-                `DingTalk's user API ("Query user details") did not answer at ${oapi} (HTTP ${res.status}). It lives on the oapi. host beside the API host; for a private deployment, set the Legacy API base URL.`,
+                `DingTalk's user API ("Query user details") did not answer at ${oapi} (HTTP ${res.status}). It lives on the oapi. host beside the API host; for a private deployment, set the Legacy API URL (--oapi-base-url).`,
               ),
             };
           return { kind: 'ok', value: res.json };

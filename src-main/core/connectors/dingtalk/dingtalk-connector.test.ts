@@ -250,7 +250,7 @@ describe('DingTalkConnector: hosts (#28 item 1)', () => {
     );
     expect(error.code).toBe('SOURCE_ERROR');
     expect(error.message).toMatch(`did not answer at ${fake.baseUrl} (HTTP 401)`);
-    expect(error.message).toContain('Legacy API base URL');
+    expect(error.message).toContain('Legacy API URL');
   });
 });
 
