@@ -40,6 +40,11 @@ export interface FakeEmbeddingServer {
   /** The next `count` requests fail with `status` (429 carries retry-after-ms when given). */
   failNext(count: number, status: 429 | 500 | 503, options?: { retryAfterMs?: number }): void;
   setLatency(ms: number): void;
+  /**
+   * Holds the next `count` requests until `count` are in flight at once (or `maxWaitMs` passed),
+   * so a test sees a client's concurrency without depending on how fast it is scheduled.
+   */
+  holdUntilConcurrent(count: number, maxWaitMs?: number): void;
   close(): Promise<void>;
 }
 
@@ -57,6 +62,7 @@ export async function startFakeEmbeddingServer(
   const maxBatchSize = options.maxBatchSize ?? 2048;
   let latencyMs = options.latencyMs ?? 0;
   const faults: { status: number; retryAfterMs?: number }[] = [];
+  let hold: { remaining: number; count: number; release: Promise<void>; open: () => void } | null = null;
   const embedders = new Map<number, BuiltinEmbedder>();
   const stats: FakeEmbeddingStats = {
     requests: 0,
@@ -70,6 +76,11 @@ export async function startFakeEmbeddingServer(
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const body = await readBody(req);
     stats.requests++;
+    if (hold && hold.remaining > 0) {
+      hold.remaining--;
+      if (stats.inFlight >= hold.count) hold.open();
+      await hold.release;
+    }
     if (latencyMs > 0) await new Promise((resolve) => setTimeout(resolve, latencyMs));
     if (req.method !== 'POST' || !req.url?.replace(/\/+$/, '').endsWith('/embeddings'))
       return sendError(
@@ -200,6 +211,14 @@ export async function startFakeEmbeddingServer(
     },
     setLatency(ms) {
       latencyMs = ms;
+    },
+    holdUntilConcurrent(count, maxWaitMs = 30_000) {
+      let open = (): void => {};
+      const release = new Promise<void>((resolve) => {
+        open = resolve;
+        setTimeout(resolve, maxWaitMs).unref();
+      });
+      hold = { remaining: count, count, release, open };
     },
     close() {
       server.closeAllConnections();

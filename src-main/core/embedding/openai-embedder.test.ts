@@ -1,5 +1,5 @@
 import OpenAI from 'openai';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { CairnError } from '../errors';
 import { BuiltinEmbedder } from './builtin-embedder';
 import { startFakeEmbeddingServer, type FakeEmbeddingServer } from './fake-embedding-server';
@@ -13,8 +13,12 @@ beforeAll(async () => {
   server = await startFakeEmbeddingServer({ maxBatchSize: 10 });
 });
 afterAll(() => server.close());
-afterEach(() => {
+afterEach(async () => {
   server.setLatency(0);
+  server.holdUntilConcurrent(0);
+  // A request a test gave up on (a client timeout) is still being answered: let it finish, so the
+  // next test's in-flight counts are its own.
+  await vi.waitFor(() => expect(server.stats.inFlight).toBe(0), { timeout: 30_000 });
   server.stats.requests = 0;
   server.stats.inputs = 0;
   server.stats.maxInFlight = 0;
@@ -76,7 +80,10 @@ describe('OpenAiCompatibleEmbedder against the fake server', () => {
   });
 
   it('keeps at most five requests in flight', async () => {
-    server.setLatency(40);
+    // The first five requests are answered only once five are in flight (never more than five:
+    // a sixth arriving while they wait would raise maxInFlight above 5), whatever the load.
+    server.holdUntilConcurrent(5);
+    server.setLatency(20);
     const many = Array.from({ length: 120 }, (_, i) => `chunk ${i}`);
     const result = await embedder().embed(many);
     expect(result.vectors).toHaveLength(120);
@@ -122,16 +129,17 @@ describe('OpenAiCompatibleEmbedder against the fake server', () => {
   });
 
   it('cancels in-flight and queued batches when the signal aborts', async () => {
-    server.setLatency(200);
+    // Never answered: the client sends five at once at most, so a hold for six keeps them waiting,
+    // and the embed can only settle by cancelling (were it to wait for answers, it would time out).
+    server.holdUntilConcurrent(6, 300_000);
     const controller = new AbortController();
     const work = embedder().embed(
       Array.from({ length: 100 }, (_, i) => `t${i}`),
       { signal: controller.signal },
     );
-    setTimeout(() => controller.abort(), 50);
-    const started = Date.now();
+    await vi.waitFor(() => expect(server.stats.inFlight).toBe(5), { timeout: 30_000 });
+    controller.abort();
     expect(await codeOf(work)).toMatch(/^CANCELLED/);
-    expect(Date.now() - started).toBeLessThan(150);
     // Ten batches were needed; only the first five ever reached the server.
     expect(server.stats.requests).toBe(5);
   });

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Tokenizer } from '@huggingface/tokenizers';
-import { describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { ensureTinyModel, ensureTokenizerFixtures } from '../../testing/models/test-models';
 import { loadModelTokenizer } from './model-tokenizer';
 
@@ -14,6 +14,12 @@ interface Cases {
 const KNOWN_CONVERTER_DIFFERENCE = '   leading and trailing spaces   ';
 
 describe('loadModelTokenizer', () => {
+  // The fixtures are built once by Python (SentencePiece, tokenizers); at high load that alone can
+  // take minutes, so it is setup with its own budget rather than part of the first test's.
+  beforeAll(() => {
+    ensureTokenizerFixtures();
+  }, 600_000);
+
   it('gives SentencePiece’s own ids for an XLM-R style Unigram tokenizer, where the plain JS normaliser does not', () => {
     const fixtures = ensureTokenizerFixtures();
     const { cases, sentencepiece_unigram_ids: gold } = JSON.parse(
