@@ -1,6 +1,7 @@
 /**
  * Entry of the `cairn` command: `cairn [--data-dir <dir>] <command> [args]`. Exit codes: 0 ok,
- * 1 failed, 2 bad arguments, 130 interrupted. Commands live in ./commands, one file each.
+ * 1 failed, 2 bad arguments, 130 interrupted (SIGINT, SIGTERM or SIGHUP). Commands live in ./commands,
+ * one file each.
  */
 import { resolveDataDir } from '../core/app/data-dir';
 import { CAIRN_VERSION } from '../core/app/version';
@@ -11,11 +12,14 @@ import { COMMANDS } from './commands/index';
 import { openCairnFromCli, type OpenCairn } from './open-cairn';
 import { reportError, writeJson, writeLine } from './output';
 
+/** Signals that interrupt a command as Ctrl-C does (exit code 130). */
+const INTERRUPT_SIGNALS = ['SIGINT', 'SIGTERM', 'SIGHUP'] as const;
+
 export interface CliDeps {
   io?: CliIo;
   open?: OpenCairn;
   commands?: CliCommand[];
-  /** Ctrl-C; by default wired to SIGINT while a command runs. */
+  /** Ctrl-C; by default wired to SIGINT, SIGTERM and SIGHUP while a command runs. */
   signal?: AbortSignal;
 }
 
@@ -32,7 +36,7 @@ export function usage(commands: CliCommand[]): string {
     "  --help, -h        Show help; `cairn <command> --help` shows a command's usage",
     '  --version, -v     Show the version (also -V and `cairn version`)',
     '',
-    'Exit codes: 0 ok, 1 failed, 2 bad arguments, 130 interrupted.',
+    'Exit codes: 0 ok, 1 failed, 2 bad arguments, 130 interrupted (Ctrl-C, SIGTERM, SIGHUP).',
   ].join('\n');
 }
 
@@ -94,8 +98,11 @@ export async function main(argv: string[], deps: CliDeps = {}): Promise<number> 
   }
 
   const controller = new AbortController();
-  const onSigint = () => controller.abort();
-  if (!deps.signal) process.once('SIGINT', onSigint);
+  // Ctrl-C, a service manager's stop or a logout (SIGTERM), a closed terminal (SIGHUP): each
+  // cancels the command's work, which records a running sync as stopped, then the data directory's
+  // lock and socket are released in `finally`. A second signal finds no handler and ends the process.
+  const onInterrupt = () => controller.abort();
+  if (!deps.signal) for (const name of INTERRUPT_SIGNALS) process.once(name, onInterrupt);
   let opened: OpenedCairn | undefined;
   const signal = deps.signal ?? controller.signal;
   const context: CliContext = {
@@ -143,7 +150,7 @@ export async function main(argv: string[], deps: CliDeps = {}): Promise<number> 
     }
     return reportError(io, toErrorData(error), json);
   } finally {
-    process.removeListener('SIGINT', onSigint);
+    for (const name of INTERRUPT_SIGNALS) process.removeListener(name, onInterrupt);
     await opened?.dispose();
   }
 }

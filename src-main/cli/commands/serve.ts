@@ -1,7 +1,7 @@
 /**
  * `cairn serve`: the app without Electron. Opens Cairn's core on the data directory, serves the
  * built renderer and the contract on 127.0.0.1, and prints the address with its per-run token.
- * Runs until Ctrl+C, then disposes everything it started.
+ * Runs until Ctrl+C (or SIGTERM, SIGHUP), then disposes everything it started.
  */
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
@@ -102,15 +102,9 @@ export const serveCommand: CliCommand = {
   name: 'serve',
   summary: 'Serve the Cairn UI and API on 127.0.0.1 for your browser (no Electron needed).',
   usage: USAGE,
-  async run(args, context) {
-    // Ctrl-C arrives as the dispatcher's signal; SIGTERM (service managers) stops the host too.
-    const controller = new AbortController();
-    const stop = () => controller.abort();
-    process.once('SIGTERM', stop);
-    try {
-      return await runServe(args, context, { stop: AbortSignal.any([context.signal, controller.signal]) });
-    } finally {
-      process.off('SIGTERM', stop);
-    }
+  run(args, context) {
+    // Ctrl-C, SIGTERM (service managers, logout) and SIGHUP arrive as the dispatcher's signal:
+    // running syncs are recorded as stopped, then the lock and socket are released.
+    return runServe(args, context, { stop: context.signal });
   },
 };

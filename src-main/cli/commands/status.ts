@@ -69,9 +69,12 @@ export function formatStatus(status: StatusSnapshot): string {
   }
   const rows = status.connections.map((c) => {
     const running = status.syncing[c.id];
+    // A stopped run puts the connection back to its status before it, with a CANCELLED note.
     const state = running
       ? `syncing ${running.phase} ${running.documentsDone}/${running.documentsTotal}`
-      : c.syncStatus;
+      : c.syncErrorCode === 'CANCELLED' && c.syncStatus !== 'failed'
+        ? 'stopped'
+        : c.syncStatus;
     return [
       c.name,
       c.platform + (c.experimental ? '*' : ''),

@@ -6,7 +6,7 @@ import { ConnectionRepository } from '../connections/connection-repository';
 import { EventBus } from '../events/event-bus';
 import { openDatabase, type Db } from '../db/database';
 import { SyncScheduler, type SchedulerClock } from './scheduler';
-import { emptyCounters } from './sync-runs';
+import { emptyCounters, finishRun, startRun } from './sync-runs';
 
 const HOUR = 3_600_000;
 
@@ -223,6 +223,60 @@ describe('SyncScheduler', () => {
       planned: clock.now() + HOUR,
     });
     s.dispose();
+  });
+
+  it('after a stopped run: the next sync stays due, this process waits the retry delay (across re-plans), the next start syncs at once', async () => {
+    // The run records its times with the database's clock: this test's clock starts at the real time.
+    clock.time = Date.now();
+    const started0 = clock.time;
+    const id = await rag('stopped', { last: -2 * HOUR, next: 22 * HOUR });
+    const s = scheduler();
+    await s.start();
+    // What the engine records when a run is cancelled (Cancel, Ctrl-C, SIGTERM, quitting).
+    const { runId, previousStatus } = await startRun(db, id);
+    const finished = await finishRun(
+      db,
+      id,
+      runId,
+      {
+        status: 'cancelled',
+        counters: emptyCounters(),
+        errors: [],
+        notes: [],
+        skippedKinds: {},
+        error: null,
+        timings: {},
+      },
+      previousStatus,
+    );
+    clock.time = Math.max(clock.time, Date.parse(finished.finishedAt ?? ''));
+    events.emit('sync.finished', finished);
+    await s.whenIdle();
+    events.emit('connections.changed', []);
+    await s.whenIdle();
+    const view = await repo.get(id);
+    const thisProcess = {
+      lastSync: Date.parse(view.lastSyncAt ?? '') - started0,
+      nextDueBy: Date.parse(view.nextSyncAt ?? '') <= clock.now(),
+      note: view.syncErrorCode,
+      planned: s.plannedTimes().get(id),
+      started: [...started],
+    };
+    s.dispose();
+    const restarted = scheduler();
+    await restarted.start();
+    await restarted.whenIdle();
+    expect({ thisProcess, nextStart: started }).toEqual({
+      thisProcess: {
+        lastSync: -2 * HOUR,
+        nextDueBy: true,
+        note: 'CANCELLED',
+        planned: clock.now() + HOUR,
+        started: [],
+      },
+      nextStart: [id],
+    });
+    restarted.dispose();
   });
 
   it('drops the timer of a connection that left RAG mode, and nothing runs after dispose', async () => {

@@ -63,6 +63,12 @@ export class SyncScheduler {
   private readonly logger: Logger;
   private readonly timers = new Map<string, { handle: unknown; due: number }>();
   private readonly firing = new Set<string>();
+  /**
+   * Connections whose last run was stopped in this process (the user cancelled it): not restarted
+   * before this time, although their next sync is recorded as due now so that the next start of
+   * Cairn catches up at once.
+   */
+  private readonly heldOff = new Map<string, number>();
   private readonly unsubscribers: Unsubscribe[] = [];
   private tail: Promise<void> = Promise.resolve();
   private lastIntervalMs: number | null = null;
@@ -146,7 +152,7 @@ export class SyncScheduler {
       else due = connection.nextSyncAt?.getTime() ?? now; // never synced: sync now
       if (connection.nextSyncAt?.getTime() !== due)
         await this.options.store.setNextSyncAt(connection.id, new Date(due));
-      this.arm(connection.id, due);
+      this.arm(connection.id, Math.max(due, this.heldOff.get(connection.id) ?? 0));
     }
   }
 
@@ -175,11 +181,21 @@ export class SyncScheduler {
     await this.planNext(id, this.clock.now() + (failed ? this.retryDelay(intervalMs) : intervalMs));
   }
 
-  /** Any finished run (scheduled or manual) restarts the countdown from its end. */
+  /**
+   * Any finished run (scheduled or manual) restarts the countdown from its end. A stopped one did
+   * not sync: its next sync stays due (recorded by the run), and here it waits the retry delay.
+   */
   private async afterRun(id: string, status: SyncRunStatus, finishedAt: string | null): Promise<void> {
     const { intervalMs, paused } = await this.readSettings();
     if (paused || !(await this.isScheduled(id))) return;
     const end = finishedAt ? Date.parse(finishedAt) : this.clock.now();
+    if (status === 'cancelled') {
+      const resume = end + this.retryDelay(intervalMs);
+      this.heldOff.set(id, resume);
+      this.arm(id, resume);
+      return;
+    }
+    this.heldOff.delete(id);
     await this.planNext(id, end + (status === 'failed' ? this.retryDelay(intervalMs) : intervalMs));
   }
 

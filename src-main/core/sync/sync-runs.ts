@@ -158,10 +158,16 @@ export async function finishRun(
       ],
     );
     if (run.status === 'cancelled') {
-      await tx.query('UPDATE connections SET sync_status = $2 WHERE id = $1', [
-        connectionId,
-        previousStatus === 'syncing' ? 'idle' : previousStatus,
-      ]);
+      // Not synced: the last sync time stays, the card says it stopped (unless it shows a failure that
+      // still holds), and the next sync is due now, so the next start of the scheduler catches up.
+      const restored = previousStatus === 'syncing' ? 'idle' : previousStatus;
+      await tx.query(
+        `UPDATE connections SET sync_status = $2, next_sync_at = CASE WHEN mode = 'rag' THEN now() ELSE next_sync_at END,
+           sync_error = CASE WHEN $2 = 'failed' THEN sync_error ELSE $3 END,
+           sync_error_code = CASE WHEN $2 = 'failed' THEN sync_error_code ELSE $4 END
+         WHERE id = $1`,
+        [connectionId, restored, STOPPED_RUN_MESSAGE, STOPPED_RUN_CODE],
+      );
     } else if (run.status === 'failed') {
       await tx.query(
         "UPDATE connections SET sync_status = 'failed', sync_error = $2, sync_error_code = $3 WHERE id = $1",
@@ -229,6 +235,11 @@ export async function listRuns(db: Db, connectionId: string, limit = 20): Promis
   }));
 }
 
+/** A run stopped before it finished (Cancel, Ctrl-C, SIGTERM, quitting); shown until the next sync finishes. */
+export const STOPPED_RUN_MESSAGE =
+  'The last sync was stopped before it finished: what it indexed is kept, and the next sync catches up.';
+const STOPPED_RUN_CODE: ErrorCode = 'CANCELLED';
+
 /** Why a run left 'running' by a crash or kill ended; shown on the connection until its next sync. */
 export const ABANDONED_RUN_MESSAGE = 'Cairn stopped during this sync.';
 
@@ -243,8 +254,9 @@ const ABANDONED_RUN_CODE: ErrorCode = 'CANCELLED';
  */
 export async function closeAbandonedRuns(db: Db): Promise<number> {
   return db.transaction(async (tx) => {
+    // The next sync is due now: the run did not finish, so the scheduler catches up at once.
     await tx.query(
-      `UPDATE connections c SET sync_error = $1, sync_error_code = $2, sync_status = coalesce((
+      `UPDATE connections c SET sync_error = $1, sync_error_code = $2, next_sync_at = now(), sync_status = coalesce((
          SELECT CASE r.status WHEN 'failed' THEN 'failed' ELSE 'synced' END FROM sync_runs r
          WHERE r.connection_id = c.id AND r.status IN ('succeeded', 'partial', 'failed') ORDER BY r.id DESC LIMIT 1), 'failed')
        WHERE c.sync_status = 'syncing'`,
