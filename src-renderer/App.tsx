@@ -1,5 +1,6 @@
 import { useEffect, useMemo, useState } from 'react';
 import { ChatView } from './components/chat/ChatView';
+import { DatabaseRefused } from './components/common/DatabaseRefused';
 import { ErrorMessage } from './components/common/ErrorMessage';
 import { NoticeToast } from './components/common/NoticeToast';
 import { DocumentPreview } from './components/preview/DocumentPreview';
@@ -159,6 +160,8 @@ export function App() {
     return () => window.removeEventListener('keydown', onKeyDown);
   }, [requestSearchFocus]);
 
+  if (phase === 'failed' && loadError?.code === 'DATA_DIR_DAMAGED')
+    return <DatabaseRefused error={loadError} />;
   if (phase !== 'ready') {
     return (
       <div className="splash" role={phase === 'failed' ? 'alert' : 'status'}>

@@ -1,5 +1,12 @@
-import type { AppErrorData } from '@shared/errors';
-import type { ChunkLocation, CoreMessage, Platform, SyncRunView } from '@shared/models';
+import type { AppErrorData, Result } from '@shared/errors';
+import type {
+  ChunkLocation,
+  CoreMessage,
+  Platform,
+  RecoveryAction,
+  RecoveryReport,
+  SyncRunView,
+} from '@shared/models';
 import { translate, type Language } from '../../i18n/i18n';
 import { selectLanguage } from '../selectors';
 import { unsavedSections } from '../settings-draft';
@@ -38,6 +45,8 @@ export interface UiSlice {
   systemLanguage: Language;
   phase: 'loading' | 'ready' | 'failed';
   loadError: AppErrorData | null;
+  /** After a DATA_DIR_DAMAGED start: moves the damaged database aside and opens a new one. */
+  recoverDatabase(action: RecoveryAction): Promise<Result<RecoveryReport>>;
   notice: Notice | null;
   /** `path`: a folder dropped on the Connections view or picked before the form opened. */
   addForm: { open: boolean; platform: Platform; path?: string };
@@ -123,6 +132,7 @@ export function createUiSlice(
     systemLanguage,
     phase: 'loading',
     loadError: null,
+    recoverDatabase: (action) => api.app.recover({ action }),
     notice: null,
     addForm: { open: false, platform: 'folder' },
     searchFocusRequest: 0,
