@@ -4,6 +4,7 @@
  * Each is the least a real reader accepts, written from the formats' own specifications
  * (PDF 1.7 §7; ECMA-376 for the Office files; EPUB 3.3), not a copy of any real file.
  */
+import { constants as zlibConstants, crc32, deflateRawSync } from 'node:zlib';
 import { zipSync, strToU8 } from 'fflate';
 import ExcelJS from 'exceljs';
 
@@ -188,4 +189,94 @@ export function epubBytes(title: string, chapters: { title: string; paragraphs: 
     `<?xml version="1.0"?><package xmlns="http://www.idpf.org/2007/opf" version="3.0"><metadata xmlns:dc="http://purl.org/dc/elements/1.1/"><dc:title>${xml(title)}</dc:title></metadata><manifest>${items.join('')}</manifest><spine>${spine.join('')}</spine></package>`,
   );
   return Buffer.from(zipSync(files));
+}
+
+export interface ZipBombOptions {
+  /** What word/document.xml unpacks to, in MiB. */
+  inflatedMiB: number;
+  /** The size the package's directory declares for it. @default the real size */
+  declaredBytes?: number;
+}
+
+/**
+ * A Word file whose document.xml unpacks to `inflatedMiB` MiB of paragraphs (a "zip bomb": 300 MiB
+ * fits in about 1 MB). Built without ever holding the unpacked text: one MiB of paragraphs is
+ * compressed once with a full flush (a byte-aligned, self-contained run of deflate blocks, RFC
+ * 1951 §3.2.3) and repeated, so the stream is as real as zlib makes it. The zip around it is
+ * written by hand (APPNOTE.TXT §4.3): local header, data, central directory, end record.
+ */
+export function docxBomb(options: ZipBombOptions): Buffer {
+  const head = Buffer.from(
+    `${CONTENT_TYPES_HEAD}<w:document xmlns:w="http://schemas.openxmlformats.org/wordprocessingml/2006/main"><w:body>`,
+  );
+  const tail = Buffer.from('</w:body></w:document>');
+  const paragraph = `<w:p><w:r><w:t>${'lorem ipsum dolor sit amet '.repeat(40)}</w:t></w:r></w:p>`;
+  const block = Buffer.from(paragraph.repeat(Math.ceil((1024 * 1024) / paragraph.length))).subarray(
+    0,
+    Math.floor((1024 * 1024) / paragraph.length) * paragraph.length,
+  );
+  const repeats = Math.ceil((options.inflatedMiB * 1024 * 1024) / block.length);
+  const flush = { level: 9, finishFlush: zlibConstants.Z_FULL_FLUSH };
+  const headDeflated = deflateRawSync(head, flush);
+  const blockDeflated = deflateRawSync(block, flush);
+  const tailDeflated = deflateRawSync(tail, { level: 9 });
+  let crc = crc32(head);
+  for (let i = 0; i < repeats; i++) crc = crc32(block, crc);
+  crc = crc32(tail, crc);
+  const size = head.length + block.length * repeats + tail.length;
+  const document = Buffer.concat([headDeflated, ...Array<Buffer>(repeats).fill(blockDeflated), tailDeflated]);
+  const small = (name: string, text: string) => {
+    const data = Buffer.from(text);
+    return { name, data: deflateRawSync(data), crc: crc32(data), size: data.length };
+  };
+  return zipOfDeflated([
+    small(
+      '[Content_Types].xml',
+      `${CONTENT_TYPES_HEAD}<Types xmlns="http://schemas.openxmlformats.org/package/2006/content-types"><Default Extension="rels" ContentType="application/vnd.openxmlformats-package.relationships+xml"/><Default Extension="xml" ContentType="application/xml"/><Override PartName="/word/document.xml" ContentType="application/vnd.openxmlformats-officedocument.wordprocessingml.document.main+xml"/></Types>`,
+    ),
+    small(
+      '_rels/.rels',
+      `${CONTENT_TYPES_HEAD}<Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships"><Relationship Id="rId1" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/officeDocument" Target="word/document.xml"/></Relationships>`,
+    ),
+    { name: 'word/document.xml', data: document, crc, size: options.declaredBytes ?? size },
+  ]);
+}
+
+/** A zip of already deflated entries (method 8), sizes as given (a test may make them lie). */
+function zipOfDeflated(entries: { name: string; data: Buffer; crc: number; size: number }[]): Buffer {
+  const locals: Buffer[] = [];
+  const centrals: Buffer[] = [];
+  let offset = 0;
+  for (const entry of entries) {
+    const name = Buffer.from(entry.name);
+    const local = Buffer.alloc(30);
+    local.writeUInt32LE(0x04034b50, 0);
+    local.writeUInt16LE(20, 4);
+    local.writeUInt16LE(8, 8);
+    local.writeUInt32LE(entry.crc >>> 0, 14);
+    local.writeUInt32LE(entry.data.length, 18);
+    local.writeUInt32LE(entry.size >>> 0, 22);
+    local.writeUInt16LE(name.length, 26);
+    const central = Buffer.alloc(46);
+    central.writeUInt32LE(0x02014b50, 0);
+    central.writeUInt16LE(20, 4);
+    central.writeUInt16LE(20, 6);
+    central.writeUInt16LE(8, 10);
+    central.writeUInt32LE(entry.crc >>> 0, 16);
+    central.writeUInt32LE(entry.data.length, 20);
+    central.writeUInt32LE(entry.size >>> 0, 24);
+    central.writeUInt16LE(name.length, 28);
+    central.writeUInt32LE(offset, 42);
+    locals.push(local, name, entry.data);
+    centrals.push(central, name);
+    offset += 30 + name.length + entry.data.length;
+  }
+  const directory = Buffer.concat(centrals);
+  const end = Buffer.alloc(22);
+  end.writeUInt32LE(0x06054b50, 0);
+  end.writeUInt16LE(entries.length, 8);
+  end.writeUInt16LE(entries.length, 10);
+  end.writeUInt32LE(directory.length, 12);
+  end.writeUInt32LE(offset, 16);
+  return Buffer.concat([...locals, directory, end]);
 }

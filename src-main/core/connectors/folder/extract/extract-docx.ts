@@ -7,10 +7,13 @@
 import mammoth from 'mammoth';
 import { htmlToMarkdown } from '../../../text/html-markdown';
 import { fileFailure, type Extracted, type ExtractContext } from './extracted';
+import { checkZipPackage } from './zip-limits';
 
 const noImages = mammoth.images.imgElement(async () => ({ src: '' }));
 
 export async function extractDocx(bytes: Buffer, context: ExtractContext): Promise<Extracted> {
+  // Before mammoth (JSZip) inflates anything: a small file can unpack to gigabytes.
+  await checkZipPackage(bytes, context, { kind: 'Word document' });
   let html: string;
   try {
     html = (

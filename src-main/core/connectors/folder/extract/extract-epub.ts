@@ -6,8 +6,10 @@
 import { decodeXmlEntities, fileFailure, type Extracted, type ExtractContext } from './extracted';
 import { htmlDocument } from './extract-html';
 import { readZipText, resolvePartPath } from './ooxml-zip';
+import { checkZipPackage } from './zip-limits';
 
 export async function extractEpub(bytes: Buffer, context: ExtractContext): Promise<Extracted> {
+  await checkZipPackage(bytes, context, { kind: 'EPUB' });
   const entries = readZipText(bytes, context.externalId, (name) => /\.(xml|opf|x?html?|ncx)$/i.test(name));
   if (entries.has('META-INF/encryption.xml') && /EncryptedData/.test(entries.get('META-INF/encryption.xml')!))
     throw fileFailure(

@@ -8,11 +8,13 @@
 import type { LocatedPart } from '../../connector';
 import { decodeXmlEntities, fileFailure, type Extracted, type ExtractContext } from './extracted';
 import { readZipText, relationships, resolvePartPath } from './ooxml-zip';
+import { checkZipPackage } from './zip-limits';
 import { markdownTable } from '../../../text/html-markdown';
 
 const NOTES_REL = /\/notesSlide$/;
 
 export async function extractPptx(bytes: Buffer, context: ExtractContext): Promise<Extracted> {
+  await checkZipPackage(bytes, context, { kind: 'PowerPoint presentation' });
   const parts = readZipText(
     bytes,
     context.externalId,

@@ -4,18 +4,23 @@
  * with the header repeated (sheet-tables.ts). Formulas give their cached result, rich text its
  * plain text, dates an ISO date. Cannot: .xls (the old binary format), charts, images, comments.
  */
+import { Readable } from 'node:stream';
 import ExcelJS from 'exceljs';
 import { throwIfAborted } from '../../../errors';
 import type { LocatedPart } from '../../connector';
 import { CairnError } from '../../../errors';
 import { fileFailure, TextBudget, type Extracted, type ExtractContext } from './extracted';
 import { SheetTables } from './sheet-tables';
+import { checkZipPackage } from './zip-limits';
 
-export async function extractXlsx(_bytes: Buffer, context: ExtractContext): Promise<Extracted> {
+export async function extractXlsx(bytes: Buffer, context: ExtractContext): Promise<Extracted> {
+  // Shared strings are cached whole and every sheet is inflated: the sizes are checked first, and
+  // the reader reads the very bytes that were checked (not the path, which may have changed since).
+  await checkZipPackage(bytes, context, { kind: 'Excel workbook' });
   const parts: LocatedPart[] = [];
   const budget = new TextBudget(context);
   try {
-    const reader = new ExcelJS.stream.xlsx.WorkbookReader(context.path, {
+    const reader = new ExcelJS.stream.xlsx.WorkbookReader(Readable.from([bytes]), {
       sharedStrings: 'cache',
       hyperlinks: 'ignore',
       styles: 'cache',
