@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { chunkMarkdown, type Chunk } from './chunker';
+import { chunkCeiling, chunkMarkdown, type Chunk } from './chunker';
 import { splitsCharacter } from './boundaries';
 import { randomMarkdown, seededRandom } from '../../testing/markdown-fixtures';
 
@@ -19,6 +19,9 @@ function violations(source: string, chunks: Chunk[], chunkSize: number): string[
     // The source slice obeys the size; a split table's repeated header comes on top of it.
     const sliceLength = chunk.charEnd - chunk.charStart;
     if (sliceLength > chunkSize) found.push(`${where}: ${sliceLength} > ${chunkSize}`);
+    // And whatever the structure, the text with its header stays under the hard ceiling.
+    if (chunk.text.length > chunkCeiling(chunkSize))
+      found.push(`${where}: text of ${chunk.text.length} > the ceiling ${chunkCeiling(chunkSize)}`);
     if (chunk.tableHeader && !/^\|?.*\|.*\n\s*\|?\s*:?-/.test(chunk.text))
       found.push(`${where}: repeated table header is not a header and delimiter row`);
     if (splitsSurrogatePair(source, chunk.charStart) || splitsSurrogatePair(source, chunk.charEnd))

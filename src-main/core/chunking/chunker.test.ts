@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { CairnError } from '../errors';
-import { chunkMarkdown, type Chunk } from './chunker';
+import { chunkCeiling, chunkMarkdown, type Chunk } from './chunker';
 import { hanSentence, latinSentence, seededRandom } from '../../testing/markdown-fixtures';
 
 function paths(chunks: Chunk[]) {
@@ -214,6 +214,25 @@ describe('chunkMarkdown: code and tables', () => {
     expect(chunks.filter((chunk) => !chunk.text.startsWith('| id | text |\n|---|---|'))).toEqual([]);
     expect(chunks.slice(1).every((chunk) => chunk.tableHeader === '| id | text |\n|---|---|')).toBe(true);
     expect(chunks[0]!.tableHeader).toBeUndefined();
+  });
+
+  it('keeps every chunk under the ceiling for a table thousands of columns wide (its header is not repeated)', () => {
+    // A 20,000-column table made 170 KB chunks: each piece carried the ~200 KB header row again.
+    const columns = 3000;
+    const row = (r: number) => `| ${Array.from({ length: columns }, (_, c) => `r${r}c${c}`).join(' | ')} |`;
+    const source = [
+      row(0),
+      `|${' --- |'.repeat(columns)}`,
+      ...Array.from({ length: 6 }, (_, r) => row(r + 1)),
+    ].join('\n');
+    const chunks = chunkMarkdown(source);
+    expect(
+      chunks.filter((chunk) => chunk.text.length > chunkCeiling(1500)).map((c) => c.text.length),
+    ).toEqual([]);
+    expect(chunks.filter((chunk) => chunk.tableHeader !== undefined)).toEqual([]);
+    // What the chunks hold together stays near the source's size (pieces plus their overlap).
+    const total = chunks.reduce((sum, chunk) => sum + chunk.text.length, 0);
+    expect(total).toBeLessThan(source.length * 1.2);
   });
 
   it('never cuts a list item, and starts every overlap on a word (not inside a URL)', () => {

@@ -74,7 +74,7 @@ export function chunkMarkdown(markdown: string, options: ChunkOptions = {}): Chu
     const [trimmedStart, trimmedEnd] = trimRange(markdown, start, end);
     if (trimmedStart >= trimmedEnd) return;
     const text = markdown.slice(trimmedStart, trimmedEnd);
-    const tableHeader = headerOfTableContinuing(markdown, tables, trimmedStart);
+    const tableHeader = headerOfTableContinuing(markdown, tables, trimmedStart, chunkSize);
     chunks.push({
       ord: chunks.length,
       headingPath: joinHeadingPath(path),
@@ -117,20 +117,45 @@ export function chunkMarkdown(markdown: string, options: ChunkOptions = {}): Chu
 }
 
 /**
+ * The largest chunk text for a chunk size, whatever the document's structure: a piece of the
+ * source is at most `chunkSize`, and a split table's repeated header (at most half a chunk, plus
+ * its line break) may come on top. A header longer than that (a table 20,000 columns wide has a
+ * header of ~200 KB) is not repeated: every piece carrying it made chunks of 170 KB.
+ */
+export function chunkCeiling(chunkSize: number): number {
+  return chunkSize + maxTableHeader(chunkSize) + 1;
+}
+
+function maxTableHeader(chunkSize: number): number {
+  return Math.floor(chunkSize / 2);
+}
+
+/**
  * The header row and delimiter row of the table that `start` falls inside (past its header), or
- * undefined: a piece of a split table repeats them so that it still reads as a table.
+ * undefined: a piece of a split table repeats them so that it still reads as a table, when they
+ * fit in half a chunk.
  */
 function headerOfTableContinuing(
   source: string,
   tables: readonly MarkdownBlock[],
   start: number,
+  chunkSize: number,
 ): string | undefined {
-  const table = tables.find((t) => start > t.start && start < t.end);
-  if (!table) return undefined;
+  // Tables are in source order: the last one starting before `start` is the only candidate.
+  let low = 0;
+  let high = tables.length - 1;
+  while (low < high) {
+    const middle = (low + high + 1) >> 1;
+    if (tables[middle]!.start < start) low = middle;
+    else high = middle - 1;
+  }
+  const table = tables[low];
+  if (!table || !(start > table.start && start < table.end)) return undefined;
   const firstBreak = source.indexOf('\n', table.start);
   const secondBreak = firstBreak === -1 ? -1 : source.indexOf('\n', firstBreak + 1);
   if (secondBreak === -1 || start <= secondBreak) return undefined;
-  return source.slice(table.start, secondBreak).trimEnd();
+  const header = source.slice(table.start, secondBreak).trimEnd();
+  return header.length <= maxTableHeader(chunkSize) ? header : undefined;
 }
 
 function resolveOptions(options: ChunkOptions): { chunkSize: number; overlap: number } {
