@@ -132,6 +132,8 @@ export async function openGateway(options: OpenGatewayOptions): Promise<GatewayT
       headers: { 'content-type': 'application/json', accept: 'application/json' },
       body: JSON.stringify(body),
       signal,
+      // The body holds the client secret: a 307/308 would send it on to wherever the answer points.
+      redirect: 'manual',
     });
   } catch (error) {
     if (options.signal?.aborted) throw new CairnError('CANCELLED', 'Cancelled.');
@@ -148,6 +150,14 @@ export async function openGateway(options: OpenGatewayOptions): Promise<GatewayT
       'SOURCE_UNREACHABLE',
       `Cannot reach the DingTalk Stream gateway at ${host} (${reason}).`,
       true,
+    );
+  }
+  if (response.status >= 300 && response.status < 400) {
+    await response.body?.cancel();
+    throw failure(
+      'SOURCE_ERROR',
+      `The DingTalk Stream gateway at ${new URL(url).host} answered with a redirect (HTTP ${response.status}); Cairn does not send the app secret on to another address. Check the API base URL.`,
+      false,
     );
   }
   const text = await response.text().catch(() => '');

@@ -2,7 +2,8 @@
  * Shared HTTP plumbing for platform connectors: per-platform rate caps (p-queue, one or more
  * windows), timeouts, cancellation, bounded retries with the platform's reset hint or exponential
  * backoff with jitter, one token refresh on expiry, and redirects that never carry credentials to
- * another origin. Each connector supplies `interpret`, because every platform signals errors
+ * another origin (credential headers are dropped; a request with a body is not redirected there
+ * at all). Each connector supplies `interpret`, because every platform signals errors
  * differently (Feishu in the body `code`, Yuque in the HTTP status, …).
  */
 import PQueue from 'p-queue';
@@ -205,6 +206,15 @@ export class PlatformHttp {
       const next = new URL(location, url);
       if (next.protocol !== 'https:' && next.protocol !== 'http:')
         throw new CairnError('SOURCE_ERROR', `${safeHost(url)} redirected to an unsupported address.`);
+      // A request with a body (token requests carry the app secret in theirs) never goes to another
+      // origin: a 307/308 would send the body along, and any answer from there (even after a 303
+      // turned it into a GET) did not come from the platform, so a Test must not pass on it.
+      if (next.origin !== origin && request.body !== undefined)
+        throw new CairnError(
+          'SOURCE_ERROR',
+          `${safeHost(url)} redirected a ${method} request to another site (${safeHost(next.toString())}); Cairn did not follow it, so nothing was sent there. Check the base URL.`,
+          { details: { reason: 'http.cross-origin-redirect' } },
+        );
       // 303 (and 301/302 after a POST, as browsers do) becomes a GET without a body (RFC 9110 §15.4).
       if (res.status === 303 || ((res.status === 301 || res.status === 302) && method === 'POST')) {
         method = 'GET';
