@@ -20,6 +20,8 @@ test('a new user is led to add a local folder and syncs it', async ({ app, backe
 
   await app.getByRole('button', { name: 'Add a local folder' }).click();
   await app.getByLabel('Folder path').fill(backend.notesDir);
+  // A folder's local copy is all there is: no switch to turn it off, here or on its card.
+  await expect(app.getByRole('checkbox', { name: 'Keep a local copy for offline search' })).toHaveCount(0);
   await app.getByRole('button', { name: 'Test connection' }).click();
   // The binary file has a text extension, so listing counts it; fetching refuses it.
   await expect(app.getByRole('status').filter({ hasText: 'is readable' })).toContainText(
@@ -43,6 +45,7 @@ test('a new user is led to add a local folder and syncs it', async ({ app, backe
   await expect(
     card.getByText(`Skipped binary content in ${BINARY_NOTE} (NUL or control bytes).`),
   ).toBeVisible();
+  await expect(card.getByRole('checkbox')).toHaveCount(0);
   await screenshot(app, '03-folder-synced');
 });
 

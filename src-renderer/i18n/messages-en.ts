@@ -163,6 +163,12 @@ export const en = {
   'card.edit': 'Edit',
   'card.remove': 'Remove',
   'card.removeConfirm': 'Remove “{name}” and its index?',
+  'card.removeConfirmCount': 'Remove “{name}” and its {documents}?',
+  'card.indexedDocuments': '{count} indexed documents',
+  'card.indexedDocumentsOne': '1 indexed document',
+  'card.directConfirm':
+    'Stop keeping a local copy of “{name}”? Its {documents} are removed from this computer, and searches go live to {platform}.',
+  'card.directConfirmYes': 'Yes, remove the copy',
   'card.status.idle': 'Not synced yet',
   'card.status.syncing': 'Syncing',
   'card.status.synced': 'Synced',

@@ -161,6 +161,12 @@ export const zh: Record<MessageKey, string> = {
   'card.edit': '编辑',
   'card.remove': '删除',
   'card.removeConfirm': '删除“{name}”及其索引？',
+  'card.removeConfirmCount': '删除“{name}”及其 {documents}？',
+  'card.indexedDocuments': '{count} 篇已索引文档',
+  'card.indexedDocumentsOne': '1 篇已索引文档',
+  'card.directConfirm':
+    '不再在本地保存“{name}”的副本？它的 {documents}将从本机删除，之后改为实时搜索{platform}。',
+  'card.directConfirmYes': '是，删除副本',
   'card.status.idle': '尚未同步',
   'card.status.syncing': '同步中',
   'card.status.synced': '已同步',

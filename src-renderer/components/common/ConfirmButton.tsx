@@ -14,7 +14,6 @@ export interface ConfirmButtonProps {
 
 /** A destructive action that asks once, inline, before it runs. */
 export function ConfirmButton({ label, question, onConfirm, confirmLabel, icon }: ConfirmButtonProps) {
-  const t = useT();
   const [asking, setAsking] = useState(false);
   if (!asking) {
     return icon ? (
@@ -34,6 +33,36 @@ export function ConfirmButton({ label, question, onConfirm, confirmLabel, icon }
     );
   }
   return (
+    <ConfirmPrompt
+      question={question}
+      confirmLabel={confirmLabel}
+      onConfirm={() => {
+        setAsking(false);
+        onConfirm();
+      }}
+      onCancel={() => setAsking(false)}
+    />
+  );
+}
+
+/** The inline question of a destructive action: the action, or the safe answer (focused, and Escape). */
+export function ConfirmPrompt({
+  question,
+  confirmLabel,
+  cancelLabel,
+  onConfirm,
+  onCancel,
+}: {
+  question: string;
+  /** @default t('common.yes') ("Yes, remove") */
+  confirmLabel?: string | undefined;
+  /** @default t('common.no') ("Keep it") */
+  cancelLabel?: string | undefined;
+  onConfirm: () => void;
+  onCancel: () => void;
+}) {
+  const t = useT();
+  return (
     <span
       className="confirm"
       role="alertdialog"
@@ -41,24 +70,17 @@ export function ConfirmButton({ label, question, onConfirm, confirmLabel, icon }
       onKeyDown={(event) => {
         if (event.key === 'Escape') {
           event.stopPropagation();
-          setAsking(false);
+          onCancel();
         }
       }}
     >
       <span className="confirm-question">{question}</span>
-      <button
-        type="button"
-        className="button danger"
-        onClick={() => {
-          setAsking(false);
-          onConfirm();
-        }}
-      >
+      <button type="button" className="button danger" onClick={onConfirm}>
         {confirmLabel ?? t('common.yes')}
       </button>
       {/* Focus lands on the safe answer, so Escape and Enter both keep things as they are. */}
-      <button type="button" className="button" autoFocus onClick={() => setAsking(false)}>
-        {t('common.no')}
+      <button type="button" className="button" autoFocus onClick={onCancel}>
+        {cancelLabel ?? t('common.no')}
       </button>
     </span>
   );

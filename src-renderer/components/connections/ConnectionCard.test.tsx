@@ -1,5 +1,5 @@
 // @vitest-environment jsdom
-import { act, cleanup, fireEvent, screen, within } from '@testing-library/react';
+import { act, cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, describe, expect, it } from 'vitest';
 import { ok } from '@shared/errors';
 import { connection, fakeBackend, settings, userCalls } from '../../test/fake-api';
@@ -278,16 +278,46 @@ describe('ConnectionCard', () => {
     );
   });
 
-  it('switches a connection to direct search with the RAG toggle', async () => {
+  it('asks before a platform connection drops its index, saying how many documents go; a folder has no switch', async () => {
     const backend = fakeBackend({
-      'connections.setMode': (input: { id: string; mode: 'direct' }) => ok(connection({ mode: input.mode })),
+      'connections.setMode': (input: { id: string; mode: 'direct' }) =>
+        ok(connection({ platform: 'yuque', mode: input.mode })),
     });
-    const view = connection({ syncStatus: 'synced' });
-    renderWithStore(<ConnectionCard connection={view} />, backend, { connections: [view] });
-    fireEvent.click(screen.getByRole('checkbox', { name: 'Keep a local copy for offline search' }));
-    expect(userCalls(backend)).toEqual([
-      { channel: 'connections.setMode', input: { id: 'c1', mode: 'direct' } },
-    ]);
+    const wiki = connection({ platform: 'yuque', name: 'Wiki', syncStatus: 'synced', documentCount: 1225 });
+    const folder = connection({ id: 'f1', syncStatus: 'synced', documentCount: 6 });
+    renderWithStore(
+      <>
+        <ConnectionCard connection={wiki} />
+        <ConnectionCard connection={folder} />
+      </>,
+      backend,
+      { connections: [wiki, folder] },
+    );
+    const card = screen.getByRole('article', { name: 'Wiki' });
+    fireEvent.click(within(card).getByRole('checkbox', { name: 'Keep a local copy for offline search' }));
+    const question = within(card).getByRole('alertdialog');
+    const asked = { question: question.getAttribute('aria-label'), calls: userCalls(backend).length };
+    fireEvent.click(within(question).getByRole('button', { name: 'Keep it' }));
+    const keptChecked = (within(card).getByRole('checkbox') as HTMLInputElement).checked;
+    fireEvent.click(within(card).getByRole('checkbox', { name: 'Keep a local copy for offline search' }));
+    fireEvent.click(within(card).getByRole('button', { name: 'Yes, remove the copy' }));
+    await waitFor(() => expect(userCalls(backend).length).toBe(1));
+    expect({
+      asked,
+      keptChecked,
+      calls: userCalls(backend),
+      folderSwitches: within(screen.getByRole('article', { name: 'Notes' })).queryAllByRole('checkbox')
+        .length,
+    }).toEqual({
+      asked: {
+        question:
+          'Stop keeping a local copy of “Wiki”? Its 1,225 indexed documents are removed from this computer, and searches go live to Yuque.',
+        calls: 0,
+      },
+      keptChecked: true,
+      calls: [{ channel: 'connections.setMode', input: { id: 'c1', mode: 'direct' } }],
+      folderSwitches: 0,
+    });
   });
 
   it('says calmly, in both languages, how many documents wait for the next sync and which kinds were skipped', () => {

@@ -12,6 +12,7 @@ import { ProgressBar } from '../common/ProgressBar';
 import { cardStatus, CREDENTIAL_CODES, nextSync } from './card-status';
 import { EditConnectionForm } from './ConnectionForm';
 import { FolderCardNotes, isLeftOut } from './FolderCardNotes';
+import { indexedDocuments, ModeSwitch } from './ModeSwitch';
 import { LIMITATIONS_SHOWN_BY_SIGN_IN, SignInPanel } from './SignInPanel';
 import { DirectOnlyNote, SyncNotes } from './SyncNotes';
 
@@ -206,7 +207,6 @@ export function ConnectionCard({ connection }: { connection: ConnectionView }) {
   const progress = useApp((state) => state.progress[connection.id]);
   const run = useApp((state) => state.lastRun[connection.id]);
   const actions = useAppShallow((state) => ({
-    setMode: state.setMode,
     syncNow: state.syncNow,
     cancelSync: state.cancelSync,
     testConnection: state.testConnection,
@@ -241,15 +241,7 @@ export function ConnectionCard({ connection }: { connection: ConnectionView }) {
           {t(`card.status.${status}` as MessageKey)}
         </span>
       </header>
-      <label className="switch">
-        <input
-          type="checkbox"
-          checked={rag}
-          disabled={syncing || (connection.directOnly === true && !rag)}
-          onChange={(event) => void actions.setMode(connection.id, event.target.checked ? 'rag' : 'direct')}
-        />
-        <span>{t('card.rag')}</span>
-      </label>
+      <ModeSwitch connection={connection} disabled={syncing} />
       {!rag && !connection.directOnly && <p className="hint">{t('card.ragHint')}</p>}
       <DirectOnlyNote connection={connection} />
       {limitationNote && (
@@ -322,7 +314,14 @@ export function ConnectionCard({ connection }: { connection: ConnectionView }) {
         <span className="spacer" />
         <ConfirmButton
           label={t('card.remove')}
-          question={t('card.removeConfirm', { name: connection.name })}
+          question={
+            rag && connection.documentCount > 0
+              ? t('card.removeConfirmCount', {
+                  name: connection.name,
+                  documents: indexedDocuments(t, language, connection.documentCount),
+                })
+              : t('card.removeConfirm', { name: connection.name })
+          }
           onConfirm={() => void actions.removeConnection(connection.id)}
         />
       </footer>

@@ -85,7 +85,8 @@ describe('AddConnectionForm', () => {
     });
     renderWithStore(<AddConnectionForm initialPlatform="folder" onClose={() => (closed = true)} />, backend);
     fireEvent.change(screen.getByLabelText(/Folder path/), { target: { value: '/home/me/笔记/' } });
-    fireEvent.click(screen.getByRole('checkbox', { name: 'Keep a local copy for offline search' }));
+    // A folder's copy is all there is: no switch to search it "live".
+    expect(screen.queryByRole('checkbox', { name: 'Keep a local copy for offline search' })).toBeNull();
     fireEvent.click(screen.getByRole('button', { name: 'Add connection' }));
     await new Promise((resolve) => setTimeout(resolve, 0));
     expect({ closed, input: backend.calls[0]?.input }).toEqual({
@@ -93,7 +94,7 @@ describe('AddConnectionForm', () => {
       input: {
         platform: 'folder',
         name: '笔记',
-        mode: 'direct',
+        mode: 'rag',
         config: { path: '/home/me/笔记/', noWatch: false },
         secrets: {},
       },

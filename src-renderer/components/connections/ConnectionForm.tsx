@@ -15,6 +15,7 @@ import {
   editDraft,
   newConnection,
   newDraft,
+  searchedLive,
   withPlatform,
   type ConnectionDraft,
 } from './connection-draft';
@@ -187,7 +188,7 @@ function ConnectionForm({ target, onClose }: { target: FormTarget; onClose: () =
           {advancedFields.map(renderField)}
         </details>
       )}
-      {!editing && (
+      {!editing && searchedLive(platform) && (
         <label className="switch">
           <input
             type="checkbox"
@@ -197,7 +198,7 @@ function ConnectionForm({ target, onClose }: { target: FormTarget; onClose: () =
           <span>{t('card.rag')}</span>
         </label>
       )}
-      {!editing && !draft.rag && <p className="hint">{t('card.ragHint')}</p>}
+      {!editing && searchedLive(platform) && !draft.rag && <p className="hint">{t('card.ragHint')}</p>}
       {test.kind === 'done' && (
         <p className={test.result.ok ? 'test-result ok' : 'test-result failed'} role="status">
           {test.result.ok ? (

@@ -55,6 +55,14 @@ export function draftProblem(draft: ConnectionDraft, stored: readonly string[] =
   return group ? { kind: 'oneOf', fields: [...group] } : null;
 }
 
+/**
+ * Whether the platform can be searched live instead of copied (direct mode). A local folder cannot:
+ * its local copy is all there is, so neither the form nor its card offers to turn the copy off.
+ */
+export function searchedLive(platform: Platform): boolean {
+  return platform !== 'folder';
+}
+
 /** The name Add gives a connection left unnamed: the folder's own name, else the platform's. */
 export function defaultName(draft: ConnectionDraft, language: Language): string {
   const label = PLATFORM_INFO[draft.platform].label[language];
@@ -80,7 +88,7 @@ export function newConnection(draft: ConnectionDraft, language: Language): NewCo
   return {
     platform: draft.platform,
     name: draft.name.trim() || defaultName(draft, language),
-    mode: draft.rag ? 'rag' : 'direct',
+    mode: draft.rag || !searchedLive(draft.platform) ? 'rag' : 'direct',
     config,
     secrets,
   };
