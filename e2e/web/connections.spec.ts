@@ -49,6 +49,25 @@ test('a new user is led to add a local folder and syncs it', async ({ app, backe
   await screenshot(app, '03-folder-synced');
 });
 
+test('Add tests first: a folder that does not exist is not added unless the user says "Add anyway"', async ({
+  app,
+  backend,
+}) => {
+  await app.getByRole('button', { name: 'Add a local folder' }).click();
+  const missing = `${backend.notesDir}-missing`;
+  await app.getByLabel('Folder path').fill(missing);
+  await app.getByRole('button', { name: 'Add connection' }).click();
+  const form = app.getByRole('form', { name: 'Add a connection' });
+  await expect(form.locator('.test-result.failed')).toContainText(missing);
+  await expect(form.getByRole('button', { name: 'Add anyway' })).toBeVisible();
+  await expect(app.getByRole('article')).toHaveCount(0);
+  await screenshot(app, '02b-add-folder-missing');
+  // Fixed path: Add tests again, passes and adds.
+  await app.getByLabel('Folder path').fill(backend.notesDir);
+  await form.getByRole('button', { name: 'Add connection' }).click();
+  await expect(app.getByRole('article', { name: 'notes' })).toBeVisible();
+});
+
 test('a Yuque connection added through the form syncs while the progress bar moves', async ({
   app,
   backend,
@@ -126,10 +145,9 @@ test('a revoked Yuque token shows the auth error on the card while the old resul
   await screenshot(app, '08b-edit-yuque-token');
   await form.getByRole('button', { name: 'Save changes' }).click();
   await expect(form).toBeHidden();
-  // Saving is not proof that the token works: the failure stays until a sync (or test) succeeds.
-  await expect(card.getByTestId('sync-status')).toHaveText('Failed');
   expect(await app.content()).not.toContain(newToken);
-  await syncAndWait(app, YUQUE_CARD);
+  // Saving a fix of a failed connection syncs it at once: the failure goes when that sync succeeds.
+  await expect(card.getByTestId('sync-status')).toHaveText('Synced', { timeout: 30_000 });
   await expect(card.getByRole('alert')).toHaveCount(0);
   await expect(card.getByTestId('document-count')).toHaveText(documents);
   await screenshot(app, '08c-yuque-fixed-by-edit');

@@ -3,7 +3,7 @@
  * current state and the event payload to a state patch; components only read the result.
  */
 import type { CairnEventName, CairnEvents } from '@shared/contract';
-import type { ConnectionView } from '@shared/models';
+import type { ConnectionView, SyncProgress } from '@shared/models';
 import { HOST_CAUSE, type Notice } from './slices/ui-slice';
 import type { AppState, AppStore } from './store-types';
 import { landDelta } from './stream-text';
@@ -24,12 +24,23 @@ export function clearResolvedNotice(notice: Notice | null, connections: Connecti
   return connections.some((item) => item.id === notice.cause) ? notice : null;
 }
 
+/**
+ * A sync's last progress, kept from its end until the connection's stored counts arrive
+ * (connections.changed comes after sync.finished): the card's tiles never drop to the old counts
+ * (0 after a first sync) in between.
+ */
+function settle(state: AppState, connectionId: string, last: SyncProgress | undefined): Partial<AppState> {
+  return {
+    progress: withoutKey(state.progress, connectionId),
+    settledProgress: last ? { ...state.settledProgress, [connectionId]: last } : state.settledProgress,
+  };
+}
+
 const handlers: Handlers = {
   'sync.progress': (state, progress) => ({
-    progress:
-      progress.phase === 'done'
-        ? withoutKey(state.progress, progress.connectionId)
-        : { ...state.progress, [progress.connectionId]: progress },
+    ...(progress.phase === 'done'
+      ? settle(state, progress.connectionId, progress)
+      : { progress: { ...state.progress, [progress.connectionId]: progress } }),
     connections: state.connections.map((connection) =>
       connection.id === progress.connectionId &&
       progress.phase !== 'done' &&
@@ -40,12 +51,22 @@ const handlers: Handlers = {
   }),
   'sync.finished': (state, run) => ({
     lastRun: { ...state.lastRun, [run.connectionId]: run },
-    progress: withoutKey(state.progress, run.connectionId),
+    ...settle(
+      state,
+      run.connectionId,
+      state.progress[run.connectionId] ?? state.settledProgress[run.connectionId],
+    ),
     notice: run.status === 'succeeded' && state.notice?.cause === run.connectionId ? null : state.notice,
   }),
   'connections.changed': (state, connections) => ({
     connections,
     notice: clearResolvedNotice(state.notice, connections),
+    // The stored counts are current again once the row no longer says it is syncing.
+    settledProgress: Object.fromEntries(
+      Object.entries(state.settledProgress).filter(([id]) =>
+        connections.some((connection) => connection.id === id && connection.syncStatus === 'syncing'),
+      ),
+    ),
     progress: Object.fromEntries(
       Object.entries(state.progress).filter(([id]) => connections.some((connection) => connection.id === id)),
     ),

@@ -2,7 +2,7 @@
 import { buildApiProxy, type CairnEventListener } from '@shared/bridge';
 import type { ApiChannel, CairnApi, CairnEventName, CairnEvents } from '@shared/contract';
 import { fail, type Result } from '@shared/errors';
-import type { ConnectionView, SettingsView, StatusSnapshot } from '@shared/models';
+import type { ConnectionView, SettingsView, StatusSnapshot, SyncRunView } from '@shared/models';
 import type { Transport } from '../transport/transport';
 
 export type Handlers = Partial<
@@ -110,6 +110,35 @@ export function snapshot(patch: Partial<StatusSnapshot> = {}): StatusSnapshot {
       pendingSpace: null,
     },
     syncing: {},
+    ...patch,
+  };
+}
+
+/** A finished run (succeeded, nothing counted) to patch. */
+export function syncRun(patch: Partial<SyncRunView> = {}): SyncRunView {
+  return {
+    id: 1,
+    connectionId: 'c1',
+    status: 'succeeded',
+    startedAt: '2025-01-01T00:00:00.000Z',
+    finishedAt: '2025-01-01T00:01:00.000Z',
+    counters: {
+      seen: 0,
+      added: 0,
+      updated: 0,
+      unchanged: 0,
+      deleted: 0,
+      failed: 0,
+      deferred: 0,
+      skipped: 0,
+      chunksEmbedded: 0,
+      embedderCalls: 0,
+      embeddingTokens: 0,
+    },
+    errors: [],
+    notes: [],
+    skippedKinds: {},
+    error: null,
     ...patch,
   };
 }

@@ -2,8 +2,9 @@
 import { act, cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, describe, expect, it } from 'vitest';
 import { ok } from '@shared/errors';
-import { connection, fakeBackend, settings, userCalls } from '../../test/fake-api';
+import { connection, fakeBackend, settings, syncRun, userCalls } from '../../test/fake-api';
 import { renderWithStore } from '../../test/render';
+import { applyEvent } from '../../store/apply-event';
 import { useApp } from '../../store/store-context';
 import { ConnectionCard } from './ConnectionCard';
 
@@ -484,5 +485,46 @@ describe('ConnectionCard', () => {
     });
     const alert = await screen.findByRole('alert');
     await within(alert).findByText('IMA 表示此版本的 Cairn 过旧，请更新 Cairn');
+  });
+});
+
+describe('counts while a sync ends', () => {
+  it('never drop to the old stored counts between the run’s end and the stored counts arriving', () => {
+    const fresh = connection({ id: 'y1', platform: 'yuque', name: 'Wiki', syncStatus: 'idle' });
+    const { store } = renderWithStore(<FirstCard />, fakeBackend({}), { connections: [fresh] });
+    const progress = (phase: 'writing' | 'done', done: number) =>
+      act(() =>
+        applyEvent(store, 'sync.progress', {
+          connectionId: 'y1',
+          runId: 1,
+          phase,
+          documentsDone: done,
+          documentsTotal: 1225,
+          chunksWritten: 2 * done,
+          errors: 0,
+        }),
+      );
+    const tiles = () => [
+      screen.getByTestId('document-count').textContent,
+      screen.getByTestId('chunk-count').textContent,
+    ];
+    progress('writing', 1000);
+    const writing = tiles();
+    progress('done', 1225);
+    const ended = tiles();
+    act(() => applyEvent(store, 'sync.finished', syncRun({ connectionId: 'y1' })));
+    const finished = tiles();
+    act(() =>
+      applyEvent(store, 'connections.changed', [
+        { ...fresh, syncStatus: 'synced', documentCount: 1225, chunkCount: 2450 },
+      ]),
+    );
+    expect({ writing, ended, finished, stored: tiles(), settled: store.getState().settledProgress }).toEqual({
+      writing: ['1,000/1,225', '2,000'],
+      ended: ['1,225', '2,450'],
+      finished: ['1,225', '2,450'],
+      stored: ['1,225', '2,450'],
+      settled: {},
+    });
   });
 });

@@ -169,7 +169,11 @@ function documentCount(
   language: Language,
   connection: ConnectionView,
   progress: SyncProgress | undefined,
+  settled?: SyncProgress,
 ): string {
+  // Ended, stored counts not here yet: what the run reached, as a plain count.
+  if (!progress && settled && settled.documentsTotal > 0)
+    return formatNumber(language, Math.max(settled.documentsDone, connection.documentCount));
   if (progress && progress.documentsTotal > 0)
     return `${formatNumber(language, progress.documentsDone)}/${formatNumber(language, progress.documentsTotal)}`;
   if (progress && connection.documentCount === 0) return '—';
@@ -205,6 +209,7 @@ export function ConnectionCard({ connection }: { connection: ConnectionView }) {
   const t = useT();
   const language = useLanguage();
   const progress = useApp((state) => state.progress[connection.id]);
+  const settled = useApp((state) => state.settledProgress[connection.id]);
   const run = useApp((state) => state.lastRun[connection.id]);
   const actions = useAppShallow((state) => ({
     syncNow: state.syncNow,
@@ -265,11 +270,11 @@ export function ConnectionCard({ connection }: { connection: ConnectionView }) {
         <dl className="facts">
           <div>
             <dt>{t('card.documents')}</dt>
-            <dd data-testid="document-count">{documentCount(language, connection, progress)}</dd>
+            <dd data-testid="document-count">{documentCount(language, connection, progress, settled)}</dd>
           </div>
           <div>
             <dt>{t('card.chunks')}</dt>
-            <dd data-testid="chunk-count">{chunkCount(language, connection, progress)}</dd>
+            <dd data-testid="chunk-count">{chunkCount(language, connection, progress ?? settled)}</dd>
           </div>
           <div>
             <dt>{t('card.lastSync')}</dt>

@@ -2,6 +2,9 @@
 import { cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, describe, expect, it } from 'vitest';
 import { fail, ok } from '@shared/errors';
+
+/** A Test that passes (Add and Save test first). */
+const passes = () => ok({ message: 'Connected.', code: 'connection.ok', params: {} });
 import { connection, fakeBackend, settings, userCalls } from '../../test/fake-api';
 import { renderWithStore } from '../../test/render';
 import { useApp } from '../../store/store-context';
@@ -66,6 +69,7 @@ describe('AddConnectionForm', () => {
 
   it('shows a refused save in Chinese too', async () => {
     const backend = fakeBackend({
+      'connections.testNew': passes,
       'connections.add': () => fail('ALREADY_EXISTS', 'A connection named "笔记" already exists.'),
     });
     renderWithStore(<AddConnectionForm initialPlatform="folder" onClose={() => {}} />, backend, {
@@ -81,6 +85,7 @@ describe('AddConnectionForm', () => {
   it('adds a folder named after its path and closes', async () => {
     let closed = false;
     const backend = fakeBackend({
+      'connections.testNew': passes,
       'connections.add': (input: { name: string }) => ok({ id: 'c9', name: input.name }),
     });
     renderWithStore(<AddConnectionForm initialPlatform="folder" onClose={() => (closed = true)} />, backend);
@@ -88,8 +93,11 @@ describe('AddConnectionForm', () => {
     // A folder's copy is all there is: no switch to search it "live".
     expect(screen.queryByRole('checkbox', { name: 'Keep a local copy for offline search' })).toBeNull();
     fireEvent.click(screen.getByRole('button', { name: 'Add connection' }));
-    await new Promise((resolve) => setTimeout(resolve, 0));
-    expect({ closed, input: backend.calls[0]?.input }).toEqual({
+    await waitFor(() => expect(closed).toBe(true));
+    expect({
+      closed,
+      input: backend.calls.find((call) => call.channel === 'connections.add')?.input,
+    }).toEqual({
       closed: true,
       input: {
         platform: 'folder',
@@ -103,6 +111,7 @@ describe('AddConnectionForm', () => {
 
   it('offers DingTalk’s userId and Stream option, and sends Stream as a boolean', async () => {
     const backend = fakeBackend({
+      'connections.testNew': passes,
       'connections.add': (input: { name: string }) => ok({ id: 'c9', name: input.name }),
     });
     renderWithStore(<AddConnectionForm initialPlatform="dingtalk" onClose={() => {}} />, backend);
@@ -113,14 +122,63 @@ describe('AddConnectionForm', () => {
     expect((stream as HTMLInputElement).checked).toBe(false);
     fireEvent.click(stream);
     fireEvent.click(screen.getByRole('button', { name: 'Add connection' }));
-    await new Promise((resolve) => setTimeout(resolve, 0));
-    expect(backend.calls[0]?.input).toEqual({
+    await waitFor(() => expect(backend.calls.map((call) => call.channel)).toContain('connections.add'));
+    expect(backend.calls.find((call) => call.channel === 'connections.add')?.input).toEqual({
       platform: 'dingtalk',
       name: 'DingTalk',
       mode: 'rag',
       config: { appKey: 'dingkey', userId: 'user-1', streamEvents: true, international: false },
       secrets: { appSecret: 'ding-secret-1' },
     });
+  });
+
+  it('tests before adding: a failed Test stops Add until "Add anyway"; changing a field tests again', async () => {
+    let found = false;
+    const backend = fakeBackend({
+      'connections.testNew': () =>
+        found ? passes() : fail('NOT_FOUND', 'The folder /home/me/missing does not exist.'),
+      'connections.add': (input: { name: string }) => ok({ id: 'c9', name: input.name }),
+    });
+    // The folder preview under the path asks on its own; what matters here is Test and Add.
+    const calls = () =>
+      backend.calls.map((call) => call.channel).filter((channel) => channel !== 'connections.previewFolder');
+    let closed = 0;
+    renderWithStore(<AddConnectionForm initialPlatform="folder" onClose={() => closed++} />, backend);
+    const path = screen.getByLabelText(/Folder path/);
+    fireEvent.change(path, { target: { value: '/home/me/missing' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Add connection' }));
+    await screen.findByRole('button', { name: 'Add anyway' });
+    const afterFailure = {
+      channels: calls(),
+      status: screen.getByRole('status').textContent,
+    };
+    fireEvent.change(path, { target: { value: '/home/me/notes' } });
+    const relabelled = screen.getByRole('button', { name: 'Add connection' }).textContent;
+    found = true;
+    fireEvent.click(screen.getByRole('button', { name: 'Add connection' }));
+    await waitFor(() => expect(closed).toBe(1));
+    expect({ afterFailure, relabelled, channels: calls() }).toEqual({
+      afterFailure: {
+        channels: ['connections.testNew'],
+        status: '✗ The folder /home/me/missing does not exist.',
+      },
+      relabelled: 'Add connection',
+      channels: ['connections.testNew', 'connections.testNew', 'connections.add'],
+    });
+  });
+
+  it('adds anyway when asked to after a failed Test', async () => {
+    const backend = fakeBackend({
+      'connections.testNew': () => fail('SOURCE_UNREACHABLE', 'Cannot reach Yuque at 127.0.0.1:9.'),
+      'connections.add': (input: { name: string }) => ok({ id: 'c9', name: input.name }),
+    });
+    renderWithStore(<AddConnectionForm initialPlatform="yuque" onClose={() => {}} />, backend);
+    fireEvent.change(screen.getByLabelText(/Personal or team token/), { target: { value: 'token-1' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Add connection' }));
+    fireEvent.click(await screen.findByRole('button', { name: 'Add anyway' }));
+    await waitFor(() =>
+      expect(backend.calls.map((call) => call.channel)).toEqual(['connections.testNew', 'connections.add']),
+    );
   });
 
   it('asks for DingTalk’s userId or unionId before sending anything', async () => {
@@ -225,9 +283,11 @@ describe('EditConnectionForm', () => {
     });
   });
 
-  it('saves a new token, updates the card and closes; a refusal stays in the form', async () => {
+  it('saves a new token, updates the card, closes and syncs the failed connection; a refusal stays in the form', async () => {
     let refuse = true;
     const backend = fakeBackend({
+      'connections.testUpdate': passes,
+      'sync.start': () => ok(undefined),
       'connections.update': (input: { name: string }) =>
         refuse
           ? fail('ALREADY_SYNCING', '"Team wiki" is syncing: stop the sync, then save the changes.')
@@ -242,9 +302,11 @@ describe('EditConnectionForm', () => {
     refuse = false;
     fireEvent.click(screen.getByRole('button', { name: 'Save changes' }));
     await screen.findByRole('article', { name: '团队知识库' });
+    await waitFor(() => expect(userCalls(backend).at(-1)?.channel).toBe('sync.start'));
     expect({
       refusal,
-      last: userCalls(backend).at(-1),
+      last: userCalls(backend).at(-2),
+      sync: userCalls(backend).at(-1),
       names: store.getState().connections.map((c) => c.name),
       form: screen.queryByRole('form'),
     }).toEqual({
@@ -258,6 +320,7 @@ describe('EditConnectionForm', () => {
           secrets: { token: 'new-token-789' },
         },
       },
+      sync: { channel: 'sync.start', input: { connectionId: 'y1' } },
       names: ['团队知识库'],
       form: null,
     });

@@ -16,6 +16,7 @@ import {
   newConnection,
   newDraft,
   searchedLive,
+  testKey,
   withPlatform,
   type ConnectionDraft,
 } from './connection-draft';
@@ -72,7 +73,14 @@ function ConnectionForm({ target, onClose }: { target: FormTarget; onClose: () =
       : newDraft(target.initialPlatform, target.initialPath),
   );
   const change = (patch: Partial<ConnectionDraft>) => setDraft((current) => ({ ...current, ...patch }));
-  const [test, setTest] = useState<TestState>({ kind: 'idle' });
+  // A Test's outcome holds for the values it tried: changing a field forgets it.
+  const [tested, setTested] = useState<{ key: string; state: TestState }>({
+    key: '',
+    state: { kind: 'idle' },
+  });
+  const test: TestState = tested.key === testKey(draft) ? tested.state : { kind: 'idle' };
+  const setTest = (state: TestState) => setTested({ key: testKey(draft), state });
+  const testFailed = test.kind === 'done' && !test.result.ok;
   /** A field the form itself found missing, or core's refusal of the save. */
   const [error, setError] = useState<string | AppErrorData | null>(null);
   const [saving, setSaving] = useState(false);
@@ -107,20 +115,29 @@ function ConnectionForm({ target, onClose }: { target: FormTarget; onClose: () =
     return problem === null;
   }
 
-  async function onTest() {
-    if (!checked()) return;
+  async function runTest(): Promise<boolean> {
     setTest({ kind: 'testing' });
-    setTest({
-      kind: 'done',
-      result: editing
-        ? await actions.testConnectionUpdate(connectionUpdate(draft, editing))
-        : await actions.testNewConnection(newConnection(draft, language)),
-    });
+    const result = editing
+      ? await actions.testConnectionUpdate(connectionUpdate(draft, editing))
+      : await actions.testNewConnection(newConnection(draft, language));
+    setTest({ kind: 'done', result });
+    return result.ok;
   }
 
+  async function onTest() {
+    if (checked()) await runTest();
+  }
+
+  /**
+   * Add (or Save) tests first unless these values already passed; a failed Test stops it, and the
+   * button then says "Add anyway" for someone who will fix the source later (a server down for now).
+   */
   async function onSubmit(event: FormEvent) {
     event.preventDefault();
     if (!checked()) return;
+    // An edit of the name alone changes nothing a Test would try.
+    const accessChanged = !editing || testKey(draft) !== testKey(editDraft(editing));
+    if (accessChanged && test.kind === 'idle' && !(await runTest())) return;
     setSaving(true);
     const result = editing
       ? await actions.updateConnection(connectionUpdate(draft, editing))
@@ -159,7 +176,6 @@ function ConnectionForm({ target, onClose }: { target: FormTarget; onClose: () =
                 checked={candidate === platform}
                 onChange={() => {
                   setDraft((current) => withPlatform(current, candidate));
-                  setTest({ kind: 'idle' });
                   setError(null);
                 }}
               />
@@ -222,7 +238,7 @@ function ConnectionForm({ target, onClose }: { target: FormTarget; onClose: () =
           type="button"
           className="button"
           onClick={() => void onTest()}
-          disabled={test.kind === 'testing'}
+          disabled={test.kind === 'testing' || saving}
         >
           {test.kind === 'testing' ? t('add.testing') : t('add.test')}
         </button>
@@ -230,8 +246,14 @@ function ConnectionForm({ target, onClose }: { target: FormTarget; onClose: () =
         <button type="button" className="button quiet" onClick={onClose}>
           {t('common.cancel')}
         </button>
-        <button type="submit" className="button primary" disabled={saving}>
-          {editing ? t('edit.save') : t('add.save')}
+        <button
+          type="submit"
+          className={testFailed ? 'button danger-quiet' : 'button primary'}
+          disabled={saving || test.kind === 'testing'}
+        >
+          {testFailed
+            ? t(editing ? 'edit.saveAnyway' : 'add.saveAnyway')
+            : t(editing ? 'edit.save' : 'add.save')}
         </button>
       </div>
     </form>

@@ -113,3 +113,11 @@ export function connectionUpdate(draft: ConnectionDraft, connection: ConnectionV
   if (draft.clearing.length > 0) update.clearSecrets = draft.clearing;
   return update;
 }
+
+/**
+ * What a Test of the draft depends on (not the name, nor whether to keep a copy): a Test's outcome
+ * holds for the draft as long as this stays the same.
+ */
+export function testKey(draft: ConnectionDraft): string {
+  return JSON.stringify([draft.platform, draft.values, draft.clearing]);
+}

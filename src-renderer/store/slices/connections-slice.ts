@@ -15,6 +15,8 @@ export interface ConnectionsSlice {
   connections: ConnectionView[];
   /** Latest progress of running syncs, by connection id. */
   progress: Record<string, SyncProgress>;
+  /** A finished sync's last progress, until the connection's stored counts arrive (apply-event `settle`). */
+  settledProgress: Record<string, SyncProgress>;
   /** The most recent finished run, by connection id (per-document errors live here). */
   lastRun: Record<string, SyncRunView>;
   addConnection(input: NewConnection): Promise<Result<ConnectionView>>;
@@ -48,6 +50,7 @@ export function createConnectionsSlice(set: SetState, get: GetState, { api }: St
   return {
     connections: [],
     progress: {},
+    settledProgress: {},
     lastRun: {},
     async addConnection(input) {
       const result = await api.connections.add(input);
@@ -58,6 +61,7 @@ export function createConnectionsSlice(set: SetState, get: GetState, { api }: St
     previewFolder: (path, exclude) => api.connections.previewFolder(exclude ? { path, exclude } : { path }),
     pickFolder: () => api.app.pickFolder(),
     async updateConnection(input) {
+      const failed = get().connections.find((item) => item.id === input.id)?.syncStatus === 'failed';
       const result = await api.connections.update(input);
       // Saved credentials answer a warning about this connection: it is no longer current.
       if (result.ok)
@@ -65,13 +69,18 @@ export function createConnectionsSlice(set: SetState, get: GetState, { api }: St
           connections: upsert(state.connections, result.value),
           ...(state.notice?.cause === input.id ? { notice: null } : {}),
         }));
+      // An edit of a failed connection is a fix: sync with it now rather than leave "Failed" up for a day.
+      if (result.ok && failed && result.value.mode === 'rag') await get().syncNow(input.id);
       return result;
     },
     testConnectionUpdate: (input) => api.connections.testUpdate(input),
     async testConnection(id) {
+      const before = get().connections.find((item) => item.id === id);
       const result = await api.connections.test({ id });
       if (result.ok) get().showSuccess(result.value);
       else report(result, id);
+      // A failed connection that passes its Test again (the folder is back, the server is up): sync it.
+      if (result.ok && before?.syncStatus === 'failed' && before.mode === 'rag') await get().syncNow(id);
     },
     async setMode(id, mode) {
       const result = await api.connections.setMode({ id, mode });
