@@ -18,6 +18,9 @@ import type {
   CoreMessage,
   DocumentTopic,
   DocumentView,
+  DocumentExplanation,
+  DocumentTitle,
+  ExplainRequest,
   FolderPreview,
   ModelProgress,
   ModelsSnapshot,
@@ -98,6 +101,14 @@ export interface CairnApi {
     query(input: SearchRequest): Promise<Result<SearchResponse>>;
     /** What the filter bar offers: connections, platforms, knowledge bases, tags with counts, the date range. */
     facets(): Promise<Result<SearchFacets>>;
+    /**
+     * "Why not this document?": the search run as `query` runs it, with one document followed
+     * through every stage. NOT_FOUND when no indexed document has that id or title;
+     * INVALID_ARGUMENT when a title fragment names several.
+     */
+    explain(input: ExplainRequest): Promise<Result<DocumentExplanation>>;
+    /** Indexed documents whose title holds `text` (the "why not" type-ahead): exact, then prefix, then shortest. */
+    titles(input: { text: string; limit?: number }): Promise<Result<DocumentTitle[]>>;
   };
   documents: {
     /**
@@ -207,7 +218,7 @@ export const API_METHODS = {
     'signOut',
   ],
   sync: ['start', 'startAll', 'cancel', 'runs'],
-  search: ['query', 'facets'],
+  search: ['query', 'facets', 'explain', 'titles'],
   documents: ['get', 'list', 'topics'],
   mcp: ['setup', 'test'],
   chat: ['ask', 'cancel', 'conversations', 'messages', 'renameConversation', 'removeConversation'],

@@ -35,6 +35,8 @@ beforeAll(async () => {
         ...api,
         search: {
           facets: () => api.search.facets(),
+          explain: (input) => api.search.explain(input),
+          titles: (input) => api.search.titles(input),
           query: (input) =>
             input.query !== 'slow'
               ? api.search.query(input)

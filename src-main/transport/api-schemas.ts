@@ -62,6 +62,27 @@ const rerankerPatch = z.strictObject({
 
 const modelId = z.string().trim().min(1).max(100);
 
+const searchRequest = z.strictObject({
+  // Issue 2 requires a 10,000-character query to get an answer, not a crash: allow a margin above it.
+  query: z.string().max(20_000),
+  k: z.number().int().min(1).max(100).optional(),
+  connectionIds: z.array(id).max(200).optional(),
+  // Core checks the values (dates, platform names) and says what is wrong: here only shape and size.
+  filters: z
+    .strictObject({
+      connectionIds: z.array(id).max(200).optional(),
+      connectionNames: z.array(shortText).max(200).optional(),
+      platforms: z.array(z.enum(PLATFORMS)).max(20).optional(),
+      knowledgeBases: z.array(shortText).max(200).optional(),
+      knowledgeBaseNames: z.array(shortText).max(200).optional(),
+      tags: z.array(shortText).max(200).optional(),
+      modifiedAfter: z.string().max(64).optional(),
+      modifiedBefore: z.string().max(64).optional(),
+    })
+    .optional(),
+  sort: z.enum(['relevance', 'modified']).optional(),
+});
+
 export const API_SCHEMAS: ApiSchemas = {
   app: {
     status: noInput,
@@ -94,26 +115,15 @@ export const API_SCHEMAS: ApiSchemas = {
     runs: z.strictObject({ connectionId: id, limit: z.number().int().min(1).max(500).optional() }),
   },
   search: {
-    // Issue 2 requires a 10,000-character query to get an answer, not a crash: allow a margin above it.
-    query: z.strictObject({
-      query: z.string().max(20_000),
-      k: z.number().int().min(1).max(100).optional(),
-      connectionIds: z.array(id).max(200).optional(),
-      // Core checks the values (dates, platform names) and says what is wrong: here only shape and size.
-      filters: z
-        .strictObject({
-          connectionIds: z.array(id).max(200).optional(),
-          connectionNames: z.array(shortText).max(200).optional(),
-          platforms: z.array(z.enum(PLATFORMS)).max(20).optional(),
-          knowledgeBases: z.array(shortText).max(200).optional(),
-          knowledgeBaseNames: z.array(shortText).max(200).optional(),
-          tags: z.array(shortText).max(200).optional(),
-          modifiedAfter: z.string().max(64).optional(),
-          modifiedBefore: z.string().max(64).optional(),
-        })
-        .optional(),
-    }),
+    query: searchRequest,
     facets: noInput,
+    explain: searchRequest.extend({
+      document: z.union([z.number().int().min(1).max(Number.MAX_SAFE_INTEGER), z.string().trim().min(1).max(500)]),
+    }),
+    titles: z.strictObject({
+      text: z.string().max(500),
+      limit: z.number().int().min(1).max(50).optional(),
+    }),
   },
   documents: {
     get: z.strictObject({ documentId: z.number().int().min(1).max(Number.MAX_SAFE_INTEGER) }),

@@ -10,6 +10,24 @@ export interface SearchRequest {
   connectionIds?: string[];
   /** Narrows the search before ranking: the top k is the best among the matching documents. */
   filters?: SearchFilters;
+  /**
+   * The order of `documents`: by relevance (default), or newest modified first among the
+   * matching documents (the same candidates, the same filters; `hits` stay by relevance).
+   */
+  sort?: SearchSort;
+}
+
+export type SearchSort = 'relevance' | 'modified';
+
+/**
+ * The operators core read in the query (query-syntax.ts): `"exact phrase"` and `-word`. Present
+ * only when the query used one.
+ */
+export interface QueryOperators {
+  /** Quoted phrases a shown passage holds. */
+  phrases: string[];
+  /** Words and phrases whose documents were left out. */
+  excluded: string[];
 }
 
 /**
@@ -91,6 +109,25 @@ export interface SearchHit {
   score: number;
   /** 1-based rank in each channel that found it, for "why did this rank"; `rerank` after a reranker reordered the candidates. */
   ranks: { vector?: number; keyword?: number; direct?: number; rerank?: number };
+  /** How current the indexed copy is; absent for a live hit (it is the platform's own answer). */
+  freshness?: Freshness;
+}
+
+/**
+ * When the source was edited and when Cairn last had it, for "edited 3 days ago · synced 2 h ago"
+ * on result and source cards (ISO 8601 instants).
+ */
+export interface Freshness {
+  /** The platform's or file's own modified time of the indexed copy; null when the source reports none. */
+  editedAt: string | null;
+  /** The last time a sync confirmed the copy current: the later of when it was written and its connection's last completed sync. */
+  syncedAt: string;
+  /**
+   * Known to have changed since: a local file modified after it was indexed, or one that is gone;
+   * a platform whose listing (a later sync) reported a newer edit than the indexed copy. Absent
+   * when not known to have changed.
+   */
+  changed?: { kind: 'file-modified' | 'file-missing' | 'platform-newer'; at: string | null };
 }
 
 /** One document in the results, ranked by its best passage (see docs/decisions for why core groups). */
@@ -125,6 +162,10 @@ export interface SearchResponse {
   tookMs: number;
   /** What the local reranker did; absent when none is in use (none installed, or turned off). */
   rerank?: RerankInfo;
+  /** The query's operators as core read them; absent when it used none. */
+  operators?: QueryOperators;
+  /** How many documents matched in all (the candidates after filters and operators): `documents` shows the first k. */
+  totalDocuments?: number;
 }
 
 export interface RerankInfo {
@@ -138,4 +179,98 @@ export interface RerankInfo {
   tookMs: number;
   /** The cost estimated before running (for a skip: of the full depth). */
   estimatedMs: number | null;
+}
+
+/** "Why not this document?": a search run again with one document followed through every stage. */
+export interface ExplainRequest extends SearchRequest {
+  /** The document: its id (42 or "d42"), or its title (exactly, else the one title that contains the text). */
+  document: string | number;
+}
+
+/** Where a document's chunk stood in one channel of the search. */
+export interface ChannelStanding {
+  /** Its best chunk's 1-based rank in the channel's list; null when none of its chunks is in it. */
+  rank: number | null;
+  /** How many the channel keeps (its depth); a rank beyond it is not a candidate. */
+  depth: number;
+  /**
+   * The document's best chunk score: BM25 over the keyword text (keyword), cosine similarity to
+   * the query (vector); null when it has none (no query word, no vector yet).
+   */
+  score: number | null;
+  /** The score of the channel's last kept hit, for comparison; null when the channel kept nothing. */
+  lastKeptScore: number | null;
+}
+
+/** Why a document is not shown (or not higher): one stage of the pipeline, in the order it applies. */
+export type ExplainReason =
+  | { kind: 'not-indexed' }
+  | { kind: 'connection-live'; connectionName: string }
+  | { kind: 'filter'; filter: 'connection' | 'platform' | 'knowledgeBase' | 'tag' | 'modified'; value: string }
+  | { kind: 'no-query-words' }
+  | { kind: 'distinctive-missing'; words: string[] }
+  | { kind: 'keyword-depth'; depth: number }
+  | { kind: 'no-vector'; why: 'no-space' | 'no-embedder' | 'not-embedded' | 'embed-failed' }
+  | { kind: 'similarity-floor'; similarity: number; floor: number }
+  | { kind: 'vector-depth'; depth: number }
+  | { kind: 'vector-tail' }
+  | { kind: 'excluded'; word: string }
+  | { kind: 'phrase-missing'; phrase: string }
+  | { kind: 'per-document-cap'; dropped: number; max: number }
+  | { kind: 'top-k'; rank: number; k: number; total: number }
+  | { kind: 'made-room-for-live' };
+
+export interface DocumentExplanation {
+  /** The query as searched (operators read, then the text ranked). */
+  query: string;
+  document: {
+    id: number;
+    title: string;
+    connectionId: string;
+    connectionName: string;
+    platform: Platform;
+    knowledgeBase: string;
+    url: string | null;
+    chunks: number;
+  };
+  /** 'shown': in `documents` at `shownRank`; 'ranked-lower': a candidate below the top k; 'not-found': not a candidate. */
+  outcome: 'shown' | 'ranked-lower' | 'not-found';
+  /** Its place in the documents shown (1-based); null when not shown. */
+  shownRank: number | null;
+  /** Its place among every candidate document, shown or not (1-based); null when not a candidate. */
+  rank: number | null;
+  /** The top k the search showed. */
+  k: number;
+  /** The query's analysed words (what the keyword index holds), and which of them the document holds. */
+  words: {
+    word: string;
+    /** The word as typed, when the analyser changed it (a stem: "windows" → "window"). */
+    typed?: string;
+    found: boolean;
+  }[];
+  keyword: ChannelStanding;
+  vector: ChannelStanding & { ran: boolean };
+  /** The fused (RRF) score of its best candidate chunk after the phrase rules; null when not a candidate. */
+  fusedScore: number | null;
+  /** Every stage that held it back, in pipeline order; empty when it is shown and nothing did. */
+  reasons: ExplainReason[];
+  /** Its passage that ranked best (or, when none ranked, the one with most query words or the nearest in meaning). */
+  bestPassage: {
+    chunkId: number;
+    headingPath: string;
+    text: string;
+    charStart: number;
+    charEnd: number;
+  } | null;
+  /** Core's English summary (CLI and MCP print it as is; the UI words the reasons itself). */
+  summary: string;
+}
+
+/** A document title for the "why not" type-ahead. */
+export interface DocumentTitle {
+  id: number;
+  title: string;
+  knowledgeBase: string;
+  platform: Platform;
+  connectionId: string;
 }

@@ -7,5 +7,7 @@ export function searchApi(search: HybridSearch, signal?: AbortSignal): CairnApi[
   return {
     query: (input) => toResult(() => search.search(input, signal)),
     facets: () => toResult(() => search.facets()),
+    explain: (input) => toResult(() => search.explain(input, signal)),
+    titles: (input) => toResult(() => search.titles(input.text, input.limit)),
   };
 }

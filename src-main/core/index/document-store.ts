@@ -58,6 +58,12 @@ export interface DocumentStore {
   writeDocuments(docs: DocumentToWrite[]): Promise<{ documentId: number }[]>;
   /** Content unchanged (same hash): refresh metadata only, no re-chunk, no re-embed. */
   touchDocument(connectionId: string, ref: DocumentRef, title: string): Promise<void>;
+  /**
+   * Records the modified times a listing reported that are newer than the indexed copies' (the
+   * documents about to be fetched): if a fetch then fails or is deferred, search results say the
+   * source changed since (search/freshness.ts). A successful write supersedes it.
+   */
+  noteListedTimes?(connectionId: string, listed: { externalId: string; listedAt: string }[]): Promise<void>;
   /** Removes documents gone upstream, with their chunks and vectors. Returns how many were removed. */
   deleteDocuments(connectionId: string, externalIds: string[]): Promise<number>;
   counts(connectionId: string): Promise<{ documents: number; chunks: number }>;

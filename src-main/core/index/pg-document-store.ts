@@ -176,6 +176,18 @@ export class PgDocumentStore implements DocumentStore {
     );
   }
 
+  async noteListedTimes(connectionId: string, listed: { externalId: string; listedAt: string }[]): Promise<void> {
+    for (let start = 0; start < listed.length; start += ROWS_PER_STATEMENT) {
+      const part = listed.slice(start, start + ROWS_PER_STATEMENT);
+      await this.db.query(
+        `UPDATE documents d SET listed_updated_at = u.listed_at
+         FROM unnest($2::text[], $3::timestamptz[]) AS u(external_id, listed_at)
+         WHERE d.connection_id = $1 AND d.external_id = u.external_id`,
+        [connectionId, part.map((item) => item.externalId), part.map((item) => item.listedAt)],
+      );
+    }
+  }
+
   async deleteDocuments(connectionId: string, externalIds: string[]): Promise<number> {
     let removed = 0;
     for (let start = 0; start < externalIds.length; start += ROWS_PER_STATEMENT) {

@@ -152,6 +152,8 @@ describe('HybridSearch', () => {
       charEnd: DOCS.travel!.markdown.length,
       score: expect.any(Number),
       ranks: { vector: expect.any(Number), keyword: 1 },
+      // No modified time from this source; synced when it was written (no sync has completed).
+      freshness: { editedAt: null, syncedAt: expect.stringMatching(/^\d{4}-\d\d-\d\dT/) },
     });
     // The direct-mode connection's indexed '旧报销制度' never comes back from the index.
     expect(response.hits.map((h) => h.externalId)).not.toContain('legacy');

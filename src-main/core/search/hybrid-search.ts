@@ -8,7 +8,16 @@
  * sources (direct-channel.ts) → fusion → phrase rerank → per-document cap → cross-encoder rerank →
  * top k passages and documents (search-hits.ts, document-groups.ts).
  */
-import type { Platform, SearchFacets, SearchRequest, SearchResponse } from '@shared/models';
+import type {
+  DocumentExplanation,
+  DocumentTitle,
+  ExplainRequest,
+  Platform,
+  SearchFacets,
+  SearchHit,
+  SearchRequest,
+  SearchResponse,
+} from '@shared/models';
 import type { Db } from '../db/database';
 import { accessGate } from '../db/access-gate';
 import type { Embedder, EmbeddingSpace } from '../embedding/embedder';
@@ -24,17 +33,20 @@ import {
   type DirectSearchSource,
   type DirectWarning,
 } from './direct-channel';
-import { capPerDocument, topDocuments } from './document-groups';
+import { capPerDocument, documentKeyOf, topDocuments } from './document-groups';
+import { explainDocument, findDocumentTitles, resolveExplainTarget } from './explain-document';
+import { folderFilePath, freshnessOf, modifiedTime, readDocumentTimes, type DocumentTimes } from './freshness';
 import { retrieveFromIndex, type IndexRetrieval } from './index-retrieval';
 import { keepLiveHits, liveSources, type SkippedSource } from './live-filters';
 import { resolveNamedFilters } from './named-filters';
 import { rerankByPhrase } from './phrase-rerank';
 import { clampK, prepareQuery, type PreparedQuery } from './query-text';
+import { applyOperators, parseQuerySyntax, type OperatorDrop, type QuerySyntax } from './query-syntax';
 import { QueryVectorCache } from './query-vector-cache';
 import { rerankCandidates, type Reranker } from './reranking';
 import { chunkIdOf, chunkKey } from './result-keys';
 import { RRF_K, reciprocalRankFusion, topKKeepingChannels, type FusedItem } from './rrf';
-import { SearchCatalog, type SearchConnections } from './search-catalog';
+import { SearchCatalog, type SearchConnection, type SearchConnections } from './search-catalog';
 import { searchFacets } from './search-facets';
 import { checkFilters, indexScope, type CheckedFilters } from './search-filters';
 import {
@@ -77,7 +89,16 @@ export interface HybridSearchOptions {
   logger?: Logger;
 }
 
-const NOTHING_INDEXED: IndexRetrieval = { vector: [], vectorSpace: null, keyword: [], rows: new Map() };
+const NOTHING_INDEXED: IndexRetrieval = {
+  vector: [],
+  vectorSpace: null,
+  keyword: [],
+  rows: new Map(),
+  distinctiveMissing: false,
+};
+
+/** Why the vector channel did not rank (null: it ran). */
+export type VectorSkip = 'no-space' | 'no-embedder' | 'embed-failed' | null;
 
 /** What a search read: the fused candidates and everything needed to turn them into hits. */
 interface Retrieved {
@@ -88,17 +109,63 @@ interface Retrieved {
   skipped: SkippedSource[];
   /** Every connection's name by id (empty: there is no connection). */
   names: ReadonlyMap<string, string>;
+  /** The index's channels as they ranked (before fusion). */
+  index: IndexRetrieval;
+  /** The filters with names resolved; null when nothing was searched (no connection). */
+  filters: CheckedFilters | null;
+  scope: ChannelScope | null;
+  searchesIndex: boolean;
+  connections: readonly SearchConnection[];
+  vectorSkip: VectorSkip;
+  queryVector: Float32Array | null;
+  minSimilarity: number | null;
+  /** The vector ranking was left out: a tail behind no keyword hit (see retrieve). */
+  vectorTailDropped: boolean;
+  /** Candidates the query's operators removed, by key, and why. */
+  dropped: Map<string, OperatorDrop>;
+  /** The indexed candidates' documents' times (freshness, sorting by date). */
+  times: Map<number, DocumentTimes>;
 }
 
-const NOTHING_FOUND: Omit<Retrieved, 'names'> = {
+const NOTHING_FOUND: Omit<Retrieved, 'names' | 'connections'> = {
   fused: [],
   chunks: new Map(),
   direct: { results: [], warnings: [] },
   live: new Map(),
   skipped: [],
+  index: NOTHING_INDEXED,
+  filters: null,
+  scope: null,
+  searchesIndex: false,
+  vectorSkip: 'no-space',
+  queryVector: null,
+  minSimilarity: null,
+  vectorTailDropped: false,
+  dropped: new Map(),
+  times: new Map(),
 };
 
-type Channel = 'vector' | 'keyword' | 'rerank' | `direct:${string}`;
+export type Channel = 'vector' | 'keyword' | 'rerank' | `direct:${string}`;
+
+/**
+ * Everything one search decided, stage by stage: the response is built from it, and "why not this
+ * document?" (explain-document.ts) reads the same stages instead of ranking again on its own.
+ */
+export interface SearchStages extends Retrieved {
+  query: PreparedQuery;
+  syntax: QuerySyntax;
+  k: number;
+  /** The fused candidates that passed the operators, after the phrase and navigation rules. */
+  ranked: FusedItem<Channel>[];
+  /** `ranked` with each document's chunks beyond the per-document cap dropped. */
+  capped: FusedItem<Channel>[];
+  maxHitsPerDocument: number;
+  /** `capped` after the cross-encoder (when it ran): the order the top k is cut from. */
+  ordered: FusedItem<Channel>[];
+  /** Every candidate document in the order shown (relevance or date), before the top-k cut. */
+  documentOrder: string[];
+  response: SearchResponse;
+}
 
 const DEFAULT_MAX_HITS_PER_DOCUMENT = 3;
 
@@ -118,6 +185,11 @@ export class HybridSearch implements SearchService {
     this.logger = options.logger ?? silentLogger();
   }
 
+  /** Indexed documents whose title holds `text`, for the "why not" type-ahead (explain-document.ts). */
+  titles(text: string, limit?: number): Promise<DocumentTitle[]> {
+    return accessGate(this.db).read(() => findDocumentTitles(this.db, text, limit));
+  }
+
   /** What the filter bar offers (search-facets.ts). */
   facets(): Promise<SearchFacets> {
     return searchFacets(this.db);
@@ -125,46 +197,89 @@ export class HybridSearch implements SearchService {
 
   async search(request: SearchRequest, signal?: AbortSignal): Promise<SearchResponse> {
     const started = performance.now();
+    const run = await this.run(request, signal);
+    return { ...run.response, tookMs: Math.round(performance.now() - started) };
+  }
+
+  /**
+   * "Why not this document?": the search run as `search` runs it, then the one document followed
+   * through its stages (explain-document.ts). NOT_FOUND when no indexed document matches `document`.
+   */
+  async explain(request: ExplainRequest, signal?: AbortSignal): Promise<DocumentExplanation> {
+    const target = await resolveExplainTarget(this.db, request?.document);
+    const run = await this.run(request, signal);
+    return accessGate(this.db).read(() =>
+      explainDocument(this.db, run, target, { maxHitsPerDocument: run.maxHitsPerDocument }),
+    );
+  }
+
+  /** One search, every stage kept (SearchStages); `search` returns its response. */
+  async run(request: SearchRequest, signal?: AbortSignal): Promise<SearchStages> {
     const filters = checkFilters(request ?? { query: '' });
-    const query = prepareQuery(request?.query);
-    if (!query)
-      return { hits: [], documents: [], warnings: [], tookMs: Math.round(performance.now() - started) };
-    const k = clampK(request.k);
+    const syntax = parseQuerySyntax(typeof request?.query === 'string' ? request.query : '');
+    const query = prepareQuery(syntax.text);
+    const k = clampK(request?.k);
+    const maxHitsPerDocument = this.options.maxHitsPerDocument ?? DEFAULT_MAX_HITS_PER_DOCUMENT;
+    const operators =
+      syntax.phrases.length > 0 || syntax.excluded.length > 0
+        ? { operators: { phrases: syntax.phrases, excluded: syntax.excluded } }
+        : {};
+    if (!query) {
+      return {
+        ...NOTHING_FOUND,
+        names: new Map(),
+        connections: [],
+        query: { text: '', keywordText: '', frameKeywordText: '', phrases: [], distinctive: [], truncated: false },
+        syntax,
+        k,
+        ranked: [],
+        capped: [],
+        maxHitsPerDocument,
+        ordered: [],
+        documentOrder: [],
+        response: { hits: [], documents: [], warnings: [], tookMs: 0, ...operators },
+      };
+    }
     // One read for every statement of the search: a sync's next write waits until it is done
     // instead of slipping in between its statements (access-gate.ts).
-    const { fused, chunks, direct, live, skipped, names } = await accessGate(this.db).read(() =>
-      this.retrieve(query, filters, signal),
-    );
+    const retrieved = await accessGate(this.db).read(() => this.retrieve(query, syntax, filters, signal));
+    const { chunks, direct, live, skipped, names, dropped, times } = retrieved;
+    const stages = { ...retrieved, query, syntax, k, maxHitsPerDocument };
     if (names.size === 0)
       return {
-        hits: [],
-        documents: [],
-        warnings: [],
-        noConnections: true,
-        tookMs: Math.round(performance.now() - started),
+        ...stages,
+        ranked: [],
+        capped: [],
+        ordered: [],
+        documentOrder: [],
+        response: { hits: [], documents: [], warnings: [], noConnections: true, tookMs: 0 },
       };
-    const ranked = rerankByPhrase(fused, (key) => rowOf(key, chunks), query.phrases);
+    const passing = retrieved.fused.filter((item) => !dropped.has(item.key));
+    const ranked = rerankByPhrase(passing, (key) => rowOf(key, chunks), query.phrases);
     // Every direct-mode connection that answered shows its best hit (see topKKeepingChannels), and
     // no one document fills the page: its best few chunks stand for it.
-    const capped = capPerDocument(
-      ranked,
-      chunks,
-      this.options.maxHitsPerDocument ?? DEFAULT_MAX_HITS_PER_DOCUMENT,
-    );
+    const capped = capPerDocument(ranked, chunks, maxHitsPerDocument);
     // The fused top-30 reordered by the cross-encoder (when installed and within budget), before the top-k cut.
-    const { items: diverse, info: rerank } = await this.rerank(query.text, capped, chunks, live, signal);
+    const { items: ordered, info: rerank } = await this.rerank(query.text, capped, chunks, live, signal);
     const guaranteed = direct.results.map((result) => `direct:${result.source.connectionId}` as Channel);
     const toHit = (item: FusedItem<Channel>) => fusedHit(item, chunks, live);
-    const hits = topKKeepingChannels(diverse, k, guaranteed)
+    const hits = topKKeepingChannels(ordered, k, guaranteed)
       .map(toHit)
       .filter((hit) => hit !== null);
-    // The same candidates, one per document: the top k documents, each with its best chunks.
-    const documents = topDocuments(diverse, k, guaranteed, chunks, toHit);
+    // The same candidates, one per document: the top k documents, each with its best chunks; or,
+    // sorted by date, the k newest of them.
+    const byDate = request.sort === 'modified';
+    const dated = byDate ? newestFirst(ordered, chunks, times) : ordered;
+    const documents = byDate
+      ? topDocuments(dated, k, [], chunks, toHit)
+      : topDocuments(ordered, k, guaranteed, chunks, toHit);
+    const documentOrder = [...new Set(dated.map((item) => documentKeyOf(item.key, chunks)))];
+    await this.addFreshness([...hits, ...documents.flatMap((d) => [d.best, ...d.more])], chunks, times);
     const redact = this.options.redact;
     const warnings = redact
       ? direct.warnings.map((w) => ({ ...w, error: { ...w.error, message: redact(w.error.message) } }))
       : direct.warnings;
-    return {
+    const response: SearchResponse = {
       hits,
       documents,
       warnings,
@@ -173,14 +288,44 @@ export class HybridSearch implements SearchService {
         [...hits, ...documents.flatMap((d) => [d.best, ...d.more]), ...warnings, ...skipped],
         names,
       ),
-      tookMs: Math.round(performance.now() - started),
+      tookMs: 0,
       ...(rerank ? { rerank } : {}),
+      ...operators,
+      totalDocuments: documentOrder.length,
     };
+    return { ...stages, ranked, capped, ordered, documentOrder, response };
+  }
+
+  /** Each indexed hit's freshness (freshness.ts); a folder file is looked at once per document. */
+  private async addFreshness(
+    hits: SearchHit[],
+    chunks: ReadonlyMap<number, ChunkRow>,
+    times: ReadonlyMap<number, DocumentTimes>,
+  ): Promise<void> {
+    const byDocument = new Map<number, Promise<SearchHit['freshness']>>();
+    await Promise.all(
+      hits.map(async (hit) => {
+        if (hit.documentId === null) return;
+        const documentTimes = times.get(hit.documentId);
+        if (!documentTimes) return;
+        let freshness = byDocument.get(hit.documentId);
+        if (!freshness) {
+          const row = chunks.get(Number(chunkIdOf(hit.key)));
+          freshness = freshnessOf(documentTimes, {
+            platform: hit.platform,
+            path: folderFilePath(hit.platform, row?.url ?? hit.url),
+          });
+          byDocument.set(hit.documentId, freshness);
+        }
+        hit.freshness = await freshness;
+      }),
+    );
   }
 
   /** The channels' rankings fused, with the rows of the indexed hits: every database read of a search. */
   private async retrieve(
     query: PreparedQuery,
+    syntax: QuerySyntax,
     typed: CheckedFilters,
     signal?: AbortSignal,
   ): Promise<Retrieved> {
@@ -188,7 +333,8 @@ export class HybridSearch implements SearchService {
     await this.sessionReady;
 
     const catalog = await this.catalog.read();
-    if (catalog.connections.length === 0) return { ...NOTHING_FOUND, names: catalog.names };
+    if (catalog.connections.length === 0)
+      return { ...NOTHING_FOUND, names: catalog.names, connections: catalog.connections };
     const filters = await resolveNamedFilters(typed, catalog.connections, async () =>
       (await searchFacets(this.db)).knowledgeBases.map((kb) => kb.name),
     );
@@ -200,8 +346,10 @@ export class HybridSearch implements SearchService {
       (id) => catalog.names.get(id) ?? id,
     );
 
-    const [index, direct] = await Promise.all([
-      searchesIndex ? this.rankIndex(query, filter, catalog.active, signal) : NOTHING_INDEXED,
+    const [ranking, direct] = await Promise.all([
+      searchesIndex
+        ? this.rankIndex(query, filter, catalog.active, signal)
+        : { index: NOTHING_INDEXED, vectorSkip: 'no-space' as const, queryVector: null, minSimilarity: null },
       searchDirectSources(sources, query.text, {
         limit: CHANNEL_DEPTH,
         timeoutMs: (p) => this.directTimeout(p),
@@ -209,6 +357,7 @@ export class HybridSearch implements SearchService {
       }).then((found) => keepLiveHits(found, filters)),
     ]);
     throwIfAborted(signal);
+    const { index } = ranking;
     // A vector channel fused at weight 0 is a tail behind the keyword hits (the built-in lexical
     // embedder, search-tuning.ts): with no keyword hit, the query's content words occur nowhere,
     // and what such a vector "finds" is hash noise from its function words and n-grams.
@@ -228,7 +377,30 @@ export class HybridSearch implements SearchService {
       space && this.options.vectorWeight ? { vector: this.options.vectorWeight(space) } : {},
     );
     const chunks = withPlatforms(index.rows, catalog.platforms);
-    return { fused, chunks, direct, live: live.byKey, skipped, names: catalog.names };
+    const documentIds = [...new Set([...chunks.values()].map((row) => Number(row.document_id)))];
+    const [dropped, times] = await Promise.all([
+      applyOperators(this.db, syntax, fused, chunks, live.byKey),
+      readDocumentTimes(this.db, documentIds),
+    ]);
+    return {
+      fused,
+      chunks,
+      direct,
+      live: live.byKey,
+      skipped,
+      names: catalog.names,
+      index,
+      filters,
+      scope: filter,
+      searchesIndex,
+      connections: catalog.connections,
+      vectorSkip: ranking.vectorSkip,
+      queryVector: ranking.queryVector,
+      minSimilarity: ranking.minSimilarity,
+      vectorTailDropped: tailOnly && index.keyword.length === 0 && index.vector.length > 0,
+      dropped,
+      times,
+    };
   }
 
   private async rerank(
@@ -255,15 +427,21 @@ export class HybridSearch implements SearchService {
   }
 
   /**
-   * Both index channels and the rows of their hits (index-retrieval.ts). The query is embedded
-   * meanwhile: a remote embedder answers while the keyword SQL runs.
+   * Both index channels and the rows of their hits (index-retrieval.ts), with what the vector
+   * channel ran with. The query is embedded meanwhile: a remote embedder answers while the keyword
+   * SQL runs.
    */
   private async rankIndex(
     query: PreparedQuery,
     scope: ChannelScope | null,
     active: SpaceRecord | null,
     signal?: AbortSignal,
-  ): Promise<IndexRetrieval> {
+  ): Promise<{
+    index: IndexRetrieval;
+    vectorSkip: VectorSkip;
+    queryVector: Float32Array | null;
+    minSimilarity: number | null;
+  }> {
     const embedder = active ? this.options.queryEmbedder(active) : null;
     if (active && !embedder)
       this.logger.warn('no embedder for the active space; vector channel skipped', { space: active.id });
@@ -271,20 +449,23 @@ export class HybridSearch implements SearchService {
     embedding?.catch(() => {}); // awaited in retrieveFromIndex; this only keeps a failed keyword scan from leaving it unhandled
     const lexical = this.options.lexicalCandidates;
     const depth = active && embedding && lexical ? lexical(active, await this.spaceSizes.vectors(active)) : 0;
-    return retrieveFromIndex(this.db, {
+    const minSimilarity = active ? this.options.minVectorSimilarity?.(active) : undefined;
+    const index = await retrieveFromIndex(this.db, {
       query,
       scope,
       distinctive: query.distinctive,
       vector:
         active && embedding
-          ? {
-              space: active,
-              queryVector: embedding,
-              lexicalCandidates: depth,
-              minSimilarity: this.options.minVectorSimilarity?.(active),
-            }
+          ? { space: active, queryVector: embedding, lexicalCandidates: depth, minSimilarity }
           : null,
     });
+    const queryVector = embedding ? await embedding : null;
+    return {
+      index,
+      vectorSkip: !active ? 'no-space' : !embedder ? 'no-embedder' : !queryVector ? 'embed-failed' : null,
+      queryVector,
+      minSimilarity: minSimilarity ?? null,
+    };
   }
 
   /** The query's vector in `space`, or null (then the vector channel is skipped). */
@@ -324,6 +505,25 @@ function namesOf(
   const named: Record<string, string> = {};
   for (const { connectionId } of items) named[connectionId] = names.get(connectionId) ?? connectionId;
   return named;
+}
+
+/**
+ * The candidates newest first by their document's modified time (freshness.ts modifiedTime); a
+ * live hit, which has none, after them; ties keep the relevance order.
+ */
+function newestFirst(
+  ordered: FusedItem<Channel>[],
+  chunks: ReadonlyMap<number, ChunkRow>,
+  times: ReadonlyMap<number, DocumentTimes>,
+): FusedItem<Channel>[] {
+  const timeOf = (item: FusedItem<Channel>) => {
+    const row = rowOf(item.key, chunks);
+    return row ? modifiedTime(times.get(Number(row.document_id))) : -Infinity;
+  };
+  return ordered
+    .map((item, index) => ({ item, index, time: timeOf(item) }))
+    .sort((a, b) => b.time - a.time || a.index - b.index)
+    .map((entry) => entry.item);
 }
 
 function rowOf(key: string, chunks: ReadonlyMap<number, ChunkRow>): ChunkRow | undefined {

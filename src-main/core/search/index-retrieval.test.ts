@@ -212,7 +212,7 @@ describe('retrieveFromIndex on documents', () => {
     const everywhere = await retrieveFromIndex(db, input('xyzzy 报销'));
     expect(namesOf(everywhere.keyword)[0]).toBe('magic');
     const notes = await retrieveFromIndex(db, input('xyzzy 报销', connectionScope(['notes'])));
-    expect(notes.keyword).toEqual([]);
+    expect([notes.keyword, notes.distinctiveMissing, everywhere.distinctiveMissing]).toEqual([[], true, false]);
     // Without the rule, the notes' 报销 chunks are the keyword hits.
     const ruleOff = await retrieveFromIndex(db, {
       ...input('xyzzy 报销', connectionScope(['notes'])),
@@ -246,6 +246,7 @@ describe('retrieveFromIndex on documents', () => {
         vectorSpace: space,
         keyword: [],
         rows: new Map(),
+        distinctiveMissing: false,
       });
     // Nothing shares a word with it, and every vector is less similar than the floor.
     const nothing = await retrieveFromIndex(db, input('zzqqvv', null, { minSimilarity: 0.99 }));

@@ -78,6 +78,8 @@ export interface IndexRetrieval {
   keyword: number[];
   /** The rows of every id in either ranking (and of the keyword ids that failed a check). */
   rows: Map<number, IndexedChunkRow>;
+  /** The keyword ranking was emptied because none of the query's distinctive words occurs in scope. */
+  distinctiveMissing: boolean;
 }
 
 interface RetrievedRow extends IndexedChunkRow {
@@ -161,12 +163,11 @@ export async function retrieveFromIndex(db: Db, input: IndexRetrievalInput): Pro
   // The query names words (xyzzy, an identifier, a number) that no chunk holds: nothing matches,
   // even where its other words ("不存在的词") are common ones. Usually a keyword hit holds one
   // (checked in the statement above); else one BM25 query over those words alone.
-  if (
+  const distinctiveMissing =
     keyword.length > 0 &&
     distinctive.length > 0 &&
     !keyword.some((id) => rows.get(id)?.distinctive) &&
-    (await keywordMatches(db, distinctive.join(' '), scope)).length === 0
-  )
-    keyword = [];
-  return { vector, vectorSpace: space, keyword, rows };
+    (await keywordMatches(db, distinctive.join(' '), scope)).length === 0;
+  if (distinctiveMissing) keyword = [];
+  return { vector, vectorSpace: space, keyword, rows, distinctiveMissing };
 }

@@ -37,3 +37,24 @@ export function planChanges(listed: DocumentRef[], stored: Map<string, StoredDoc
 export function goneUpstream(listedIds: Set<string>, stored: Map<string, StoredDocumentState>): string[] {
   return [...stored.keys()].filter((id) => !listedIds.has(id));
 }
+
+/**
+ * The documents to fetch whose listed modified time is newer than the indexed copy's: recorded
+ * before fetching, so a fetch that fails or is deferred leaves search results saying the source
+ * changed since (DocumentStore.noteListedTimes).
+ */
+export function newerListings(
+  toFetch: DocumentRef[],
+  stored: Map<string, StoredDocumentState>,
+): { externalId: string; listedAt: string }[] {
+  const newer: { externalId: string; listedAt: string }[] = [];
+  for (const ref of toFetch) {
+    const state = stored.get(ref.externalId);
+    const listed = ref.remoteUpdatedAt ? Date.parse(ref.remoteUpdatedAt) : NaN;
+    if (!state || Number.isNaN(listed)) continue;
+    const indexed = state.remoteUpdatedAt ? Date.parse(state.remoteUpdatedAt) : NaN;
+    if (Number.isNaN(indexed) || listed > indexed)
+      newer.push({ externalId: ref.externalId, listedAt: new Date(listed).toISOString() });
+  }
+  return newer;
+}

@@ -33,7 +33,7 @@ import type { DocumentStore, StoredDocumentState } from '../index/document-store
 import { resolveWritableSpace, sameSpace } from '../index/embedding-spaces';
 import type { Logger } from '../logging/logger';
 import { silentLogger } from '../logging/logger';
-import { goneUpstream, planChanges } from './change-detection';
+import { goneUpstream, newerListings, planChanges } from './change-detection';
 import { EmbedBatcher } from './embed-batcher';
 import { embedDocument } from './document-embedding';
 import { offloadEmbedder } from './offload-embedder';
@@ -318,6 +318,7 @@ export class SyncEngine {
     emit('detecting', 0, listed.length);
     const states = await store.listStates(connectionId);
     const plan = planChanges(listed, states);
+    await store.noteListedTimes?.(connectionId, newerListings(plan.toFetch, states));
     counters.unchanged = plan.unchanged.length;
     documentsDone = plan.unchanged.length;
     // What the platform held back from a document stays said while the document is not read again.

@@ -8,6 +8,7 @@ import { sql as chunkLocation } from './007-chunk-location';
 import { sql as syncNotes } from './008-sync-notes';
 import { sql as searchCatalog } from './009-search-catalog';
 import { sql as searchCatalogNames } from './010-search-catalog-names';
+import { sql as listedUpdatedAt } from './011-listed-updated-at';
 
 export interface Migration {
   version: number;
@@ -27,4 +28,5 @@ export const MIGRATIONS: Migration[] = [
   { version: 8, name: 'sync-notes', sql: syncNotes },
   { version: 9, name: 'search-catalog', sql: searchCatalog },
   { version: 10, name: 'search-catalog-names', sql: searchCatalogNames },
+  { version: 11, name: 'listed-updated-at', sql: listedUpdatedAt },
 ];
