@@ -145,7 +145,18 @@ async function exerciseTools(client: Client): Promise<{ answeredBy: string }> {
   ).toEqual([
     [
       'search',
-      ['query', 'k', 'connection', 'platform', 'knowledge_base', 'tags', 'modified_after', 'modified_before'],
+      [
+        'query',
+        'k',
+        'connection',
+        'platform',
+        'knowledge_base',
+        'tags',
+        'modified_after',
+        'modified_before',
+        'sort',
+        'explain',
+      ],
       true,
     ],
     ['fetch', ['id', 'max_chars'], true],
@@ -169,6 +180,30 @@ async function exerciseTools(client: Client): Promise<{ answeredBy: string }> {
   const english = await call(client, 'search', { query: 'installer licence key', k: 2 });
   const englishOut = english.structuredContent as unknown as SearchOut;
   expect(englishOut.results.find((hit) => hit.source === 'index')?.title).toBe('Install Guide');
+  // Every indexed result says how current it is: edited and synced times, whether it changed since.
+  expect(englishOut.results.find((hit) => hit.source === 'index')).toMatchObject({
+    edited_at: expect.stringMatching(/^\d{4}-/),
+    synced_at: expect.stringMatching(/^\d{4}-/),
+    changed_since_sync: false,
+  });
+  expect(textOf(english)).toMatch(/\nedited (just now|\d+ min ago) · synced (just now|\d+ min ago)\n/);
+  // "Why not this document?": the named document followed through the same search.
+  const why = await call(client, 'search', { query: 'installer licence key', explain: 'meeting notes' });
+  const whyOut = (why.structuredContent as { explanation: Record<string, unknown> }).explanation;
+  expect(whyOut).toMatchObject({
+    document: 'Meeting notes',
+    document_id: expect.stringMatching(/^d\d+$/),
+    words_found: [],
+    words_missing: ['installer', 'licence', 'key'],
+    keyword_rank: null,
+    reasons: expect.arrayContaining(['It holds none of the query words.']),
+  });
+  expect(textOf(why)).toContain('Why "Meeting notes" (d');
+  const whyUnknown = await call(client, 'search', { query: 'installer', explain: 'zeppelin' });
+  expect([whyUnknown.isError, textOf(whyUnknown)]).toEqual([
+    true,
+    expect.stringContaining('No indexed document is titled or numbered "zeppelin"'),
+  ]);
   // The direct-mode Yuque connection is searched live in the same call.
   const live = await call(client, 'search', { query: '离线同步', platform: 'yuque' });
   const liveOut = live.structuredContent as unknown as SearchOut;
@@ -264,6 +299,7 @@ async function exerciseTools(client: Client): Promise<{ answeredBy: string }> {
     tools,
     chinese,
     english,
+    why,
     live,
     passage,
     document,

@@ -118,7 +118,10 @@ export const API_SCHEMAS: ApiSchemas = {
     query: searchRequest,
     facets: noInput,
     explain: searchRequest.extend({
-      document: z.union([z.number().int().min(1).max(Number.MAX_SAFE_INTEGER), z.string().trim().min(1).max(500)]),
+      document: z.union([
+        z.number().int().min(1).max(Number.MAX_SAFE_INTEGER),
+        z.string().trim().min(1).max(500),
+      ]),
     }),
     titles: z.strictObject({
       text: z.string().max(500),

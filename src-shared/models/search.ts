@@ -206,7 +206,11 @@ export interface ChannelStanding {
 export type ExplainReason =
   | { kind: 'not-indexed' }
   | { kind: 'connection-live'; connectionName: string }
-  | { kind: 'filter'; filter: 'connection' | 'platform' | 'knowledgeBase' | 'tag' | 'modified'; value: string }
+  | {
+      kind: 'filter';
+      filter: 'connection' | 'platform' | 'knowledgeBase' | 'tag' | 'modified';
+      value: string;
+    }
   | { kind: 'no-query-words' }
   | { kind: 'distinctive-missing'; words: string[] }
   | { kind: 'keyword-depth'; depth: number }

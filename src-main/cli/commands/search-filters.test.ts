@@ -2,7 +2,7 @@ import { mkdir, mkdtemp, rm, utimes, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { SearchResponse } from '@shared/models';
+import type { DocumentExplanation, SearchResponse } from '@shared/models';
 import { createCairn } from '../../core/app/create-cairn';
 import type { Cairn } from '../../core/app/cairn';
 import { silentLogger } from '../../core/logging/logger';
@@ -76,6 +76,7 @@ describe('cairn search filters', () => {
       'documents',
       'hits',
       'tookMs',
+      'totalDocuments',
       'warnings',
     ]);
     const text = await runCli(['search', 'launch plan', '--tag', 'nothing-has-this'], { cairn });
@@ -136,5 +137,63 @@ describe('parseDateFlags', () => {
       modifiedBefore: '2026-03-10T00:00:00.000Z',
     });
     expect(parseDateFlags(undefined, undefined, now)).toEqual({});
+  });
+});
+
+describe('cairn search: operators, sort and --explain', () => {
+  it('applies "exact phrase" and -exclude, and sorts by modified date', async () => {
+    expect(await found(['--sort', 'modified'])).toEqual(['Launch plan', 'Old launch plan', 'Trip plan']);
+    const run = await runCli(['search', 'launch plan', '--sort', 'modified', '--json'], { cairn });
+    const newest = (JSON.parse(run.stdout) as { value: SearchResponse }).value.documents.map(
+      (d) => d.best.title,
+    );
+    expect(newest).toEqual(['Launch plan', 'Trip plan', 'Old launch plan']);
+    const excluded = await runCli(['search', 'launch plan -old', '--json'], { cairn });
+    expect(
+      (JSON.parse(excluded.stdout) as { value: SearchResponse }).value.documents
+        .map((d) => d.best.title)
+        .sort(),
+    ).toEqual(['Launch plan', 'Trip plan']);
+    const phrase = await runCli(['search', '"plan for the trip"', '--json'], { cairn });
+    expect(
+      (JSON.parse(phrase.stdout) as { value: SearchResponse }).value.documents.map((d) => d.best.title),
+    ).toEqual(['Trip plan']);
+    expect((await runCli(['search', 'x', '--sort', 'newest'], { cairn })).stderr).toMatch(
+      /--sort must be relevance or modified/,
+    );
+  });
+
+  it('--explain names the filter that left a document out, its words and ranks (text and --json)', async () => {
+    const text = await runCli(['search', 'launch plan', '--since', '2025-01-01', '--explain', 'old launch'], {
+      cairn,
+    });
+    expect(text.code).toBe(0);
+    const lines = text.stdout.split('\n');
+    expect(lines[0]).toMatch(/^"Old launch plan" \(d\d+\) — work · work \(folder\)$/);
+    expect(lines.slice(1, 4)).toEqual([
+      'Query: "launch plan" — not found',
+      '  ✗ Left out by the modified-date filter (from 2025-01-01).',
+      'Words: launch ✓ · plan ✓',
+    ]);
+    expect(text.stdout).toMatch(/Keyword: not in the top 30 \(BM25 \d\.\d{3}/);
+    expect(text.stdout).toMatch(/Best passage: Old launch plan\n {3}# Old launch plan An old launch plan\./);
+
+    const json = await runCli(['search', 'launch plan', '--explain', 'Trip plan', '--json'], { cairn });
+    const explanation = (JSON.parse(json.stdout) as { value: DocumentExplanation }).value;
+    const shown = await runCli(['search', 'launch plan', '--json'], { cairn });
+    const at = (JSON.parse(shown.stdout) as { value: SearchResponse }).value.documents.findIndex(
+      (d) => d.best.title === 'Trip plan',
+    );
+    expect(explanation).toMatchObject({
+      outcome: 'shown',
+      shownRank: at + 1,
+      document: { title: 'Trip plan' },
+    });
+
+    const unknown = await runCli(['search', 'launch plan', '--explain', 'zeppelin'], { cairn });
+    expect([unknown.code, unknown.stderr]).toEqual([
+      1,
+      'cairn: No indexed document is titled or numbered "zeppelin". (NOT_FOUND)\n',
+    ]);
   });
 });

@@ -176,7 +176,10 @@ export class PgDocumentStore implements DocumentStore {
     );
   }
 
-  async noteListedTimes(connectionId: string, listed: { externalId: string; listedAt: string }[]): Promise<void> {
+  async noteListedTimes(
+    connectionId: string,
+    listed: { externalId: string; listedAt: string }[],
+  ): Promise<void> {
     for (let start = 0; start < listed.length; start += ROWS_PER_STATEMENT) {
       const part = listed.slice(start, start + ROWS_PER_STATEMENT);
       await this.db.query(

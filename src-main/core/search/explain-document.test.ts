@@ -78,8 +78,9 @@ beforeAll(async () => {
       ...(doc.tags ? { metadata: { tags: doc.tags } } : {}),
     });
   }
-  for (const row of (await db.query<{ id: number; external_id: string }>('SELECT id, external_id FROM documents'))
-    .rows)
+  for (const row of (
+    await db.query<{ id: number; external_id: string }>('SELECT id, external_id FROM documents')
+  ).rows)
     ids.set(row.external_id, Number(row.id));
   await db.query("UPDATE connections SET mode = 'direct' WHERE id = 'old'");
   search = searchWith();
@@ -102,7 +103,9 @@ describe('explain: a shown document', () => {
         const explanation = await search.explain({ query, k: 10, document: document.best.documentId! });
         const passages = [document.best, ...document.more];
         const best = (channel: 'keyword' | 'vector') => {
-          const ranks = passages.flatMap((hit) => (hit.ranks[channel] === undefined ? [] : [hit.ranks[channel]]));
+          const ranks = passages.flatMap((hit) =>
+            hit.ranks[channel] === undefined ? [] : [hit.ranks[channel]],
+          );
           return ranks.length > 0 ? Math.min(...ranks) : null;
         };
         expect({
@@ -168,7 +171,9 @@ describe('explain: a document not shown', () => {
       k: 1,
       total: all.documents.length,
     });
-    expect(explanation.summary).toContain(`ranked ${all.documents.length === 2 ? '2nd' : `${all.documents.length}`}`);
+    expect(explanation.summary).toContain(
+      `ranked ${all.documents.length === 2 ? '2nd' : `${all.documents.length}`}`,
+    );
   });
 
   it('names each filter that leaves it out, tested on its own', async () => {

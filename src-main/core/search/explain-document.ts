@@ -12,6 +12,7 @@
  * explain-document.test.ts checks that a shown document's explained ranks are the ones shown.
  */
 import type { DocumentExplanation, DocumentTitle, ExplainReason, Platform } from '@shared/models';
+import { summarizeExplanation } from './explain-sentences';
 import type { Db } from '../db/database';
 import { CairnError } from '../errors';
 import { spaceTable, vectorCast } from '../index/embedding-spaces';
@@ -152,16 +153,14 @@ export async function explainDocument(
        WHERE document_id = $1 ORDER BY ord`,
       [target.id],
     )
-  ).rows.map(
-    (row): DocumentChunk => ({
-      id: Number(row.id),
-      headingPath: row.heading_path,
-      text: row.content,
-      charStart: row.char_start,
-      charEnd: row.char_end,
-      searchText: row.search_text,
-    }),
-  );
+  ).rows.map((row): DocumentChunk => ({
+    id: Number(row.id),
+    headingPath: row.heading_path,
+    text: row.content,
+    charStart: row.char_start,
+    charEnd: row.char_end,
+    searchText: row.search_text,
+  }));
   const mine = new Set(chunks.map((chunk) => chunk.id));
   const isMine = (key: string) => mine.has(Number(chunkIdOf(key)));
   const connection = stages.connections.find((c) => c.id === target.connectionId);
@@ -204,7 +203,9 @@ export async function explainDocument(
       });
     else if (keywordRank === null)
       reasons.push(
-        words.some((w) => w.found) ? { kind: 'keyword-depth', depth: CHANNEL_DEPTH } : { kind: 'no-query-words' },
+        words.some((w) => w.found)
+          ? { kind: 'keyword-depth', depth: CHANNEL_DEPTH }
+          : { kind: 'no-query-words' },
       );
     if (stages.vectorSkip) reasons.push({ kind: 'no-vector', why: stages.vectorSkip });
     else if (similarities.size === 0) reasons.push({ kind: 'no-vector', why: 'not-embedded' });
@@ -231,7 +232,8 @@ export async function explainDocument(
   const capped =
     stages.ranked.filter((item) => isMine(item.key)).length -
     stages.capped.filter((item) => isMine(item.key)).length;
-  if (capped > 0) reasons.push({ kind: 'per-document-cap', dropped: capped, max: options.maxHitsPerDocument });
+  if (capped > 0)
+    reasons.push({ kind: 'per-document-cap', dropped: capped, max: options.maxHitsPerDocument });
   const documentKey = `document:${target.id}`;
   const at = stages.documentOrder.indexOf(documentKey);
   const rank = at === -1 ? null : at + 1;
@@ -417,89 +419,12 @@ function nearestChunk(
       keywordScores.get(chunk.id) ?? 0,
       similarities.get(chunk.id) ?? -1,
     ];
-    if (!best || key[0] > best.key[0] || (key[0] === best.key[0] && (key[1] > best.key[1] || (key[1] === best.key[1] && key[2] > best.key[2]))))
+    if (
+      !best ||
+      key[0] > best.key[0] ||
+      (key[0] === best.key[0] && (key[1] > best.key[1] || (key[1] === best.key[1] && key[2] > best.key[2])))
+    )
       best = { chunk, key };
   });
   return best?.chunk;
-}
-
-const FILTER_WORDS: Record<string, string> = {
-  connection: 'the connection filter',
-  platform: 'the platform filter',
-  knowledgeBase: 'the knowledge base filter',
-  tag: 'the tag filter',
-  modified: 'the modified-date filter',
-};
-
-/** One reason as an English sentence (the CLI and MCP print these; the UI words them itself). */
-export function reasonSentence(reason: ExplainReason): string {
-  switch (reason.kind) {
-    case 'not-indexed':
-      return 'It has no indexed passages (empty, or not synced yet).';
-    case 'connection-live':
-      return `Its connection ${reason.connectionName} is searched live on its platform, not in the local index.`;
-    case 'filter':
-      return `Left out by ${FILTER_WORDS[reason.filter]} (${reason.value}).`;
-    case 'no-query-words':
-      return 'It holds none of the query words.';
-    case 'distinctive-missing':
-      return `No keyword results at all: ${reason.words.map((w) => `"${w}"`).join(', ')} occurs in no document searched, and a query naming such a word matches only documents that hold one.`;
-    case 'keyword-depth':
-      return `On words, none of its passages is among the ${reason.depth} best.`;
-    case 'no-vector':
-      return {
-        'no-space': 'There is no semantic index yet: search ran on words only.',
-        'no-embedder': 'The embedding model is not available: search ran on words only.',
-        'embed-failed': 'The query could not be embedded: search ran on words only.',
-        'not-embedded': 'Its passages are not in the semantic index yet (it is still being built).',
-      }[reason.why];
-    case 'similarity-floor':
-      return `In meaning, its nearest passage (similarity ${reason.similarity.toFixed(3)}) is below the floor of ${reason.floor.toFixed(3)} under which matches count as noise.`;
-    case 'vector-depth':
-      return `In meaning, none of its passages is among the ${reason.depth} nearest.`;
-    case 'vector-tail':
-      return 'Matches in meaning alone were dropped: with this embedder they count only behind a keyword match, and no document matched on words.';
-    case 'excluded':
-      return `Left out by -${reason.word}: it contains "${reason.word}".`;
-    case 'phrase-missing':
-      return `None of its matching passages holds the exact phrase "${reason.phrase}".`;
-    case 'per-document-cap':
-      return `${reason.dropped} more of its passages were left out: each document shows at most ${reason.max}.`;
-    case 'top-k':
-      return `It ranked ${ordinal(reason.rank)} of ${reason.total} matching documents; only the top ${reason.k} are shown.`;
-    case 'made-room-for-live':
-      return 'It was in the top results but made room for the best result of a connection searched live.';
-  }
-}
-
-function ordinal(n: number): string {
-  const suffix = n % 100 >= 11 && n % 100 <= 13 ? 'th' : (['th', 'st', 'nd', 'rd'][n % 10] ?? 'th');
-  return `${n}${suffix}`;
-}
-
-function standing(name: string, rank: number | null, score: number | null, scoreName: string): string {
-  const scored = score === null ? '' : ` (${scoreName} ${score.toFixed(3)})`;
-  return rank === null ? `${name}: not a candidate${scored}` : `${name} #${rank}${scored}`;
-}
-
-export function summarizeExplanation(e: Omit<DocumentExplanation, 'summary'>): string {
-  const head =
-    e.outcome === 'shown'
-      ? `"${e.document.title}" is result ${e.shownRank} of the ${e.k} shown for "${e.query}".`
-      : e.outcome === 'ranked-lower'
-        ? `"${e.document.title}" matched "${e.query}" but ranked ${ordinal(e.rank!)}, below the ${e.k} shown.`
-        : `"${e.document.title}" was not found for "${e.query}".`;
-  const held = e.words.filter((w) => w.found).map((w) => w.typed ?? w.word);
-  const lacked = e.words.filter((w) => !w.found).map((w) => w.typed ?? w.word);
-  const wordsLine = [
-    held.length > 0 ? `It holds ${held.join(', ')}` : '',
-    lacked.length > 0 ? `${held.length > 0 ? '; it lacks' : 'It lacks'} ${lacked.join(', ')}` : '',
-  ].join('');
-  const channels = [
-    standing('keyword', e.keyword.rank, e.keyword.score, 'BM25'),
-    e.vector.ran ? standing('vector', e.vector.rank, e.vector.score, 'similarity') : 'vector: did not run',
-  ].join(' · ');
-  return [head, ...e.reasons.map(reasonSentence), wordsLine ? `${wordsLine}.` : '', `Ranks: ${channels}.`]
-    .filter(Boolean)
-    .join(' ');
 }

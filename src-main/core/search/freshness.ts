@@ -66,8 +66,7 @@ export async function freshnessOf(
   times: DocumentTimes,
   source: { platform: Platform; path: string | null },
 ): Promise<Freshness> {
-  const synced =
-    times.lastSyncAt && times.lastSyncAt > times.indexedAt ? times.lastSyncAt : times.indexedAt;
+  const synced = times.lastSyncAt && times.lastSyncAt > times.indexedAt ? times.lastSyncAt : times.indexedAt;
   const freshness: Freshness = {
     editedAt: times.editedAt?.toISOString() ?? null,
     syncedAt: synced.toISOString(),

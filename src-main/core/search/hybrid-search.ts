@@ -35,7 +35,13 @@ import {
 } from './direct-channel';
 import { capPerDocument, documentKeyOf, topDocuments } from './document-groups';
 import { explainDocument, findDocumentTitles, resolveExplainTarget } from './explain-document';
-import { folderFilePath, freshnessOf, modifiedTime, readDocumentTimes, type DocumentTimes } from './freshness';
+import {
+  folderFilePath,
+  freshnessOf,
+  modifiedTime,
+  readDocumentTimes,
+  type DocumentTimes,
+} from './freshness';
 import { retrieveFromIndex, type IndexRetrieval } from './index-retrieval';
 import { keepLiveHits, liveSources, type SkippedSource } from './live-filters';
 import { resolveNamedFilters } from './named-filters';
@@ -229,7 +235,14 @@ export class HybridSearch implements SearchService {
         ...NOTHING_FOUND,
         names: new Map(),
         connections: [],
-        query: { text: '', keywordText: '', frameKeywordText: '', phrases: [], distinctive: [], truncated: false },
+        query: {
+          text: '',
+          keywordText: '',
+          frameKeywordText: '',
+          phrases: [],
+          distinctive: [],
+          truncated: false,
+        },
         syntax,
         k,
         ranked: [],

@@ -212,7 +212,11 @@ describe('retrieveFromIndex on documents', () => {
     const everywhere = await retrieveFromIndex(db, input('xyzzy 报销'));
     expect(namesOf(everywhere.keyword)[0]).toBe('magic');
     const notes = await retrieveFromIndex(db, input('xyzzy 报销', connectionScope(['notes'])));
-    expect([notes.keyword, notes.distinctiveMissing, everywhere.distinctiveMissing]).toEqual([[], true, false]);
+    expect([notes.keyword, notes.distinctiveMissing, everywhere.distinctiveMissing]).toEqual([
+      [],
+      true,
+      false,
+    ]);
     // Without the rule, the notes' 报销 chunks are the keyword hits.
     const ruleOff = await retrieveFromIndex(db, {
       ...input('xyzzy 报销', connectionScope(['notes'])),

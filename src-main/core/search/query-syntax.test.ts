@@ -25,7 +25,10 @@ describe('parseQuerySyntax', () => {
   });
 
   it('drops repeats, case aside', () => {
-    expect(parseQuerySyntax('-Draft -draft "A b" "a B"')).toMatchObject({ phrases: ['A b'], excluded: ['Draft'] });
+    expect(parseQuerySyntax('-Draft -draft "A b" "a B"')).toMatchObject({
+      phrases: ['A b'],
+      excluded: ['Draft'],
+    });
   });
 });
 

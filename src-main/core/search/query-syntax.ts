@@ -40,7 +40,13 @@ export function parseQuerySyntax(raw: string): QuerySyntax {
     const quote = raw[quoteAt];
     if (quote !== undefined && OPENING.test(quote) && (minus || atWordStart(i) || !/\w/.test(raw[i - 1]!))) {
       const close = raw.indexOf(QUOTES[quote]!, quoteAt + 1);
-      const phrase = close === -1 ? '' : raw.slice(quoteAt + 1, close).replace(/\s+/g, ' ').trim();
+      const phrase =
+        close === -1
+          ? ''
+          : raw
+              .slice(quoteAt + 1, close)
+              .replace(/\s+/g, ' ')
+              .trim();
       if (close !== -1 && phrase) {
         if (minus) excluded.push(phrase);
         else {
