@@ -1,3 +1,6 @@
+import { mkdirSync, mkdtempSync, realpathSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createCairn, type CairnInternals } from '../core/app/create-cairn';
 import { createLogger, silentLogger } from '../core/logging/logger';
@@ -133,22 +136,38 @@ describe('createApiDispatcher', () => {
 });
 
 describe('withExternalOpener', () => {
+  // A connected folder on disk: a file, a subfolder reached through a link inside it, and links
+  // leading out of it (the OS opener would follow them).
+  let base: string;
+  let notes: string;
   beforeAll(async () => {
+    base = realpathSync(mkdtempSync(join(tmpdir(), 'cairn-open-')));
+    notes = join(base, 'notes');
+    mkdirSync(join(notes, 'sub'), { recursive: true });
+    mkdirSync(join(base, 'outside'));
+    writeFileSync(join(notes, 'a.md'), '# A');
+    writeFileSync(join(notes, 'b c.md'), '# B');
+    writeFileSync(join(notes, 'sub', 'd.md'), '# D');
+    writeFileSync(join(base, 'outside', 'shadow'), 'secret');
+    symlinkSync(join(notes, 'sub'), join(notes, 'link'));
+    symlinkSync(join(base, 'outside', 'shadow'), join(notes, 'shadow.md'));
+    symlinkSync(join(base, 'outside'), join(notes, 'out'));
     const added = await cairn.api.connections.add({
       platform: 'folder',
       name: 'Notes',
       mode: 'rag',
-      config: { path: '/home/me/notes' },
+      config: { path: notes },
       secrets: {},
     });
     expect(added.ok).toBe(true);
   });
+  afterAll(() => rmSync(base, { recursive: true, force: true }));
 
   it('opens only what core allowed', async () => {
     const opened: string[] = [];
     const api = withExternalOpener(cairn.api, async (url) => void opened.push(url));
     const results = await Promise.all(
-      ['https://www.yuque.com/a', 'javascript:alert(1)', '/etc/passwd', '/home/me/notes/a.md'].map((url) =>
+      ['https://www.yuque.com/a', 'javascript:alert(1)', '/etc/passwd', join(notes, 'a.md')].map((url) =>
         api.app.openExternal({ url }),
       ),
     );
@@ -158,20 +177,42 @@ describe('withExternalOpener', () => {
       'PERMISSION_DENIED',
       'ok',
     ]);
-    expect(opened).toEqual(['https://www.yuque.com/a', '/home/me/notes/a.md']);
+    expect(opened).toEqual(['https://www.yuque.com/a', join(notes, 'a.md')]);
   });
 
-  it('hands the shell the exact target core checked, not the raw string it was given', async () => {
+  it('hands the shell the real path core checked, not the raw string it was given', async () => {
     const opened: string[] = [];
     const api = withExternalOpener(cairn.api, async (url) => void opened.push(url));
-    // `link/..` is resolved by name in the check; the OS would follow `link` first if it is a symlink.
     const links = [
-      '/home/me/notes/link/../a.md',
-      'file:///home/me/notes/b%20c.md',
+      // `link/..` by name is notes/a.md, but the OS follows `link` first: notes/sub/.. is notes.
+      join(notes, 'link/../a.md'),
+      `file://${notes}/b%20c.md`,
+      join(notes, 'link', 'd.md'),
       ' https://www.yuque.com/a b\n',
     ];
     for (const url of links) expect((await api.app.openExternal({ url })).ok).toBe(true);
-    expect(opened).toEqual(['/home/me/notes/a.md', '/home/me/notes/b c.md', 'https://www.yuque.com/a%20b']);
+    expect(opened).toEqual([
+      join(notes, 'a.md'),
+      join(notes, 'b c.md'),
+      join(notes, 'sub', 'd.md'),
+      'https://www.yuque.com/a%20b',
+    ]);
+  });
+
+  it('refuses a link inside the folder that leads outside it, and opens nothing', async () => {
+    const opened: string[] = [];
+    const api = withExternalOpener(cairn.api, async (url) => void opened.push(url));
+    const results = await Promise.all(
+      [join(notes, 'shadow.md'), join(notes, 'out', 'shadow'), join(notes, 'gone.md')].map((url) =>
+        api.app.openExternal({ url }),
+      ),
+    );
+    expect(results.map((result) => (result.ok ? 'ok' : result.error.code))).toEqual([
+      'PERMISSION_DENIED',
+      'PERMISSION_DENIED',
+      'NOT_FOUND',
+    ]);
+    expect(opened).toEqual([]);
   });
 });
 

@@ -7,7 +7,7 @@
 import { API_METHODS, type ApiDomain, type CairnApi } from '@shared/contract';
 import { fail, ok, type Result } from '@shared/errors';
 import type { Logger } from '../core/logging/logger';
-import { parseOpenTarget, openTargetString } from '../core/app/open-external';
+import { parseOpenTarget, openTargetString, realOpenTarget } from '../core/app/open-external';
 import { toErrorData } from '../core/errors';
 import { API_SCHEMAS } from './api-schemas';
 
@@ -79,8 +79,9 @@ export function withExternalOpener(api: CairnApi, open: (url: string) => Promise
         const checked = await api.app.openExternal(input);
         if (!checked.ok) return checked;
         try {
-          // The form core checked (see parseOpenTarget), not the raw string.
-          await open(openTargetString(parseOpenTarget(input.url), input.page));
+          // The form core checked (see parseOpenTarget), not the raw string; a file by its real
+          // path, which core checked lies inside a connected folder (checkOpenTarget).
+          await open(openTargetString(await realOpenTarget(parseOpenTarget(input.url)), input.page));
           return checked;
         } catch (error) {
           return fail(

@@ -5,7 +5,7 @@ import { CairnError, toResult } from '../errors';
 import { expandHome } from '../connectors/folder/home-path';
 import type { ConnectionRepository } from '../connections/connection-repository';
 import type { EmbeddingService } from '../spaces/embedding-service';
-import { resolveOpenTarget } from './open-external';
+import { checkOpenTarget } from './open-external';
 import type { SettingsRepository } from '../settings/settings-repository';
 import type { SyncService } from '../sync/sync-service';
 
@@ -42,7 +42,7 @@ export function appApi(deps: AppApiDeps): CairnApi['app'] {
         );
         const folderRoots = folders.map((c) => expandHome(String(c.config['path'])));
         const vaults = folders.flatMap((c) => (c.folder?.obsidianVault ? [c.folder.obsidianVault] : []));
-        resolveOpenTarget(String(input?.url ?? ''), folderRoots, vaults);
+        await checkOpenTarget(String(input?.url ?? ''), folderRoots, vaults);
       }),
     pickFolder: () =>
       toResult(async () => {

@@ -3,6 +3,7 @@
  * lie inside a local-folder connection's root, are allowed: a synced document must not be able
  * to make Cairn open an arbitrary program or path (javascript:, file:///etc/…, smb://, …).
  */
+import { realpath } from 'node:fs/promises';
 import { isAbsolute, relative, resolve, sep } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { CairnError } from '../errors';
@@ -79,13 +80,47 @@ export function resolveOpenTarget(link: string, folderRoots: string[], vaults: s
     if (vaults.includes(target.vault)) return target;
     throw new CairnError('PERMISSION_DENIED', 'Cairn only opens notes of the Obsidian vaults you connected.');
   }
-  const inside = folderRoots.some((root) => {
-    const rel = relative(resolve(root), target.path);
-    return rel !== '' && !rel.startsWith('..') && !isAbsolute(rel) && !rel.split(sep).includes('..');
-  });
-  if (inside) return target;
+  if (folderRoots.some((root) => isStrictlyInside(resolve(root), target.path))) return target;
   throw new CairnError(
     'PERMISSION_DENIED',
     'Cairn only opens files that belong to one of your local-folder connections.',
+  );
+}
+
+function isStrictlyInside(root: string, path: string): boolean {
+  const rel = relative(root, path);
+  return rel !== '' && !rel.startsWith('..') && !isAbsolute(rel) && !rel.split(sep).includes('..');
+}
+
+/** A file target with its path resolved through links: what the OS opener would really open. */
+export async function realOpenTarget(target: OpenTarget): Promise<OpenTarget> {
+  if (target.kind !== 'path') return target;
+  try {
+    return { kind: 'path', path: await realpath(target.path) };
+  } catch {
+    throw new CairnError('NOT_FOUND', 'That file no longer exists.');
+  }
+}
+
+/**
+ * resolveOpenTarget, and for a file its REAL path must be inside the real path of a connected
+ * folder: a link inside the folder that points at /etc/shadow passes the check by its name but
+ * would open the file it leads to. Returns the target to open (the real path), which the shell
+ * opens instead of the name it was given.
+ */
+export async function checkOpenTarget(
+  link: string,
+  folderRoots: string[],
+  vaults: string[] = [],
+): Promise<OpenTarget> {
+  const target = resolveOpenTarget(link, folderRoots, vaults);
+  if (target.kind !== 'path') return target;
+  const real = await realOpenTarget(target);
+  if (real.kind !== 'path') return real;
+  const realRoots = await Promise.all(folderRoots.map((root) => realpath(resolve(root)).catch(() => null)));
+  if (realRoots.some((root) => root !== null && isStrictlyInside(root, real.path))) return real;
+  throw new CairnError(
+    'PERMISSION_DENIED',
+    'That file is a link leading outside your local-folder connections; Cairn does not open it.',
   );
 }

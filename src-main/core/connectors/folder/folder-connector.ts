@@ -7,7 +7,7 @@
  * (folder-walk.ts: links leaving the folder, loops, unreadable subfolders, non-UTF-8 names).
  */
 import type { Stats } from 'node:fs';
-import { readFile, realpath, stat } from 'node:fs/promises';
+import { realpath, stat } from 'node:fs/promises';
 import { basename, isAbsolute, relative, resolve } from 'node:path';
 import type { CoreMessage, FolderPreview } from '@shared/models';
 import { CairnError, throwIfAborted } from '../../errors';
@@ -37,6 +37,7 @@ import { obsidianVaultName } from './obsidian';
 import { noteTitlesFor, type NoteFile, type NoteTitles } from './note-titles';
 import { expandHome } from './home-path';
 import { previewMessage } from './preview-message';
+import { openInside } from './read-inside';
 
 export interface FolderConnectorOptions {
   /** The folder to index; made absolute (`~` is expanded by the caller). */
@@ -183,15 +184,19 @@ export class FolderConnector implements Connector {
     if (!reader) throw new CairnError('DOCUMENT_FAILED', `Cairn does not read files like ${ref.externalId}.`);
     let bytes: Buffer;
     try {
-      const info = await stat(path);
-      if (!info.isFile()) throw new CairnError('DOCUMENT_FAILED', `Not a regular file: ${ref.externalId}`);
-      if (info.size > this.maxFileBytes)
-        throw fileFailure(
-          'folder.too-large',
-          `${ref.externalId} is ${formatMiB(info.size)}; files over ${formatMiB(this.maxFileBytes)} are not indexed.`,
-          { skipped: true },
-        );
-      bytes = await readFile(path, { signal });
+      // Read from a handle whose real location was checked: never a file swapped in since the listing.
+      const { handle, stats } = await openInside(path, await this.realRoot(), ref.externalId);
+      try {
+        if (stats.size > this.maxFileBytes)
+          throw fileFailure(
+            'folder.too-large',
+            `${ref.externalId} is ${formatMiB(stats.size)}; files over ${formatMiB(this.maxFileBytes)} are not indexed.`,
+            { skipped: true },
+          );
+        bytes = await handle.readFile({ signal });
+      } finally {
+        await handle.close();
+      }
     } catch (error) {
       throw asDocumentFailure(error, ref.externalId, signal);
     }
@@ -228,7 +233,7 @@ export class FolderConnector implements Connector {
   private linkTitles(signal?: AbortSignal): Promise<NoteTitles> {
     this.titles ??= (async () => {
       if (!this.notes) for await (const _ref of this.list(signal)) void _ref;
-      const titles = noteTitlesFor(this.root);
+      const titles = noteTitlesFor(this.root, await this.realRoot());
       await titles.refresh(this.notes ?? new Map(), signal);
       return titles;
     })();
@@ -245,6 +250,15 @@ export class FolderConnector implements Connector {
       maxFileBytes: this.searchMaxFileBytes,
       logger: this.logger,
     });
+  }
+
+  /** The root's real path for reads (resolved once per connector: a connector serves one run). */
+  private realRootOnce: Promise<string> | null = null;
+
+  realRoot(): Promise<string> {
+    this.realRootOnce ??= this.checkRoot();
+    this.realRootOnce.catch(() => (this.realRootOnce = null));
+    return this.realRootOnce;
   }
 
   /** The root's real path; throws a precise error when the folder cannot be used. */

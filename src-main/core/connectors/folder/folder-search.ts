@@ -4,9 +4,9 @@
  * segmentation. PDFs and Office files are searched only once indexed (RAG mode): parsing them
  * per query would be far too slow.
  */
-import { readFile, stat } from 'node:fs/promises';
 import { basename } from 'node:path';
 import { throwIfAborted } from '../../errors';
+import { openInside } from './read-inside';
 import type { Logger } from '../../logging/logger';
 import type { DirectHit } from '../connector';
 import { extractorFor } from './extract/extractors';
@@ -31,10 +31,15 @@ export async function searchFolder(
     if (filesRead >= options.maxFiles) break;
     if (!SCANNED_KINDS.has(extractorFor(ref.externalId)?.kind ?? '')) continue;
     const path = folder.pathOf(ref.externalId);
-    let bytes: Buffer;
+    let bytes: Buffer | null;
     try {
-      if ((await stat(path)).size > options.maxFileBytes) continue;
-      bytes = await readFile(path, { signal: options.signal });
+      const { handle, stats } = await openInside(path, await folder.realRoot(), ref.externalId);
+      try {
+        bytes = stats.size > options.maxFileBytes ? null : await handle.readFile({ signal: options.signal });
+      } finally {
+        await handle.close();
+      }
+      if (!bytes) continue;
     } catch (error) {
       throwIfAborted(options.signal);
       options.logger.debug('folder search skipped an unreadable file', {

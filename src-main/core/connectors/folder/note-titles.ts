@@ -8,9 +8,9 @@
  * title changes, its referrers keep the old title in the index until they change themselves (or
  * are re-indexed); re-indexing every referrer of every renamed note is left out.
  */
-import { open } from 'node:fs/promises';
 import { posix } from 'node:path';
 import { splitFrontMatter } from './folder-text';
+import { openInside } from './read-inside';
 
 /** Front matter longer than this is not read for a title (the link keeps the file name). */
 const HEAD_BYTES = 16 * 1024;
@@ -32,6 +32,9 @@ function linkKey(externalId: string): string {
 }
 
 export class NoteTitles {
+  /** The folder's real root: a note swapped for a link leading out of it gives no title. */
+  constructor(private readonly realRoot: string) {}
+
   private readonly entries = new Map<string, Entry>();
   /** linkKey(path) → external id, and linkKey(file name) → every note with that name. */
   private byPath = new Map<string, string>();
@@ -44,7 +47,7 @@ export class NoteTitles {
       signal?.throwIfAborted();
       const known = this.entries.get(id);
       if (known && known.revision !== null && known.revision === file.revision) continue;
-      this.entries.set(id, { revision: file.revision, title: await headTitle(file.path) });
+      this.entries.set(id, { revision: file.revision, title: await headTitle(file.path, this.realRoot, id) });
     }
     this.byPath = new Map();
     this.byName = new Map();
@@ -83,10 +86,10 @@ export class NoteTitles {
   }
 }
 
-async function headTitle(path: string): Promise<string | null> {
+async function headTitle(path: string, realRoot: string, externalId: string): Promise<string | null> {
   let handle;
   try {
-    handle = await open(path, 'r');
+    handle = (await openInside(path, realRoot, externalId)).handle;
     const buffer = Buffer.alloc(HEAD_BYTES);
     const { bytesRead } = await handle.read(buffer, 0, HEAD_BYTES, 0);
     return splitFrontMatter(buffer.subarray(0, bytesRead).toString('utf8')).frontMatterTitle;
@@ -101,8 +104,9 @@ async function headTitle(path: string): Promise<string | null> {
 /** One cache per folder root for the life of the process (a connector is made per sync run). */
 const FOLDERS = new Map<string, NoteTitles>();
 
-export function noteTitlesFor(root: string): NoteTitles {
-  let titles = FOLDERS.get(root);
-  if (!titles) FOLDERS.set(root, (titles = new NoteTitles()));
+export function noteTitlesFor(root: string, realRoot: string): NoteTitles {
+  const key = `${root}\0${realRoot}`;
+  let titles = FOLDERS.get(key);
+  if (!titles) FOLDERS.set(key, (titles = new NoteTitles(realRoot)));
   return titles;
 }
