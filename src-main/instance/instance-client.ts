@@ -5,7 +5,9 @@
  */
 import { readFile } from 'node:fs/promises';
 import { connect, type Socket } from 'node:net';
+import { dirname } from 'node:path';
 import { fail, type Result } from '@shared/errors';
+import { assertOwnedByUser } from '../core/app/private-data-dir';
 import { CairnError } from '../core/errors';
 import { EventBus } from '../core/events/event-bus';
 import { instanceEndpoint } from './endpoint';
@@ -50,6 +52,14 @@ export async function connectToInstance(
   options: ConnectOptions,
 ): Promise<InstanceClient | null> {
   const endpoint = instanceEndpoint(dataDir);
+  // Nothing is read from, or sent to, what another user put there: the token in a planted
+  // instance.json would open a planted socket, which would then receive every call (credentials too).
+  assertOwnedByUser(dataDir, 'data directory', { followLinks: true });
+  assertOwnedByUser(endpoint.infoFile, 'instance file');
+  if (endpoint.isFile) {
+    assertOwnedByUser(dirname(endpoint.address), 'instance socket folder', { followLinks: true });
+    assertOwnedByUser(endpoint.address, 'instance socket');
+  }
   let text: string;
   try {
     text = await readFile(endpoint.infoFile, 'utf8');

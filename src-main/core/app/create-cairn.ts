@@ -47,7 +47,7 @@ import { ConnectionService } from '../connections/connection-service';
 import { acquireDataDirLock, dataDirLayout, type DataDirLock } from './data-dir';
 import { ConnectionConnectors } from '../connections/connection-connectors';
 import { ConnectionSecrets, secretFieldNames } from '../connections/connection-secrets';
-import { PRIVATE_DIR_MODE, PrivateTreeKeeper, restrictUmask } from './private-data-dir';
+import { assertOwnedByUser, PRIVATE_DIR_MODE, PrivateTreeKeeper, restrictUmask } from './private-data-dir';
 import { DirectSources } from '../connections/direct-sources';
 import { SignInFlows } from '../connections/sign-in-flows';
 import { EmbeddingService } from '../spaces/embedding-service';
@@ -130,6 +130,7 @@ export async function createCairn(options: CreateCairnOptions = {}): Promise<Cai
   if (layout) {
     restrictUmask();
     mkdirSync(layout.root, { recursive: true, mode: PRIVATE_DIR_MODE });
+    assertOwnedByUser(layout.root, 'data directory', { followLinks: true });
     lock = await acquireDataDirLock(layout.root);
   }
   const logger = options.logger ?? defaultLogger(layout?.logs ?? null, redactor);

@@ -6,8 +6,10 @@
  * folders above them admit no one else. POSIX only; on Windows the per-user app-data folder's ACL
  * already keeps other users out.
  */
+import { lstatSync, statSync } from 'node:fs';
 import { chmod, lstat, readdir } from 'node:fs/promises';
 import { join } from 'node:path';
+import { CairnError } from '../errors';
 
 export const PRIVATE_DIR_MODE = 0o700;
 export const PRIVATE_FILE_MODE = 0o600;
@@ -82,4 +84,36 @@ export class PrivateTreeKeeper {
   async whenIdle(): Promise<void> {
     while (this.running) await this.running;
   }
+}
+
+/** The current user's id, or null where the OS has none to compare (Windows). */
+function currentUid(): number | null {
+  return process.platform === 'win32' || typeof process.getuid !== 'function' ? null : process.getuid();
+}
+
+/**
+ * Refuses a path another user owns: a data directory someone else prepared (even one open to all,
+ * 0777) would hold their database, and an `instance.json` or socket planted in it would make
+ * `cairn` hand the planted listener its calls, credentials and all (`cairn add --token`). The data
+ * directory is checked through links (where it really is); a socket or an instance file is
+ * checked as it is (a link is refused: Cairn never makes one). A path that does not exist passes.
+ */
+export function assertOwnedByUser(path: string, what: string, options: { followLinks?: boolean } = {}): void {
+  const uid = currentUid();
+  if (uid === null) return;
+  let info;
+  try {
+    info = options.followLinks ? statSync(path) : lstatSync(path);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return;
+    throw error;
+  }
+  if (!options.followLinks && info.isSymbolicLink())
+    throw new CairnError('PERMISSION_DENIED', `The ${what} ${path} is a link; Cairn does not use it.`);
+  if (info.uid !== uid)
+    throw new CairnError(
+      'PERMISSION_DENIED',
+      `The ${what} ${path} belongs to another user (uid ${info.uid}); Cairn only uses a ${what} that you own.`,
+      { details: { reason: 'data-dir.not-owned', path } },
+    );
 }
