@@ -194,6 +194,61 @@ describe('SyncEngine', () => {
     await expectIndexMatches('abort', connector);
   });
 
+  it('records a cancelled run only once its writes in flight have landed, with every document it wrote counted', async () => {
+    const connector = await connectionWith('abort-in-flight', 12);
+    await engine.run({ connectionId: 'abort-in-flight', connector, embedder });
+    const before = await store.listStates('abort-in-flight');
+    for (let i = 0; i < 12; i++) connector.put(`doc-${String(i).padStart(3, '0')}`, generatedDoc(i, ' v3'));
+    // The first write to reach the store cancels the run and is held there until the test lets it go.
+    const controller = new AbortController();
+    let letGo!: () => void;
+    const held = new Promise<void>((resolve) => (letGo = resolve));
+    const holding: Pick<PgDocumentStore, 'writeDocument' | 'writeDocuments'> = {
+      writeDocument: async (doc) => {
+        controller.abort();
+        await held;
+        return store.writeDocument(doc);
+      },
+      writeDocuments: async (docs) => {
+        controller.abort();
+        await held;
+        return store.writeDocuments(docs);
+      },
+    };
+    const holdingStore = Object.assign(Object.create(store) as PgDocumentStore, holding);
+    const cancellable = new SyncEngine({ db, store: holdingStore, lock: new SyncLock(db) });
+    const done = cancellable.run({
+      connectionId: 'abort-in-flight',
+      connector,
+      embedder,
+      signal: controller.signal,
+    });
+    // Room for a run that does not wait for its writes to be recorded as finished meanwhile.
+    let turns = 0;
+    const settledEarly = await Promise.race([
+      done.then(() => true),
+      (async () => {
+        while (!controller.signal.aborted || turns < 200) {
+          turns += 1;
+          await new Promise((resolve) => setImmediate(resolve));
+        }
+        return false;
+      })(),
+    ]);
+    letGo();
+    const run = await done;
+    const after = await store.listStates('abort-in-flight');
+    const written = [...after].filter(([id, state]) => state.contentHash !== before.get(id)!.contentHash);
+    expect({ settledEarly, status: run.status, updated: run.counters.updated }).toEqual({
+      settledEarly: false,
+      status: 'cancelled',
+      updated: written.length,
+    });
+    expect(written.length).toBeGreaterThan(0);
+    const recorded = (await listRuns(db, 'abort-in-flight', 1))[0];
+    expect(recorded?.counters.updated).toBe(written.length);
+  });
+
   it('leaves the BM25 index out of bulk mode when a large sync is cancelled before its optimize step', async () => {
     const threshold = async () =>
       (

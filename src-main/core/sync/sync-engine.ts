@@ -389,38 +389,47 @@ export class SyncEngine {
       const queueSignal = signal ? AbortSignal.any([signal]) : undefined;
       if (queueSignal) setMaxListeners(plan.toFetch.length + 10, queueSignal);
       emit('fetching', documentsDone, listed.length);
-      const tasks = plan.toFetch.map((ref) =>
-        queue
+      const tasks = plan.toFetch.map((ref) => {
+        let running: Promise<void> | null = null;
+        return queue
           .add(
-            async () => {
-              if (deferral) return defer(ref, deferral);
-              const outcome = await this.syncDocument(
-                request,
-                ref,
-                states.get(ref.externalId),
-                pipeline,
-                fetchSignal,
-              );
-              if (outcome.notice)
-                note({
-                  externalId: ref.externalId,
-                  title: cleanTitle(ref.title, ref.externalId),
-                  status: 'partial',
-                  reason: outcome.notice.message,
-                  code: outcome.notice.reason,
-                  ...(outcome.notice.params ? { params: outcome.notice.params } : {}),
-                });
-              if (outcome.kind === 'touched') counters.unchanged += 1;
-              else {
-                if (outcome.kind === 'added') counters.added += 1;
-                else counters.updated += 1;
-                counters.chunksEmbedded += outcome.chunks;
-                chunksWritten += outcome.chunks;
-                wrote = true;
-              }
-            },
+            () =>
+              (running = (async () => {
+                if (deferral) return defer(ref, deferral);
+                const outcome = await this.syncDocument(
+                  request,
+                  ref,
+                  states.get(ref.externalId),
+                  pipeline,
+                  fetchSignal,
+                );
+                if (outcome.notice)
+                  note({
+                    externalId: ref.externalId,
+                    title: cleanTitle(ref.title, ref.externalId),
+                    status: 'partial',
+                    reason: outcome.notice.message,
+                    code: outcome.notice.reason,
+                    ...(outcome.notice.params ? { params: outcome.notice.params } : {}),
+                  });
+                if (outcome.kind === 'touched') counters.unchanged += 1;
+                else {
+                  if (outcome.kind === 'added') counters.added += 1;
+                  else counters.updated += 1;
+                  counters.chunksEmbedded += outcome.chunks;
+                  chunksWritten += outcome.chunks;
+                  wrote = true;
+                }
+              })()),
             queueSignal ? { signal: queueSignal } : {},
           )
+          .catch(async (error: unknown) => {
+            // At the cancel p-queue gives up on a running task at once, but the task goes on and its
+            // document may still be written: wait for it, so the run records what it wrote (and
+            // keeps the lock until then). Its own error, if any, is handled below.
+            if (running && signal?.aborted) return running;
+            throw error;
+          })
           .then(
             () => true,
             (error: unknown) => {
@@ -463,8 +472,8 @@ export class SyncEngine {
             if (!settled) return;
             documentsDone += 1;
             emit('writing', documentsDone, listed.length);
-          }),
-      );
+          });
+      });
       await Promise.all(tasks).finally(() => offloaded.dispose());
       counters.embedderCalls = [...batchers.values()].reduce((sum, b) => sum + b.calls, 0);
       counters.embeddingTokens = [...batchers.values()].reduce((sum, b) => sum + b.tokens, 0);
