@@ -304,6 +304,8 @@ export function printBenchReport(results: {
   if (results.scenarios.some((o) => o.index.resyncUnchanged))
     console.log(`### Re-sync\n\n${resyncTable(results.scenarios)}\n`);
   if (results.scenarios.some((o) => o.query))
-    console.log(`### Queries (the app's search end to end, and where its time went)\n\n${queryTable(results.scenarios)}\n`);
+    console.log(
+      `### Queries (the app's search end to end, and where its time went)\n\n${queryTable(results.scenarios)}\n`,
+    );
   console.log(`### Targets\n\n${targetsTable(results.targets)}`);
 }
