@@ -4,9 +4,11 @@
  *   connector calls, every declared field, the spec's inline examples) completes; answers with no
  *   fields at all (the spec marks none required) end the run with an error naming the field,
  *   never a JavaScript exception;
- * - a 6,000-document first sync against a token allowed 2,500 requests an hour completes across
- *   runs: each run indexes what the hour allows, defers the rest, and every document is fetched
- *   and indexed exactly once.
+ * - a first sync larger than a token's hourly request quota completes across runs: each run
+ *   indexes what the hour allows, defers the rest, and every document is fetched and indexed
+ *   exactly once. 1,200 documents against 500 requests an hour take three runs, like 6,000
+ *   against 2,500 (the same ratio at a fifth of the indexing: this test took a quarter of the
+ *   unit suite's time at 6,000).
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -24,6 +26,7 @@ import { findSharedReference } from '../../testing/shared-reference';
 
 const repoRoot = fileURLToPath(new URL('../../../', import.meta.url));
 const UNTHROTTLED = { intervalMs: 1000, intervalCap: 1000 };
+const DOCUMENTS = 1200;
 
 let scratch: string;
 let cairn: CairnInternals;
@@ -119,16 +122,16 @@ describe('Yuque against the official spec and the hourly quota', () => {
     }
   });
 
-  it('completes a 6,000-document first sync across runs within an hourly quota, each document indexed exactly once', async () => {
+  it('completes a first sync larger than the hourly quota across runs, each document indexed exactly once', async () => {
     const fake = await startYuqueFake({
-      documents: 6000,
+      documents: DOCUMENTS,
       knowledgeBases: 3,
       specialDocuments: false,
-      hourlyQuota: 2500,
-      token: 'yuque-quota-token-6000',
+      hourlyQuota: 500,
+      token: 'yuque-quota-token',
     });
     try {
-      const id = await addYuque('Big Yuque', fake.baseUrl, 'yuque-quota-token-6000');
+      const id = await addYuque('Big Yuque', fake.baseUrl, 'yuque-quota-token');
       const runs = [];
       for (let hour = 0; hour < 5; hour++) {
         const run = await syncToEnd(cairn, id);
@@ -143,14 +146,14 @@ describe('Yuque against the official spec and the hourly quota', () => {
       expect(runs.slice(0, -1).every((r) => r.status === 'partial' && r.error?.code === 'RATE_LIMITED')).toBe(
         true,
       );
-      expect(runs.reduce((sum, r) => sum + r.counters.added, 0)).toBe(6000);
+      expect(runs.reduce((sum, r) => sum + r.counters.added, 0)).toBe(DOCUMENTS);
       const view = unwrap(await cairn.api.connections.list()).find((c) => c.id === id)!;
-      expect(view.documentCount).toBe(6000);
+      expect(view.documentCount).toBe(DOCUMENTS);
       const fetchedOk = fake.control.requests.filter(
         (r) => r.path.startsWith('/api/v2/repos/docs/') && r.status === 200,
       );
-      expect(fetchedOk.length).toBe(6000);
-      expect(new Set(fetchedOk.map((r) => r.path)).size).toBe(6000);
+      expect(fetchedOk.length).toBe(DOCUMENTS);
+      expect(new Set(fetchedOk.map((r) => r.path)).size).toBe(DOCUMENTS);
     } finally {
       await fake.close();
     }
