@@ -3,6 +3,7 @@ import type { SearchDocument, SearchHit } from '@shared/models';
 import { useT } from '../../hooks/use-t';
 import { useApp } from '../../store/store-context';
 import { KnowledgeBaseBadge, PlatformBadge } from '../common/PlatformBadge';
+import { FreshnessLine } from '../common/FreshnessLine';
 import { LocationLabel, OpenOriginal } from '../common/OpenOriginal';
 import { Highlighted } from './Highlighted';
 import { headingTrail, hitPreview } from './hit-preview';
@@ -72,6 +73,9 @@ export function SearchResultCard({ document, terms }: { document: SearchDocument
       </header>
       <HeadingPath hit={best} terms={terms} />
       <Passage hit={best} terms={terms} />
+      <p className="hit-freshness">
+        <FreshnessLine freshness={best.freshness} />
+      </p>
       {expanded && (
         <ul id={listId} className="more-passages" aria-label={t('search.otherPassages')}>
           {more.map((passage) => (

@@ -2,6 +2,8 @@ import { useMemo } from 'react';
 import { type MessageKey } from '../../i18n/i18n';
 import { useLanguage, useT } from '../../hooks/use-t';
 import { useApp } from '../../store/store-context';
+import type { QueryOperators, SearchSort } from '@shared/models';
+import { MAX_RESULTS } from '../../store/slices/search-slice';
 import { ErrorMessage } from '../common/ErrorMessage';
 import { FilterBar } from './FilterBar';
 import { highlightTerms } from './highlight';
@@ -9,7 +11,8 @@ import { resultTitles } from './SearchBox';
 import { SearchResultCard } from './SearchResultCard';
 import { SearchSuggestions, useTopics } from './Suggestions';
 
-function countKey(count: number, filtered: boolean): MessageKey {
+function countKey(count: number, total: number, filtered: boolean): MessageKey {
+  if (total > count) return filtered ? 'search.countOfFiltered' : 'search.countOf';
   if (filtered) return count === 1 ? 'search.countOneFiltered' : 'search.countFiltered';
   return count === 1 ? 'search.countOne' : 'search.count';
 }
@@ -26,6 +29,61 @@ function moveBetweenResults(event: React.KeyboardEvent<HTMLElement>) {
   else titles[Math.min(next, titles.length - 1)]?.focus();
 }
 
+/** What the "phrase" and -word operators did, so a query that narrowed itself says so. */
+function OperatorsLine({ operators }: { operators: QueryOperators }) {
+  const t = useT();
+  const language = useLanguage();
+  const list = (items: string[]) =>
+    new Intl.ListFormat(language === 'zh' ? 'zh-CN' : 'en', { type: 'conjunction' }).format(
+      items.map((item) => `“${item}”`),
+    );
+  return (
+    <p className="notice-line muted operators-line">
+      {[
+        ...(operators.phrases.length > 0
+          ? [t('search.operators.phrases', { phrases: list(operators.phrases) })]
+          : []),
+        ...(operators.excluded.length > 0
+          ? [t('search.operators.excluded', { words: list(operators.excluded) })]
+          : []),
+      ].join(language === 'zh' ? '；' : '; ')}
+    </p>
+  );
+}
+
+/** Relevance or newest first: the same matching documents in another order (core sorts them). */
+function SortSelect() {
+  const t = useT();
+  const sort = useApp((state) => state.sort);
+  const setSort = useApp((state) => state.setSort);
+  return (
+    <label className="sort-select">
+      <span className="muted">{t('search.sortLabel')}</span>
+      <select value={sort} onChange={(event) => setSort(event.target.value as SearchSort)}>
+        <option value="relevance">{t('search.sort.relevance')}</option>
+        <option value="modified">{t('search.sort.modified')}</option>
+      </select>
+    </label>
+  );
+}
+
+/** "Show 12 more" while the search matched more than it shows, up to MAX_RESULTS; then why it stops. */
+function MoreResults({ shown, total }: { shown: number; total: number }) {
+  const t = useT();
+  const showMore = useApp((state) => state.showMore);
+  const searching = useApp((state) => state.searching);
+  if (total <= shown) return null;
+  if (shown >= MAX_RESULTS)
+    return <p className="muted more-results">{t('search.atMost', { count: shown })}</p>;
+  return (
+    <p className="more-results">
+      <button type="button" className="button" disabled={searching} onClick={showMore}>
+        {t('search.showMore', { count: Math.min(total, MAX_RESULTS) - shown })}
+      </button>
+    </p>
+  );
+}
+
 export function SearchView() {
   const t = useT();
   const query = useApp((state) => state.query);
@@ -35,12 +93,15 @@ export function SearchView() {
   const searching = useApp((state) => state.searching);
   const searchError = useApp((state) => state.searchError);
   const tookMs = useApp((state) => state.tookMs);
+  const totalDocuments = useApp((state) => state.totalDocuments);
+  const operators = useApp((state) => state.operators);
   const filtered = useApp((state) => state.answeredFiltered);
   const liveSkipped = useApp((state) => state.liveSkipped);
   const clearFilters = useApp((state) => state.clearSearchFilters);
   const language = useLanguage();
   const connections = useApp((state) => state.connections);
   const openAddForm = useApp((state) => state.openAddForm);
+  const total = Math.max(totalDocuments ?? 0, documents.length);
   const terms = useMemo(() => highlightTerms(answeredQuery), [answeredQuery]);
   const topics = useTopics();
 
@@ -57,18 +118,23 @@ export function SearchView() {
   return (
     <div className="view-search">
       <FilterBar />
-      <p className="search-meta muted" aria-live="polite">
-        {!query.trim()
-          ? t('search.empty')
-          : searching && documents.length === 0
-            ? t('search.searching')
-            : answeredQuery && documents.length > 0
-              ? t(countKey(documents.length, filtered), {
-                  count: documents.length,
-                  ms: tookMs ?? 0,
-                })
-              : ''}
-      </p>
+      <div className="search-meta-row">
+        <p className="search-meta muted" aria-live="polite">
+          {!query.trim()
+            ? t('search.empty')
+            : searching && documents.length === 0
+              ? t('search.searching')
+              : answeredQuery && documents.length > 0
+                ? t(countKey(documents.length, total, filtered), {
+                    count: documents.length,
+                    total,
+                    ms: tookMs ?? 0,
+                  })
+                : ''}
+        </p>
+        {query.trim() && <SortSelect />}
+      </div>
+      {query.trim() && answeredQuery && operators && <OperatorsLine operators={operators} />}
       {!query.trim() && <SearchSuggestions topics={topics} />}
       {searchError && searchError.code !== 'CANCELLED' && (
         <p className="form-error" role="alert">
@@ -119,6 +185,9 @@ export function SearchView() {
           <SearchResultCard key={document.best.key} document={document} terms={terms} />
         ))}
       </div>
+      {query.trim() && answeredQuery && documents.length > 0 && (
+        <MoreResults shown={documents.length} total={total} />
+      )}
     </div>
   );
 }

@@ -1,5 +1,11 @@
 import type { AppErrorData } from '@shared/errors';
-import type { DocumentTopic, SearchDocument, SearchResponse } from '@shared/models';
+import type {
+  DocumentTopic,
+  QueryOperators,
+  SearchDocument,
+  SearchResponse,
+  SearchSort,
+} from '@shared/models';
 import { requestFilters } from '../filter-model';
 import type { GetState, SetState, StoreDeps } from '../store-types';
 
@@ -17,6 +23,17 @@ export interface SearchSlice {
   tookMs: number | null;
   /** The query the shown hits answer (the box may be ahead of it while typing). */
   answeredQuery: string;
+  /** How many documents matched in all (SearchResponse.totalDocuments); null before an answer. */
+  totalDocuments: number | null;
+  /** The "phrase" and -word operators core read in the answered query; null when it used none. */
+  operators: QueryOperators | null;
+  /** The order of the results: relevance, or newest modified first. Kept across queries. */
+  sort: SearchSort;
+  /** How many documents to show: PAGE_SIZE, or MAX_RESULTS after "Show more" (a new query starts over). */
+  limit: number;
+  setSort(sort: SearchSort): void;
+  /** Shows up to MAX_RESULTS documents for the answered query. */
+  showMore(): void;
   /** Type-ahead: updates the box now and searches after a short pause. */
   setQuery(query: string): void;
   runSearch(query: string): Promise<void>;
@@ -26,6 +43,10 @@ export interface SearchSlice {
   loadTopics(): Promise<void>;
 }
 
+/** Documents shown at first, and after "Show more" (core's MAX_K). */
+export const PAGE_SIZE = 10;
+export const MAX_RESULTS = 50;
+
 export function createSearchSlice(
   set: SetState,
   get: GetState,
@@ -33,6 +54,10 @@ export function createSearchSlice(
 ): SearchSlice {
   let latest = 0;
   let pending: ReturnType<typeof setTimeout> | null = null;
+  const rerun = () => {
+    const query = get().answeredQuery || get().query;
+    if (query.trim()) void get().runSearch(query);
+  };
   return {
     query: '',
     documents: [],
@@ -43,13 +68,27 @@ export function createSearchSlice(
     searchError: null,
     tookMs: null,
     answeredQuery: '',
+    totalDocuments: null,
+    operators: null,
+    sort: 'relevance',
+    limit: PAGE_SIZE,
     topics: [],
+    setSort(sort) {
+      if (sort === get().sort) return;
+      set({ sort });
+      rerun();
+    },
+    showMore() {
+      set({ limit: MAX_RESULTS });
+      rerun();
+    },
     async loadTopics() {
       const result = await api.documents.topics({ limit: 6 });
       if (result.ok) set({ topics: result.value });
     },
     setQuery(query) {
-      set({ query });
+      // A new query starts with one page again; "Show more" was for the last one.
+      set({ query, limit: PAGE_SIZE });
       if (pending) {
         clearTimeout(pending);
         timers.delete(pending);
@@ -73,12 +112,20 @@ export function createSearchSlice(
           searchError: null,
           tookMs: null,
           answeredQuery: '',
+          totalDocuments: null,
+          operators: null,
         });
         return;
       }
       set({ searching: true });
       const filters = requestFilters(get().searchFilters);
-      const result = await api.search.query(filters ? { query, filters } : { query });
+      const { sort, limit } = get();
+      const result = await api.search.query({
+        query,
+        ...(filters ? { filters } : {}),
+        ...(limit !== PAGE_SIZE ? { k: limit } : {}),
+        ...(sort !== 'relevance' ? { sort } : {}),
+      });
       // An older, slower answer must not replace a newer one.
       if (id !== latest) return;
       if (result.ok)
@@ -91,6 +138,8 @@ export function createSearchSlice(
           searching: false,
           searchError: null,
           answeredQuery: query,
+          totalDocuments: result.value.totalDocuments ?? result.value.documents.length,
+          operators: result.value.operators ?? null,
         });
       else
         set({
@@ -101,6 +150,8 @@ export function createSearchSlice(
           searching: false,
           searchError: result.error,
           answeredQuery: query,
+          totalDocuments: null,
+          operators: null,
         });
     },
   };

@@ -1,0 +1,189 @@
+// @vitest-environment jsdom
+import { cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react';
+import { afterEach, describe, expect, it } from 'vitest';
+import { ok } from '@shared/errors';
+import type { SearchDocument, SearchHit, SearchRequest, SearchResponse } from '@shared/models';
+import { connection, fakeBackend, settings } from '../../test/fake-api';
+import { renderWithStore } from '../../test/render';
+import { SearchBox } from './SearchBox';
+import { SearchView } from './SearchView';
+
+afterEach(cleanup);
+
+const HOUR = 3_600_000;
+const DAY = 24 * HOUR;
+const ago = (ms: number) => new Date(Date.now() - ms).toISOString();
+
+function hit(n: number, fields: Partial<SearchHit> = {}): SearchHit {
+  return {
+    key: `chunk:${n}`,
+    source: 'index',
+    connectionId: 'c1',
+    platform: 'folder',
+    documentId: n,
+    externalId: `doc-${n}.md`,
+    title: `Runbook ${n}`,
+    knowledgeBase: 'notes',
+    url: `/n/doc-${n}.md`,
+    headingPath: '',
+    text: `Restart the service, step ${n}.`,
+    charStart: 0,
+    charEnd: 10,
+    score: 1 / (60 + n),
+    ranks: { keyword: n },
+    freshness: { editedAt: ago(3 * DAY), syncedAt: ago(2 * HOUR) },
+    ...fields,
+  };
+}
+
+/** A search over `total` matching documents that answers the first k (10 by default), like core. */
+function searchOver(total: number, extra: Partial<SearchResponse> = {}) {
+  return (request: SearchRequest) => {
+    const k = request.k ?? 10;
+    const all = Array.from({ length: total }, (_, i) => hit(i + 1));
+    const ordered = request.sort === 'modified' ? [...all].reverse() : all;
+    const documents: SearchDocument[] = ordered.slice(0, k).map((best) => ({ best, more: [] }));
+    return ok<SearchResponse>({
+      hits: documents.map((document) => document.best),
+      documents,
+      warnings: [],
+      tookMs: 5,
+      totalDocuments: total,
+      ...extra,
+    });
+  };
+}
+
+function renderSearch(
+  handler: ReturnType<typeof searchOver>,
+  language: 'en' | 'zh' = 'en',
+  query = 'restart',
+) {
+  const backend = fakeBackend({ 'search.query': handler as never });
+  const rendered = renderWithStore(
+    <>
+      <SearchBox />
+      <SearchView />
+    </>,
+    backend,
+    {
+      connections: [connection({ documentCount: 80, syncStatus: 'synced' })],
+      settings: settings({ language }),
+    },
+  );
+  fireEvent.change(screen.getByRole('searchbox'), { target: { value: query } });
+  return { backend, ...rendered };
+}
+
+const searchCalls = (backend: ReturnType<typeof fakeBackend>) =>
+  backend.calls.filter((call) => call.channel === 'search.query').map((call) => call.input as SearchRequest);
+
+describe('more results, their order and freshness', () => {
+  it('says how many matched, shows more up to 50, then says why it stops; a new query starts at 10', async () => {
+    const { backend } = renderSearch(searchOver(80));
+    await screen.findByText('Top 10 of 80 results in 5 ms');
+    expect(screen.getAllByRole('article')).toHaveLength(10);
+    fireEvent.click(screen.getByRole('button', { name: 'Show 40 more' }));
+    await screen.findByText('Top 50 of 80 results in 5 ms');
+    expect(screen.getAllByRole('article')).toHaveLength(50);
+    expect(searchCalls(backend).at(-1)).toMatchObject({ query: 'restart', k: 50 });
+    expect(screen.queryByRole('button', { name: /more$/ })).toBeNull();
+    expect(screen.getByText('Showing the first 50: add words or filters to reach the others.')).toBeTruthy();
+
+    fireEvent.change(screen.getByRole('searchbox'), { target: { value: 'restart service' } });
+    await screen.findByText('Top 10 of 80 results in 5 ms');
+    expect(searchCalls(backend).at(-1)).toEqual({ query: 'restart service' });
+  });
+
+  it('offers only the documents there are, and nothing more when all are shown', async () => {
+    renderSearch(searchOver(13));
+    await screen.findByText('Top 10 of 13 results in 5 ms');
+    fireEvent.click(screen.getByRole('button', { name: 'Show 3 more' }));
+    await screen.findByText('13 results in 5 ms');
+    expect(screen.getAllByRole('article')).toHaveLength(13);
+    expect(screen.queryByRole('button', { name: /more$/ })).toBeNull();
+    expect(screen.queryByText(/Showing the first/)).toBeNull();
+  });
+
+  it('sorts newest first through core and keeps that order for the next query', async () => {
+    const { backend } = renderSearch(searchOver(12));
+    await screen.findByText('Top 10 of 12 results in 5 ms');
+    expect(screen.getAllByRole('article')[0]!.getAttribute('aria-label')).toBe('Runbook 1');
+    fireEvent.change(screen.getByRole('combobox', { name: 'Sort' }), { target: { value: 'modified' } });
+    await waitFor(() =>
+      expect(screen.getAllByRole('article')[0]!.getAttribute('aria-label')).toBe('Runbook 12'),
+    );
+    expect(searchCalls(backend).at(-1)).toEqual({ query: 'restart', sort: 'modified' });
+    fireEvent.change(screen.getByRole('searchbox'), { target: { value: 'runbook' } });
+    await waitFor(() => expect(searchCalls(backend).at(-1)).toEqual({ query: 'runbook', sort: 'modified' }));
+  });
+
+  it('says on each result when it was edited and synced, and when the source changed since', async () => {
+    const handler = (request: SearchRequest) => {
+      const fresh = hit(1);
+      const modified = hit(2, {
+        freshness: {
+          editedAt: ago(3 * DAY),
+          syncedAt: ago(2 * HOUR),
+          changed: { kind: 'file-modified', at: ago(10 * 60_000) },
+        },
+      });
+      const gone = hit(3, {
+        freshness: { editedAt: null, syncedAt: ago(2 * HOUR), changed: { kind: 'file-missing', at: null } },
+      });
+      const newer = hit(4, {
+        platform: 'yuque',
+        freshness: {
+          editedAt: ago(3 * DAY),
+          syncedAt: ago(2 * HOUR),
+          changed: { kind: 'platform-newer', at: ago(DAY) },
+        },
+      });
+      const live = hit(5, { source: 'direct', freshness: undefined });
+      const documents = [fresh, modified, gone, newer, live].map((best) => ({ best, more: [] }));
+      void request;
+      return ok<SearchResponse>({ hits: [], documents, warnings: [], tookMs: 5, totalDocuments: 5 });
+    };
+    renderSearch(handler);
+    await screen.findByText('5 results in 5 ms');
+    const lines = screen
+      .getAllByRole('article')
+      .map((card) => card.querySelector('.hit-freshness')?.textContent ?? '');
+    expect(lines).toEqual([
+      'edited 3 days ago · synced 2 h ago',
+      'edited 3 days ago · synced 2 h agothe file changed since (10 min ago): sync to update',
+      'synced 2 h agothe file is gone since the last sync',
+      'edited 3 days ago · synced 2 h agoedited again yesterday, not synced yet',
+      '',
+    ]);
+    cleanup();
+    renderSearch(handler, 'zh');
+    await screen.findByText('5 条结果，用时 5 毫秒');
+    expect(
+      screen.getAllByRole('article').map((card) => card.querySelector('.hit-freshness')?.textContent ?? ''),
+    ).toEqual([
+      '3 天前编辑 · 2 小时前同步',
+      '3 天前编辑 · 2 小时前同步文件在同步后有改动（10 分钟前），同步后更新',
+      '2 小时前同步上次同步后文件已被删除或移走',
+      '3 天前编辑 · 2 小时前同步平台上有新的编辑（1 天前），尚未同步',
+      '',
+    ]);
+  });
+
+  it('says what "phrase" and -word did, in both languages', async () => {
+    const handler = searchOver(3, { operators: { phrases: ['rolling restart'], excluded: ['draft'] } });
+    renderSearch(handler, 'en', '"rolling restart" -draft');
+    expect((await screen.findByText(/Only passages with/)).textContent).toBe(
+      'Only passages with the exact phrase “rolling restart”; Leaving out documents with “draft”',
+    );
+    cleanup();
+    renderSearch(handler, 'zh', '"rolling restart" -draft');
+    expect((await screen.findByText(/只看含有/)).textContent).toBe(
+      '只看含有完整短语 “rolling restart” 的段落；已排除含有 “draft” 的文档',
+    );
+    expect(
+      within(screen.getByRole('combobox', { name: '排序' })).getByRole('option', { name: '最近修改' }),
+    ).toBeTruthy();
+    expect(screen.getByText('3 条结果，用时 5 毫秒')).toBeTruthy();
+  });
+});
