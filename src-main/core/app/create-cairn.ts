@@ -358,6 +358,7 @@ export async function createCairn(options: CreateCairnOptions = {}): Promise<Cai
             settings: () => settings.get(),
             startSync: (connectionId) => toResult(() => syncService.start(connectionId)),
             events,
+            announce: () => announceConnections(events, repository),
             logger: logger.child('scheduler'),
           });
     const appDeps = {

@@ -4,7 +4,9 @@
  * `quietMs`, at most `maxWaitMs` after the first) into ONE incremental sync, so a save is
  * searchable in about a second and a `git checkout` of 1,000 files is one sync, not 1,000.
  * Changes during a sync queue one more sync after it. Starting to watch syncs once, which
- * catches up on what changed while Cairn was closed (the sync compares mtime+size, then hashes).
+ * catches up on what changed while Cairn was closed (the sync compares mtime+size, then hashes);
+ * when a sync already runs then (a new connection's first sync, started by the scheduler), that
+ * sync is the catch-up, and no second pass follows it.
  * The service follows `connections.changed`: added, edited, removed or switched connections
  * start, restart or stop their watcher.
  */
@@ -39,6 +41,8 @@ interface Watched {
   error: string | null;
   timer: NodeJS.Timeout | null;
   firstChangeAt: number | null;
+  /** The watcher reported a change since the last sync this service started (not only the catch-up). */
+  changed: boolean;
   /** Changes arrived while a sync ran: sync again when it ends. */
   pending: boolean;
   closed: boolean;
@@ -130,6 +134,7 @@ export class FolderWatchService {
       error: null,
       timer: null,
       firstChangeAt: null,
+      changed: false,
       pending: false,
       closed: false,
     };
@@ -137,7 +142,10 @@ export class FolderWatchService {
     try {
       entry.watcher = await this.deps.watch(
         root,
-        () => this.schedule(id, entry),
+        () => {
+          entry.changed = true;
+          this.schedule(id, entry);
+        },
         (error) => {
           entry.error = error.message;
           this.deps.logger.warn('folder watcher reported an error', { connectionId: id, error });
@@ -178,11 +186,14 @@ export class FolderWatchService {
     entry.timer = null;
     entry.firstChangeAt = null;
     if (entry.closed) return;
+    const changed = entry.changed;
+    entry.changed = false;
     try {
       await this.deps.startSync(id);
       this.syncsStarted += 1;
     } catch (error) {
-      if (error instanceof CairnError && error.code === 'ALREADY_SYNCING') entry.pending = true;
+      // Only a change the running sync may have listed too early needs another pass.
+      if (error instanceof CairnError && error.code === 'ALREADY_SYNCING') entry.pending ||= changed;
       else this.deps.logger.warn('a watched folder could not start its sync', { connectionId: id, error });
     }
   }

@@ -50,6 +50,8 @@ let settings: { syncIntervalHours: number; scheduledSyncPaused: boolean };
 let started: string[];
 let answer: (id: string) => Result<unknown>;
 let events: EventBus;
+/** What the UI heard (`announce`): the stored next sync of each connection at each announcement. */
+let announced: Array<Record<string, string | null>>;
 
 beforeAll(async () => {
   db = await openDatabase();
@@ -67,6 +69,7 @@ beforeEach(async () => {
   started = [];
   answer = () => ok({ runId: 1 });
   events = new EventBus();
+  announced = [];
 });
 
 function scheduler(): SyncScheduler {
@@ -78,6 +81,9 @@ function scheduler(): SyncScheduler {
       return answer(id);
     },
     events,
+    announce: async () => {
+      announced.push(Object.fromEntries((await repo.list()).map((view) => [view.name, view.nextSyncAt])));
+    },
     clock,
   });
 }
@@ -222,6 +228,39 @@ describe('SyncScheduler', () => {
       next: HOUR,
       planned: clock.now() + HOUR,
     });
+    s.dispose();
+  });
+
+  it('tells the UI each time it plans, so a card never shows the time planned before a run', async () => {
+    const id = await rag('told');
+    const s = scheduler();
+    await s.start();
+    await s.whenIdle();
+    // Never synced: planned now, started, then planned an interval after the start.
+    expect(announced.map((views) => views['told'])).toEqual([
+      new Date(clock.now()).toISOString(),
+      new Date(clock.now() + 24 * HOUR).toISOString(),
+    ]);
+    clock.advance(HOUR);
+    const end = clock.now();
+    events.emit('sync.finished', {
+      id: 1,
+      connectionId: id,
+      status: 'succeeded',
+      startedAt: new Date(end - HOUR).toISOString(),
+      finishedAt: new Date(end).toISOString(),
+      counters: emptyCounters(),
+      errors: [],
+      notes: [],
+      skippedKinds: {},
+      error: null,
+    });
+    await s.whenIdle();
+    expect(announced.at(-1)).toEqual({ told: new Date(end + 24 * HOUR).toISOString() });
+    // A re-plan that changes nothing says nothing.
+    const told = announced.length;
+    await s.refresh();
+    expect(announced).toHaveLength(told);
     s.dispose();
   });
 

@@ -36,6 +36,11 @@ export interface SyncSchedulerOptions {
   startSync: (connectionId: string) => Promise<Result<unknown>>;
   /** When given, connection changes re-plan and finished runs set the next time. */
   events?: EventBus;
+  /**
+   * Tells the UI the connections changed (`connections.changed`). A plan made after a run (or a
+   * start) changes the time the card shows, and the run's own announcement came before it.
+   */
+  announce?: () => Promise<void>;
   clock?: SchedulerClock;
   logger?: Logger;
   /** Delay before retrying a connection whose last run failed outright. @default 1 hour (or the interval, if shorter) */
@@ -145,15 +150,19 @@ export class SyncScheduler {
     const wanted = new Set(connections.map((connection) => connection.id));
     for (const id of [...this.timers.keys()]) if (!wanted.has(id)) this.disarm(id);
     const now = this.clock.now();
+    let replanned = false;
     for (const connection of connections) {
       let due: number;
       if (connection.nextSyncAt && !intervalChanged) due = connection.nextSyncAt.getTime();
       else if (connection.lastSyncAt) due = connection.lastSyncAt.getTime() + intervalMs;
       else due = connection.nextSyncAt?.getTime() ?? now; // never synced: sync now
-      if (connection.nextSyncAt?.getTime() !== due)
+      if (connection.nextSyncAt?.getTime() !== due) {
         await this.options.store.setNextSyncAt(connection.id, new Date(due));
+        replanned = true;
+      }
       this.arm(connection.id, Math.max(due, this.heldOff.get(connection.id) ?? 0));
     }
+    if (replanned) await this.options.announce?.();
   }
 
   private async fire(id: string): Promise<void> {
@@ -206,6 +215,7 @@ export class SyncScheduler {
   private async planNext(id: string, due: number): Promise<void> {
     await this.options.store.setNextSyncAt(id, new Date(due));
     this.arm(id, due);
+    await this.options.announce?.();
   }
 
   private retryDelay(intervalMs: number): number {
