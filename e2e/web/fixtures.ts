@@ -64,31 +64,94 @@ export async function screenshot(page: Page, name: string): Promise<void> {
   await page.screenshot({ path: join(SCREENSHOT_DIR, `${name}.png`), fullPage: false });
 }
 
+/** What a card showed while it was recorded: every status and every value of its progress bar. */
+export interface CardLog {
+  /** Each status the card took, in order (the article's `status-*` class: syncing, synced, failed…). */
+  statuses: string[];
+  /** Every value the progress bar showed (aria-valuenow), and the largest total (aria-valuemax). */
+  values: number[];
+  total: number;
+}
+
+export interface CardRecording {
+  read(): Promise<CardLog>;
+}
+
 /**
- * Watches a card's progress bar while it syncs until it has shown at least `atLeast` distinct values
- * strictly between 0 and the total (progress that really moves), and returns the total it showed.
+ * Records in the page, from now on, every state a connection card renders: a MutationObserver sees
+ * each DOM change, with the value it replaced, so no status or progress value goes unseen however
+ * slowly the test polls (a loaded machine answered Playwright's reads too late to see any).
  */
-export async function watchSyncProgress(card: Locator, atLeast: number): Promise<number> {
-  const bar = card.getByRole('progressbar');
-  const seen = new Set<number>();
-  let total = 0;
+export async function recordCard(card: Locator): Promise<CardRecording> {
+  const id = await card.getAttribute('data-connection-id');
+  if (!id) throw new Error('not a connection card');
+  const page = card.page();
+  await page.evaluate((connectionId) => {
+    const page = globalThis as unknown as InPage;
+    const log: CardLog = { statuses: [], values: [], total: 0 };
+    (page.cardLogs ??= {})[connectionId] = log;
+    const value = (text: string | null) => {
+      if (text !== null && text !== '') log.values.push(Number(text));
+    };
+    const read = () => {
+      const article = page.document.querySelector(
+        `article[data-connection-id="${page.CSS.escape(connectionId)}"]`,
+      );
+      const status = /\bstatus-(\w+)/.exec(article?.className ?? '')?.[1];
+      if (status && log.statuses.at(-1) !== status) log.statuses.push(status);
+      const bar = article?.querySelector('[role="progressbar"]');
+      if (!bar) return;
+      value(bar.getAttribute('aria-valuenow'));
+      log.total = Math.max(log.total, Number(bar.getAttribute('aria-valuemax') ?? 0));
+    };
+    read();
+    new page.MutationObserver((records) => {
+      for (const record of records)
+        if (record.attributeName === 'aria-valuenow' && record.oldValue !== null) value(record.oldValue);
+      read();
+    }).observe(page.document.body, {
+      subtree: true,
+      childList: true,
+      attributes: true,
+      attributeOldValue: true,
+      attributeFilter: ['class', 'aria-valuenow', 'aria-valuemax'],
+    });
+  }, id);
+  return {
+    read: () =>
+      page.evaluate((connectionId) => (globalThis as unknown as InPage).cardLogs![connectionId]!, id),
+  };
+}
+
+/** The little of the page's DOM `recordCard` uses (e2e code is typed for Node, without the DOM library). */
+interface InPageElement {
+  className: string;
+  querySelector(selector: string): InPageElement | null;
+  getAttribute(name: string): string | null;
+}
+interface InPage {
+  document: { body: unknown; querySelector(selector: string): InPageElement | null };
+  CSS: { escape(text: string): string };
+  MutationObserver: new (
+    callback: (records: Array<{ attributeName: string | null; oldValue: string | null }>) => void,
+  ) => { observe(target: unknown, options: object): void };
+  cardLogs?: Record<string, CardLog>;
+}
+
+/** Progress values strictly between 0 and the total: progress that really moved. */
+function movedValues(log: CardLog): number {
+  return new Set(log.values.filter((value) => value > 0 && value < log.total)).size;
+}
+
+/**
+ * Waits until a card recorded with `recordCard` (before its sync began) has shown at least `atLeast`
+ * distinct progress values strictly between 0 and the total, and returns the total it showed.
+ */
+export async function expectProgressMoved(recording: CardRecording, atLeast: number): Promise<number> {
   await expect
-    .poll(
-      async () => {
-        const [now, max] = await Promise.all([
-          bar.getAttribute('aria-valuenow', { timeout: 50 }).catch(() => null),
-          bar.getAttribute('aria-valuemax', { timeout: 50 }).catch(() => null),
-        ]);
-        if (now !== null && max !== null) {
-          total = Number(max);
-          seen.add(Number(now));
-        }
-        return [...seen].filter((value) => value > 0 && value < total).length;
-      },
-      { timeout: 20_000, intervals: [100] },
-    )
+    .poll(async () => movedValues(await recording.read()), { timeout: 30_000 })
     .toBeGreaterThanOrEqual(atLeast);
-  return total;
+  return (await recording.read()).total;
 }
 
 export const YUQUE_CARD = 'Team handbook';
@@ -159,9 +222,17 @@ export async function addYuque(page: Page, backend: BackendHost): Promise<Locato
   return card;
 }
 
+/**
+ * Clicks "Sync now" and waits until that sync ran and ended "Synced". A card that already said
+ * "Synced" says it before the new sync starts too, so the card is recorded and the sync must be seen.
+ */
 export async function syncAndWait(page: Page, cardName: string): Promise<Locator> {
   const card = page.getByRole('article', { name: cardName });
+  const recording = await recordCard(card);
   await card.getByRole('button', { name: 'Sync now' }).click();
+  await expect
+    .poll(async () => (await recording.read()).statuses.includes('syncing'), { timeout: 30_000 })
+    .toBe(true);
   await expect(card.getByTestId('sync-status')).toHaveText('Synced', { timeout: 30_000 });
   return card;
 }
