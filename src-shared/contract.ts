@@ -142,6 +142,11 @@ export interface CairnApi {
       question: string;
       conversationId?: string;
       k?: number;
+      /**
+       * Search with this query instead of the question (and its follow-up rewrite): the user's
+       * edit of an answer's "searched for". The question is still what the model answers.
+       */
+      searchQuery?: string;
     }): Promise<Result<{ conversationId: string; messageId: string }>>;
     cancel(input: { messageId: string }): Promise<Result<void>>;
     conversations(): Promise<Result<ConversationView[]>>;

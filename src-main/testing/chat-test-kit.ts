@@ -127,7 +127,12 @@ export function createChatKit(db: Db, kit: KitOptions) {
     resolveModel,
     options: kit.options,
   });
-  async function ask(input: { question: string; conversationId?: string; k?: number }): Promise<ChatAnswer> {
+  async function ask(input: {
+    question: string;
+    conversationId?: string;
+    k?: number;
+    searchQuery?: string;
+  }): Promise<ChatAnswer> {
     const started = unwrap(await chatApi(service).ask(input));
     return recorder.answer(started.messageId);
   }

@@ -146,6 +146,7 @@ export const API_SCHEMAS: ApiSchemas = {
       question: z.string().trim().min(1).max(20_000),
       conversationId: id.optional(),
       k: z.number().int().min(1).max(50).optional(),
+      searchQuery: z.string().trim().min(1).max(4_000).optional(),
     }),
     cancel: z.strictObject({ messageId: id }),
     conversations: noInput,

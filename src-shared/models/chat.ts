@@ -1,7 +1,7 @@
 /** Chat: answers with their source cards, messages and conversations. */
 import type { AppErrorData } from '../errors';
 import type { Platform } from './connections';
-import type { ChunkLocation } from './search';
+import type { ChunkLocation, Freshness } from './search';
 
 export interface SourceCard {
   /** The [n] the answer uses. */
@@ -20,6 +20,11 @@ export interface SourceCard {
   charEnd: number | null;
   /** Page, slide or rows of the original file; absent or null when the format has none. */
   location?: ChunkLocation | null;
+  /**
+   * When the source was edited and synced, as of the answer (the search's SearchHit.freshness);
+   * absent for a live hit and for answers stored before it was kept.
+   */
+  freshness?: Freshness;
 }
 
 export interface TokenUsage {
@@ -42,6 +47,13 @@ export interface ChatAnswer {
   incomplete: boolean;
   error: AppErrorData | null;
   usage: TokenUsage | null;
+  /**
+   * What retrieval searched for, in order: a follow-up's standalone rewrite, then the question as
+   * asked (one entry when they are the same), or the one query the user edited (`chat.ask`'s
+   * `searchQuery`). Empty when nothing was searched (the answer failed first); absent on answers
+   * stored before it was kept.
+   */
+  searchedFor?: string[];
 }
 
 export interface ChatMessageView {

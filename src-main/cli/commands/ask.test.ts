@@ -70,7 +70,7 @@ describe('cairn ask', () => {
     const [answer, ...rest] = stdout.text.split('\n\n');
     expect(answer).toMatch(/^The office VPN certificate expires every 90 days \[1\]\./);
     expect(rest.join('\n\n')).toMatch(
-      /^Sources:\n\[1\] VPN Guide › Certificates \(Handbook · yuque\)\n {4}https:\/\/www\.yuque\.com\/handbook\/vpn\n {4}“The office VPN certificate expires every 90 days\.”/,
+      /^Searched for: “When does the VPN certificate expire\?”\n\nSources:\n\[1\] VPN Guide › Certificates \(Handbook · yuque\)\n {4}https:\/\/www\.yuque\.com\/handbook\/vpn\n {4}“The office VPN certificate expires every 90 days\.”/,
     );
     expect(stdout.text).toMatch(/\nTokens: \d+ prompt \+ \d+ answer = \d+\n$/);
     expect(disposed()).toBe(1);
@@ -108,6 +108,7 @@ describe('cairn ask', () => {
       'incomplete',
       'messageId',
       'mode',
+      'searchedFor',
       'usage',
     ]);
     expect(printed).toMatchObject({

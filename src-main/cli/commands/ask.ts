@@ -5,6 +5,7 @@
  */
 import { parseArgs } from 'node:util';
 import type { ChatAnswer, SourceCard } from '@shared/models';
+import { freshnessLine } from '@shared/time-ago';
 import type { CliCommand, CliContext } from '../command';
 
 const USAGE = 'cairn ask "<question>" [--json] [--k N] [--conversation <id>]';
@@ -125,6 +126,7 @@ export function toJson(answer: ChatAnswer) {
     incomplete: answer.incomplete,
     droppedMarkers: answer.droppedMarkers,
     error: answer.error,
+    searchedFor: answer.searchedFor ?? [],
   };
 }
 
@@ -140,6 +142,9 @@ export function formatAnswer(answer: ChatAnswer, alreadyStreamed: boolean): stri
     );
   }
   if (answer.incomplete) lines.push('', '(incomplete answer)');
+  // The query behind the answer: a wrong answer is often a wrong rewrite of a follow-up.
+  if (answer.searchedFor && answer.searchedFor.length > 0)
+    lines.push('', `Searched for: ${answer.searchedFor.map((query) => `“${query}”`).join(' and ')}`);
   if (answer.citations.length > 0) {
     lines.push('', 'Sources:');
     for (const card of answer.citations) lines.push(...formatCard(card));
@@ -160,5 +165,6 @@ function formatCard(card: SourceCard): string[] {
     `[${card.n}] ${card.title}${heading} (${where})`,
     ...(card.url ? [`    ${card.url}`] : []),
     `    “${paragraph.length > 200 ? `${paragraph.slice(0, 200)}…` : paragraph}”`,
+    ...(card.freshness ? [`    ${freshnessLine(card.freshness, new Date())}`] : []),
   ];
 }

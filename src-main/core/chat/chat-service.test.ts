@@ -2,7 +2,8 @@ import { chatApi } from '../app/chat-api';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { openDatabase, type Db } from '../db/database';
 import { SYSTEM_PROMPT } from './prompt-builder';
-import { createChatKit, unwrap } from '../../testing/chat-test-kit';
+import { CORPUS, createChatKit, unwrap } from '../../testing/chat-test-kit';
+import { InMemorySearchService } from '../../testing/in-memory-search-service';
 import { startFakeOpenAiServer, type FakeOpenAiServer } from '../../testing/fakes/fake-openai-server';
 
 let db: Db;
@@ -367,5 +368,60 @@ describe('ChatService conversations', () => {
     expect(unwrap(await chatApi(service).conversations()).some((c) => c.id === answer.conversationId)).toBe(
       false,
     );
+  });
+});
+
+describe('ChatService: the query behind each answer', () => {
+  it('says what it searched for, keeps it with the stored answer, and searches an edited query as is', async () => {
+    const { ask, search, service } = createChatKit(db, { chat: withModel() });
+    const first = await ask({ question: 'How do I renew the VPN certificate?' });
+    expect(first.searchedFor).toEqual(['How do I renew the VPN certificate?']);
+    const followUp = await ask({
+      question: 'How often does it expire?',
+      conversationId: first.conversationId,
+    });
+    expect(followUp.searchedFor).toEqual([
+      'How do I renew the VPN certificate? How often does it expire?',
+      'How often does it expire?',
+    ]);
+
+    // The user edits "searched for": the same question, retrieval with that query alone.
+    const before = search.requests.length;
+    const edited = await ask({
+      question: 'How often does it expire?',
+      conversationId: first.conversationId,
+      searchQuery: '  printer toner  ',
+    });
+    expect(search.requests.slice(before)).toEqual([{ query: 'printer toner', k: 10 }]);
+    expect(edited.searchedFor).toEqual(['printer toner']);
+    expect(edited.sources[0]?.title).toBe('Facilities');
+    expect(fake.requests.at(-1)!.body!.messages!.at(-1)?.content).toContain('How often does it expire?');
+
+    const stored = unwrap(await chatApi(service).messages({ conversationId: first.conversationId }))
+      .filter((message) => message.answer)
+      .map((message) => message.answer!.searchedFor);
+    expect(stored).toEqual([first.searchedFor, followUp.searchedFor, ['printer toner']]);
+
+    expect(
+      await chatApi(service).ask({ question: 'x', conversationId: first.conversationId, searchQuery: '  ' }),
+    ).toMatchObject({ ok: false, error: { code: 'INVALID_ARGUMENT' } });
+  });
+
+  it('gives each source card the edit and sync times its search hit had', async () => {
+    const freshness = {
+      editedAt: '2026-11-28T09:00:00.000Z',
+      syncedAt: '2026-12-01T08:00:00.000Z',
+      changed: { kind: 'platform-newer' as const, at: '2026-12-02T10:00:00.000Z' },
+    };
+    const corpus = CORPUS.map((passage) =>
+      passage.externalId === 'vpn' ? { ...passage, freshness } : passage,
+    );
+    const { ask, service } = createChatKit(db, { chat: null, search: new InMemorySearchService(corpus) });
+    const answer = await ask({ question: 'When does the VPN certificate expire?' });
+    const vpn = answer.sources.find((card) => card.title === 'VPN Guide');
+    expect(vpn?.freshness).toEqual(freshness);
+    expect(answer.sources.find((card) => card.title !== 'VPN Guide')?.freshness).toBeUndefined();
+    const stored = unwrap(await chatApi(service).messages({ conversationId: answer.conversationId })).at(-1);
+    expect(stored?.answer?.sources.find((card) => card.title === 'VPN Guide')?.freshness).toEqual(freshness);
   });
 });

@@ -21,7 +21,7 @@ import {
   type PromptSource,
 } from './prompt-builder';
 import { HeuristicQuestionRewriter, ModelQuestionRewriter, type QuestionRewriter } from './question-rewriter';
-import { retrieve } from './retrieval';
+import { retrieve, searchQueries } from './retrieval';
 import { countTokens } from './tokens';
 
 export interface ChatServiceOptions {
@@ -88,6 +88,7 @@ export class ChatService {
     question: string;
     conversationId?: string;
     k?: number;
+    searchQuery?: string;
   }): Promise<{ conversationId: string; messageId: string }> {
     const question = typeof input.question === 'string' ? input.question.trim() : '';
     if (!question) throw new CairnError('INVALID_ARGUMENT', 'The question is empty.');
@@ -97,6 +98,11 @@ export class ChatService {
     if (input.k !== undefined && (!Number.isInteger(input.k) || input.k < 1 || input.k > MAX_TOP_K)) {
       throw new CairnError('INVALID_ARGUMENT', `k must be a whole number from 1 to ${MAX_TOP_K}.`);
     }
+    const searchQuery = typeof input.searchQuery === 'string' ? input.searchQuery.trim() : undefined;
+    if (input.searchQuery !== undefined && !searchQuery)
+      throw new CairnError('INVALID_ARGUMENT', 'The search query is empty.');
+    if (searchQuery && searchQuery.length > maxChars)
+      throw new CairnError('INVALID_ARGUMENT', `The search query is longer than ${maxChars} characters.`);
     await this.ready;
     const exchange = await this.deps.conversations.startExchange(question, input.conversationId);
     if (!exchange) throw new CairnError('NOT_FOUND', `No conversation ${input.conversationId}.`);
@@ -113,6 +119,7 @@ export class ChatService {
       exchange.conversationId,
       exchange.answerMessageId,
       input.k,
+      searchQuery,
       controller.signal,
     )
       .catch((error: unknown) => this.logger.error('chat answer crashed', { error }))
@@ -172,10 +179,12 @@ export class ChatService {
     conversationId: string,
     messageId: string,
     k: number | undefined,
+    searchQuery: string | undefined,
     signal: AbortSignal,
   ): Promise<void> {
     let outcome: Outcome;
     let retrievalQuery: string | null = null;
+    let searchedFor: string[] = [];
     let secrets: string[] = [];
     try {
       const history = await this.deps.conversations.history(conversationId, messageId);
@@ -191,9 +200,11 @@ export class ChatService {
         resolved && this.options.rewrite === 'model'
           ? new ModelQuestionRewriter(resolved.model)
           : new HeuristicQuestionRewriter();
-      retrievalQuery = await rewriter.rewrite(question, history, signal);
+      // The user's own edit of "searched for" is searched as is: no rewrite, no fusing with the question.
+      retrievalQuery = searchQuery ?? (await rewriter.rewrite(question, history, signal));
+      searchedFor = searchQueries(searchQuery ? [searchQuery] : [retrievalQuery, question]);
       const topK = k ?? (await this.deps.topK?.()) ?? this.options.defaultTopK ?? 10;
-      const hits = await retrieve(this.deps.search, [retrievalQuery, question], topK, signal, this.logger);
+      const hits = await retrieve(this.deps.search, searchedFor, topK, signal, this.logger);
       outcome = resolved
         ? await this.modelAnswer(
             question,
@@ -217,7 +228,7 @@ export class ChatService {
         model: null,
       };
     }
-    await this.finish(conversationId, messageId, outcome, retrievalQuery, secrets);
+    await this.finish(conversationId, messageId, outcome, retrievalQuery, searchedFor, secrets);
   }
 
   private async modelAnswer(
@@ -296,6 +307,7 @@ export class ChatService {
     messageId: string,
     outcome: Outcome,
     retrievalQuery: string | null,
+    searchedFor: string[],
     secrets: string[],
   ): Promise<void> {
     const checked = validateCitations(scrub(outcome.text, secrets), outcome.sources.length);
@@ -311,6 +323,7 @@ export class ChatService {
       incomplete: outcome.incomplete,
       error: outcome.error,
       usage: outcome.usage,
+      searchedFor: searchedFor.map((query) => scrub(query, secrets)),
     };
     try {
       await this.deps.conversations.completeAnswer(messageId, {

@@ -110,6 +110,7 @@ export function toSourceCard(source: PromptSource): SourceCard {
     charStart: exactSlice ? hit.charStart! + paragraph.start : hit.charStart,
     charEnd: exactSlice ? hit.charStart! + paragraph.end : hit.charEnd,
     ...(hit.location ? { location: hit.location } : {}),
+    ...(hit.freshness ? { freshness: hit.freshness } : {}),
   };
 }
 

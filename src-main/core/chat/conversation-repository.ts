@@ -27,6 +27,7 @@ interface MessageRow {
   prompt_tokens: number | null;
   completion_tokens: number | null;
   total_tokens: number | null;
+  searched_for: string[] | null;
   created_at: Date;
 }
 
@@ -80,7 +81,8 @@ export class ConversationRepository {
     const { answer } = record;
     await this.db.query(
       `UPDATE messages SET status = 'done', text = $2, mode = $3, incomplete = $4, retrieval_query = $5, sources = $6, citations = $7,
-         dropped_markers = $8, error = $9, model = $10, prompt_tokens = $11, completion_tokens = $12, total_tokens = $13
+         dropped_markers = $8, error = $9, model = $10, prompt_tokens = $11, completion_tokens = $12, total_tokens = $13,
+         searched_for = $14
        WHERE id = $1`,
       [
         messageId,
@@ -96,6 +98,7 @@ export class ConversationRepository {
         answer.usage?.promptTokens ?? null,
         answer.usage?.completionTokens ?? null,
         answer.usage?.totalTokens ?? null,
+        answer.searchedFor ? JSON.stringify(answer.searchedFor) : null,
       ],
     );
   }
@@ -217,6 +220,7 @@ function toMessageView(row: MessageRow): ChatMessageView {
               completionTokens: row.completion_tokens ?? 0,
               totalTokens: row.total_tokens,
             },
+      ...(row.searched_for ? { searchedFor: row.searched_for } : {}),
     };
   }
   return view;

@@ -13,6 +13,11 @@ import type { SearchService } from '../search/search-service';
  * charge when it has some: in question-rewriter.test.ts a rewrite alone pulled retrieval back to
  * the previous turn's passages. Earlier queries win ties.
  */
+/** The distinct non-empty queries, trimmed, in order: what `retrieve` searches for. */
+export function searchQueries(queries: string[]): string[] {
+  return [...new Set(queries.map((q) => q.trim()).filter(Boolean))];
+}
+
 export async function retrieve(
   search: SearchService,
   queries: string[],
@@ -20,7 +25,7 @@ export async function retrieve(
   signal: AbortSignal,
   logger?: Logger,
 ): Promise<SearchHit[]> {
-  const unique = [...new Set(queries.map((q) => q.trim()).filter(Boolean))];
+  const unique = searchQueries(queries);
   const responses = await Promise.all(unique.map((query) => search.search({ query, k }, signal)));
   for (const warning of responses.flatMap((r) => r.warnings)) {
     logger?.warn('direct search failed; answering from the rest', {

@@ -9,6 +9,7 @@ import { sql as syncNotes } from './008-sync-notes';
 import { sql as searchCatalog } from './009-search-catalog';
 import { sql as searchCatalogNames } from './010-search-catalog-names';
 import { sql as listedUpdatedAt } from './011-listed-updated-at';
+import { sql as searchedFor } from './012-searched-for';
 
 export interface Migration {
   version: number;
@@ -29,4 +30,5 @@ export const MIGRATIONS: Migration[] = [
   { version: 9, name: 'search-catalog', sql: searchCatalog },
   { version: 10, name: 'search-catalog-names', sql: searchCatalogNames },
   { version: 11, name: 'listed-updated-at', sql: listedUpdatedAt },
+  { version: 12, name: 'searched-for', sql: searchedFor },
 ];
