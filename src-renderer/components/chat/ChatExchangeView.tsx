@@ -1,4 +1,4 @@
-import { useMemo, useState } from 'react';
+import { useId, useMemo, useState } from 'react';
 import type { ChatAnswer } from '@shared/models';
 import { formatNumber } from '../../i18n/i18n';
 import { useLanguage, useT } from '../../hooks/use-t';
@@ -45,6 +45,68 @@ function AnswerActions({ exchange }: { exchange: ChatExchange }) {
 }
 
 /**
+ * "Searched for “…”": the query retrieval ran (a follow-up is rewritten into a standalone one), so
+ * a wrong answer can be traced to a wrong query; Edit changes it and asks the same question again,
+ * searching with the edited text as is.
+ */
+function SearchedFor({ exchange, searchedFor }: { exchange: ChatExchange; searchedFor: string[] }) {
+  const t = useT();
+  const language = useLanguage();
+  const ask = useApp((state) => state.ask);
+  const answering = useApp(selectIsAnswering);
+  const [draft, setDraft] = useState<string | null>(null);
+  const inputId = useId();
+  const quoted = new Intl.ListFormat(language === 'zh' ? 'zh-CN' : 'en', { type: 'conjunction' }).format(
+    searchedFor.map((query) => `“${query}”`),
+  );
+  if (draft === null)
+    return (
+      <p className="searched-for">
+        <span className="muted">{t('chat.searchedFor', { queries: quoted })}</span>{' '}
+        <button
+          type="button"
+          className="link-button small"
+          disabled={answering}
+          onClick={() => setDraft(searchedFor[0] ?? exchange.question)}
+        >
+          {t('chat.editSearch')}
+        </button>
+      </p>
+    );
+  const retry = (event: React.FormEvent) => {
+    event.preventDefault();
+    const searchQuery = draft.trim();
+    if (!searchQuery) return;
+    setDraft(null);
+    void ask(exchange.question, { searchQuery });
+  };
+  return (
+    <form className="searched-for-edit" onSubmit={retry}>
+      <label htmlFor={inputId}>{t('chat.searchFor')}</label>
+      <input
+        id={inputId}
+        type="text"
+        value={draft}
+        autoFocus
+        onChange={(event) => setDraft(event.target.value)}
+        onKeyDown={(event) => {
+          if (event.key === 'Escape') {
+            event.stopPropagation();
+            setDraft(null);
+          }
+        }}
+      />
+      <button type="submit" className="button primary small" disabled={answering || !draft.trim()}>
+        {t('chat.searchAgain')}
+      </button>
+      <button type="button" className="button small" onClick={() => setDraft(null)}>
+        {t('common.cancel')}
+      </button>
+    </form>
+  );
+}
+
+/**
  * Why the answer is quoted passages, said once: no model configured, the model unreachable, or the
  * model's settings unusable (with core's reason). Never "no chat model configured" beside an error.
  */
@@ -85,6 +147,9 @@ export function ChatExchangeView({ exchange }: { exchange: ChatExchange }) {
         {exchange.status === 'streaming' && <span className="cursor" aria-hidden="true" />}
         {(exchange.status === 'done' || exchange.status === 'failed') && (
           <AnswerActions exchange={exchange} />
+        )}
+        {answer?.searchedFor && answer.searchedFor.length > 0 && (
+          <SearchedFor exchange={exchange} searchedFor={answer.searchedFor} />
         )}
         {answer && (
           <div className="answer-labels">

@@ -2,6 +2,7 @@ import { useEffect, useRef } from 'react';
 import type { SourceCard } from '@shared/models';
 import { useT } from '../../hooks/use-t';
 import { useApp } from '../../store/store-context';
+import { FreshnessLine } from '../common/FreshnessLine';
 import { MarkdownQuote } from '../common/MarkdownQuote';
 import { LocationLabel, OpenOriginal } from '../common/OpenOriginal';
 import { KnowledgeBaseBadge, PlatformBadge } from '../common/PlatformBadge';
@@ -73,6 +74,9 @@ export function SourceCardView({
       <blockquote className="source-paragraph">
         <MarkdownQuote markdown={source.paragraph} terms={terms} />
       </blockquote>
+      <p className="hit-freshness">
+        <FreshnessLine freshness={source.freshness} />
+      </p>
       <footer className="hit-footer">
         {source.documentId !== null && (
           <button type="button" className="link-button" onClick={show}>

@@ -22,7 +22,8 @@ export interface ChatSlice {
   /** Tokens or answers that arrived before `chat.ask` returned their message id. */
   earlyTokens: Record<string, string>;
   earlyAnswers: Record<string, ChatAnswer>;
-  ask(question: string): Promise<void>;
+  /** `searchQuery`: search with this instead of the question (an edited "searched for"). */
+  ask(question: string, options?: { searchQuery?: string }): Promise<void>;
   cancelAnswer(): Promise<void>;
   newConversation(): void;
   highlightSource(messageId: string, n: number): void;
@@ -93,7 +94,7 @@ export function createChatSlice(set: SetState, get: GetState, { api }: StoreDeps
     highlighted: null,
     earlyTokens: {},
     earlyAnswers: {},
-    async ask(question) {
+    async ask(question, options) {
       const key = nextExchangeKey();
       const conversationId = get().conversationId;
       set((state) => ({
@@ -102,7 +103,11 @@ export function createChatSlice(set: SetState, get: GetState, { api }: StoreDeps
           { key, question, messageId: null, text: '', answer: null, status: 'asking', error: null },
         ],
       }));
-      const result = await api.chat.ask(conversationId ? { question, conversationId } : { question });
+      const result = await api.chat.ask({
+        question,
+        ...(conversationId ? { conversationId } : {}),
+        ...(options?.searchQuery ? { searchQuery: options.searchQuery } : {}),
+      });
       set((state) => {
         const exchanges = state.exchanges.map((exchange): ChatExchange => {
           if (exchange.key !== key) return exchange;
