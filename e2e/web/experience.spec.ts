@@ -120,12 +120,15 @@ test('the keyboard reaches results and the preview: focus alone keeps the view, 
   await app.keyboard.press('Escape');
   await expect(preview).toBeHidden();
   await expect(titles.first()).toBeFocused();
-  // "Why this result?" speaks plainly, in place of channel ranks.
+  // "Why this result?" speaks plainly, in place of channel ranks, and claims no meaning the built-in
+  // embedder (which matches wording only) cannot know.
   const why = app.locator('article.hit .why').first();
   await why.locator('summary').click();
   await expect(why.getByRole('listitem').first()).toHaveText(
-    /Contains “报销”|Close in meaning|forms of them/,
+    /Contains “报销”|Similar in wording|forms of them/,
   );
+  await expect(why).not.toContainText('Close in meaning');
+  await screenshot(app, 'ui-why-this');
   await expect(app.locator('article.hit').first()).not.toContainText(/keyword #|vector #/);
 });
 

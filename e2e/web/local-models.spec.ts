@@ -24,6 +24,11 @@ test('Settings lists the local model catalogue with size, licence, speed and pub
   await expect(importOnly).toContainText('import only');
   await expect(importOnly.getByRole('button', { name: 'Download' })).toHaveCount(0);
   await expect(section.getByTestId('ollama')).toContainText('Ollama is not running');
+  // Reranking is on by default, but nothing is installed to rerank with: no switch claims it.
+  await expect(section.getByTestId('rerank-none')).toHaveText(
+    /^No reranker is installed, so searches are not reranked/,
+  );
+  await expect(section.getByRole('checkbox', { name: /Rerank search results/ })).toHaveCount(0);
 
   // The view scrolls inside the window: a window as tall as the section shows it whole. By test id:
   // its accessible name changes with the language.

@@ -86,6 +86,7 @@ export const en = {
   'why.words': 'Contains {words}',
   'why.wordForms': 'Contains your search words (or forms of them)',
   'why.meaning': 'Close in meaning to your search',
+  'why.wording': 'Similar in wording to your search (parts of words, other forms)',
   'why.live': 'Found just now by {platform}’s own search',
   'preview.passage': 'The passage you opened',
   'preview.indexed': 'Updated {date}',
@@ -511,6 +512,8 @@ export const en = {
     'No verified download exists. Import your own files: cairn models import {id} <folder> --allow-unverified',
   'models.unavailable': 'Not available on this computer: {reason}',
   'models.rerankOn': 'Rerank search results with the installed reranker',
+  'models.rerankNone':
+    'No reranker is installed, so searches are not reranked. Download one below to rerank the top results on this computer.',
   'models.rerankBudget': 'Time per search (ms)',
   'models.rerankChoose': 'Use this reranker',
   'models.rerankInUse': 'Reranking searches',

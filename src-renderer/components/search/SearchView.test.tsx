@@ -68,8 +68,15 @@ const response: SearchResponse = {
   tookMs: 4,
 };
 
-function renderSearch(language: 'en' | 'zh' = 'en') {
-  const backend = fakeBackend({ 'search.query': () => ok(response) });
+/** A local embedding model's space: its vectors know meaning (the built-in one's only wording). */
+const SEMANTIC_SPACE = 'local/multilingual-e5-small/384';
+
+function renderSearch(
+  language: 'en' | 'zh' = 'en',
+  activeSpace = SEMANTIC_SPACE,
+  answer: SearchResponse = response,
+) {
+  const backend = fakeBackend({ 'search.query': () => ok(answer) });
   renderWithStore(
     <>
       <SearchBox />
@@ -79,6 +86,7 @@ function renderSearch(language: 'en' | 'zh' = 'en') {
     {
       connections: [connection({ documentCount: 2, syncStatus: 'synced' })],
       settings: settings({ language }),
+      reindex: { running: false, done: 0, total: 0, activeSpace, pendingSpace: null },
     },
   );
   fireEvent.change(screen.getByRole('searchbox'), { target: { value: '报销' } });
@@ -134,6 +142,33 @@ describe('SearchView', () => {
       'Contains “报销”',
     ]);
     expect(expense.textContent).not.toMatch(/vector|keyword|#1/);
+  });
+
+  it('claims closeness in meaning only when the vectors know meaning: the built-in embedder matches wording', async () => {
+    const wordingOnly = hit('chunk:7', {
+      documentId: 3,
+      externalId: 'claims.md',
+      title: '费用申请',
+      headingPath: '费用申请',
+      text: '报账单据按月提交。',
+      ranks: { vector: 2 },
+    });
+    renderSearch('en', 'builtin/cairn-hash-v1/1024', {
+      ...response,
+      hits: [best, wordingOnly],
+      documents: [
+        { best, more: [] },
+        { best: wordingOnly, more: [] },
+      ],
+    });
+    const [expense, claims] = (await screen.findAllByRole('article')) as [HTMLElement, HTMLElement];
+    expect([...expense.querySelectorAll('.why li')].map((item) => item.textContent)).toEqual([
+      'Contains “报销”',
+    ]);
+    expect([...claims.querySelectorAll('.why li')].map((item) => item.textContent)).toEqual([
+      'Similar in wording to your search (parts of words, other forms)',
+    ]);
+    expect(document.body.textContent).not.toContain('Close in meaning');
   });
 
   it('opens a result in the preview with its passage marked; arrow keys move between results; Escape closes', async () => {

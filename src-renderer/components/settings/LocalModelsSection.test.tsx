@@ -158,4 +158,38 @@ describe('the local models section', () => {
       }),
     ).toBeTruthy();
   });
+
+  it('offers to rerank only with a reranker installed: none installed says searches are not reranked', async () => {
+    const reranker = (installed: ModelView['installed']) =>
+      model('bge-reranker-base', {
+        kind: 'reranker',
+        dimensions: null,
+        recommended: 'fast',
+        speed: { cpuMsPerChunk: null, cpuMsPerPair: 80 },
+        installed,
+      });
+    let current = snapshot([model('bge-small-zh-v1.5'), reranker(null)]);
+    const backend = fakeBackend({
+      'models.list': () => ok(current),
+      'models.detectOllama': () => ok({ baseUrl: 'http://127.0.0.1:11434', reachable: false, models: [] }),
+    });
+    // The setting says on (its default): with nothing installed, the section must not say so.
+    const { store } = renderWithStore(<LocalModelsSection settings={settings()} />, backend);
+    expect((await screen.findByTestId('rerank-none')).textContent).toBe(
+      'No reranker is installed, so searches are not reranked. Download one below to rerank the top results on this computer.',
+    );
+    expect(
+      screen.queryByRole('checkbox', { name: 'Rerank search results with the installed reranker' }),
+    ).toBeNull();
+    current = snapshot([
+      model('bge-small-zh-v1.5'),
+      reranker({ at: '2026-12-01T10:00:00Z', bytes: 110_000_000, verified: true, origin: 'download' }),
+    ]);
+    act(() => applyEvent(store, 'models.changed', current));
+    const toggle = await screen.findByRole('checkbox', {
+      name: 'Rerank search results with the installed reranker',
+    });
+    expect((toggle as HTMLInputElement).checked).toBe(true);
+    expect(screen.queryByTestId('rerank-none')).toBeNull();
+  });
 });

@@ -177,31 +177,39 @@ export function LocalModelsSection({ settings }: { settings: SettingsView }) {
       <h3>{t('models.embedders')}</h3>
       <ul className="model-list">{models.models.filter((m) => m.kind === 'embedder').map(card)}</ul>
       <h3>{t('models.rerankers')}</h3>
-      <div className="field-row">
-        <label className="switch">
-          <input
-            type="checkbox"
-            checked={settings.reranker.enabled}
-            onChange={(event) => void saveSettings({ reranker: { enabled: event.target.checked } })}
-          />
-          <span>{t('models.rerankOn')}</span>
-        </label>
-        <label className="field narrow">
-          <span>{t('models.rerankBudget')}</span>
-          <input
-            type="number"
-            min={0}
-            max={60000}
-            step={50}
-            defaultValue={settings.reranker.budgetMs}
-            onBlur={(event) => {
-              const budgetMs = Number(event.target.value);
-              if (Number.isInteger(budgetMs) && budgetMs !== settings.reranker.budgetMs)
-                void saveSettings({ reranker: { budgetMs } });
-            }}
-          />
-        </label>
-      </div>
+      {/* The switch and its budget only once there is a reranker to use: "on" with none installed
+          claimed a reranking that no search gets. */}
+      {models.models.some((m) => m.kind === 'reranker' && m.installed) ? (
+        <div className="field-row">
+          <label className="switch">
+            <input
+              type="checkbox"
+              checked={settings.reranker.enabled}
+              onChange={(event) => void saveSettings({ reranker: { enabled: event.target.checked } })}
+            />
+            <span>{t('models.rerankOn')}</span>
+          </label>
+          <label className="field narrow">
+            <span>{t('models.rerankBudget')}</span>
+            <input
+              type="number"
+              min={0}
+              max={60000}
+              step={50}
+              defaultValue={settings.reranker.budgetMs}
+              onBlur={(event) => {
+                const budgetMs = Number(event.target.value);
+                if (Number.isInteger(budgetMs) && budgetMs !== settings.reranker.budgetMs)
+                  void saveSettings({ reranker: { budgetMs } });
+              }}
+            />
+          </label>
+        </div>
+      ) : (
+        <p className="hint" data-testid="rerank-none">
+          {t('models.rerankNone')}
+        </p>
+      )}
       <ul className="model-list">{models.models.filter((m) => m.kind === 'reranker').map(card)}</ul>
       <Ollama />
     </fieldset>
