@@ -13,6 +13,7 @@ import { createModelsSlice } from './slices/models-slice';
 import { createSettingsSlice } from './slices/settings-slice';
 import { createSignInSlice } from './slices/sign-in-slice';
 import { createUiSlice } from './slices/ui-slice';
+import { createWhyNotSlice } from './slices/why-not-slice';
 import type { AppState, AppStore, StoreDeps } from './store-types';
 
 export interface AppStoreOptions {
@@ -57,6 +58,7 @@ export function createAppStore(api: CairnApi, options: AppStoreOptions = {}): Ap
     ...createSettingsSlice(set, get, deps),
     ...createMcpSlice(set, get, deps),
     ...createModelsSlice(set, get, deps),
+    ...createWhyNotSlice(set, get, deps),
   }));
   return {
     store,

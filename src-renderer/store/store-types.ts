@@ -12,6 +12,7 @@ import type { SearchSlice } from './slices/search-slice';
 import type { SettingsSlice } from './slices/settings-slice';
 import type { SignInSlice } from './slices/sign-in-slice';
 import type { UiSlice } from './slices/ui-slice';
+import type { WhyNotSlice } from './slices/why-not-slice';
 
 export type AppState = UiSlice &
   ConnectionsSlice &
@@ -23,7 +24,8 @@ export type AppState = UiSlice &
   PreviewSlice &
   SettingsSlice &
   McpSlice &
-  ModelsSlice;
+  ModelsSlice &
+  WhyNotSlice;
 export type AppStore = StoreApi<AppState>;
 
 export interface StoreDeps {

@@ -10,6 +10,7 @@ import { highlightTerms } from './highlight';
 import { resultTitles } from './SearchBox';
 import { SearchResultCard } from './SearchResultCard';
 import { SearchSuggestions, useTopics } from './Suggestions';
+import { WhyNot } from './WhyNot';
 
 function countKey(count: number, total: number, filtered: boolean): MessageKey {
   if (total > count) return filtered ? 'search.countOfFiltered' : 'search.countOf';
@@ -188,6 +189,7 @@ export function SearchView() {
       {query.trim() && answeredQuery && documents.length > 0 && (
         <MoreResults shown={documents.length} total={total} />
       )}
+      {query.trim() && answeredQuery && !searchError && <WhyNot />}
     </div>
   );
 }

@@ -128,7 +128,7 @@ export function createSearchSlice(
       });
       // An older, slower answer must not replace a newer one.
       if (id !== latest) return;
-      if (result.ok)
+      if (result.ok) {
         set({
           documents: result.value.documents,
           warnings: result.value.warnings,
@@ -141,7 +141,10 @@ export function createSearchSlice(
           totalDocuments: result.value.totalDocuments ?? result.value.documents.length,
           operators: result.value.operators ?? null,
         });
-      else
+        // An open "why not" follows the results: the same document, asked about for this search.
+        const asked = get().whyNot;
+        if (asked) void get().explainDocument(asked.documentId, asked.title);
+      } else
         set({
           documents: [],
           warnings: [],
