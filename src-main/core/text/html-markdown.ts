@@ -66,5 +66,62 @@ export function markdownTable(rows: string[][]): string {
 }
 
 export function htmlToMarkdown(html: string): string {
-  return turndown().turndown(html).trim() + '\n';
+  return turndown().turndown(limitNesting(html)).trim() + '\n';
+}
+
+/**
+ * How deep elements may nest before the deeper tags are dropped (their text kept). Real pages nest
+ * a few dozen levels; the HTML parser checks the stack of open elements for every tag it meets,
+ * and turndown recurses once per level, so a page nested 100,000 deep cost minutes of CPU (and
+ * that again on every sync) where it now costs a linear scan.
+ */
+export const MAX_HTML_NESTING = 256;
+
+/** Elements that never hold others (HTML §13.1.2 "void elements"). */
+const VOID_ELEMENTS = new Set(
+  'area base br col embed hr img input link meta param source track wbr'.split(' '),
+);
+
+/** Elements whose end tag may be left out: a second one opened right after the first is its sibling. */
+const IMPLIED_END = new Set('p li dt dd option tr td th rb rt rp'.split(' '));
+
+const TAG = /<!--[\s\S]*?-->|<(\/?)([a-zA-Z][\w:-]*)((?:[^>"']|"[^"]*"|'[^']*')*)>/g;
+
+/** `html` with the tags that open deeper than `maxDepth` (and their end tags) removed; text stays. */
+export function limitNesting(html: string, maxDepth = MAX_HTML_NESTING): string {
+  const open: string[] = [];
+  let excess = 0;
+  const kept: string[] = [];
+  let from = 0;
+  const drop = (start: number, end: number) => {
+    kept.push(html.slice(from, start));
+    from = end;
+  };
+  for (const match of html.matchAll(TAG)) {
+    const name = match[2]?.toLowerCase();
+    if (name === undefined) continue; // a comment
+    const start = match.index;
+    const end = start + match[0].length;
+    if (match[1] === '/') {
+      if (excess > 0) {
+        excess -= 1;
+        drop(start, end);
+        continue;
+      }
+      const at = open.lastIndexOf(name);
+      if (at !== -1) open.length = at;
+      continue;
+    }
+    if (VOID_ELEMENTS.has(name) || (match[3] ?? '').trimEnd().endsWith('/')) continue;
+    if (IMPLIED_END.has(name) && open[open.length - 1] === name) continue;
+    if (open.length >= maxDepth) {
+      excess += 1;
+      drop(start, end);
+      continue;
+    }
+    open.push(name);
+  }
+  if (from === 0) return html;
+  kept.push(html.slice(from));
+  return kept.join('');
 }

@@ -68,8 +68,20 @@ export interface FolderConnectorOptions {
 /** Notes whose `[[links]]` are rendered, and whose front-matter titles those links show. */
 const MARKDOWN_EXTENSIONS: ReadonlySet<string> = new Set(['md', 'markdown', 'mdx']);
 
-/** Extensions read in the extract worker (extractor-workers.ts): PDF.js's garbage stays there. */
-const ISOLATED_EXTENSIONS: ReadonlySet<string> = new Set(['pdf']);
+/**
+ * Extensions read in the extract worker (extractor-workers.ts), within its heap limit: PDF.js's
+ * garbage stays there, and a package or page that passes the size checks yet needs more memory
+ * than the limit (mammoth's document model, turndown's DOM) kills only the worker, never the app.
+ */
+const ISOLATED_EXTENSIONS: ReadonlySet<string> = new Set([
+  'pdf',
+  'docx',
+  'pptx',
+  'xlsx',
+  'epub',
+  'html',
+  'htm',
+]);
 
 export class FolderConnector implements Connector {
   readonly platform = 'folder' as const;

@@ -22,6 +22,8 @@ const READERS: Readonly<Record<string, () => Promise<Extractor>>> = {
   xlsx: async () => (await import('./extract-xlsx')).extractXlsx,
   pptx: async () => (await import('./extract-pptx')).extractPptx,
   epub: async () => (await import('./extract-epub')).extractEpub,
+  html: async () => (await import('./extract-html')).extractHtml,
+  htm: async () => (await import('./extract-html')).extractHtml,
 };
 
 function send(message: ExtractReply): void {
