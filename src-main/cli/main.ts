@@ -10,7 +10,7 @@ import { UsageError } from './args';
 import type { CliCommand, CliContext, CliIo, OpenedCairn } from './command';
 import { COMMANDS } from './commands/index';
 import { openCairnFromCli, type OpenCairn } from './open-cairn';
-import { reportError, writeJson, writeLine } from './output';
+import { reportError, terminalStream, writeJson, writeLine } from './output';
 
 /** Signals that interrupt a command as Ctrl-C does (exit code 130). */
 const INTERRUPT_SIGNALS = ['SIGINT', 'SIGTERM', 'SIGHUP'] as const;
@@ -63,7 +63,9 @@ export function splitGlobalOptions(argv: string[]): { dataDir: string | undefine
 }
 
 export async function main(argv: string[], deps: CliDeps = {}): Promise<number> {
-  const io: CliIo = deps.io ?? { stdout: process.stdout, stderr: process.stderr, env: process.env };
+  const given: CliIo = deps.io ?? { stdout: process.stdout, stderr: process.stderr, env: process.env };
+  // Names, titles and answers come from documents: their control characters never reach the terminal raw.
+  const io: CliIo = { ...given, stdout: terminalStream(given.stdout), stderr: terminalStream(given.stderr) };
   const commands = deps.commands ?? COMMANDS;
   let global: ReturnType<typeof splitGlobalOptions>;
   try {

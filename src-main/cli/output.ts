@@ -6,6 +6,63 @@ export function writeLine(stream: NodeJS.WritableStream, text = ''): void {
   stream.write(text + '\n');
 }
 
+/**
+ * Characters a terminal acts on instead of showing: C0 controls (ESC starts colour, cursor and
+ * title sequences; CR overwrites the line; BEL rings), DEL, the C1 controls (U+009B is a CSI on
+ * its own) and the bidirectional overrides that make text read differently from what it is.
+ * A file name or a document title may hold any of them.
+ */
+const TERMINAL_CONTROLS = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u200e\u200f\u202a-\u202e\u2066-\u2069]/g;
+const TERMINAL_CONTROLS_AND_BREAKS =
+  /[\u0000-\u001f\u007f-\u009f\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069]/g;
+
+function escapeControl(char: string): string {
+  return `\\u${char.charCodeAt(0).toString(16).padStart(4, '0')}`;
+}
+
+/**
+ * Text bound for a terminal with its control characters shown as `\u001b`-style escapes (also
+ * valid inside a JSON string, so `--json` output stays JSON); line breaks and tabs stay.
+ */
+export function terminalSafe(text: string): string {
+  return text.replace(TERMINAL_CONTROLS, escapeControl);
+}
+
+/** One value (a name, a title) inside a line: line breaks escaped too, so it cannot forge a line. */
+export function terminalText(text: string): string {
+  return text.replace(TERMINAL_CONTROLS_AND_BREAKS, escapeControl);
+}
+
+/** The one sequence Cairn itself writes to a terminal (progress-bar.ts): return, then clear the line. */
+export const CLEAR_LINE = '\r\x1b[2K';
+
+/**
+ * A stream whose text has its control characters escaped (terminalSafe) on the way out, except
+ * the progress bar's own CLEAR_LINE: every command's output passes it (main.ts), so no document
+ * title, file name, model answer or platform message can drive the user's terminal.
+ */
+export function terminalStream<S extends NodeJS.WritableStream & { isTTY?: boolean; columns?: number }>(
+  stream: S,
+): S {
+  const write = (chunk: unknown, ...rest: unknown[]): boolean => {
+    const text =
+      typeof chunk === 'string'
+        ? chunk
+        : chunk instanceof Uint8Array
+          ? Buffer.from(chunk).toString('utf8')
+          : String(chunk);
+    const safe = text.split(CLEAR_LINE).map(terminalSafe).join(CLEAR_LINE);
+    return (stream.write as (...args: unknown[]) => boolean).call(stream, safe, ...rest);
+  };
+  return new Proxy(stream, {
+    get(target, property) {
+      if (property === 'write') return write;
+      const value = Reflect.get(target, property, target) as unknown;
+      return typeof value === 'function' ? (value as (...args: unknown[]) => unknown).bind(target) : value;
+    },
+  });
+}
+
 /** One JSON document on stdout: `{ok:true,value}` or `{ok:false,error:{code,message}}`. */
 export function writeJson(io: CliIo, result: Result<unknown>): void {
   writeLine(io.stdout, JSON.stringify(result, null, 2));

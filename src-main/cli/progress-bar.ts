@@ -2,7 +2,7 @@
  * A one-line terminal progress bar, redrawn in place. Only on a TTY: piped output and `--json`
  * stay clean, so scripts never see carriage returns.
  */
-import { truncateToWidth } from './output';
+import { CLEAR_LINE, terminalText, truncateToWidth } from './output';
 
 export interface ProgressStream {
   write(text: string): unknown;
@@ -21,8 +21,6 @@ export interface ProgressBarOptions {
   minIntervalMs?: number;
   now?: () => number;
 }
-
-const CLEAR_LINE = '\r\x1b[2K';
 
 export function createProgressBar(stream: ProgressStream, options: ProgressBarOptions = {}): ProgressBar {
   if (!stream.isTTY) return { update() {}, stop() {} };
@@ -53,5 +51,5 @@ export function renderBar(done: number, total: number, label: string, columns: n
   const filled = total > 0 ? Math.min(barWidth, Math.round((done / total) * barWidth)) : 0;
   const bar = total > 0 ? `[${'#'.repeat(filled)}${'.'.repeat(barWidth - filled)}] ` : '';
   const head = `${bar}${count}  `;
-  return head + truncateToWidth(label, Math.max(0, columns - 1 - head.length));
+  return head + truncateToWidth(terminalText(label), Math.max(0, columns - 1 - head.length));
 }

@@ -14,7 +14,7 @@ import { MAX_K } from '../../core/search/top-k';
 import { parseDateFlags } from '../date-flags';
 import { parseCommandArgs, parseIntegerFlag, UsageError } from '../args';
 import type { CliCommand } from '../command';
-import { report } from '../output';
+import { report, terminalText } from '../output';
 
 export const searchCommand: CliCommand = {
   name: 'search',
@@ -105,9 +105,9 @@ export function formatSearch(response: SearchResponse, filtered = false, now = n
   const lines: string[] = [];
   response.documents.forEach(({ best, more }, index) => {
     lines.push(
-      `${index + 1}. ${best.title} — ${best.knowledgeBase || best.platform} (${best.platform})  [${formatRanks(best.ranks)}]`,
-      ...(best.headingPath ? [`   ${best.headingPath}`] : []),
-      ...(best.url ? [`   ${best.url}`] : []),
+      `${index + 1}. ${terminalText(best.title)} — ${terminalText(best.knowledgeBase || best.platform)} (${best.platform})  [${formatRanks(best.ranks)}]`,
+      ...(best.headingPath ? [`   ${terminalText(best.headingPath)}`] : []),
+      ...(best.url ? [`   ${terminalText(best.url)}`] : []),
       ...(best.freshness ? [`   ${freshnessLine(best.freshness, now)}`] : []),
       `   ${oneLine(best.text, PASSAGE_CHARS)}`,
     );
@@ -115,7 +115,7 @@ export function formatSearch(response: SearchResponse, filtered = false, now = n
       lines.push(`   + ${more.length} more passage${more.length === 1 ? '' : 's'} in this document:`);
     for (const passage of more)
       lines.push(
-        `     · ${passage.headingPath ? `${passage.headingPath}: ` : ''}${oneLine(passage.text, MORE_PASSAGE_CHARS)}`,
+        `     · ${passage.headingPath ? `${terminalText(passage.headingPath)}: ` : ''}${oneLine(passage.text, MORE_PASSAGE_CHARS)}`,
       );
     lines.push('');
   });

@@ -2,7 +2,7 @@ import type { AppErrorData } from '@shared/errors';
 import type { SyncCounters, SyncRunView } from '@shared/models';
 import { parseCommandArgs } from '../args';
 import type { CliCommand, CliContext } from '../command';
-import { reportError, writeJson, writeLine } from '../output';
+import { reportError, terminalText, writeJson, writeLine } from '../output';
 import { createProgressBar } from '../progress-bar';
 import { resolveConnection } from '../resolve-connection';
 
@@ -185,9 +185,10 @@ export function formatRun(run: SyncRunReport): string {
   for (const note of notesLines(run.counters.deferred ?? 0, run.skippedKinds ?? {})) lines.push(`  ${note}`);
   // Indexed, but the platform gave less than the document holds (e.g. a bitable that answered no rows).
   const partial = run.notes.filter((note) => note.status === 'partial');
-  for (const note of partial.slice(0, 10)) lines.push(`  ! ${note.title}: ${note.reason}`);
+  for (const note of partial.slice(0, 10)) lines.push(`  ! ${terminalText(note.title)}: ${note.reason}`);
   if (partial.length > 10) lines.push(`  … and ${partial.length - 10} more indexed in part`);
-  for (const error of run.errors.slice(0, 10)) lines.push(`  ✗ ${error.externalId}: ${error.message}`);
+  for (const error of run.errors.slice(0, 10))
+    lines.push(`  ✗ ${terminalText(error.externalId)}: ${error.message}`);
   if (run.errors.length > 10)
     lines.push(`  … and ${run.errors.length - 10} more (cairn sync --json lists them all)`);
   return lines.join('\n');
