@@ -241,8 +241,13 @@ describe.each(['in-process', 'socket'] as const)(
         { keyword: 1, vector: 1 },
       ]);
       const text = await cli(['search', '发票']);
-      expect(text.stdout.replace(/in \d+ ms/, 'in N ms')).toBe(
-        `1. 报销流程 — notes (folder)  [vector #1 · keyword #1]\n   报销流程\n   ${join(notes, '中文', '报销.md')}#报销流程\n   # 报销流程 报销需要发票。\n\nwarning: Team Wiki: Cannot reach 127.0.0.1:9 (fetch failed).\n1 document in N ms\n`,
+      // The freshness line's ages depend on how long the suite took to get here ("just now", "2 minutes ago").
+      expect(
+        text.stdout
+          .replace(/in \d+ ms/, 'in N ms')
+          .replace(/^ {3}edited [^·\n]+ · synced [^·\n]+$/m, '   edited <age> · synced <age>'),
+      ).toBe(
+        `1. 报销流程 — notes (folder)  [vector #1 · keyword #1]\n   报销流程\n   ${join(notes, '中文', '报销.md')}#报销流程\n   edited <age> · synced <age>\n   # 报销流程 报销需要发票。\n\nwarning: Team Wiki: Cannot reach 127.0.0.1:9 (fetch failed).\n1 document in N ms\n`,
       );
       expect((await cli(['search', 'installer', '--connection', 'nobody'])).code).toBe(1);
     });
