@@ -82,6 +82,8 @@ export const en = {
   'filters.gap.tags': 'tag',
   'search.keyboardHint': 'Use the arrow keys to move between results and Enter to open one.',
   'search.showPassage': 'Show in document',
+  'search.copyLink': 'Copy link',
+  'search.copyPath': 'Copy path',
   'why.summary': 'Why this result?',
   'why.words': 'Contains {words}',
   'why.wordForms': 'Contains your search words (or forms of them)',

@@ -81,6 +81,8 @@ export const zh: Record<MessageKey, string> = {
   'filters.gap.tags': '标签',
   'search.keyboardHint': '用方向键在结果间移动，按 Enter 打开。',
   'search.showPassage': '在文档中查看',
+  'search.copyLink': '复制链接',
+  'search.copyPath': '复制路径',
   'why.summary': '为什么是这条？',
   'why.words': '包含 {words}',
   'why.wordForms': '包含你搜索的词（或其变体）',

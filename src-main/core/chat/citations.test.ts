@@ -82,6 +82,19 @@ describe('toSourceCard', () => {
     });
     expect([card.charStart, card.charEnd]).toEqual([1000, 1500]);
   });
+  it('labels the paragraph by its own nearest heading, not only the heading its chunk shares', () => {
+    const merged =
+      '## 变量参考\n\n### tidb_mem_quota_query\n\n单条 SQL 语句可以占用的最大内存，默认值 1073741824。\n\n### region-split-size\n\nRegion 分裂的大小阈值，默认 96MiB。';
+    const card = toSourceCard({
+      n: 1,
+      hit: { ...hit, text: merged, charEnd: 1000 + merged.length, headingPath: '系统变量 > 变量参考' },
+      excerpt: merged,
+      paragraph: bestParagraph(merged, queryTerms('region-split-size 分裂阈值')),
+    });
+    expect(card.paragraph).toContain('96MiB');
+    expect(card.headingPath).toBe('系统变量 > 变量参考 > region-split-size');
+  });
+
   it('never offers a heading alone as the matching paragraph', () => {
     const chunk = '# 报销流程\n\n报销需要发票和经理审批。\n\n## 其他\n\n无关内容。';
     const paragraph = bestParagraph(chunk, queryTerms('报销流程是什么？'));

@@ -3,6 +3,7 @@
  * valid ones are normalised to plain [n] and become source cards; a marker that points to no
  * source is removed (and reported), so the UI never shows a link to nothing.
  */
+import { headingPathAt } from '@shared/heading-at';
 import type { SourceCard } from '@shared/models';
 import type { PromptSource } from './prompt-builder';
 
@@ -105,7 +106,8 @@ export function toSourceCard(source: PromptSource): SourceCard {
     documentId: hit.documentId,
     externalId: hit.externalId,
     url: hit.url,
-    headingPath: hit.headingPath,
+    // The paragraph's own nearest heading: a merged chunk's path names only what its sections share.
+    headingPath: headingPathAt(hit.text, paragraph.start, hit.headingPath),
     paragraph: preview || hit.text.slice(0, PREVIEW_CHARS),
     charStart: exactSlice ? hit.charStart! + paragraph.start : hit.charStart,
     charEnd: exactSlice ? hit.charStart! + paragraph.end : hit.charEnd,

@@ -2,6 +2,7 @@ import { useEffect, useRef } from 'react';
 import type { SourceCard } from '@shared/models';
 import { useT } from '../../hooks/use-t';
 import { useApp } from '../../store/store-context';
+import { CopyLink } from '../common/CopyLink';
 import { FreshnessLine } from '../common/FreshnessLine';
 import { MarkdownQuote } from '../common/MarkdownQuote';
 import { LocationLabel, OpenOriginal } from '../common/OpenOriginal';
@@ -85,6 +86,7 @@ export function SourceCardView({
         )}
         <span className="spacer" />
         <LocationLabel location={source.location} />
+        <CopyLink url={source.url} />
         <OpenOriginal
           original={{
             url: source.url,

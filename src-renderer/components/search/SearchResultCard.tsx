@@ -3,14 +3,20 @@ import type { SearchDocument, SearchHit } from '@shared/models';
 import { useT } from '../../hooks/use-t';
 import { useApp } from '../../store/store-context';
 import { KnowledgeBaseBadge, PlatformBadge } from '../common/PlatformBadge';
+import { CopyLink } from '../common/CopyLink';
 import { FreshnessLine } from '../common/FreshnessLine';
 import { LocationLabel, OpenOriginal } from '../common/OpenOriginal';
 import { Highlighted } from './Highlighted';
-import { headingTrail, hitPreview } from './hit-preview';
+import { headingPathAt } from '@shared/heading-at';
+import { headingTrail, hitPreview, passageOffset } from './hit-preview';
 import { WhyThis } from './WhyThis';
 
+/** The passage's own nearest heading path, not only the one its whole chunk shares. */
 function HeadingPath({ hit, terms }: { hit: SearchHit; terms: string[] }) {
-  const trail = headingTrail(hit.headingPath, hit.title);
+  const trail = headingTrail(
+    headingPathAt(hit.text, passageOffset(hit.text, terms), hit.headingPath),
+    hit.title,
+  );
   return trail ? (
     <p className="heading-path">
       <Highlighted text={trail} terms={terms} />
@@ -21,7 +27,13 @@ function HeadingPath({ hit, terms }: { hit: SearchHit; terms: string[] }) {
 function Passage({ hit, terms }: { hit: SearchHit; terms: string[] }) {
   return (
     <p className="hit-text">
-      <Highlighted text={hitPreview(hit.text, terms, [hit.title, hit.headingPath])} terms={terms} />
+      <Highlighted
+        text={hitPreview(hit.text, terms, [
+          hit.title,
+          headingPathAt(hit.text, passageOffset(hit.text, terms), hit.headingPath),
+        ])}
+        terms={terms}
+      />
     </p>
   );
 }
@@ -108,6 +120,7 @@ export function SearchResultCard({ document, terms }: { document: SearchDocument
         )}
         <span className="spacer" />
         <LocationLabel location={best.location} />
+        <CopyLink url={best.url} />
         <OpenOriginal original={original} />
       </footer>
     </article>

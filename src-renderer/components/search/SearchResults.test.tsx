@@ -186,4 +186,47 @@ describe('more results, their order and freshness', () => {
     ).toBeTruthy();
     expect(screen.getByText('3 条结果，用时 5 毫秒')).toBeTruthy();
   });
+
+  it('labels each passage by its own nearest heading, without raw Markdown, and copies its link', async () => {
+    const merged =
+      '## 变量参考\n\n### tidb_mem_quota_query\n\n单条语句的内存上限。\n\n### `region-split-size`\n\nRegion 分裂阈值，默认 96MiB。';
+    const handler = () => {
+      const documents = [
+        hit(1, {
+          title: '系统变量',
+          headingPath: '系统变量 > 变量参考',
+          text: merged,
+          url: 'https://docs.example.com/system-variables#region-split-size',
+        }),
+        hit(2, {
+          title: 'Config',
+          headingPath: 'Config > `raftstore` > **Region**',
+          text: 'region split check',
+          url: '/n/config.md',
+        }),
+      ].map((best) => ({ best, more: [] }));
+      return ok<SearchResponse>({ hits: [], documents, warnings: [], tookMs: 5, totalDocuments: 2 });
+    };
+    renderSearch(handler as never, 'en', '分裂阈值');
+    await screen.findByText('2 results in 5 ms');
+    const [variables, config] = screen.getAllByRole('article') as [HTMLElement, HTMLElement];
+    expect(variables.querySelector('.heading-path')?.textContent).toBe('变量参考 › region-split-size');
+    // The heading the label names is not said again at the head of the passage.
+    expect(variables.querySelector('.hit-text')?.textContent).toBe(
+      'tidb_mem_quota_query 单条语句的内存上限。 Region 分裂阈值，默认 96MiB。',
+    );
+    expect(config.querySelector('.heading-path')?.textContent).toBe('raftstore › Region');
+
+    const copied: string[] = [];
+    Object.defineProperty(navigator, 'clipboard', {
+      configurable: true,
+      value: { writeText: (text: string) => (copied.push(text), Promise.resolve()) },
+    });
+    fireEvent.click(within(variables).getByRole('button', { name: 'Copy link' }));
+    await within(variables).findByRole('button', { name: 'Copied' });
+    fireEvent.click(within(config).getByRole('button', { name: 'Copy path' }));
+    await waitFor(() =>
+      expect(copied).toEqual(['https://docs.example.com/system-variables#region-split-size', '/n/config.md']),
+    );
+  });
 });

@@ -38,15 +38,21 @@ function normalizeHeading(text: string): string {
     .toLowerCase();
 }
 
+/** A heading as read, without its inline Markdown (`code`, **bold**, [links](…)). */
+export function plainHeading(heading: string): string {
+  return heading
+    .replace(/!?\[([^\]]*)\]\([^)]*\)/g, '$1')
+    .replace(/`+([^`]*)`+/g, '$1')
+    .replace(/(\*\*|__|~~)(.*?)\1/g, '$2')
+    .trim();
+}
+
 /**
  * The heading path a card shows under its title: without a first heading that only repeats the
  * title (a note's H1 usually is its title), " › " between levels; null when nothing is left.
  */
 export function headingTrail(path: string, title: string): string | null {
-  const parts = path
-    .split(' > ')
-    .map((part) => part.trim())
-    .filter(Boolean);
+  const parts = path.split(' > ').map(plainHeading).filter(Boolean);
   if (parts.length > 0 && normalizeHeading(parts[0]!) === normalizeHeading(title)) parts.shift();
   return parts.length > 0 ? parts.join(' › ') : null;
 }
@@ -73,4 +79,14 @@ export function hitPreview(markdown: string, terms: string[], shown: string[] = 
   const from = text.lastIndexOf(' ', first - LEAD_CHARS);
   const start = from > 0 && first - from < LEAD_CHARS * 2 ? from + 1 : first - LEAD_CHARS;
   return `…${text.slice(start)}`;
+}
+
+/**
+ * Where the card's passage starts in the chunk: its first query term (the preview starts just
+ * before it), else the chunk's start. Its heading path is read there (shared/heading-at.ts).
+ */
+export function passageOffset(markdown: string, terms: string[]): number {
+  const lower = markdown.toLowerCase();
+  const found = terms.map((term) => lower.indexOf(term.toLowerCase())).filter((at) => at >= 0);
+  return found.length > 0 ? Math.min(...found) : 0;
 }
