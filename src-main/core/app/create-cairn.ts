@@ -467,9 +467,13 @@ async function runDisposers(disposers: (() => Promise<void> | void)[], logger: L
 
 /** Logs go to a daily file in the data dir's logs/ folder (never to stdout, which belongs to the CLI's output). */
 function defaultLogger(logsDir: string | null, redactor: SecretRedactor): Logger {
-  if (!logsDir)
-    return createLogger({ redactor, level: 'warn', sink: (line) => process.stderr.write(line + '\n') });
-  mkdirSync(logsDir, { recursive: true, mode: 0o700 });
+  if (!logsDir) return createLogger({ redactor, level: 'warn' });
+  try {
+    mkdirSync(logsDir, { recursive: true, mode: 0o700 });
+  } catch {
+    // A full disk (or a read-only one) costs the log, never the start: the lines that cannot be
+    // written are counted (logger.ts).
+  }
   const file = join(logsDir, `cairn-${new Date().toISOString().slice(0, 10)}.log`);
   return createLogger({
     redactor,

@@ -12,7 +12,10 @@ import {
   finishCreation,
   inspectDatabaseFolder,
 } from './database-folder';
+import { watchDatabase } from './database-health';
 import { readTemplate, templatePath, writeTemplate } from './database-template';
+import { DATABASE_RESERVE_BYTES, DiskSpace, diskFullError, megabytes } from './disk-space';
+import { keepSpaceReserve, releaseSpaceReserve } from './space-reserve';
 import { MIGRATIONS, type Migration } from './migrations/index';
 
 export type Db = PGlite;
@@ -59,7 +62,11 @@ export async function openDatabaseFolder(
   const state = dataDir ? inspectDatabaseFolder(dataDir) : ({ kind: 'new' } as const);
   if (state.kind === 'damaged') throw damagedDatabaseError(dataDir!, state.reason);
   const isNew = state.kind !== 'existing';
+  const space = dataDir ? new DiskSpace(dataDir) : null;
   if (dataDir) {
+    // Below the reserve the database may need the reserve file's room to start (its recovery writes
+    // a new log segment): give it back first.
+    if (space!.low()) releaseSpaceReserve(dataDir);
     mkdirSync(dataDir, { recursive: true });
     if (isNew) beginCreation(dataDir, state);
   }
@@ -80,13 +87,22 @@ export async function openDatabaseFolder(
       },
     });
   } catch (error) {
+    // A full disk is said as such (and is no reason to offer moving the database aside).
+    if (space?.low())
+      throw diskFullError(
+        space.now(),
+        `Cairn needs about ${megabytes(DATABASE_RESERVE_BYTES)} free to open its index. Nothing was changed: free some space and start Cairn again.`,
+        { cause: error },
+      );
     if (dataDir && !isNew) throw damagedDatabaseError(dataDir, startFailure(error, serverErrors), error);
     throw error;
   }
+  watchDatabase(db, space);
   // A template holds every migration already; any newer one still runs here.
   await migrate(db, migrations);
   if (isNew) await options.seed?.(db);
   if (dataDir && isNew) finishCreation(dataDir);
+  if (dataDir) keepSpaceReserve(dataDir, space!);
   // Written from an in-memory database only: its tarball names no folder of this machine.
   if (template && !loadDataDir && !dataDir) await writeTemplate(db, template);
   return { db, created: isNew };

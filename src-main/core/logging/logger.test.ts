@@ -45,3 +45,26 @@ describe('the redacting logger', () => {
     });
   });
 });
+
+describe('the default logger (standard error)', () => {
+  it('survives standard error on a full disk (/dev/full): no uncaught ENOSPC, the process goes on', async () => {
+    const { spawn } = await import('node:child_process');
+    const { openSync, closeSync } = await import('node:fs');
+    const { fileURLToPath } = await import('node:url');
+    const logger = fileURLToPath(new URL('./logger.ts', import.meta.url));
+    const full = openSync('/dev/full', 'w');
+    const script = `
+      const { createLogger, droppedLogLines } = await import(${JSON.stringify(logger)});
+      const log = createLogger();
+      for (let i = 0; i < 3; i++) log.warn('a line the disk has no room for ' + 'x'.repeat(5000));
+      setTimeout(() => process.stdout.write('alive, dropped ' + droppedLogLines()), 50);`;
+    const child = spawn(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], {
+      stdio: ['ignore', 'pipe', full],
+    });
+    closeSync(full);
+    let stdout = '';
+    child.stdout!.on('data', (part: Buffer) => (stdout += part.toString()));
+    const code = await new Promise<number | null>((resolve) => child.once('exit', resolve));
+    expect({ code, stdout }).toEqual({ code: 0, stdout: 'alive, dropped 3' });
+  }, 60_000);
+});

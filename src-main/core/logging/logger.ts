@@ -2,6 +2,9 @@
  * A small structured logger whose every line passes through redaction: registered secret values
  * and well-known credential shapes are replaced before anything is written.
  */
+import { fstatSync, writeSync } from 'node:fs';
+import { isatty } from 'node:tty';
+
 export type LogLevel = 'debug' | 'info' | 'warn' | 'error';
 
 export interface Logger {
@@ -66,11 +69,42 @@ export function createLogger(
   options: { sink?: LogSink; level?: LogLevel; redactor?: SecretRedactor; scope?: string } = {},
 ): Logger {
   return scopedLogger(
-    guardedSink(options.sink ?? ((line: string) => process.stderr.write(line + '\n'))),
+    guardedSink(options.sink ?? standardErrorSink()),
     options.level,
     options.redactor ?? new SecretRedactor(),
     options.scope ?? 'cairn',
   );
+}
+
+/**
+ * Lines to standard error. Redirected to a file (or a device such as /dev/full), Node writes
+ * process.stderr synchronously but reports a failed write (ENOSPC) later, as an 'error' event
+ * nobody handles, which ends the process: there the line is written to the descriptor directly, so
+ * a failure is thrown here (guardedSink counts it) and later lines go out once there is room. A
+ * pipe or terminal keeps the stream (non-blocking writes need its buffering), with a listener so
+ * a failure of it (EPIPE) ends only the logging.
+ */
+export function standardErrorSink(fd = 2): LogSink {
+  if (fd === 2 && (isatty(fd) || isPipeOrSocket(fd))) {
+    if (process.stderr.listenerCount('error') === 0)
+      process.stderr.on('error', (error: NodeJS.ErrnoException) => {
+        droppedTotal++;
+        lastFailure = error.code ?? error.message;
+      });
+    return (line) => void process.stderr.write(line + '\n');
+  }
+  return (line) => {
+    writeSync(fd, line + '\n');
+  };
+}
+
+function isPipeOrSocket(fd: number): boolean {
+  try {
+    const stats = fstatSync(fd);
+    return stats.isFIFO() || stats.isSocket();
+  } catch {
+    return false;
+  }
 }
 
 /**

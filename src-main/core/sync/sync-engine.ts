@@ -27,6 +27,8 @@ import {
 } from '../connectors/connector';
 import type { Db } from '../db/database';
 import { accessGate } from '../db/access-gate';
+import { databaseHealth, type DatabaseHealth } from '../db/database-health';
+import { DOCUMENT_BYTES_ESTIMATE, chunkBytesEstimate, diskFullError } from '../db/disk-space';
 import { spaceKey, type Embedder } from '../embedding/embedder';
 import { CairnError, isAbortError, throwIfAborted, toErrorData } from '../errors';
 import type { DocumentStore, StoredDocumentState } from '../index/document-store';
@@ -70,6 +72,8 @@ export interface SyncEngineOptions {
    * run records reach the UI. @default keeps messages as they are
    */
   redact?: (text: string) => string;
+  /** Free space and the database's state (tests). @default databaseHealth(db) */
+  health?: Pick<DatabaseHealth, 'ensureSpace'>;
 }
 
 export interface SyncRequest {
@@ -318,6 +322,12 @@ export class SyncEngine {
     emit('detecting', 0, listed.length);
     const states = await store.listStates(connectionId);
     const plan = planChanges(listed, states);
+    // Said before anything is fetched or written when the changed documents would not fit (DISK_FULL).
+    if (plan.toFetch.length > 0)
+      this.health.ensureSpace(
+        plan.toFetch.length * DOCUMENT_BYTES_ESTIMATE,
+        `${plan.toFetch.length.toLocaleString('en')} changed documents were not synced; the index is unchanged.`,
+      );
     await store.noteListedTimes?.(connectionId, newerListings(plan.toFetch, states));
     counters.unchanged = plan.unchanged.length;
     documentsDone = plan.unchanged.length;
@@ -344,6 +354,8 @@ export class SyncEngine {
     // flight are stopped; documents already fetched still land.
     const fetchStarted = performance.now();
     let deferral: AppErrorData | null = null;
+    // A write refused for want of space stops the run: nothing more is fetched or written.
+    let diskFull: AppErrorData | null = null;
     const stopFetching = new AbortController();
     const fetchSignal = signal ? AbortSignal.any([signal, stopFetching.signal]) : stopFetching.signal;
     setMaxListeners(plan.toFetch.length + 10, fetchSignal);
@@ -395,6 +407,7 @@ export class SyncEngine {
           .add(
             () =>
               (running = (async () => {
+                if (diskFull) throw new CairnError('DISK_FULL', diskFull.message);
                 if (deferral) return defer(ref, deferral);
                 const outcome = await this.syncDocument(
                   request,
@@ -436,6 +449,14 @@ export class SyncEngine {
               // Only our own cancel is not a failure: an abort from inside the connector (its own timeout) is.
               if (signal?.aborted) return false;
               const data = this.errorData(error);
+              if (data.code === 'DISK_FULL' || (diskFull && isAbortError(error))) {
+                if (!diskFull) {
+                  diskFull = data;
+                  this.logger.warn('the disk is full; the sync stops', { connectionId, error: data });
+                  stopFetching.abort();
+                }
+                return false;
+              }
               if (DEFERRING_CODES.has(data.code) || (deferral && isAbortError(error))) {
                 if (!deferral) {
                   deferral = data;
@@ -480,6 +501,8 @@ export class SyncEngine {
     }
     timings.fetchEmbedWriteMs = Math.round(performance.now() - fetchStarted);
     if (signal?.aborted) return finish('cancelled', null);
+    // Nothing is deleted or rebuilt on a full disk: the documents written so far stay, the rest as it was.
+    if (diskFull) return finish('failed', stoppedForSpace(diskFull, counters.added + counters.updated));
 
     // 4. Delete what is gone upstream: only a complete listing proves absence.
     if (!listingBroken && gaps.length === 0) {
@@ -518,6 +541,10 @@ export class SyncEngine {
     context.errors.push(error);
     if (error.skipped) context.counters.skipped = (context.counters.skipped ?? 0) + 1;
     else context.counters.failed += 1;
+  }
+
+  private get health(): Pick<DatabaseHealth, 'ensureSpace'> {
+    return this.options.health ?? databaseHealth(this.options.db);
   }
 
   private async syncDocument(
@@ -566,6 +593,8 @@ export class SyncEngine {
     const write = async (embedder: Embedder) => {
       const { vectors, keywordTexts } = await embedDocument(pipeline.batcherFor(embedder), title, chunks);
       throwIfAborted(signal);
+      // Cairn's own writes stop short of the database's reserve (disk-space.ts).
+      this.health.ensureSpace(chunkBytesEstimate(chunks.length, embedder.space.dimensions));
       await pipeline.writer.write({
         connectionId,
         ref,
@@ -600,4 +629,18 @@ export class SyncEngine {
     }
     return { kind: state ? 'updated' : 'added', chunks: chunks.length, notice: fetched.notice };
   }
+}
+
+/** The run's error after a write was refused for space: how far it got, and that the rest is as it was. */
+function stoppedForSpace(refused: AppErrorData, written: number): AppErrorData {
+  const details = refused.details ?? {};
+  const volume = typeof details['volume'] === 'string' ? details['volume'] : null;
+  const free = typeof details['freeBytes'] === 'number' ? details['freeBytes'] : null;
+  if (volume === null) return refused;
+  const outcome =
+    written === 0
+      ? 'the index is unchanged.'
+      : `the sync stopped after ${written.toLocaleString('en')} documents; the rest of the index is unchanged.`;
+  const error = diskFullError({ volume, freeBytes: free ?? Number.POSITIVE_INFINITY }, outcome);
+  return { code: error.code, message: error.message, details: { ...details } };
 }
