@@ -202,33 +202,38 @@ describe('a damaged database', () => {
     });
   });
 
-  it('that is gone comes back with the connections of the manifest, and one left half-created is made again', async () => {
-    const lost = copyOfOriginal('lost');
-    rmSync(dataDirLayout(lost).database, { recursive: true });
-    const half = copyOfOriginal('half');
-    const database = dataDirLayout(half).database;
-    rmSync(database, { recursive: true });
-    mkdirSync(join(database, 'base'), { recursive: true });
-    writeFileSync(join(database, 'base', 'partial'), 'left by a crash during creation');
-    writeFileSync(`${database}.creating`, 'interrupted');
-    const names = async (dataDir: string) => {
-      const cairn = await open(dataDir);
-      const views = await cairn.api.connections.list();
-      await cairn.dispose();
-      return views.ok ? views.value.map((v) => [v.name, v.secretFields, v.lastSyncAt]) : views.error;
-    };
-    const expected = [
-      ['Notes', [], null],
-      ['Team wiki', ['token'], null],
-    ];
-    expect({
-      lost: await names(lost),
-      half: await names(half),
-      marker: existsSync(`${database}.creating`),
-    }).toEqual({
-      lost: expected,
-      half: expected,
-      marker: false,
-    });
-  });
+  // Two databases are created (about 30 s each at a load of 30 on two cores).
+  it(
+    'that is gone comes back with the connections of the manifest, and one left half-created is made again',
+    { timeout: 240_000 },
+    async () => {
+      const lost = copyOfOriginal('lost');
+      rmSync(dataDirLayout(lost).database, { recursive: true });
+      const half = copyOfOriginal('half');
+      const database = dataDirLayout(half).database;
+      rmSync(database, { recursive: true });
+      mkdirSync(join(database, 'base'), { recursive: true });
+      writeFileSync(join(database, 'base', 'partial'), 'left by a crash during creation');
+      writeFileSync(`${database}.creating`, 'interrupted');
+      const names = async (dataDir: string) => {
+        const cairn = await open(dataDir);
+        const views = await cairn.api.connections.list();
+        await cairn.dispose();
+        return views.ok ? views.value.map((v) => [v.name, v.secretFields, v.lastSyncAt]) : views.error;
+      };
+      const expected = [
+        ['Notes', [], null],
+        ['Team wiki', ['token'], null],
+      ];
+      expect({
+        lost: await names(lost),
+        half: await names(half),
+        marker: existsSync(`${database}.creating`),
+      }).toEqual({
+        lost: expected,
+        half: expected,
+        marker: false,
+      });
+    },
+  );
 });
