@@ -47,9 +47,10 @@ export interface CairnApi {
     /**
      * Opens an original document link: http(s), a file that belongs to a folder connection (a PDF
      * at `page` where the viewer honours `#page=`), or an obsidian://open link into a folder that
-     * is an Obsidian vault.
+     * is an Obsidian vault. `reveal`: show a folder file in the system's file manager instead of
+     * opening it (INVALID_ARGUMENT for a web or Obsidian link).
      */
-    openExternal(input: { url: string; page?: number }): Promise<Result<void>>;
+    openExternal(input: { url: string; page?: number; reveal?: boolean }): Promise<Result<void>>;
     /** The desktop app's native folder picker; UNSUPPORTED in the browser (type a path instead). */
     pickFolder(): Promise<Result<{ path: string | null }>>;
     /**

@@ -199,6 +199,25 @@ describe('withExternalOpener', () => {
     ]);
   });
 
+  it('shows a folder file in its folder when asked to reveal it, and nothing else', async () => {
+    const opened: { target: string; how?: { reveal?: boolean } }[] = [];
+    const api = withExternalOpener(
+      cairn.api,
+      async (target, how) => void opened.push({ target, ...(how ? { how } : {}) }),
+    );
+    const results = await Promise.all(
+      [join(notes, 'link', 'd.md'), 'https://www.yuque.com/a', join(notes, 'shadow.md')].map((url) =>
+        api.app.openExternal({ url, reveal: true }),
+      ),
+    );
+    expect(results.map((result) => (result.ok ? 'ok' : result.error.code))).toEqual([
+      'ok',
+      'INVALID_ARGUMENT',
+      'PERMISSION_DENIED',
+    ]);
+    expect(opened).toEqual([{ target: join(notes, 'sub', 'd.md'), how: { reveal: true } }]);
+  });
+
   it('refuses a link inside the folder that leads outside it, and opens nothing', async () => {
     const opened: string[] = [];
     const api = withExternalOpener(cairn.api, async (url) => void opened.push(url));

@@ -68,7 +68,10 @@ export function createApiDispatcher(api: CairnApi, logger?: Logger): ApiDispatch
  * Core decides WHAT may be opened; the shell (Electron's `shell`, or the OS opener for the
  * headless host) decides HOW.
  */
-export function withExternalOpener(api: CairnApi, open: (url: string) => Promise<void>): CairnApi {
+export function withExternalOpener(
+  api: CairnApi,
+  open: (target: string, how?: { reveal?: boolean }) => Promise<void>,
+): CairnApi {
   return {
     ...api,
     app: {
@@ -81,7 +84,8 @@ export function withExternalOpener(api: CairnApi, open: (url: string) => Promise
         try {
           // The form core checked (see parseOpenTarget), not the raw string; a file by its real
           // path, which core checked lies inside a connected folder (checkOpenTarget).
-          await open(openTargetString(await realOpenTarget(parseOpenTarget(input.url)), input.page));
+          const target = openTargetString(await realOpenTarget(parseOpenTarget(input.url)), input.page);
+          await (input.reveal ? open(target, { reveal: true }) : open(target));
           return checked;
         } catch (error) {
           return fail(

@@ -86,7 +86,11 @@ const searchRequest = z.strictObject({
 export const API_SCHEMAS: ApiSchemas = {
   app: {
     status: noInput,
-    openExternal: z.strictObject({ url, page: z.number().int().min(1).max(1_000_000).optional() }),
+    openExternal: z.strictObject({
+      url,
+      page: z.number().int().min(1).max(1_000_000).optional(),
+      reveal: z.boolean().optional(),
+    }),
     pickFolder: noInput,
     recover: z.strictObject({ action: z.enum(['rebuild', 'fresh']) }),
   },

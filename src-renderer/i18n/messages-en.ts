@@ -170,6 +170,7 @@ export const en = {
   'freshness.platformNewerUnknown': 'edited again on the platform, not synced yet',
   'common.openOriginalAt': 'Open original at p. {page}',
   'common.openInObsidian': 'Open in Obsidian',
+  'common.showInFolder': 'Show in folder',
   'location.page': 'p. {page}',
   'location.pages': 'pp. {from}–{to}',
   'location.slide': 'slide {slide}',

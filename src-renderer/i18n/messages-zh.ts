@@ -163,6 +163,7 @@ export const zh: Record<MessageKey, string> = {
   'freshness.platformNewer': '平台上有新的编辑（{when}），尚未同步',
   'freshness.platformNewerUnknown': '平台上有新的编辑，尚未同步',
   'common.openOriginalAt': '打开原文第 {page} 页',
+  'common.showInFolder': '在文件夹中显示',
   'common.openInObsidian': '在 Obsidian 中打开',
   'location.page': '第 {page} 页',
   'location.pages': '第 {from}–{to} 页',

@@ -42,7 +42,12 @@ export function appApi(deps: AppApiDeps): CairnApi['app'] {
         );
         const folderRoots = folders.map((c) => expandHome(String(c.config['path'])));
         const vaults = folders.flatMap((c) => (c.folder?.obsidianVault ? [c.folder.obsidianVault] : []));
-        await checkOpenTarget(String(input?.url ?? ''), folderRoots, vaults);
+        const target = await checkOpenTarget(String(input?.url ?? ''), folderRoots, vaults);
+        if (input?.reveal && target.kind !== 'path')
+          throw new CairnError(
+            'INVALID_ARGUMENT',
+            'Only a file of a local folder can be shown in its folder.',
+          );
       }),
     pickFolder: () =>
       toResult(async () => {

@@ -85,4 +85,21 @@ describe('OpenOriginal', () => {
       cleanup();
     }
   });
+
+  it('desktop: shows a local file in its folder; the browser host and web links offer no such thing', async () => {
+    const backend = renderOriginal(note, 'desktop');
+    fireEvent.click(screen.getByRole('button', { name: 'Show in folder' }));
+    await waitFor(() =>
+      expect(backend.calls.find((call) => call.channel === 'app.openExternal')?.input).toEqual({
+        url: note.url,
+        reveal: true,
+      }),
+    );
+    cleanup();
+    renderOriginal(note, 'browser');
+    expect(screen.queryByRole('button', { name: 'Show in folder' })).toBeNull();
+    cleanup();
+    renderOriginal({ ...note, url: 'https://www.yuque.com/a/b' }, 'desktop');
+    expect(screen.queryByRole('button', { name: 'Show in folder' })).toBeNull();
+  });
 });

@@ -46,6 +46,7 @@ export function OpenOriginal({
   const t = useT();
   const host = useApp((state) => state.host);
   const openOriginal = useApp((state) => state.openOriginal);
+  const revealFile = useApp((state) => state.revealFile);
   const open = useOpenExternal();
   const { connectionId, externalId } = original;
   const vault = useApp((state) =>
@@ -61,8 +62,20 @@ export function OpenOriginal({
     !(host === 'browser' && !web && (inPreview || original.documentId === null));
   // The page only means something where the file itself opens (desktop); the preview marks the passage.
   const atPage = page !== undefined && !(host === 'browser' && !web);
+  // A local file on the desktop can be shown in its folder (the browser host's file manager is not the user's).
+  const localFile = host === 'desktop' && !web && original.url !== null && original.documentId !== null;
   return (
     <>
+      {localFile && (
+        <button
+          type="button"
+          className="link-button"
+          title={original.url ?? undefined}
+          onClick={() => void revealFile(original.url!)}
+        >
+          {t('common.showInFolder')}
+        </button>
+      )}
       {note && (
         <button type="button" className="link-button" title={note} onClick={() => void open(note)}>
           {t('common.openInObsidian')} <span aria-hidden="true">↗</span>

@@ -88,6 +88,8 @@ export interface UiSlice {
    * in the preview.
    */
   openOriginal(original: OriginalRef): Promise<void>;
+  /** Desktop "Show in folder": the system's file manager shows a folder file (core checks it first). */
+  revealFile(url: string): Promise<void>;
   setLanguage(language: 'system' | Language): Promise<void>;
 }
 
@@ -222,6 +224,10 @@ export function createUiSlice(
           original.url,
           original.location?.kind === 'page' ? original.location.page : undefined,
         );
+    },
+    async revealFile(url) {
+      const result = await api.app.openExternal({ url, reveal: true });
+      if (!result.ok) get().showError(result.error);
     },
     async setLanguage(language) {
       await get().saveSettings({ language });
