@@ -104,4 +104,24 @@ describe('toSourceCard', () => {
       end: chunk.indexOf('\n\n## 其他'),
     });
   });
+
+  it("labels and links a cited paragraph by its own nearest heading, not the chunk's shared path", () => {
+    const merged =
+      '### `region-max-size`\n\nThe largest a Region grows to.\n\n### `region-split-size`\n\nThe size a new Region is split at.';
+    const folderHit: SearchHit = {
+      ...hit,
+      platform: 'folder',
+      url: '/docs/tikv-configuration-file.md#配置项',
+      headingPath: 'TiKV 配置文件 > 配置项',
+      text: merged,
+      charEnd: 1000 + merged.length,
+    };
+    const paragraph = bestParagraph(merged, queryTerms('region split size'));
+    expect(paragraph.text).toBe('### `region-split-size`\n\nThe size a new Region is split at.');
+    const card = toSourceCard({ n: 1, hit: folderHit, excerpt: merged, paragraph });
+    expect([card.headingPath, card.url]).toEqual([
+      'TiKV 配置文件 > 配置项 > `region-split-size`',
+      '/docs/tikv-configuration-file.md#region-split-size',
+    ]);
+  });
 });

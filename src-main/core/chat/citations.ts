@@ -5,6 +5,7 @@
  */
 import { headingPathAt } from '@shared/heading-at';
 import type { SourceCard } from '@shared/models';
+import { sectionUrl } from '../search/search-hits';
 import type { PromptSource } from './prompt-builder';
 
 export interface CitationCheck {
@@ -105,8 +106,12 @@ export function toSourceCard(source: PromptSource): SourceCard {
     connectionId: hit.connectionId,
     documentId: hit.documentId,
     externalId: hit.externalId,
-    url: hit.url,
-    // The paragraph's own nearest heading: a merged chunk's path names only what its sections share.
+    // Labelled and linked by the paragraph's own nearest heading: a merged chunk's path names only
+    // what its sections share.
+    url: sectionUrl(
+      { url: hit.url, platform: hit.platform, heading_path: hit.headingPath, content: hit.text },
+      paragraph.start,
+    ),
     headingPath: headingPathAt(hit.text, paragraph.start, hit.headingPath),
     paragraph: preview || hit.text.slice(0, PREVIEW_CHARS),
     charStart: exactSlice ? hit.charStart! + paragraph.start : hit.charStart,

@@ -160,12 +160,32 @@ describe('search on real-shaped documents', () => {
         url: '/docs/system-variables.md',
         platform: 'folder',
         heading_path: '系统变量 > `tidb_mem_quota_query` 从 v6.1.0 版本开始引入',
+        content: '设置单条 SQL 语句的内存使用限制。',
       }),
     ).toBe('/docs/system-variables.md#tidb_mem_quota_query-从-v610-版本开始引入');
-    expect(sectionUrl({ url: 'https://x.test/doc', platform: 'feishu', heading_path: 'A > B' })).toBe(
-      'https://x.test/doc',
+    // A chunk of several sections stores the path they share: its text's own heading is the section.
+    const merged = {
+      url: '/docs/system-variables.md',
+      platform: 'folder' as const,
+      heading_path: '系统变量 > 变量参考',
+      content:
+        '### `tidb_mem_quota_query`\n\n设置单条 SQL 语句的内存使用限制。\n\n### `tidb_mem_oom_action`\n\n超过内存限制时的行为。',
+    };
+    expect(sectionUrl(merged)).toBe('/docs/system-variables.md#tidb_mem_quota_query');
+    expect(sectionUrl(merged, merged.content.indexOf('超过'))).toBe(
+      '/docs/system-variables.md#tidb_mem_oom_action',
     );
-    expect(sectionUrl({ url: '/docs/a.md', platform: 'folder', heading_path: '' })).toBe('/docs/a.md');
+    expect(
+      sectionUrl({
+        url: 'https://x.test/doc',
+        platform: 'feishu',
+        heading_path: 'A > B',
+        content: '## C\n\nx',
+      }),
+    ).toBe('https://x.test/doc');
+    expect(sectionUrl({ url: '/docs/a.md', platform: 'folder', heading_path: '', content: 'x' })).toBe(
+      '/docs/a.md',
+    );
   });
 
   it('quotes the paragraph that answers, under the source named once', async () => {

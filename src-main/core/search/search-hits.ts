@@ -4,6 +4,7 @@
  */
 import type { Platform, SearchHit } from '@shared/models';
 import { slug } from 'github-slugger';
+import { headingPathAt } from '@shared/heading-at';
 import type { DirectResult } from './direct-channel';
 import type { IndexedChunkRow } from './index-retrieval';
 import { chunkIdOf, directKey } from './result-keys';
@@ -108,15 +109,30 @@ function indexHit(key: string, row: ChunkRow, score: number, ranks: SearchHit['r
 
 /**
  * The hit's link pointed at its section where the format allows: a local Markdown file gets the
- * GitHub-style anchor of the chunk's innermost heading (file.md#heading-anchor, what Markdown
- * viewers and editors resolve). Platform links stay as they are: their block anchors are not
- * stored. The link opener strips the anchor to open the file (core/app/open-external.ts).
+ * GitHub-style anchor of the passage's own nearest heading (file.md#heading-anchor, what Markdown
+ * viewers and editors resolve): the heading above the chunk's first text, not the path its
+ * sections share. Platform links stay as they are: their block anchors are not stored. The link
+ * opener strips the anchor to open the file (core/app/open-external.ts).
  */
-export function sectionUrl(row: Pick<ChunkRow, 'url' | 'platform' | 'heading_path'>): string | null {
-  if (!row.url || row.platform !== 'folder' || !/\.(?:md|markdown|mdx)$/i.test(row.url)) return row.url;
-  const heading = row.heading_path.split(' > ').at(-1)?.trim();
+export function sectionUrl(
+  row: Pick<ChunkRow, 'url' | 'platform' | 'heading_path' | 'content'>,
+  offset = firstTextOffset(row.content),
+): string | null {
+  if (!row.url || row.platform !== 'folder' || !/\.(?:md|markdown|mdx)(?:#|$)/i.test(row.url)) return row.url;
+  const file = row.url.replace(/#.*$/, '');
+  const heading = headingPathAt(row.content, offset, row.heading_path).split(' > ').at(-1)?.trim();
   const anchor = heading ? slug(heading) : '';
-  return anchor ? `${row.url}#${anchor}` : row.url;
+  return anchor ? `${file}#${anchor}` : file;
+}
+
+/** Where a chunk's text begins: its first line that is not blank or a heading (0 when none is). */
+function firstTextOffset(markdown: string): number {
+  let offset = 0;
+  for (const line of markdown.split('\n')) {
+    if (line.trim() !== '' && !/^ {0,3}#{1,6}(?:\s|$)/.test(line)) return offset;
+    offset += line.length + 1;
+  }
+  return 0;
 }
 
 function directHit(

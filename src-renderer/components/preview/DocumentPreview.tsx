@@ -31,6 +31,26 @@ function useComponents(): Components {
   );
 }
 
+/**
+ * Scrolls the preview to a passage: to the nearest heading above its first marked term (or above the
+ * passage when no term is marked), at the top, so "Show in document" lands on the heading the card
+ * named rather than below it; the passage itself when no heading is above it or the heading is more
+ * than a screen above the term.
+ */
+export function scrollToPassage(passage: HTMLElement): void {
+  const body = passage.closest<HTMLElement>('.preview-document') ?? passage;
+  const anchor =
+    passage.querySelector('mark') ?? passage.querySelector('p, li, pre, table, blockquote') ?? passage;
+  const before = (node: Node) =>
+    node === anchor || (node.compareDocumentPosition(anchor) & Node.DOCUMENT_POSITION_FOLLOWING) !== 0;
+  const heading = [...body.querySelectorAll<HTMLElement>('h1, h2, h3, h4, h5, h6')].filter(before).at(-1);
+  const screen = body.clientHeight || globalThis.innerHeight || 0;
+  const gap = heading ? anchor.getBoundingClientRect().top - heading.getBoundingClientRect().top : 0;
+  // jsdom has no scrollIntoView; browsers and Electron do.
+  if (heading && (screen === 0 || gap < screen * 0.8)) heading.scrollIntoView?.({ block: 'start' });
+  else passage.scrollIntoView?.({ block: anchor === passage ? 'start' : 'center' });
+}
+
 function PreviewBody({ preview }: { preview: PreviewState }) {
   const t = useT();
   const components = useComponents();
@@ -46,8 +66,7 @@ function PreviewBody({ preview }: { preview: PreviewState }) {
   );
   const marked = useRef<HTMLDivElement>(null);
   useEffect(() => {
-    // jsdom has no scrollIntoView; browsers and Electron do.
-    marked.current?.scrollIntoView?.({ block: 'center' });
+    if (marked.current) scrollToPassage(marked.current);
   }, [segments]);
   let firstTarget = true;
   return (

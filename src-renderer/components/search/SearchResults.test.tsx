@@ -211,9 +211,10 @@ describe('more results, their order and freshness', () => {
     await screen.findByText('2 results in 5 ms');
     const [variables, config] = screen.getAllByRole('article') as [HTMLElement, HTMLElement];
     expect(variables.querySelector('.heading-path')?.textContent).toBe('变量参考 › region-split-size');
-    // The heading the label names is not said again at the head of the passage.
+    // Headings in the passage are set off from their text, so one section does not run into the next
+    // (a shown heading is left out only where it leads the passage: hit-preview.test).
     expect(variables.querySelector('.hit-text')?.textContent).toBe(
-      'tidb_mem_quota_query 单条语句的内存上限。 Region 分裂阈值，默认 96MiB。',
+      'tidb_mem_quota_query — 单条语句的内存上限。 region-split-size — Region 分裂阈值，默认 96MiB。',
     );
     expect(config.querySelector('.heading-path')?.textContent).toBe('raftstore › Region');
 

@@ -205,6 +205,11 @@ describe('SearchView', () => {
           ],
         }),
     });
+    // jsdom has no scrollIntoView: record what the preview scrolls to, and how.
+    const scrolled: Array<[string, ScrollIntoViewOptions | boolean | undefined]> = [];
+    Element.prototype.scrollIntoView = function (this: Element, options?: ScrollIntoViewOptions | boolean) {
+      scrolled.push([`${this.tagName} ${this.textContent}`, options]);
+    };
     renderWithStore(
       <>
         <SearchBox />
@@ -228,6 +233,9 @@ describe('SearchView', () => {
     const passage = await within(dialog).findByRole('region', { name: 'The passage you opened' });
     expect(passage.textContent).toContain('提交');
     expect([...dialog.querySelectorAll('mark')].map((mark) => mark.textContent)).toContain('报销');
+    // It lands on the heading of the passage's section, at the top (not the passage's middle).
+    expect(scrolled.at(-1)).toEqual(['H2 提交', { block: 'start' }]);
+    delete (Element.prototype as { scrollIntoView?: unknown }).scrollIntoView;
     expect(backend.calls.find((call) => call.channel === 'documents.get')?.input).toEqual({ documentId: 1 });
     fireEvent(dialog, new Event('cancel'));
     await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());

@@ -4,12 +4,17 @@
  * little before the first match so a match deep in a long chunk is not clipped away.
  */
 const LEAD_CHARS = 60;
+/** What ends a heading inside a one-line snippet ("Approval — The manager signs…"). */
+const HEADING_END = ' —';
 
-function plainLine(line: string, shown: Set<string>): string | null {
+/** `leading`: no text came before this line (a heading there heads the whole snippet). */
+function plainLine(line: string, shown: Set<string>, leading: boolean): string | null {
   const trimmed = line.trim();
-  // A heading the card already shows (the title, the heading path) would be said twice.
+  // A leading heading the card already shows (the title, the heading path) would be said twice.
   const heading = /^#{1,6}\s+(.*?)\s*#*$/.exec(trimmed);
-  if (heading && shown.has(normalizeHeading(heading[1]!))) return null;
+  if (heading && leading && shown.has(normalizeHeading(heading[1]!))) return null;
+  // Any other heading is set off from the text it heads, so the two do not run together.
+  if (heading) return heading[1] ? `${plainHeading(heading[1])}${HEADING_END}` : null;
   if (/^(`{3,}|~{3,})/.test(trimmed)) return null; // code fence
   if (/^\|?\s*:?-{2,}:?\s*(\|\s*:?-{2,}:?\s*)*\|?$/.test(trimmed)) return null; // table rule
   let text = trimmed
@@ -32,10 +37,7 @@ function plainLine(line: string, shown: Set<string>): string | null {
 }
 
 function normalizeHeading(text: string): string {
-  return text
-    .replace(/(\*\*|__|`)/g, '')
-    .trim()
-    .toLowerCase();
+  return plainHeading(text).toLowerCase();
 }
 
 /** A heading as read, without its inline Markdown (`code`, **bold**, [links](…)). */
@@ -63,13 +65,19 @@ export function headingTrail(path: string, title: string): string | null {
  */
 export function hitPreview(markdown: string, terms: string[], shown: string[] = []): string {
   const known = new Set(shown.flatMap((text) => text.split(' > ')).map(normalizeHeading));
-  const text = markdown
-    .split('\n')
-    .map((line) => plainLine(line, known))
-    .filter((line): line is string => line !== null && line !== '')
+  let leading = true;
+  const lines: string[] = [];
+  for (const line of markdown.split('\n')) {
+    const plain = plainLine(line, known, leading);
+    if (plain === null || plain === '') continue;
+    lines.push(plain);
+    if (!plain.endsWith(HEADING_END)) leading = false;
+  }
+  const text = lines
     .join(' ')
     .replace(/\s+/g, ' ')
-    .trim();
+    .trim()
+    .replace(new RegExp(`${HEADING_END}$`), '');
   const lower = text.toLowerCase();
   const first = Math.min(
     ...terms.map((term) => lower.indexOf(term.toLowerCase())).filter((index) => index >= 0),
