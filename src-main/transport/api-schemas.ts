@@ -81,6 +81,7 @@ const searchRequest = z.strictObject({
     })
     .optional(),
   sort: z.enum(['relevance', 'modified']).optional(),
+  facetCounts: z.boolean().optional(),
 });
 
 export const API_SCHEMAS: ApiSchemas = {

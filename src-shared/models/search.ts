@@ -15,6 +15,11 @@ export interface SearchRequest {
    * matching documents (the same candidates, the same filters; `hits` stay by relevance).
    */
   sort?: SearchSort;
+  /**
+   * Also count the filter bar's values among the matching documents (SearchResponse.facetCounts):
+   * the app's filter menus ask for it; chat retrieval and the CLI do not pay for it.
+   */
+  facetCounts?: boolean;
 }
 
 export type SearchSort = 'relevance' | 'modified';
@@ -166,6 +171,20 @@ export interface SearchResponse {
   operators?: QueryOperators;
   /** How many documents matched in all (the candidates after filters and operators): `documents` shows the first k. */
   totalDocuments?: number;
+  /** When asked (`facetCounts`): the filter values' counts among the matching documents. */
+  facetCounts?: FacetCounts;
+}
+
+/**
+ * How many of a search's matching documents hold each filter value (by connection id, platform,
+ * knowledge base name, tag). A field's counts leave that field's own filter out, so ticking a
+ * value with a count adds that many. Values with no matching document are absent.
+ */
+export interface FacetCounts {
+  connections: Record<string, number>;
+  platforms: Partial<Record<Platform, number>>;
+  knowledgeBases: Record<string, number>;
+  tags: Record<string, number>;
 }
 
 export interface RerankInfo {

@@ -10,6 +10,7 @@
  */
 import type {
   DocumentExplanation,
+  FacetCounts,
   DocumentTitle,
   ExplainRequest,
   Platform,
@@ -54,6 +55,7 @@ import { chunkIdOf, chunkKey } from './result-keys';
 import { RRF_K, reciprocalRankFusion, topKKeepingChannels, type FusedItem } from './rrf';
 import { SearchCatalog, type SearchConnection, type SearchConnections } from './search-catalog';
 import { searchFacets } from './search-facets';
+import { countFacets, FACET_FIELDS, filtersBy, withoutFieldFilter, type FacetField } from './facet-counts';
 import { checkFilters, indexScope, type CheckedFilters } from './search-filters';
 import {
   candidateText,
@@ -204,7 +206,33 @@ export class HybridSearch implements SearchService {
   async search(request: SearchRequest, signal?: AbortSignal): Promise<SearchResponse> {
     const started = performance.now();
     const run = await this.run(request, signal);
-    return { ...run.response, tookMs: Math.round(performance.now() - started) };
+    const facetCounts =
+      request?.facetCounts && !run.response.noConnections
+        ? await this.countFacets(request, run, signal)
+        : null;
+    return {
+      ...run.response,
+      ...(facetCounts ? { facetCounts } : {}),
+      tookMs: Math.round(performance.now() - started),
+    };
+  }
+
+  /** The filter bar's counts for this search; a field with a filter is counted on a run without it (facet-counts.ts). */
+  private async countFacets(
+    request: SearchRequest,
+    run: SearchStages,
+    signal?: AbortSignal,
+  ): Promise<FacetCounts> {
+    const counts = await accessGate(this.db).read(() => countFacets(this.db, run.documentOrder, run.chunks));
+    for (const field of FACET_FIELDS) {
+      if (!filtersBy(request, field)) continue;
+      const other = await this.run(withoutFieldFilter(request, field), signal);
+      const recount = await accessGate(this.db).read(() =>
+        countFacets(this.db, other.documentOrder, other.chunks),
+      );
+      (counts as Record<FacetField, unknown>)[field] = recount[field];
+    }
+    return counts;
   }
 
   /**
