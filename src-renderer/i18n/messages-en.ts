@@ -503,6 +503,7 @@ export const en = {
   'settings.activeSpace': 'Search index: {space}',
   'settings.spaceDimensions': '{model}, {dimensions} dimensions',
   'settings.about': 'Data directory: {dir} · version {version}',
+  'settings.storage': 'On disk: {total} (index {index}) · {free} free on its volume',
   // AI tools (MCP) section of Settings (issue #11)
   'mcp.title': 'AI tools (MCP)',
   'mcp.hint':

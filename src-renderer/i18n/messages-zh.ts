@@ -480,6 +480,7 @@ export const zh: Record<MessageKey, string> = {
   'settings.activeSpace': '搜索索引：{space}',
   'settings.spaceDimensions': '{model}，{dimensions} 维',
   'settings.about': '数据目录：{dir} · 版本 {version}',
+  'settings.storage': '占用磁盘：{total}（索引 {index}）· 所在磁盘剩余 {free}',
   // AI tools (MCP) section of Settings (issue #11)
   'mcp.title': 'AI 工具（MCP）',
   'mcp.hint':

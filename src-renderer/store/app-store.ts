@@ -80,6 +80,7 @@ export function hydrate(store: AppStore, snapshot: StatusSnapshot): void {
     reindex: snapshot.reindex,
     version: snapshot.version,
     dataDir: snapshot.dataDir,
+    storage: snapshot.storage,
     secretStorage: snapshot.secretStorage,
   });
 }

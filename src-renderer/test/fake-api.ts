@@ -46,12 +46,10 @@ export function fakeBackend(handlers: Handlers): FakeBackend {
   };
 }
 
-/** The calls a test's actions made, without the views' own reads (cards' last run, suggested topics, filter facets). */
+/** The calls a test's actions made, without the views' own reads (cards' last run, suggested topics, filter facets, Settings' data-directory size). */
 export function userCalls(backend: FakeBackend): { channel: string; input: unknown }[] {
-  return backend.calls.filter(
-    (call) =>
-      call.channel !== 'sync.runs' && call.channel !== 'documents.topics' && call.channel !== 'search.facets',
-  );
+  const ownReads = new Set(['sync.runs', 'documents.topics', 'search.facets', 'app.status']);
+  return backend.calls.filter((call) => !ownReads.has(call.channel));
 }
 
 export function settings(patch: Partial<SettingsView> = {}): SettingsView {
@@ -110,6 +108,7 @@ export function snapshot(patch: Partial<StatusSnapshot> = {}): StatusSnapshot {
       pendingSpace: null,
     },
     syncing: {},
+    storage: null,
     ...patch,
   };
 }

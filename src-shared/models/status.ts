@@ -12,6 +12,19 @@ export interface StatusSnapshot {
   reindex: ReindexStatus;
   /** Running syncs' latest progress, keyed by connection id. */
   syncing: Record<string, SyncProgress>;
+  /** The data directory's size on disk; null for an in-memory Cairn (tests). */
+  storage: DataDirStorage | null;
+}
+
+export interface DataDirStorage {
+  /** Everything in the data directory (index, its log, models, logs), as the disk counts it. */
+  totalBytes: number;
+  /** Of which the database (the index and the connections). */
+  databaseBytes: number;
+  /** Free on its volume; null when the volume cannot say. */
+  freeBytes: number | null;
+  /** The volume's mount point, e.g. "/home". */
+  volume: string;
 }
 
 /**

@@ -1,4 +1,5 @@
-import type { ConnectionView, SettingsView, StatusSnapshot } from '@shared/models';
+import type { ConnectionView, DataDirStorage, SettingsView, StatusSnapshot } from '@shared/models';
+import { megabytes } from '../../core/db/disk-space';
 import { parseCommandArgs } from '../args';
 import type { AnsweredBy } from '../../instance/protocol';
 import { describeInstance } from '../../instance/session';
@@ -51,11 +52,18 @@ export function nextScheduled(status: StatusSnapshot, now = Date.now()): string 
   return `Next sync: ${soonest.name} ${when} (${formatTime(soonest.at)}), while the app or \`cairn serve\` runs.`;
 }
 
+/** "48 MB on disk (index 41 MB), 51,384 MB free on /" */
+export function storageLine(storage: DataDirStorage): string {
+  const free =
+    storage.freeBytes === null ? '' : `, ${megabytes(storage.freeBytes)} free on ${storage.volume}`;
+  return `${megabytes(storage.totalBytes)} on disk (index ${megabytes(storage.databaseBytes)})${free}`;
+}
+
 export function formatStatus(status: StatusSnapshot): string {
   const { embedding, chat } = status.settings;
   const lines = [
     `Cairn ${status.version}`,
-    `Data directory: ${status.dataDir}`,
+    `Data directory: ${status.dataDir}${status.storage ? ` · ${storageLine(status.storage)}` : ''}`,
     `Embeddings: ${embedding.provider}${embedding.model ? ` ${embedding.model}` : ''}, ${embedding.dimensions} dims · Chat: ${chat.provider}${chat.model ? ` ${chat.model}` : ''}`,
     `Scheduled sync: ${status.settings.scheduledSyncPaused ? 'paused' : `every ${status.settings.syncIntervalHours} h`} · Index: ${status.reindex.activeSpace}` +
       (status.reindex.running

@@ -6,6 +6,7 @@ import { expandHome } from '../connectors/folder/home-path';
 import type { ConnectionRepository } from '../connections/connection-repository';
 import type { EmbeddingService } from '../spaces/embedding-service';
 import { checkOpenTarget } from './open-external';
+import { measureDataDir } from './data-dir-size';
 import type { SettingsRepository } from '../settings/settings-repository';
 import type { SyncService } from '../sync/sync-service';
 
@@ -32,6 +33,7 @@ export function appApi(deps: AppApiDeps): CairnApi['app'] {
         settings: await deps.settings.get(),
         reindex: deps.embeddings.status(),
         syncing: deps.sync.snapshot(),
+        storage: deps.dataDir ? await measureDataDir(deps.dataDir) : null,
       })),
     // Core decides WHAT may be opened; the shell (Electron's shell, or the OS opener behind the
     // headless host: transport/api-dispatcher.ts withExternalOpener) decides HOW, after this check.

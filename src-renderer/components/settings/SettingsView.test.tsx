@@ -4,7 +4,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { ok } from '@shared/errors';
 import type { SettingsPatch, SettingsView } from '@shared/models';
 import { App } from '../../App';
-import { fakeBackend, settings, userCalls } from '../../test/fake-api';
+import { fakeBackend, settings, snapshot, userCalls } from '../../test/fake-api';
 import { renderWithStore } from '../../test/render';
 
 afterEach(cleanup);
@@ -126,5 +126,27 @@ describe('Settings never lose a change', () => {
       syncSave: (within(sync).getByRole('button', { name: 'Save' }) as HTMLButtonElement).disabled,
       chatMarked: within(chat).queryByText('Unsaved changes') !== null,
     }).toEqual({ updates: [{ syncIntervalHours: 6 }], syncSave: true, chatMarked: true });
+  });
+});
+
+describe('Settings show the data directory', () => {
+  it('with its size on disk, measured when Settings open, and the room left on its volume', async () => {
+    const backend = fakeBackend({
+      'app.status': () =>
+        ok(
+          snapshot({
+            storage: {
+              totalBytes: 48_200_000,
+              databaseBytes: 41_000_000,
+              freeBytes: 51_384_000_000,
+              volume: '/home',
+            },
+          }),
+        ),
+    });
+    renderWithStore(<App />, backend);
+    fireEvent.click(screen.getByRole('button', { name: 'Settings' }));
+    const size = await screen.findByTestId('data-dir-size');
+    expect(size.textContent).toBe('On disk: 48.2 MB (index 41.0 MB) · 51.38 GB free on its volume');
   });
 });

@@ -1,4 +1,4 @@
-import { useState } from 'react';
+import { useEffect, useState } from 'react';
 import type { SettingsView as SettingsData } from '@shared/models';
 import { hasMessage, type Translate } from '../../i18n/i18n';
 import { useT } from '../../hooks/use-t';
@@ -11,6 +11,7 @@ import { ChatSettings } from './ChatSettings';
 import { EmbeddingSettings } from './EmbeddingSettings';
 import { LocalModelsSection } from './LocalModelsSection';
 import { McpSettings } from './McpSettings';
+import { formatBytes } from './ModelCard';
 import { SectionSave } from './SectionSave';
 
 /** "builtin/cairn-hash-v1/1024" in words: the provider's name, the model and its size. */
@@ -88,6 +89,11 @@ export function SettingsView() {
   const reindex = useApp((state) => state.reindex);
   const version = useApp((state) => state.version);
   const dataDir = useApp((state) => state.dataDir);
+  const storage = useApp((state) => state.storage);
+  const refreshStorage = useApp((state) => state.refreshStorage);
+  useEffect(() => {
+    void refreshStorage();
+  }, [refreshStorage]);
   const setLanguage = useApp((state) => state.setLanguage);
   const theme = useApp((state) => state.theme);
   const setTheme = useApp((state) => state.setTheme);
@@ -148,6 +154,18 @@ export function SettingsView() {
       <McpSettings />
       <p className="muted small about">
         {t('settings.about', { dir: dataDir, version })}
+        {storage && (
+          <>
+            <br />
+            <span data-testid="data-dir-size">
+              {t('settings.storage', {
+                total: formatBytes(storage.totalBytes),
+                index: formatBytes(storage.databaseBytes),
+                free: storage.freeBytes === null ? '?' : formatBytes(storage.freeBytes),
+              })}
+            </span>
+          </>
+        )}
         <br />
         <SecretStorageNote className="muted small" />
       </p>

@@ -1,6 +1,7 @@
 import type { Result } from '@shared/errors';
 import type {
   CoreMessage,
+  DataDirStorage,
   ReindexStatus,
   SecretStorageView,
   SettingsPatch,
@@ -22,6 +23,10 @@ export interface SettingsSlice {
   reindex: ReindexStatus | null;
   version: string;
   dataDir: string;
+  /** The data directory's size on disk and the room left on its volume (Settings). */
+  storage: DataDirStorage | null;
+  /** Measures the data directory again (Settings shows it current when opened). */
+  refreshStorage(): Promise<void>;
   /** Where credentials are kept: the forms say "stored encrypted" only for the keychain. */
   secretStorage: SecretStorageView;
   saveSettings(patch: SettingsPatch): Promise<boolean>;
@@ -45,6 +50,11 @@ export function createSettingsSlice(set: SetState, get: GetState, { api }: Store
     reindex: null,
     version: '',
     dataDir: '',
+    storage: null,
+    async refreshStorage() {
+      const status = await api.app.status();
+      if (status.ok) set({ storage: status.value.storage });
+    },
     secretStorage: { kind: 'memory', path: null },
     async saveSettings(patch) {
       const result = await api.settings.update(patch);
