@@ -230,9 +230,16 @@ export function registerAnswerTools(server: McpServer, access: CairnAccess): voi
         '',
         untrusted(structured.answer, { kind: 'answer' }),
         '',
+        // The title, section, knowledge base and link are the document's too: inside the fence.
         ...citations.flatMap((c) => [
-          `[${c.n}] ${c.title} (${[c.platform, c.knowledge_base].filter(Boolean).join(' · ')}) citation_id: ${c.citation_id}${c.link ? ` · link: ${c.link}` : ''}`,
-          untrusted(c.passage, { citation: c.citation_id }),
+          `[${c.n}] citation_id: ${c.citation_id} (${c.platform})`,
+          untrusted(c.passage, {
+            citation: c.citation_id,
+            title: c.title,
+            section: c.heading_path,
+            knowledge_base: c.knowledge_base,
+            link: c.link,
+          }),
         ]),
       ].join('\n');
       return { content: [{ type: 'text' as const, text }], structuredContent: structured };

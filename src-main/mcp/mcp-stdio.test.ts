@@ -112,6 +112,11 @@ function textOf(result: ToolResult): string {
   return result.content.map((part) => part.text ?? '').join('\n');
 }
 
+/** The tool's own words: the text with every <document …>…</document> fence taken out. */
+function outsideFences(text: string): string {
+  return text.replace(/<document\b[^>]*>[\s\S]*?<\/document>/g, '');
+}
+
 /** Everything that goes back to the AI tool must be free of the stored secrets. */
 function expectNoSecrets(...results: unknown[]): void {
   const all = JSON.stringify(results);
@@ -175,7 +180,11 @@ async function exerciseTools(client: Client): Promise<{ answeredBy: string }> {
     citation_id: expect.stringMatching(/^d\d+#c\d+$/),
   });
   expect(chineseOut.results[0]!.passage).toContain('发票原件');
-  expect(textOf(chinese)).toContain(`<document citation="${chineseOut.results[0]!.citation_id}">`);
+  // The title and the section are the document's words too: only inside the fence, as attributes.
+  expect(textOf(chinese)).toContain(
+    `<document citation="${chineseOut.results[0]!.citation_id}" title="报销流程" section="报销流程`,
+  );
+  expect(outsideFences(textOf(chinese))).not.toContain('报销流程');
 
   const english = await call(client, 'search', { query: 'installer licence key', k: 2 });
   const englishOut = english.structuredContent as unknown as SearchOut;
@@ -249,8 +258,10 @@ async function exerciseTools(client: Client): Promise<{ answeredBy: string }> {
   };
   expect(passageOut.kind).toBe('passage');
   expect(passageOut.text.slice(passageOut.passage_start, passageOut.passage_end)).toContain('发票原件');
+  expect(outsideFences(textOf(passage))).not.toContain('报销流程');
   const document = await call(client, 'fetch', { id: cited.split('#')[0]! });
   expect((document.structuredContent as { text: string }).text).toContain('## 审批');
+  expect(outsideFences(textOf(document))).not.toContain('报销流程');
   const liveFetch = await call(client, 'fetch', { id: liveOut.results[0]!.citation_id });
   expect((liveFetch.structuredContent as { kind: string }).kind).toBe('live');
 
@@ -285,6 +296,7 @@ async function exerciseTools(client: Client): Promise<{ answeredBy: string }> {
   expect(askedOut.citations.some((c) => c.title === '报销流程' && /^d\d+#c\d+$/.test(c.citation_id))).toBe(
     true,
   );
+  expect(outsideFences(textOf(asked))).not.toContain('报销流程');
 
   const resources = await client.listResources();
   expect(resources.resources.map((resource) => resource.name).sort()).toEqual(
@@ -344,6 +356,43 @@ describe('cairn mcp over stdio, with nothing else running', () => {
       } finally {
         await client.close();
       }
+    },
+  );
+
+  it(
+    'answers a line over 10 MiB and malformed JSON-RPC with errors, and keeps serving',
+    { timeout: 120_000 },
+    async () => {
+      const child = spawn(process.execPath, [CAIRN_BIN, '--data-dir', dataDir, 'mcp'], {
+        env,
+        stdio: ['pipe', 'pipe', 'pipe'],
+      });
+      children.push(child);
+      const replies: { id: unknown; error?: { code: number }; result?: unknown }[] = [];
+      let buffered = '';
+      child.stdout!.on('data', (chunk: Buffer) => {
+        buffered += chunk.toString();
+        for (let at = buffered.indexOf('\n'); at !== -1; at = buffered.indexOf('\n')) {
+          replies.push(JSON.parse(buffered.slice(0, at)) as (typeof replies)[number]);
+          buffered = buffered.slice(at + 1);
+        }
+      });
+      const exited = new Promise<number | null>((resolve) => child.once('exit', resolve));
+      const piece = Buffer.alloc(1024 * 1024, 'x');
+      for (let i = 0; i < 11; i++) child.stdin!.write(piece);
+      child.stdin!.write('\n');
+      child.stdin!.write('{"jsonrpc":"2.0","id":5,"method":\n');
+      child.stdin!.write(
+        `${JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'raw', version: '1' } } })}\n`,
+      );
+      for (let i = 0; i < 600 && replies.length < 3; i++) await new Promise((r) => setTimeout(r, 100));
+      expect(replies.map((reply) => [reply.id, reply.error?.code ?? 'ok'])).toEqual([
+        [null, -32600],
+        [null, -32700],
+        [1, 'ok'],
+      ]);
+      child.stdin!.end();
+      expect(await exited).toBe(0);
     },
   );
 });

@@ -290,7 +290,13 @@ export function registerSearchTools(server: McpServer, access: CairnAccess, live
         content: [
           {
             type: 'text' as const,
-            text: `${header(structured)}\n${UNTRUSTED_NOTE}\n\n${untrusted(structured.text, { citation: structured.id })}`,
+            text: `${header(structured)}\n${UNTRUSTED_NOTE}\n\n${untrusted(structured.text, {
+              citation: structured.id,
+              title: structured.title,
+              section: structured.heading_path,
+              knowledge_base: structured.knowledge_base,
+              link: structured.link,
+            })}`,
           },
         ],
         structuredContent: structured,
@@ -360,14 +366,24 @@ function formatResults(result: {
   if (result.results.length === 0)
     return [`No results for "${result.query}".`, ...result.warnings].join('\n');
   const lines = [`${result.results.length} results for "${result.query}". ${UNTRUSTED_NOTE}`, ''];
+  // Only Cairn's own words stand outside the fence: the title, section, knowledge base and link
+  // come from the document (or its platform) like the passage, so they are its attributes.
   result.results.forEach((hit, index) => {
-    const where = [hit.platform, hit.knowledge_base, hit.connection].filter(Boolean).join(' · ');
-    lines.push(`[${index + 1}] ${hit.title} (${where}${hit.source === 'live' ? ', live' : ''})`);
+    const where = [hit.platform, hit.connection].filter(Boolean).join(' · ');
     lines.push(
-      `citation_id: ${hit.citation_id}${hit.heading_path ? ` · section: ${hit.heading_path}` : ''}${hit.link ? ` · link: ${hit.link}` : ''}`,
+      `[${index + 1}] citation_id: ${hit.citation_id} (${where}${hit.source === 'live' ? ', live' : ''})`,
     );
     if (hit.freshness) lines.push(hit.freshness);
-    lines.push(untrusted(hit.passage, { citation: hit.citation_id }), '');
+    lines.push(
+      untrusted(hit.passage, {
+        citation: hit.citation_id,
+        title: hit.title,
+        section: hit.heading_path,
+        knowledge_base: hit.knowledge_base,
+        link: hit.link,
+      }),
+      '',
+    );
   });
   if (result.warnings.length > 0) lines.push('Warnings:', ...result.warnings);
   return lines.join('\n').trimEnd();
@@ -384,10 +400,9 @@ function header(result: {
   total_chars: number;
   kind: string;
 }): string {
+  // The title, section, knowledge base and link go inside the fence with the text.
   return [
-    `${result.title} (${[result.platform, result.knowledge_base].filter(Boolean).join(' · ')}) [${result.id}]`,
-    ...(result.heading_path ? [`Section: ${result.heading_path}`] : []),
-    ...(result.link ? [`Link: ${result.link}`] : []),
+    `${result.kind === 'passage' ? 'Passage' : result.kind === 'live' ? 'Live result' : 'Document'} ${result.id} (${result.platform})`,
     ...(result.truncated
       ? [`Cut at the first characters of ${result.total_chars}: fetch a passage id for the rest.`]
       : []),
