@@ -63,6 +63,7 @@ export const en = {
   'filters.modified': 'Modified',
   'filters.findTag': 'Find a tag',
   'filters.documents': '{count} documents',
+  'filters.documentsMatching': '{count} matching documents',
   'filters.noneFound': 'Nothing found',
   'filters.clear': 'Clear filters',
   'filters.active': 'Active filters',

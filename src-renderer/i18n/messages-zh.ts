@@ -62,6 +62,7 @@ export const zh: Record<MessageKey, string> = {
   'filters.modified': '修改时间',
   'filters.findTag': '查找标签',
   'filters.documents': '{count} 篇文档',
+  'filters.documentsMatching': '{count} 篇匹配的文档',
   'filters.noneFound': '没有找到',
   'filters.clear': '清除筛选',
   'filters.active': '当前筛选',

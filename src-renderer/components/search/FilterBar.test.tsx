@@ -72,7 +72,9 @@ describe('FilterBar', () => {
     expect(tag.getAttribute('aria-expanded')).toBe('true');
     const panel = screen.getByRole('group', { name: 'Tag' });
     fireEvent.click(within(panel).getByRole('checkbox', { name: /项目/ }));
-    await waitFor(() => expect(queries().at(-1)).toEqual({ query: 'plan', filters: { tags: ['项目'] } }));
+    await waitFor(() =>
+      expect(queries().at(-1)).toEqual({ query: 'plan', filters: { tags: ['项目'] }, facetCounts: true }),
+    );
     // Escape closes the popover and gives focus back to its button.
     fireEvent.keyDown(within(panel).getByRole('checkbox', { name: /项目/ }), { key: 'Escape' });
     expect(screen.queryByRole('group', { name: 'Tag' })).toBeNull();
@@ -83,7 +85,7 @@ describe('FilterBar', () => {
     ).toBeTruthy();
     const chips = screen.getByRole('list', { name: 'Active filters' });
     fireEvent.click(within(chips).getByRole('button', { name: 'Remove filter #项目' }));
-    await waitFor(() => expect(queries().at(-1)).toEqual({ query: 'plan' }));
+    await waitFor(() => expect(queries().at(-1)).toEqual({ query: 'plan', facetCounts: true }));
   });
 
   it('offers date presets and a custom range, in Chinese too, and clears everything at once', async () => {
@@ -102,7 +104,7 @@ describe('FilterBar', () => {
     );
     expect(screen.getByRole('list', { name: '当前筛选' }).textContent).toContain('2026-03-01 至 2026-03-31');
     fireEvent.click(screen.getAllByRole('button', { name: '清除筛选' })[0]!);
-    await waitFor(() => expect(queries().at(-1)).toEqual({ query: '计划' }));
+    await waitFor(() => expect(queries().at(-1)).toEqual({ query: '计划', facetCounts: true }));
     expect(store.getState().searchFilters).toEqual(NO_FILTERS);
   });
 });

@@ -1,5 +1,5 @@
 import { useEffect } from 'react';
-import type { Platform, SearchFacets } from '@shared/models';
+import type { FacetCounts, Platform, SearchFacets } from '@shared/models';
 import { PLATFORM_INFO } from '@shared/platforms';
 import { type Translate } from '../../i18n/i18n';
 import { useLanguage, useT } from '../../hooks/use-t';
@@ -18,8 +18,31 @@ import { CheckList, FilterPopover, type FilterOption } from './FilterMenu';
 
 const PRESETS: DatePreset[] = ['any', 'week', 'month', 'year', 'custom'];
 
-/** A filter's options from the facets; only what the index holds is offered. */
-function optionsFor(field: ListField, facets: SearchFacets, language: Language): FilterOption[] {
+const COUNTED: Record<ListField, keyof FacetCounts> = {
+  connectionIds: 'connections',
+  platforms: 'platforms',
+  knowledgeBases: 'knowledgeBases',
+  tags: 'tags',
+};
+
+/**
+ * A filter's options from the facets; only what the index holds is offered. With a search answered,
+ * each counts that search's matching documents (`counts`, SearchResponse.facetCounts) instead of
+ * the whole index's.
+ */
+function optionsFor(
+  field: ListField,
+  facets: SearchFacets,
+  language: Language,
+  counts: FacetCounts | null,
+): FilterOption[] {
+  const options = indexOptions(field, facets, language);
+  if (!counts) return options;
+  const counted = counts[COUNTED[field]] as Record<string, number>;
+  return options.map((option) => ({ ...option, documents: counted[option.value] ?? 0 }));
+}
+
+function indexOptions(field: ListField, facets: SearchFacets, language: Language): FilterOption[] {
   const names = new Map(facets.connections.map((c) => [c.id, c.name]));
   if (field === 'connectionIds')
     return facets.connections.map((c) => ({ value: c.id, label: c.name, documents: c.documents }));
@@ -80,6 +103,9 @@ export function FilterBar() {
   const t = useT();
   const language = useLanguage();
   const facets = useApp((state) => state.facets);
+  const query = useApp((state) => state.query);
+  const answeredCounts = useApp((state) => state.facetCounts);
+  const counts = query.trim() ? answeredCounts : null;
   const filters = useApp((state) => state.searchFilters);
   const setFilters = useApp((state) => state.setSearchFilters);
   const clear = useApp((state) => state.clearSearchFilters);
@@ -111,7 +137,7 @@ export function FilterBar() {
       <div className="filter-triggers">
         {facets &&
           FIELDS.map(({ field, label }) => {
-            const options = optionsFor(field, facets, language);
+            const options = optionsFor(field, facets, language, counts);
             if (options.length < (field === 'tags' ? 1 : 2) && filters[field].length === 0) return null;
             const chosen = filters[field];
             const text =
@@ -127,6 +153,7 @@ export function FilterBar() {
               <FilterPopover key={field} label={t(label)} text={text} active={chosen.length > 0}>
                 <CheckList
                   options={options}
+                  matching={counts !== null}
                   selected={chosen}
                   onToggle={(value) => setFilters({ [field]: toggled(chosen as string[], value) })}
                   {...(field === 'tags' ? { findLabel: t('filters.findTag') } : {})}

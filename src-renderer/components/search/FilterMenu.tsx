@@ -92,8 +92,11 @@ export function CheckList({
   selected,
   onToggle,
   findLabel,
+  matching = false,
 }: {
   options: FilterOption[];
+  /** The counts are of the search's matching documents, not the whole index. */
+  matching?: boolean;
   selected: readonly string[];
   onToggle: (value: string) => void;
   findLabel?: string;
@@ -129,7 +132,11 @@ export function CheckList({
               </span>
               <span className="filter-count">
                 <span aria-hidden="true">{option.documents}</span>
-                <span className="visually-hidden">{t('filters.documents', { count: option.documents })}</span>
+                <span className="visually-hidden">
+                  {t(matching ? 'filters.documentsMatching' : 'filters.documents', {
+                    count: option.documents,
+                  })}
+                </span>
               </span>
             </label>
           </li>

@@ -86,13 +86,13 @@ describe('more results, their order and freshness', () => {
     fireEvent.click(screen.getByRole('button', { name: 'Show 40 more' }));
     await screen.findByText('Top 50 of 80 results in 5 ms');
     expect(screen.getAllByRole('article')).toHaveLength(50);
-    expect(searchCalls(backend).at(-1)).toMatchObject({ query: 'restart', k: 50 });
+    expect(searchCalls(backend).at(-1)).toEqual({ query: 'restart', k: 50, facetCounts: true });
     expect(screen.queryByRole('button', { name: /more$/ })).toBeNull();
     expect(screen.getByText('Showing the first 50: add words or filters to reach the others.')).toBeTruthy();
 
     fireEvent.change(screen.getByRole('searchbox'), { target: { value: 'restart service' } });
     await screen.findByText('Top 10 of 80 results in 5 ms');
-    expect(searchCalls(backend).at(-1)).toEqual({ query: 'restart service' });
+    expect(searchCalls(backend).at(-1)).toEqual({ query: 'restart service', facetCounts: true });
   });
 
   it('offers only the documents there are, and nothing more when all are shown', async () => {
@@ -113,9 +113,11 @@ describe('more results, their order and freshness', () => {
     await waitFor(() =>
       expect(screen.getAllByRole('article')[0]!.getAttribute('aria-label')).toBe('Runbook 12'),
     );
-    expect(searchCalls(backend).at(-1)).toEqual({ query: 'restart', sort: 'modified' });
+    expect(searchCalls(backend).at(-1)).toEqual({ query: 'restart', sort: 'modified', facetCounts: true });
     fireEvent.change(screen.getByRole('searchbox'), { target: { value: 'runbook' } });
-    await waitFor(() => expect(searchCalls(backend).at(-1)).toEqual({ query: 'runbook', sort: 'modified' }));
+    await waitFor(() =>
+      expect(searchCalls(backend).at(-1)).toEqual({ query: 'runbook', sort: 'modified', facetCounts: true }),
+    );
   });
 
   it('says on each result when it was edited and synced, and when the source changed since', async () => {

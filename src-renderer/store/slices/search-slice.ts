@@ -1,6 +1,7 @@
 import type { AppErrorData } from '@shared/errors';
 import type {
   DocumentTopic,
+  FacetCounts,
   QueryOperators,
   SearchDocument,
   SearchResponse,
@@ -27,6 +28,8 @@ export interface SearchSlice {
   totalDocuments: number | null;
   /** The "phrase" and -word operators core read in the answered query; null when it used none. */
   operators: QueryOperators | null;
+  /** The filter values' counts among the answered query's matching documents; null before an answer. */
+  facetCounts: FacetCounts | null;
   /** The order of the results: relevance, or newest modified first. Kept across queries. */
   sort: SearchSort;
   /** How many documents to show: PAGE_SIZE, or MAX_RESULTS after "Show more" (a new query starts over). */
@@ -70,6 +73,7 @@ export function createSearchSlice(
     answeredQuery: '',
     totalDocuments: null,
     operators: null,
+    facetCounts: null,
     sort: 'relevance',
     limit: PAGE_SIZE,
     topics: [],
@@ -114,6 +118,7 @@ export function createSearchSlice(
           answeredQuery: '',
           totalDocuments: null,
           operators: null,
+          facetCounts: null,
         });
         return;
       }
@@ -125,6 +130,8 @@ export function createSearchSlice(
         ...(filters ? { filters } : {}),
         ...(limit !== PAGE_SIZE ? { k: limit } : {}),
         ...(sort !== 'relevance' ? { sort } : {}),
+        // The filter menus count what this search matches, not the whole index.
+        facetCounts: true,
       });
       // An older, slower answer must not replace a newer one.
       if (id !== latest) return;
@@ -140,6 +147,7 @@ export function createSearchSlice(
           answeredQuery: query,
           totalDocuments: result.value.totalDocuments ?? result.value.documents.length,
           operators: result.value.operators ?? null,
+          facetCounts: result.value.facetCounts ?? null,
         });
         // An open "why not" follows the results: the same document, asked about for this search.
         const asked = get().whyNot;
@@ -155,6 +163,7 @@ export function createSearchSlice(
           answeredQuery: query,
           totalDocuments: null,
           operators: null,
+          facetCounts: null,
         });
     },
   };
