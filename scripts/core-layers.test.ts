@@ -15,39 +15,48 @@ async function reported(path: string, text: string): Promise<string[]> {
   );
 }
 
-describe('the order of core folders (eslint.config.js coreLayers)', () => {
+describe('the order of core folders (eslint.config.js coreLayers) and the short composition root', () => {
   it('fails a file that imports against the order, and passes one that follows it', async () => {
-    const cases = {
-      indexImportsSync: await reported(
+    const longFunction = `export function probe(): number {\n${'  void 0;\n'.repeat(80)}  return 1;\n}\n`;
+    // Each probe: a file's path and text, linted as if it were there.
+    const probes: Record<string, [path: string, text: string]> = {
+      indexImportsSync: [
         'src-main/core/index/probe.ts',
         "import { SyncEngine } from '../sync/sync-engine';\nexport const probe = SyncEngine;\n",
-      ),
-      typeOnlyAgainst: await reported(
+      ],
+      typeOnlyAgainst: [
         'src-main/core/connections/probe.ts',
         "import type { SyncService } from '../sync/sync-service';\nexport type Probe = SyncService;\n",
-      ),
-      dynamicAgainst: await reported(
+      ],
+      dynamicAgainst: [
         'src-main/core/embedding/deep/probe.ts',
         "export const probe = () => import('../../workers/worker-host');\n",
-      ),
-      reExportAgainst: await reported(
+      ],
+      reExportAgainst: [
         'src-main/core/search/probe.ts',
         "export { ConnectionRepository } from '../connections/connection-repository';\n",
-      ),
-      unlistedFolder: await reported('src-main/core/newfolder/probe.ts', 'export const probe = 1;\n'),
-      syncImportsConnections: await reported(
+      ],
+      unlistedFolder: ['src-main/core/newfolder/probe.ts', 'export const probe = 1;\n'],
+      syncImportsConnections: [
         'src-main/core/sync/probe.ts',
         "import { ConnectionRepository } from '../connections/connection-repository';\nimport { CairnError } from '../errors';\nimport { WorkerHost } from '../workers/worker-host';\nexport const probe = [ConnectionRepository, CairnError, WorkerHost];\n",
-      ),
-      appImportsAnything: await reported(
+      ],
+      appLongFunction: ['src-main/core/app/probe.ts', longFunction],
+      syncLongFunction: ['src-main/core/sync/probe.ts', longFunction],
+      appImportsAnything: [
         'src-main/core/app/probe.ts',
         "import { SyncService } from '../sync/sync-service';\nexport const probe = SyncService;\n",
-      ),
-      testUsesAFolderAbove: await reported(
+      ],
+      testUsesAFolderAbove: [
         'src-main/core/index/probe.test.ts',
         "import { HybridSearch } from '../search/hybrid-search';\nexport const probe = HybridSearch;\n",
-      ),
+      ],
     };
+    const cases = Object.fromEntries(
+      await Promise.all(
+        Object.entries(probes).map(async ([name, [path, text]]) => [name, await reported(path, text)]),
+      ),
+    );
     expect(cases).toEqual({
       indexImportsSync: ["cairn/core-layers: core/index may not import core/sync ('../sync/sync-engine')"],
       typeOnlyAgainst: [
@@ -63,6 +72,10 @@ describe('the order of core folders (eslint.config.js coreLayers)', () => {
         'cairn/core-layers: src-main/core/newfolder has no place in the order of core folders: add it to coreLayers in eslint.config.js with the folders it may import',
       ],
       syncImportsConnections: [],
+      appLongFunction: [
+        "max-lines-per-function: Function 'probe' has too many lines (83). Maximum allowed is 80.",
+      ],
+      syncLongFunction: [],
       appImportsAnything: [],
       testUsesAFolderAbove: [],
     });

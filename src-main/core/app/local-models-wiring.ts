@@ -1,16 +1,18 @@
 /**
- * Builds the local-model services for the composition root: the catalogue (+ CAIRN_MODEL_CATALOG),
- * the store under the data directory, the worker-backed runtime and the download service; and the
- * reranker settings (stored, with CAIRN_RERANK_MODEL / CAIRN_RERANK_BUDGET_MS on top).
+ * The local models for the composition root: the catalogue (+ CAIRN_MODEL_CATALOG), the store under
+ * the data directory, the worker-backed runtime; and the reranker settings in effect (stored, with
+ * CAIRN_RERANK_MODEL / CAIRN_RERANK_BUDGET_MS on top), kept current through `settings.changed`.
  */
-import type { RerankerSettingsView, SettingsView } from '@shared/models';
-import type { EventBus } from '../events/event-bus';
+import type { RerankerSettingsView } from '@shared/models';
+import type { SettingsEventBus } from '../events/settings-events';
 import type { Logger } from '../logging/logger';
-import { loadCatalog } from '../models/catalog';
+import { loadCatalog, type ModelCatalog } from '../models/catalog';
 import { LocalModels } from '../models/local-models';
-import { ModelService, type ModelServiceDeps } from '../models/model-service';
+import type { ModelService } from '../models/model-service';
 import { ModelStore } from '../models/model-store';
 import { CairnError } from '../errors';
+import type { SettingsRepository } from '../settings/settings-repository';
+import type { Disposers } from './disposers';
 
 export interface LocalModelWiring {
   store: ModelStore;
@@ -18,17 +20,13 @@ export interface LocalModelWiring {
   service: ModelService;
 }
 
-export function createLocalModelServices(options: {
+/** The catalogue, the store and the runtime of local models (the download service comes later: it asks the embedding service what is in use). */
+export function localModelRuntime(options: {
   modelsDir: string;
   env: Record<string, string | undefined>;
-  events: EventBus;
   logger: Logger;
-  settings: () => Promise<SettingsView>;
-  chunkCount: ModelServiceDeps['chunkCount'];
-  inUse: ModelServiceDeps['inUse'];
-  onChange: ModelServiceDeps['onChange'];
   workerEntry?: string;
-}): LocalModelWiring {
+}): { catalog: ModelCatalog; store: ModelStore; local: LocalModels } {
   const catalog = loadCatalog(options.env);
   const store = new ModelStore(options.modelsDir);
   const local = new LocalModels({
@@ -37,20 +35,23 @@ export function createLocalModelServices(options: {
     logger: options.logger,
     ...(options.workerEntry ? { workerEntry: options.workerEntry } : {}),
   });
-  const service = new ModelService({
-    store,
-    catalog,
-    local,
-    events: options.events,
-    logger: options.logger,
-    settings: options.settings,
-    env: options.env,
-    chunkCount: options.chunkCount,
-    inUse: options.inUse,
-    onChange: options.onChange,
-  });
-  service.start();
-  return { store, local, service };
+  return { catalog, store, local };
+}
+
+/** The reranker settings in effect now: read at start, then replaced on every `settings.changed`. */
+export async function followRerankerSettings(deps: {
+  settings: SettingsRepository;
+  settingsEvents: SettingsEventBus;
+  env: Record<string, string | undefined>;
+  disposers: Disposers;
+}): Promise<() => RerankerSettingsView> {
+  let current = rerankerSettings((await deps.settings.get()).reranker, deps.env);
+  deps.disposers.push(
+    deps.settingsEvents.on('settings.changed', ({ after }) => {
+      current = rerankerSettings(after.reranker, deps.env);
+    }),
+  );
+  return () => current;
 }
 
 /** The reranker settings in effect: stored, overridden by CAIRN_RERANK_MODEL (an id, or "none") and CAIRN_RERANK_BUDGET_MS. */

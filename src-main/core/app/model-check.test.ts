@@ -19,12 +19,7 @@ beforeAll(async () => {
     startFakeEmbeddingServer(),
   ]);
   settings = new SettingsRepository(db, new MemorySecretStore());
-  api = settingsApi({
-    db,
-    settings,
-    embeddings: { reconfigure: async () => {} } as never,
-    onScheduleSettingsChanged: async () => {},
-  });
+  api = settingsApi({ db, settings });
 });
 afterAll(async () => {
   await Promise.all([chat.close(), embeddings.close()]);

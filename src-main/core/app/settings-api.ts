@@ -1,9 +1,12 @@
-/** The contract's `settings` domain: settings, and the work a change re-plans (re-embedding, the sync schedule). */
+/**
+ * The contract's `settings` domain. An update is saved by the settings repository, which publishes
+ * `settings.changed`: the work a change re-plans (re-embedding, the sync schedule, the reranker) is
+ * done by the services that subscribe, before the update returns.
+ */
 import type { CairnApi } from '@shared/contract';
 import type { SettingsPatch, SettingsView } from '@shared/models';
 import type { Db } from '../db/database';
 import type { Embedder } from '../embedding/embedder';
-import type { EmbeddingService } from '../spaces/embedding-service';
 import { CairnError, toResult } from '../errors';
 import type { ModelCatalog } from '../models/catalog';
 import { reindexCost } from '../spaces/reindex-job';
@@ -13,13 +16,8 @@ import type { SettingsRepository } from '../settings/settings-repository';
 export interface SettingsApiDeps {
   db: Db;
   settings: SettingsRepository;
-  embeddings: EmbeddingService;
   /** Builds an installed local model's embedder, for the embedding Test (provider 'local'). */
   localEmbedder?: (model: string) => Embedder;
-  /** Called after settings changed that affect scheduling. */
-  onScheduleSettingsChanged: () => Promise<void>;
-  /** Called after every successful update (reranker settings are read on every search). */
-  afterUpdate?: (settings: SettingsView) => void;
   /** Checks a local embedding model before the settings name it. */
   localModels?: { catalog: ModelCatalog; installed(id: string): boolean };
 }
@@ -38,21 +36,7 @@ export function settingsApi(deps: SettingsApiDeps, signal?: AbortSignal): CairnA
           // The catalogue decides a local model's width, whatever the form sent.
           input = { ...input, embedding: { ...input.embedding, dimensions: entry.dimensions } };
         }
-        const after = await deps.settings.update(input);
-        // A changed key alone counts too: the same model behind a new key needs no re-embed, but a
-        // provider that could not be built before may be buildable now.
-        if (
-          JSON.stringify(before.embedding) !== JSON.stringify(after.embedding) ||
-          input.embedding?.apiKey !== undefined
-        )
-          await deps.embeddings.reconfigure();
-        if (
-          before.syncIntervalHours !== after.syncIntervalHours ||
-          before.scheduledSyncPaused !== after.scheduledSyncPaused
-        )
-          await deps.onScheduleSettingsChanged();
-        deps.afterUpdate?.(after);
-        return after;
+        return deps.settings.update(input);
       }),
     reindexCost: () => toResult(() => reindexCost(deps.db)),
     testChat: (input) => toResult(() => testChatModel(deps.settings, input ?? {}, signal)),

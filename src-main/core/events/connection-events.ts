@@ -4,6 +4,7 @@
  * sign-in, a cached direct-search connector) subscribe, instead of being called through hooks.
  */
 import type { ConnectionMode } from '@shared/models';
+import { AwaitedEventBus } from './awaited-event-bus';
 
 export interface ConnectionEvents {
   /** The connection is about to be deleted: stop what uses it. The delete waits for every listener. */
@@ -27,30 +28,6 @@ export interface ConnectionEvents {
 }
 
 export type ConnectionEventName = keyof ConnectionEvents;
-type Listener<N extends ConnectionEventName> = (event: ConnectionEvents[N]) => Promise<void> | void;
 
-/**
- * A typed bus whose publishers wait for the listeners: "removing" must have stopped the sync
- * before the rows go. Every listener runs even when one fails; the first failure is then thrown
- * to the publisher, as the hook it replaces would have.
- */
-export class ConnectionEventBus {
-  private readonly listeners = new Map<ConnectionEventName, Set<Listener<never>>>();
-
-  on<N extends ConnectionEventName>(name: N, listener: Listener<N>): () => void {
-    const set = this.listeners.get(name) ?? new Set();
-    this.listeners.set(name, set);
-    set.add(listener as Listener<never>);
-    return () => set.delete(listener as Listener<never>);
-  }
-
-  async publish<N extends ConnectionEventName>(name: N, event: ConnectionEvents[N]): Promise<void> {
-    const outcomes = await Promise.allSettled(
-      [...(this.listeners.get(name) ?? [])].map(async (listener) => (listener as Listener<N>)(event)),
-    );
-    const failed = outcomes.find(
-      (outcome): outcome is PromiseRejectedResult => outcome.status === 'rejected',
-    );
-    if (failed) throw failed.reason;
-  }
-}
+/** The connection lifecycle's bus: "removing" waits for every listener before the rows go. */
+export class ConnectionEventBus extends AwaitedEventBus<ConnectionEvents> {}

@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { SettingsPatch } from '@shared/models';
 import { openDatabase, type Db } from '../db/database';
 import { CairnError } from '../errors';
+import { SettingsEventBus, type SettingsChange } from '../events/settings-events';
 import { MemorySecretStore } from '../secrets/secret-store';
 import { SettingsRepository } from './settings-repository';
 
@@ -107,5 +108,55 @@ describe('SettingsRepository', () => {
       "INSERT INTO settings (key, value) VALUES ('language', '\"klingon\"') ON CONFLICT (key) DO UPDATE SET value = EXCLUDED.value",
     );
     expect((await settings.get()).language).toBe('system');
+  });
+
+  it('tells settings.changed what changed and waits for its listeners; an update that changes nothing tells nobody', async () => {
+    const events = new SettingsEventBus();
+    const published = new SettingsRepository(db, secrets, events);
+    const heard: { change: SettingsChange; savedWhenHeard: number }[] = [];
+    const start = (await published.get()).syncIntervalHours;
+    let release!: () => void;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    let listening!: () => void;
+    const heardFirst = new Promise<void>((resolve) => (listening = resolve));
+    events.on('settings.changed', async (change) => {
+      heard.push({ change, savedWhenHeard: (await published.get()).syncIntervalHours });
+      listening();
+      await held;
+    });
+    let returned = false;
+    const updating = published.update({ syncIntervalHours: start + 1 }).then(() => (returned = true));
+    await heardFirst;
+    expect(returned).toBe(false); // the update waits for the listener
+    release();
+    await updating;
+    await published.update({ syncIntervalHours: start + 1 });
+    await published.update({ chat: { apiKey: 'sk-chat' } });
+    expect(
+      heard.map(({ change, savedWhenHeard }) => ({
+        interval: [change.before.syncIntervalHours, change.after.syncIntervalHours],
+        chatKey: [change.before.chat.hasApiKey, change.after.chat.hasApiKey],
+        keysWritten: change.keysWritten,
+        savedWhenHeard,
+      })),
+    ).toEqual([
+      { interval: [start, start + 1], chatKey: [false, false], keysWritten: [], savedWhenHeard: start + 1 },
+      {
+        interval: [start + 1, start + 1],
+        chatKey: [false, true],
+        keysWritten: ['chat'],
+        savedWhenHeard: start + 1,
+      },
+    ]);
+  });
+
+  it('throws a listener failure to the caller, with the settings saved', async () => {
+    const events = new SettingsEventBus();
+    const published = new SettingsRepository(db, secrets, events);
+    events.on('settings.changed', () => {
+      throw new CairnError('EMBEDDING_FAILED', 'The new embedder could not be built.');
+    });
+    await expect(published.update({ language: 'zh' })).rejects.toMatchObject({ code: 'EMBEDDING_FAILED' });
+    expect((await published.get()).language).toBe('zh');
   });
 });

@@ -7,6 +7,7 @@ import type { ChatSettingsView, EmbeddingSettingsView, SettingsPatch, SettingsVi
 import type { Db } from '../db/database';
 import { MAX_DIMENSIONS } from '../index/embedding-spaces';
 import type { SecretStore } from '../secrets/secret-store';
+import type { SettingsChange, SettingsEventBus } from '../events/settings-events';
 import { CairnError } from '../errors';
 import { parseInput } from '../validation';
 
@@ -95,6 +96,8 @@ export class SettingsRepository {
   constructor(
     private readonly db: Db,
     private readonly secrets: SecretStore,
+    /** Told `settings.changed` after an update changed a setting or wrote a key. @default nobody */
+    private readonly events?: SettingsEventBus,
   ) {}
 
   async get(): Promise<SettingsView> {
@@ -108,22 +111,31 @@ export class SettingsRepository {
   }
 
   /**
-   * Validates and applies a patch; an `apiKey` of '' removes the stored key. Callers that react to
-   * an embedding change (re-index) compare `embedding` before and after.
+   * Validates and applies a patch; an `apiKey` of '' removes the stored key. When a setting changed
+   * or a key was written, publishes `settings.changed` and returns once its listeners have re-planned
+   * their work (a listener's failure is thrown after the settings were saved).
    */
   async update(input: SettingsPatch): Promise<SettingsView> {
     const patch = parseInput(patchSchema, input, 'settings');
+    const before = this.events ? await this.get() : null;
+    const keysWritten: SettingsChange['keysWritten'] = [];
     const current = await this.readStored();
     const next: StoredSettings = { ...current };
     if (patch.embedding) {
       const { apiKey: key, ...rest } = patch.embedding;
       next.embedding = { ...current.embedding, ...rest };
-      if (key !== undefined) await this.saveApiKey('embedding', key);
+      if (key !== undefined) {
+        await this.saveApiKey('embedding', key);
+        keysWritten.push('embedding');
+      }
     }
     if (patch.chat) {
       const { apiKey: key, ...rest } = patch.chat;
       next.chat = { ...current.chat, ...rest };
-      if (key !== undefined) await this.saveApiKey('chat', key);
+      if (key !== undefined) {
+        await this.saveApiKey('chat', key);
+        keysWritten.push('chat');
+      }
     }
     if (patch.models) next.models = { ...current.models, ...patch.models };
     if (patch.reranker) next.reranker = { ...current.reranker, ...patch.reranker };
@@ -146,7 +158,10 @@ export class SettingsRepository {
         }
       });
     }
-    return this.get();
+    const after = await this.get();
+    if (before && (changed.length > 0 || keysWritten.length > 0))
+      await this.events?.publish('settings.changed', { before, after, keysWritten });
+    return after;
   }
 
   /** The stored API key for a provider, for the composition root building embedders/chat clients. */

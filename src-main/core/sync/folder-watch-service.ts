@@ -31,6 +31,8 @@ export interface FolderWatchServiceDeps {
   quietMs?: number;
   /** Longest wait after the first change of a burst. @default 2000 */
   maxWaitMs?: number;
+  /** Where the cards' folder state is kept (the connection repository reads it). @default its own */
+  states?: FolderWatchStates;
 }
 
 interface Watched {
@@ -54,16 +56,44 @@ function watchKey(view: ConnectionView): string | null {
   return typeof path === 'string' && path.trim() ? expandHome(path) : null;
 }
 
-export class FolderWatchService {
-  private readonly watched = new Map<string, Watched>();
+/**
+ * What the cards show of each folder connection: whether it is watched, the watcher's error, its
+ * Obsidian vault. The watch service writes it and the connection repository reads it into views;
+ * it stands apart from the service so the repository, built before the syncs the service starts,
+ * is given it at once.
+ */
+export class FolderWatchStates {
+  /** The watchers, by connection id (written by FolderWatchService only). */
+  readonly watched = new Map<string, Watched>();
   /** Obsidian vault names of every folder connection, watched or not ("Open in Obsidian"). */
-  private readonly vaults = new Map<string, string | null>();
+  readonly vaults = new Map<string, string | null>();
+
+  /** The card's folder state; undefined for connections that are not local folders. */
+  stateOf(view: Pick<ConnectionView, 'id' | 'platform'>): FolderState | undefined {
+    if (view.platform !== 'folder') return undefined;
+    const entry = this.watched.get(view.id);
+    return {
+      watching: entry?.watcher !== null && entry?.watcher !== undefined,
+      watchError: entry?.error ?? null,
+      obsidianVault: this.vaults.get(view.id) ?? null,
+    };
+  }
+}
+
+export class FolderWatchService {
+  private readonly watched: Map<string, Watched>;
+  private readonly vaults: Map<string, string | null>;
+  private readonly states: FolderWatchStates;
   private reconciling: Promise<void> = Promise.resolve();
   private disposed = false;
   /** Syncs started by this service (tests and the bench wait on them). */
   syncsStarted = 0;
 
-  constructor(private readonly deps: FolderWatchServiceDeps) {}
+  constructor(private readonly deps: FolderWatchServiceDeps) {
+    this.states = deps.states ?? new FolderWatchStates();
+    this.watched = this.states.watched;
+    this.vaults = this.states.vaults;
+  }
 
   /** Watches the current connections and follows their changes; returns the disposer. */
   async start(): Promise<() => Promise<void>> {
@@ -85,13 +115,7 @@ export class FolderWatchService {
 
   /** The card's folder state; undefined for connections that are not local folders. */
   stateOf(view: Pick<ConnectionView, 'id' | 'platform'>): FolderState | undefined {
-    if (view.platform !== 'folder') return undefined;
-    const entry = this.watched.get(view.id);
-    return {
-      watching: entry?.watcher !== null && entry?.watcher !== undefined,
-      watchError: entry?.error ?? null,
-      obsidianVault: this.vaults.get(view.id) ?? null,
-    };
+    return this.states.stateOf(view);
   }
 
   reconcile(views: ConnectionView[]): Promise<void> {

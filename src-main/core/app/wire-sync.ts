@@ -1,0 +1,96 @@
+/**
+ * Sync: the document store, the engine, the sync service (one run per connection), the 24 h
+ * scheduler and the folder watch. Built here, started by `start()` once the rest of the instance
+ * exists; a change of the sync interval or pause re-plans the scheduler through `settings.changed`.
+ */
+import { announceConnections } from '../connections/announce';
+import { toResult } from '../errors';
+import { PgDocumentStore } from '../index/pg-document-store';
+import { FolderWatchService } from '../sync/folder-watch-service';
+import { parcelWatch } from '../sync/folder-watcher';
+import { SyncScheduler } from '../sync/scheduler';
+import { SyncEngine } from '../sync/sync-engine';
+import { SyncLock } from '../sync/sync-lock';
+import { closeAbandonedRuns } from '../sync/sync-runs';
+import { SyncService } from '../sync/sync-service';
+import type { CreateCairnOptions } from './cairn';
+import type { Base } from './wire-base';
+import type { ConnectionsWiring } from './wire-connections';
+import type { EmbeddingWiring } from './wire-embedding';
+
+export interface SyncWiring {
+  service: SyncService;
+  /** Starts the scheduler (overdue connections sync now) and the folder watch. */
+  start(): Promise<void>;
+}
+
+export async function wireSync(
+  base: Base,
+  connections: ConnectionsWiring,
+  embedding: EmbeddingWiring,
+  options: CreateCairnOptions,
+): Promise<SyncWiring> {
+  const { db, events, logger, disposers } = base;
+  // Runs a crash or a kill left "running" are closed before any sync can start.
+  await closeAbandonedRuns(db);
+  const engine = new SyncEngine({
+    db,
+    store: new PgDocumentStore(db, { logger: logger.child('index') }),
+    lock: new SyncLock(db),
+    logger: logger.child('sync'),
+    redact: base.redact,
+  });
+  const service = new SyncService({
+    db,
+    engine,
+    connectors: connections.connectors,
+    repository: connections.repository,
+    embeddings: embedding.embeddings,
+    lifecycle: connections.lifecycle,
+    events,
+    logger: logger.child('sync'),
+  });
+  disposers.push(() => service.dispose());
+  const scheduler = options.scheduler === false ? null : scheduleSyncs(base, connections, service);
+  const states = connections.folderStates;
+  const folderWatch = states
+    ? new FolderWatchService({
+        events,
+        listConnections: () => connections.repository.list(),
+        startSync: (connectionId) => service.start(connectionId),
+        announce: () => announceConnections(events, connections.repository),
+        watch: options.watchFolder ?? parcelWatch,
+        logger: logger.child('watch'),
+        states,
+      })
+    : null;
+  return {
+    service,
+    start: async () => {
+      if (scheduler) disposers.push(await scheduler.start());
+      if (folderWatch) disposers.push(await folderWatch.start());
+    },
+  };
+}
+
+/** Scheduled syncs start through the service, as the card's button does. */
+function scheduleSyncs(base: Base, connections: ConnectionsWiring, service: SyncService): SyncScheduler {
+  const scheduler = new SyncScheduler({
+    store: connections.repository,
+    settings: () => base.settings.get(),
+    startSync: (connectionId) => toResult(() => service.start(connectionId)),
+    events: base.events,
+    announce: () => announceConnections(base.events, connections.repository),
+    logger: base.logger.child('scheduler'),
+  });
+  base.disposers.push(
+    base.settingsEvents.on('settings.changed', async ({ before, after }) => {
+      if (
+        before.syncIntervalHours !== after.syncIntervalHours ||
+        before.scheduledSyncPaused !== after.scheduledSyncPaused
+      )
+        await scheduler.refresh();
+    }),
+  );
+  return scheduler;
+}
