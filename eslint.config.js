@@ -82,6 +82,12 @@ export default tseslint.config(
     rules: { 'max-lines-per-function': ['error', { max: 80, skipBlankLines: false, skipComments: false }] },
   },
   {
+    // The sync engine runs phases that live in their own modules (listing, the document pipeline,
+    // the run-outcome classifier): it stays short enough to read as the order of those phases.
+    files: ['src-main/core/sync/sync-engine.ts'],
+    rules: { 'max-lines': ['error', { max: 200, skipBlankLines: false, skipComments: false }] },
+  },
+  {
     files: [
       'src-main/core/**/*.ts',
       'src-main/cli/**/*.ts',

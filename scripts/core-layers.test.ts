@@ -42,6 +42,10 @@ describe('the order of core folders (eslint.config.js coreLayers) and the short 
         "import { ConnectionRepository } from '../connections/connection-repository';\nimport { CairnError } from '../errors';\nimport { WorkerHost } from '../workers/worker-host';\nexport const probe = [ConnectionRepository, CairnError, WorkerHost];\n",
       ],
       appLongFunction: ['src-main/core/app/probe.ts', longFunction],
+      longSyncEngine: [
+        'src-main/core/sync/sync-engine.ts',
+        `export const probe = 1;\n${'// …\n'.repeat(200)}`,
+      ],
       syncLongFunction: ['src-main/core/sync/probe.ts', longFunction],
       appImportsAnything: [
         'src-main/core/app/probe.ts',
@@ -76,6 +80,7 @@ describe('the order of core folders (eslint.config.js coreLayers) and the short 
         "max-lines-per-function: Function 'probe' has too many lines (83). Maximum allowed is 80.",
       ],
       syncLongFunction: [],
+      longSyncEngine: ['max-lines: File has too many lines (201). Maximum allowed is 200.'],
       appImportsAnything: [],
       testUsesAFolderAbove: [],
     });
