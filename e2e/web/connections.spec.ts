@@ -36,6 +36,17 @@ test('a new user is led to add a local folder and syncs it', async ({ app, backe
   await syncAndWait(app, 'notes');
   await expect(card.getByTestId('document-count')).toHaveText(String(notesFixtureCount()));
   await expect(card.getByTestId('chunk-count')).not.toHaveText('0');
+  // The last sync is said with its year, and no tile cuts what it says, even in a narrow window.
+  await expect(card.locator('.facts')).toContainText(String(new Date().getFullYear()));
+  await app.setViewportSize({ width: 900, height: 700 });
+  const cut = await card
+    .locator('.facts dd')
+    .evaluateAll((tiles) =>
+      tiles.filter((tile) => tile.scrollWidth > tile.clientWidth).map((tile) => tile.textContent),
+    );
+  expect(cut).toEqual([]);
+  await screenshot(app, '03a-folder-card-900');
+  await app.setViewportSize({ width: 1280, height: 820 });
   // The binary file is left out on purpose: counted by reason, and named with the reason.
   await expect(card.getByRole('list', { name: 'Left out of the index' })).toContainText(
     'Files with binary content: 1',

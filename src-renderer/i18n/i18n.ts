@@ -32,11 +32,15 @@ export function languageFromTag(tag: string | undefined): Language {
   return tag?.toLowerCase().startsWith('zh') ? 'zh' : 'en';
 }
 
-/** Compact dates that fit a card cell, e.g. "5/3 14:05" / "5/3, 14:05". */
+/**
+ * A date and time with its year, in the language's own order: "2026年12月3日 16:15" /
+ * "Dec 3, 2026, 16:15" (numeric months read "12/3", US order, in Chinese too).
+ */
 export function formatDateTime(language: Language, iso: string | null, never: string): string {
   if (!iso) return never;
   return new Intl.DateTimeFormat(language === 'zh' ? 'zh-CN' : 'en', {
-    month: 'numeric',
+    year: 'numeric',
+    month: 'short',
     day: 'numeric',
     hour: '2-digit',
     minute: '2-digit',
