@@ -5,6 +5,7 @@ import type { ChatAnswer, DocumentView, SourceCard } from '@shared/models';
 import { fail, ok } from '@shared/errors';
 import type { CairnAccess } from './cairn-access';
 import { UNTRUSTED_NOTE, untrusted } from './citations';
+import { freshnessLine } from '@shared/time-ago';
 import { unwrapOrThrow } from './tool-errors';
 
 const sourcesOutput = {
@@ -43,8 +44,20 @@ const askOutput = {
       heading_path: z.string(),
       link: z.string().nullable(),
       passage: z.string(),
+      edited_at: z
+        .string()
+        .nullable()
+        .describe("The source's own last edit of the indexed copy (ISO 8601); null when unknown or live."),
+      synced_at: z
+        .string()
+        .nullable()
+        .describe('When Cairn last confirmed this copy current (ISO 8601); null for a live source.'),
+      changed_since_sync: z
+        .boolean()
+        .describe('The source is known to have changed since it was synced: the passage may be out of date.'),
     }),
   ),
+  searched_for: z.array(z.string()).describe('What the answer searched the documents for.'),
   error: z.string().nullable(),
   content_trust: z.literal('untrusted'),
 };
@@ -208,12 +221,17 @@ export function registerAnswerTools(server: McpServer, access: CairnAccess): voi
         heading_path: card.headingPath,
         link: card.url,
         passage: card.paragraph,
+        edited_at: card.freshness?.editedAt ?? null,
+        synced_at: card.freshness?.syncedAt ?? null,
+        changed_since_sync: card.freshness?.changed !== undefined,
       }));
+      const now = new Date();
       const structured = {
         answer: answer.finished.text,
         mode: answer.finished.mode,
         incomplete: answer.finished.incomplete,
         citations,
+        searched_for: answer.finished.searchedFor ?? [],
         error: answer.finished.error
           ? `${answer.finished.error.message} (${answer.finished.error.code})`
           : null,
@@ -226,13 +244,18 @@ export function registerAnswerTools(server: McpServer, access: CairnAccess): voi
         ...(structured.incomplete
           ? [`The answer is incomplete${structured.error ? `: ${structured.error}` : '.'}`]
           : []),
+        // The caller's own question (or its rewrite): what retrieval looked for, to retry with other words.
+        ...(structured.searched_for.length > 0
+          ? [`Searched for: ${structured.searched_for.map((query) => `“${query}”`).join(' and ')}`]
+          : []),
         UNTRUSTED_NOTE,
         '',
         untrusted(structured.answer, { kind: 'answer' }),
         '',
         // The title, section, knowledge base and link are the document's too: inside the fence.
-        ...citations.flatMap((c) => [
-          `[${c.n}] citation_id: ${c.citation_id} (${c.platform})`,
+        ...citations.flatMap((c, index) => [
+          // When the cited copy was edited and synced, and whether it changed since: Cairn's own data.
+          `[${c.n}] citation_id: ${c.citation_id} (${c.platform})${freshnessOf(answer.finished.citations[index]!, now)}`,
           untrusted(c.passage, {
             citation: c.citation_id,
             title: c.title,
@@ -256,4 +279,8 @@ function cardCitationId(card: SourceCard, document: DocumentView | undefined): s
       card.charStart !== null && candidate.charStart <= card.charStart && card.charStart < candidate.charEnd,
   );
   return chunk ? `d${card.documentId}#c${chunk.id}` : `d${card.documentId}`;
+}
+
+function freshnessOf(card: SourceCard, now: Date): string {
+  return card.freshness ? `, ${freshnessLine(card.freshness, now)}` : '';
 }

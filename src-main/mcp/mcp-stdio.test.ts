@@ -289,9 +289,24 @@ async function exerciseTools(client: Client): Promise<{ answeredBy: string }> {
   const askedOut = asked.structuredContent as {
     answer: string;
     mode: string;
-    citations: { n: number; citation_id: string; title: string }[];
+    citations: {
+      n: number;
+      citation_id: string;
+      title: string;
+      synced_at: string | null;
+      changed_since_sync: boolean;
+    }[];
+    searched_for: string[];
   };
   expect(askedOut.mode).toBe('model');
+  expect(askedOut.searched_for).toEqual(['报销需要什么？']);
+  expect(textOf(asked)).toContain('Searched for: “报销需要什么？”');
+  // Each indexed citation says when it was synced, in the data and beside its citation id.
+  for (const citation of askedOut.citations.filter((c) => c.citation_id.startsWith('d'))) {
+    expect(Number.isNaN(Date.parse(citation.synced_at ?? ''))).toBe(false);
+    expect(citation.changed_since_sync).toBe(false);
+  }
+  expect(textOf(asked)).toMatch(/citation_id: d\d+#c\d+ \(folder\), (edited .* · )?synced /);
   expect(askedOut.answer).toMatch(/\[\d\]/);
   expect(askedOut.citations.some((c) => c.title === '报销流程' && /^d\d+#c\d+$/.test(c.citation_id))).toBe(
     true,
