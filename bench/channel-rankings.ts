@@ -1,8 +1,8 @@
 /**
  * The keyword and the vector channel's own rankings for many queries, read from the statement
  * HybridSearch runs (index-retrieval.ts: the vector channel with its lexical candidates beside the
- * HNSW walk, sized as space-size.ts sizes them; without the similarity floor and the
- * distinctive-word rule, so each channel is scored whole); query vectors are embedded in batches
+ * HNSW walk, sized as space-size.ts sizes them; without the similarity floor, so each channel is
+ * scored whole); query vectors are embedded in batches
  * first. Shared by the collection and the real-documents evaluations, so both score the same
  * channels.
  */
@@ -61,7 +61,6 @@ export async function channelRanker(db: Db, embedder: Embedder): Promise<Channel
           ? await retrieveFromIndex(db, {
               query: p,
               scope: null,
-              distinctive: [],
               vector: { space: active, queryVector: queryEmbedder.vectorOf(p.text)!, lexicalCandidates },
             })
           : null;

@@ -4,8 +4,8 @@
  * (chunker → built-in embedder → PgDocumentStore, in-memory PGlite), then every judged query runs
  * through the app's HybridSearch itself (with the app's vector tuning: similarity floor, fusion
  * weight, at most 3 chunks per document), and the keyword and vector rankings are read from the
- * statement it runs (index-retrieval.ts; the vector ranking without the similarity floor, the
- * keyword one without the distinctive-word rule). A document counts at its best-ranked chunk.
+ * statement it runs (index-retrieval.ts; the vector ranking without the similarity floor). A
+ * document counts at its best-ranked chunk.
  */
 import type { Embedder } from '../src-main/core/embedding/embedder';
 import { BuiltinEmbedder } from '../src-main/core/embedding/builtin-embedder';
@@ -197,7 +197,6 @@ export async function evaluateCollection(
               await retrieveFromIndex(pipeline.db, {
                 query: { keywordText: '', frameKeywordText: '' },
                 scope: null,
-                distinctive: [],
                 vector: { space: active, queryVector: queryEmbedder.vectorOf(p.text)!, lexicalCandidates: 0 },
               })
             ).vector

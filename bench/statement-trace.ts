@@ -1,21 +1,19 @@
 /**
  * Where a search's time goes, measured on the app's own path: wraps a Db's query and exec in place
  * and sums, per search, the time of each kind of statement that HybridSearch runs
- * (index-retrieval.ts): the BM25 scans, the index statement (vector channel, term checks, rows),
- * the distinctive-word check, and the rest (the search catalogue, document filters, session
- * settings). Searches must run one at a time for the sums to belong to one search.
+ * (index-retrieval.ts): the BM25 scans of the keyword fields, the index statement (vector channel,
+ * rows), and the rest (a document's first chunk for one found by its outline alone, the search
+ * catalogue, document filters, session settings). Searches must run one at a time for the sums to belong to one search.
  */
 import type { Db } from '../src-main/core/db/database';
 
-export const STATEMENT_KINDS = ['keyword scan', 'index statement', 'keyword check', 'other'] as const;
+export const STATEMENT_KINDS = ['keyword scan', 'index statement', 'other'] as const;
 export type StatementKind = (typeof STATEMENT_KINDS)[number];
 
 export function statementKind(sql: string): StatementKind {
   const text = sql.replace(/\s+/g, ' ').trim();
-  if (text.includes('to_bm25query(') && text.includes('ORDER BY search_text <@>')) return 'keyword scan';
+  if (text.includes('to_bm25query(') && / ORDER BY \w+ <@> /.test(text)) return 'keyword scan';
   if (text.startsWith('WITH vec AS MATERIALIZED')) return 'index statement';
-  if (text.startsWith('SELECT id FROM chunks WHERE id = ANY') && text.includes('LIKE ANY'))
-    return 'keyword check';
   return 'other';
 }
 

@@ -38,7 +38,7 @@ export const NOTHING_MATCHES_QUERIES = [
   '怎么 如何',
   'what is the',
   'how does it',
-  'xyzzy 不存在的词',
+  'xyzzy plugh',
   'qwertyuiopasdf',
 ];
 

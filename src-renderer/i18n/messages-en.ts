@@ -133,8 +133,6 @@ export const en = {
     'Its connection {name} is searched live on its platform, not in the local index.',
   'whyNot.reason.filter': 'The {filter} filter left it out ({value}).',
   'whyNot.reason.no-query-words': 'It holds none of the search words.',
-  'whyNot.reason.distinctive-missing':
-    'No document holds {words}, and a search naming such a word only matches documents that hold it.',
   'whyNot.reason.keyword-depth': 'On words, none of its passages is among the {depth} best.',
   'whyNot.reason.no-vector.no-space': 'There is no semantic index yet: this search ran on words only.',
   'whyNot.reason.no-vector.no-embedder':

@@ -132,7 +132,6 @@ export const zh: Record<MessageKey, string> = {
   'whyNot.reason.connection-live': '它所在的连接 {name} 在平台上实时搜索，不在本地索引中。',
   'whyNot.reason.filter': '被“{filter}”筛选条件排除（{value}）。',
   'whyNot.reason.no-query-words': '它不含任何检索词。',
-  'whyNot.reason.distinctive-missing': '没有任何文档包含 {words}；检索词中有这样的词时，只匹配包含它的文档。',
   'whyNot.reason.keyword-depth': '按关键词，它的段落都不在最好的 {depth} 个之中。',
   'whyNot.reason.no-vector.no-space': '语义索引尚未建立：这次搜索只按关键词进行。',
   'whyNot.reason.no-vector.no-embedder': '向量模型不可用：这次搜索只按关键词进行。',

@@ -231,7 +231,6 @@ export type ExplainReason =
       value: string;
     }
   | { kind: 'no-query-words' }
-  | { kind: 'distinctive-missing'; words: string[] }
   | { kind: 'keyword-depth'; depth: number }
   | { kind: 'no-vector'; why: 'no-space' | 'no-embedder' | 'not-embedded' | 'embed-failed' }
   | { kind: 'similarity-floor'; similarity: number; floor: number }

@@ -1,7 +1,7 @@
 /**
  * "Why not this document?": one document followed through the stages of a search that just ran
  * (hybrid-search.ts SearchStages), in pipeline order: its connection and the filters, the keyword
- * channel (the query's analysed words it holds, the distinctive-word rule, the channel's depth),
+ * channel (the query's analysed words it holds, the channel's depth),
  * the vector channel (its vectors, the similarity floor, the depth, the tail rule), the query's
  * operators, the per-document cap, and the top-k cut.
  *
@@ -196,12 +196,7 @@ export async function explainDocument(
 
   // 2. The channels, when it was searched.
   if (searchable) {
-    if (index.distinctiveMissing)
-      reasons.push({
-        kind: 'distinctive-missing',
-        words: query.distinctive.map((word) => typedOf(word) ?? word),
-      });
-    else if (keywordRank === null)
+    if (keywordRank === null)
       reasons.push(
         words.some((w) => w.found)
           ? { kind: 'keyword-depth', depth: CHANNEL_DEPTH }

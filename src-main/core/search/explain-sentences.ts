@@ -24,8 +24,6 @@ export function reasonSentence(reason: ExplainReason): string {
       return `Left out by ${FILTER_WORDS[reason.filter]} (${reason.value}).`;
     case 'no-query-words':
       return 'It holds none of the query words.';
-    case 'distinctive-missing':
-      return `No keyword results at all: ${reason.words.map((w) => `"${w}"`).join(', ')} occurs in no document searched, and a query naming such a word matches only documents that hold one.`;
     case 'keyword-depth':
       return `On words, none of its passages is among the ${reason.depth} best.`;
     case 'no-vector':

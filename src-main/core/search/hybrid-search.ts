@@ -102,7 +102,6 @@ const NOTHING_INDEXED: IndexRetrieval = {
   vectorSpace: null,
   keyword: [],
   rows: new Map(),
-  distinctiveMissing: false,
 };
 
 /** Why the vector channel did not rank (null: it ran). */
@@ -268,7 +267,6 @@ export class HybridSearch implements SearchService {
           keywordText: '',
           frameKeywordText: '',
           phrases: [],
-          distinctive: [],
           truncated: false,
         },
         syntax,
@@ -494,7 +492,6 @@ export class HybridSearch implements SearchService {
     const index = await retrieveFromIndex(this.db, {
       query,
       scope,
-      distinctive: query.distinctive,
       vector:
         active && embedding
           ? { space: active, queryVector: embedding, lexicalCandidates: depth, minSimilarity }

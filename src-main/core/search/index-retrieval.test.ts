@@ -127,7 +127,6 @@ describe('retrieveFromIndex on documents', () => {
     return {
       query,
       scope,
-      distinctive: query.distinctive,
       vector: vector && {
         space,
         queryVector: embedder.vector(query.text),
@@ -207,24 +206,19 @@ describe('retrieveFromIndex on documents', () => {
     expect(found.keyword).toEqual([]);
   });
 
-  it('empties the keyword ranking when a distinctive word occurs nowhere in scope', async () => {
+  it('finds the pages holding some of the query words when another occurs nowhere (no "No results")', async () => {
     // "xyzzy" is in the archive only; 报销 is everywhere in notes.
     const everywhere = await retrieveFromIndex(db, input('xyzzy 报销'));
     expect(namesOf(everywhere.keyword)[0]).toBe('magic');
     const notes = await retrieveFromIndex(db, input('xyzzy 报销', connectionScope(['notes'])));
-    expect([notes.keyword, notes.distinctiveMissing, everywhere.distinctiveMissing]).toEqual([
-      [],
-      true,
-      false,
+    expect(namesOf(notes.keyword).sort()).toEqual(['invoice', 'travel']);
+    // A word nobody wrote beside a common one: the common one still finds its pages.
+    expect(namesOf((await retrieveFromIndex(db, input('plugh 报销'))).keyword).sort()).toEqual([
+      'invoice',
+      'magic',
+      'travel',
     ]);
-    // Without the rule, the notes' 报销 chunks are the keyword hits.
-    const ruleOff = await retrieveFromIndex(db, {
-      ...input('xyzzy 报销', connectionScope(['notes'])),
-      distinctive: [],
-    });
-    expect(namesOf(ruleOff.keyword).sort()).toEqual(['invoice', 'travel']);
-    // A word nobody wrote: no keyword hit, though its other word is common.
-    expect((await retrieveFromIndex(db, input('plugh 报销'))).keyword).toEqual([]);
+    expect((await retrieveFromIndex(db, input('plugh'))).keyword).toEqual([]);
   });
 
   it('searches only the scope: connections, then documents (a knowledge base filter), in both channels', async () => {
@@ -250,7 +244,6 @@ describe('retrieveFromIndex on documents', () => {
         vectorSpace: space,
         keyword: [],
         rows: new Map(),
-        distinctiveMissing: false,
       });
     // Nothing shares a word with it, and every vector is less similar than the floor.
     const nothing = await retrieveFromIndex(db, input('zzqqvv', null, { minSimilarity: 0.99 }));
@@ -313,7 +306,6 @@ describe('retrieveFromIndex: the vector channel on vectors of known order', () =
     retrieveFromIndex(db, {
       query: { keywordText, frameKeywordText: '' },
       scope,
-      distinctive: [],
       vector: { space, queryVector: x, lexicalCandidates, minSimilarity },
     });
 

@@ -1,9 +1,8 @@
 /**
  * Everything a search reads from the local index: the BM25 scans (keyword-scan.ts), then one
  * statement with the vector channel's ranking (vector-channel.ts), the check that the keyword hits
- * share a query term (the scan's last step), whether they hold one of the query's distinctive
- * words, and the rows of every chunk either channel returned (what the fused results are built
- * from). One statement instead of three or four: PGlite pays a fixed cost per statement (six
+ * share a query term (the scan's last step), and the rows of every chunk either channel returned
+ * (what the fused results are built from). One statement instead of three or four: PGlite pays a fixed cost per statement (six
  * protocol messages, a plan), a few hundred microseconds of CPU each, and a search's statements
  * queue behind each other's (issue #15, docs/decisions/search-during-sync.md). The BM25 scans stay
  * statements of their own: the extension scores cheaply only at the top level of a query.
@@ -15,7 +14,7 @@ import type { ChunkLocation } from '@shared/models';
 import type { Db } from '../db/database';
 import type { SpaceRecord } from '../index/embedding-spaces';
 import { CHANNEL_DEPTH, type ChannelScope } from './channel-scope';
-import { keywordMatches, keywordScan, termPatterns } from './keyword-scan';
+import { keywordScan, termPatterns } from './keyword-scan';
 import { RRF_K, reciprocalRankFusion } from './rrf';
 import { vectorChannelSql } from './vector-channel';
 
@@ -48,11 +47,6 @@ export interface IndexRetrievalInput {
   query: { keywordText: string; frameKeywordText: string };
   /** Where to search (search-filters.ts indexScope); null = every chunk. */
   scope: ChannelScope | null;
-  /**
-   * The query's distinctive words (query-text.ts): when it also has other words, a keyword hit
-   * must hold one of them somewhere in scope, or there are no keyword hits. [] = no such rule.
-   */
-  distinctive: readonly string[];
   /** The vector channel, or null when it is skipped. */
   vector: {
     space: SpaceRecord;
@@ -72,14 +66,12 @@ export interface IndexRetrieval {
   vectorSpace: SpaceRecord | null;
   /**
    * The keyword channel's ranking: BM25 over the content terms, fused at FRAME_QUERY_WEIGHT with
-   * BM25 over content plus question-frame terms when the query has frame words; empty when a
-   * distinctive word occurs nowhere in scope.
+   * BM25 over content plus question-frame terms when the query has frame words. A query word that
+   * occurs nowhere does not empty it: the pages holding its other words are found (issue #24).
    */
   keyword: number[];
   /** The rows of every id in either ranking (and of the keyword ids that failed a check). */
   rows: Map<number, IndexedChunkRow>;
-  /** The keyword ranking was emptied because none of the query's distinctive words occurs in scope. */
-  distinctiveMissing: boolean;
 }
 
 interface RetrievedRow extends IndexedChunkRow {
@@ -87,7 +79,6 @@ interface RetrievedRow extends IndexedChunkRow {
   /** Absent when there was nothing to check (no terms): false. */
   content_match?: boolean;
   frame_match?: boolean;
-  distinctive?: boolean;
 }
 
 const NO_VECTOR = 'SELECT NULL::bigint AS chunk_id, NULL::bigint AS rank WHERE false';
@@ -102,10 +93,6 @@ export async function retrieveFromIndex(db: Db, input: IndexRetrievalInput): Pro
       : null;
   const queryVector = input.vector ? await input.vector.queryVector : null;
   const space = input.vector && queryVector ? input.vector.space : null;
-  // (A keyword hit proves a distinctive word occurs when every content term is one: no check then.)
-  const mixed =
-    input.distinctive.length > 0 && content.terms.some((term) => !input.distinctive.includes(term));
-  const distinctive = mixed ? input.distinctive : [];
 
   const params: unknown[] = [];
   const param = (value: unknown) => `$${params.push(value)}`;
@@ -123,7 +110,7 @@ export async function retrieveFromIndex(db: Db, input: IndexRetrievalInput): Pro
   const framedIds = param(framed?.ids ?? []);
   // A term check per keyword id only (a vector-only row's keyword text is never read).
   // A check with no terms is not selected at all: every field returned costs a decode in PGlite's
-  // client, and most queries have no frame words and no distinctive ones.
+  // client, and most queries have no frame words.
   const holds = (ids: string, terms: readonly string[], name: keyof RetrievedRow) =>
     terms.length === 0
       ? ''
@@ -136,8 +123,7 @@ export async function retrieveFromIndex(db: Db, input: IndexRetrievalInput): Pro
        UNION SELECT unnest(${framedIds}::bigint[]))
      SELECT c.id, v.rank AS vector_rank
             ${holds(contentIds, content.terms, 'content_match')}
-            ${holds(framedIds, framed?.terms ?? [], 'frame_match')}
-            ${holds(`${contentIds}::bigint[] || ${framedIds}`, distinctive, 'distinctive')},
+            ${holds(framedIds, framed?.terms ?? [], 'frame_match')},
             c.content, c.heading_path, c.char_start, c.char_end, c.location, d.id AS document_id,
             d.external_id, d.title, d.knowledge_base, d.url, d.connection_id
      FROM wanted w JOIN chunks c ON c.id = w.id JOIN documents d ON d.id = c.document_id
@@ -152,7 +138,7 @@ export async function retrieveFromIndex(db: Db, input: IndexRetrievalInput): Pro
   const contentHits = content.ids.filter((id) => rows.get(id)?.content_match);
   const framedHits = framed?.ids.filter((id) => rows.get(id)?.frame_match) ?? [];
   // No content hit, no keyword hit; frame words only break ties among content hits.
-  let keyword =
+  const keyword =
     framed && contentHits.length > 0
       ? reciprocalRankFusion({ content: contentHits.map(String), framed: framedHits.map(String) }, RRF_K, {
           framed: FRAME_QUERY_WEIGHT,
@@ -160,14 +146,5 @@ export async function retrieveFromIndex(db: Db, input: IndexRetrievalInput): Pro
           .slice(0, CHANNEL_DEPTH)
           .map((item) => Number(item.key))
       : contentHits;
-  // The query names words (xyzzy, an identifier, a number) that no chunk holds: nothing matches,
-  // even where its other words ("不存在的词") are common ones. Usually a keyword hit holds one
-  // (checked in the statement above); else one BM25 query over those words alone.
-  const distinctiveMissing =
-    keyword.length > 0 &&
-    distinctive.length > 0 &&
-    !keyword.some((id) => rows.get(id)?.distinctive) &&
-    (await keywordMatches(db, distinctive.join(' '), scope)).length === 0;
-  if (distinctiveMissing) keyword = [];
-  return { vector, vectorSpace: space, keyword, rows, distinctiveMissing };
+  return { vector, vectorSpace: space, keyword, rows };
 }

@@ -26,8 +26,6 @@ export interface PreparedQuery {
   frameKeywordText: string;
   /** Runs of content words as typed, for the exact-phrase rerank (query-terms.ts). */
   phrases: string[];
-  /** Latin words, numbers and identifiers of the query: one must occur in the index (query-terms.ts). */
-  distinctive: string[];
   truncated: boolean;
 }
 
@@ -58,7 +56,6 @@ export function prepareQuery(raw: unknown): PreparedQuery | null {
     keywordText: content.join(' '),
     frameKeywordText: frame.length > 0 ? [...content, ...frame].slice(0, MAX_KEYWORD_TERMS).join(' ') : '',
     phrases: terms.phrases.slice(0, MAX_PHRASES),
-    distinctive: terms.distinctive.slice(0, MAX_KEYWORD_TERMS),
     truncated,
   };
 }

@@ -130,7 +130,6 @@ describe('search filters', () => {
       retrieveFromIndex(db, {
         query,
         scope,
-        distinctive: query.distinctive,
         vector: { space: active!, queryVector: embedder.vector(query.text), lexicalCandidates: 0 },
       });
     const unfiltered = await retrieve(null);

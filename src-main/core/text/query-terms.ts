@@ -14,7 +14,7 @@ import {
   segmenter,
   WORD_RUN,
 } from './analyzer';
-import { wordTier, type WordTier } from './stop-words';
+import { CHINESE_PARTICLES, wordTier, type WordTier } from './stop-words';
 
 export interface QueryTerms {
   /** Distinct content terms in query order. */
@@ -27,12 +27,6 @@ export interface QueryTerms {
    * value of store-pool-size?". What an exact phrase match looks for (phrase-rerank.ts).
    */
   phrases: string[];
-  /**
-   * The query's distinctive words: Latin words of three letters or more, numbers and identifiers
-   * (their whole tokens). When the query has some and not one of them occurs in the index,
-   * nothing matches ("xyzzy 不存在的词"), whatever its other words share with the index.
-   */
-  distinctive: string[];
 }
 
 const RANK: Record<WordTier, number> = { function: 0, frame: 1, content: 2 };
@@ -41,15 +35,21 @@ export function queryTerms(text: string): QueryTerms {
   const normalised = text.normalize('NFKC').toLowerCase();
   // The tier of the word covering each character, for the bigrams below.
   const tierAt: WordTier[] = [];
+  // Whether the word covering each character is a single character (the segmenter knew no longer word).
+  const aloneAt: boolean[] = [];
   const content = new Set<string>();
   const frame = new Set<string>();
+  // Bigrams of two lone listed characters side by side (分区 = 分 + 区): a word the segmenter did not know.
+  const unknownWords = new Set<string>();
   const runs: { start: number; end: number }[] = [];
-  const distinctive = new Set<string>();
   let run: { start: number; end: number } | null = null;
   const addWord = (piece: string, start: number) => {
     const word = analyzeWord(piece);
     const tier = wordTier(word.surface);
-    for (let i = start; i < start + piece.length; i++) tierAt[i] = tier;
+    for (let i = start; i < start + piece.length; i++) {
+      tierAt[i] = tier;
+      aloneAt[i] = piece.length === 1;
+    }
     // A run continues over spaces and identifier connectors only, not over punctuation or a function word.
     const joined = run !== null && /^[\s._-]*$/.test(normalised.slice(run.end, start));
     if (tier !== 'content' || word.tokens.length === 0) run = null;
@@ -58,7 +58,6 @@ export function queryTerms(text: string): QueryTerms {
     if (tier === 'function') return;
     for (const token of word.tokens) {
       (tier === 'content' ? content : frame).add(token);
-      if (tier === 'content' && !word.cjk && (token.length >= 3 || /\d/.test(token))) distinctive.add(token);
     }
   };
   if (NEEDS_DICTIONARY.test(normalised)) {
@@ -70,25 +69,31 @@ export function queryTerms(text: string): QueryTerms {
   } else {
     for (const m of normalised.matchAll(WORD_RUN)) addWord(m[0], m.index);
   }
-  for (const token of identifierTokens(normalised)) {
-    content.add(token);
-    distinctive.add(token);
-  }
+  for (const token of identifierTokens(normalised)) content.add(token);
   for (const run of normalised.matchAll(WORD_RUN)) {
     if (!CJK_CHAR.test(run[0])) continue;
-    let previous: { unit: string; tier: WordTier } | null = null;
+    let previous: { unit: string; tier: WordTier; piece: boolean } | null = null;
     for (const m of run[0].matchAll(CJK_UNIT)) {
       const unit = m[0].length > 1 ? m[0].replace(/['’]/gu, '') : m[0];
       if (unit.length === 0 || unit.length > MAX_TOKEN_CHARS) continue;
-      const tier = tierAt[run.index + m.index] ?? 'content';
+      const at = run.index + m.index;
+      const tier = tierAt[at] ?? 'content';
+      // A lone character that is no particle: a piece of a word the segmenter did not know (分 of 分区).
+      const piece = aloneAt[at] === true && CJK_CHAR.test(unit) && !CHINESE_PARTICLES.has(unit);
       if (previous) {
         // A bigram is as weak as its weaker unit: one reaching into a function word is dropped.
         const bigramTier = RANK[previous.tier] <= RANK[tier] ? previous.tier : tier;
         if (bigramTier !== 'function') (bigramTier === 'content' ? content : frame).add(previous.unit + unit);
+        else if (previous.piece && piece) unknownWords.add(previous.unit + unit);
       }
-      previous = { unit, tier };
+      previous = { unit, tier, piece };
     }
   }
+  // A query the lists left empty is searched for the words the segmenter did not know: 分区 and 时区
+  // are single characters to Intl.Segmenter, each listed alone (分, 区, 时), and would find nothing
+  // though the index holds them. Only then: beside other words, such a pair is as often two words
+  // (由哪 in 由哪家公司) as one.
+  if (content.size === 0 && frame.size === 0) for (const word of unknownWords) content.add(word);
   const phraseSpans = runs.map((r) => normalised.slice(r.start, r.end));
   // "Placement Rules in SQL": Latin runs joined by nothing but spaced function words are one phrase too.
   const whole = runs.length > 1 ? normalised.slice(runs[0]!.start, runs.at(-1)!.end) : '';
@@ -98,6 +103,5 @@ export function queryTerms(text: string): QueryTerms {
     content: [...content],
     frame: [...frame].filter((t) => !content.has(t)),
     phrases,
-    distinctive: [...distinctive],
   };
 }

@@ -27,6 +27,17 @@ const CHINESE_FUNCTION_WORDS = new Set((stopwordsIso as Record<string, string[]>
 CHINESE_FUNCTION_WORDS.add('是否');
 
 /**
+ * Chinese characters that are words on their own (particles, pronouns, the copula) and never a
+ * piece of a longer term. stopwords-iso lists most single characters (分, 区, 时 …) because each can
+ * stand alone as a function word, but two of them side by side where the segmenter knew no word
+ * (分区, 时区) can be one word, which a stop list must not take apart; these particles are never
+ * part of such a pair (query-terms.ts).
+ */
+export const CHINESE_PARTICLES: ReadonlySet<string> = new Set([
+  ...'的了着是在和与及或把被也都就吗呢吧啊这那我你',
+]);
+
+/**
  * Words that frame a question yet can be its subject; weighed, not deleted. A closed list on
  * purpose: each is how users ask (是什么原因, 有什么作用, 有什么区别, 怎么办/方法, what is the reason/purpose).
  */

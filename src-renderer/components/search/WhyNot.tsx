@@ -1,7 +1,7 @@
 import { useId, useState } from 'react';
 import type { ChannelStanding, DocumentExplanation, ExplainReason } from '@shared/models';
 import { hasMessage, type Translate } from '../../i18n/i18n';
-import { useLanguage, useT } from '../../hooks/use-t';
+import { useT } from '../../hooks/use-t';
 import { useApp } from '../../store/store-context';
 import { ErrorMessage } from '../common/ErrorMessage';
 import { Highlighted } from './Highlighted';
@@ -17,18 +17,12 @@ const FILTER_NAMES = {
 } as const;
 
 /** One stage that held the document back, in the UI language (core's CLI/MCP sentences are English). */
-export function reasonText(
-  reason: ExplainReason,
-  t: Translate,
-  quoteList: (items: string[]) => string,
-): string {
+export function reasonText(reason: ExplainReason, t: Translate): string {
   switch (reason.kind) {
     case 'connection-live':
       return t('whyNot.reason.connection-live', { name: reason.connectionName });
     case 'filter':
       return t('whyNot.reason.filter', { filter: t(FILTER_NAMES[reason.filter]), value: reason.value });
-    case 'distinctive-missing':
-      return t('whyNot.reason.distinctive-missing', { words: quoteList(reason.words) });
     case 'keyword-depth':
     case 'vector-depth':
       return t(`whyNot.reason.${reason.kind}`, { depth: reason.depth });
@@ -86,12 +80,7 @@ function Standing({
 
 function Explanation({ explanation }: { explanation: DocumentExplanation }) {
   const t = useT();
-  const language = useLanguage();
   const openPreview = useApp((state) => state.openPreview);
-  const quoteList = (items: string[]) =>
-    new Intl.ListFormat(language === 'zh' ? 'zh-CN' : 'en', { type: 'conjunction' }).format(
-      items.map((item) => `“${item}”`),
-    );
   const { document, outcome, words, keyword, vector, reasons, bestPassage } = explanation;
   const terms = highlightTerms(explanation.query);
   const trail = bestPassage ? headingTrail(bestPassage.headingPath, document.title) : null;
@@ -120,7 +109,7 @@ function Explanation({ explanation }: { explanation: DocumentExplanation }) {
           <h4>{t('whyNot.reasons')}</h4>
           <ul className="why-not-reasons">
             {reasons.map((reason, index) => (
-              <li key={index}>{reasonText(reason, t, quoteList)}</li>
+              <li key={index}>{reasonText(reason, t)}</li>
             ))}
           </ul>
         </>
