@@ -220,4 +220,29 @@ describe('PlatformHttp', () => {
       served: 3,
     });
   });
+
+  it('asks a GET again when the server drops the connection, but neither a POST nor a refused connection', async () => {
+    const received: string[] = [];
+    const base = await serve((req, res) => {
+      received.push(`${req.method} ${req.url}`);
+      // The first request of each path finds its connection closed under it, as when a server
+      // ends a kept-alive connection just as the client reuses it.
+      if (received.filter((line) => line === `${req.method} ${req.url}`).length === 1) req.socket.destroy();
+      else res.end('{"ok":true}');
+    });
+    const http = new PlatformHttp({ baseUrl: base, logger: silentLogger(), backoffBaseMs: 1 });
+    const get = await http.request({ path: '/page' }, interpret);
+    const post = await http
+      .request({ path: '/token', method: 'POST', body: { secret: 's' } }, interpret)
+      .catch((error: CairnError) => error.code);
+    const refused = await new PlatformHttp({ baseUrl: 'http://127.0.0.1:9', logger: silentLogger() })
+      .request({ path: '/page' }, interpret)
+      .catch((error: CairnError) => error.code);
+    expect({ get, post, refused, received }).toEqual({
+      get: { ok: true },
+      post: 'SOURCE_UNREACHABLE',
+      refused: 'SOURCE_UNREACHABLE',
+      received: ['GET /page', 'GET /page', 'POST /token'],
+    });
+  });
 });

@@ -131,11 +131,25 @@ export class PlatformHttp {
     let refreshed = false;
     for (let attempt = 0; ; attempt++) {
       throwIfAborted(request.signal);
-      const response = await this.enqueue(() => this.send(request), request.signal).catch(
-        (error: unknown) => {
-          throw this.normaliseTransportError(error, request);
-        },
-      );
+      let response: RawResponse;
+      try {
+        response = await this.enqueue(() => this.send(request), request.signal);
+      } catch (error) {
+        const failure = this.normaliseTransportError(error, request);
+        if (!isResetConnection(error, request) || attempt >= this.options.maxRetries) throw failure;
+        // A kept-alive connection the server closed just as this request went out: the request
+        // never reached it, and a GET asked again on a fresh connection is safe. A refused
+        // connection (nothing listening) is not retried: a dead server must fail fast.
+        const wait = this.backoff(attempt);
+        this.options.logger.warn('connection reset; retrying', {
+          path: request.path,
+          code: failure instanceof CairnError ? failure.code : 'SOURCE_UNREACHABLE',
+          waitMs: Math.round(wait),
+          attempt: attempt + 1,
+        });
+        await sleep(wait, request.signal);
+        continue;
+      }
       const verdict = interpret(response);
       if (verdict.kind === 'ok') return verdict.value;
       if (verdict.kind === 'error') throw verdict.error;
@@ -296,4 +310,13 @@ export function resetHeaderMs(headers: Headers, name: string, capMs = 60_000): n
   const seconds = Number(raw);
   if (!Number.isFinite(seconds) || seconds < 0) return undefined;
   return Math.min(capMs, seconds * 1000);
+}
+
+/** Transport failures of a connection that was open and then dropped (not refused), on a GET. */
+const RESET_CODES = new Set(['ECONNRESET', 'EPIPE', 'UND_ERR_SOCKET']);
+function isResetConnection(error: unknown, request: HttpRequest): boolean {
+  if ((request.method ?? 'GET') !== 'GET' || request.signal?.aborted) return false;
+  if (!(error instanceof Error) || error instanceof CairnError) return false;
+  const code = (error.cause as { code?: string } | undefined)?.code;
+  return code !== undefined && RESET_CODES.has(code);
 }
