@@ -265,6 +265,7 @@ export const en = {
   'card.progress': '{phase} {done}/{total}',
   'card.errors': '{count} documents could not be indexed',
   'card.errorsOne': '1 document could not be indexed',
+  'card.errorGroup': '{count} documents ({titles}):',
   'card.errorsLoading': 'Loading…',
   'card.experimental': 'Experimental',
   'card.limitation': 'Good to know',

@@ -258,6 +258,7 @@ export const zh: Record<MessageKey, string> = {
   'card.progress': '{phase} {done}/{total}',
   'card.errors': '{count} 篇文档未能索引',
   'card.errorsOne': '1 篇文档未能索引',
+  'card.errorGroup': '{count} 篇文档（{titles}）：',
   'card.errorsLoading': '加载中…',
   'card.experimental': '实验性',
   'card.limitation': '使用说明',

@@ -41,6 +41,18 @@ export interface DocumentError {
   revision?: string | null;
 }
 
+/** Documents of one run that failed the same way (one code, reason and sentence): one line with a count. */
+export interface DocumentErrorGroup {
+  code: string;
+  message: string;
+  reason?: string;
+  params?: Record<string, string>;
+  skipped?: boolean;
+  count: number;
+  /** The first few documents' titles (the rest are counted). */
+  titles: string[];
+}
+
 /** A listed item a run did not index, or indexed with a caveat, that is not a failure: what it is and why. */
 export interface DocumentNote {
   externalId: string;

@@ -279,6 +279,42 @@ describe('ConnectionCard', () => {
     );
   });
 
+  it('groups documents that failed the same way into one row with a count, naming the first three', async () => {
+    const server = 'Yuque server error for GET /api/v2/repos/docs/{id} (gave up after 5 attempts)';
+    const errors = [
+      ...Array.from({ length: 213 }, (_, i) => ({
+        externalId: `d${i}`,
+        title: `Doc ${i}`,
+        code: 'SOURCE_ERROR',
+        message: server,
+      })),
+      { externalId: 'x', title: '周报', code: 'NOT_FOUND', message: 'Yuque could not find doc 42.' },
+    ];
+    const run = syncRun({
+      status: 'partial',
+      counters: { ...syncRun().counters, seen: 300, failed: 214 },
+      errors,
+    });
+    const view = connection({
+      syncStatus: 'synced',
+      syncError: '214 documents failed',
+      syncErrorCode: 'DOCUMENT_FAILED',
+    });
+    const backend = fakeBackend({ 'sync.runs': () => ok([run]) });
+    renderWithStore(<FirstCard />, backend, { connections: [view] });
+    const details = document.querySelector<HTMLDetailsElement>('details.doc-errors')!;
+    details.open = true;
+    fireEvent(details, new Event('toggle'));
+    await within(details).findAllByRole('listitem');
+    expect(
+      within(details)
+        .getAllByRole('listitem')
+        .map((item) => item.textContent),
+    ).toEqual([`213 documents (Doc 0, Doc 1, Doc 2, …): ${server}`, '周报 Yuque could not find doc 42.']);
+    // The summary counts every document; the list has a row per way they failed.
+    expect(within(details).getByText('214 documents could not be indexed').tagName).toBe('SUMMARY');
+  });
+
   it('asks before a platform connection drops its index, saying how many documents go; a folder has no switch', async () => {
     const backend = fakeBackend({
       'connections.setMode': (input: { id: string; mode: 'direct' }) =>

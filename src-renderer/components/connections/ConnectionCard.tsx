@@ -1,5 +1,6 @@
 import { useEffect, useState } from 'react';
 import type { ConnectionView, SyncProgress, SyncRunView } from '@shared/models';
+import { groupErrors } from '@shared/error-groups';
 import { PLATFORM_INFO } from '@shared/platforms';
 import { formatDateTime, formatNumber, hasMessage, type MessageKey, type Translate } from '../../i18n/i18n';
 import { useLanguage, useT } from '../../hooks/use-t';
@@ -114,6 +115,7 @@ function NextSyncText({ connection }: { connection: ConnectionView }) {
 
 function DocumentErrors({ connection, run }: { connection: ConnectionView; run: SyncRunView | undefined }) {
   const t = useT();
+  const language = useLanguage();
   const loadLastRun = useApp((state) => state.loadLastRun);
   // What the folder notes list as left out is not repeated here (FolderCardNotes.isLeftOut).
   const errors = (run?.errors ?? []).filter((error) => !isLeftOut(connection, error));
@@ -144,11 +146,19 @@ function DocumentErrors({ connection, run }: { connection: ConnectionView; run: 
       </summary>
       {run ? (
         <ul>
-          {errors.map((error) => (
-            <li key={error.externalId}>
-              <strong>{error.title}</strong>{' '}
+          {/* Documents that failed the same way are one row with a count, not a row each. */}
+          {groupErrors(errors).map((group) => (
+            <li key={`${group.code} ${group.reason ?? ''} ${group.message}`}>
+              <strong>
+                {group.count === 1
+                  ? group.titles[0]
+                  : t('card.errorGroup', {
+                      count: formatNumber(language, group.count),
+                      titles: group.titles.join(', ') + (group.count > group.titles.length ? ', …' : ''),
+                    })}
+              </strong>{' '}
               <span className="muted">
-                <ErrorMessage error={error} />
+                <ErrorMessage error={group} />
               </span>
             </li>
           ))}
