@@ -68,6 +68,16 @@ describe('describeError', () => {
       },
       { headline: live.message, detail: null },
     ]);
+    // A file set aside after two crashes is named by core's sentence, under its own headline.
+    const quarantined = {
+      code: 'DOCUMENT_FAILED',
+      message: 'huge.docx was being read each of the last two times Cairn stopped unexpectedly …',
+      reason: 'sync.quarantined',
+    };
+    expect(describeError(quarantined, 'zh')).toEqual({
+      headline: '已搁置：读取此文件时 Cairn 两次意外退出；文件更改后会重新读取',
+      detail: quarantined.message,
+    });
     // A reason without its own headline (a folder's group label) keeps the code's headline.
     expect(describeError({ ...stored, reason: 'folder.corrupt' }, 'zh')?.headline).toBe('没有访问权限');
   });

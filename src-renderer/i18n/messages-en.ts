@@ -320,6 +320,8 @@ export const en = {
   'errorReason.feishu.missing-scope': 'Missing Feishu scope: {scopes}',
   'errorReason.dingtalk.missing-permission': 'The DingTalk app lacks the permission {permissions}',
   'errorReason.ima.client-too-old': 'IMA says this version of Cairn is too old: update Cairn',
+  'errorReason.sync.quarantined':
+    'Set aside: Cairn stopped twice while reading this file; it is read again once it changes',
   'note.feishu.bitable-no-rows': 'Returned no rows (check the bitable’s advanced permissions): {titles}',
   'note.feishu.bitable-truncated': 'Only the first {rows} rows of a table indexed: {titles}',
   'error.lead': '{lead}: {headline}',

@@ -1,10 +1,17 @@
-import type { ConnectionView, DataDirStorage, SettingsView, StatusSnapshot } from '@shared/models';
+import type {
+  ConnectionView,
+  DataDirStorage,
+  DocumentError,
+  SettingsView,
+  StatusSnapshot,
+} from '@shared/models';
 import { megabytes } from '../../core/db/disk-space';
+import { QUARANTINE_REASON } from '../../core/sync/crash-journal';
 import { parseCommandArgs } from '../args';
 import type { AnsweredBy } from '../../instance/protocol';
 import { describeInstance } from '../../instance/session';
 import type { CliCommand } from '../command';
-import { formatTable, formatTime, report } from '../output';
+import { formatTable, formatTime, report, terminalText } from '../output';
 import { notesLines } from './sync';
 
 export const statusCommand: CliCommand = {
@@ -15,11 +22,20 @@ export const statusCommand: CliCommand = {
     const { values } = parseCommandArgs(args, { json: { type: 'boolean' } }, { min: 0, max: 0, names: '' });
     const { api, answeredBy } = await context.open();
     const status = await api.app.status();
+    const setAside = status.ok ? await quarantinedFiles(api, status.value) : {};
     // --json carries who answered beside the snapshot; a test's in-memory Cairn has no such process.
-    const result =
-      status.ok && answeredBy ? { ok: true as const, value: { ...status.value, answeredBy } } : status;
+    const result = status.ok
+      ? {
+          ok: true as const,
+          value: {
+            ...status.value,
+            ...(answeredBy ? { answeredBy } : {}),
+            ...(Object.keys(setAside).length > 0 ? { quarantined: setAside } : {}),
+          },
+        }
+      : status;
     return report(context, values.json ?? false, result, (value) =>
-      [formatStatus(value), ...(answeredBy ? ['', formatAnsweredBy(answeredBy)] : [])].join('\n'),
+      [formatStatus(value, setAside), ...(answeredBy ? ['', formatAnsweredBy(answeredBy)] : [])].join('\n'),
     );
   },
 };
@@ -59,7 +75,30 @@ export function storageLine(storage: DataDirStorage): string {
   return `${megabytes(storage.totalBytes)} on disk (index ${megabytes(storage.databaseBytes)})${free}`;
 }
 
-export function formatStatus(status: StatusSnapshot): string {
+/**
+ * Documents each connection's last run set aside because reading them killed Cairn twice
+ * (core/sync/crash-journal.ts), by connection id: `cairn status` names them.
+ */
+async function quarantinedFiles(
+  api: Awaited<ReturnType<Parameters<CliCommand['run']>[1]['open']>>['api'],
+  status: StatusSnapshot,
+): Promise<Record<string, DocumentError[]>> {
+  const found: Record<string, DocumentError[]> = {};
+  for (const connection of status.connections) {
+    if (connection.mode !== 'rag' || !connection.lastSyncAt) continue;
+    const runs = await api.sync.runs({ connectionId: connection.id, limit: 1 });
+    const setAside = runs.ok
+      ? (runs.value[0]?.errors ?? []).filter((e) => e.reason === QUARANTINE_REASON)
+      : [];
+    if (setAside.length > 0) found[connection.id] = setAside;
+  }
+  return found;
+}
+
+export function formatStatus(
+  status: StatusSnapshot,
+  quarantined: Record<string, DocumentError[]> = {},
+): string {
   const { embedding, chat } = status.settings;
   const lines = [
     `Cairn ${status.version}`,
@@ -105,6 +144,14 @@ export function formatStatus(status: StatusSnapshot): string {
     if (c.directOnly)
       lines.push(`${c.name}: no full text from this platform: searched live (direct mode) only`);
     if (c.limitation) lines.push(`${c.name}: ${c.limitation}`);
+    const setAside = quarantined[c.id] ?? [];
+    if (setAside.length > 0)
+      lines.push(
+        `${c.name}: set aside after Cairn stopped twice while reading ${setAside.length === 1 ? 'it' : 'them'} (not read again until changed): ${setAside
+          .slice(0, 10)
+          .map((e) => terminalText(e.externalId))
+          .join(', ')}${setAside.length > 10 ? ` and ${setAside.length - 10} more` : ''}`,
+      );
   }
   if (status.connections.some((c) => c.experimental)) lines.push('* experimental platform');
   return lines.join('\n');

@@ -49,6 +49,8 @@ export interface DataDirLayout {
   models: string;
   /** Connections and settings outside the database, so a lost database loses only the index (data-manifest.ts). */
   manifest: string;
+  /** Which documents each sync has in hand (sync/crash-journal.ts). */
+  syncJournal: string;
 }
 
 export function dataDirLayout(root: string): DataDirLayout {
@@ -60,6 +62,7 @@ export function dataDirLayout(root: string): DataDirLayout {
     logs: join(root, 'logs'),
     models: join(root, 'models'),
     manifest: join(root, 'manifest.json'),
+    syncJournal: join(root, 'sync-journal'),
   };
 }
 

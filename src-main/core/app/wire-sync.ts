@@ -11,7 +11,8 @@ import { parcelWatch } from '../sync/folder-watcher';
 import { SyncScheduler } from '../sync/scheduler';
 import { SyncEngine } from '../sync/sync-engine';
 import { SyncLock } from '../sync/sync-lock';
-import { closeAbandonedRuns } from '../sync/sync-runs';
+import { closeAbandonedRuns, recordQuarantined } from '../sync/sync-runs';
+import { FileDocumentJournal, recoverCrashJournal } from '../sync/crash-journal';
 import { SyncService } from '../sync/sync-service';
 import type { CreateCairnOptions } from './cairn';
 import type { Base } from './wire-base';
@@ -30,15 +31,21 @@ export async function wireSync(
   embedding: EmbeddingWiring,
   options: CreateCairnOptions,
 ): Promise<SyncWiring> {
-  const { db, events, logger, disposers } = base;
+  const { db, events, logger, disposers, layout } = base;
+  // Documents in hand at the last crash: suspects are read first next time, twice-suspects are
+  // recorded as quarantined on the run the crash cut off (sync/crash-journal.ts).
+  if (layout) await recordQuarantined(db, recoverCrashJournal(layout.syncJournal));
   // Runs a crash or a kill left "running" are closed before any sync can start.
   await closeAbandonedRuns(db);
+  const journal = layout ? new FileDocumentJournal(layout.syncJournal) : null;
+  if (journal) disposers.push(() => journal.close());
   const engine = new SyncEngine({
     db,
     store: new PgDocumentStore(db, { logger: logger.child('index') }),
     lock: new SyncLock(db),
     logger: logger.child('sync'),
     redact: base.redact,
+    ...(journal ? { journal } : {}),
   });
   const service = new SyncService({
     db,

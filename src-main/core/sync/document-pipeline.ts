@@ -107,7 +107,9 @@ async function syncAll(options: SyncEngineOptions, run: DocumentsRun, outcome: R
     health: spaceCheck(options),
     ...(options.chunk ? { chunk: options.chunk } : {}),
   };
-  const tasks = refs.map((ref) => {
+  const journal = options.journal;
+  const connectionId = request.connectionId;
+  const syncOne = (ref: DocumentRef) => {
     let running: Promise<void> | null = null;
     return queue
       .add(
@@ -115,6 +117,7 @@ async function syncAll(options: SyncEngineOptions, run: DocumentsRun, outcome: R
           (running = (async () => {
             if (outcome.diskFull) throw new CairnError('DISK_FULL', outcome.diskFull.message);
             if (outcome.deferral) return defer(record, ref, outcome.deferral);
+            journal?.begin(connectionId, ref);
             const done = await syncDocument(
               deps,
               request,
@@ -122,7 +125,7 @@ async function syncAll(options: SyncEngineOptions, run: DocumentsRun, outcome: R
               run.states.get(ref.externalId),
               pipeline,
               fetchSignal,
-            );
+            ).finally(() => journal?.end(connectionId, ref.externalId));
             count(record, ref, done, outcome);
           })()),
         queueSignal ? { signal: queueSignal } : {},
@@ -144,8 +147,18 @@ async function syncAll(options: SyncEngineOptions, run: DocumentsRun, outcome: R
         record.documentsDone += 1;
         record.progress('writing', record.documentsDone, run.listed);
       });
-  });
-  await Promise.all(tasks).finally(() => offloaded.dispose());
+  };
+  // Documents in hand when Cairn last died go first, one at a time with nothing else in flight:
+  // if one of them kills it again, the journal knows which (crash-journal.ts).
+  const suspects = journal?.suspects(connectionId) ?? new Set<string>();
+  const work = (async () => {
+    for (const ref of refs.filter((candidate) => suspects.has(candidate.externalId))) {
+      if (signal?.aborted) break;
+      await syncOne(ref);
+    }
+    await Promise.all(refs.filter((ref) => !suspects.has(ref.externalId)).map(syncOne));
+  })();
+  await work.finally(() => offloaded.dispose());
   record.counters.embedderCalls = [...batchers.values()].reduce((sum, b) => sum + b.calls, 0);
   record.counters.embeddingTokens = [...batchers.values()].reduce((sum, b) => sum + b.tokens, 0);
 }

@@ -9,6 +9,7 @@
 import type { DocumentError, DocumentNote } from '@shared/models';
 import type { DocumentRef, ListingReport } from '../connectors/connector';
 import type { Db } from '../db/database';
+import { QUARANTINE_REASON } from './crash-journal';
 
 export interface ListingGap {
   prefix: string;
@@ -73,10 +74,17 @@ export async function carriedFailures(db: Db, connectionId: string): Promise<Map
   return carried;
 }
 
-/** The recorded failure still stands: same non-null revision as when it failed. */
+/**
+ * The recorded failure still stands: same non-null revision as when it failed. A quarantined
+ * document (it was in hand at two crashes: crash-journal.ts) stays set aside while its revision is
+ * unchanged, also when its source gives none (recorded as ''): reading it is what killed Cairn.
+ */
 export function stillFailing(ref: DocumentRef, carried: Map<string, DocumentError>): DocumentError | null {
   const previous = carried.get(ref.externalId);
-  return previous && ref.revision !== null && previous.revision === ref.revision ? previous : null;
+  if (!previous) return null;
+  if (previous.reason === QUARANTINE_REASON)
+    return previous.revision === (ref.revision ?? '') ? previous : null;
+  return ref.revision !== null && previous.revision === ref.revision ? previous : null;
 }
 
 /**

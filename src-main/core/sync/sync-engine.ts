@@ -69,6 +69,7 @@ export class SyncEngine {
       })
       .then(async (run) => {
         await this.endBulkWrite(connectionId);
+        this.options.journal?.finish(connectionId);
         return finishRun(db, connectionId, runId, run, previousStatus);
       })
       .finally(release);

@@ -7,6 +7,7 @@ import { databaseHealth, type DatabaseHealth } from '../db/database-health';
 import type { Embedder } from '../embedding/embedder';
 import type { DocumentStore } from '../index/document-store';
 import type { Logger } from '../logging/logger';
+import type { DocumentJournal } from './crash-journal';
 import type { SyncLock } from './sync-lock';
 
 export interface SyncEngineOptions {
@@ -35,6 +36,11 @@ export interface SyncEngineOptions {
   redact?: (text: string) => string;
   /** Free space and the database's state (tests). @default databaseHealth(db) */
   health?: SpaceCheck;
+  /**
+   * Records which documents are in hand, so one that kills the process is read alone next time,
+   * then quarantined (crash-journal.ts). @default none (an in-memory index has no next start)
+   */
+  journal?: DocumentJournal;
 }
 
 export type SpaceCheck = Pick<DatabaseHealth, 'ensureSpace'>;

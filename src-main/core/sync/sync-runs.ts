@@ -14,6 +14,7 @@ import { CairnError } from '../errors';
 import { directModeSyncError } from './sync-errors';
 import { normalizeText } from '../text/normalize';
 import { countOf } from '../text/plural';
+import { QUARANTINE_REASON, type QuarantinedDocument } from './crash-journal';
 
 export function emptyCounters(): SyncCounters {
   return {
@@ -239,6 +240,34 @@ export async function listRuns(db: Db, connectionId: string, limit = 20): Promis
 export const STOPPED_RUN_MESSAGE =
   'The last sync was stopped before it finished: what it indexed is kept, and the next sync catches up.';
 const STOPPED_RUN_CODE: ErrorCode = 'CANCELLED';
+
+/**
+ * Records documents the crash journal quarantined (crash-journal.ts) as failures of their
+ * connection's latest run, the one the crash cut off: the next run carries each failure (reason
+ * `sync.quarantined`, the revision it was read at) and does not read the document until it changes.
+ * Call before closeAbandonedRuns.
+ */
+export async function recordQuarantined(
+  db: Db,
+  quarantined: ReadonlyMap<string, readonly QuarantinedDocument[]>,
+): Promise<void> {
+  for (const [connectionId, documents] of quarantined) {
+    const errors: DocumentError[] = documents.map((document) => ({
+      externalId: document.externalId,
+      title: document.title || document.externalId,
+      code: 'DOCUMENT_FAILED',
+      reason: QUARANTINE_REASON,
+      message: `${document.externalId} was being read each of the last two times Cairn stopped unexpectedly (it may need more memory than there is), so it is set aside: it is not read again until it changes.`,
+      revision: document.revision,
+    }));
+    await db.query(
+      `UPDATE sync_runs SET errors = errors || $2::jsonb,
+         counters = jsonb_set(counters, '{failed}', to_jsonb(coalesce((counters->>'failed')::int, 0) + $3))
+       WHERE id = (SELECT max(id) FROM sync_runs WHERE connection_id = $1)`,
+      [connectionId, JSON.stringify(errors), errors.length],
+    );
+  }
+}
 
 /** Why a run left 'running' by a crash or kill ended; shown on the connection until its next sync. */
 export const ABANDONED_RUN_MESSAGE = 'Cairn stopped during this sync.';
