@@ -7,6 +7,7 @@ import type { SecretStore } from '../secrets/secret-store';
 import type { WatchFolder } from '../sync/folder-watcher';
 import type { LocalModelWiring } from './local-models-wiring';
 import type { McpLaunch } from './mcp-api';
+import type { OllamaDetectOptions } from '../models/ollama-detect';
 
 /** What the composition root builds: the contract implementation plus its event stream. */
 export interface Cairn {
@@ -57,8 +58,11 @@ export interface CreateCairnOptions {
   modelsDir?: string;
   /** Worker entry for local models (tests of the bundled worker). @default WorkerHost's */
   workerEntry?: string;
-  /** Where to look for Ollama (tests point it at the fake). @default http://127.0.0.1:11434 */
-  ollamaBaseUrl?: string;
+  /**
+   * Where to look for Ollama and how long to wait for it (tests point it at the fake, and give a
+   * loaded machine longer). @default { baseUrl: 'http://127.0.0.1:11434', timeoutMs: 1500 }
+   */
+  ollama?: OllamaDetectOptions;
 }
 
 export interface CairnInternals extends Cairn {

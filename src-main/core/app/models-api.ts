@@ -2,12 +2,9 @@
 import type { CairnApi } from '@shared/contract';
 import { toResult } from '../errors';
 import type { ModelService } from '../models/model-service';
-import { detectOllama } from '../models/ollama-detect';
+import { detectOllama, type OllamaDetectOptions } from '../models/ollama-detect';
 
-export function modelsApi(
-  service: ModelService,
-  options: { ollamaBaseUrl?: string } = {},
-): CairnApi['models'] {
+export function modelsApi(service: ModelService, ollama: OllamaDetectOptions = {}): CairnApi['models'] {
   return {
     list: () => toResult(() => service.snapshot()),
     pull: (input) =>
@@ -23,7 +20,6 @@ export function modelsApi(
       toResult(() =>
         service.import(input.id, input.folder, { allowUnverified: input.allowUnverified === true }),
       ),
-    detectOllama: () =>
-      toResult(() => detectOllama(options.ollamaBaseUrl ? { baseUrl: options.ollamaBaseUrl } : {})),
+    detectOllama: () => toResult(() => detectOllama(ollama)),
   };
 }

@@ -63,7 +63,7 @@ export function wireApi(
     },
   };
   const mcpDeps = { launch: options.mcpLaunch ?? checkoutLaunch(), dataDir: base.dataDir, documents };
-  const ollama = options.ollamaBaseUrl ? { ollamaBaseUrl: options.ollamaBaseUrl } : {};
+  const ollama = options.ollama ?? {};
   return (signal) =>
     redactFailures(
       {

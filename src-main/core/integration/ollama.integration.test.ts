@@ -18,7 +18,13 @@ beforeAll(async () => {
   mkdirSync(join(scratch, 'notes'));
   writeFileSync(join(scratch, 'notes', 'a.md'), '# Expenses\n\nSubmit the travel expense form by Friday.');
   ollama = await startFakeOllama();
-  cairn = await createCairn({ env: {}, scheduler: false, logger: silentLogger(), ollamaBaseUrl: ollama.url });
+  // A loaded test machine can take longer than the 1.5 s a desktop waits for a local Ollama.
+  cairn = await createCairn({
+    env: {},
+    scheduler: false,
+    logger: silentLogger(),
+    ollama: { baseUrl: ollama.url, timeoutMs: 30_000 },
+  });
 }, 180_000);
 
 afterAll(async () => {

@@ -25,9 +25,14 @@ async function post(url: string, body: unknown, timeoutMs: number): Promise<unkn
   return response.json();
 }
 
-export async function detectOllama(
-  options: { baseUrl?: string; timeoutMs?: number } = {},
-): Promise<OllamaDetection> {
+export interface OllamaDetectOptions {
+  /** @default OLLAMA_BASE_URL */
+  baseUrl?: string;
+  /** For the listing and each model's details; a probe embedding gets ten times this. @default 1500 */
+  timeoutMs?: number;
+}
+
+export async function detectOllama(options: OllamaDetectOptions = {}): Promise<OllamaDetection> {
   const baseUrl = (options.baseUrl ?? OLLAMA_BASE_URL).replace(/\/+$/, '');
   const timeoutMs = options.timeoutMs ?? 1500;
   let names: string[];
