@@ -71,6 +71,8 @@ test('every view passes the accessibility check in both languages and both theme
 
     await app.getByRole('button', { name: nav.chat, exact: true }).click();
     await expect(app.getByRole('textbox')).toBeVisible();
+    // No chat model is set here: the page says so before the first question.
+    await expect(app.locator('.view-chat .empty-state [role="note"]')).toBeVisible();
     findings['chat'] = await seriousViolations(app);
     await screenshot(app, `ui-${name}-chat`);
 

@@ -451,6 +451,12 @@ export const en = {
   'chat.extractive': 'Extractive answer: quoted from your documents (no chat model configured).',
   'chat.extractiveUnreachable':
     'Extractive answer: the chat model could not be reached, so these passages are quoted from your documents.',
+  'chat.extractiveUnreachableAt':
+    'Extractive answer: the chat model at {address} could not be reached, so these passages are quoted from your documents.',
+  'chat.checkSettings': 'Check it in Settings',
+  'chat.noModelNote':
+    'No chat model is set up, so answers quote the passages that match your question instead of writing an answer.',
+  'chat.setUpModel': 'Set up a chat model',
   'chat.extractiveUnusable': 'Extractive answer: the chat model settings could not be used',
   'chat.incomplete': 'Answer incomplete: it was stopped before the end.',
   'chat.dropped': 'Removed {count} citation(s) that pointed to no source.',

@@ -1,9 +1,9 @@
 // @vitest-environment jsdom
-import { cleanup, screen } from '@testing-library/react';
+import { cleanup, fireEvent, screen } from '@testing-library/react';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { AppErrorData } from '@shared/errors';
 import { storedAnswer } from '../../test/chat-fixtures';
-import { fakeBackend } from '../../test/fake-api';
+import { fakeBackend, settings } from '../../test/fake-api';
 import { renderWithStore } from '../../test/render';
 import type { ChatExchange } from '../../store/slices/chat-slice';
 import { ChatExchangeView } from './ChatExchangeView';
@@ -33,9 +33,34 @@ describe('ChatExchangeView says once why an answer is quoted passages', () => {
       fakeBackend({}),
     );
     expect(labels()).toEqual([
-      'Extractive answer: the chat model could not be reached, so these passages are quoted from your documents.',
+      'Extractive answer: the chat model could not be reached, so these passages are quoted from your documents. Check it in Settings',
     ]);
     expect(screen.queryByText(/no chat model configured/)).toBeNull();
+  });
+
+  it('the chat model unreachable: names the address tried and leads to Settings', () => {
+    const { store } = renderWithStore(
+      <ChatExchangeView
+        exchange={exchange({ code: 'SOURCE_UNREACHABLE', message: 'connect ECONNREFUSED 127.0.0.1:9' })}
+      />,
+      fakeBackend({}),
+      {
+        settings: settings({
+          chat: {
+            provider: 'ollama',
+            baseUrl: 'http://127.0.0.1:11434/v1',
+            model: 'qwen2.5',
+            hasApiKey: false,
+            topK: 10,
+          },
+        }),
+      },
+    );
+    expect(labels()).toEqual([
+      'Extractive answer: the chat model at http://127.0.0.1:11434/v1 could not be reached, so these passages are quoted from your documents. Check it in Settings',
+    ]);
+    fireEvent.click(screen.getByRole('button', { name: 'Check it in Settings' }));
+    expect(store.getState().view).toBe('settings');
   });
 
   it('unusable settings: the reason, in one label', () => {

@@ -112,11 +112,23 @@ function SearchedFor({ exchange, searchedFor }: { exchange: ChatExchange; search
  */
 function ModeLabel({ answer }: { answer: ChatAnswer }) {
   const t = useT();
+  const chatAddress = useApp((state) => state.settings?.chat.baseUrl ?? '');
+  const setView = useApp((state) => state.setView);
   if (answer.mode !== 'extractive') return null;
   const error = answer.error && answer.error.code !== 'CANCELLED' ? answer.error : null;
   if (!error) return <span className="label">{t('chat.extractive')}</span>;
   if (error.code === 'SOURCE_UNREACHABLE' || error.code === 'TIMEOUT')
-    return <span className="label warning-label">{t('chat.extractiveUnreachable')}</span>;
+    // Where Cairn tried, and the way to the setting that says it: the user can check both.
+    return (
+      <span className="label warning-label">
+        {chatAddress
+          ? t('chat.extractiveUnreachableAt', { address: chatAddress })
+          : t('chat.extractiveUnreachable')}{' '}
+        <button type="button" className="link-button inline" onClick={() => setView('settings')}>
+          {t('chat.checkSettings')}
+        </button>
+      </span>
+    );
   return (
     <span className="label warning-label">
       <ErrorMessage error={error} lead={t('chat.extractiveUnusable')} />

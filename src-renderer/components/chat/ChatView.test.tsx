@@ -3,7 +3,7 @@ import { cleanup, fireEvent, screen, waitFor, within } from '@testing-library/re
 import { afterEach, describe, expect, it } from 'vitest';
 import { ok } from '@shared/errors';
 import { conversationView, storedTurn } from '../../test/chat-fixtures';
-import { connection, fakeBackend } from '../../test/fake-api';
+import { connection, fakeBackend, settings } from '../../test/fake-api';
 import { renderWithStore } from '../../test/render';
 import { ChatView } from './ChatView';
 
@@ -85,5 +85,28 @@ describe('ChatView history', () => {
       open: store.getState().conversationId,
       newDisabled: screen.getByRole('button', { name: 'New conversation' }).hasAttribute('disabled'),
     }).toEqual({ exchanges: [], open: null, newDisabled: true });
+  });
+});
+
+describe('ChatView before the first question', () => {
+  it('says up front that no chat model is set, and leads to Settings', async () => {
+    const { store } = renderWithStore(<ChatView />, history(), docs);
+    const note = await screen.findByRole('note');
+    expect(note.textContent).toBe(
+      'No chat model is set up, so answers quote the passages that match your question instead of writing an answer. Set up a chat model',
+    );
+    fireEvent.click(within(note).getByRole('button', { name: 'Set up a chat model' }));
+    expect(store.getState().view).toBe('settings');
+  });
+
+  it('says nothing of it once a chat model is set', async () => {
+    renderWithStore(<ChatView />, history(), {
+      ...docs,
+      settings: settings({
+        chat: { provider: 'openai', baseUrl: '', model: 'gpt-4o-mini', hasApiKey: true, topK: 10 },
+      }),
+    });
+    await screen.findByText(/Answers quote your documents/);
+    expect(screen.queryByRole('note')).toBeNull();
   });
 });

@@ -20,6 +20,8 @@ export function ChatView() {
   const cancelAnswer = useApp((state) => state.cancelAnswer);
   const loadConversations = useApp((state) => state.loadConversations);
   const openAddForm = useApp((state) => state.openAddForm);
+  const noChatModel = useApp((state) => state.settings?.chat.provider === 'none');
+  const setView = useApp((state) => state.setView);
   const [question, setQuestion] = useState('');
   const topics = useTopics();
   const list = useRef<HTMLDivElement>(null);
@@ -85,6 +87,15 @@ export function ChatView() {
         {!opening && exchanges.length === 0 && (
           <section className="empty-state compact">
             <p>{hasDocuments ? t('chat.empty') : t('chat.emptyNoDocs')}</p>
+            {/* Said before the first question, not only under its answer. */}
+            {noChatModel && (
+              <p className="hint" role="note">
+                {t('chat.noModelNote')}{' '}
+                <button type="button" className="link-button inline" onClick={() => setView('settings')}>
+                  {t('chat.setUpModel')}
+                </button>
+              </p>
+            )}
             {hasDocuments && <QuestionSuggestions topics={topics} />}
             {!hasDocuments && (
               <button type="button" className="button primary" onClick={() => openAddForm('folder')}>
