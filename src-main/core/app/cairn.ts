@@ -3,6 +3,7 @@ import type { ConnectorFactories } from '../connectors/registry';
 import type { Db } from '../db/database';
 import type { EventBus } from '../events/event-bus';
 import type { Logger, SecretRedactor } from '../logging/logger';
+import type { SpaceMaintenance } from '../index/space-maintenance';
 import type { SecretStore } from '../secrets/secret-store';
 import type { WatchFolder } from '../sync/folder-watcher';
 import type { LocalModelWiring } from './local-models-wiring';
@@ -74,4 +75,6 @@ export interface CairnInternals extends Cairn {
   db: Db;
   /** Local model downloads and runtime (the CLI's `models` command, tests). */
   models: LocalModelWiring;
+  /** Reclaims space after writes once idle (null in memory; tests run it at once). */
+  maintenance: SpaceMaintenance | null;
 }

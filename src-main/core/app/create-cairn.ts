@@ -58,6 +58,7 @@ function instance(
     secrets: base.secretStore,
     db: base.db,
     models: embedding.models,
+    maintenance: sync.maintenance,
     whenIdle: async () => {
       await sync.service.whenIdle();
       await embedding.models.service.whenIdle();

@@ -6,6 +6,7 @@
 import { announceConnections } from '../connections/announce';
 import { toResult } from '../errors';
 import { PgDocumentStore } from '../index/pg-document-store';
+import { SpaceMaintenance } from '../index/space-maintenance';
 import { FolderWatchService } from '../sync/folder-watch-service';
 import { parcelWatch } from '../sync/folder-watcher';
 import { SyncScheduler } from '../sync/scheduler';
@@ -21,6 +22,8 @@ import type { EmbeddingWiring } from './wire-embedding';
 
 export interface SyncWiring {
   service: SyncService;
+  /** Gives back the room rewritten and removed documents leave (on disk only). */
+  maintenance: SpaceMaintenance | null;
   /** Starts the scheduler (overdue connections sync now) and the folder watch. */
   start(): Promise<void>;
 }
@@ -58,6 +61,7 @@ export async function wireSync(
     logger: logger.child('sync'),
   });
   disposers.push(() => service.dispose());
+  const maintenance = base.layout ? maintainSpace(base, service) : null;
   const scheduler = options.scheduler === false ? null : scheduleSyncs(base, connections, service);
   const states = connections.folderStates;
   const folderWatch = states
@@ -73,11 +77,31 @@ export async function wireSync(
     : null;
   return {
     service,
+    maintenance,
     start: async () => {
       if (scheduler) disposers.push(await scheduler.start());
       if (folderWatch) disposers.push(await folderWatch.start());
     },
   };
+}
+
+/** Once the app is idle after writes: a sync that wrote or deleted, or a connection change (removal). */
+function maintainSpace(base: Base, service: SyncService): SpaceMaintenance {
+  const { db, events, logger, disposers } = base;
+  const maintenance = new SpaceMaintenance({
+    db,
+    logger: logger.child('maintenance'),
+    busy: () => Object.keys(service.snapshot()).length > 0,
+  });
+  disposers.push(
+    events.on('sync.finished', (run) => {
+      const { added, updated, deleted } = run.counters;
+      if (added + updated + deleted > 0) maintenance.schedule();
+    }),
+  );
+  disposers.push(events.on('connections.changed', () => maintenance.schedule()));
+  disposers.push(() => maintenance.dispose());
+  return maintenance;
 }
 
 /** Scheduled syncs start through the service, as the card's button does. */

@@ -20,6 +20,15 @@ import { MIGRATIONS, type Migration } from './migrations/index';
 
 export type Db = PGlite;
 
+/**
+ * The write-ahead log's bounds. PGlite runs Postgres single-user, with no checkpointer: a checkpoint
+ * happens only when the log outgrows max_wal_size, 1 GB by default, so the log grew by a 16 MB
+ * segment every few syncs until it reached 1 GB (issue #25 item 7: a data directory growing with
+ * every sync). Past 128 MB a checkpoint recycles it; a checkpoint after maintenance
+ * (index/space-maintenance.ts) keeps two segments.
+ */
+const WAL_LIMITS = ['-c', 'max_wal_size=128MB', '-c', 'min_wal_size=32MB'];
+
 export interface OpenDatabaseOptions {
   /** A directory for on-disk data, or undefined for an in-memory database (tests). */
   dataDir?: string;
@@ -79,6 +88,7 @@ export async function openDatabaseFolder(
   try {
     db = await PGlite.create({
       ...(dataDir ? { dataDir } : {}),
+      startParams: [...PGlite.defaultStartParams, ...WAL_LIMITS],
       ...(loadDataDir ? { loadDataDir } : {}),
       extensions: { vector, pg_textsearch },
       onStderr: (line) => {
