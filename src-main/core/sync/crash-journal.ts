@@ -151,7 +151,11 @@ export class FileDocumentJournal implements DocumentJournal {
   constructor(private readonly folder: string) {}
 
   suspects(connectionId: string): ReadonlySet<string> {
-    return new Set(this.log(connectionId).suspects.keys());
+    try {
+      return new Set(this.log(connectionId).suspects.keys());
+    } catch {
+      return new Set(); // No journal (a full disk, say): no suspects, and the sync goes on.
+    }
   }
 
   begin(connectionId: string, ref: DocumentRef): void {
@@ -159,8 +163,7 @@ export class FileDocumentJournal implements DocumentJournal {
   }
 
   end(connectionId: string, externalId: string): void {
-    const log = this.log(connectionId);
-    log.suspects.delete(externalId);
+    this.logs.get(connectionId)?.suspects.delete(externalId);
     this.append(connectionId, { e: externalId });
   }
 
@@ -170,8 +173,12 @@ export class FileDocumentJournal implements DocumentJournal {
     this.logs.delete(connectionId);
     closeSync(log.fd);
     const path = join(this.folder, logName(connectionId));
-    if (log.suspects.size === 0) rmSync(path, { force: true });
-    else writeFileSync(path, suspectLines(log.suspects), { mode: 0o600 });
+    try {
+      if (log.suspects.size === 0) rmSync(path, { force: true });
+      else writeFileSync(path, suspectLines(log.suspects), { mode: 0o600 });
+    } catch {
+      // Best effort, like append: the appended log stays, and its replay gives the same suspects.
+    }
   }
 
   /** Ends every open log (dispose): what is in hand stays recorded, as a crash would leave it. */
@@ -198,7 +205,16 @@ export class FileDocumentJournal implements DocumentJournal {
     return log;
   }
 
+  /**
+   * Best effort: the journal guards against a crash loop, it must never fail a document. A line it
+   * cannot write (a full disk: the sync's own space check then stops the run as DISK_FULL) is lost,
+   * so at worst a crash on that document is retried once more.
+   */
   private append(connectionId: string, line: Line): void {
-    writeSync(this.log(connectionId).fd, `${JSON.stringify(line)}\n`);
+    try {
+      writeSync(this.log(connectionId).fd, `${JSON.stringify(line)}\n`);
+    } catch {
+      // See above.
+    }
   }
 }
