@@ -38,7 +38,7 @@ describe('resolveDataDir', () => {
     expect(defaultDataDir()).toBe(join(xdg || join(homedir(), '.local', 'share'), 'Cairn'));
   });
 
-  it('lays out the database, secrets, lock, logs, local models and the manifest inside the folder', () => {
+  it('lays out the database, secrets, lock, logs, local models, the manifest and the sync journal inside the folder', () => {
     expect(dataDirLayout('/d')).toEqual({
       root: '/d',
       database: '/d/db',
@@ -47,6 +47,7 @@ describe('resolveDataDir', () => {
       logs: '/d/logs',
       models: '/d/models',
       manifest: '/d/manifest.json',
+      syncJournal: '/d/sync-journal',
     });
   });
 });
