@@ -38,6 +38,7 @@ describe('import cycles', () => {
         'src-main/core/connectors/folder/folder-search.ts',
       ],
       ['src-main/core/models/catalog-entries.ts', 'src-main/core/models/catalog.ts'],
+      ['src-main/core/search/explain-document.ts', 'src-main/core/search/hybrid-search.ts'],
       ['src-renderer/store/selectors.ts', ...slices, 'src-renderer/store/store-types.ts'].sort(),
       ['src-renderer/transport/http-transport.ts', 'src-renderer/transport/transport.ts'],
     ]);
