@@ -6,6 +6,7 @@ import { fail, ok } from '@shared/errors';
 import type { CairnAccess } from './cairn-access';
 import { UNTRUSTED_NOTE, untrusted } from './citations';
 import { freshnessLine } from '@shared/time-ago';
+import { freshnessFields, freshnessSchema } from './freshness-fields';
 import { unwrapOrThrow } from './tool-errors';
 
 const sourcesOutput = {
@@ -44,17 +45,7 @@ const askOutput = {
       heading_path: z.string(),
       link: z.string().nullable(),
       passage: z.string(),
-      edited_at: z
-        .string()
-        .nullable()
-        .describe("The source's own last edit of the indexed copy (ISO 8601); null when unknown or live."),
-      synced_at: z
-        .string()
-        .nullable()
-        .describe('When Cairn last confirmed this copy current (ISO 8601); null for a live source.'),
-      changed_since_sync: z
-        .boolean()
-        .describe('The source is known to have changed since it was synced: the passage may be out of date.'),
+      ...freshnessSchema('source'),
     }),
   ),
   searched_for: z.array(z.string()).describe('What the answer searched the documents for.'),
@@ -221,9 +212,7 @@ export function registerAnswerTools(server: McpServer, access: CairnAccess): voi
         heading_path: card.headingPath,
         link: card.url,
         passage: card.paragraph,
-        edited_at: card.freshness?.editedAt ?? null,
-        synced_at: card.freshness?.syncedAt ?? null,
-        changed_since_sync: card.freshness?.changed !== undefined,
+        ...freshnessFields(card.freshness),
       }));
       const now = new Date();
       const structured = {
