@@ -165,7 +165,7 @@ export function resultsTable(collections: EvaluatedCollection[]): string {
       rows.push([
         `${c.collection}${c.split === 'train' ? ' (train)' : ''}`,
         c.queries,
-        `Cairn ${method}`,
+        method === 'novector' ? 'Cairn search, no vectors' : `Cairn ${method}`,
         num(s.ndcgAt10, 3),
         num(s.pAt1, 3),
         num(s.recallAt10, 3),

@@ -19,8 +19,13 @@ import { bestWeight, VECTOR_WEIGHTS } from './fusion-study';
 import { mean, ndcgAt, precisionAt1, recallAt, reciprocalRankAt, type Judgments } from './metrics';
 import { CONNECTION_ID, hybridSearchFor, openPipeline } from './pipeline';
 
-export type Method = 'keyword' | 'vector' | 'hybrid';
-export const METHODS: readonly Method[] = ['keyword', 'vector', 'hybrid'];
+/**
+ * `novector` is the app's search with its vector channel skipped (no query embedder), on the same
+ * index in the same run: what hybrid would be without the vectors (issue #26: does the built-in
+ * embedder's vector tail earn its cost?).
+ */
+export type Method = 'keyword' | 'vector' | 'hybrid' | 'novector';
+export const METHODS: readonly Method[] = ['keyword', 'vector', 'hybrid', 'novector'];
 
 export interface MethodScores {
   ndcgAt10: number;
@@ -119,6 +124,7 @@ export async function evaluateCollection(
     const { active, queryEmbedder } = ranker;
     const toDocuments = ranker.documentsOf;
     const search = hybridSearchFor(pipeline.db, queryEmbedder);
+    const withoutVectors = hybridSearchFor(pipeline.db, null);
     const rankChannels = (queries: readonly { text: string }[], label: string) =>
       ranker.rank(queries, (done) => log(`${collection.name}: ${done}/${queries.length} ${label} queries`));
     const asKeys = (r: ChannelRankings) => ({
@@ -129,7 +135,7 @@ export async function evaluateCollection(
       toDocuments(keys.slice(0, HYBRID_DEPTH).map((key) => Number(key.slice('chunk:'.length))));
 
     const rankings = await rankChannels(collection.queries, 'test');
-    const perMethod: Record<Method, MethodScores[]> = { keyword: [], vector: [], hybrid: [] };
+    const perMethod: Record<Method, MethodScores[]> = { keyword: [], vector: [], hybrid: [], novector: [] };
     for (const [i, query] of collection.queries.entries()) {
       const judgments = collection.qrels.get(query.id)!;
       const r = rankings[i]!;
@@ -137,6 +143,10 @@ export async function evaluateCollection(
       perMethod.keyword.push(scoreRanking(toDocuments(r.keyword), judgments));
       perMethod.vector.push(scoreRanking(toDocuments(r.vector), judgments));
       perMethod.hybrid.push(scoreRanking(fromKeys(fused), judgments));
+      const plain = (await withoutVectors.search({ query: query.text, k: HYBRID_DEPTH })).hits.map(
+        (hit) => hit.key,
+      );
+      perMethod.novector.push(scoreRanking(fromKeys(plain), judgments));
     }
 
     let fusionStudy: FusionStudy | null = null;
@@ -220,6 +230,7 @@ export async function evaluateCollection(
         keyword: averageScores(perMethod.keyword),
         vector: averageScores(perMethod.vector),
         hybrid: averageScores(perMethod.hybrid),
+        novector: averageScores(perMethod.novector),
       },
       fusionStudy,
       exactVector,

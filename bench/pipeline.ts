@@ -50,15 +50,20 @@ export async function openPipeline(options: {
   return { db, store, engine };
 }
 
-/** The app's search over the index, answering queries with `embedder` (or precomputed vectors). */
-export function hybridSearchFor(db: Db, embedder: Embedder): HybridSearch {
+/**
+ * The app's search over the index, answering queries with `embedder` (or precomputed vectors);
+ * null: no query embedder, so the vector channel is skipped (keyword search as the app runs it).
+ */
+export function hybridSearchFor(db: Db, embedder: Embedder | null): HybridSearch {
   // The app's own tuning of the vector channel (similarity floor, fusion weight) and its catalogue
   // (built-in + CAIRN_MODEL_CATALOG, for local models' floors), so numbers are what users get.
   const catalog = loadCatalog(process.env);
   return new HybridSearch({
     db,
     queryEmbedder: (space) =>
-      space.model === embedder.space.model && space.provider === embedder.space.provider ? embedder : null,
+      embedder && space.model === embedder.space.model && space.provider === embedder.space.provider
+        ? embedder
+        : null,
     minVectorSimilarity: (space) => vectorTuning(space, catalog).minSimilarity,
     vectorWeight: (space) => vectorTuning(space, catalog).weight,
     lexicalCandidates: (space, vectors) => vectorTuning(space, catalog).lexicalCandidates(vectors),

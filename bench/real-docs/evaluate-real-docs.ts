@@ -43,7 +43,7 @@ export const NOTHING_MATCHES_QUERIES = [
 ];
 
 /** Rankings scored for every question: the app's search, its two channels alone, the reference. */
-export const REAL_DOCS_CHANNELS = ['hybrid', 'keyword', 'vector', 'bm25f'] as const;
+export const REAL_DOCS_CHANNELS = ['hybrid', 'keyword', 'vector', 'bm25f', 'novector'] as const;
 export type RealDocsChannel = (typeof REAL_DOCS_CHANNELS)[number];
 
 export interface QuestionOutcome {
@@ -188,6 +188,8 @@ export async function evaluateRealDocs(
     const ranker = await channelRanker(pipeline.db, options.embedder);
     const reference = new Bm25fReference(corpus);
     const search = hybridSearchFor(pipeline.db, ranker.queryEmbedder);
+    // The app's search with its vector channel skipped (no query embedder), on the same index.
+    const withoutVectors = hybridSearchFor(pipeline.db, null);
     const signal = new AbortController().signal;
     const firstDocuments = (chunkIds: readonly number[]) => dedupe(ranker.documentsOf(chunkIds)).slice(0, 10);
     const nothingMatches: { query: string; hits: number }[] = [];
@@ -205,6 +207,9 @@ export async function evaluateRealDocs(
         const judgments = collection.qrels.get(query.id)!;
         const response = await search.search({ query: query.text, k: 10 });
         const ranked = response.documents.map((d) => d.best.externalId);
+        const plain = (await withoutVectors.search({ query: query.text, k: 10 })).documents.map(
+          (d) => d.best.externalId,
+        );
         const index = ranked.findIndex((id) => judgments.has(id));
         const hits: SearchHit[] = await retrieve(search, [query.text], 10, signal);
         const first = buildExtractiveAnswer(query.text, hits, 'no-model').sources[0];
@@ -219,6 +224,7 @@ export async function evaluateRealDocs(
             keyword: firstDocuments(channelRankings[i]!.keyword),
             vector: firstDocuments(channelRankings[i]!.vector),
             bm25f: reference.search(query.text, 10),
+            novector: plain,
           },
           gold: [...judgments.keys()],
           firstRelevantRank: index === -1 ? null : index + 1,
@@ -250,6 +256,8 @@ export async function evaluateRealDocs(
       hybrid: async (term) =>
         (await search.search({ query: term, k: TERM_TOP })).documents.map((d) => d.best.externalId),
       bm25f: (term) => reference.search(term, TERM_TOP),
+      novector: async (term) =>
+        (await withoutVectors.search({ query: term, k: TERM_TOP })).documents.map((d) => d.best.externalId),
     });
     log(
       `${corpusName}: term test, ${cases.length} terms in ${((performance.now() - termStarted) / 1000).toFixed(1)} s`,
@@ -265,8 +273,20 @@ export async function evaluateRealDocs(
 export function termTestLines(tests: readonly TermTestResult[], limit = 40): string {
   const lines = [
     markdownTable(
-      ['corpus', 'terms', 'Cairn hybrid: a titled document in the top 3', 'BM25F reference'],
-      tests.map((t) => [t.corpus, t.cases, num(t.passRate.hybrid, 3), num(t.passRate.bm25f, 3)]),
+      [
+        'corpus',
+        'terms',
+        'Cairn hybrid: a titled document in the top 3',
+        'Cairn search, no vectors',
+        'BM25F reference',
+      ],
+      tests.map((t) => [
+        t.corpus,
+        t.cases,
+        num(t.passRate.hybrid, 3),
+        num(t.passRate.novector, 3),
+        num(t.passRate.bm25f, 3),
+      ]),
     ),
   ];
   for (const t of tests) {
@@ -322,7 +342,11 @@ export function realDocsChannelTable(results: readonly RealDocsResult[]): string
           `${r.collection}${r.split === 'train' ? ' (train)' : ''}`,
           s.type,
           s.questions,
-          channel === 'bm25f' ? 'BM25F reference (files)' : `Cairn ${channel}`,
+          channel === 'bm25f'
+            ? 'BM25F reference (files)'
+            : channel === 'novector'
+              ? 'Cairn search, no vectors'
+              : `Cairn ${channel}`,
           num(s.ndcgAt10, 3),
           num(s.pAt1, 2),
           num(s.successAt5, 2),
