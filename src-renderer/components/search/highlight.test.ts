@@ -37,6 +37,22 @@ describe('highlightTerms', () => {
     expect(lit('使用VPN连接，vpn.example', ['VPN'])).toEqual(['VPN', 'vpn']);
   });
 
+  it('lights whole query words: never 的 or another particle, never 默认 of 默认值 nor Raft of Raftstore', () => {
+    expect(highlightTerms('TiKV 的 默认值')).toEqual(['TiKV', '默认值']);
+    expect(highlightTerms('region-split-size 的默认值是多少')).toEqual(['region-split-size', '默认值']);
+    expect(highlightTerms('修改默认值')).toEqual(['默认值', '修改']);
+    expect(highlightTerms('的')).toEqual([]);
+    const lit = (text: string, query: string) =>
+      splitByTerms(text, highlightTerms(query))
+        .filter((piece) => piece.match)
+        .map((piece) => piece.text);
+    expect(lit('Raftstore 的默认值是 96MiB，默认配置见 raft 一节', 'Raft 的 默认值')).toEqual([
+      '默认值',
+      'raft',
+    ]);
+    expect(lit('RaftStore, raft-store and Raft.', 'Raft')).toEqual(['raft', 'Raft']);
+  });
+
   it('ignores queries of punctuation and emoji only', () => {
     expect(highlightTerms('？！… 🎉')).toEqual([]);
   });
