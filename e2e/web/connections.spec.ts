@@ -36,6 +36,14 @@ test('a new user is led to add a local folder and syncs it', async ({ app, backe
   await syncAndWait(app, 'notes');
   await expect(card.getByTestId('document-count')).toHaveText(String(notesFixtureCount()));
   await expect(card.getByTestId('chunk-count')).not.toHaveText('0');
+  // The questions made from headings are each in one language: a Chinese heading is asked in Chinese.
+  const questions = app.getByRole('group', { name: 'Questions to ask' }).getByRole('button');
+  await expect(questions.first()).toBeVisible();
+  const asked = await questions.allInnerTexts();
+  const englishAboutChinese = (question: string) =>
+    question.startsWith('What do my documents say') && /\p{Script=Han}/u.test(question);
+  expect(asked.filter(englishAboutChinese)).toEqual([]);
+  expect(asked.filter((question) => question.startsWith('文档里关于「'))).not.toEqual([]);
   // The last sync is said with its year, and no tile cuts what it says, even in a narrow window.
   await expect(card.locator('.facts')).toContainText(String(new Date().getFullYear()));
   await app.setViewportSize({ width: 900, height: 700 });

@@ -3,7 +3,7 @@ import { cleanup, fireEvent, screen, waitFor, within } from '@testing-library/re
 import { afterEach, describe, expect, it } from 'vitest';
 import { ok } from '@shared/errors';
 import type { DocumentTopic } from '@shared/models';
-import { connection, fakeBackend } from '../../test/fake-api';
+import { connection, fakeBackend, settings } from '../../test/fake-api';
 import { renderWithStore } from '../../test/render';
 import { ReadyPanel } from '../connections/ReadyPanel';
 import { ChatView } from '../chat/ChatView';
@@ -49,17 +49,31 @@ describe('suggestions from the user’s own headings', () => {
     await waitFor(() => expect(api.calls.some((call) => call.channel === 'search.query')).toBe(true));
   });
 
-  it('the empty Ask view offers questions made from other headings; a click asks it', async () => {
+  it('the empty Ask view offers questions made from other headings, each in one language; a click asks it', async () => {
     const api = backend();
     renderWithStore(<ChatView />, api, indexed);
     const group = await screen.findByRole('group', { name: 'Questions to ask' });
-    const question = 'What do my documents say about “审批”?';
+    const labels = () =>
+      within(group)
+        .getAllByRole('button')
+        .map((button) => [button.textContent, button.getAttribute('lang')]);
+    // A Chinese heading is asked in Chinese (marked as such in the English UI), others in the UI language.
+    expect(labels()).toEqual([
+      ['文档里关于「审批」是怎么说的？', 'zh-CN'],
+      ['What do my documents say about “VPN setup”?', null],
+      ['What do my documents say about “Rollback”?', null],
+    ]);
+    const question = '文档里关于「审批」是怎么说的？';
     fireEvent.click(within(group).getByRole('button', { name: question }));
     await waitFor(() =>
       expect(api.calls.filter((call) => call.channel === 'chat.ask')).toEqual([
         { channel: 'chat.ask', input: { question } },
       ]),
     );
+    cleanup();
+    renderWithStore(<ChatView />, backend(), { ...indexed, settings: settings({ language: 'zh' }) });
+    const zhGroup = await screen.findByRole('group', { name: '可以这样提问' });
+    expect(within(zhGroup).getByRole('button', { name: '文档里关于「Rollback」是怎么说的？' })).toBeTruthy();
   });
 
   it('after the first sync a panel leads on, until it is used or dismissed; nothing without documents', async () => {

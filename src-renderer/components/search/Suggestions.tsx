@@ -1,6 +1,7 @@
 import { useEffect } from 'react';
 import type { DocumentTopic } from '@shared/models';
-import { useT } from '../../hooks/use-t';
+import { useLanguage, useT } from '../../hooks/use-t';
+import { translate, type Language } from '../../i18n/i18n';
 import { useApp } from '../../store/store-context';
 
 /**
@@ -46,9 +47,19 @@ export function SearchSuggestions({ topics }: { topics: DocumentTopic[] }) {
   );
 }
 
+/**
+ * The language a question about a heading is asked in: a Chinese heading makes a Chinese question
+ * whatever the UI language ('What do my documents say about “提交报销单”?' reads as two languages);
+ * any other heading is asked in the UI language (文档里关于「VPN setup」 is how Chinese readers write).
+ */
+export function questionLanguage(heading: string, uiLanguage: Language): Language {
+  return /\p{Script=Han}/u.test(heading) ? 'zh' : uiLanguage;
+}
+
 /** Questions to start with, made from headings; clicking one asks it on the Ask page. */
 export function QuestionSuggestions({ topics }: { topics: DocumentTopic[] }) {
   const t = useT();
+  const uiLanguage = useLanguage();
   const ask = useApp((state) => state.ask);
   const setView = useApp((state) => state.setView);
   if (topics.length === 0) return null;
@@ -58,12 +69,14 @@ export function QuestionSuggestions({ topics }: { topics: DocumentTopic[] }) {
     <div className="suggestions questions" role="group" aria-label={t('suggest.questions')}>
       <span className="suggestions-label">{t('suggest.questions')}</span>
       {picked.map((topic) => {
-        const question = t('suggest.question', { topic: topic.text });
+        const language = questionLanguage(topic.text, uiLanguage);
+        const question = translate(language, 'suggest.question', { topic: topic.text });
         return (
           <button
             key={topic.text}
             type="button"
             className="chip"
+            lang={language === uiLanguage ? undefined : language === 'zh' ? 'zh-CN' : 'en'}
             title={t('suggest.from', { title: topic.title })}
             onClick={() => {
               setView('chat');
