@@ -11,6 +11,8 @@
  * `--compare <file> --current <file>` compares two results files without running anything.
  * The generated term test of each real-documents corpus runs on the test split unless
  * `--skip-term-test`.
+ * `--rule-ablation` also scores each collection with each ranking rule off in turn over the same
+ * index (rule-ablation.ts) and prints which rules earn their place.
  * `--train` evaluates the train/ split instead: the one to tune on. `--fusion-study` also tries
  * a weighted RRF, its vector weight chosen on train/ and reported on the test queries
  * (a diagnostic for the hybrid goal; the app's fusion is unchanged). `--exact-vector` adds the
@@ -43,6 +45,7 @@ import {
 import { Bm25fReference } from './bm25f-reference';
 import { COMPARE_TOLERANCE, compareResults, type ComparableResults } from './compare-results';
 import { machineFacts } from './process-stats';
+import { ablationTable, ruleVerdicts, verdictTable, type CollectionAblation } from './rule-ablation';
 import { currentCommit, markdownTable, num, REPO_ROOT, writeResults } from './report';
 import { findSharedReference } from '../src-main/testing/shared-reference';
 import { DEFAULT_REAL_DOCS_DIR, EVAL_CACHE_DIR } from './real-docs/build-real-docs';
@@ -225,6 +228,7 @@ async function main(): Promise<void> {
       'exact-vector': { type: 'boolean', default: false },
       compare: { type: 'string' },
       'skip-term-test': { type: 'boolean', default: false },
+      'rule-ablation': { type: 'boolean', default: false },
       current: { type: 'string' },
     },
   });
@@ -277,6 +281,7 @@ async function main(): Promise<void> {
         embedder,
         log,
         termTest: !values.train && !values['skip-term-test'],
+        ruleAblation: values['rule-ablation'],
       });
       realDocs.push(...results);
       if (termTest.cases > 0) termTests.push(termTest);
@@ -292,6 +297,7 @@ async function main(): Promise<void> {
         embedder,
         log,
         exactVector: values['exact-vector'] ?? false,
+        ruleAblation: values['rule-ablation'],
         ...(tuning ? { tuning } : {}),
       });
       const references = readReferenceFigures(dir);
@@ -302,6 +308,36 @@ async function main(): Promise<void> {
         goals: checkGoals(result, reference, references),
       });
     }
+    const ablations: CollectionAblation[] = [
+      ...collections.flatMap((c) =>
+        c.ablation
+          ? [
+              {
+                collection: c.collection,
+                split: c.split,
+                queries: c.queries,
+                reference: c.reference,
+                variants: c.ablation,
+              },
+            ]
+          : [],
+      ),
+      ...realDocs.flatMap((r) =>
+        r.ablation
+          ? [
+              {
+                collection: r.collection,
+                split: r.split,
+                queries: r.channels.hybrid.all.questions,
+                reference: r.channels.bm25f.all,
+                variants: r.ablation,
+              },
+            ]
+          : [],
+      ),
+    ];
+    const ruleAblation =
+      ablations.length > 0 ? { collections: ablations, verdicts: ruleVerdicts(ablations) } : undefined;
     const results = {
       kind: 'eval',
       startedAt,
@@ -313,6 +349,7 @@ async function main(): Promise<void> {
       collections,
       realDocs,
       termTests,
+      ...(ruleAblation ? { ruleAblation } : {}),
     };
     // The built-in (or CAIRN_EMBED_*) run is latest-eval.json; each installed local model gets its own file.
     const paths = writeResults(primary ? 'eval' : `eval-${embedder.space.model.split('@')[0]}`, results);
@@ -351,6 +388,16 @@ async function main(): Promise<void> {
           '\n### Term test (each title or heading of 2-4 CJK characters, alone, finds its document in the top 3)\n',
         );
         console.log(termTestLines(termTests));
+      }
+      if (ruleAblation) {
+        console.log(
+          '\n### Rule ablation (each rule off over the same index; diff to all rules; citation on real documents)\n',
+        );
+        console.log(ablationTable(ruleAblation.collections));
+        console.log(
+          '\nA rule is kept when it gains on at least two collections and costs none more than 0.005:\n',
+        );
+        console.log(verdictTable(ruleAblation.verdicts));
       }
       console.log(
         `\n${markdownTable(

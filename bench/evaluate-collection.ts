@@ -18,6 +18,7 @@ import { RRF_K, reciprocalRankFusion } from '../src-main/core/search/rrf';
 import { bestWeight, VECTOR_WEIGHTS } from './fusion-study';
 import { mean, ndcgAt, precisionAt1, recallAt, reciprocalRankAt, type Judgments } from './metrics';
 import { CONNECTION_ID, hybridSearchFor, openPipeline } from './pipeline';
+import { ablateRules, type VariantScores } from './rule-ablation';
 
 /**
  * `novector` is the app's search with its vector channel skipped (no query embedder), on the same
@@ -57,6 +58,8 @@ export interface CollectionResult {
   fusionStudy: FusionStudy | null;
   /** Vector channel forced to an exact scan (eval --exact-vector): what the HNSW index costs. */
   exactVector: MethodScores | null;
+  /** Each ranking rule off in turn over the same index (eval --rule-ablation, rule-ablation.ts). */
+  ablation?: VariantScores[];
 }
 
 /** Fused chunks kept (HybridSearch's largest k); enough for 30 distinct documents here. */
@@ -93,6 +96,7 @@ export async function evaluateCollection(
     log?: (line: string) => void;
     tuning?: Pick<Collection, 'queries' | 'qrels'>;
     exactVector?: boolean;
+    ruleAblation?: boolean;
   } = {},
 ): Promise<CollectionResult> {
   const log = options.log ?? (() => {});
@@ -218,6 +222,20 @@ export async function evaluateCollection(
     }
     const querySeconds = (performance.now() - queryStarted) / 1000;
     log(`${collection.name}: queries done in ${querySeconds.toFixed(1)} s`);
+    const ablation = options.ruleAblation
+      ? await ablateRules(
+          pipeline.db,
+          queryEmbedder,
+          collection.queries.map((q) => ({ text: q.text, judgments: collection.qrels.get(q.id)! })),
+          {
+            k: HYBRID_DEPTH,
+            hybridDocuments: (response) => fromKeys(response.hits.map((hit) => hit.key)),
+            documentsOf: toDocuments,
+            progress: (done) =>
+              log(`${collection.name}: rule ablation, ${done}/${collection.queries.length}`),
+          },
+        )
+      : undefined;
     return {
       collection: collection.name,
       split: collection.split,
@@ -234,6 +252,7 @@ export async function evaluateCollection(
       },
       fusionStudy,
       exactVector,
+      ...(ablation ? { ablation } : {}),
     };
   } finally {
     await pipeline.db.close();

@@ -11,6 +11,7 @@ import { ensureActiveSpace } from '../src-main/core/index/embedding-spaces';
 import { PgDocumentStore } from '../src-main/core/index/pg-document-store';
 import { loadCatalog } from '../src-main/core/models/catalog';
 import { HybridSearch } from '../src-main/core/search/hybrid-search';
+import type { RankingRules } from '../src-main/core/search/ranking-rules';
 import { vectorTuning } from '../src-main/core/models/search-tuning';
 import { SyncEngine } from '../src-main/core/sync/sync-engine';
 import { SyncLock } from '../src-main/core/sync/sync-lock';
@@ -52,9 +53,14 @@ export async function openPipeline(options: {
 
 /**
  * The app's search over the index, answering queries with `embedder` (or precomputed vectors);
- * null: no query embedder, so the vector channel is skipped (keyword search as the app runs it).
+ * null: no query embedder, so the vector channel is skipped (keyword search as the app runs it);
+ * `rules` only for the rule ablation (rule-ablation.ts), the app's otherwise.
  */
-export function hybridSearchFor(db: Db, embedder: Embedder | null): HybridSearch {
+export function hybridSearchFor(
+  db: Db,
+  embedder: Embedder | null,
+  rules?: Readonly<RankingRules>,
+): HybridSearch {
   // The app's own tuning of the vector channel (similarity floor, fusion weight) and its catalogue
   // (built-in + CAIRN_MODEL_CATALOG, for local models' floors), so numbers are what users get.
   const catalog = loadCatalog(process.env);
@@ -67,5 +73,6 @@ export function hybridSearchFor(db: Db, embedder: Embedder | null): HybridSearch
     minVectorSimilarity: (space) => vectorTuning(space, catalog).minSimilarity,
     vectorWeight: (space) => vectorTuning(space, catalog).weight,
     lexicalCandidates: (space, vectors) => vectorTuning(space, catalog).lexicalCandidates(vectors),
+    ...(rules ? { rules } : {}),
   });
 }

@@ -24,6 +24,7 @@ import type { Collection } from '../collection';
 import { dedupe, mean, ndcgAt } from '../metrics';
 import { CONNECTION_ID, hybridSearchFor, openPipeline } from '../pipeline';
 import { markdownTable, num } from '../report';
+import { ablateRules, type VariantScores } from '../rule-ablation';
 
 export interface RealDocsAnswer {
   id: string;
@@ -93,6 +94,8 @@ export interface RealDocsResult {
   channels: Record<RealDocsChannel, ChannelScores>;
   nothingMatches: { query: string; hits: number }[];
   outcomes: QuestionOutcome[];
+  /** Each ranking rule off in turn over the same index (eval --rule-ablation, rule-ablation.ts). */
+  ablation?: VariantScores[];
 }
 
 export function isRealDocsCollection(dir: string): boolean {
@@ -154,7 +157,12 @@ export interface RealDocsGroupResult {
  */
 export async function evaluateRealDocs(
   collections: readonly Collection[],
-  options: { embedder: Embedder; log?: (line: string) => void; termTest?: boolean },
+  options: {
+    embedder: Embedder;
+    log?: (line: string) => void;
+    termTest?: boolean;
+    ruleAblation?: boolean;
+  },
 ): Promise<RealDocsGroupResult> {
   const log = options.log ?? (() => {});
   const corpus = collections[0]!.corpus;
@@ -236,6 +244,22 @@ export async function evaluateRealDocs(
       const channels = Object.fromEntries(
         REAL_DOCS_CHANNELS.map((channel) => [channel, channelScores(outcomes, channel)]),
       ) as Record<RealDocsChannel, ChannelScores>;
+      const ablation = options.ruleAblation
+        ? await ablateRules(
+            pipeline.db,
+            ranker.queryEmbedder,
+            collection.queries.map((q) => ({
+              text: q.text,
+              judgments: collection.qrels.get(q.id)!,
+              answers: answers.get(q.id)?.answers ?? [],
+            })),
+            {
+              k: 10,
+              hybridDocuments: (response) => response.documents.map((d) => d.best.externalId),
+              documentsOf: ranker.documentsOf,
+            },
+          )
+        : undefined;
       results.push({
         collection: collection.name,
         split: collection.split,
@@ -247,6 +271,7 @@ export async function evaluateRealDocs(
         channels,
         nothingMatches,
         outcomes,
+        ...(ablation ? { ablation } : {}),
       });
     }
 

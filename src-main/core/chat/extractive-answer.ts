@@ -5,6 +5,7 @@
 import type { SearchHit } from '@shared/models';
 import { trimAroundBestParagraph, type PromptSource } from './prompt-builder';
 import { keyTerms } from '../search/phrase-rerank';
+import { ALL_RULES, type RankingRules } from '../search/ranking-rules';
 import { analyze, identifierTokens } from '../text/analyzer';
 import { queryTerms as analyzeQuery } from '../text/query-terms';
 import { matchScore, paragraphsWithHeadings, queryTerms, termWeights } from './text-match';
@@ -18,6 +19,8 @@ export interface ExtractiveOptions {
   maxPassageTokens?: number;
   /** Top hits whose paragraphs compete for the quotes. @default 6 */
   candidates?: number;
+  /** The passage rules applied; every one in the app. Only the rule ablation switches one off. @default ALL_RULES */
+  rules?: Readonly<RankingRules>;
 }
 
 export interface ExtractiveAnswer {
@@ -87,14 +90,15 @@ function choosePassages(
   keys: string[],
   options: ExtractiveOptions,
 ): { hit: SearchHit; text: string; weights: ReturnType<typeof termWeights> }[] {
+  const rules = options.rules ?? ALL_RULES;
   const candidates = withoutOverlap(hits.slice(0, options.candidates ?? 6));
   const paragraphs = candidates.flatMap((c) => paragraphsWithHeadings(c.text).map((p) => p.text));
-  const idf = new Map(termWeights(terms, paragraphs));
+  const idf = new Map(rules.rarePassageTerms ? termWeights(terms, paragraphs) : []);
   // The error code, configuration name or version the question names outweighs any common word;
   // a key's forms ("v740" and "740" for v7.4.0) count once.
   const sameKey = new Map<string, string>();
   const forms = keys.map((key) => keyTokens([key]).filter((token) => terms.has(token)));
-  for (const tokens of forms)
+  for (const tokens of rules.keyTermPassages ? forms : [])
     for (const token of tokens) {
       idf.set(token, KEY_TERM_SCORE);
       sameKey.set(token, tokens[0]!);
@@ -107,15 +111,18 @@ function choosePassages(
     score: Math.max(
       0,
       ...paragraphsWithHeadings(candidate.text).map(
-        (p) => matchScore(p.text, terms, weights) + (definesKey(p.text, forms) ? DEFINITION_SCORE : 0),
+        (p) =>
+          matchScore(p.text, terms, weights) +
+          (rules.definitionFirst && definesKey(p.text, forms) ? DEFINITION_SCORE : 0),
       ),
     ),
   }));
   // Search order still counts: a later hit must match clearly better to be quoted first.
-  scored.sort(
-    (a, b) =>
-      b.score / (1 + RANK_DISCOUNT * b.rank) - a.score / (1 + RANK_DISCOUNT * a.rank) || a.rank - b.rank,
-  );
+  if (rules.passageReorder)
+    scored.sort(
+      (a, b) =>
+        b.score / (1 + RANK_DISCOUNT * b.rank) - a.score / (1 + RANK_DISCOUNT * a.rank) || a.rank - b.rank,
+    );
   return scored.slice(0, options.maxPassages ?? 3);
 }
 

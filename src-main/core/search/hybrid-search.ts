@@ -47,6 +47,7 @@ import { retrieveFromIndex, type IndexRetrieval } from './index-retrieval';
 import { keepLiveHits, liveSources, type SkippedSource } from './live-filters';
 import { resolveNamedFilters } from './named-filters';
 import { rerankByPhrase } from './phrase-rerank';
+import { ALL_RULES, type RankingRules } from './ranking-rules';
 import { clampK, prepareQuery, type PreparedQuery } from './query-text';
 import { applyOperators, parseQuerySyntax, type OperatorDrop, type QuerySyntax } from './query-syntax';
 import { QueryVectorCache } from './query-vector-cache';
@@ -95,6 +96,8 @@ export interface HybridSearchOptions {
   /** @default 3000 ms for every platform */
   directTimeoutMs?: number | Partial<Record<Platform, number>>;
   logger?: Logger;
+  /** The ranking rules applied; every one in the app. Only the rule ablation switches one off. @default ALL_RULES */
+  rules?: Readonly<RankingRules>;
 }
 
 const NOTHING_INDEXED: IndexRetrieval = {
@@ -250,7 +253,7 @@ export class HybridSearch implements SearchService {
   async run(request: SearchRequest, signal?: AbortSignal): Promise<SearchStages> {
     const filters = checkFilters(request ?? { query: '' });
     const syntax = parseQuerySyntax(typeof request?.query === 'string' ? request.query : '');
-    const query = prepareQuery(syntax.text);
+    const query = prepareQuery(syntax.text, this.options.rules ?? ALL_RULES);
     const k = clampK(request?.k);
     const maxHitsPerDocument = this.options.maxHitsPerDocument ?? DEFAULT_MAX_HITS_PER_DOCUMENT;
     const operators =
@@ -294,7 +297,12 @@ export class HybridSearch implements SearchService {
         response: { hits: [], documents: [], warnings: [], noConnections: true, tookMs: 0 },
       };
     const passing = retrieved.fused.filter((item) => !dropped.has(item.key));
-    const ranked = rerankByPhrase(passing, (key) => rowOf(key, chunks), query.phrases);
+    const ranked = rerankByPhrase(
+      passing,
+      (key) => rowOf(key, chunks),
+      query.phrases,
+      this.options.rules ?? ALL_RULES,
+    );
     // Every direct-mode connection that answered shows its best hit (see topKKeepingChannels), and
     // no one document fills the page: its best few chunks stand for it.
     const capped = capPerDocument(ranked, chunks, maxHitsPerDocument);
@@ -489,14 +497,18 @@ export class HybridSearch implements SearchService {
     const lexical = this.options.lexicalCandidates;
     const depth = active && embedding && lexical ? lexical(active, await this.spaceSizes.vectors(active)) : 0;
     const minSimilarity = active ? this.options.minVectorSimilarity?.(active) : undefined;
-    const index = await retrieveFromIndex(this.db, {
-      query,
-      scope,
-      vector:
-        active && embedding
-          ? { space: active, queryVector: embedding, lexicalCandidates: depth, minSimilarity }
-          : null,
-    });
+    const index = await retrieveFromIndex(
+      this.db,
+      {
+        query,
+        scope,
+        vector:
+          active && embedding
+            ? { space: active, queryVector: embedding, lexicalCandidates: depth, minSimilarity }
+            : null,
+      },
+      this.options.rules ?? ALL_RULES,
+    );
     const queryVector = embedding ? await embedding : null;
     return {
       index,

@@ -15,6 +15,7 @@ import type { Db } from '../db/database';
 import type { SpaceRecord } from '../index/embedding-spaces';
 import { CHANNEL_DEPTH, type ChannelScope } from './channel-scope';
 import { keywordScan, termPatterns } from './keyword-scan';
+import { ALL_RULES, type RankingRules } from './ranking-rules';
 import { RRF_K, reciprocalRankFusion } from './rrf';
 import { vectorChannelSql } from './vector-channel';
 
@@ -83,8 +84,16 @@ interface RetrievedRow extends IndexedChunkRow {
 
 const NO_VECTOR = 'SELECT NULL::bigint AS chunk_id, NULL::bigint AS rank WHERE false';
 
-export async function retrieveFromIndex(db: Db, input: IndexRetrievalInput): Promise<IndexRetrieval> {
-  const { query, scope } = input;
+export async function retrieveFromIndex(
+  db: Db,
+  input: IndexRetrievalInput,
+  rules: Pick<RankingRules, 'frameTier'> = ALL_RULES,
+): Promise<IndexRetrieval> {
+  const { scope } = input;
+  // Without the frame tier, the content-plus-frame words are the one BM25 query.
+  const query = rules.frameTier
+    ? input.query
+    : { keywordText: input.query.frameKeywordText || input.query.keywordText, frameKeywordText: '' };
   const depth = input.vector ? input.vector.lexicalCandidates : 0;
   const content = await keywordScan(db, query.keywordText, scope, depth);
   const framed =

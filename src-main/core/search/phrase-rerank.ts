@@ -1,3 +1,5 @@
+import { ALL_RULES, type RankingRules } from './ranking-rules';
+
 /**
  * Order among the fused candidates that BM25 cannot see: it has no positions and no fields.
  * - An exact phrase of the query (a run of its content words, "tikv channel full", an identifier
@@ -78,7 +80,10 @@ export function phraseAdjustment(chunk: RerankChunk, phrases: readonly string[])
  * phrases, their shares, its key terms) is worked out once, and a chunk's text is squashed only
  * when some phrase could still earn a bonus (a search adjusts its 50-60 fused candidates).
  */
-export function phraseAdjuster(phrases: readonly string[]): (chunk: RerankChunk) => number {
+export function phraseAdjuster(
+  phrases: readonly string[],
+  rules: Readonly<RankingRules> = ALL_RULES,
+): (chunk: RerankChunk) => number {
   // Only a match that stands for the whole query counts: one run of a long question ("homocysteine"
   // in a scifact claim, a name in a cmrc2018 question) is weak evidence that BM25 already counts, and
   // any bonus for it lowered nDCG@10 on both public train splits (docs/decisions/retrieval-on-real-documents.md).
@@ -94,14 +99,14 @@ export function phraseAdjuster(phrases: readonly string[]): (chunk: RerankChunk)
     keys.length > 0 && keys.reduce((sum, k) => sum + phraseShare(k, phrases), 0) >= 1 - 1e-9;
   return (chunk) => {
     const lines = chunk.content.split('\n');
-    let adjustment = isNavigationOf(chunk, lines) ? -NAVIGATION_PENALTY : 0;
+    let adjustment = rules.navigationPenalty && isNavigationOf(chunk, lines) ? -NAVIGATION_PENALTY : 0;
     if (phrases.length === 0) return adjustment;
-    if (keysAreWhole || multiWord.length > 0) {
+    if (rules.phraseBonus && (keysAreWhole || multiWord.length > 0)) {
       const text = squash(chunk.content);
       if ((keysAreWhole && keys.every((k) => text.includes(k))) || multiWord.some((p) => text.includes(p)))
         adjustment += PHRASE_BONUS;
     }
-    if (whole.length > 0) {
+    if (rules.headingBonus && whole.length > 0) {
       const headings = squash(
         [chunk.heading_path, ...lines.filter((line) => /^\s{0,3}#{1,6}\s/.test(line))].join('\n'),
       );
@@ -119,8 +124,9 @@ export function rerankByPhrase<T extends { key: string; score: number }>(
   fused: readonly T[],
   chunkOf: (key: string) => RerankChunk | undefined,
   phrases: readonly string[],
+  rules: Readonly<RankingRules> = ALL_RULES,
 ): T[] {
-  const adjustment = phraseAdjuster(phrases);
+  const adjustment = phraseAdjuster(phrases, rules);
   const adjusted = fused.map((item, index) => {
     const chunk = chunkOf(item.key);
     return { item: chunk ? { ...item, score: item.score + adjustment(chunk) } : item, index };

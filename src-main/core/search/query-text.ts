@@ -3,6 +3,7 @@
  * or meaningless query (only spaces, punctuation or emoji) yields null, a huge one is cut down.
  */
 import { queryTerms } from '../text/query-terms';
+import { ALL_RULES, type RankingRules } from './ranking-rules';
 
 /** Longer queries are cut at a word boundary: no question needs more, and embedders cap input. */
 export const MAX_QUERY_CHARS = 1000;
@@ -29,7 +30,10 @@ export interface PreparedQuery {
   truncated: boolean;
 }
 
-export function prepareQuery(raw: unknown): PreparedQuery | null {
+export function prepareQuery(
+  raw: unknown,
+  rules: Pick<RankingRules, 'functionWordTier'> = ALL_RULES,
+): PreparedQuery | null {
   if (typeof raw !== 'string') return null;
   // Lone surrogates cannot be encoded as UTF-8 for Postgres; controls carry no meaning.
   let text = raw
@@ -46,7 +50,7 @@ export function prepareQuery(raw: unknown): PreparedQuery | null {
     text = lastSpace > MAX_QUERY_CHARS * 0.8 ? cut.slice(0, lastSpace) : cut;
     truncated = true;
   }
-  const terms = queryTerms(text);
+  const terms = queryTerms(text, rules);
   // Only function words ("的", "what is the"): nothing to search for, so nothing matches.
   if (terms.content.length === 0 && terms.frame.length === 0) return null;
   const content = (terms.content.length > 0 ? terms.content : terms.frame).slice(0, MAX_KEYWORD_TERMS);

@@ -31,7 +31,19 @@ export interface QueryTerms {
 
 const RANK: Record<WordTier, number> = { function: 0, frame: 1, content: 2 };
 
-export function queryTerms(text: string): QueryTerms {
+/**
+ * `functionWordTier: false` (the rule ablation only, ranking-rules.ts) keeps function words as
+ * content, except in a query of nothing else.
+ */
+export function queryTerms(text: string, options: { functionWordTier?: boolean } = {}): QueryTerms {
+  if (options.functionWordTier === false) {
+    const tiered = queryTerms(text);
+    if (tiered.content.length === 0 && tiered.frame.length === 0) return tiered;
+  }
+  const tierOf = (surface: string): WordTier => {
+    const tier = wordTier(surface);
+    return tier === 'function' && options.functionWordTier === false ? 'content' : tier;
+  };
   const normalised = text.normalize('NFKC').toLowerCase();
   // The tier of the word covering each character, for the bigrams below.
   const tierAt: WordTier[] = [];
@@ -45,7 +57,7 @@ export function queryTerms(text: string): QueryTerms {
   let run: { start: number; end: number } | null = null;
   const addWord = (piece: string, start: number) => {
     const word = analyzeWord(piece);
-    const tier = wordTier(word.surface);
+    const tier = tierOf(word.surface);
     for (let i = start; i < start + piece.length; i++) {
       tierAt[i] = tier;
       aloneAt[i] = piece.length === 1;

@@ -1,0 +1,79 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { openDatabase, type Db } from '../src-main/core/db/database';
+import { memoizedReads, ruleVerdicts, type CollectionAblation, type VariantScores } from './rule-ablation';
+
+const scores = (variant: string, hybridNdcg: number, citation: number | null = null): VariantScores => ({
+  variant,
+  keyword: { ndcgAt10: 0.5, pAt1: 0.4 },
+  hybrid: { ndcgAt10: hybridNdcg, pAt1: 0.5 },
+  citation,
+});
+
+const collection = (name: string, variants: VariantScores[]): CollectionAblation => ({
+  collection: name,
+  split: 'test',
+  queries: 10,
+  reference: { ndcgAt10: 0.4, pAt1: 0.3 },
+  variants,
+});
+
+describe('ruleVerdicts', () => {
+  it('keeps a rule that gains on two collections and costs none more than 0.005', () => {
+    const verdicts = ruleVerdicts([
+      collection('a', [scores('all rules', 0.6), scores('without phraseBonus', 0.58)]),
+      collection('b', [scores('all rules', 0.6), scores('without phraseBonus', 0.599)]),
+      collection('c', [scores('all rules', 0.6), scores('without phraseBonus', 0.604)]),
+    ]);
+    const phrase = verdicts.find((v) => v.rule === 'phraseBonus')!;
+    expect(phrase).toMatchObject({ gainsOn: ['a', 'b'], costsOn: [], inertOn: [], keep: true });
+  });
+
+  it('removes a rule that costs one collection more than 0.005, or gains on only one, or changes nothing', () => {
+    const verdicts = ruleVerdicts([
+      collection('a', [
+        scores('all rules', 0.6, 0.7),
+        scores('without headingBonus', 0.5),
+        scores('without frameTier', 0.59),
+        scores('without definitionFirst', 0.6, 0.6),
+      ]),
+      collection('b', [
+        scores('all rules', 0.6, 0.7),
+        scores('without headingBonus', 0.61),
+        scores('without frameTier', 0.6),
+        scores('without definitionFirst', 0.6, 0.7),
+      ]),
+    ]);
+    const of = (rule: string) => verdicts.find((v) => v.rule === rule)!;
+    expect(of('headingBonus').costsOn).toEqual([
+      { collection: 'b', score: 'hybrid nDCG@10', diff: expect.closeTo(-0.01, 9) },
+    ]);
+    expect(of('headingBonus').keep).toBe(false);
+    expect(of('frameTier')).toMatchObject({ gainsOn: ['a'], inertOn: ['b'], keep: false });
+    // The citation counts like any score: the definition rule gains on a only.
+    expect(of('definitionFirst')).toMatchObject({ gainsOn: ['a'], inertOn: ['b'], keep: false });
+  });
+});
+
+describe('memoizedReads', () => {
+  let db: Db | null = null;
+  afterEach(async () => {
+    await db?.close();
+    db = null;
+  });
+
+  it('answers a statement already run with the same parameters from memory until cleared', async () => {
+    db = await openDatabase();
+    await db.exec('CREATE TEMP TABLE t (n int); INSERT INTO t VALUES (1)');
+    const reads = memoizedReads(db);
+    const count = async (min: number) =>
+      (await reads.db.query<{ c: number }>('SELECT count(*)::int AS c FROM t WHERE n >= $1', [min])).rows[0]!
+        .c;
+    expect(await count(0)).toBe(1);
+    await db.exec('INSERT INTO t VALUES (2)');
+    expect(await count(0)).toBe(1);
+    // Other parameters are another statement.
+    expect(await count(1)).toBe(2);
+    reads.clear();
+    expect(await count(0)).toBe(2);
+  });
+});

@@ -1,0 +1,47 @@
+/**
+ * The ranking rules a search applies beyond BM25 and reciprocal rank fusion, and those the
+ * extractive answer applies when it picks the passages to quote. The app runs with every rule on
+ * (ALL_RULES); the switch exists so that the rule ablation (`npm run eval -- --rule-ablation`,
+ * bench/rule-ablation.ts) can score the same index with one rule off at a time. A rule stays only
+ * if it gains on the test split of at least two collections and costs none more than 0.005
+ * (issue #24; docs/decisions/retrieval-on-real-documents.md).
+ */
+export interface RankingRules {
+  /**
+   * query-terms.ts: function words (stop-words.ts: 的, 怎么, what, how …) are left out of the
+   * keyword query; off, they are words of the BM25 query like any other, weighed by their IDF (a
+   * query of nothing but function words still finds nothing).
+   */
+  functionWordTier: boolean;
+  /** phrase-rerank.ts: the query's whole phrase, or every identifier it names, in a chunk. */
+  phraseBonus: boolean;
+  /** phrase-rerank.ts: the query's whole phrase in one of the chunk's headings. */
+  headingBonus: boolean;
+  /** phrase-rerank.ts: navigation files and link lists rank below content. */
+  navigationPenalty: boolean;
+  /**
+   * index-retrieval.ts: question-frame words (原因, reason) are searched in a second BM25 query
+   * fused below the content words; off, they are words of the one BM25 query like any other.
+   */
+  frameTier: boolean;
+  /** extractive-answer.ts: query terms weighed by their rarity among the candidates' paragraphs. */
+  rarePassageTerms: boolean;
+  /** extractive-answer.ts: a paragraph holding an identifier or code the question names comes first. */
+  keyTermPassages: boolean;
+  /** extractive-answer.ts: a paragraph under a heading naming that key (its definition) comes first. */
+  definitionFirst: boolean;
+  /** extractive-answer.ts: passages are reordered by their match (search order only discounts); off, search order. */
+  passageReorder: boolean;
+}
+
+export const ALL_RULES: Readonly<RankingRules> = Object.freeze({
+  functionWordTier: true,
+  phraseBonus: true,
+  headingBonus: true,
+  navigationPenalty: true,
+  frameTier: true,
+  rarePassageTerms: true,
+  keyTermPassages: true,
+  definitionFirst: true,
+  passageReorder: true,
+});
