@@ -3,6 +3,7 @@ import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { z } from 'zod';
 import type { ChatAnswer, DocumentView, SourceCard } from '@shared/models';
 import { fail, ok } from '@shared/errors';
+import { plainHeadingPath } from '@shared/plain-heading';
 import type { CairnAccess } from './cairn-access';
 import { UNTRUSTED_NOTE, untrusted } from './citations';
 import { freshnessLine } from '@shared/time-ago';
@@ -209,7 +210,7 @@ export function registerAnswerTools(server: McpServer, access: CairnAccess): voi
         title: card.title,
         platform: card.platform,
         knowledge_base: card.knowledgeBase,
-        heading_path: card.headingPath,
+        heading_path: plainHeadingPath(card.headingPath),
         link: card.url,
         passage: card.paragraph,
         ...freshnessFields(card.freshness),

@@ -9,6 +9,7 @@ import {
   type SearchHit,
 } from '@shared/models';
 import { freshnessLine } from '@shared/time-ago';
+import { plainHeadingPath } from '@shared/plain-heading';
 import { reasonSentence } from '../core/search/explain-sentences';
 import { MAX_K } from '../core/search/top-k';
 import type { CairnAccess } from './cairn-access';
@@ -195,7 +196,7 @@ export function registerSearchTools(server: McpServer, access: CairnAccess, live
         platform: document.best.platform,
         connection: nameOf(document.best.connectionId),
         knowledge_base: document.best.knowledgeBase,
-        heading_path: document.best.headingPath,
+        heading_path: plainHeadingPath(document.best.headingPath),
         link: document.best.url,
         passage: document.best.text,
         source: document.best.source === 'direct' ? ('live' as const) : ('index' as const),
@@ -316,7 +317,7 @@ function explanationResult(e: DocumentExplanation): z.infer<typeof explanationOu
     best_passage: e.bestPassage
       ? {
           citation_id: `d${e.document.id}#c${e.bestPassage.chunkId}`,
-          heading_path: e.bestPassage.headingPath,
+          heading_path: plainHeadingPath(e.bestPassage.headingPath),
           passage: e.bestPassage.text,
         }
       : null,
@@ -407,7 +408,7 @@ function base(document: DocumentView) {
     total_chars: document.markdown.length,
     passages: document.chunks.map((chunk) => ({
       citation_id: `d${document.id}#c${chunk.id}`,
-      heading_path: chunk.headingPath,
+      heading_path: plainHeadingPath(chunk.headingPath),
     })),
     content_trust: 'untrusted' as const,
   };
@@ -448,7 +449,7 @@ function passageFetch(document: DocumentView, chunkId: number, maxChars: number)
     ...base(document),
     id: `d${document.id}#c${chunk.id}`,
     kind: 'passage' as const,
-    heading_path: chunk.headingPath,
+    heading_path: plainHeadingPath(chunk.headingPath),
     text: document.markdown.slice(start, Math.max(end, passageEnd)),
     passage_start: chunk.charStart - start,
     passage_end: passageEnd - start,
@@ -463,7 +464,7 @@ function liveFetch(id: string, hit: SearchHit) {
     title: hit.title,
     platform: hit.platform,
     knowledge_base: hit.knowledgeBase,
-    heading_path: hit.headingPath,
+    heading_path: plainHeadingPath(hit.headingPath),
     link: hit.url,
     text: hit.text,
     passage_start: 0,

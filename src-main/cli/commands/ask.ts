@@ -5,6 +5,7 @@
  */
 import { parseArgs } from 'node:util';
 import type { ChatAnswer, SourceCard } from '@shared/models';
+import { plainHeadingPath } from '@shared/plain-heading';
 import { freshnessLine } from '@shared/time-ago';
 import type { CliCommand, CliContext } from '../command';
 
@@ -159,7 +160,7 @@ export function formatAnswer(answer: ChatAnswer, alreadyStreamed: boolean): stri
 
 function formatCard(card: SourceCard): string[] {
   const where = [card.knowledgeBase, card.platform].filter(Boolean).join(' · ');
-  const heading = card.headingPath ? ` › ${card.headingPath}` : '';
+  const heading = card.headingPath ? ` › ${plainHeadingPath(card.headingPath)}` : '';
   const paragraph = card.paragraph.replace(/\s+/g, ' ').trim();
   return [
     `[${card.n}] ${card.title}${heading} (${where})`,

@@ -29,7 +29,8 @@ function hit(key: string, fields: Partial<SearchHit>): SearchHit {
 describe('formatSearch', () => {
   it('prints a document once, its best passage first and its other matching passages under it', () => {
     const best = hit('chunk:1', {
-      headingPath: 'Release process > Rollback',
+      // Core keeps raw titles; the terminal shows them plain.
+      headingPath: 'Release process > `Rollback`',
       text: 'Roll back\nwithin five minutes.',
       url: 'https://yuque.test/r',
       ranks: { vector: 2, keyword: 1 },

@@ -8,6 +8,7 @@ import {
   type SearchResponse,
   type SearchSort,
 } from '@shared/models';
+import { plainHeadingPath } from '@shared/plain-heading';
 import { freshnessLine } from '@shared/time-ago';
 import { reasonSentence } from '../../core/search/explain-sentences';
 import { MAX_K } from '../../core/search/top-k';
@@ -106,7 +107,7 @@ export function formatSearch(response: SearchResponse, filtered = false, now = n
   response.documents.forEach(({ best, more }, index) => {
     lines.push(
       `${index + 1}. ${terminalText(best.title)} — ${terminalText(best.knowledgeBase || best.platform)} (${best.platform})  [${formatRanks(best.ranks)}]`,
-      ...(best.headingPath ? [`   ${terminalText(best.headingPath)}`] : []),
+      ...(best.headingPath ? [`   ${terminalText(plainHeadingPath(best.headingPath))}`] : []),
       ...(best.url ? [`   ${terminalText(best.url)}`] : []),
       ...(best.freshness ? [`   ${freshnessLine(best.freshness, now)}`] : []),
       `   ${oneLine(best.text, PASSAGE_CHARS)}`,
@@ -115,7 +116,7 @@ export function formatSearch(response: SearchResponse, filtered = false, now = n
       lines.push(`   + ${more.length} more passage${more.length === 1 ? '' : 's'} in this document:`);
     for (const passage of more)
       lines.push(
-        `     · ${passage.headingPath ? `${terminalText(passage.headingPath)}: ` : ''}${oneLine(passage.text, MORE_PASSAGE_CHARS)}`,
+        `     · ${passage.headingPath ? `${terminalText(plainHeadingPath(passage.headingPath))}: ` : ''}${oneLine(passage.text, MORE_PASSAGE_CHARS)}`,
       );
     lines.push('');
   });
@@ -164,7 +165,7 @@ export function formatExplanation(e: DocumentExplanation): string {
   ];
   if (e.bestPassage)
     lines.push(
-      `Best passage${e.bestPassage.headingPath ? `: ${e.bestPassage.headingPath}` : ''}`,
+      `Best passage${e.bestPassage.headingPath ? `: ${plainHeadingPath(e.bestPassage.headingPath)}` : ''}`,
       `   ${oneLine(e.bestPassage.text, PASSAGE_CHARS)}`,
     );
   return lines.join('\n');

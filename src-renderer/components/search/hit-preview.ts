@@ -3,6 +3,8 @@
  * fences, table rules and pipes, list bullets, emphasis, link targets), on one line, starting a
  * little before the first match so a match deep in a long chunk is not clipped away.
  */
+import { plainHeading } from '@shared/plain-heading';
+
 const LEAD_CHARS = 60;
 /** What ends a heading inside a one-line snippet ("Approval — The manager signs…"). */
 const HEADING_END = ' —';
@@ -38,15 +40,6 @@ function plainLine(line: string, shown: Set<string>, leading: boolean): string |
 
 function normalizeHeading(text: string): string {
   return plainHeading(text).toLowerCase();
-}
-
-/** A heading as read, without its inline Markdown (`code`, **bold**, [links](…)). */
-export function plainHeading(heading: string): string {
-  return heading
-    .replace(/!?\[([^\]]*)\]\([^)]*\)/g, '$1')
-    .replace(/`+([^`]*)`+/g, '$1')
-    .replace(/(\*\*|__|~~)(.*?)\1/g, '$2')
-    .trim();
 }
 
 /**
