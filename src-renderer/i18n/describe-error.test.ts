@@ -78,6 +78,16 @@ describe('describeError', () => {
       headline: '已搁置：读取此文件时 Cairn 两次意外退出；文件更改后会重新读取',
       detail: quarantined.message,
     });
+    // A sync stopped because its source went away names the address; core's sentence gives the counts.
+    const unreachable = {
+      code: 'SOURCE_UNREACHABLE',
+      message: 'Cannot reach 127.0.0.1:8080 (ECONNREFUSED): the sync stopped after 3 attempts in a row; …',
+      details: { reason: 'sync.unreachable', params: { host: '127.0.0.1:8080' } },
+    };
+    expect(describeError(unreachable, 'zh')).toEqual({
+      headline: '无法连接 127.0.0.1:8080，同步已停止：未读取的文档等待下次同步，现有索引保持不变',
+      detail: unreachable.message,
+    });
     // A reason without its own headline (a folder's group label) keeps the code's headline.
     expect(describeError({ ...stored, reason: 'folder.corrupt' }, 'zh')?.headline).toBe('没有访问权限');
   });

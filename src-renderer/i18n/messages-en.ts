@@ -322,6 +322,8 @@ export const en = {
   'errorReason.ima.client-too-old': 'IMA says this version of Cairn is too old: update Cairn',
   'errorReason.sync.quarantined':
     'Set aside: Cairn stopped twice while reading this file; it is read again once it changes',
+  'errorReason.sync.unreachable':
+    'Cannot reach {host}: the sync stopped. Documents it did not reach wait for the next sync; the index keeps what it had',
   'note.feishu.bitable-no-rows': 'Returned no rows (check the bitable’s advanced permissions): {titles}',
   'note.feishu.bitable-truncated': 'Only the first {rows} rows of a table indexed: {titles}',
   'error.lead': '{lead}: {headline}',

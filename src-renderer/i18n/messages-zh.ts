@@ -314,6 +314,7 @@ export const zh: Record<MessageKey, string> = {
     '钉钉应用缺少权限：{permissions}（请在开发者后台“权限管理”中开通）',
   'errorReason.ima.client-too-old': 'IMA 表示此版本的 Cairn 过旧，请更新 Cairn',
   'errorReason.sync.quarantined': '已搁置：读取此文件时 Cairn 两次意外退出；文件更改后会重新读取',
+  'errorReason.sync.unreachable': '无法连接 {host}，同步已停止：未读取的文档等待下次同步，现有索引保持不变',
   'note.feishu.bitable-no-rows': '未返回任何行（请检查多维表格的高级权限）：{titles}',
   'note.feishu.bitable-truncated': '数据表只索引了前 {rows} 行：{titles}',
   'success.connection.ok': '已连接到{platform}',

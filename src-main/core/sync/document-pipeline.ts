@@ -5,11 +5,13 @@
  * others go on. When the platform says stop (its request limit or quota), the document that met it
  * and every one not yet fetched are deferred: not failed, not written, so the next sync plans them
  * again. Fetches in flight are stopped; documents already fetched still land. A write refused for
- * want of space (DISK_FULL) stops the run: nothing more is fetched or written.
+ * want of space (DISK_FULL) stops the run: nothing more is fetched or written. So does a source that
+ * cannot be reached, a few attempts in a row (source-watch.ts): what it did not reach is deferred.
  */
 import { setMaxListeners } from 'node:events';
 import PQueue from 'p-queue';
 import type { AppErrorData } from '@shared/errors';
+import type { DocumentError } from '@shared/models';
 import { DEFERRING_CODES, type DocumentRef } from '../connectors/connector';
 import { accessGate } from '../db/access-gate';
 import { spaceKey, type Embedder } from '../embedding/embedder';
@@ -22,6 +24,7 @@ import { syncDocument, type DocumentOutcome, type EmbedWrite } from './document-
 import { EmbedBatcher } from './embed-batcher';
 import { offloadEmbedder } from './offload-embedder';
 import { cleanTitle, type RunRecord } from './run-record';
+import { connectionFailure, SourceWatch, type UnreachableSource } from './source-watch';
 import { spaceCheck, type SyncEngineOptions, type SyncRequest } from './sync-request';
 import { WriteBatcher } from './write-batcher';
 
@@ -51,6 +54,9 @@ export interface DocumentsOutcome {
 /** The outcome while the documents run: the first refusal for space, as the store said it. */
 interface Running extends DocumentsOutcome {
   diskFull: AppErrorData | null;
+  /** The source judged unreachable: every document from then on is deferred. */
+  unreachable: UnreachableSource<DocumentError> | null;
+  watch: SourceWatch<DocumentError> | null;
 }
 
 export async function syncDocuments(
@@ -58,11 +64,20 @@ export async function syncDocuments(
   run: DocumentsRun,
 ): Promise<DocumentsOutcome> {
   const started = performance.now();
-  const outcome: Running = { deferral: null, stop: null, wrote: false, diskFull: null };
+  const outcome: Running = {
+    deferral: null,
+    stop: null,
+    wrote: false,
+    diskFull: null,
+    unreachable: null,
+    watch: null,
+  };
   if (run.refs.length > 0) await syncAll(options, run, outcome);
   run.record.timings.fetchEmbedWriteMs = Math.round(performance.now() - started);
   const { counters } = run.record;
-  const stop = outcome.diskFull && stoppedForSpace(outcome.diskFull, counters.added + counters.updated);
+  const stop = outcome.diskFull
+    ? stoppedForSpace(outcome.diskFull, counters.added + counters.updated)
+    : outcome.unreachable && stoppedUnreachable(outcome.unreachable, counters.deferred);
   return { deferral: outcome.deferral, stop, wrote: outcome.wrote };
 }
 
@@ -101,6 +116,22 @@ async function syncAll(options: SyncEngineOptions, run: DocumentsRun, outcome: R
   if (queueSignal) setMaxListeners(refs.length + 10, queueSignal);
   record.progress('fetching', record.documentsDone, run.listed);
   const stop = () => stopFetching.abort();
+  outcome.watch = new SourceWatch<DocumentError>({
+    onUnreachable: (source) => {
+      outcome.unreachable = source;
+      run.logger.warn('the source cannot be reached; the sync stops', {
+        connectionId: request.connectionId,
+        host: source.host,
+        attempts: source.attempts,
+      });
+      // What the streak recorded as failed was never reached either: it waits, like the rest.
+      for (const item of source.items) {
+        record.withdrawFailure(item);
+        defer(record, item, source.first);
+      }
+      stop();
+    },
+  });
   const deps = {
     store: options.store,
     logger: run.logger,
@@ -116,6 +147,7 @@ async function syncAll(options: SyncEngineOptions, run: DocumentsRun, outcome: R
         () =>
           (running = (async () => {
             if (outcome.diskFull) throw new CairnError('DISK_FULL', outcome.diskFull.message);
+            if (outcome.unreachable) return defer(record, ref, outcome.unreachable.first);
             if (outcome.deferral) return defer(record, ref, outcome.deferral);
             journal?.begin(connectionId, ref);
             const done = await syncDocument(
@@ -127,6 +159,7 @@ async function syncAll(options: SyncEngineOptions, run: DocumentsRun, outcome: R
               fetchSignal,
             ).finally(() => journal?.end(connectionId, ref.externalId));
             count(record, ref, done, outcome);
+            outcome.watch?.reached();
           })()),
         queueSignal ? { signal: queueSignal } : {},
       )
@@ -158,7 +191,10 @@ async function syncAll(options: SyncEngineOptions, run: DocumentsRun, outcome: R
     }
     await Promise.all(refs.filter((ref) => !suspects.has(ref.externalId)).map(syncOne));
   })();
-  await work.finally(() => offloaded.dispose());
+  await work.finally(async () => {
+    await outcome.watch?.dispose();
+    await offloaded.dispose();
+  });
   record.counters.embedderCalls = [...batchers.values()].reduce((sum, b) => sum + b.calls, 0);
   record.counters.embeddingTokens = [...batchers.values()].reduce((sum, b) => sum + b.tokens, 0);
 }
@@ -212,6 +248,12 @@ function settleFailure(
     }
     return false;
   }
+  const unreachable = connectionFailure(data);
+  // After the verdict, what was in flight (stopped, or failing the same way) waits too.
+  if (outcome.unreachable && (unreachable || isAbortError(error))) {
+    defer(record, ref, outcome.unreachable.first);
+    return true;
+  }
   if (DEFERRING_CODES.has(data.code) || (outcome.deferral && isAbortError(error))) {
     if (!outcome.deferral) {
       outcome.deferral = data;
@@ -225,7 +267,7 @@ function settleFailure(
     return true;
   }
   const details = data.details ?? {};
-  record.recordFailure({
+  const failure: DocumentError = {
     externalId: ref.externalId,
     title: cleanTitle(ref.title, ref.externalId),
     code: data.code,
@@ -235,16 +277,23 @@ function settleFailure(
     ...(details['skipped'] === true ? { skipped: true } : {}),
     // Only a failure of the content itself is remembered against the revision.
     ...(details['permanent'] === true ? { revision: ref.revision } : {}),
-  });
+  };
+  record.recordFailure(failure);
   run.logger.warn('document failed', {
     connectionId: request.connectionId,
     externalId: ref.externalId,
     error: data,
   });
+  // A few of these in a row and the source counts as unreachable (the failure then turns deferred).
+  if (unreachable) outcome.watch?.failed(unreachable, failure);
   return true;
 }
 
-function defer(record: RunRecord, ref: DocumentRef, reason: AppErrorData): void {
+function defer(
+  record: RunRecord,
+  ref: Pick<DocumentRef, 'externalId' | 'title'>,
+  reason: AppErrorData,
+): void {
   record.counters.deferred += 1;
   record.note({
     externalId: ref.externalId,
@@ -266,6 +315,25 @@ function stoppedForSpace(refused: AppErrorData, written: number): AppErrorData {
       : `the sync stopped after ${written.toLocaleString('en')} documents; the rest of the index is unchanged.`;
   const error = diskFullError({ volume, freeBytes: free ?? Number.POSITIVE_INFINITY }, outcome);
   return { code: error.code, message: error.message, details: { ...details } };
+}
+
+/**
+ * The run's error when the source could not be reached: the address (and how it failed), that the
+ * sync stopped, and that what it did not reach waits for the next sync.
+ */
+function stoppedUnreachable(source: UnreachableSource<DocumentError>, deferred: number): AppErrorData {
+  const how = /\(([^()]+)\)\.?$/.exec(source.first.message)?.[1] ?? source.first.code;
+  const what = source.host ? `Cannot reach ${source.host} (${how})` : source.first.message.replace(/\.$/, '');
+  const waiting =
+    deferred === 1
+      ? '1 document not reached waits'
+      : `${deferred.toLocaleString('en')} documents not reached wait`;
+  return {
+    code: 'SOURCE_UNREACHABLE',
+    message: `${what}: the sync stopped after ${source.attempts} attempts in a row; ${waiting} for the next sync, and the index keeps what it had.`,
+    // The UI's headline names the address; without one, the code's own headline.
+    ...(source.host ? { details: { reason: 'sync.unreachable', params: { host: source.host } } } : {}),
+  };
 }
 
 /** A `{ name: value }` of strings: the params an error's details name for the UI. */

@@ -59,6 +59,14 @@ export class RunRecord {
     if (this.notes.length < MAX_NOTES) this.notes.push(entry);
   }
 
+  /** A failure taken back: it was the source that could not be reached, not the document (deferred instead). */
+  withdrawFailure(error: DocumentError): void {
+    const at = this.errors.indexOf(error);
+    if (at < 0) return;
+    this.errors.splice(at, 1);
+    this.counters.failed -= 1;
+  }
+
   /** A document that did not get indexed: skipped on purpose, or failed. */
   recordFailure(error: DocumentError): void {
     this.errors.push(error);

@@ -3,7 +3,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { CairnError } from '../../errors';
-import { silentLogger } from '../../logging/logger';
+import { createLogger, silentLogger } from '../../logging/logger';
 import { retryWaitsLogger } from '../../../testing/connector-test-kit';
 import { PlatformHttp, resetHeaderMs, type Interpretation, type RawResponse } from './platform-http';
 
@@ -244,5 +244,23 @@ describe('PlatformHttp', () => {
       refused: 'SOURCE_UNREACHABLE',
       received: ['GET /page', 'GET /page', 'POST /token'],
     });
+  });
+
+  it('does not ask a GET again when the server that dropped its connection is gone: it fails at once, naming the origin', async () => {
+    const received: string[] = [];
+    const base = await serve((req) => {
+      received.push(`${req.method} ${req.url}`);
+      // The server goes away with this request: its connection is dropped and nothing listens any more.
+      server!.close();
+      req.socket.destroy();
+    });
+    const logged: string[] = [];
+    const logger = createLogger({ sink: (line) => void logged.push(line), level: 'warn' });
+    const http = new PlatformHttp({ baseUrl: base, logger, backoffBaseMs: 1 });
+    const failure = await http.request({ path: '/page' }, interpret).catch((error: CairnError) => error);
+    expect(failure).toMatchObject({ code: 'SOURCE_UNREACHABLE', details: { origin: base } });
+    // No retry was waited for (it would wait its turn in the rate queue, only to be refused).
+    expect(received).toEqual(['GET /page']);
+    expect(logged.filter((line) => line.includes('retrying'))).toEqual([]);
   });
 });
