@@ -148,14 +148,11 @@ export class PlatformHttp {
         });
         throwIfAborted(request.signal);
         if (!reachable) throw failure;
-        const wait = this.backoff(attempt);
-        this.options.logger.warn('connection reset; retrying', {
-          path: request.path,
+        await this.waitToRetry('connection reset; retrying', request, {
           code: failure instanceof CairnError ? failure.code : 'SOURCE_UNREACHABLE',
-          waitMs: Math.round(wait),
-          attempt: attempt + 1,
+          waitMs: this.backoff(attempt),
+          attempt,
         });
-        await sleep(wait, request.signal);
         continue;
       }
       const verdict = interpret(response);
@@ -171,15 +168,27 @@ export class PlatformHttp {
       }
       if (attempt >= this.options.maxRetries)
         throw new CairnError(verdict.code, `${verdict.message} (gave up after ${attempt + 1} attempts)`);
-      const wait = verdict.afterMs ?? this.backoff(attempt);
-      this.options.logger.warn('transient platform error; retrying', {
-        path: request.path,
+      await this.waitToRetry('transient platform error; retrying', request, {
         code: verdict.code,
-        waitMs: Math.round(wait),
-        attempt: attempt + 1,
+        waitMs: verdict.afterMs ?? this.backoff(attempt),
+        attempt,
       });
-      await sleep(wait, request.signal);
     }
+  }
+
+  /** Says why a request is asked again and after how long, then waits that long (or until it is cancelled). */
+  private async waitToRetry(
+    why: string,
+    request: HttpRequest,
+    retry: { code: ErrorCode; waitMs: number; attempt: number },
+  ): Promise<void> {
+    this.options.logger.warn(why, {
+      path: request.path,
+      code: retry.code,
+      waitMs: Math.round(retry.waitMs),
+      attempt: retry.attempt + 1,
+    });
+    await sleep(retry.waitMs, request.signal);
   }
 
   /** Full-jitter exponential backoff (AWS architecture blog, "Exponential Backoff And Jitter"). */
