@@ -35,7 +35,7 @@ const coreLayers = {
   connectors: ['logging', 'text'],
   embedding: ['openai', 'text'],
   index: ['chunking', 'connectors', 'db', 'embedding', 'logging', 'text'],
-  workers: ['embedding', 'inference'],
+  workers: ['embedding', 'inference', 'text'],
   search: ['connectors', 'db', 'embedding', 'index', 'logging', 'text'],
   settings: ['db', 'events', 'index', 'secrets'],
   spaces: ['db', 'embedding', 'events', 'index', 'logging', 'secrets'],

@@ -14,16 +14,19 @@ import { runQueryScenario } from './query-scenario';
 import { runFolderStep } from './folder-worker';
 import { runLanceDbStep } from './lancedb-worker';
 import { isPerfStep, runPerfStep } from './perf-steps';
+import { runStorageScenario } from './storage-scenario';
 
 /**
- * 'remote' is the real OpenAI-compatible embedder with the DashScope preset (the design's default
+ * 'offline' is the default configuration (no semantic model: keyword search, no vectors); 'lexical'
+ * the built-in lexical embedder the app no longer uses (the LanceDB comparison's vectors). 'remote' is the real OpenAI-compatible embedder with the DashScope preset (the design's default
  * provider: 10 inputs per request, 5 requests in flight) against the fake server at `url`
  * (its key comes in CAIRN_BENCH_EMBED_KEY, not on the command line).
  */
-function benchEmbedder(kind: string, url: string | undefined, apiKey: string | undefined): Embedder {
-  if (kind === 'builtin') return new BuiltinEmbedder();
+function benchEmbedder(kind: string, url: string | undefined, apiKey: string | undefined): Embedder | null {
+  if (kind === 'offline') return null;
+  if (kind === 'lexical') return new BuiltinEmbedder();
   if (kind !== 'remote' || !url)
-    throw new Error(`Unknown embedder "${kind}" (builtin, or remote with --embed-url).`);
+    throw new Error(`Unknown embedder "${kind}" (offline, lexical, or remote with --embed-url).`);
   return new OpenAiCompatibleEmbedder({
     ...EMBEDDING_PRESETS.dashscope,
     provider: 'dashscope',
@@ -38,15 +41,15 @@ async function main(): Promise<void> {
   if (step?.startsWith('folder')) return runFolderStep(step, process.argv.slice(3));
   if (step === 'lancedb') return runLanceDbStep(process.argv.slice(3));
   if (isPerfStep(step)) return runPerfStep(step, process.argv.slice(3));
+  if (step === 'storage') return runStorageStep(process.argv.slice(3));
   const { values, positionals } = parseArgs({
     allowPositionals: true,
     options: {
       'data-dir': { type: 'string' },
-      embedder: { type: 'string', default: 'builtin' },
+      embedder: { type: 'string', default: 'offline' },
       'embed-url': { type: 'string' },
       'target-chunks': { type: 'string' },
       documents: { type: 'string' },
-      vectors: { type: 'string' },
       resync: { type: 'boolean', default: false },
       'fetch-concurrency': { type: 'string' },
       queries: { type: 'string', default: '200' },
@@ -59,7 +62,7 @@ async function main(): Promise<void> {
   if (!dataDir || !values.out || (command !== 'index' && command !== 'query'))
     throw new Error('usage: bench-worker index|query --data-dir D --out F [options]');
   const embedder = benchEmbedder(
-    values.embedder ?? 'builtin',
+    values.embedder ?? 'offline',
     values['embed-url'],
     process.env.CAIRN_BENCH_EMBED_KEY,
   );
@@ -70,7 +73,6 @@ async function main(): Promise<void> {
           dataDir,
           embedder,
           seed,
-          vectorFile: values.vectors ?? null,
           resync: values.resync ?? false,
           ...(values['fetch-concurrency'] ? { fetchConcurrency: Number(values['fetch-concurrency']) } : {}),
           ...(values['target-chunks'] ? { targetChunks: Number(values['target-chunks']) } : {}),
@@ -81,8 +83,29 @@ async function main(): Promise<void> {
           embedder,
           seed,
           queries: Number(values.queries),
-          vectorFile: values.vectors ?? '',
         });
+  writeFileSync(values.out, JSON.stringify(result, null, 2));
+}
+
+async function runStorageStep(args: string[]): Promise<void> {
+  const { values } = parseArgs({
+    args,
+    options: {
+      corpus: { type: 'string' },
+      'data-dir': { type: 'string' },
+      'work-dir': { type: 'string' },
+      out: { type: 'string' },
+    },
+  });
+  if (!values.corpus || !values['data-dir'] || !values['work-dir'] || !values.out)
+    throw new Error(
+      'usage: bench-worker storage --corpus <collection dir> --data-dir D --work-dir W --out F',
+    );
+  const result = await runStorageScenario({
+    corpus: values.corpus,
+    dataDir: values['data-dir'],
+    workDir: values['work-dir'],
+  });
   writeFileSync(values.out, JSON.stringify(result, null, 2));
 }
 

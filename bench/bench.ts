@@ -33,9 +33,9 @@ import { PERF_STEPS, printPerfReport, runPerfBench } from './perf-steps';
 const FOLDER_SCENARIO = 'folder' as const;
 
 const DEFAULT_SCENARIOS: Scenario[] = [
-  { id: 'builtin-1k', embedder: 'builtin', targetChunks: 1_000, resync: false, queries: true },
-  { id: 'builtin-10k', embedder: 'builtin', targetChunks: 10_000, resync: false, queries: true },
-  { id: 'builtin-10kdocs', embedder: 'builtin', documents: 10_000, resync: true, queries: false },
+  { id: 'offline-1k', embedder: 'offline', targetChunks: 1_000, resync: false, queries: true },
+  { id: 'offline-10k', embedder: 'offline', targetChunks: 10_000, resync: false, queries: true },
+  { id: 'offline-10kdocs', embedder: 'offline', documents: 10_000, resync: true, queries: false },
   { id: 'remote-1k', embedder: 'remote', targetChunks: 1_000, resync: false, queries: false },
   { id: 'remote-10k', embedder: 'remote', targetChunks: 10_000, resync: false, queries: false },
   { id: 'remote-10kdocs', embedder: 'remote', documents: 10_000, resync: true, queries: false },
@@ -55,7 +55,7 @@ const EXTRA_SCENARIOS = ['cli-startup', FOLDER_SCENARIO, ...PERF_STEPS] as const
 const PEER_DEFAULT: PeerScenarioId[] = ['lancedb-10k'];
 const PEER_LARGE: PeerScenarioId[] = ['lancedb-100k'];
 const LARGE_SCENARIOS: Scenario[] = [
-  { id: 'builtin-100k', embedder: 'builtin', targetChunks: 100_000, resync: true, queries: true },
+  { id: 'offline-100k', embedder: 'offline', targetChunks: 100_000, resync: true, queries: true },
 ];
 
 /** The fake remote embedder's latency per request, as the benchmarks issue asks. */
@@ -112,11 +112,9 @@ function runScenario(
   options: { workDir: string; queries: number; seed: number; keep: boolean; server: FakeServer | null },
 ): ScenarioOutcome {
   const dataDir = join(options.workDir, scenario.id);
-  const vectors = join(options.workDir, `${scenario.id}.vectors`);
   const indexOut = join(options.workDir, `${scenario.id}.index.json`);
   const queryOut = join(options.workDir, `${scenario.id}.query.json`);
   rmSync(dataDir, { recursive: true, force: true });
-  rmSync(vectors, { force: true });
   const loadAtStart = machineFacts().loadAverage;
   const started = performance.now();
   try {
@@ -132,7 +130,6 @@ function runScenario(
         String(options.seed),
         '--out',
         indexOut,
-        ...(scenario.queries ? ['--vectors', vectors] : []),
         ...(scenario.resync ? ['--resync'] : []),
         ...(scenario.targetChunks ? ['--target-chunks', String(scenario.targetChunks)] : []),
         ...(scenario.documents ? ['--documents', String(scenario.documents)] : []),
@@ -153,8 +150,6 @@ function runScenario(
         String(options.seed),
         '--queries',
         String(options.queries),
-        '--vectors',
-        vectors,
         '--out',
         queryOut,
       ]);
@@ -164,7 +159,6 @@ function runScenario(
   } finally {
     if (!options.keep) {
       rmSync(dataDir, { recursive: true, force: true });
-      rmSync(vectors, { force: true });
     }
   }
 }

@@ -1,9 +1,7 @@
 /**
  * The keyword and the vector channel's own rankings for many queries, read from the statement
- * HybridSearch runs (index-retrieval.ts: the vector channel with its lexical candidates beside the
- * HNSW walk, sized as space-size.ts sizes them; without the similarity floor, so each channel is
- * scored whole); query vectors are embedded in batches
- * first. Shared by the collection and the real-documents evaluations, so both score the same
+ * HybridSearch runs (index-retrieval.ts; without the similarity floor, so each channel is scored
+ * whole); query vectors are embedded in batches first. Shared by the collection and the real-documents evaluations, so both score the same
  * channels.
  */
 import type { Db } from '../src-main/core/db/database';
@@ -11,8 +9,6 @@ import type { Embedder } from '../src-main/core/embedding/embedder';
 import { readSpaces, type SpaceRecord } from '../src-main/core/index/embedding-spaces';
 import { retrieveFromIndex } from '../src-main/core/search/index-retrieval';
 import { prepareQuery } from '../src-main/core/search/query-text';
-import { vectorTuning } from '../src-main/core/models/search-tuning';
-import { estimateVectors } from '../src-main/core/search/space-size';
 import { configureVectorSession } from '../src-main/core/search/vector-channel';
 import { PrecomputedQueryEmbedder } from './precomputed-query-embedder';
 
@@ -45,7 +41,6 @@ export async function channelRanker(db: Db, embedder: Embedder): Promise<Channel
   );
   const queryEmbedder = new PrecomputedQueryEmbedder(embedder);
   await configureVectorSession(db);
-  const lexicalCandidates = vectorTuning(active).lexicalCandidates(await estimateVectors(db, active));
   return {
     active,
     queryEmbedder,
@@ -61,7 +56,7 @@ export async function channelRanker(db: Db, embedder: Embedder): Promise<Channel
           ? await retrieveFromIndex(db, {
               query: p,
               scope: null,
-              vector: { space: active, queryVector: queryEmbedder.vectorOf(p.text)!, lexicalCandidates },
+              vector: { space: active, queryVector: queryEmbedder.vectorOf(p.text)! },
             })
           : null;
         rankings.push({ keyword: found?.keyword ?? [], vector: found?.vector ?? [] });

@@ -251,8 +251,15 @@ async function main(): Promise<void> {
     catalog: loadCatalog(process.env),
     logger: silentLogger(),
   });
-  const embedders = settings
-    ? [createEmbedder(settings, {}, (id) => local.embedder(id))]
+  const configured = settings ? createEmbedder(settings, {}, (id) => local.embedder(id)) : null;
+  if (settings && !configured)
+    throw new Error(
+      `CAIRN_EMBED_PROVIDER=${settings.provider} names no semantic model (or its key is missing).`,
+    );
+  // Without one: the built-in lexical embedder, which the app no longer uses (keyword search only),
+  // kept here as the reference its removal was measured against (the 'novector' rows).
+  const embedders = configured
+    ? [configured]
     : [
         new BuiltinEmbedder(),
         ...local.catalog.entries

@@ -17,7 +17,7 @@ import { MemoryConnector } from './memory-connector';
 import { RRF_K, reciprocalRankFusion } from '../src-main/core/search/rrf';
 import { bestWeight, VECTOR_WEIGHTS } from './fusion-study';
 import { mean, ndcgAt, precisionAt1, recallAt, reciprocalRankAt, type Judgments } from './metrics';
-import { CONNECTION_ID, hybridSearchFor, openPipeline } from './pipeline';
+import { buildSemanticIndex, CONNECTION_ID, hybridSearchFor, openPipeline } from './pipeline';
 import { ablateRules, type VariantScores } from './rule-ablation';
 
 /**
@@ -112,7 +112,9 @@ export async function evaluateCollection(
         markdown: documentMarkdown(record.title, record.text),
       });
     const indexStarted = performance.now();
-    const run = await pipeline.engine.run({ connectionId: CONNECTION_ID, connector, embedder });
+    const run = await pipeline.engine.run({ connectionId: CONNECTION_ID, connector });
+    // The vectors, as the app builds them: in the background after the keyword index.
+    await buildSemanticIndex(pipeline.db, embedder);
     const indexSeconds = (performance.now() - indexStarted) / 1000;
     if (run.status !== 'succeeded')
       throw new Error(
@@ -211,7 +213,7 @@ export async function evaluateCollection(
               await retrieveFromIndex(pipeline.db, {
                 query: { keywordText: '', frameKeywordText: '' },
                 scope: null,
-                vector: { space: active, queryVector: queryEmbedder.vectorOf(p.text)!, lexicalCandidates: 0 },
+                vector: { space: active, queryVector: queryEmbedder.vectorOf(p.text)! },
               })
             ).vector
           : [];

@@ -1,29 +1,29 @@
 /**
- * Child-process side of `npm run bench`: index a generated corpus through the real sync, then
+ * Child-process side of `npm run bench`: index a generated corpus through the real sync (keyword
+ * index), then, with a semantic model, build its vectors through the app's semantic index; then
  * (optionally) re-sync it unchanged and with 1% of the documents edited. Runs in its own process
- * so its peak RSS is the pipeline's alone.
+ * so its peak RSS is the pipeline's alone. The data directory is measured at the end, against the
+ * corpus' text (storage-breakdown.ts).
  */
 import { chunkMarkdown } from '../src-main/core/chunking/chunker';
-import { silentLogger } from '../src-main/core/logging/logger';
-import { offloadEmbedder } from '../src-main/core/sync/offload-embedder';
 import type { SyncCounters } from '@shared/models';
 import type { Embedder } from '../src-main/core/embedding/embedder';
 import { generateDocument } from './corpus';
 import { StageClock, TimedEmbedder, TimedStore, timedChunker } from './instrumented';
 import { MemoryConnector } from './memory-connector';
 import { median } from './metrics';
-import { CONNECTION_ID, openPipeline } from './pipeline';
+import { buildSemanticIndex, CONNECTION_ID, openPipeline } from './pipeline';
 import { directorySize, peakRssMb, sampleMemory, type MemorySample } from './process-stats';
-import { VectorFileWriter } from './vector-file';
+import { storageBreakdown, type StorageBreakdown } from './storage-breakdown';
 
 export interface IndexScenarioOptions {
   dataDir: string;
-  embedder: Embedder;
+  /** The semantic model; null: the default configuration (keyword search only). */
+  embedder: Embedder | null;
   /** Index documents until the corpus has at least this many chunks … */
   targetChunks?: number;
   /** … or exactly this many documents. */
   documents?: number;
-  vectorFile: string | null;
   resync: boolean;
   seed: number;
   /** Documents in flight; undefined = the engine's default. */
@@ -34,17 +34,30 @@ export interface SyncMeasurement {
   wallMs: number;
   cpuMs: number;
   stagesMs: StageClock['ms'];
-  embedRequests: number;
   counters: SyncCounters;
   fetches: number;
+}
+
+/** The semantic index catching up with what a sync wrote (vectors built in the background). */
+export interface SemanticMeasurement {
+  wallMs: number;
+  cpuMs: number;
+  /** Time with an embedder call in flight. */
+  embedMs: number;
+  embedRequests: number;
+  vectors: number;
 }
 
 export interface IndexScenarioResult {
   documents: number;
   chunks: number;
   corpusChars: number;
+  /** UTF-8 bytes of the corpus' Markdown. */
+  corpusBytes: number;
   openMs: number;
   fullIndex: SyncMeasurement;
+  /** With a semantic model: its vectors for the full index. */
+  semanticIndex: SemanticMeasurement | null;
   resyncUnchanged: { runs: SyncMeasurement[]; medianWallMs: number } | null;
   resyncChanged: (SyncMeasurement & { changedDocuments: number }) | null;
   /** Peak RSS of the whole step (full index and re-syncs). */
@@ -54,6 +67,8 @@ export interface IndexScenarioResult {
   /** The process.memoryUsage() sample with the highest RSS (every 10 s), with the stage it was in. */
   memoryAtPeak?: MemorySample | null;
   diskMb: number;
+  /** Where the data directory's bytes go, while open at the end. */
+  storage: StorageBreakdown;
 }
 
 const UNCHANGED_RUNS = 3;
@@ -70,30 +85,20 @@ export async function runIndexScenario(options: IndexScenarioOptions): Promise<I
     () => `${phase}${clock.busy().length > 0 ? `: ${clock.busy().join('+')}` : ''}`,
     log,
   );
-  const vectors = options.vectorFile
-    ? new VectorFileWriter(options.vectorFile, options.embedder.space.dimensions)
-    : null;
-  let timedStore: TimedStore | null = null;
   const openStarted = performance.now();
   const pipeline = await openPipeline({
     dataDir: options.dataDir,
     embedder: options.embedder,
     chunk: timedChunker(clock),
     fetchConcurrency: options.fetchConcurrency,
-    wrapStore: (store) => {
-      timedStore = new TimedStore(
-        store,
-        clock,
-        vectors ? (id, chunks, v) => vectors.append(id, chunks, v) : null,
-      );
-      return timedStore;
-    },
+    wrapStore: (store) => new TimedStore(store, clock),
   });
   const openMs = performance.now() - openStarted;
 
   const connector = new MemoryConnector();
   let chunks = 0;
   let corpusChars = 0;
+  let corpusBytes = 0;
   for (
     let i = 0;
     options.documents !== undefined ? i < options.documents : chunks < (options.targetChunks ?? 0);
@@ -103,30 +108,18 @@ export async function runIndexScenario(options: IndexScenarioOptions): Promise<I
     const index = i;
     connector.put({ ...doc, markdown: () => generateDocument(index, { seed: options.seed }).markdown });
     corpusChars += doc.markdown.length;
+    corpusBytes += Buffer.byteLength(doc.markdown);
     if (options.documents === undefined) chunks += chunkMarkdown(doc.markdown).length;
   }
 
-  let inWorker = false;
-  /**
-   * One sync of the connector. As the engine does for a sync of `toFetch` documents
-   * (offload-embedder.ts, sync-engine.ts), here so the stage clock still sees the embedder (the
-   * timed wrapper has no workerRecipe, so the engine does not move it again): the embedder runs in
-   * a worker thread from 250 documents on, started inside the timed sync, and the worker is gone
-   * before optimize() (the HNSW build), so peak RSS does not count a worker the app has closed.
-   */
-  async function measuredSync(toFetch: number): Promise<SyncMeasurement> {
+  /** One sync of the connector (the engine analyses in a worker thread from 250 documents on). */
+  async function measuredSync(): Promise<SyncMeasurement> {
     clock.reset();
     const fetchesBefore = connector.fetchCount;
     const regenerateBefore = connector.regenerateMs;
     const cpuBefore = process.cpuUsage();
     const started = performance.now();
-    const offloaded = await offloadEmbedder(options.embedder, toFetch, { logger: silentLogger() });
-    inWorker ||= offloaded.embedder !== options.embedder;
-    const embedder = new TimedEmbedder(offloaded.embedder, clock);
-    timedStore!.beforeOptimize = () => offloaded.dispose();
-    const run = await pipeline.engine
-      .run({ connectionId: CONNECTION_ID, connector, embedder })
-      .finally(() => offloaded.dispose());
+    const run = await pipeline.engine.run({ connectionId: CONNECTION_ID, connector });
     // Regenerating the corpus on fetch is synchronous work of the bench on the main thread: taken
     // out of both clocks, so throughput stays comparable with runs that held the corpus in memory.
     const regenerateMs = connector.regenerateMs - regenerateBefore;
@@ -138,29 +131,47 @@ export async function runIndexScenario(options: IndexScenarioOptions): Promise<I
       wallMs,
       cpuMs: (cpu.user + cpu.system) / 1000 - regenerateMs,
       stagesMs: { ...clock.ms },
-      embedRequests: clock.embedRequests,
       counters: run.counters,
       fetches: connector.fetchCount - fetchesBefore,
     };
   }
 
-  log(
-    `indexing ${connector.size} documents with ${options.embedder.space.provider}/${options.embedder.space.model}`,
-  );
+  /** The semantic index catching up with the queue (nothing to do without a semantic model). */
+  async function measuredSemanticIndex(): Promise<SemanticMeasurement | null> {
+    if (!options.embedder) return null;
+    clock.reset();
+    const cpuBefore = process.cpuUsage();
+    const started = performance.now();
+    const { vectors } = await buildSemanticIndex(pipeline.db, new TimedEmbedder(options.embedder, clock));
+    const cpu = process.cpuUsage(cpuBefore);
+    return {
+      wallMs: performance.now() - started,
+      cpuMs: (cpu.user + cpu.system) / 1000,
+      embedMs: clock.ms.embed,
+      embedRequests: clock.embedRequests,
+      vectors,
+    };
+  }
+
+  const model = options.embedder
+    ? `${options.embedder.space.provider}/${options.embedder.space.model}`
+    : null;
+  log(`indexing ${connector.size} documents, ${model ? `semantic model ${model}` : 'keyword search only'}`);
   phase = 'full sync';
-  const fullIndex = await measuredSync(connector.size);
-  log(
-    `embedded ${inWorker ? 'in a worker thread' : 'in process'}; peak RSS so far ${peakRssMb().toFixed(0)} MB`,
-  );
+  const fullIndex = await measuredSync();
+  log(`indexed ${fullIndex.counters.chunksWritten} chunks in ${(fullIndex.wallMs / 1000).toFixed(1)} s`);
+  phase = 'semantic index';
+  const semanticIndex = await measuredSemanticIndex();
+  if (semanticIndex)
+    log(`embedded ${semanticIndex.vectors} chunks in ${(semanticIndex.wallMs / 1000).toFixed(1)} s`);
   const peakRssFullIndexMb = peakRssMb();
-  log(`indexed ${fullIndex.counters.chunksEmbedded} chunks in ${(fullIndex.wallMs / 1000).toFixed(1)} s`);
 
   let resyncUnchanged: IndexScenarioResult['resyncUnchanged'] = null;
   let resyncChanged: IndexScenarioResult['resyncChanged'] = null;
   if (options.resync) {
     phase = 're-sync';
     const runs: SyncMeasurement[] = [];
-    for (let r = 0; r < UNCHANGED_RUNS; r++) runs.push(await measuredSync(0));
+    for (let r = 0; r < UNCHANGED_RUNS; r++) runs.push(await measuredSync());
     resyncUnchanged = { runs, medianWallMs: median(runs.map((m) => m.wallMs)) };
     let changedDocuments = 0;
     for (let i = 0; i < connector.size; i += CHANGE_STRIDE) {
@@ -172,7 +183,8 @@ export async function runIndexScenario(options: IndexScenarioOptions): Promise<I
       });
       changedDocuments++;
     }
-    resyncChanged = { ...(await measuredSync(changedDocuments)), changedDocuments };
+    resyncChanged = { ...(await measuredSync()), changedDocuments };
+    await measuredSemanticIndex();
     log(
       `re-sync unchanged ${resyncUnchanged.medianWallMs.toFixed(0)} ms (median of ${UNCHANGED_RUNS}), 1% changed ${resyncChanged.wallMs.toFixed(0)} ms`,
     );
@@ -180,20 +192,23 @@ export async function runIndexScenario(options: IndexScenarioOptions): Promise<I
 
   phase = 'close';
   const counts = await pipeline.store.counts(CONNECTION_ID);
+  const storage = await storageBreakdown(pipeline.db, options.dataDir);
   await pipeline.db.close();
-  vectors?.close();
   return {
     documents: counts.documents,
     chunks: counts.chunks,
     corpusChars,
+    corpusBytes,
     openMs,
     fullIndex,
+    semanticIndex,
     resyncUnchanged,
     resyncChanged,
     peakRssMb: peakRssMb(),
     peakRssFullIndexMb,
     memoryAtPeak: memory.stop(),
     diskMb: directorySize(options.dataDir) / 2 ** 20,
+    storage,
   };
 }
 

@@ -1,7 +1,7 @@
 /**
- * Wrappers that let the benchmark see inside a real sync without changing it: a chunker, an
- * embedder and a document store that add up the time spent in each stage, the store also copying
- * every written vector to a sink (for the exact brute-force reference).
+ * Wrappers that let the benchmark see inside a real sync and the semantic index's build without
+ * changing them: a chunker, an embedder and a document store that add up the time spent in each
+ * stage.
  *
  * A stage's time is the wall time during which at least one call of it was in flight (the union
  * of its calls' intervals), so overlapping calls (four documents written at once, two remote
@@ -89,42 +89,32 @@ export class TimedEmbedder implements Embedder {
     return this.inner.inProcess;
   }
 
+  get batching(): Embedder['batching'] {
+    return this.inner.batching;
+  }
+
   async embed(texts: string[], options?: EmbedOptions): Promise<EmbedResult> {
     this.clock.embedRequests += 1;
     return this.clock.time('embed', () => this.inner.embed(texts, options));
   }
 }
 
-export type VectorSink = (
-  documentId: number,
-  chunks: readonly Chunk[],
-  vectors: readonly Float32Array[],
-) => void;
-
 export class TimedStore implements DocumentStore {
-  /** Runs before each optimize(): the bench disposes its embedding worker there, as the engine does. */
-  beforeOptimize: (() => Promise<void>) | null = null;
-
   constructor(
     private readonly inner: DocumentStore,
     private readonly clock: StageClock,
-    private readonly sink: VectorSink | null = null,
   ) {}
 
   listStates(connectionId: string): Promise<Map<string, StoredDocumentState>> {
     return this.inner.listStates(connectionId);
   }
 
-  async writeDocument(doc: DocumentToWrite): Promise<{ documentId: number }> {
-    const written = await this.clock.time('write', () => this.inner.writeDocument(doc));
-    this.sink?.(written.documentId, doc.chunks, doc.vectors);
-    return written;
+  writeDocument(doc: DocumentToWrite): Promise<{ documentId: number }> {
+    return this.clock.time('write', () => this.inner.writeDocument(doc));
   }
 
-  async writeDocuments(docs: DocumentToWrite[]): Promise<{ documentId: number }[]> {
-    const written = await this.clock.time('write', () => this.inner.writeDocuments(docs));
-    docs.forEach((doc, index) => this.sink?.(written[index]!.documentId, doc.chunks, doc.vectors));
-    return written;
+  writeDocuments(docs: DocumentToWrite[]): Promise<{ documentId: number }[]> {
+    return this.clock.time('write', () => this.inner.writeDocuments(docs));
   }
 
   touchDocument(connectionId: string, ref: DocumentRef, title: string): Promise<void> {
@@ -140,11 +130,14 @@ export class TimedStore implements DocumentStore {
   }
 
   async optimize(signal?: AbortSignal): Promise<void> {
-    await this.beforeOptimize?.();
     await this.clock.time('optimize', async () => this.inner.optimize?.(signal));
   }
 
-  async prepareBulkWrite(space: EmbeddingSpace, plannedDocuments: number): Promise<void> {
-    await this.inner.prepareBulkWrite?.(space, plannedDocuments);
+  async prepareBulkWrite(plannedDocuments: number): Promise<void> {
+    await this.inner.prepareBulkWrite?.(plannedDocuments);
+  }
+
+  async endBulkWrite(): Promise<void> {
+    await this.inner.endBulkWrite?.();
   }
 }

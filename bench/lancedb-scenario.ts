@@ -13,12 +13,12 @@ import { openDatabase } from '../src-main/core/db/database';
 import { BuiltinEmbedder } from '../src-main/core/embedding/builtin-embedder';
 import { CHANNEL_DEPTH } from '../src-main/core/search/channel-scope';
 import { prepareQuery } from '../src-main/core/search/query-text';
-import { vectorTuning } from '../src-main/core/models/search-tuning';
 import { generateQueries } from './corpus';
 import { recallAgainstExact } from './exact-search';
 import { mean, summarizeLatencies, type LatencySummary } from './metrics';
 import { directorySize, peakRssMb } from './process-stats';
-import { loadExactIndex } from './query-scenario';
+import { loadStoredVectors } from './stored-vectors';
+import { readSpaces } from '../src-main/core/index/embedding-spaces';
 
 import type { VectorQuery } from '@lancedb/lancedb';
 
@@ -61,7 +61,6 @@ const FLAT_QUERIES = 30;
 
 export async function runLanceDbScenario(options: {
   cairnDataDir: string;
-  vectorFile: string;
   lanceDir: string;
   queries: number;
   seed: number;
@@ -73,7 +72,9 @@ export async function runLanceDbScenario(options: {
   const dimensions = embedder.space.dimensions;
 
   const db = await openDatabase({ dataDir: options.cairnDataDir });
-  const exact = await loadExactIndex(db, options.vectorFile, dimensions);
+  const { active } = await readSpaces(db);
+  if (!active) throw new Error('The peer scenario needs an index with vectors (a semantic space).');
+  const exact = await loadStoredVectors(db, active);
   const texts = (
     await db.query<{ content: string; search_text: string }>(
       'SELECT content, search_text FROM chunks ORDER BY id',
@@ -140,7 +141,9 @@ export async function runLanceDbScenario(options: {
   const all = [...prepared, ...warmup];
   const keywordSearch = fullText('search_text', (i) => all[i]!.keywordText);
   const rawSearch = fullText('content', (i) => all[i]!.text);
-  const lexicalCandidates = vectorTuning(embedder.space).lexicalCandidates(exact.size);
+  // The BM25 candidates the built-in embedder's vector channel re-scored at 100k chunks before it
+  // was removed (issue #26): the list Cairn's keyword statement returned then.
+  const lexicalCandidates = 3_000;
   const candidateSearch = fullText('search_text', (i) => all[i]!.keywordText, lexicalCandidates);
 
   /** Warm-up queries first (not measured), then the measured ones; ids per measured query. */

@@ -1,6 +1,6 @@
 /**
  * The LanceDB peer step in a bench worker process (`bench-worker.ts lancedb --data-dir D
- * --vectors V --lance-dir L --out F`): imported lazily so a missing native module only affects it.
+ * --lance-dir L --out F`): imported lazily so a missing native module only affects it.
  */
 import { writeFileSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
@@ -11,16 +11,15 @@ export async function runLanceDbStep(args: string[]): Promise<void> {
     args,
     options: {
       'data-dir': { type: 'string' },
-      vectors: { type: 'string' },
       'lance-dir': { type: 'string' },
       out: { type: 'string' },
       queries: { type: 'string', default: '200' },
       seed: { type: 'string', default: '1' },
     },
   });
-  const { 'data-dir': cairnDataDir, vectors, 'lance-dir': lanceDir, out } = values;
-  if (!cairnDataDir || !vectors || !lanceDir || !out)
-    throw new Error('usage: bench-worker lancedb --data-dir D --vectors V --lance-dir L --out F');
+  const { 'data-dir': cairnDataDir, 'lance-dir': lanceDir, out } = values;
+  if (!cairnDataDir || !lanceDir || !out)
+    throw new Error('usage: bench-worker lancedb --data-dir D --lance-dir L --out F');
   // Lance logs per-partition k-means warnings at WARN on small tables; the report states the size.
   process.env.LANCEDB_LOG ??= 'error';
   // With ≤ 2 CPUs Lance's blocking pool has one thread and its FTS builder deadlocks once the
@@ -29,7 +28,6 @@ export async function runLanceDbStep(args: string[]): Promise<void> {
   const { runLanceDbScenario } = await import('./lancedb-scenario');
   const result = await runLanceDbScenario({
     cairnDataDir,
-    vectorFile: vectors,
     lanceDir,
     queries: Number(values.queries),
     seed: Number(values.seed),

@@ -1,7 +1,7 @@
 /**
  * The peer-engine scenarios (`npm run bench -- --only lancedb-10k`, `lancedb-100k` with --large or
- * --only): Cairn indexes and queries the generated corpus exactly as builtin-10k does, then a
- * fresh worker loads the same chunks, vectors and queries into LanceDB (lancedb-scenario.ts), and
+ * --only): Cairn indexes and queries the generated corpus with the built-in lexical embedder's
+ * vectors (which the app no longer builds: issue #26), then a fresh worker loads the same chunks, vectors and queries into LanceDB (lancedb-scenario.ts), and
  * this prints both side by side with their ratios. Skips with a message when LanceDB's native
  * module cannot load (it is a devDependency with per-platform builds).
  */
@@ -60,13 +60,12 @@ export async function runPeerBench(
   }
   const scenario: Scenario = {
     id: `${id}-cairn`,
-    embedder: 'builtin',
+    embedder: 'lexical',
     targetChunks: PEER_SCENARIOS[id],
     resync: false,
     queries: true,
   };
   const dataDir = join(options.workDir, scenario.id);
-  const vectors = join(options.workDir, `${scenario.id}.vectors`);
   const lanceDir = join(options.workDir, `${id}.lance`);
   const out = join(options.workDir, `${id}.json`);
   try {
@@ -75,8 +74,6 @@ export async function runPeerBench(
       'lancedb',
       '--data-dir',
       dataDir,
-      '--vectors',
-      vectors,
       '--lance-dir',
       lanceDir,
       '--queries',
@@ -90,8 +87,7 @@ export async function runPeerBench(
     const cairn = cairnSide(outcome);
     return { id, skipped: null, cairn, lancedb, comparison: comparePeer(cairn, lanceSide(lancedb)) };
   } finally {
-    if (!options.keep)
-      for (const path of [dataDir, vectors, lanceDir]) rmSync(path, { recursive: true, force: true });
+    if (!options.keep) for (const path of [dataDir, lanceDir]) rmSync(path, { recursive: true, force: true });
   }
 }
 
@@ -103,7 +99,8 @@ export async function runPeerBench(
  */
 export function cairnSide(outcome: ScenarioOutcome): NonNullable<PeerBenchResult['cairn']> {
   const { index, query } = outcome;
-  if (!query) throw new Error(`${outcome.scenario.id} ran no queries.`);
+  if (!query?.exact || query.recallAt10 === null)
+    throw new Error(`${outcome.scenario.id} ran no vector queries.`);
   return {
     buildS: (index.fullIndex.stagesMs.write + index.fullIndex.stagesMs.optimize) / 1000,
     vectorP50Ms: query.indexStatement.p50,

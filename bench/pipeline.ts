@@ -1,13 +1,16 @@
 /**
  * The real indexing pipeline, assembled the way the app assembles it (SyncEngine → chunker →
- * embedder → PgDocumentStore over PGlite), for one in-memory connection. Shared by the speed
- * benchmark and the quality evaluation so both measure the same code.
+ * analysis → PgDocumentStore over PGlite; with a semantic model, its space and the background
+ * semantic index that embeds what the sync wrote), for one in-memory connection. Shared by the
+ * speed benchmark and the quality evaluation so both measure the same code.
  */
 import type { Chunk } from '../src-main/core/chunking/chunker';
 import { openDatabase, type Db } from '../src-main/core/db/database';
 import type { Embedder } from '../src-main/core/embedding/embedder';
 import type { DocumentStore } from '../src-main/core/index/document-store';
-import { ensureActiveSpace } from '../src-main/core/index/embedding-spaces';
+import { ensureActiveSpace, readSpaces } from '../src-main/core/index/embedding-spaces';
+import { silentLogger } from '../src-main/core/logging/logger';
+import { SemanticIndexBuilder } from '../src-main/core/spaces/semantic-index';
 import { PgDocumentStore } from '../src-main/core/index/pg-document-store';
 import { loadCatalog } from '../src-main/core/models/catalog';
 import { HybridSearch } from '../src-main/core/search/hybrid-search';
@@ -24,10 +27,13 @@ export interface IndexPipeline {
   engine: SyncEngine;
 }
 
-/** Opens (or creates) the index with `embedder` as its active space and one RAG connection. */
+/**
+ * Opens (or creates) the index with one RAG connection, and with `embedder` (a semantic model) as
+ * its active space; none (the default configuration): keyword search only.
+ */
 export async function openPipeline(options: {
   dataDir?: string;
-  embedder: Embedder;
+  embedder?: Embedder | null;
   wrapStore?: (store: PgDocumentStore) => DocumentStore;
   chunk?: (markdown: string) => Chunk[];
   /** Documents in flight in the sync. @default the engine's (4) */
@@ -38,8 +44,11 @@ export async function openPipeline(options: {
     `INSERT INTO connections (id, platform, name, mode) VALUES ($1, 'folder', $1, 'rag') ON CONFLICT (id) DO NOTHING`,
     [CONNECTION_ID],
   );
-  const { matches } = await ensureActiveSpace(db, options.embedder.space);
-  if (!matches) throw new Error(`The index at ${options.dataDir ?? 'memory'} holds another embedding space.`);
+  if (options.embedder) {
+    const { matches } = await ensureActiveSpace(db, options.embedder.space);
+    if (!matches)
+      throw new Error(`The index at ${options.dataDir ?? 'memory'} holds another embedding space.`);
+  }
   const store = new PgDocumentStore(db);
   const engine = new SyncEngine({
     db,
@@ -49,6 +58,27 @@ export async function openPipeline(options: {
     fetchConcurrency: options.fetchConcurrency,
   });
   return { db, store, engine };
+}
+
+/**
+ * Embeds what the queue holds into the active space with `embedder`, through the app's semantic
+ * index builder, and returns once it has caught up (or stopped after a failure it waits on).
+ */
+export async function buildSemanticIndex(db: Db, embedder: Embedder): Promise<{ vectors: number }> {
+  const { active } = await readSpaces(db);
+  if (!active) throw new Error('No active embedding space to fill.');
+  let done = 0;
+  const builder = new SemanticIndexBuilder({
+    db,
+    logger: silentLogger(),
+    onProgress: (progress) => (done = progress.done),
+  });
+  await builder.start(active, embedder);
+  await builder.whenIdle();
+  const failed = builder.current().error;
+  await builder.stop();
+  if (failed) throw new Error(`The semantic index stopped: ${failed}`);
+  return { vectors: done };
 }
 
 /**
@@ -72,7 +102,6 @@ export function hybridSearchFor(
         : null,
     minVectorSimilarity: (space) => vectorTuning(space, catalog).minSimilarity,
     vectorWeight: (space) => vectorTuning(space, catalog).weight,
-    lexicalCandidates: (space, vectors) => vectorTuning(space, catalog).lexicalCandidates(vectors),
     ...(rules ? { rules } : {}),
   });
 }

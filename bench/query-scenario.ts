@@ -3,10 +3,10 @@
  * process opens the data directory fresh), then the app's search end to end (HybridSearch, as
  * the app builds it: bench/pipeline.ts) over generated queries, with where each search's time goes
  * on that same path (the query embedding, the BM25 scans, the index statement, the other
- * statements, the rest in JS: bench/statement-trace.ts). Then the exact brute-force reference over
- * the same vectors: its latency, and the recall@10 of the vector ranking the index statement
- * returns (index-retrieval.ts, without the similarity floor) against it. Peak RSS is read BEFORE
- * the reference loads its vectors, so it is Cairn's alone.
+ * statements, the rest in JS: bench/statement-trace.ts). With a semantic model, then the exact
+ * brute-force reference over the stored vectors: its latency, and the recall@10 of the vector
+ * ranking the index statement returns (index-retrieval.ts, without the similarity floor) against
+ * it. Peak RSS is read BEFORE the reference loads its vectors, so it is Cairn's alone.
  */
 import { openDatabase } from '../src-main/core/db/database';
 import type { EmbedResult, Embedder } from '../src-main/core/embedding/embedder';
@@ -15,15 +15,13 @@ import { readSpaces } from '../src-main/core/index/embedding-spaces';
 import { CHANNEL_DEPTH } from '../src-main/core/search/channel-scope';
 import { retrieveFromIndex } from '../src-main/core/search/index-retrieval';
 import { prepareQuery } from '../src-main/core/search/query-text';
-import { vectorTuning } from '../src-main/core/models/search-tuning';
-import { estimateVectors } from '../src-main/core/search/space-size';
 import { generateQueries } from './corpus';
-import { ExactVectorIndex, recallAgainstExact } from './exact-search';
+import { recallAgainstExact } from './exact-search';
 import { mean, summarizeLatencies, type LatencySummary } from './metrics';
 import { hybridSearchFor } from './pipeline';
 import { peakRssMb } from './process-stats';
 import { StatementTrace } from './statement-trace';
-import { readVectorFile } from './vector-file';
+import { loadStoredVectors } from './stored-vectors';
 
 export interface QueryScenarioResult {
   coldOpen: { openMs: number; firstSearchMs: number; totalMs: number; processUptimeMs: number };
@@ -41,9 +39,10 @@ export interface QueryScenarioResult {
   rest: LatencySummary;
   /** Mean statements per search. */
   statementsPerSearch: number;
-  exact: LatencySummary & { vectors: number };
-  recallAt10: number;
-  recallAt10Min: number;
+  /** With a semantic model only: the exact scan in JavaScript and the vector ranking's recall against it. */
+  exact: (LatencySummary & { vectors: number }) | null;
+  recallAt10: number | null;
+  recallAt10Min: number | null;
   peakRssMb: number;
 }
 
@@ -68,16 +67,16 @@ class TimedEmbedder implements Embedder {
 
 export async function runQueryScenario(options: {
   dataDir: string;
-  embedder: Embedder;
+  /** The semantic model; null: keyword search only. */
+  embedder: Embedder | null;
   queries: number;
-  vectorFile: string;
   seed: number;
 }): Promise<QueryScenarioResult> {
   const queries = generateQueries(options.queries, options.seed);
   const openStarted = performance.now();
   const db = await openDatabase({ dataDir: options.dataDir });
   const openMs = performance.now() - openStarted;
-  const embedder = new TimedEmbedder(options.embedder);
+  const embedder = options.embedder ? new TimedEmbedder(options.embedder) : null;
   const search = hybridSearchFor(db, embedder);
   const firstStarted = performance.now();
   await search.search({ query: queries[0]! });
@@ -91,7 +90,7 @@ export async function runQueryScenario(options: {
   log(`cold open ${openMs.toFixed(0)} ms + first search ${firstSearchMs.toFixed(0)} ms`);
 
   const { active } = await readSpaces(db);
-  if (!active) throw new Error('The index has no active embedding space.');
+  if (options.embedder && !active) throw new Error('The index has no active embedding space.');
   for (const query of generateQueries(WARMUP_QUERIES, options.seed + 1)) await search.search({ query });
 
   const trace = new StatementTrace(db);
@@ -105,27 +104,48 @@ export async function runQueryScenario(options: {
   };
   const statementCounts: number[] = [];
   for (const query of queries) {
-    embedder.elapsedMs = 0;
+    if (embedder) embedder.elapsedMs = 0;
     const started = performance.now();
     const { statements } = await trace.measure(() => search.search({ query, k: 10 }));
     const total = performance.now() - started;
     const { ms, count } = statements;
     const other = ms.other;
+    const embedMs = embedder?.elapsedMs ?? 0;
     times.hybrid.push(total);
-    times.queryEmbed.push(embedder.elapsedMs);
+    times.queryEmbed.push(embedMs);
     times.keywordScans.push(ms['keyword scan']);
     times.indexStatement.push(ms['index statement']);
     times.otherStatements.push(other);
-    times.rest.push(
-      Math.max(0, total - embedder.elapsedMs - ms['keyword scan'] - ms['index statement'] - other),
-    );
+    times.rest.push(Math.max(0, total - embedMs - ms['keyword scan'] - ms['index statement'] - other));
     statementCounts.push(Object.values(count).reduce((a, b) => a + b, 0));
   }
   trace.restore();
 
-  // The vector ranking of the same statement, without the similarity floor, for its recall: the
-  // HNSW walk and the lexical candidates beside it, sized as HybridSearch sizes them.
-  const lexicalCandidates = vectorTuning(active).lexicalCandidates(await estimateVectors(db, active));
+  const common = {
+    coldOpen,
+    queries: queries.length,
+    hybrid: summarizeLatencies(times.hybrid),
+    queryEmbed: summarizeLatencies(times.queryEmbed),
+    keywordScans: summarizeLatencies(times.keywordScans),
+    indexStatement: summarizeLatencies(times.indexStatement),
+    otherStatements: summarizeLatencies(times.otherStatements),
+    rest: summarizeLatencies(times.rest),
+    statementsPerSearch: mean(statementCounts),
+  };
+  if (!options.embedder || !active) {
+    const cairnPeakRss = peakRssMb();
+    await db.close();
+    log(`${queries.length} queries done (keyword search only)`);
+    return {
+      ...common,
+      annIndex: false,
+      exact: null,
+      recallAt10: null,
+      recallAt10Min: null,
+      peakRssMb: cairnPeakRss,
+    };
+  }
+  // The vector ranking of the same statement, without the similarity floor, for its recall.
   const queryVectors: Float32Array[] = [];
   const vectorResults: number[][] = [];
   for (const query of queries) {
@@ -134,7 +154,7 @@ export async function runQueryScenario(options: {
     const found = await retrieveFromIndex(db, {
       query: prepared,
       scope: null,
-      vector: { space: active, queryVector: vector, lexicalCandidates },
+      vector: { space: active, queryVector: vector },
     });
     queryVectors.push(vector);
     vectorResults.push(found.vector);
@@ -143,7 +163,7 @@ export async function runQueryScenario(options: {
   const cairnPeakRss = peakRssMb();
   log(`${queries.length} queries done (HNSW index: ${annIndex ? 'yes' : 'no, exact scan'})`);
 
-  const exact = await loadExactIndex(db, options.vectorFile, active.dimensions);
+  const exact = await loadStoredVectors(db, active);
   await db.close();
   const exactTimes: number[] = [];
   const recalls: number[] = [];
@@ -154,44 +174,13 @@ export async function runQueryScenario(options: {
     recalls.push(recallAgainstExact(vectorResults[q]!, top, 10, (id) => exact.scoreOf(id, vector)));
   });
   return {
-    coldOpen,
-    queries: queries.length,
+    ...common,
     annIndex,
-    hybrid: summarizeLatencies(times.hybrid),
-    queryEmbed: summarizeLatencies(times.queryEmbed),
-    keywordScans: summarizeLatencies(times.keywordScans),
-    indexStatement: summarizeLatencies(times.indexStatement),
-    otherStatements: summarizeLatencies(times.otherStatements),
-    rest: summarizeLatencies(times.rest),
-    statementsPerSearch: mean(statementCounts),
     exact: { ...summarizeLatencies(exactTimes), vectors: exact.size },
     recallAt10: mean(recalls),
     recallAt10Min: Math.min(...recalls),
     peakRssMb: cairnPeakRss,
   };
-}
-
-/** The exact reference over the vectors the sync wrote, keyed by the chunk ids the index gave them. */
-export async function loadExactIndex(
-  db: Awaited<ReturnType<typeof openDatabase>>,
-  vectorFile: string,
-  dimensions: number,
-): Promise<ExactVectorIndex> {
-  const byDocumentOrd = readVectorFile(vectorFile, dimensions);
-  const rows = (
-    await db.query<{ id: string | number; document_id: string | number; ord: number }>(
-      'SELECT id, document_id, ord FROM chunks ORDER BY id',
-    )
-  ).rows;
-  const ids = new Int32Array(rows.length);
-  const matrix = new Float32Array(rows.length * dimensions);
-  rows.forEach((row, i) => {
-    const vector = byDocumentOrd.get(`${row.document_id}:${row.ord}`);
-    if (!vector) throw new Error(`No captured vector for chunk ${row.id}.`);
-    ids[i] = Number(row.id);
-    matrix.set(vector, i * dimensions);
-  });
-  return new ExactVectorIndex(ids, matrix, dimensions);
 }
 
 function log(message: string): void {

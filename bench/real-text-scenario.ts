@@ -3,21 +3,18 @@
  * beside the generated corpus in the same run. Real Chinese and English text indexed slower than
  * the generated notes (issue #15: 158–223 chunks/s), so this indexes the public collections that
  * `npm run eval` reads (shared/eval: cmrc2018 is Chinese Wikipedia, scifact English abstracts)
- * through the real sync with the built-in embedder, then generated documents up to the same number
+ * through the real sync in the default configuration (keyword index, no vectors), then generated documents up to the same number
  * of chunks, each into a fresh data directory, and reports chunks and characters per wall and per
  * CPU second with the stage split (bench/instrumented.ts).
  */
 import { existsSync, rmSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { chunkMarkdown } from '../src-main/core/chunking/chunker';
-import { BuiltinEmbedder } from '../src-main/core/embedding/builtin-embedder';
-import { silentLogger } from '../src-main/core/logging/logger';
-import { offloadEmbedder } from '../src-main/core/sync/offload-embedder';
 import { findSharedReference } from '../src-main/testing/shared-reference';
 import { loadCollection } from './collection';
 import { generateDocument } from './corpus';
 import { documentMarkdown } from './evaluate-collection';
-import { StageClock, TimedEmbedder, TimedStore, timedChunker } from './instrumented';
+import { StageClock, TimedStore, timedChunker } from './instrumented';
 import { MemoryConnector, type MemoryDocumentInput } from './memory-connector';
 import { CONNECTION_ID, openPipeline } from './pipeline';
 import { REPO_ROOT } from './report';
@@ -95,12 +92,10 @@ async function indexDocuments(
 ): Promise<RealTextRun> {
   rmSync(dataDir, { recursive: true, force: true });
   const clock = new StageClock();
-  const embedder = new BuiltinEmbedder();
   let chars = 0;
   const chunk = timedChunker(clock);
   const pipeline = await openPipeline({
     dataDir,
-    embedder,
     chunk: (markdown) => {
       const chunks = chunk(markdown);
       for (const c of chunks) chars += c.text.length;
@@ -110,22 +105,15 @@ async function indexDocuments(
   });
   const connector = new MemoryConnector();
   for (const doc of documents) connector.put(doc);
-  // As the sync engine does for a large sync, here so the stage clock still sees the embedder.
-  const offloaded = await offloadEmbedder(embedder, connector.size, { logger: silentLogger() });
   const cpuBefore = process.cpuUsage();
   const started = performance.now();
-  const run = await pipeline.engine.run({
-    connectionId: CONNECTION_ID,
-    connector,
-    embedder: new TimedEmbedder(offloaded.embedder, clock),
-  });
+  const run = await pipeline.engine.run({ connectionId: CONNECTION_ID, connector });
   const wallMs = performance.now() - started;
   const cpu = process.cpuUsage(cpuBefore);
-  await offloaded.dispose();
   await pipeline.db.close();
   rmSync(dataDir, { recursive: true, force: true });
   if (run.status !== 'succeeded') throw new Error(`Indexing ${corpus} ${run.status}`);
-  const chunks = run.counters.chunksEmbedded;
+  const chunks = run.counters.chunksWritten;
   const cpuMs = (cpu.user + cpu.system) / 1000;
   log(`${corpus}: ${documents.length} documents, ${chunks} chunks in ${(wallMs / 1000).toFixed(1)} s`);
   return {

@@ -7,7 +7,6 @@
  * their percentiles compare within one run. Only searches that start and end inside the sync
  * count for the sync phase.
  */
-import { BuiltinEmbedder } from '../src-main/core/embedding/builtin-embedder';
 import type { HybridSearch } from '../src-main/core/search/hybrid-search';
 import { generateDocument, generateQueries } from './corpus';
 import { summarizeLatencies, type LatencySummary } from './metrics';
@@ -52,16 +51,16 @@ export const SEARCH_DURING_SYNC_DEFAULTS = {
 } as const;
 
 export async function runSearchDuringSync(options: SearchDuringSyncOptions): Promise<SearchDuringSyncResult> {
-  const embedder = new BuiltinEmbedder();
-  const pipeline = await openPipeline({ dataDir: options.dataDir, embedder });
+  // The default configuration: keyword search only, no vectors.
+  const pipeline = await openPipeline({ dataDir: options.dataDir });
   const connector = new MemoryConnector();
   for (let i = 0; i < options.baseDocuments; i++) connector.put(generateDocument(i, { seed: options.seed }));
   log(`indexing the base of ${options.baseDocuments} documents`);
-  const base = await pipeline.engine.run({ connectionId: CONNECTION_ID, connector, embedder });
+  const base = await pipeline.engine.run({ connectionId: CONNECTION_ID, connector });
   if (base.status !== 'succeeded') throw new Error(`Base sync ${base.status}`);
-  const baseChunks = base.counters.chunksEmbedded;
+  const baseChunks = base.counters.chunksWritten;
 
-  const search = hybridSearchFor(pipeline.db, embedder);
+  const search = hybridSearchFor(pipeline.db, null);
   const queries = generateQueries(200, options.seed);
   for (const query of generateQueries(10, options.seed + 1)) await search.search({ query });
 
@@ -88,7 +87,6 @@ export async function runSearchDuringSync(options: SearchDuringSyncOptions): Pro
     .run({
       connectionId: CONNECTION_ID,
       connector,
-      embedder,
       onProgress: (p) => {
         if (p.documentsDone - logged < 250) return;
         logged = p.documentsDone;
@@ -125,13 +123,13 @@ export async function runSearchDuringSync(options: SearchDuringSyncOptions): Pro
     baseDocuments: options.baseDocuments,
     baseChunks,
     syncDocuments: options.syncDocuments,
-    syncChunks: run.counters.chunksEmbedded,
+    syncChunks: run.counters.chunksWritten,
     concurrency: options.concurrency,
     idle: { ...summarizeLatencies(idleTimes), wallMs: idleWallMs },
     duringSync: { ...summarizeLatencies(syncTimes), wallMs: syncWallMs },
     sync: {
       wallMs: syncWallMs,
-      chunksPerS: run.counters.chunksEmbedded / (syncWallMs / 1000),
+      chunksPerS: run.counters.chunksWritten / (syncWallMs / 1000),
       timings,
     },
     idleSearchesPerS: idleTimes.length / (idleWallMs / 1000),

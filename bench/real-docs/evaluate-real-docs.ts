@@ -22,7 +22,7 @@ import { runTermTest, TERM_TOP, termCases, type TermTestResult } from './term-te
 import { channelRanker } from '../channel-rankings';
 import type { Collection } from '../collection';
 import { dedupe, mean, ndcgAt } from '../metrics';
-import { CONNECTION_ID, hybridSearchFor, openPipeline } from '../pipeline';
+import { buildSemanticIndex, CONNECTION_ID, hybridSearchFor, openPipeline } from '../pipeline';
 import { markdownTable, num } from '../report';
 import { ablateRules, type VariantScores } from '../rule-ablation';
 
@@ -178,11 +178,9 @@ export async function evaluateRealDocs(
     }
     const started = performance.now();
     const connector = new FolderConnector({ root: folder });
-    const run = await pipeline.engine.run({
-      connectionId: CONNECTION_ID,
-      connector,
-      embedder: options.embedder,
-    });
+    const run = await pipeline.engine.run({ connectionId: CONNECTION_ID, connector });
+    // The vectors, as the app builds them: in the background after the keyword index.
+    await buildSemanticIndex(pipeline.db, options.embedder);
     const indexSeconds = (performance.now() - started) / 1000;
     if (run.status !== 'succeeded')
       throw new Error(

@@ -1,12 +1,10 @@
 /**
- * Rough sync speed of the engine + store with the built-in embedder at 1024 dims:
+ * Rough sync speed of the engine + store in the default configuration (keyword index, no vectors):
  * full index of N generated documents, then a re-sync with nothing changed (revisions equal).
  * Run: npx tsx scripts/measure/sync-speed.ts [documents=2000]
  * The real harness is `npm run bench` (issue 3); this checks the engine's design early.
  */
 import { openDatabase } from '../../src-main/core/db/database';
-import { BuiltinEmbedder } from '../../src-main/core/embedding/builtin-embedder';
-import { ensureActiveSpace } from '../../src-main/core/index/embedding-spaces';
 import { PgDocumentStore } from '../../src-main/core/index/pg-document-store';
 import { SyncEngine } from '../../src-main/core/sync/sync-engine';
 import { SyncLock } from '../../src-main/core/sync/sync-lock';
@@ -26,8 +24,6 @@ function paragraph(i: number, j: number): string {
 
 async function main(): Promise<void> {
   const db = await openDatabase();
-  const embedder = new BuiltinEmbedder(1024);
-  await ensureActiveSpace(db, embedder.space);
   await insertConnection(db, 'bench');
   const connector = new MemoryConnector();
   for (let i = 0; i < N; i++)
@@ -37,18 +33,18 @@ async function main(): Promise<void> {
     );
   const engine = new SyncEngine({ db, store: new PgDocumentStore(db), lock: new SyncLock(db) });
   let started = performance.now();
-  const full = await engine.run({ connectionId: 'bench', connector, embedder });
+  const full = await engine.run({ connectionId: 'bench', connector });
   const fullMs = performance.now() - started;
   started = performance.now();
-  const again = await engine.run({ connectionId: 'bench', connector, embedder });
+  const again = await engine.run({ connectionId: 'bench', connector });
   const againMs = performance.now() - started;
   console.log(
     JSON.stringify({
       documents: N,
-      chunks: full.counters.chunksEmbedded,
+      chunks: full.counters.chunksWritten,
       fullStatus: full.status,
       fullMs: Math.round(fullMs),
-      chunksPerSecond: Math.round(full.counters.chunksEmbedded / (fullMs / 1000)),
+      chunksPerSecond: Math.round(full.counters.chunksWritten / (fullMs / 1000)),
       unchangedResyncMs: Math.round(againMs),
       unchanged: again.counters.unchanged,
       rssMB: Math.round(process.memoryUsage().rss / 1e6),

@@ -13,8 +13,10 @@ import type {
 } from '../core/connectors/connector';
 import type { EmbedResult, Embedder, EmbeddingSpace } from '../core/embedding/embedder';
 import { chunkMarkdown } from '../core/chunking/chunker';
-import type { PgDocumentStore } from '../core/index/pg-document-store';
+import { readSpaces, sameSpace } from '../core/index/embedding-spaces';
+import { PgDocumentStore } from '../core/index/pg-document-store';
 import { CairnError, throwIfAborted } from '../core/errors';
+import { missingChunks, queuedDocuments, storeVectors } from '../core/spaces/semantic-index';
 
 export async function insertConnection(
   db: Db,
@@ -76,15 +78,36 @@ export interface MarkdownFixture {
   metadata?: Record<string, unknown>;
 }
 
-/** Chunks a Markdown document, embeds each chunk after its title and writes it, as a sync would. */
+/**
+ * Embeds every queued document into the space being filled (which must be `embedder`'s), as the
+ * semantic index's builder does, batch by batch, without its background loop.
+ */
+export async function embedQueued(db: Db, embedder: Embedder): Promise<number> {
+  const { active, pending } = await readSpaces(db);
+  const space = pending ?? active;
+  if (!space || !sameSpace(space, embedder.space))
+    throw new Error(`No space of ${embedder.space.model} is being filled.`);
+  let stored = 0;
+  for (;;) {
+    const documents = await queuedDocuments(db, 64);
+    if (documents.length === 0) return stored;
+    const chunks = await missingChunks(db, space, documents, 100_000);
+    const { vectors } = chunks.length > 0 ? await embedder.embed(chunks.map((c) => c.text)) : { vectors: [] };
+    stored += await storeVectors(db, space, chunks, vectors, documents);
+  }
+}
+
+/**
+ * Chunks a Markdown document and writes it, as a sync would; with an embedder, then embeds it
+ * into the space being filled, as the semantic index would.
+ */
 export async function writeMarkdownDocument(
-  store: PgDocumentStore,
-  embedder: Embedder,
+  db: Db,
+  embedder: Embedder | null,
   doc: MarkdownFixture,
 ): Promise<void> {
   const chunks = chunkMarkdown(doc.markdown);
-  const { vectors } = await embedder.embed(chunks.map((c) => `${doc.title}\n\n${c.text}`));
-  await store.writeDocument({
+  await new PgDocumentStore(db).writeDocument({
     connectionId: doc.connectionId,
     ref: {
       externalId: doc.externalId,
@@ -98,10 +121,9 @@ export async function writeMarkdownDocument(
     contentHash: doc.externalId,
     content: doc.markdown,
     chunks,
-    vectors,
-    space: embedder.space,
     ...(doc.metadata ? { metadata: doc.metadata } : {}),
   });
+  if (embedder) await embedQueued(db, embedder);
 }
 
 /**

@@ -511,6 +511,7 @@ export const en = {
   'settings.reindexPaid': 'With a paid provider this is billed per token for every chunk.',
   'settings.reindexRunning': 'Re-indexing: {done}/{total} chunks',
   'settings.activeSpace': 'Search index: {space}',
+  'settings.keywordOnly': 'Search index: keyword search; add a semantic model for meaning-based search.',
   'settings.spaceDimensions': '{model}, {dimensions} dimensions',
   'settings.about': 'Data directory: {dir} · version {version}',
   'settings.storage': 'On disk: {total} (index {index}) · {free} free on its volume',
@@ -592,7 +593,7 @@ export const en = {
   'models.ollamaCheck': 'Look again',
   'models.minutes': '{n} min',
   'models.seconds': '{n} s',
-  'provider.builtin': 'Built-in (offline)',
+  'provider.builtin': 'None: keyword search (offline)',
   'provider.dashscope': 'DashScope (Alibaba Cloud)',
   'provider.openai': 'OpenAI',
   'provider.ollama': 'Ollama (local)',
@@ -601,7 +602,7 @@ export const en = {
   'provider.deepseek': 'DeepSeek',
   'provider.lmstudio': 'LM Studio (local)',
   'provider.builtinHint':
-    'Works offline with no download: hashed word and character features. Good for keywords and close wording, weaker at paraphrase.',
+    'Searches the words and phrases of your documents, offline, with no download and no vectors stored. For search by meaning, choose a local model or a provider.',
 } as const;
 
 export type MessageKey = keyof typeof en;

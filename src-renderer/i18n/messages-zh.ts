@@ -485,6 +485,7 @@ export const zh: Record<MessageKey, string> = {
   'settings.reindexPaid': '使用付费服务时，每个分块都会按 token 计费。',
   'settings.reindexRunning': '正在重建索引：{done}/{total} 个分块',
   'settings.activeSpace': '搜索索引：{space}',
+  'settings.keywordOnly': '搜索索引：关键词搜索；添加语义模型即可按含义搜索。',
   'settings.spaceDimensions': '{model}，{dimensions} 维',
   'settings.about': '数据目录：{dir} · 版本 {version}',
   'settings.storage': '占用磁盘：{total}（索引 {index}）· 所在磁盘剩余 {free}',
@@ -563,7 +564,7 @@ export const zh: Record<MessageKey, string> = {
   'models.ollamaCheck': '重新检测',
   'models.minutes': '{n} 分钟',
   'models.seconds': '{n} 秒',
-  'provider.builtin': '内置（离线）',
+  'provider.builtin': '无：关键词搜索（离线）',
   'provider.dashscope': '阿里云百炼 DashScope',
   'provider.openai': 'OpenAI',
   'provider.ollama': 'Ollama（本地）',
@@ -572,5 +573,5 @@ export const zh: Record<MessageKey, string> = {
   'provider.deepseek': 'DeepSeek',
   'provider.lmstudio': 'LM Studio（本地）',
   'provider.builtinHint':
-    '离线可用，无需下载：基于词与字符特征的哈希向量。适合关键词和相近措辞，对同义改写较弱。',
+    '按文档中的词语和短语搜索，离线可用，无需下载，不存储向量。如需按含义搜索，请选择本地模型或服务商。',
 };

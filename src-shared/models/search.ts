@@ -1,6 +1,7 @@
 /** Search: the request, its filters and facets, and the hits and documents it returns. */
 import type { AppErrorData } from '../errors';
 import type { ConnectionMode, Platform } from './connections';
+import type { SemanticCoverage } from './settings';
 
 export interface SearchRequest {
   query: string;
@@ -173,6 +174,11 @@ export interface SearchResponse {
   totalDocuments?: number;
   /** When asked (`facetCounts`): the filter values' counts among the matching documents. */
   facetCounts?: FacetCounts;
+  /**
+   * How much of the index has vectors in the semantic model's space: those chunks were searched by
+   * keyword and meaning (hybrid), the rest by keyword. Absent: keyword search only (no semantic model).
+   */
+  semantic?: SemanticCoverage;
 }
 
 /**

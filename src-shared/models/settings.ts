@@ -60,13 +60,40 @@ export interface SettingsPatch {
   language?: 'system' | 'zh' | 'en';
 }
 
+/**
+ * The semantic index: vectors of the chunks, built in the background after the keyword index
+ * (which always serves). `activeSpace` is the space search uses ('' = keyword search only: no
+ * semantic model is configured); `pendingSpace` a new model's space being filled while the active
+ * one keeps serving. `done`/`total` count the chunks with a vector in the space being filled (the
+ * pending one, else the active one).
+ */
 export interface ReindexStatus {
+  /** Vectors are being built now (not paused, not finished, not waiting for the model). */
   running: boolean;
   done: number;
   total: number;
-  /** The embedding space that serves search now, e.g. "builtin/cairn-hash-v1/1024". */
+  /** The embedding space that serves search now, e.g. "dashscope/text-embedding-v3/1024"; '' = none. */
   activeSpace: string;
   pendingSpace: string | null;
+  /** The user paused building (kept across restarts). */
+  paused?: boolean;
+  /** Chunks embedded per second lately; null before the first batch. */
+  chunksPerSecond?: number | null;
+  /** Seconds left at that rate; null when unknown. */
+  etaSeconds?: number | null;
+  /** Documents the model refused so far (they stay searchable by keyword, and are tried again later). */
+  failedDocuments?: number;
+  /** Why building stopped or waits (the model unreachable, its key missing); null when fine. */
+  error?: string | null;
+}
+
+/** How much of the index a search's vector channel covered; absent from a response: keyword search only. */
+export interface SemanticCoverage {
+  /** The space the vectors are in, e.g. "local/bge-small-zh-v1.5@…/512". */
+  space: string;
+  /** Chunks with a vector in that space, of all chunks in the index. */
+  covered: number;
+  total: number;
 }
 
 /**

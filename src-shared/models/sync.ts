@@ -18,9 +18,8 @@ export interface SyncCounters {
    * local folder, a scanned PDF, a file over the size limit; listed in `errors` with a `reason`).
    */
   skipped: number;
-  chunksEmbedded: number;
-  embedderCalls: number;
-  embeddingTokens: number;
+  /** Chunks written (their keyword index at once; their vectors, with a semantic model, follow in the background). */
+  chunksWritten: number;
 }
 
 export interface DocumentError {

@@ -95,6 +95,29 @@ async function quarantinedFiles(
   return found;
 }
 
+/** The search index in words: keyword only, or keyword + a semantic model's vectors and how far they are. */
+export function describeIndex(reindex: StatusSnapshot['reindex']): string {
+  if (!reindex.activeSpace && !reindex.pendingSpace)
+    return 'keyword search; add a semantic model for meaning-based search';
+  const into = reindex.pendingSpace ?? reindex.activeSpace;
+  const progress = `${reindex.done.toLocaleString('en')}/${reindex.total.toLocaleString('en')} chunks`;
+  const state = reindex.paused
+    ? ` (paused at ${progress})`
+    : reindex.done < reindex.total
+      ? ` (building ${into}: ${progress}${reindex.etaSeconds ? `, about ${formatSeconds(reindex.etaSeconds)} left` : ''})`
+      : '';
+  const error = reindex.error ? ` · ${reindex.error}` : '';
+  return `keyword + semantic (${reindex.activeSpace || 'none yet'})${state}${error}`;
+}
+
+function formatSeconds(seconds: number): string {
+  return seconds < 90
+    ? `${Math.round(seconds)} s`
+    : seconds < 5400
+      ? `${Math.round(seconds / 60)} min`
+      : `${Math.round(seconds / 3600)} h`;
+}
+
 export function formatStatus(
   status: StatusSnapshot,
   quarantined: Record<string, DocumentError[]> = {},
@@ -104,10 +127,8 @@ export function formatStatus(
     `Cairn ${status.version}`,
     `Data directory: ${status.dataDir}${status.storage ? ` · ${storageLine(status.storage)}` : ''}`,
     `Embeddings: ${embedding.provider}${embedding.model ? ` ${embedding.model}` : ''}, ${embedding.dimensions} dims · Chat: ${chat.provider}${chat.model ? ` ${chat.model}` : ''}`,
-    `Scheduled sync: ${status.settings.scheduledSyncPaused ? 'paused' : `every ${status.settings.syncIntervalHours} h`} · Index: ${status.reindex.activeSpace}` +
-      (status.reindex.running
-        ? ` (re-indexing into ${status.reindex.pendingSpace}: ${status.reindex.done}/${status.reindex.total})`
-        : ''),
+    `Scheduled sync: ${status.settings.scheduledSyncPaused ? 'paused' : `every ${status.settings.syncIntervalHours} h`}`,
+    `Index: ${describeIndex(status.reindex)}`,
     '',
   ];
   if (status.connections.length === 0) {

@@ -152,7 +152,7 @@ async function waitUntil(
 export function formatCounters(c: SyncCounters): string {
   // deferred and skipped only when something was: they are rare and not failures.
   const extra = `${c.deferred ? ` · deferred ${c.deferred}` : ''}${c.skipped ? ` · skipped ${c.skipped}` : ''}`;
-  return `seen ${c.seen} · added ${c.added} · updated ${c.updated} · unchanged ${c.unchanged} · deleted ${c.deleted} · failed ${c.failed}${extra} · chunks embedded ${c.chunksEmbedded} · embedder calls ${c.embedderCalls}`;
+  return `seen ${c.seen} · added ${c.added} · updated ${c.updated} · unchanged ${c.unchanged} · deleted ${c.deleted} · failed ${c.failed}${extra} · chunks written ${c.chunksWritten}`;
 }
 
 /** "12 sheet, 3 mindnote": the platform's own kind names, most first. */

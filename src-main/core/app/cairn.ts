@@ -64,6 +64,11 @@ export interface CreateCairnOptions {
    * loaded machine longer). @default { baseUrl: 'http://127.0.0.1:11434', timeoutMs: 1500 }
    */
   ollama?: OllamaDetectOptions;
+  /**
+   * Build the semantic index (vectors) in the background in this process. @default as `scheduler`:
+   * the app and `cairn serve` build; a one-shot command does not start a model unless it asks.
+   */
+  buildSemanticIndex?: boolean;
 }
 
 export interface CairnInternals extends Cairn {

@@ -5,9 +5,19 @@ import type { Db } from '../db/database';
 import type { DocumentReader } from '../index/document-reader';
 import { documentTopics } from '../index/suggestions';
 
-export function documentsApi(reader: DocumentReader, db: Db): CairnApi['documents'] {
+/**
+ * `get` is a document opened (the preview, an AI tool's fetch): it is marked opened, so the
+ * semantic index embeds it among the first (spaces/semantic-index.ts), and `onOpened` is told.
+ */
+export function documentsApi(reader: DocumentReader, db: Db, onOpened?: () => void): CairnApi['documents'] {
   return {
-    get: (input) => toResult(() => reader.get(input.documentId)),
+    get: (input) =>
+      toResult(async () => {
+        const view = await reader.get(input.documentId);
+        await reader.markOpened(view.id);
+        onOpened?.();
+        return view;
+      }),
     list: (input) => toResult(() => reader.list(input)),
     topics: (input) => toResult(() => documentTopics(db, input?.limit)),
   };

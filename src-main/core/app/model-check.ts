@@ -62,8 +62,7 @@ export async function testEmbeddingModel(
   const chosen: EmbeddingSettings = { ...current, ...withoutKey(draft) };
   const apiKey =
     draft.apiKey?.trim() || (chosen.provider === saved.provider ? await settings.apiKey('embedding') : null);
-  // createEmbedder quietly uses the built-in embedder when a key is missing (Cairn must work out of
-  // the box); a test must say so instead of passing.
+  // createEmbedder answers null (keyword search only) when a key is missing; a test says why.
   const preset =
     chosen.provider === 'builtin' || chosen.provider === 'local' ? null : EMBEDDING_PRESETS[chosen.provider];
   if (preset?.requiresApiKey && !apiKey)
@@ -73,6 +72,11 @@ export async function testEmbeddingModel(
     { timeoutMs: TEST_TIMEOUT_MS, maxRetries: 0 },
     local,
   );
+  if (!embedder)
+    throw new CairnError(
+      'INVALID_ARGUMENT',
+      'No semantic model is chosen: Cairn searches by keyword. Choose a local model or a provider to test it.',
+    );
   const started = performance.now();
   const result = await embedder.embed(['Cairn 连接测试 connection test'], { kind: 'query', signal });
   const ms = Math.round(performance.now() - started);

@@ -9,7 +9,7 @@ import type { Db } from '../db/database';
 import type { Embedder } from '../embedding/embedder';
 import { CairnError, toResult } from '../errors';
 import type { ModelCatalog } from '../models/catalog';
-import { reindexCost } from '../spaces/reindex-job';
+import { reindexCost } from '../spaces/semantic-index';
 import { testChatModel, testEmbeddingModel } from './model-check';
 import type { SettingsRepository } from '../settings/settings-repository';
 

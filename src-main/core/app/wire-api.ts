@@ -75,7 +75,7 @@ export function wireApi(
         ),
         sync: syncApi(parts.sync.service),
         search: searchApi(parts.search, signal),
-        documents: documentsApi(documents, db),
+        documents: documentsApi(documents, db, () => embeddings.documentOpened()),
         mcp: mcpApi(mcpDeps),
         chat: chatApi(parts.chat),
         settings: settingsApi(settingsDeps, signal),

@@ -1,6 +1,6 @@
 /**
- * Embedding: the local models' runtime, the embedding service (which embedder serves which space,
- * and the background re-embed when the settings name another), the model downloads, and the
+ * Embedding: the local models' runtime, the embedding service (which semantic model serves which
+ * space, and the semantic index it builds in the background; none by default: keyword search), the model downloads, and the
  * reranker in effect. A settings change that names another model or writes its key re-configures
  * the embedding service through `settings.changed`.
  */
@@ -8,6 +8,7 @@ import type { SettingsView } from '@shared/models';
 import {
   createEmbedder,
   embeddingSettingsFromEnv,
+  isKeywordOnly,
   type EmbeddingSettings,
 } from '../embedding/create-embedder';
 import type { Embedder } from '../embedding/embedder';
@@ -15,7 +16,7 @@ import { ModelService } from '../models/model-service';
 import { LOCAL_PROVIDER } from '../models/runtime-specs';
 import type { Reranker } from '../search/reranking';
 import { EmbeddingService } from '../spaces/embedding-service';
-import { reindexCost } from '../spaces/reindex-job';
+import { reindexCost } from '../spaces/semantic-index';
 import { SpaceSettingsStore } from '../spaces/space-settings';
 import type { CreateCairnOptions } from './cairn';
 import { followRerankerSettings, localModelRuntime, type LocalModelWiring } from './local-models-wiring';
@@ -39,19 +40,21 @@ export async function wireEmbedding(base: Base, options: CreateCairnOptions): Pr
     ...(options.workerEntry ? { workerEntry: options.workerEntry } : {}),
   });
   disposers.push(() => runtime.local.dispose());
-  const build = (chosen: EmbeddingSettings): Embedder =>
+  const build = (chosen: EmbeddingSettings): Embedder | null =>
     createEmbedder(chosen, {}, (id) => runtime.local.embedder(id));
   const embeddings = new EmbeddingService({
     db: base.db,
     events: base.events,
     logger: base.logger.child('embedding'),
+    build: options.buildSemanticIndex ?? options.scheduler !== false,
+    redact: base.redact,
     // CAIRN_EMBED_* (headless runs, CI) replace the stored embedding settings for this run.
     configuredEmbedder: async () => {
       const stored = (await settings.get()).embedding;
-      const chosen = embeddingSettingsFromEnv(env) ?? {
-        ...stored,
-        apiKey: (await settings.apiKey('embedding')) ?? undefined,
-      };
+      const fromEnv = embeddingSettingsFromEnv(env);
+      // No key to read (a keychain round trip) when no semantic model is chosen.
+      const apiKey = fromEnv || isKeywordOnly(stored) ? null : await settings.apiKey('embedding');
+      const chosen = fromEnv ?? { ...stored, apiKey: apiKey ?? undefined };
       base.redactor.register(chosen.apiKey);
       return { embedder: build(chosen), settings: chosen };
     },

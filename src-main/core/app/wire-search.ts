@@ -33,7 +33,7 @@ export async function wireSearch(
     queryEmbedder: (space) => embedding.embeddings.forSpace(space),
     minVectorSimilarity: (space) => vectorTuning(space, catalog).minSimilarity,
     vectorWeight: (space) => vectorTuning(space, catalog).weight,
-    lexicalCandidates: (space, vectors) => vectorTuning(space, catalog).lexicalCandidates(vectors),
+    semanticCoverage: () => embedding.embeddings.coverage(),
     reranker: () => embedding.reranker(),
     directSources: () => direct.list(),
     redact: base.redact,

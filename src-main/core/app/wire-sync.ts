@@ -55,13 +55,12 @@ export async function wireSync(
     engine,
     connectors: connections.connectors,
     repository: connections.repository,
-    embeddings: embedding.embeddings,
     lifecycle: connections.lifecycle,
     events,
     logger: logger.child('sync'),
   });
   disposers.push(() => service.dispose());
-  const maintenance = base.layout ? maintainSpace(base, service) : null;
+  const maintenance = base.layout ? maintainSpace(base, service, embedding) : null;
   const scheduler = options.scheduler === false ? null : scheduleSyncs(base, connections, service);
   const states = connections.folderStates;
   const folderWatch = states
@@ -85,14 +84,27 @@ export async function wireSync(
   };
 }
 
-/** Once the app is idle after writes: a sync that wrote or deleted, or a connection change (removal). */
-function maintainSpace(base: Base, service: SyncService): SpaceMaintenance {
+/**
+ * Once the app is idle after writes: a sync that wrote or deleted, a connection change (removal),
+ * or the semantic index having stored vectors (its build over or paused); never while either runs.
+ */
+function maintainSpace(base: Base, service: SyncService, embedding: EmbeddingWiring): SpaceMaintenance {
   const { db, events, logger, disposers } = base;
   const maintenance = new SpaceMaintenance({
     db,
     logger: logger.child('maintenance'),
-    busy: () => Object.keys(service.snapshot()).length > 0,
+    busy: () => Object.keys(service.snapshot()).length > 0 || embedding.embeddings.status().running,
   });
+  let vectorsStored = false;
+  disposers.push(
+    events.on('reindex.progress', (status) => {
+      if (status.running) vectorsStored = true;
+      else if (vectorsStored) {
+        vectorsStored = false;
+        maintenance.schedule();
+      }
+    }),
+  );
   disposers.push(
     events.on('sync.finished', (run) => {
       const { added, updated, deleted } = run.counters;

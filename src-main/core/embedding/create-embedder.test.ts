@@ -1,6 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CairnError } from '../errors';
-import { BuiltinEmbedder } from './builtin-embedder';
 import { createEmbedder, embeddingSettingsFromEnv } from './create-embedder';
 import { startFakeEmbeddingServer, type FakeEmbeddingServer } from './fake-embedding-server';
 import { OpenAiCompatibleEmbedder } from './openai-embedder';
@@ -12,25 +11,17 @@ beforeAll(async () => {
 afterAll(() => server.close());
 
 describe('createEmbedder', () => {
-  it('falls back to the built-in embedder without a key, except for Ollama', () => {
+  it('builds no semantic model for keyword search only, nor for a provider missing its key (Ollama needs none)', () => {
     const kinds = (['builtin', 'dashscope', 'openai', 'custom', 'ollama'] as const).map((provider) => {
       const embedder = createEmbedder({ provider, baseUrl: '', model: '', dimensions: 1024 });
-      return [
-        provider,
-        embedder instanceof BuiltinEmbedder
-          ? 'builtin'
-          : embedder instanceof OpenAiCompatibleEmbedder
-            ? 'remote'
-            : 'other',
-        embedder.space.model,
-      ];
+      return [provider, embedder instanceof OpenAiCompatibleEmbedder ? embedder.space.model : embedder];
     });
     expect(kinds).toEqual([
-      ['builtin', 'builtin', 'cairn-hash-v1'],
-      ['dashscope', 'builtin', 'cairn-hash-v1'],
-      ['openai', 'builtin', 'cairn-hash-v1'],
-      ['custom', 'builtin', 'cairn-hash-v1'],
-      ['ollama', 'remote', 'bge-m3'],
+      ['builtin', null],
+      ['dashscope', null],
+      ['openai', null],
+      ['custom', null],
+      ['ollama', 'bge-m3'],
     ]);
   });
 
@@ -41,7 +32,7 @@ describe('createEmbedder', () => {
       model: '',
       dimensions: 1024,
       apiKey: server.apiKey,
-    });
+    })!;
     expect(embedder.space).toEqual({ provider: 'openai', model: 'text-embedding-3-small', dimensions: 1024 });
     const result = await embedder.embed(['hello', '你好']);
     expect(result.vectors.map((v) => v.length)).toEqual([1024, 1024]);

@@ -1,7 +1,6 @@
-/** Chooses the embedder for the configured provider, falling back to the offline one. */
+/** Chooses the semantic model for the configured provider: none means keyword search only. */
 import type { EmbeddingProviderKind } from '@shared/models';
 import { CairnError } from '../errors';
-import { BuiltinEmbedder } from './builtin-embedder';
 import type { Embedder } from './embedder';
 import { OpenAiCompatibleEmbedder, type OpenAiEmbedderOptions } from './openai-embedder';
 import { EMBEDDING_PRESETS } from './presets';
@@ -26,17 +25,25 @@ export interface EmbeddingSettings {
 }
 
 /**
- * The built-in embedder when the provider is 'builtin', or when a provider that needs a key has
- * none (Cairn must work out of the box); otherwise an OpenAI-compatible embedder with the preset's
- * batch limit and request parameters.
+ * The provider 'builtin' (the default) is no semantic model: Cairn searches by keyword, offline and
+ * out of the box, and stores no vectors (docs/decisions/vector-index.md, issue #26).
+ */
+export function isKeywordOnly(settings: Pick<EmbeddingSettings, 'provider'>): boolean {
+  return settings.provider === 'builtin';
+}
+
+/**
+ * The semantic model the settings name, or null: keyword search only ('builtin'), or a provider that
+ * needs a key and has none (then the status says so). Otherwise an OpenAI-compatible embedder with
+ * the preset's batch limit and request parameters, or an installed local model.
  */
 export function createEmbedder(
   settings: EmbeddingSettings,
   overrides: Partial<OpenAiEmbedderOptions> = {},
   /** Builds the embedder of an installed local model by catalogue id (models/local-models.ts). */
   local?: (model: string) => Embedder,
-): Embedder {
-  if (settings.provider === 'builtin') return new BuiltinEmbedder(settings.dimensions || 1024);
+): Embedder | null {
+  if (settings.provider === 'builtin') return null;
   if (settings.provider === 'local') {
     if (!local) throw new CairnError('UNSUPPORTED', 'Local models are not available in this process.');
     if (!settings.model.trim())
@@ -47,7 +54,7 @@ export function createEmbedder(
   if (!preset)
     throw new CairnError('INVALID_ARGUMENT', `Unknown embedding provider "${String(settings.provider)}".`);
   const apiKey = settings.apiKey?.trim() || undefined;
-  if (preset.requiresApiKey && !apiKey) return new BuiltinEmbedder(settings.dimensions || 1024);
+  if (preset.requiresApiKey && !apiKey) return null;
   return new OpenAiCompatibleEmbedder({
     provider: settings.provider,
     baseUrl: settings.baseUrl.trim() || preset.baseUrl,

@@ -54,6 +54,12 @@ export interface Embedder {
    */
   readonly workerRecipe?: WorkerRecipe;
   /**
+   * Texts per request and requests in flight that suit this model (a remote provider's batch cap
+   * and concurrency): the semantic index sends batches of this size, this many at once, and stores
+   * each one as it is answered. Absent: one batch of its own size at a time (a local model).
+   */
+  readonly batching?: { size: number; concurrency: number };
+  /**
    * Embeds texts in order; every vector is L2-normalised and `space.dimensions` long.
    * `kind` lets asymmetric models (DashScope text_type) treat queries and documents differently.
    */

@@ -49,6 +49,7 @@ interface BatchResult {
 
 export class OpenAiCompatibleEmbedder implements Embedder {
   readonly space: EmbeddingSpace;
+  readonly batching: { size: number; concurrency: number };
   private client: Promise<{ sdk: OpenAiSdk; client: OpenAI }> | null = null;
   private readonly queue: PQueue;
   private readonly options: Required<Omit<OpenAiEmbedderOptions, 'apiKey' | 'fetch'>> &
@@ -74,6 +75,7 @@ export class OpenAiCompatibleEmbedder implements Embedder {
       ...options,
     };
     this.space = { provider: options.provider, model: options.model, dimensions: options.dimensions };
+    this.batching = { size: this.options.maxBatchSize, concurrency: this.options.concurrency };
     this.queue = new PQueue({ concurrency: this.options.concurrency });
   }
 

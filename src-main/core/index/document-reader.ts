@@ -40,6 +40,11 @@ interface ChunkRow {
 export class DocumentReader {
   constructor(private readonly db: Db) {}
 
+  /** Records that the user opened the document (the semantic index embeds recently opened documents first). */
+  async markOpened(documentId: number): Promise<void> {
+    await this.db.query('UPDATE documents SET opened_at = now() WHERE id = $1', [documentId]);
+  }
+
   async get(documentId: number): Promise<DocumentView> {
     const found = await this.db.query<DocumentRow>(
       `SELECT d.id, d.connection_id, d.external_id, d.title, c.platform, d.knowledge_base, d.url,

@@ -11,8 +11,6 @@ import type { Db } from '../db/database';
 import { CairnError } from '../errors';
 import { ANALYSIS_VERSION } from './analysis-version';
 import type { DocumentToWrite } from './document-store';
-import { spaceTable, vectorCast, vectorType, type SpaceRecord } from './embedding-spaces';
-import { vectorArrayParam } from './vector-binary';
 
 type Queryable = Pick<Db, 'query'>;
 
@@ -88,7 +86,6 @@ export interface ChunkRow {
   chunk: Chunk;
   /** The analysed keyword text (`keywordInput`). */
   searchText: string;
-  vector: Float32Array;
 }
 
 /** The rows of an iterable in arrays of at most ROWS_PER_STATEMENT, taken as they are needed. */
@@ -105,24 +102,20 @@ function* statementSlices<T>(rows: Iterable<T>): Generator<T[]> {
 }
 
 /**
- * Inserts chunks and their vectors (into `space`'s table, sent in binary): two statements per 500
- * rows. Rows are taken from `rows` one statement's worth at a time, so a generator keeps only
- * those in memory.
+ * Inserts chunks with their keyword text: one statement per 500 rows. Rows are taken from `rows`
+ * one statement's worth at a time, so a generator keeps only those in memory.
  */
-export async function insertChunksWithVectors(
+export async function insertChunks(
   tx: Queryable,
-  space: SpaceRecord,
   rows: Iterable<ChunkRow>,
   documentIdOf: (doc: DocumentToWrite) => number,
 ): Promise<void> {
   for (const group of statementSlices(rows)) {
-    const documentIds = group.map((r) => documentIdOf(r.doc));
-    const inserted = await tx.query<{ id: string | number; document_id: string | number; ord: number }>(
+    await tx.query(
       `INSERT INTO chunks (document_id, connection_id, ord, heading_path, content, char_start, char_end, search_text, location)
-       SELECT * FROM unnest($1::bigint[], $2::text[], $3::int[], $4::text[], $5::text[], $6::int[], $7::int[], $8::text[], $9::jsonb[])
-       RETURNING id, document_id, ord`,
+       SELECT * FROM unnest($1::bigint[], $2::text[], $3::int[], $4::text[], $5::text[], $6::int[], $7::int[], $8::text[], $9::jsonb[])`,
       [
-        documentIds,
+        group.map((r) => documentIdOf(r.doc)),
         group.map((r) => r.doc.connectionId),
         group.map((r) => r.chunk.ord),
         group.map((r) => r.chunk.headingPath),
@@ -133,22 +126,19 @@ export async function insertChunksWithVectors(
         group.map((r) => (r.chunk.location ? JSON.stringify(r.chunk.location) : null)),
       ],
     );
-    const chunkIdOf = new Map(inserted.rows.map((r) => [`${Number(r.document_id)}:${r.ord}`, Number(r.id)]));
-    const vectors = await vectorArrayParam(
-      tx,
-      vectorType(space),
-      space.dimensions,
-      group.map((r) => r.vector),
-    );
-    await tx.query(
-      `INSERT INTO ${spaceTable(space)} (chunk_id, connection_id, embedding)
-       SELECT * FROM unnest($1::bigint[], $2::text[], $3::${vectorCast(space)}[])`,
-      [
-        group.map((r, index) => chunkIdOf.get(`${documentIds[index]}:${r.chunk.ord}`)),
-        group.map((r) => r.doc.connectionId),
-        vectors.value,
-      ],
-      vectors.options,
-    );
   }
+}
+
+/**
+ * Queues the written documents for the semantic index when there is one (a space registered in
+ * index_meta: embedding-spaces.ts); with keyword search only, nothing is queued. A rewritten
+ * document the provider refused before is tried again at once: its text changed.
+ */
+export async function queueForSemanticIndex(tx: Queryable, documentIds: number[]): Promise<void> {
+  await tx.query(
+    `INSERT INTO embedding_queue (document_id)
+     SELECT unnest($1::bigint[]) WHERE EXISTS (SELECT 1 FROM index_meta WHERE key IN ('embedding.active', 'embedding.pending'))
+     ON CONFLICT (document_id) DO UPDATE SET attempts = 0, retry_at = NULL`,
+    [documentIds],
+  );
 }

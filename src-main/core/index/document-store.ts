@@ -1,11 +1,12 @@
 /**
  * The seam between the sync engine and the index. The sync engine decides what changed; the
  * store writes each document atomically (one transaction: upsert document, delete its old
- * chunks, insert the new chunks with their vectors) so a crash mid-write leaves the last good state.
+ * chunks and their vectors, insert the new chunks with their keyword text) so a crash mid-write
+ * leaves the last good state. Vectors are not the sync's: the semantic index embeds the written
+ * documents in the background (spaces/semantic-index.ts), the store only queues them.
  */
 import type { Chunk } from '../chunking/chunker';
 import type { DocumentRef } from '../connectors/connector';
-import type { EmbeddingSpace } from '../embedding/embedder';
 import type { DocumentMetadata } from '../text/clean-markdown';
 
 export interface StoredDocumentState {
@@ -34,20 +35,17 @@ export interface DocumentToWrite {
   /** Front matter metadata (aliases, tags, summary); searchable via the first chunk. @default {} */
   metadata?: DocumentMetadata;
   chunks: Chunk[];
-  /** One vector per chunk, in the given space. */
-  vectors: Float32Array[];
   /**
-   * Each chunk's keyword text (`keywordInput`), when the embedder produced it with the vectors;
+   * Each chunk's keyword text (analysed off this thread for a large sync: sync/keyword-analysis.ts);
    * the store analyses the chunks itself otherwise.
    */
   searchTexts?: string[];
-  space: EmbeddingSpace;
 }
 
 export interface DocumentStore {
   /** What the index holds for a connection, keyed by external id. */
   listStates(connectionId: string): Promise<Map<string, StoredDocumentState>>;
-  /** Atomic replace of one document and its chunks. Throws if the space is not the active or pending one. */
+  /** Atomic replace of one document and its chunks (queued for the semantic index when there is one). */
   writeDocument(doc: DocumentToWrite): Promise<{ documentId: number }>;
   /**
    * Atomic replace of several documents in ONE transaction: all of them land or none does (so each
@@ -56,7 +54,7 @@ export interface DocumentStore {
    * them one by one with `writeDocument` when this throws. Results are in input order.
    */
   writeDocuments(docs: DocumentToWrite[]): Promise<{ documentId: number }[]>;
-  /** Content unchanged (same hash): refresh metadata only, no re-chunk, no re-embed. */
+  /** Content unchanged (same hash): refresh metadata only, no re-chunk, no re-analysis. */
   touchDocument(connectionId: string, ref: DocumentRef, title: string): Promise<void>;
   /**
    * Records the modified times a listing reported that are newer than the indexed copies' (the
@@ -67,16 +65,13 @@ export interface DocumentStore {
   /** Removes documents gone upstream, with their chunks and vectors. Returns how many were removed. */
   deleteDocuments(connectionId: string, externalIds: string[]): Promise<number>;
   counts(connectionId: string): Promise<{ documents: number; chunks: number }>;
-  /**
-   * Called by the sync engine after a run that wrote documents: the place to (re)build ANN
-   * indexes in bulk, since HNSW inserts one by one are slow (~7 ms each measured here).
-   */
+  /** Called by the sync engine after a run that wrote documents: index maintenance after a burst. */
   optimize?(signal?: AbortSignal): Promise<void>;
   /**
-   * Called by the sync engine once it knows how many documents it will write in `space`, before
-   * writing any: the place to drop an ANN index that a large burst would make slow to maintain.
+   * Called by the sync engine once it knows how many documents it will write, before writing any:
+   * the place to set the keyword index up for a large burst.
    */
-  prepareBulkWrite?(space: EmbeddingSpace, plannedDocuments: number): Promise<void>;
+  prepareBulkWrite?(plannedDocuments: number): Promise<void>;
   /**
    * Called by the sync engine when a run ends, however it ends (optimize() may not have run: a
    * cancel, a failure): leaves no write-time setting behind. Cheap and idempotent.

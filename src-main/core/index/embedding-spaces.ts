@@ -1,7 +1,13 @@
 /**
  * Embedding spaces: one table per (provider, model, dimensions), `embeddings_<n>`, registered in
  * index_meta as the 'active' space (serves search) and an optional 'pending' one (being filled by
- * a re-embed). Vectors of two spaces live in two tables, so no query can ever mix them.
+ * a re-embed). Vectors of two spaces live in two tables, so no query can ever mix them. With no
+ * semantic model there is no space at all: keyword search only.
+ *
+ * Every document whose chunks lack a vector in the space being filled (the pending one, else the
+ * active one) waits in `embedding_queue` (migration 011): a new space queues every document, the
+ * store queues each document it writes while a space exists, and the semantic index
+ * (spaces/semantic-index.ts) takes them off as it embeds them.
  */
 import { CairnError } from '../errors';
 import type { Db } from '../db/database';
@@ -21,6 +27,8 @@ type Queryable = Pick<Db, 'query' | 'exec'>;
 
 const ACTIVE_KEY = 'embedding.active';
 const PENDING_KEY = 'embedding.pending';
+/** Set once the queue has been filled from the vectors that exist (data directories from before it). */
+const QUEUE_KEY = 'embedding.queue';
 
 /** pgvector's HNSW indexes `halfvec` up to 4,000 dimensions. */
 export const MAX_DIMENSIONS = 4000;
@@ -91,6 +99,21 @@ async function writeSlot(db: Queryable, key: string, record: SpaceRecord | null)
   );
 }
 
+/** Queues every document for the space being filled (inside the caller's transaction). */
+async function queueEveryDocument(db: Queryable): Promise<void> {
+  await db.query('INSERT INTO embedding_queue (document_id) SELECT id FROM documents ON CONFLICT DO NOTHING');
+}
+
+/** Queues the documents with a chunk that has no vector in `space` (after the fill target changed back to it). */
+async function queueMissing(db: Queryable, space: SpaceRecord): Promise<void> {
+  await db.query(
+    `INSERT INTO embedding_queue (document_id)
+     SELECT DISTINCT c.document_id FROM chunks c
+     WHERE NOT EXISTS (SELECT 1 FROM ${spaceTable(space)} e WHERE e.chunk_id = c.id)
+     ON CONFLICT DO NOTHING`,
+  );
+}
+
 async function createSpaceTable(db: Queryable, space: EmbeddingSpace): Promise<SpaceRecord> {
   if (!Number.isInteger(space.dimensions) || space.dimensions < 1 || space.dimensions > MAX_DIMENSIONS) {
     throw new CairnError(
@@ -130,6 +153,7 @@ export async function ensureActiveSpace(
     if (state.active) return { active: state.active, matches: sameSpace(state.active, space) };
     const active = await createSpaceTable(tx, space);
     await writeSlot(tx, ACTIVE_KEY, active);
+    await queueEveryDocument(tx);
     return { active, matches: true };
   });
 }
@@ -144,17 +168,79 @@ export async function createPendingSpace(db: Db, space: EmbeddingSpace): Promise
     if (state.pending) await tx.exec(`DROP TABLE IF EXISTS ${spaceTable(state.pending)}`);
     const pending = await createSpaceTable(tx, space);
     await writeSlot(tx, PENDING_KEY, pending);
+    // The queue now means "missing in the pending space": every document.
+    await queueEveryDocument(tx);
     return pending;
   });
 }
 
-/** Abandons a pending space (e.g. the user switched back before the re-embed finished). */
+/**
+ * Abandons a pending space (e.g. the user switched back before the re-embed finished). The queue
+ * then means "missing in the active space" again: documents written during the re-embed went to
+ * the pending space only, so they are queued for the active one.
+ */
 export async function discardPendingSpace(db: Db): Promise<void> {
   await db.transaction(async (tx) => {
     const state = await readSpaces(tx);
     if (!state.pending) return;
     await tx.exec(`DROP TABLE IF EXISTS ${spaceTable(state.pending)}`);
     await writeSlot(tx, PENDING_KEY, null);
+    await tx.query('DELETE FROM embedding_queue');
+    if (state.active) await queueMissing(tx, state.active);
+  });
+}
+
+/**
+ * Keyword search only (no semantic model chosen): drops every space's vectors and the queue. The
+ * keyword index holds everything searchable, so nothing else changes. Returns the spaces dropped.
+ */
+export async function dropEverySpace(db: Db): Promise<SpaceRecord[]> {
+  return db.transaction(async (tx) => {
+    const state = await readSpaces(tx);
+    const dropped = [state.active, state.pending].filter((space) => space !== null);
+    for (const space of dropped) await tx.exec(`DROP TABLE IF EXISTS ${spaceTable(space)}`);
+    await writeSlot(tx, ACTIVE_KEY, null);
+    await writeSlot(tx, PENDING_KEY, null);
+    await tx.query('DELETE FROM embedding_queue');
+    return dropped;
+  });
+}
+
+/**
+ * Spaces of the built-in lexical embedder (provider 'builtin'), which versions before the keyword
+ * default wrote for every chunk, are dropped (issue #26: it never changed a top-10, and cost most
+ * of the index). Nothing searchable goes: every chunk keeps its keyword text, no document is
+ * re-indexed. A semantic re-embed that was filling a pending space beside it takes over at once,
+ * serving the vectors it has; the queue already meant "missing in that space".
+ */
+export async function retireLexicalSpaces(db: Db): Promise<SpaceRecord[]> {
+  return db.transaction(async (tx) => {
+    const state = await readSpaces(tx);
+    const lexical = (space: SpaceRecord | null): space is SpaceRecord => space?.provider === 'builtin';
+    const retired = [state.active, state.pending].filter(lexical);
+    if (retired.length === 0) return [];
+    for (const space of retired) await tx.exec(`DROP TABLE IF EXISTS ${spaceTable(space)}`);
+    const survivor = [state.pending, state.active].find((space) => space !== null && !lexical(space)) ?? null;
+    await writeSlot(tx, ACTIVE_KEY, survivor);
+    await writeSlot(tx, PENDING_KEY, null);
+    await tx.query('DELETE FROM embedding_queue');
+    if (survivor) await queueMissing(tx, survivor);
+    return retired;
+  });
+}
+
+/**
+ * The first start with the queue (migration 011) queues whatever the space being filled lacks: a
+ * data directory from before it may be half way through a re-embed. Once; cheap afterwards.
+ */
+export async function queueMissingOnce(db: Db): Promise<void> {
+  await db.transaction(async (tx) => {
+    const done = await tx.query('SELECT 1 FROM index_meta WHERE key = $1', [QUEUE_KEY]);
+    if (done.rows.length > 0) return;
+    const state = await readSpaces(tx);
+    const target = state.pending ?? state.active;
+    if (target) await queueMissing(tx, target);
+    await tx.query('INSERT INTO index_meta (key, value) VALUES ($1, $2)', [QUEUE_KEY, JSON.stringify(1)]);
   });
 }
 

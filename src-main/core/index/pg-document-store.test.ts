@@ -1,10 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openDatabase, type Db } from '../db/database';
-import { chunkMarkdown, type Chunk } from '../chunking/chunker';
+import type { Chunk } from '../chunking/chunker';
 import type { DocumentRef } from '../connectors/connector';
 import { CountingEmbedder, insertConnection } from '../../testing/index-fixtures';
-import { ANN_MIN_ROWS, hasAnnIndex, shouldDropBeforeBulkWrite } from './ann-index';
-import { createPendingSpace, ensureActiveSpace, readSpaces, spaceTable } from './embedding-spaces';
+import { createPendingSpace, dropEverySpace, ensureActiveSpace } from './embedding-spaces';
 import { PgDocumentStore } from './pg-document-store';
 import { BULK_KEYWORD_MIN_CHUNKS, BULK_MEMTABLE_PAGES } from './keyword-index';
 import { connectionScope } from '../search/channel-scope';
@@ -13,11 +12,9 @@ import { toSearchText } from '../text/analyzer';
 
 let db: Db;
 let store: PgDocumentStore;
-const embedder = new CountingEmbedder({ dimensions: 16 });
 
 beforeAll(async () => {
   db = await openDatabase();
-  await ensureActiveSpace(db, embedder.space);
   store = new PgDocumentStore(db);
   await insertConnection(db, 'c1');
 });
@@ -51,7 +48,6 @@ async function write(
   chunks: Chunk[],
   options: { title?: string; hash?: string; revision?: string } = {},
 ) {
-  const vectors = (await embedder.embed(chunks.map((c) => c.text))).vectors;
   return store.writeDocument({
     connectionId: 'c1',
     ref: ref(externalId, options.revision),
@@ -59,18 +55,19 @@ async function write(
     contentHash: options.hash ?? 'h1',
     content: 'x'.repeat(100),
     chunks,
-    vectors,
-    space: embedder.space,
   });
 }
 
-async function rowsInSpace(): Promise<number> {
-  const { active } = await readSpaces(db);
-  return (await db.query<{ n: number }>(`SELECT count(*)::int AS n FROM ${spaceTable(active!)}`)).rows[0]!.n;
+/** External ids of the documents waiting for the semantic index. */
+async function queued(): Promise<string[]> {
+  const rows = await db.query<{ external_id: string }>(
+    'SELECT d.external_id FROM embedding_queue q JOIN documents d ON d.id = q.document_id ORDER BY 1',
+  );
+  return rows.rows.map((r) => r.external_id);
 }
 
 describe('PgDocumentStore', () => {
-  it('writes a document with its chunks, keyword text and vectors, and replaces them on rewrite', async () => {
+  it('writes a document with its chunks and keyword text, and replaces them on rewrite', async () => {
     const { documentId } = await write('a', chunksOf(3), { title: '费用 Handbook' });
     const again = await write('a', chunksOf(2), { hash: 'h2', revision: '2' });
     expect(again.documentId).toBe(documentId);
@@ -83,7 +80,6 @@ describe('PgDocumentStore', () => {
     expect(chunks.rows[0]!.search_text.split(' ')).toEqual(
       expect.arrayContaining(['报销', 'instal', 'guid']),
     );
-    expect(await rowsInSpace()).toBe(2);
     const state = (await store.listStates('c1')).get('a');
     expect(state).toMatchObject({
       externalId: 'a',
@@ -98,21 +94,6 @@ describe('PgDocumentStore', () => {
 
   it('leaves the previous state intact when a write fails half-way', async () => {
     await write('b', chunksOf(2));
-    const bad = chunksOf(3);
-    const vectors = (await embedder.embed(bad.map((c) => c.text))).vectors;
-    vectors[2] = new Float32Array(16).fill(Number.NaN);
-    await expect(
-      store.writeDocument({
-        connectionId: 'c1',
-        ref: ref('b', '9'),
-        title: 'b',
-        contentHash: 'new',
-        content: '',
-        chunks: bad,
-        vectors,
-        space: embedder.space,
-      }),
-    ).rejects.toMatchObject({ code: 'EMBEDDING_FAILED' });
     // A failure inside the transaction (a chunk row Postgres rejects) rolls back the whole document too.
     const nul = chunksOf(2).map((c) => ({ ...c, text: 'bad\u0000byte' }));
     await expect(write('b', nul, { hash: 'nul' })).rejects.toThrow();
@@ -130,17 +111,15 @@ describe('PgDocumentStore', () => {
     await expect(write('large', broken, { hash: 'broken' })).rejects.toThrow();
     expect((await store.listStates('c1')).get('large')).toMatchObject({ contentHash: 'h1', chunkCount: 2 });
     const { documentId } = await write('large', many, { title: '大文件 Large', hash: 'big' });
-    const rows = await db.query<{ ord: number; search_text: string; n: number }>(
-      `SELECT c.ord, c.search_text, (SELECT count(*)::int FROM ${spaceTable((await readSpaces(db)).active!)} e WHERE e.chunk_id = c.id) AS n
-       FROM chunks c WHERE c.document_id = $1 AND c.ord IN (0, 999, 1299) ORDER BY c.ord`,
+    const rows = await db.query<{ ord: number; search_text: string }>(
+      `SELECT c.ord, c.search_text FROM chunks c WHERE c.document_id = $1 AND c.ord IN (0, 999, 1299) ORDER BY c.ord`,
       [documentId],
     );
     expect(rows.rows.map((r) => r.ord)).toEqual([0, 999, 1299]);
-    // Each row analysed as a small write would (title, heading path, its own text), with its vector.
+    // Each row analysed as a small write would (title, heading path, its own text).
     for (const row of rows.rows) {
       expect(row.search_text).toContain(toSearchText(`part ${row.ord}`));
       expect(row.search_text.split(' ')).toEqual(expect.arrayContaining(['文件', 'larg']));
-      expect(row.n).toBe(1);
     }
     expect((await store.listStates('c1')).get('large')).toMatchObject({
       contentHash: 'big',
@@ -149,25 +128,7 @@ describe('PgDocumentStore', () => {
     await store.deleteDocuments('c1', ['large']);
   });
 
-  it('refuses vectors from a space that is neither active nor pending', async () => {
-    const other = new CountingEmbedder({ model: 'other', dimensions: 16 });
-    const chunks = chunksOf(1);
-    await expect(
-      store.writeDocument({
-        connectionId: 'c1',
-        ref: ref('z'),
-        title: 'z',
-        contentHash: 'h',
-        content: '',
-        chunks,
-        vectors: (await other.embed(['x'])).vectors,
-        space: other.space,
-      }),
-    ).rejects.toMatchObject({ code: 'EMBEDDING_FAILED' });
-    expect((await store.listStates('c1')).has('z')).toBe(false);
-  });
-
-  it('touches metadata without rewriting chunks, and deletes documents with their vectors', async () => {
+  it('touches metadata without rewriting chunks, and deletes documents', async () => {
     const before = await db.query<{ id: number }>(
       "SELECT c.id FROM chunks c JOIN documents d ON d.id = c.document_id WHERE d.external_id = 'b' ORDER BY c.id",
     );
@@ -189,45 +150,34 @@ describe('PgDocumentStore', () => {
 
     expect(await store.deleteDocuments('c1', ['a', 'b', 'never-existed'])).toBe(2);
     expect(await store.counts('c1')).toEqual({ documents: 0, chunks: 0 });
-    expect(await rowsInSpace()).toBe(0);
   });
 
-  it('writes into the pending space during a re-embed and cascades deletes there too', async () => {
-    const next = new CountingEmbedder({ model: 'next', dimensions: 8 });
-    const pending = await createPendingSpace(db, next.space);
-    const chunks = chunksOf(2);
-    await store.writeDocument({
-      connectionId: 'c1',
-      ref: ref('p'),
-      title: 'p',
-      contentHash: 'h',
-      content: '',
-      chunks,
-      vectors: (await next.embed(chunks.map((c) => c.text))).vectors,
-      space: next.space,
-    });
-    const count = async () =>
-      (await db.query<{ n: number }>(`SELECT count(*)::int AS n FROM ${spaceTable(pending)}`)).rows[0]!.n;
-    expect(await count()).toBe(2);
-    await store.deleteDocuments('c1', ['p']);
-    expect(await count()).toBe(0);
-  });
-
-  it('builds the HNSW index in optimize() once a space is large, and drops it before a large burst', async () => {
-    const { active } = await readSpaces(db);
-    await store.optimize();
-    expect(await hasAnnIndex(db, active!)).toBe(false);
-    await write(
-      'big',
-      chunkMarkdown('word '.repeat(ANN_MIN_ROWS * 3), { chunkSize: 3 }).slice(0, ANN_MIN_ROWS),
+  it('queues what it writes for the semantic index while there is one, and nothing with keyword search only', async () => {
+    await write('k', chunksOf(1));
+    expect(await queued()).toEqual([]);
+    const embedder = new CountingEmbedder({ dimensions: 16 });
+    await ensureActiveSpace(db, embedder.space);
+    // A new space queues every document there is; a write queues its document again.
+    expect(await queued()).toEqual(['k']);
+    await db.query('DELETE FROM embedding_queue');
+    await write('q', chunksOf(2));
+    expect(await queued()).toEqual(['q']);
+    await createPendingSpace(db, new CountingEmbedder({ model: 'next', dimensions: 8 }).space);
+    expect(await queued()).toEqual(['k', 'q']);
+    // A document refused before is tried again at once when its text is rewritten.
+    await db.query("UPDATE embedding_queue SET attempts = 3, retry_at = now() + interval '1 day'");
+    await write('q', chunksOf(1), { hash: 'h9', revision: '9' });
+    const retry = await db.query<{ attempts: number; retry_at: Date | null }>(
+      "SELECT q.attempts, q.retry_at FROM embedding_queue q JOIN documents d ON d.id = q.document_id WHERE d.external_id = 'q'",
     );
-    await store.optimize();
-    expect(await hasAnnIndex(db, active!)).toBe(true);
-    await store.prepareBulkWrite(embedder.space, 0);
-    expect(await hasAnnIndex(db, active!)).toBe(true);
-    // One more document of this connection's average size (2,000 chunks) is a burst worth a rebuild.
-    await store.prepareBulkWrite(embedder.space, 1);
-    expect(await hasAnnIndex(db, active!)).toBe(false);
+    expect(retry.rows).toEqual([{ attempts: 0, retry_at: null }]);
+    await store.deleteDocuments('c1', ['q']);
+    expect(await queued()).toEqual(['k']);
+    await dropEverySpace(db);
+    expect(await queued()).toEqual([]);
+    await write('after', chunksOf(1));
+    expect(await queued()).toEqual([]);
+    await store.deleteDocuments('c1', ['k', 'after']);
   });
 
   it('puts the BM25 index in bulk mode for a large burst, keeps keyword search working, and ends it in optimize()', async () => {
@@ -240,9 +190,9 @@ describe('PgDocumentStore', () => {
     await store.optimize();
     const defaultThreshold = await threshold();
     expect(defaultThreshold).not.toBe(String(BULK_MEMTABLE_PAGES));
-    await store.prepareBulkWrite(embedder.space, 0);
+    await store.prepareBulkWrite(0);
     expect(await threshold()).toBe(defaultThreshold);
-    await store.prepareBulkWrite(embedder.space, BULK_KEYWORD_MIN_CHUNKS);
+    await store.prepareBulkWrite(BULK_KEYWORD_MIN_CHUNKS);
     expect(await threshold()).toBe(String(BULK_MEMTABLE_PAGES));
     await write('bulk', [
       { ord: 0, headingPath: '', text: '差旅报销 quarterly invoice', charStart: 0, charEnd: 10 },
@@ -252,13 +202,5 @@ describe('PgDocumentStore', () => {
     await store.optimize();
     expect(await threshold()).toBe(defaultThreshold);
     expect((await hits()).length).toBe(1);
-  });
-
-  it('drops the ANN index only when inserting through it would cost more than a rebuild', () => {
-    expect([
-      shouldDropBeforeBulkWrite(100_000, 300),
-      shouldDropBeforeBulkWrite(100_000, 30_000),
-      shouldDropBeforeBulkWrite(0, 10),
-    ]).toEqual([false, true, true]);
   });
 });

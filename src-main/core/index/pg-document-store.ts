@@ -1,30 +1,28 @@
 /**
  * DocumentStore over PGlite/Postgres. A document is written inside ONE transaction (upsert the
  * document, delete its old chunks — their vectors go by cascade in every space — insert the new
- * chunks and their vectors), alone or with a group of others (`writeDocuments`), so a crash or
- * cancel leaves every document in its last good state. Rows travel as arrays through unnest()
- * (document-rows.ts): one statement per table for the whole group, whatever its size.
+ * chunks with their keyword text, queue it for the semantic index if there is one), alone or with
+ * a group of others (`writeDocuments`), so a crash or cancel leaves every document in its last
+ * good state. Rows travel as arrays through unnest() (document-rows.ts): one statement per table
+ * for the whole group, whatever its size.
  */
 import { accessGate } from '../db/access-gate';
 import { CairnError, throwIfAborted } from '../errors';
 import type { Db } from '../db/database';
 import type { DocumentRef } from '../connectors/connector';
-import type { EmbeddingSpace } from '../embedding/embedder';
 import type { Logger } from '../logging/logger';
 import { silentLogger } from '../logging/logger';
 import type { DocumentStore, DocumentToWrite, StoredDocumentState } from './document-store';
-import {
-  countVectors,
-  dropAnnIndex,
-  ensureAnnIndex,
-  hasAnnIndex,
-  shouldDropBeforeBulkWrite,
-} from './ann-index';
 import { embeddingInput, metadataText, withKeywordExtras } from './embedding-input';
 import { toSearchText } from '../text/analyzer';
 import { BULK_KEYWORD_MIN_CHUNKS, beginBulkKeywordWrites, endBulkKeywordWrites } from './keyword-index';
-import { readSpaces, resolveWritableSpace, sameSpace } from './embedding-spaces';
-import { insertChunksWithVectors, timestampOrNull, upsertDocuments, type ChunkRow } from './document-rows';
+import {
+  insertChunks,
+  queueForSemanticIndex,
+  timestampOrNull,
+  upsertDocuments,
+  type ChunkRow,
+} from './document-rows';
 
 /** Documents per DELETE … ANY() statement, to bound one statement's parameter text. */
 const ROWS_PER_STATEMENT = 500;
@@ -51,28 +49,6 @@ function isoOrNull(value: Date | string | null): string | null {
   return value instanceof Date ? value.toISOString() : new Date(value).toISOString();
 }
 
-function checkVectors(doc: DocumentToWrite): void {
-  if (doc.vectors.length !== doc.chunks.length) {
-    throw new CairnError(
-      'EMBEDDING_FAILED',
-      `Got ${doc.vectors.length} vectors for ${doc.chunks.length} chunks of "${doc.title}".`,
-    );
-  }
-  for (const vector of doc.vectors) {
-    if (vector.length !== doc.space.dimensions)
-      throw new CairnError(
-        'EMBEDDING_FAILED',
-        `A vector has ${vector.length} dimensions; the space has ${doc.space.dimensions}.`,
-      );
-    for (const x of vector)
-      if (!Number.isFinite(x))
-        throw new CairnError(
-          'EMBEDDING_FAILED',
-          `The embedder returned a non-finite value for "${doc.title}".`,
-        );
-  }
-}
-
 /** Each chunk's row, with its keyword text (the embedder's, or analysed here). */
 function* chunkRows(docs: DocumentToWrite[]): Generator<ChunkRow> {
   for (const doc of docs)
@@ -88,7 +64,6 @@ function* chunkRows(docs: DocumentToWrite[]): Generator<ChunkRow> {
             ),
           { text: chunk.text, metadata: chunk.ord === 0 ? metadataText(doc.metadata) : '' },
         ),
-        vector: doc.vectors[index]!,
       };
 }
 
@@ -136,10 +111,6 @@ export class PgDocumentStore implements DocumentStore {
 
   async writeDocuments(docs: DocumentToWrite[]): Promise<{ documentId: number }[]> {
     if (docs.length === 0) return [];
-    for (const doc of docs) checkVectors(doc);
-    const space = docs[0]!.space;
-    if (docs.some((doc) => !sameSpace(doc.space, space)))
-      throw new CairnError('INTERNAL', 'One write mixes vectors of two embedding spaces.');
     // JavaScript work (analysis, when the embedder did not bring it) happens before the
     // transaction, which holds the database; except for a large write, whose rows are analysed one
     // statement's worth at a time so it never holds every chunk's keyword text at once.
@@ -148,11 +119,11 @@ export class PgDocumentStore implements DocumentStore {
     // Searches that started before this write go first (access-gate.ts).
     return accessGate(this.db).write(() =>
       this.db.transaction(async (tx) => {
-        const record = await resolveWritableSpace(tx, space);
         const documentIds = await upsertDocuments(tx, docs);
         await tx.query('DELETE FROM chunks WHERE document_id = ANY($1::bigint[])', [documentIds]);
         const documentIdOf = new Map(docs.map((doc, index) => [doc, documentIds[index]!]));
-        await insertChunksWithVectors(tx, record, eager ?? chunkRows(docs), (doc) => documentIdOf.get(doc)!);
+        await insertChunks(tx, eager ?? chunkRows(docs), (doc) => documentIdOf.get(doc)!);
+        await queueForSemanticIndex(tx, documentIds);
         return documentIds.map((documentId) => ({ documentId }));
       }),
     );
@@ -212,14 +183,11 @@ export class PgDocumentStore implements DocumentStore {
   }
 
   /**
-   * Called before a sync writes `plannedDocuments` documents in `space`: puts the BM25 index in
-   * bulk mode for a large burst (keyword-index.ts), and drops the space's HNSW index when
-   * rebuilding it afterwards is cheaper than inserting through it (ann-index.ts). Search keeps
-   * working: keyword through the BM25 index, vectors by an exact scan until `optimize()` rebuilds.
+   * Called before a sync writes `plannedDocuments` documents: puts the BM25 index in bulk mode for
+   * a large burst (keyword-index.ts). Keyword search keeps working meanwhile.
    */
-  async prepareBulkWrite(space: EmbeddingSpace, plannedDocuments: number): Promise<void> {
-    if (plannedDocuments <= 0) return;
-    const record = await resolveWritableSpace(this.db, space);
+  async prepareBulkWrite(plannedDocuments: number): Promise<void> {
+    if (plannedDocuments <= 0 || this.bulkKeywordWrites) return;
     const totals = await this.db.query<{ docs: number; chunks: number }>(
       'SELECT count(*)::int AS docs, coalesce(sum(chunk_count), 0)::int AS chunks FROM documents',
     );
@@ -227,47 +195,22 @@ export class PgDocumentStore implements DocumentStore {
     const plannedChunks = Math.ceil(
       plannedDocuments * (docs > 0 ? chunks / docs : DEFAULT_CHUNKS_PER_DOCUMENT),
     );
-    if (plannedChunks >= BULK_KEYWORD_MIN_CHUNKS && !this.bulkKeywordWrites) {
-      await beginBulkKeywordWrites(this.db);
-      this.bulkKeywordWrites = true;
-    }
-    if (!(await hasAnnIndex(this.db, record))) return;
-    const existing = await countVectors(this.db, record);
-    if (shouldDropBeforeBulkWrite(existing, plannedChunks)) {
-      this.logger.info('dropping the HNSW index for a bulk write', {
-        space: record.id,
-        existing,
-        plannedDocuments,
-      });
-      await dropAnnIndex(this.db, record);
-    }
+    if (plannedChunks < BULK_KEYWORD_MIN_CHUNKS) return;
+    this.logger.info('keyword index in bulk mode for a large write', { plannedDocuments, plannedChunks });
+    await beginBulkKeywordWrites(this.db);
+    this.bulkKeywordWrites = true;
   }
 
-  /**
-   * Ends the BM25 bulk mode if a sync started it. A cancelled or failed sync ends here too; a
-   * dropped HNSW index is not rebuilt then (minutes of CPU after the user pressed Cancel): vector
-   * search scans exactly until the next sync's optimize() builds it.
-   */
+  /** Ends the BM25 bulk mode if a sync started it (a cancelled or failed sync ends here too). */
   async endBulkWrite(): Promise<void> {
     if (!this.bulkKeywordWrites) return;
     this.bulkKeywordWrites = false;
     await endBulkKeywordWrites(this.db);
   }
 
-  /** Ends the BM25 bulk mode, then builds missing HNSW indexes of the active and pending spaces (bulk build after a sync). */
+  /** After a sync that wrote: ends the BM25 bulk mode. */
   async optimize(signal?: AbortSignal): Promise<void> {
+    throwIfAborted(signal);
     await this.endBulkWrite();
-    const state = await readSpaces(this.db);
-    for (const space of [state.active, state.pending]) {
-      if (!space) continue;
-      throwIfAborted(signal);
-      const started = performance.now();
-      const outcome = await ensureAnnIndex(this.db, space);
-      if (outcome === 'built')
-        this.logger.info('built HNSW index', {
-          space: space.id,
-          ms: Math.round(performance.now() - started),
-        });
-    }
   }
 }

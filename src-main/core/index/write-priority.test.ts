@@ -36,8 +36,6 @@ async function writeDoc(externalId: string, text: string) {
     contentHash: externalId,
     content: text,
     chunks,
-    vectors: (await embedder.embed([text])).vectors,
-    space: embedder.space,
   });
 }
 

@@ -147,7 +147,7 @@ describe('a folder of 200 Chinese and English notes through createCairn', () => 
       unchanged: 0,
       deleted: 0,
       failed: 0,
-      chunksEmbedded: expectedChunks,
+      chunksWritten: expectedChunks,
     });
 
     // 年假 (annual leave) is the topic of every note with n % 8 === 2 and n even.
@@ -177,11 +177,8 @@ describe('a folder of 200 Chinese and English notes through createCairn', () => 
       unchanged: 196,
       deleted: 1,
       failed: 0,
-      chunksEmbedded: touched.reduce((sum, text) => sum + chunksOf(text).length, 0),
+      chunksWritten: touched.reduce((sum, text) => sum + chunksOf(text).length, 0),
     });
-    // The embedder is called in batches across documents: at least once, never more than once per touched note.
-    expect(run.counters.embedderCalls).toBeGreaterThanOrEqual(1);
-    expect(run.counters.embedderCalls).toBeLessThanOrEqual(5);
 
     expect((await searchHits(cairn!, 'zqxrev11'))[0]?.externalId).toBe(notePath(11));
     expect((await searchHits(cairn!, markerOf(202)))[0]?.externalId).toBe(notePath(202));

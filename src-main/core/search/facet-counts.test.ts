@@ -2,7 +2,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openDatabase, type Db } from '../db/database';
 import { ensureActiveSpace } from '../index/embedding-spaces';
-import { PgDocumentStore } from '../index/pg-document-store';
 import { CountingEmbedder, insertConnection, writeMarkdownDocument } from '../../testing/index-fixtures';
 import type { FacetCounts, SearchFilters } from '@shared/models';
 import { HybridSearch } from './hybrid-search';
@@ -38,9 +37,8 @@ beforeAll(async () => {
   await ensureActiveSpace(db, embedder.space);
   await insertConnection(db, 'notes');
   await insertConnection(db, 'wiki', { platform: 'feishu' });
-  const store = new PgDocumentStore(db);
   for (const doc of DOCS)
-    await writeMarkdownDocument(store, embedder, {
+    await writeMarkdownDocument(db, embedder, {
       connectionId: doc.connection,
       externalId: doc.id,
       title: doc.id,

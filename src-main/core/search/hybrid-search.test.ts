@@ -2,7 +2,6 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openDatabase, type Db } from '../db/database';
 import { CairnError } from '../errors';
 import { ensureActiveSpace } from '../index/embedding-spaces';
-import { PgDocumentStore } from '../index/pg-document-store';
 import { CountingEmbedder, insertConnection, writeMarkdownDocument } from '../../testing/index-fixtures';
 import type { DirectSearchSource } from './direct-channel';
 import { HybridSearch } from './hybrid-search';
@@ -56,9 +55,8 @@ beforeAll(async () => {
   await insertConnection(db, 'notes');
   await insertConnection(db, 'wiki', { platform: 'feishu' });
   await insertConnection(db, 'old', { platform: 'yuque' });
-  const store = new PgDocumentStore(db);
   for (const [externalId, doc] of Object.entries(DOCS)) {
-    await writeMarkdownDocument(store, embedder, {
+    await writeMarkdownDocument(db, embedder, {
       connectionId: doc.connection,
       externalId,
       title: doc.title,

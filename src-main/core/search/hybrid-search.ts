@@ -18,6 +18,7 @@ import type {
   SearchHit,
   SearchRequest,
   SearchResponse,
+  SemanticCoverage,
 } from '@shared/models';
 import type { Db } from '../db/database';
 import { accessGate } from '../db/access-gate';
@@ -67,7 +68,6 @@ import {
   type LiveHitRef,
 } from './search-hits';
 import type { SearchService } from './search-service';
-import { SpaceSizes } from './space-size';
 import { configureVectorSession } from './vector-channel';
 
 export interface HybridSearchOptions {
@@ -83,10 +83,10 @@ export interface HybridSearchOptions {
   /** The vector channel's weight in RRF, per space (the keyword channel's is 1). @default 1 */
   vectorWeight?: (space: EmbeddingSpace) => number;
   /**
-   * BM25 hits added to the vector channel's candidates before exact re-scoring, per space and its
-   * size in vectors (estimated, space-size.ts). @default 0
+   * How much of the index the active space's vectors cover (the semantic index builds in the
+   * background), reported with every search; null or absent: keyword search only.
    */
-  lexicalCandidates?: (space: EmbeddingSpace, vectors: number) => number;
+  semanticCoverage?: () => SemanticCoverage | null;
   /** Chunks of one document kept in the results (its best ones). @default 3 */
   maxHitsPerDocument?: number;
   /** The local reranker and its time budget, read on every search; null = no reranking. @default none */
@@ -186,12 +186,10 @@ export class HybridSearch implements SearchService {
   private readonly logger: Logger;
   private sessionReady: Promise<void> | null = null;
   private readonly queryVectors = new QueryVectorCache();
-  private readonly spaceSizes: SpaceSizes;
 
   constructor(private readonly options: HybridSearchOptions) {
     this.db = options.db;
     this.catalog = new SearchCatalog(options.db, options.connections);
-    this.spaceSizes = new SpaceSizes(options.db);
     this.logger = options.logger ?? silentLogger();
   }
 
@@ -337,6 +335,7 @@ export class HybridSearch implements SearchService {
       ),
       tookMs: 0,
       ...(rerank ? { rerank } : {}),
+      ...this.coverage(retrieved.index.vectorSpace),
       ...operators,
       totalDocuments: documentOrder.length,
     };
@@ -450,6 +449,12 @@ export class HybridSearch implements SearchService {
     };
   }
 
+  /** The semantic index's coverage, when the vector channel ran in its space. */
+  private coverage(space: SpaceRecord | null): { semantic?: SemanticCoverage } {
+    const coverage = space ? this.options.semanticCoverage?.() : null;
+    return coverage ? { semantic: coverage } : {};
+  }
+
   private async rerank(
     query: string,
     items: FusedItem<Channel>[],
@@ -494,18 +499,13 @@ export class HybridSearch implements SearchService {
       this.logger.warn('no embedder for the active space; vector channel skipped', { space: active.id });
     const embedding = active && embedder ? this.embedQuery(embedder, active, query.text, signal) : null;
     embedding?.catch(() => {}); // awaited in retrieveFromIndex; this only keeps a failed keyword scan from leaving it unhandled
-    const lexical = this.options.lexicalCandidates;
-    const depth = active && embedding && lexical ? lexical(active, await this.spaceSizes.vectors(active)) : 0;
     const minSimilarity = active ? this.options.minVectorSimilarity?.(active) : undefined;
     const index = await retrieveFromIndex(
       this.db,
       {
         query,
         scope,
-        vector:
-          active && embedding
-            ? { space: active, queryVector: embedding, lexicalCandidates: depth, minSimilarity }
-            : null,
+        vector: active && embedding ? { space: active, queryVector: embedding, minSimilarity } : null,
       },
       this.options.rules ?? ALL_RULES,
     );

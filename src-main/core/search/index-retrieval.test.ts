@@ -5,7 +5,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openDatabase, type Db } from '../db/database';
 import { ensureActiveSpace, spaceTable, type SpaceRecord } from '../index/embedding-spaces';
-import { PgDocumentStore } from '../index/pg-document-store';
 import { toVectorLiteral } from '../index/vector-literal';
 import {
   CountingEmbedder,
@@ -91,9 +90,8 @@ describe('retrieveFromIndex on documents', () => {
     db = await openDatabase();
     space = (await ensureActiveSpace(db, embedder.space)).active;
     for (const connection of ['notes', 'wiki', 'archive']) await insertConnection(db, connection);
-    const store = new PgDocumentStore(db);
     for (const doc of DOCS)
-      await writeMarkdownDocument(store, embedder, {
+      await writeMarkdownDocument(db, embedder, {
         connectionId: doc.connection,
         externalId: doc.id,
         title: doc.title,
@@ -130,7 +128,6 @@ describe('retrieveFromIndex on documents', () => {
       vector: vector && {
         space,
         queryVector: embedder.vector(query.text),
-        lexicalCandidates: 300,
         ...vector,
       },
     };
@@ -297,35 +294,28 @@ describe('retrieveFromIndex: the vector channel on vectors of known order', () =
   const x = Float32Array.from([1, 0]);
   const exactOrder = (candidates: number[]) =>
     [...candidates].sort((a, b) => angleOf.get(a)! - angleOf.get(b)! || a - b).slice(0, CHANNEL_DEPTH);
-  const retrieve = (
-    keywordText: string,
-    scope: ChannelScope | null,
-    lexicalCandidates: number,
-    minSimilarity?: number,
-  ) =>
+  const retrieve = (keywordText: string, scope: ChannelScope | null, minSimilarity?: number) =>
     retrieveFromIndex(db, {
       query: { keywordText, frameKeywordText: '' },
       scope,
-      vector: { space, queryVector: x, lexicalCandidates, minSimilarity },
+      vector: { space, queryVector: x, minSimilarity },
     });
 
-  it('ranks by exact cosine distance, with or without lexical candidates', async () => {
+  it('ranks by exact cosine distance beside the keyword hits', async () => {
     const all = [...angleOf.keys()];
-    expect((await retrieve('', null, 0)).vector).toEqual(exactOrder(all));
-    // "omega" brings one lexical candidate (small's third chunk, at 2 degrees): the order stays exact.
-    const withCandidates = await retrieve('omega', null, 300);
-    expect(withCandidates.keyword).toEqual([ids.small[2]]);
-    expect(withCandidates.vector).toEqual(exactOrder(all));
+    expect((await retrieve('', null)).vector).toEqual(exactOrder(all));
+    const withKeyword = await retrieve('omega', null);
+    expect(withKeyword.keyword).toEqual([ids.small[2]]);
+    expect(withKeyword.vector).toEqual(exactOrder(all));
   });
 
   it('applies the connection filter and the similarity floor to every candidate', async () => {
-    // "alpha" brings big's chunks in as lexical candidates; the filter keeps them out.
-    const small = await retrieve('alpha', connectionScope(['small']), 300);
+    const small = await retrieve('alpha', connectionScope(['small']));
     expect(small.vector).toEqual(exactOrder(ids.small));
     // The keyword top list grew (120, 480, 1,920) until it held small's matches below big's 600.
     expect(small.keyword).toEqual([ids.small[0], ids.small[2]]);
     // cos(angle) >= 0.9 keeps angles up to 25 degrees.
-    const near = await retrieve('', null, 0, 0.9);
+    const near = await retrieve('', null, 0.9);
     expect(near.vector.length).toBeGreaterThan(0);
     expect(near.vector.every((id) => angleOf.get(id)! <= 25)).toBe(true);
   });
@@ -334,11 +324,7 @@ describe('retrieveFromIndex: the vector channel on vectors of known order', () =
     const [smallDocument] = (
       await db.query<{ id: number }>(`SELECT id FROM documents WHERE connection_id = 'small'`)
     ).rows;
-    const found = await retrieve(
-      'alpha',
-      { connectionIds: null, documentIds: [Number(smallDocument!.id)] },
-      300,
-    );
+    const found = await retrieve('alpha', { connectionIds: null, documentIds: [Number(smallDocument!.id)] });
     expect(found.vector).toEqual(exactOrder(ids.small));
     expect(found.keyword).toEqual([ids.small[0], ids.small[2]]);
   });

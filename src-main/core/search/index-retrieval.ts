@@ -53,8 +53,6 @@ export interface IndexRetrievalInput {
     space: SpaceRecord;
     /** The query's vector; may still be computing while the BM25 scans run; null skips the channel. */
     queryVector: Float32Array | null | Promise<Float32Array | null>;
-    /** BM25 hits of the content terms re-scored exactly beside the HNSW walk (search-tuning.ts). */
-    lexicalCandidates: number;
     /** Vector hits less similar than this are dropped. @default none */
     minSimilarity?: number;
   } | null;
@@ -94,8 +92,7 @@ export async function retrieveFromIndex(
   const query = rules.frameTier
     ? input.query
     : { keywordText: input.query.frameKeywordText || input.query.keywordText, frameKeywordText: '' };
-  const depth = input.vector ? input.vector.lexicalCandidates : 0;
-  const content = await keywordScan(db, query.keywordText, scope, depth);
+  const content = await keywordScan(db, query.keywordText, scope);
   const framed =
     query.frameKeywordText && content.ids.length > 0
       ? await keywordScan(db, query.frameKeywordText, scope)
@@ -107,13 +104,7 @@ export async function retrieveFromIndex(
   const param = (value: unknown) => `$${params.push(value)}`;
   const vectorSql =
     space && queryVector
-      ? vectorChannelSql(
-          space,
-          queryVector,
-          scope,
-          { minSimilarity: input.vector!.minSimilarity, candidates: content.candidates },
-          params,
-        )
+      ? vectorChannelSql(space, queryVector, scope, { minSimilarity: input.vector!.minSimilarity }, params)
       : null;
   const contentIds = param(content.ids);
   const framedIds = param(framed?.ids ?? []);

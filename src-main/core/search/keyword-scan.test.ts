@@ -17,16 +17,14 @@ afterAll(async () => {
 });
 
 describe('keywordScan', () => {
-  it('returns the top chunks by BM25 and a deeper list of candidates from the whole index', async () => {
-    const scan = await keywordScan(db, 'alpha', connectionScope(['small']), 300);
+  it('returns the top chunks by BM25, within a scope when one is given', async () => {
+    const scan = await keywordScan(db, 'alpha', connectionScope(['small']));
     expect(scan.terms).toEqual(['alpha']);
-    expect(scan.candidates).toHaveLength(300);
-    expect(scan.candidates.some((id) => ids.big.includes(id))).toBe(true);
+    expect(scan.ids.every((id) => ids.small.includes(id))).toBe(true);
     const top = await keywordScan(db, 'alpha', null);
     expect(top.ids).toHaveLength(CHANNEL_DEPTH);
     expect(top.ids.every((id) => ids.big.includes(id))).toBe(true);
-    expect(top.candidates).toEqual([]);
-    expect(await keywordScan(db, '', null)).toEqual({ ids: [], candidates: [], terms: [] });
+    expect(await keywordScan(db, '', null)).toEqual({ ids: [], terms: [] });
   });
 
   it('returns rows sharing no term after the matches once its top list outgrows them (checked by keywordMatches)', async () => {

@@ -17,15 +17,12 @@ import { CHANNEL_DEPTH, scopeIsEmpty, type ChannelScope } from './channel-scope'
 export interface KeywordScan {
   /** Top chunk ids by BM25 within the scope, best first; may hold rows sharing no term (see keywordScan). */
   ids: number[];
-  /** The BM25 top `candidates` in the whole index, for the vector channel (which applies the scope to them). */
-  candidates: number[];
   /** The terms scanned for (keywordText split at spaces). */
   terms: string[];
 }
 
 /**
- * The keyword channel's scan, and optionally a deeper BM25 list for the vector channel, in one
- * statement (or a few when a scope keeps too few of the top rows).
+ * The keyword channel's scan: one statement (or a few when a scope keeps too few of the top rows).
  *
  * - No score in the SELECT list and the scan at the top level (see the file comment).
  * - No WHERE clause: with one (a connection filter) the planner may filter first, then score
@@ -36,35 +33,32 @@ export interface KeywordScan {
  *   instead of scanning the index, and rows sharing no term (score 0) then follow the matches.
  *   So `ids` are not yet checked for a query token (what the index tokenises: analyzer.ts keeps
  *   tokens whole): the caller checks them in a statement it runs anyway (termPatterns), or
- *   through keywordMatches. The vector channel's candidates need no check (each is scored anyway).
+ *   through keywordMatches.
  */
 export async function keywordScan(
   db: Db,
   keywordText: string,
   scope: ChannelScope | null,
-  candidates = 0,
 ): Promise<KeywordScan> {
   const terms = keywordText.split(' ').filter((term) => term.length > 0);
-  if (terms.length === 0 || scopeIsEmpty(scope)) return { ids: [], candidates: [], terms };
+  if (terms.length === 0 || scopeIsEmpty(scope)) return { ids: [], terms };
   const connections = scope?.connectionIds ? new Set(scope.connectionIds) : null;
   const documents = scope?.documentIds ? new Set(scope.documentIds) : null;
   const inScope = (r: { connection_id: string; document_id: string | number }) =>
     (!connections || connections.has(r.connection_id)) &&
     (!documents || documents.has(Number(r.document_id)));
-  let lexical: number[] | null = null;
   for (let oversample = connections || documents ? 4 : 1; ; oversample *= 4) {
-    const limit = Math.max(CHANNEL_DEPTH * oversample, lexical ? 0 : candidates);
+    const limit = CHANNEL_DEPTH * oversample;
     // The scope's columns only when there is a scope: every field returned costs a decode in PGlite's
-    // client, and this scan returns up to 300 rows.
+    // client, and a scoped scan returns several times CHANNEL_DEPTH rows.
     const rows = await db.query<{ id: string | number; connection_id: string; document_id: string | number }>(
       `SELECT id${connections || documents ? ', connection_id, document_id' : ''} FROM chunks
        ORDER BY search_text <@> to_bm25query($1, '${BM25_INDEX}') LIMIT ${limit}`,
       [keywordText],
     );
-    lexical ??= rows.rows.slice(0, candidates).map((r) => Number(r.id));
     const kept = connections || documents ? rows.rows.filter(inScope) : rows.rows;
     if (kept.length >= CHANNEL_DEPTH || rows.rows.length < limit) {
-      return { ids: kept.slice(0, CHANNEL_DEPTH).map((r) => Number(r.id)), candidates: lexical, terms };
+      return { ids: kept.slice(0, CHANNEL_DEPTH).map((r) => Number(r.id)), terms };
     }
   }
 }

@@ -1,12 +1,11 @@
 /**
  * Retrieval rules on documents shaped like real documentation (front matter, Hugo shortcodes,
  * HTML, reference pages of many small sections, FAQs, a TOC), through the real sync (clean →
- * chunk → built-in embedder → store) and the app's HybridSearch with the app's vector tuning.
+ * chunk → analyse → store) and the app's HybridSearch as shipped by default (keyword search, no
+ * semantic model).
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openDatabase, type Db } from '../db/database';
-import { BuiltinEmbedder } from '../embedding/builtin-embedder';
-import { ensureActiveSpace } from '../index/embedding-spaces';
 import { documentsWithTag, listTags } from '../index/document-tags';
 import { PgDocumentStore } from '../index/pg-document-store';
 import { SyncEngine } from '../sync/sync-engine';
@@ -16,7 +15,6 @@ import { buildExtractiveAnswer } from '../chat/extractive-answer';
 import { retrieve } from '../chat/retrieval';
 import { HybridSearch } from './hybrid-search';
 import { sectionUrl } from './search-hits';
-import { vectorTuning } from '../models/search-tuning';
 
 const variable = (name: string, text: string) =>
   `### \`${name}\` <span class="version-mark">从 v6.1.0 版本开始引入</span>\n\n- 作用域：SESSION | GLOBAL\n- 默认值：\`${text}\`\n- 这个变量用于设置${name.replace(/_/g, ' ')}相关的行为，单位为字节，详见相关文档。\n`;
@@ -58,22 +56,15 @@ let search: HybridSearch;
 
 beforeAll(async () => {
   db = await openDatabase();
-  const embedder = new BuiltinEmbedder();
-  await ensureActiveSpace(db, embedder.space);
   await insertConnection(db, 'docs');
   const connector = new MemoryConnector();
   // Platform titles as a connector lists them (the FAQ's equals its H1, as on most platforms).
   for (const [path, markdown] of Object.entries(DOCS))
     connector.put(path, markdown, path === 'faq.md' ? { title: '集群管理 FAQ' } : {});
   const engine = new SyncEngine({ db, store: new PgDocumentStore(db), lock: new SyncLock(db) });
-  const run = await engine.run({ connectionId: 'docs', connector, embedder });
+  const run = await engine.run({ connectionId: 'docs', connector });
   expect(run.status).toBe('succeeded');
-  search = new HybridSearch({
-    db,
-    queryEmbedder: () => embedder,
-    minVectorSimilarity: (space) => vectorTuning(space).minSimilarity,
-    vectorWeight: (space) => vectorTuning(space).weight,
-  });
+  search = new HybridSearch({ db, queryEmbedder: () => null });
 }, 240_000);
 
 afterAll(async () => {

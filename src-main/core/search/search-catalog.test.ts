@@ -2,18 +2,16 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ConnectionRepository } from '../connections/connection-repository';
 import { openDatabase, type Db } from '../db/database';
 import { ensureActiveSpace } from '../index/embedding-spaces';
-import { PgDocumentStore } from '../index/pg-document-store';
 import { CountingEmbedder, insertConnection, writeMarkdownDocument } from '../../testing/index-fixtures';
 import { HybridSearch } from './hybrid-search';
 import { SearchCatalog } from './search-catalog';
 
 let db: Db;
-let store: PgDocumentStore;
 let search: HybridSearch;
 const embedder = new CountingEmbedder();
 
 async function addNote(connectionId: string, externalId: string, markdown: string): Promise<void> {
-  await writeMarkdownDocument(store, embedder, { connectionId, externalId, title: externalId, markdown });
+  await writeMarkdownDocument(db, embedder, { connectionId, externalId, title: externalId, markdown });
 }
 
 async function connectionsFound(query: string): Promise<string[]> {
@@ -24,7 +22,6 @@ async function connectionsFound(query: string): Promise<string[]> {
 beforeAll(async () => {
   db = await openDatabase();
   await ensureActiveSpace(db, embedder.space);
-  store = new PgDocumentStore(db);
   await insertConnection(db, 'notes');
   await addNote('notes', 'kiln-notes', 'The kiln reaches 1200 degrees for stoneware glaze firing.');
   search = new HybridSearch({

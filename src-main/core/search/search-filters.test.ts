@@ -2,7 +2,6 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { DirectHit } from '../connectors/connector';
 import { openDatabase, type Db } from '../db/database';
 import { ensureActiveSpace } from '../index/embedding-spaces';
-import { PgDocumentStore } from '../index/pg-document-store';
 import { CountingEmbedder, insertConnection, writeMarkdownDocument } from '../../testing/index-fixtures';
 import { HybridSearch } from './hybrid-search';
 import { retrieveFromIndex } from './index-retrieval';
@@ -74,9 +73,8 @@ beforeAll(async () => {
   await insertConnection(db, 'notes');
   await insertConnection(db, 'wiki', { platform: 'feishu' });
   await insertConnection(db, 'live', { platform: 'yuque', mode: 'direct' });
-  const store = new PgDocumentStore(db);
   for (const [externalId, doc] of Object.entries(DOCS)) {
-    await writeMarkdownDocument(store, embedder, {
+    await writeMarkdownDocument(db, embedder, {
       connectionId: doc.connection,
       externalId,
       title: doc.title,
@@ -130,7 +128,7 @@ describe('search filters', () => {
       retrieveFromIndex(db, {
         query,
         scope,
-        vector: { space: active!, queryVector: embedder.vector(query.text), lexicalCandidates: 0 },
+        vector: { space: active!, queryVector: embedder.vector(query.text) },
       });
     const unfiltered = await retrieve(null);
     expect(unfiltered.keyword).not.toContain(financeChunk);

@@ -52,7 +52,7 @@ beforeAll(async () => {
     await writeFile(path, note.markdown);
     const edited = new Date(note.edited);
     await utimes(path, edited, edited);
-    await writeMarkdownDocument(store, embedder, {
+    await writeMarkdownDocument(db, embedder, {
       connectionId: 'notes',
       externalId: name,
       title: name.replace('.md', ''),
@@ -118,7 +118,7 @@ describe('freshness', () => {
       remoteUpdatedAt: '2026-03-01T00:00:00.000Z',
     });
     const engine = new SyncEngine({ db, store, lock: new SyncLock(db) });
-    expect((await engine.run({ connectionId: 'wiki', connector, embedder })).status).toBe('succeeded');
+    expect((await engine.run({ connectionId: 'wiki', connector })).status).toBe('succeeded');
     const fresh = (await search.search({ query: 'expense policy' })).documents[0]!.best;
     expect(fresh.freshness).toEqual({
       editedAt: '2026-03-01T00:00:00.000Z',
@@ -131,14 +131,14 @@ describe('freshness', () => {
       remoteUpdatedAt: '2026-03-05T00:00:00.000Z',
     });
     connector.failFetch.add('policy');
-    expect((await engine.run({ connectionId: 'wiki', connector, embedder })).status).not.toBe('succeeded');
+    expect((await engine.run({ connectionId: 'wiki', connector })).status).not.toBe('succeeded');
     const stale = (await search.search({ query: 'expense policy' })).documents[0]!.best;
     expect(stale.text).toContain('500');
     expect(stale.freshness?.changed).toEqual({ kind: 'platform-newer', at: '2026-03-05T00:00:00.000Z' });
 
     // The next sync reads it: current again.
     connector.failFetch.clear();
-    await engine.run({ connectionId: 'wiki', connector, embedder });
+    await engine.run({ connectionId: 'wiki', connector });
     const current = (await search.search({ query: 'expense policy' })).documents[0]!.best;
     expect([current.text.includes('800'), current.freshness?.changed]).toEqual([true, undefined]);
     expect(current.freshness?.editedAt).toBe('2026-03-05T00:00:00.000Z');

@@ -1,12 +1,8 @@
 /**
  * The vector channel's statement: top chunk ids by cosine distance in one embedding space, ranked
  * exactly. It runs inside the search's one index statement (index-retrieval.ts); bench/ studies
- * run it alone. Candidates are the HNSW walk's top 30 (or an exact scan, whichever the planner
- * picks) plus the ids given, and every candidate is scored with its stored vector. HNSW alone
- * misses true neighbours where the space has near-orthogonal clusters (the lexical built-in
- * embedder: a greedy walk that starts in another topic finds no way over); the chunks sharing the
- * query's words are where a lexical embedder's neighbours are, and scoring them exactly costs a
- * few ms (search-tuning.ts, docs/decisions/vector-index.md).
+ * run it alone. Candidates are the HNSW walk's top hits (or an exact scan, whichever the planner
+ * picks), and every candidate is scored with its stored vector (docs/decisions/vector-index.md).
  */
 import type { Db } from '../db/database';
 import { spaceTable, vectorCast, type SpaceRecord } from '../index/embedding-spaces';
@@ -41,7 +37,7 @@ export async function configureVectorSession(db: Db): Promise<void> {
 export interface VectorChannelOptions {
   /** Hits less similar than this are dropped. @default -1 (none) */
   minSimilarity?: number;
-  /** More chunk ids to score exactly beside the HNSW candidates (keyword-scan.ts KeywordScan.candidates). */
+  /** More chunk ids to score exactly beside the HNSW candidates (studies). */
   candidates?: readonly number[];
   /** How many of the HNSW walk's hits are re-scored exactly. @default HNSW_CANDIDATES */
   hnswCandidates?: number;

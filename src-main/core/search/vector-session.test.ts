@@ -1,7 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openDatabase, type Db } from '../db/database';
 import { ensureActiveSpace } from '../index/embedding-spaces';
-import { PgDocumentStore } from '../index/pg-document-store';
 import { CountingEmbedder, insertConnection, writeMarkdownDocument } from '../../testing/index-fixtures';
 import { HybridSearch } from './hybrid-search';
 import { HNSW_EF_SEARCH, HNSW_ITERATIVE_SCAN } from './vector-channel';
@@ -18,7 +17,7 @@ beforeAll(async () => {
   db = await openDatabase();
   await ensureActiveSpace(db, embedder.space);
   await insertConnection(db, 'notes');
-  await writeMarkdownDocument(new PgDocumentStore(db), embedder, {
+  await writeMarkdownDocument(db, embedder, {
     connectionId: 'notes',
     externalId: 'install',
     title: 'Install guide',

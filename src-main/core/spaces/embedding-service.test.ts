@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ReindexStatus } from '@shared/models';
-import { startFakeEmbeddingServer } from '../embedding/fake-embedding-server';
+import { startFakeEmbeddingServer, type FakeEmbeddingServer } from '../embedding/fake-embedding-server';
 import { silentLogger } from '../logging/logger';
 import { createCairn, type CairnInternals } from '../app/create-cairn';
 
@@ -19,7 +19,7 @@ beforeAll(async () => {
       `# Guide ${i}\n\n## Install\n\nInstall step ${i} uses the installer wizard.\n`,
     );
   await writeFile(join(folder, 'zh', '报销.md'), '# 差旅报销\n\n报销需要发票和审批。\n');
-  cairn = await createCairn({ scheduler: false, env: {}, logger: silentLogger() });
+  cairn = await createCairn({ scheduler: false, buildSemanticIndex: true, env: {}, logger: silentLogger() });
   const added = await cairn.api.connections.add({
     platform: 'folder',
     name: 'notes',
@@ -43,40 +43,69 @@ async function titlesFor(query: string): Promise<string[]> {
   return found.value.hits.map((hit) => hit.title);
 }
 
-describe('changing the embedding model', () => {
-  it('re-embeds in the background into a new space, keeps search working, then serves only the new space', async () => {
+const MODEL_A = 'custom/text-embedding-v3/1024';
+const MODEL_B = 'custom/text-embedding-3-small/1536';
+
+describe('choosing and changing the semantic model', () => {
+  let server: FakeEmbeddingServer;
+  beforeAll(async () => {
+    server = await startFakeEmbeddingServer();
+  });
+  afterAll(() => server.close());
+  const model = (name: string, dimensions: number) => ({
+    embedding: {
+      provider: 'custom' as const,
+      baseUrl: server.baseUrl,
+      model: name,
+      dimensions,
+      apiKey: server.apiKey,
+    },
+  });
+
+  it('starts with keyword search only, then builds a chosen model’s vectors in the background', async () => {
     const before = await cairn.api.app.status();
     expect(before.ok && before.value.reindex).toMatchObject({
-      running: false,
-      activeSpace: 'builtin/cairn-hash-v1/1024',
+      activeSpace: '',
       pendingSpace: null,
+      total: 0,
     });
+    const keywordOnly = await cairn.api.search.query({ query: 'installer wizard' });
+    expect(keywordOnly.ok && keywordOnly.value.semantic).toBeUndefined();
+    expect(await titlesFor('差旅报销')).toContain('差旅报销');
     const cost = await cairn.api.settings.reindexCost();
     expect(cost).toEqual({ ok: true, value: { documents: 13, chunks: 13 } });
 
-    const progress: ReindexStatus[] = [];
-    const off = cairn.events.on('reindex.progress', (status) => progress.push(status));
-    const updated = await cairn.api.settings.update({ embedding: { provider: 'builtin', dimensions: 512 } });
-    expect(updated.ok).toBe(true);
-    // While the job runs (or right after), search still answers from whichever space is active.
-    expect(await titlesFor('差旅报销')).toContain('差旅报销');
+    const requests = server.stats.requests;
+    expect((await cairn.api.settings.update(model('text-embedding-v3', 1024))).ok).toBe(true);
     await cairn.whenIdle();
-    off();
-
+    expect(server.stats.requests).toBeGreaterThan(requests);
     const after = await cairn.api.app.status();
     expect(after.ok && after.value.reindex).toMatchObject({
       running: false,
-      activeSpace: 'builtin/cairn-hash-v1/512',
+      activeSpace: MODEL_A,
       pendingSpace: null,
+      done: 13,
+      total: 13,
     });
-    expect(
-      progress.some((status) => status.running && status.pendingSpace === 'builtin/cairn-hash-v1/512'),
-    ).toBe(true);
     const hits = await cairn.api.search.query({ query: 'installer wizard' });
-    expect(hits.ok && hits.value.hits.filter((hit) => hit.ranks.vector !== undefined).length).toBeGreaterThan(
-      0,
-    );
+    if (!hits.ok) throw new Error(hits.error.message);
+    expect(hits.value.hits.filter((hit) => hit.ranks.vector !== undefined).length).toBeGreaterThan(0);
+    expect(hits.value.semantic).toEqual({ space: MODEL_A, covered: 13, total: 13 });
+  });
+
+  it('re-embeds into another model while the first serves, then serves only the new one', async () => {
+    const progress: ReindexStatus[] = [];
+    const off = cairn.events.on('reindex.progress', (status) => progress.push(status));
+    expect((await cairn.api.settings.update(model('text-embedding-3-small', 1536))).ok).toBe(true);
+    // While the new space fills (or right after), search still answers.
     expect(await titlesFor('差旅报销')).toContain('差旅报销');
+    await cairn.whenIdle();
+    off();
+    expect(progress.some((status) => status.pendingSpace === MODEL_B)).toBe(true);
+    const after = await cairn.api.app.status();
+    expect(after.ok && after.value.reindex).toMatchObject({ activeSpace: MODEL_B, pendingSpace: null });
+    const hits = await cairn.api.search.query({ query: 'installer wizard' });
+    expect(hits.ok && hits.value.semantic).toEqual({ space: MODEL_B, covered: 13, total: 13 });
   });
 
   it('a broken provider leaves the index serving; switching back discards the half-built space', async () => {
@@ -85,63 +114,40 @@ describe('changing the embedding model', () => {
         provider: 'custom',
         baseUrl: 'http://127.0.0.1:9/v1',
         model: 'nope',
-        dimensions: 512,
+        dimensions: 256,
         apiKey: 'k-123456',
       },
     });
-    // The settings are saved; the re-embed against an unreachable endpoint fails in the background.
+    // The settings are saved; the build against an unreachable endpoint waits in the background.
     expect(broken.ok).toBe(true);
     await cairn.whenIdle();
     const status = await cairn.api.app.status();
     expect(status.ok && status.value.reindex).toMatchObject({
       running: false,
-      activeSpace: 'builtin/cairn-hash-v1/512',
-      pendingSpace: 'custom/nope/512',
+      activeSpace: MODEL_B,
+      pendingSpace: 'custom/nope/256',
     });
+    expect(status.ok && status.value.reindex.error).toBeTruthy();
     expect(await titlesFor('差旅报销')).toContain('差旅报销');
 
-    const back = await cairn.api.settings.update({
-      embedding: { provider: 'builtin', dimensions: 512, apiKey: '' },
-    });
-    expect(back.ok).toBe(true);
+    expect((await cairn.api.settings.update(model('text-embedding-3-small', 1536))).ok).toBe(true);
     await cairn.whenIdle();
     const settled = await cairn.api.app.status();
-    expect(settled.ok && settled.value.reindex).toMatchObject({
-      running: false,
-      activeSpace: 'builtin/cairn-hash-v1/512',
-      pendingSpace: null,
-    });
+    expect(settled.ok && settled.value.reindex).toMatchObject({ activeSpace: MODEL_B, pendingSpace: null });
   });
 
-  it('keeps the vector channel of a remote model serving while a re-embed to another model fails', async () => {
-    const remote = await startFakeEmbeddingServer();
-    try {
-      const toRemote = await cairn.api.settings.update({
-        embedding: {
-          provider: 'custom',
-          baseUrl: remote.baseUrl,
-          model: 'text-embedding-v3',
-          dimensions: 1024,
-          apiKey: remote.apiKey,
-        },
-      });
-      expect(toRemote.ok).toBe(true);
-      await cairn.whenIdle();
-      const served = await cairn.api.app.status();
-      expect(served.ok && served.value.reindex.activeSpace).toBe('custom/text-embedding-v3/1024');
-
-      const broken = await cairn.api.settings.update({
-        embedding: { provider: 'custom', baseUrl: remote.baseUrl, model: 'no-such-model', dimensions: 256 },
-      });
-      expect(broken.ok).toBe(true);
-      await cairn.whenIdle();
-      // The old settings are gone, but the embedder that built the active space is still at hand.
-      const hits = await cairn.api.search.query({ query: 'installer wizard' });
-      expect(
-        hits.ok && hits.value.hits.filter((hit) => hit.ranks.vector !== undefined).length,
-      ).toBeGreaterThan(0);
-    } finally {
-      await remote.close();
-    }
+  it('back to keyword search only: the vectors are dropped and search keeps finding everything', async () => {
+    expect((await cairn.api.settings.update({ embedding: { provider: 'builtin', apiKey: '' } })).ok).toBe(
+      true,
+    );
+    await cairn.whenIdle();
+    const status = await cairn.api.app.status();
+    expect(status.ok && status.value.reindex).toMatchObject({ activeSpace: '', pendingSpace: null });
+    const tables = await cairn.db.query(
+      "SELECT tablename FROM pg_tables WHERE tablename LIKE 'embeddings\\_%'",
+    );
+    expect(tables.rows).toEqual([]);
+    expect(await titlesFor('差旅报销')).toContain('差旅报销');
+    expect(await titlesFor('installer wizard')).toHaveLength(10);
   });
 });

@@ -36,6 +36,7 @@ function open(): Promise<CairnInternals> {
     dataDir: join(root, 'data'),
     secretStore: secrets,
     scheduler: false,
+    buildSemanticIndex: true,
     env: {},
     logger: silentLogger(),
   });
@@ -130,5 +131,5 @@ describe('embedding settings per space', () => {
     } finally {
       await cairn.dispose();
     }
-  });
+  }, 240_000);
 });

@@ -10,7 +10,6 @@
  */
 import { z } from 'zod';
 import type { Db } from '../db/database';
-import { BuiltinEmbedder } from '../embedding/builtin-embedder';
 import { createEmbedder, type EmbeddingSettings } from '../embedding/create-embedder';
 import type { Embedder } from '../embedding/embedder';
 import { sameSpace, type SpaceRecord } from '../index/embedding-spaces';
@@ -36,7 +35,7 @@ export class SpaceSettingsStore {
     /** Told every key read back, so logs redact it (SecretRedactor.register). */
     private readonly onSecret: (value: string) => void = () => {},
     /** Builds an embedder from settings (the composition root adds local models). @default createEmbedder */
-    private readonly build: (settings: EmbeddingSettings) => Embedder = (settings) =>
+    private readonly build: (settings: EmbeddingSettings) => Embedder | null = (settings) =>
       createEmbedder(settings),
   ) {}
 
@@ -54,8 +53,7 @@ export class SpaceSettingsStore {
 
   /**
    * Rebuilds the embedder of `space` from what `save` recorded, or null when nothing was recorded
-   * (a data dir from before this existed) or the settings no longer produce that space. The
-   * built-in embedder needs no settings.
+   * (a data dir from before this existed) or the settings no longer produce that space.
    */
   async embedderFor(space: SpaceRecord): Promise<Embedder | null> {
     const row = (
@@ -66,10 +64,8 @@ export class SpaceSettingsStore {
     const parsed = storedSchema.safeParse(row?.value);
     const apiKey = parsed.success ? (await this.secrets.get(spaceSecretRef(space)))?.['apiKey'] : undefined;
     if (apiKey) this.onSecret(apiKey);
-    const embedder = parsed.success
-      ? this.build({ ...parsed.data, apiKey })
-      : new BuiltinEmbedder(space.dimensions);
-    return sameSpace(embedder.space, space) ? embedder : null;
+    const embedder = parsed.success ? this.build({ ...parsed.data, apiKey }) : null;
+    return embedder && sameSpace(embedder.space, space) ? embedder : null;
   }
 
   /** Forgets every space but `keep` (settings row and key). */

@@ -1,7 +1,7 @@
 /**
  * The documents phase of a sync: every new or changed document is fetched, normalised, chunked,
- * embedded and written on its own (document-sync.ts), a bounded number at once (p-queue), with
- * embedding batched and writes grouped across documents. A failing document is recorded and the
+ * analysed and written on its own (document-sync.ts), a bounded number at once (p-queue), with
+ * writes grouped across documents (keyword analysis in a worker thread for a large sync). A failing document is recorded and the
  * others go on. When the platform says stop (its request limit or quota), the document that met it
  * and every one not yet fetched are deferred: not failed, not written, so the next sync plans them
  * again. Fetches in flight are stopped; documents already fetched still land. A write refused for
@@ -14,15 +14,12 @@ import type { AppErrorData } from '@shared/errors';
 import type { DocumentError } from '@shared/models';
 import { DEFERRING_CODES, type DocumentRef } from '../connectors/connector';
 import { accessGate } from '../db/access-gate';
-import { spaceKey, type Embedder } from '../embedding/embedder';
 import { diskFullError } from '../db/disk-space';
 import { CairnError, isAbortError } from '../errors';
 import type { StoredDocumentState } from '../index/document-store';
-import { resolveWritableSpace } from '../index/embedding-spaces';
 import type { Logger } from '../logging/logger';
-import { syncDocument, type DocumentOutcome, type EmbedWrite } from './document-sync';
-import { EmbedBatcher } from './embed-batcher';
-import { offloadEmbedder } from './offload-embedder';
+import { syncDocument, type AnalyzeWrite, type DocumentOutcome } from './document-sync';
+import { analyzerForSync } from './keyword-analysis';
 import { cleanTitle, type RunRecord } from './run-record';
 import { connectionFailure, SourceWatch, type UnreachableSource } from './source-watch';
 import { spaceCheck, type SyncEngineOptions, type SyncRequest } from './sync-request';
@@ -83,31 +80,21 @@ export async function syncDocuments(
 
 async function syncAll(options: SyncEngineOptions, run: DocumentsRun, outcome: Running): Promise<void> {
   const { request, refs, record } = run;
-  const { embedder, signal } = request;
+  const { signal } = request;
   const stopFetching = new AbortController();
   const fetchSignal = signal ? AbortSignal.any([signal, stopFetching.signal]) : stopFetching.signal;
   setMaxListeners(refs.length + 10, fetchSignal);
-  // Fails the run up front (EMBEDDING_FAILED) when a re-embed has retired this embedder's space.
-  await resolveWritableSpace(options.db, embedder.space);
-  await options.store.prepareBulkWrite?.(embedder.space, refs.length);
-  const offloaded = await offloadEmbedder(embedder, refs.length, {
+  await options.store.prepareBulkWrite?.(refs.length);
+  const analysis = await analyzerForSync(refs.length, {
     minDocuments: options.workerMinDocuments,
     logger: run.logger,
   });
-  const batchers = new Map<string, EmbedBatcher>();
-  const pipeline: EmbedWrite = {
-    embedder: offloaded.embedder,
+  const pipeline: AnalyzeWrite = {
+    analyzer: analysis.analyzer,
     writer: new WriteBatcher(options.store, {
       maxDocuments: options.writeBatchDocuments,
       searching: () => accessGate(options.db).busy,
     }),
-    batcherFor: (target: Embedder) => {
-      const key = spaceKey(target.space);
-      let found = batchers.get(key);
-      if (!found)
-        batchers.set(key, (found = new EmbedBatcher(target, { maxBatch: options.embedBatchSize, signal })));
-      return found;
-    },
   };
   const queue = new PQueue({ concurrency: Math.max(1, options.fetchConcurrency ?? 16) });
   // p-queue holds one abort listener per queued document until it starts; on the caller's
@@ -134,7 +121,6 @@ async function syncAll(options: SyncEngineOptions, run: DocumentsRun, outcome: R
   });
   const deps = {
     store: options.store,
-    logger: run.logger,
     health: spaceCheck(options),
     ...(options.chunk ? { chunk: options.chunk } : {}),
   };
@@ -193,10 +179,8 @@ async function syncAll(options: SyncEngineOptions, run: DocumentsRun, outcome: R
   })();
   await work.finally(async () => {
     await outcome.watch?.dispose();
-    await offloaded.dispose();
+    await analysis.dispose();
   });
-  record.counters.embedderCalls = [...batchers.values()].reduce((sum, b) => sum + b.calls, 0);
-  record.counters.embeddingTokens = [...batchers.values()].reduce((sum, b) => sum + b.tokens, 0);
 }
 
 /** A document that went through: touched (unchanged text) or written, and what the platform held back from it. */
@@ -216,7 +200,7 @@ function count(record: RunRecord, ref: DocumentRef, done: DocumentOutcome, outco
   }
   if (done.kind === 'added') record.counters.added += 1;
   else record.counters.updated += 1;
-  record.counters.chunksEmbedded += done.chunks;
+  record.counters.chunksWritten += done.chunks;
   record.chunksWritten += done.chunks;
   outcome.wrote = true;
 }

@@ -1,33 +1,28 @@
 /**
  * One document through the pipeline: fetch → normalise and hash (unchanged hash and title: touch
- * only) → chunk → embed (batched with other documents) → write (grouped with others, each document
- * atomic). A re-embed that flips the active space mid-run: a refused write is embedded again for
- * the space that serves now, and later documents use that embedder.
+ * only) → chunk → analyse (keyword text) → write (grouped with others, each document atomic). The
+ * sync writes no vector: with a semantic model, the store's write queues the document for the
+ * background semantic index (spaces/semantic-index.ts).
  */
 import { chunkMarkdown, type Chunk } from '../chunking/chunker';
 import { joinHeadingPath } from '../chunking/sections';
 import type { DocumentNotice, DocumentRef } from '../connectors/connector';
 import { chunkBytesEstimate } from '../db/disk-space';
-import { spaceKey, type Embedder } from '../embedding/embedder';
 import { CairnError, throwIfAborted } from '../errors';
 import { ANALYSIS_VERSION } from '../index/analysis-version';
 import type { DocumentStore, StoredDocumentState } from '../index/document-store';
-import { sameSpace } from '../index/embedding-spaces';
-import type { Logger } from '../logging/logger';
 import { cleanMarkdown } from '../text/clean-markdown';
 import { contentHash, normalizeText } from '../text/normalize';
-import { embedDocument } from './document-embedding';
-import type { EmbedBatcher } from './embed-batcher';
+import { analyzeDocument, type KeywordAnalyzer } from './keyword-analysis';
 import { chunkLocated, joinLocatedParts } from './located-text';
 import { cleanTitle } from './run-record';
 import type { SpaceCheck, SyncRequest } from './sync-request';
 import type { WriteBatcher } from './write-batcher';
 
-/** What embeds and writes the documents of one run; `embedder` changes when a re-embed flips the active space mid-run. */
-export interface EmbedWrite {
-  embedder: Embedder;
+/** What analyses and writes the documents of one run. */
+export interface AnalyzeWrite {
+  analyzer: KeywordAnalyzer;
   writer: WriteBatcher;
-  batcherFor(embedder: Embedder): EmbedBatcher;
 }
 
 export type DocumentOutcome = ({ kind: 'touched' } | { kind: 'added' | 'updated'; chunks: number }) & {
@@ -39,7 +34,6 @@ export interface DocumentSyncDeps {
   store: DocumentStore;
   /** @default chunkMarkdown */
   chunk?: (markdown: string) => Chunk[];
-  logger: Logger;
   health: SpaceCheck;
 }
 
@@ -48,7 +42,7 @@ export async function syncDocument(
   request: SyncRequest,
   ref: DocumentRef,
   state: StoredDocumentState | undefined,
-  pipeline: EmbedWrite,
+  pipeline: AnalyzeWrite,
   fetchSignal: AbortSignal,
 ): Promise<DocumentOutcome> {
   const { connectionId, connector, signal } = request;
@@ -68,7 +62,7 @@ export async function syncDocument(
   const breadcrumb = (fetched.breadcrumb ?? []).map((crumb) => cleanTitle(crumb, '')).filter(Boolean);
   // The breadcrumb is part of every chunk, so a document moved in its tree is rewritten like an edited one.
   const hash = contentHash(breadcrumb.length > 0 ? `${joinHeadingPath(breadcrumb)}\n${source}` : source);
-  // The title feeds every chunk's embedding and keyword text, so a renamed document is rewritten;
+  // The title feeds every chunk's keyword text (and its embedding), so a renamed document is rewritten;
   // so is one whose rows an older analysis wrote.
   if (
     state &&
@@ -85,54 +79,20 @@ export async function syncDocument(
       ? { ...piece, headingPath: joinHeadingPath([...breadcrumb, piece.headingPath]) }
       : piece,
   );
-  const write = async (embedder: Embedder) => {
-    const { vectors, keywordTexts } = await embedDocument(pipeline.batcherFor(embedder), title, chunks);
-    throwIfAborted(signal);
-    // Cairn's own writes stop short of the database's reserve (disk-space.ts).
-    deps.health.ensureSpace(chunkBytesEstimate(chunks.length, embedder.space.dimensions));
-    await pipeline.writer.write({
-      connectionId,
-      ref,
-      title,
-      contentHash: hash,
-      content,
-      metadata,
-      chunks,
-      vectors,
-      // The inputs are the chunks' embeddingInput, so their keyword texts are keywordInput's.
-      ...(keywordTexts ? { searchTexts: keywordTexts } : {}),
-      space: embedder.space,
-    });
-  };
-  await writeInServingSpace(deps, request, pipeline, write);
+  const searchTexts = await analyzeDocument(pipeline.analyzer, title, chunks, signal);
+  throwIfAborted(signal);
+  // Cairn's own writes stop short of the database's reserve (disk-space.ts); the sync writes no
+  // vector (the semantic index adds them later and checks again before it does).
+  deps.health.ensureSpace(chunkBytesEstimate(chunks.length, 0));
+  await pipeline.writer.write({
+    connectionId,
+    ref,
+    title,
+    contentHash: hash,
+    content,
+    metadata,
+    chunks,
+    ...(searchTexts ? { searchTexts } : {}),
+  });
   return { kind: state ? 'updated' : 'added', chunks: chunks.length, notice: fetched.notice };
-}
-
-/**
- * Writes with the run's embedder; when that write fails and a re-embed has flipped the active space
- * since, the document's vectors belong to a retired space: it is embedded again for the space that
- * serves now, which the rest of the run then uses.
- */
-async function writeInServingSpace(
-  deps: DocumentSyncDeps,
-  request: SyncRequest,
-  pipeline: EmbedWrite,
-  write: (embedder: Embedder) => Promise<void>,
-): Promise<void> {
-  const used = pipeline.embedder;
-  try {
-    await write(used);
-  } catch (error) {
-    const now = request.currentEmbedder && !request.signal?.aborted ? await request.currentEmbedder() : null;
-    if (!now || sameSpace(now.space, used.space)) throw error;
-    if (sameSpace(pipeline.embedder.space, used.space)) {
-      deps.logger.info('the active embedding space changed during the sync; writing into the new one', {
-        connectionId: request.connectionId,
-        from: spaceKey(used.space),
-        to: spaceKey(now.space),
-      });
-      pipeline.embedder = now;
-    }
-    await write(now);
-  }
 }

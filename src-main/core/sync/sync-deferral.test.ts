@@ -12,9 +12,8 @@ import {
 } from '../connectors/connector';
 import { openDatabase, type Db } from '../db/database';
 import { CairnError, throwIfAborted } from '../errors';
-import { ensureActiveSpace } from '../index/embedding-spaces';
 import { PgDocumentStore } from '../index/pg-document-store';
-import { CountingEmbedder, MemoryConnector, insertConnection } from '../../testing/index-fixtures';
+import { MemoryConnector, insertConnection } from '../../testing/index-fixtures';
 import { SyncEngine } from './sync-engine';
 import { SyncLock } from './sync-lock';
 import { listRuns } from './sync-runs';
@@ -23,11 +22,9 @@ import { ConnectionRepository } from '../connections/connection-repository';
 let db: Db;
 let store: PgDocumentStore;
 let engine: SyncEngine;
-const embedder = new CountingEmbedder();
 
 beforeAll(async () => {
   db = await openDatabase();
-  await ensureActiveSpace(db, embedder.space);
   store = new PgDocumentStore(db);
   engine = new SyncEngine({ db, store, lock: new SyncLock(db), fetchConcurrency: 8 });
 });
@@ -90,7 +87,7 @@ describe('SyncEngine: deferred and skipped documents, listing gaps', () => {
     const ids = Array.from({ length: 120 }, (_, i) => `doc-${String(i).padStart(3, '0')}`);
     for (const id of ids) connector.put(id, `# ${id}\n\nText of ${id}.`);
 
-    const first = await engine.run({ connectionId: 'quota', connector, embedder });
+    const first = await engine.run({ connectionId: 'quota', connector });
     expect(first).toMatchObject({
       status: 'partial',
       counters: { seen: 120, added: 45, failed: 0, deferred: 75 },
@@ -110,14 +107,14 @@ describe('SyncEngine: deferred and skipped documents, listing gaps', () => {
     });
 
     // The same hour: still limited; nothing is lost or failed, nothing new lands.
-    const again = await engine.run({ connectionId: 'quota', connector, embedder });
+    const again = await engine.run({ connectionId: 'quota', connector });
     expect(again.counters).toMatchObject({ unchanged: 45, added: 0, failed: 0, deferred: 75 });
 
     connector.newHour();
-    const second = await engine.run({ connectionId: 'quota', connector, embedder });
+    const second = await engine.run({ connectionId: 'quota', connector });
     expect(second.counters).toMatchObject({ unchanged: 45, added: 45, deferred: 30, failed: 0 });
     connector.newHour();
-    const third = await engine.run({ connectionId: 'quota', connector, embedder });
+    const third = await engine.run({ connectionId: 'quota', connector });
     expect(third).toMatchObject({
       status: 'succeeded',
       counters: { unchanged: 90, added: 30, deferred: 0, failed: 0 },
@@ -138,7 +135,7 @@ describe('SyncEngine: deferred and skipped documents, listing gaps', () => {
       { externalId: 's2', kind: 'sheet' },
       { externalId: 'm1', kind: 'mindnote' },
     ];
-    const first = await engine.run({ connectionId: 'gappy', connector, embedder });
+    const first = await engine.run({ connectionId: 'gappy', connector });
     expect(first).toMatchObject({
       status: 'succeeded',
       counters: { added: 3, skipped: 3 },
@@ -153,7 +150,7 @@ describe('SyncEngine: deferred and skipped documents, listing gaps', () => {
 
     connector.documents.delete('c');
     connector.gap = new CairnError('PERMISSION_DENIED', 'HTTP 403 on GET /api/v2/users/{id}/groups.');
-    const gapped = await engine.run({ connectionId: 'gappy', connector, embedder });
+    const gapped = await engine.run({ connectionId: 'gappy', connector });
     expect(gapped).toMatchObject({
       status: 'partial',
       counters: { deleted: 0 },
@@ -167,7 +164,7 @@ describe('SyncEngine: deferred and skipped documents, listing gaps', () => {
     expect(latest).toMatchObject({ skippedKinds: { sheet: 2, mindnote: 1 }, counters: { skipped: 3 } });
 
     connector.gap = null;
-    expect(await engine.run({ connectionId: 'gappy', connector, embedder })).toMatchObject({
+    expect(await engine.run({ connectionId: 'gappy', connector })).toMatchObject({
       status: 'succeeded',
       counters: { deleted: 1 },
     });
@@ -203,7 +200,7 @@ describe('SyncEngine: documents indexed in part', () => {
     const partialNotes = (run: { notes: { status: string }[] }) =>
       run.notes.filter((note) => note.status === 'partial');
 
-    const first = await engine.run({ connectionId: 'partial', connector, embedder });
+    const first = await engine.run({ connectionId: 'partial', connector });
     expect(first).toMatchObject({ status: 'succeeded', counters: { added: 2, failed: 0 } });
     expect(partialNotes(first)).toEqual([
       {
@@ -217,7 +214,7 @@ describe('SyncEngine: documents indexed in part', () => {
     ]);
 
     // Nothing changed: the document is not read again, and the note stays on the run.
-    const second = await engine.run({ connectionId: 'partial', connector, embedder });
+    const second = await engine.run({ connectionId: 'partial', connector });
     expect(second.counters).toMatchObject({ unchanged: 2, added: 0, updated: 0 });
     expect(partialNotes(second)).toEqual(partialNotes(first));
     expect((await listRuns(db, 'partial', 1))[0]!.notes).toEqual(second.notes);
@@ -225,7 +222,7 @@ describe('SyncEngine: documents indexed in part', () => {
     // The platform now gives the whole table: the next read clears the note.
     connector.heldBack.delete('tasks');
     connector.put('tasks', '# Tasks\n\n| a | b |\n| --- | --- |\n| 1 | 2 |');
-    const third = await engine.run({ connectionId: 'partial', connector, embedder });
+    const third = await engine.run({ connectionId: 'partial', connector });
     expect(third.counters).toMatchObject({ updated: 1, unchanged: 1 });
     expect(partialNotes(third)).toEqual([]);
   });
@@ -247,7 +244,7 @@ describe('SyncEngine: a run whose every document failed the same way', () => {
     })();
     connector.put('a', '# A');
     connector.put('b', '# B');
-    const run = await engine.run({ connectionId: 'denied', connector, embedder });
+    const run = await engine.run({ connectionId: 'denied', connector });
     expect(run.status).toBe('failed');
     expect(run.error).toEqual({
       code: 'DOCUMENT_FAILED',

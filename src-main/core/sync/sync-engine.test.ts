@@ -2,11 +2,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { SyncProgress } from '@shared/models';
 import { openDatabase, type Db } from '../db/database';
 import { chunkMarkdown } from '../chunking/chunker';
-import { ensureActiveSpace, readSpaces, spaceTable } from '../index/embedding-spaces';
 import { BULK_MEMTABLE_PAGES } from '../index/keyword-index';
 import { PgDocumentStore } from '../index/pg-document-store';
 import { HybridSearch } from '../search/hybrid-search';
-import { CountingEmbedder, MemoryConnector, insertConnection } from '../../testing/index-fixtures';
+import { MemoryConnector, insertConnection } from '../../testing/index-fixtures';
 import { CairnError } from '../errors';
 import { contentHash, normalizeText } from '../text/normalize';
 import { SyncEngine } from './sync-engine';
@@ -16,11 +15,8 @@ import { closeAbandonedRuns, listRuns } from './sync-runs';
 let db: Db;
 let store: PgDocumentStore;
 let engine: SyncEngine;
-const embedder = new CountingEmbedder();
-
 beforeAll(async () => {
   db = await openDatabase();
-  await ensureActiveSpace(db, embedder.space);
   store = new PgDocumentStore(db);
   engine = new SyncEngine({ db, store, lock: new SyncLock(db) });
 });
@@ -44,23 +40,18 @@ async function connectionWith(id: string, count: number): Promise<MemoryConnecto
 
 function resetCounts(connector: MemoryConnector): void {
   connector.fetches = [];
-  embedder.calls = 0;
-  embedder.inputs = [];
 }
 
-/** The index holds exactly the connector's documents, each with its current text, chunks and vectors. */
+/** The index holds exactly the connector's documents, each with its current text and chunks. */
 async function expectIndexMatches(connectionId: string, connector: MemoryConnector): Promise<void> {
-  const { active } = await readSpaces(db);
   const rows = await db.query<{
     external_id: string;
     content_hash: string;
     chunks: string[];
-    vectors: number;
   }>(
     `SELECT d.external_id, d.content_hash,
-            coalesce(array_agg(c.content ORDER BY c.ord) FILTER (WHERE c.id IS NOT NULL), '{}') AS chunks,
-            count(e.chunk_id)::int AS vectors
-     FROM documents d LEFT JOIN chunks c ON c.document_id = d.id LEFT JOIN ${spaceTable(active!)} e ON e.chunk_id = c.id
+            coalesce(array_agg(c.content ORDER BY c.ord) FILTER (WHERE c.id IS NOT NULL), '{}') AS chunks
+     FROM documents d LEFT JOIN chunks c ON c.document_id = d.id
      WHERE d.connection_id = $1 GROUP BY d.id ORDER BY d.external_id`,
     [connectionId],
   );
@@ -72,7 +63,6 @@ async function expectIndexMatches(connectionId: string, connector: MemoryConnect
         external_id: doc.ref.externalId,
         content_hash: contentHash(text),
         chunks,
-        vectors: chunks.length,
       };
     })
     .sort((a, b) => a.external_id.localeCompare(b.external_id));
@@ -80,14 +70,13 @@ async function expectIndexMatches(connectionId: string, connector: MemoryConnect
 }
 
 describe('SyncEngine', () => {
-  it('syncs 200 documents, then fetches and embeds only what changed, and the index matches the source', async () => {
+  it('syncs 200 documents, then fetches and writes only what changed, and the index matches the source', async () => {
     const connector = await connectionWith('gen', 200);
-    const first = await engine.run({ connectionId: 'gen', connector, embedder });
+    const first = await engine.run({ connectionId: 'gen', connector });
     expect(first).toMatchObject({
       status: 'succeeded',
       counters: { seen: 200, added: 200, updated: 0, unchanged: 0, deleted: 0, failed: 0 },
     });
-    expect(first.counters.embedderCalls).toBeLessThan(200);
     await expectIndexMatches('gen', connector);
 
     resetCounts(connector);
@@ -96,9 +85,9 @@ describe('SyncEngine', () => {
     connector.documents.delete('doc-007');
     connector.put('new-a', '# 新增文档\n\n关于报销的补充规定。');
     connector.put('new-b', '# New document\n\nA brand new page about onboarding.');
-    // A new revision with the very same text: fetched, hashed, touched; never re-embedded.
+    // A new revision with the very same text: fetched, hashed, touched; never rewritten.
     connector.put('doc-020', generatedDoc(20));
-    const second = await engine.run({ connectionId: 'gen', connector, embedder });
+    const second = await engine.run({ connectionId: 'gen', connector });
 
     expect(second.counters).toMatchObject({
       seen: 201,
@@ -113,16 +102,14 @@ describe('SyncEngine', () => {
       normalizeText(connector.documents.get(id)!.markdown),
     );
     const expectedInputs = changed.flatMap((text) => chunkMarkdown(text)).length;
-    expect(embedder.inputs).toHaveLength(expectedInputs);
-    expect(second.counters.chunksEmbedded).toBe(expectedInputs);
-    expect(second.counters.embedderCalls).toBe(embedder.calls);
+    expect(second.counters.chunksWritten).toBe(expectedInputs);
     await expectIndexMatches('gen', connector);
     expect((await store.listStates('gen')).get('doc-020')?.revision).toBe('2');
 
     resetCounts(connector);
-    const third = await engine.run({ connectionId: 'gen', connector, embedder });
+    const third = await engine.run({ connectionId: 'gen', connector });
     expect(third.counters).toMatchObject({ seen: 201, unchanged: 201, added: 0, updated: 0, deleted: 0 });
-    expect([connector.fetches.length, embedder.calls]).toEqual([0, 0]);
+    expect([connector.fetches.length, third.counters.chunksWritten]).toEqual([0, 0]);
     const connection = (
       await db.query<{ sync_status: string; sync_error: string | null; last_sync_at: Date | null }>(
         "SELECT sync_status, sync_error, last_sync_at FROM connections WHERE id = 'gen'",
@@ -137,7 +124,7 @@ describe('SyncEngine', () => {
 
   it('keeps every document in its last good state when a sync is aborted, and the next sync completes', async () => {
     const connector = await connectionWith('abort', 30);
-    await engine.run({ connectionId: 'abort', connector, embedder });
+    await engine.run({ connectionId: 'abort', connector });
     const before = await store.listStates('abort');
     for (let i = 0; i < 30; i++) connector.put(`doc-${String(i).padStart(3, '0')}`, generatedDoc(i, ' v2'));
     connector.documents.delete('doc-029');
@@ -149,7 +136,6 @@ describe('SyncEngine', () => {
     const cancelled = await engine.run({
       connectionId: 'abort',
       connector,
-      embedder,
       signal: controller.signal,
       onProgress: (p) => progress.push(p),
     });
@@ -166,20 +152,18 @@ describe('SyncEngine', () => {
       updated += 1;
     }
     expect(updated).toBeLessThan(30);
-    // Each document's chunks and vectors belong to the version its row says it has.
-    const { active } = await readSpaces(db);
-    const rows = await db.query<{ content: string; chunk_count: number; chunks: string[]; vectors: number }>(
-      `SELECT d.content, d.chunk_count, array_agg(c.content ORDER BY c.ord) AS chunks, count(e.chunk_id)::int AS vectors
-       FROM documents d JOIN chunks c ON c.document_id = d.id LEFT JOIN ${spaceTable(active!)} e ON e.chunk_id = c.id
+    // Each document's chunks belong to the version its row says it has.
+    const rows = await db.query<{ content: string; chunk_count: number; chunks: string[] }>(
+      `SELECT d.content, d.chunk_count, array_agg(c.content ORDER BY c.ord) AS chunks
+       FROM documents d JOIN chunks c ON c.document_id = d.id
        WHERE d.connection_id = 'abort' GROUP BY d.id`,
     );
     expect(rows.rows).toHaveLength(30);
     for (const row of rows.rows) {
       const expected = chunkMarkdown(row.content).map((c) => c.text);
-      expect({ chunks: row.chunks, count: row.chunk_count, vectors: row.vectors }).toEqual({
+      expect({ chunks: row.chunks, count: row.chunk_count }).toEqual({
         chunks: expected,
         count: expected.length,
-        vectors: expected.length,
       });
     }
     const connection = (
@@ -188,7 +172,7 @@ describe('SyncEngine', () => {
     expect(connection?.sync_status).toBe('synced');
 
     connector.beforeFetch = null;
-    const next = await engine.run({ connectionId: 'abort', connector, embedder });
+    const next = await engine.run({ connectionId: 'abort', connector });
     expect(next).toMatchObject({ status: 'succeeded', counters: { deleted: 1, failed: 0 } });
     expect(next.counters.updated).toBe(29 - updated);
     await expectIndexMatches('abort', connector);
@@ -196,7 +180,7 @@ describe('SyncEngine', () => {
 
   it('records a cancelled run only once its writes in flight have landed, with every document it wrote counted', async () => {
     const connector = await connectionWith('abort-in-flight', 12);
-    await engine.run({ connectionId: 'abort-in-flight', connector, embedder });
+    await engine.run({ connectionId: 'abort-in-flight', connector });
     const before = await store.listStates('abort-in-flight');
     for (let i = 0; i < 12; i++) connector.put(`doc-${String(i).padStart(3, '0')}`, generatedDoc(i, ' v3'));
     // The first write to reach the store cancels the run and is held there until the test lets it go.
@@ -220,7 +204,6 @@ describe('SyncEngine', () => {
     const done = cancellable.run({
       connectionId: 'abort-in-flight',
       connector,
-      embedder,
       signal: controller.signal,
     });
     // Room for a run that does not wait for its writes to be recorded as finished meanwhile.
@@ -268,7 +251,6 @@ describe('SyncEngine', () => {
     const run = await engine.run({
       connectionId: 'bulk-cancel',
       connector,
-      embedder,
       signal: controller.signal,
     });
     const after = await threshold();
@@ -281,11 +263,11 @@ describe('SyncEngine', () => {
 
   it('deletes nothing when the listing breaks off, indexes what it listed, and catches up next time', async () => {
     const connector = await connectionWith('flaky', 20);
-    await engine.run({ connectionId: 'flaky', connector, embedder });
+    await engine.run({ connectionId: 'flaky', connector });
     for (const id of ['doc-015', 'doc-016', 'doc-017']) connector.documents.delete(id);
     connector.put('doc-001', generatedDoc(1, ' changed'));
     connector.failListingAfter = 5;
-    const broken = await engine.run({ connectionId: 'flaky', connector, embedder });
+    const broken = await engine.run({ connectionId: 'flaky', connector });
     expect(broken).toMatchObject({
       status: 'partial',
       counters: { seen: 5, updated: 1, deleted: 0 },
@@ -298,14 +280,14 @@ describe('SyncEngine', () => {
     expect(connection?.sync_error).toContain('Listing broke off');
 
     connector.failListingAfter = 0;
-    expect(await engine.run({ connectionId: 'flaky', connector, embedder })).toMatchObject({
+    expect(await engine.run({ connectionId: 'flaky', connector })).toMatchObject({
       status: 'failed',
       counters: { seen: 0, deleted: 0 },
     });
     expect((await store.counts('flaky')).documents).toBe(20);
 
     connector.failListingAfter = null;
-    expect(await engine.run({ connectionId: 'flaky', connector, embedder })).toMatchObject({
+    expect(await engine.run({ connectionId: 'flaky', connector })).toMatchObject({
       status: 'succeeded',
       counters: { deleted: 3 },
     });
@@ -315,8 +297,8 @@ describe('SyncEngine', () => {
   it('runs exactly one of two syncs of one connection started at once', async () => {
     const connector = await connectionWith('twice', 10);
     const [a, b] = await Promise.allSettled([
-      engine.run({ connectionId: 'twice', connector, embedder }),
-      engine.run({ connectionId: 'twice', connector, embedder }),
+      engine.run({ connectionId: 'twice', connector }),
+      engine.run({ connectionId: 'twice', connector }),
     ]);
     const outcomes = [a, b]
       .map((r) => (r.status === 'fulfilled' ? r.value.status : (r.reason as { code: string }).code))
@@ -328,16 +310,17 @@ describe('SyncEngine', () => {
     ).rows[0]?.n;
     expect(runs).toBe(1);
     // The lock is released afterwards.
-    expect((await engine.run({ connectionId: 'twice', connector, embedder })).status).toBe('succeeded');
+    expect((await engine.run({ connectionId: 'twice', connector })).status).toBe('succeeded');
   });
 
   it('records a failing document, indexes the others, and retries only the failures next time', async () => {
     const connector = await connectionWith('partial', 8);
     connector.failFetch.add('doc-002');
-    connector.put('doc-005', '# Poison\n\nThis text contains EMBED-FAIL and cannot be embedded.');
-    embedder.failOn = 'EMBED-FAIL';
+    connector.beforeFetch = (ref) => {
+      if (ref.externalId === 'doc-005') throw new CairnError('DOCUMENT_FAILED', 'The platform sent no text.');
+    };
     try {
-      const run = await engine.run({ connectionId: 'partial', connector, embedder });
+      const run = await engine.run({ connectionId: 'partial', connector });
       expect(run.status).toBe('partial');
       expect(run.counters).toMatchObject({ added: 6, failed: 2 });
       expect(run.errors.sort((x, y) => x.externalId.localeCompare(y.externalId))).toEqual([
@@ -345,8 +328,8 @@ describe('SyncEngine', () => {
         {
           externalId: 'doc-005',
           title: 'doc-005',
-          code: 'EMBEDDING_FAILED',
-          message: 'Test embedder refused this input.',
+          code: 'DOCUMENT_FAILED',
+          message: 'The platform sent no text.',
         },
       ]);
       const connection = (
@@ -357,11 +340,11 @@ describe('SyncEngine', () => {
       expect(connection?.sync_status).toBe('synced');
       expect(connection?.sync_error).toMatch(/^2 documents failed/);
     } finally {
-      embedder.failOn = null;
+      connector.beforeFetch = null;
     }
     connector.failFetch.clear();
     resetCounts(connector);
-    const retry = await engine.run({ connectionId: 'partial', connector, embedder });
+    const retry = await engine.run({ connectionId: 'partial', connector });
     expect(retry).toMatchObject({ status: 'succeeded', counters: { added: 2, unchanged: 6 } });
     expect(connector.fetches.sort()).toEqual(['doc-002', 'doc-005']);
     await expectIndexMatches('partial', connector);
@@ -372,7 +355,7 @@ describe('SyncEngine', () => {
     connector.beforeFetch = (ref) => {
       if (ref.externalId === 'doc-001') throw new DOMException('The operation was aborted.', 'AbortError');
     };
-    const run = await engine.run({ connectionId: 'inner-abort', connector, embedder });
+    const run = await engine.run({ connectionId: 'inner-abort', connector });
     expect(run).toMatchObject({ status: 'partial', counters: { added: 3, failed: 1 } });
     expect(run.errors.map((error) => error.externalId)).toEqual(['doc-001']);
   });
@@ -385,7 +368,7 @@ describe('SyncEngine', () => {
       if (ref.externalId === 'surrogate')
         throw new CairnError('SOURCE_ERROR', 'The platform said: \ud800 \u0000 broken');
     };
-    const run = await engine.run({ connectionId: 'unstorable', connector, embedder });
+    const run = await engine.run({ connectionId: 'unstorable', connector });
     expect(run).toMatchObject({ status: 'partial', counters: { added: 2, failed: 2 } });
     const [stored] = await listRuns(db, 'unstorable');
     expect(stored).toMatchObject({ status: 'partial', counters: { failed: 2 } });
@@ -413,14 +396,14 @@ describe('SyncEngine', () => {
       title: '<script>alert("x")</script> 计划',
     });
     connector.put('crlf', '\uFEFF# Windows\r\n\r\nLine one\r\nLine two   \r\n');
-    const run = await engine.run({ connectionId: 'bad', connector, embedder });
+    const run = await engine.run({ connectionId: 'bad', connector });
     expect(run).toMatchObject({ status: 'succeeded', counters: { added: 7, failed: 0 } });
     await expectIndexMatches('bad', connector);
     const states = await store.listStates('bad');
     expect(states.get('empty')?.chunkCount).toBe(0);
     expect(states.get('html-title')?.title).toBe('<script>alert("x")</script> 计划');
 
-    const search = new HybridSearch({ db, queryEmbedder: () => embedder });
+    const search = new HybridSearch({ db, queryEmbedder: () => null });
     const hits = async (query: string) =>
       (await search.search({ query, connectionIds: ['bad'] })).hits.map((h) => h.externalId);
     expect((await hits('发票 invoice'))[0]).toBe('binary');
@@ -432,10 +415,10 @@ describe('SyncEngine', () => {
   it('refuses to sync a direct-mode connection', async () => {
     await insertConnection(db, 'live', { mode: 'direct' });
     await expect(
-      engine.run({ connectionId: 'live', connector: new MemoryConnector(), embedder }),
+      engine.run({ connectionId: 'live', connector: new MemoryConnector() }),
     ).rejects.toMatchObject({ code: 'UNSUPPORTED' });
     await expect(
-      engine.run({ connectionId: 'nope', connector: new MemoryConnector(), embedder }),
+      engine.run({ connectionId: 'nope', connector: new MemoryConnector() }),
     ).rejects.toMatchObject({ code: 'NOT_FOUND' });
   });
 
@@ -504,8 +487,8 @@ describe('SyncEngine', () => {
       location: { kind: 'page' as const, page },
     }));
     connector.put('plain.md', '# Plain\n\nNo pages here, zeppelin mentioned.');
-    await engine.run({ connectionId: 'paged', connector, embedder });
-    const search = new HybridSearch({ db, queryEmbedder: () => embedder });
+    await engine.run({ connectionId: 'paged', connector });
+    const search = new HybridSearch({ db, queryEmbedder: () => null });
     const hits = (await search.search({ query: 'zeppelin hangar', connectionIds: ['paged'] })).hits;
     // The page that says it ranks first; every hit names its own page, the Markdown file none.
     expect(hits[0]).toMatchObject({ externalId: 'report.pdf', location: { kind: 'page', page: 2 } });

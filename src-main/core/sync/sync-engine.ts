@@ -1,10 +1,12 @@
 /**
  * Incremental sync of one connection, in phases: list (listing.ts) → detect changes → the documents
  * (document-pipeline.ts: fetch only new/changed → normalise and hash, unchanged hash: touch only →
- * chunk → embed, batched across documents → write each document atomically) → delete what is gone
- * upstream (only after a COMPLETE listing) → optimize; then the run's outcome is classified
- * (run-outcome.ts). A failing document is recorded and the run goes on; a cancelled or failed run
- * leaves every document in its last good state, and the next run retries whatever did not land.
+ * chunk → analyse (keyword text) → write each document atomically) → delete what is gone upstream
+ * (only after a COMPLETE listing) → optimize; then the run's outcome is classified (run-outcome.ts).
+ * A failing document is recorded and the run goes on; a cancelled or failed run leaves every
+ * document in its last good state, and the next run retries whatever did not land. A written
+ * document is searchable by keyword at once; with a semantic model its vectors follow in the
+ * background (spaces/semantic-index.ts), which the store's write queues it for.
  */
 import type { SyncRunView } from '@shared/models';
 import type { DocumentRef } from '../connectors/connector';

@@ -4,7 +4,6 @@ import type { Chunk } from '../chunking/chunker';
 import type { Connector } from '../connectors/connector';
 import type { Db } from '../db/database';
 import { databaseHealth, type DatabaseHealth } from '../db/database-health';
-import type { Embedder } from '../embedding/embedder';
 import type { DocumentStore } from '../index/document-store';
 import type { Logger } from '../logging/logger';
 import type { DocumentJournal } from './crash-journal';
@@ -17,17 +16,11 @@ export interface SyncEngineOptions {
   logger?: Logger;
   /** @default chunkMarkdown */
   chunk?: (markdown: string) => Chunk[];
-  /**
-   * Documents in flight (fetch, then embed). Platform caps still apply inside each connector; a
-   * remote embedder needs many documents in flight to fill its batches (bench: 48 chunks/s at 4,
-   * 169 at 32 against a 100 ms endpoint). @default 16
-   */
+  /** Documents in flight (fetch, then analyse). Platform caps still apply inside each connector. @default 16 */
   fetchConcurrency?: number;
-  /** Inputs per embedder call. @default 64 */
-  embedBatchSize?: number;
   /** Documents written per transaction (group commit; a failed group is retried one by one). @default 32 */
   writeBatchDocuments?: number;
-  /** Documents to fetch from which an in-process embedder runs in a worker thread (offload-embedder.ts). @default 250 */
+  /** Documents to fetch from which keyword analysis runs in a worker thread (keyword-analysis.ts). @default 250 */
   workerMinDocuments?: number;
   /**
    * Applied to every error message the run records: platforms may quote a credential back, and
@@ -53,14 +46,6 @@ export function spaceCheck(options: SyncEngineOptions): SpaceCheck {
 export interface SyncRequest {
   connectionId: string;
   connector: Connector;
-  /** The embedder of the index's active space. */
-  embedder: Embedder;
-  /**
-   * The active space's embedder NOW. A re-embed can flip the active space while this sync runs and
-   * retire the space `embedder` writes into: a write refused after a flip is embedded again with
-   * this and written into the new space, and later documents use it directly. @default none: such writes fail
-   */
-  currentEmbedder?: () => Promise<Embedder>;
   signal?: AbortSignal;
   onProgress?: (progress: SyncProgress) => void;
 }

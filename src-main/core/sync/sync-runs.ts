@@ -26,10 +26,21 @@ export function emptyCounters(): SyncCounters {
     failed: 0,
     deferred: 0,
     skipped: 0,
-    chunksEmbedded: 0,
-    embedderCalls: 0,
-    embeddingTokens: 0,
+    chunksWritten: 0,
   };
+}
+
+/** Counters as stored: runs recorded before vectors moved out of the sync counted chunksEmbedded (and embedder calls). */
+type StoredCounters = Partial<SyncCounters> & { chunksEmbedded?: number };
+
+function countersOf(stored: StoredCounters): SyncCounters {
+  const counters = emptyCounters();
+  for (const key of Object.keys(counters) as (keyof SyncCounters)[]) {
+    const value = stored[key];
+    if (typeof value === 'number') counters[key] = value;
+  }
+  counters.chunksWritten = stored.chunksWritten ?? stored.chunksEmbedded ?? 0;
+  return counters;
 }
 
 export interface FinishedRun {
@@ -209,7 +220,7 @@ interface RunRow {
   status: SyncRunStatus;
   started_at: Date;
   finished_at: Date | null;
-  counters: SyncCounters;
+  counters: StoredCounters;
   errors: DocumentError[];
   notes: DocumentNote[];
   skipped_kinds: Record<string, number>;
@@ -228,7 +239,7 @@ export async function listRuns(db: Db, connectionId: string, limit = 20): Promis
     status: r.status,
     startedAt: new Date(r.started_at).toISOString(),
     finishedAt: r.finished_at ? new Date(r.finished_at).toISOString() : null,
-    counters: { ...emptyCounters(), ...r.counters },
+    counters: countersOf(r.counters),
     errors: r.errors,
     notes: r.notes ?? [],
     skippedKinds: r.skipped_kinds ?? {},

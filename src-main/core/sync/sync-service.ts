@@ -15,7 +15,6 @@ import { announceConnections } from '../connections/announce';
 import type { ConnectionConnectors } from '../connections/connection-connectors';
 import type { ConnectionRepository } from '../connections/connection-repository';
 import type { Connector } from '../connectors/connector';
-import type { EmbeddingService } from '../spaces/embedding-service';
 import type { ConnectionEventBus } from '../events/connection-events';
 import type { EventBus } from '../events/event-bus';
 
@@ -26,7 +25,6 @@ export interface SyncServiceDeps {
   repository: ConnectionRepository;
   /** A connection being removed, switched to direct mode or signed out of stops its sync. */
   lifecycle: ConnectionEventBus;
-  embeddings: EmbeddingService;
   events: EventBus;
   logger: Logger;
 }
@@ -96,8 +94,6 @@ export class SyncService {
       started = await this.deps.engine.start({
         connectionId,
         connector,
-        embedder: await this.deps.embeddings.currentSyncEmbedder(),
-        currentEmbedder: () => this.deps.embeddings.currentSyncEmbedder(),
         signal: controller.signal,
         onProgress: (progress) => {
           entry.progress = progress;

@@ -2,18 +2,15 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Chunk } from '../chunking/chunker';
 import { openDatabase, type Db } from '../db/database';
 import type { DocumentToWrite } from '../index/document-store';
-import { ensureActiveSpace } from '../index/embedding-spaces';
 import { PgDocumentStore } from '../index/pg-document-store';
-import { CountingEmbedder, insertConnection } from '../../testing/index-fixtures';
+import { insertConnection } from '../../testing/index-fixtures';
 import { WriteBatcher } from './write-batcher';
 
 let db: Db;
 let store: PgDocumentStore;
-const embedder = new CountingEmbedder({ dimensions: 8 });
 
 beforeAll(async () => {
   db = await openDatabase();
-  await ensureActiveSpace(db, embedder.space);
   store = new PgDocumentStore(db);
   await insertConnection(db, 'w');
 });
@@ -43,8 +40,6 @@ function doc(externalId: string, texts: string[]): DocumentToWrite {
     contentHash: `hash-${externalId}`,
     content: texts.join('\n'),
     chunks,
-    vectors: texts.map((t) => embedder.vector(t)),
-    space: embedder.space,
   };
 }
 
@@ -57,7 +52,7 @@ async function storedChunks(externalId: string): Promise<string[]> {
 }
 
 describe('WriteBatcher', () => {
-  it('writes documents queued together in one group, each with its own id, chunks and vectors', async () => {
+  it('writes documents queued together in one group, each with its own id and chunks', async () => {
     const writer = new WriteBatcher(store, { maxDocuments: 10 });
     const docs = Array.from({ length: 10 }, (_v, i) => doc(`g${i}`, [`first ${i} 报销`, `second ${i}`]));
     const written = await Promise.all(docs.map((d) => writer.write(d)));

@@ -13,20 +13,20 @@ export const WORKER_FACTORIES: Record<string, (options: unknown) => Promise<Work
     return createLocalModelTarget(options);
   },
   /**
-   * The built-in embedder ({dimensions}), for a large sync (sync/offload-embedder.ts).
-   * `embedWithKeywords` also returns each input's keyword text from the same analysis, so the
-   * main thread does not analyse the text a second time.
+   * Keyword analysis (analyzer.ts toSearchText) for a large sync (sync/keyword-analysis.ts), so
+   * the thread that writes to PGlite does not also analyse every chunk.
    */
-  builtin: async (options) => {
-    const { BuiltinEmbedder } = await import('../embedding/builtin-embedder');
-    const dimensions = (options as { dimensions?: unknown } | undefined)?.dimensions;
-    const embedder = new BuiltinEmbedder(typeof dimensions === 'number' ? dimensions : undefined);
+  'keyword-analysis': async () => {
+    const { toSearchText } = await import('../text/analyzer');
+    const { CairnError } = await import('../errors');
     return {
-      embed: async (texts: string[], kind: 'document' | 'query') =>
-        (await embedder.embed(texts, { kind })).vectors,
-      embedWithKeywords: async (texts: string[], kind: 'document' | 'query') => {
-        const { vectors, keywordTexts } = await embedder.embed(texts, { kind, keywordTexts: true });
-        return { vectors, keywordTexts };
+      analyze: async (texts: string[], shouldStop: () => boolean) => {
+        const out: string[] = [];
+        for (const text of texts) {
+          if (shouldStop()) throw new CairnError('CANCELLED', 'Cancelled.');
+          out.push(toSearchText(text));
+        }
+        return out;
       },
     };
   },

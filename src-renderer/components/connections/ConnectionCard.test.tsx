@@ -253,9 +253,7 @@ describe('ConnectionCard', () => {
         failed: 1,
         deferred: 0,
         skipped: 0,
-        chunksEmbedded: 1,
-        embedderCalls: 1,
-        embeddingTokens: 10,
+        chunksWritten: 1,
       },
       notes: [],
       skippedKinds: {},
@@ -422,9 +420,7 @@ describe('ConnectionCard', () => {
       failed: 1,
       deferred: 0,
       skipped: 0,
-      chunksEmbedded: 2,
-      embedderCalls: 1,
-      embeddingTokens: 10,
+      chunksWritten: 2,
     };
     const run = {
       id: 9,

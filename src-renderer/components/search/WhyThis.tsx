@@ -8,7 +8,7 @@ import { useApp } from '../../store/store-context';
  * parts (builtin-embedder.ts: "what it is not: semantic"), so its match is one of wording only.
  */
 export function isSemanticSpace(activeSpace: string | undefined): boolean {
-  return activeSpace !== undefined && !activeSpace.startsWith('builtin/');
+  return activeSpace !== undefined && activeSpace !== '' && !activeSpace.startsWith('builtin/');
 }
 
 /** The query terms that occur in what the card shows (title, heading path, passage). */

@@ -132,7 +132,11 @@ export function SettingsView() {
       </div>
       {reindex && (
         <div className="panel reindex">
-          <p className="muted">{t('settings.activeSpace', { space: spaceLabel(t, reindex.activeSpace) })}</p>
+          <p className="muted" data-testid="search-index">
+            {reindex.activeSpace
+              ? t('settings.activeSpace', { space: spaceLabel(t, reindex.activeSpace) })
+              : t('settings.keywordOnly')}
+          </p>
           {reindex.running && (
             <>
               <ProgressBar

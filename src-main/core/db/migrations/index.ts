@@ -10,6 +10,7 @@ import { sql as searchCatalog } from './009-search-catalog';
 import { sql as searchCatalogNames } from './010-search-catalog-names';
 import { sql as listedUpdatedAt } from './011-listed-updated-at';
 import { sql as searchedFor } from './012-searched-for';
+import { sql as semanticIndex } from './013-semantic-index';
 
 export interface Migration {
   version: number;
@@ -31,4 +32,5 @@ export const MIGRATIONS: Migration[] = [
   { version: 10, name: 'search-catalog-names', sql: searchCatalogNames },
   { version: 11, name: 'listed-updated-at', sql: listedUpdatedAt },
   { version: 12, name: 'searched-for', sql: searchedFor },
+  { version: 13, name: 'semantic-index', sql: semanticIndex },
 ];

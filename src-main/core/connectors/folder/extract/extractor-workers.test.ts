@@ -9,10 +9,9 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { pdfBytes } from '../../../../testing/file-fixtures';
-import { CountingEmbedder, insertConnection } from '../../../../testing/index-fixtures';
+import { insertConnection } from '../../../../testing/index-fixtures';
 import { openDatabase, type Db } from '../../../db/database';
 import { CairnError } from '../../../errors';
-import { ensureActiveSpace } from '../../../index/embedding-spaces';
 import { PgDocumentStore } from '../../../index/pg-document-store';
 import { SyncEngine } from '../../../sync/sync-engine';
 import { SyncLock } from '../../../sync/sync-lock';
@@ -53,14 +52,10 @@ describe('ExtractorWorkers', () => {
   it('fails a PDF that needs more than the heap limit alone; the sync goes on and indexes the rest', async () => {
     const db: Db = await openDatabase();
     try {
-      const embedder = new CountingEmbedder();
-      await ensureActiveSpace(db, embedder.space);
       const engine = new SyncEngine({ db, store: new PgDocumentStore(db), lock: new SyncLock(db) });
       await insertConnection(db, 'files');
       const connector = new FolderConnector({ root: dir, extractorWorkers: { heapLimitMb: SMALL_LIMIT_MB } });
-      const run = await engine
-        .run({ connectionId: 'files', connector, embedder })
-        .finally(() => connector.dispose());
+      const run = await engine.run({ connectionId: 'files', connector }).finally(() => connector.dispose());
       expect(run.status).not.toBe('failed');
       expect(run.counters).toMatchObject({ added: 2, failed: 1 });
       expect(run.errors).toEqual([
