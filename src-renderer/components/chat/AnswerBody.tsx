@@ -2,7 +2,6 @@ import { useMemo } from 'react';
 import Markdown, { defaultUrlTransform, type Components } from 'react-markdown';
 import { useApp } from '../../store/store-context';
 import { MARKDOWN_PLUGINS } from '../common/markdown-plugins';
-import { useOpenExternal } from '../common/use-open-external';
 import { citationNumber, linkCitations } from './citations';
 
 /**
@@ -20,7 +19,7 @@ export function AnswerBody({
   citations: number[];
 }) {
   const highlightSource = useApp((state) => state.highlightSource);
-  const open = useOpenExternal();
+  const open = useApp((state) => state.openLink);
   const markdown = useMemo(() => linkCitations(text, new Set(citations)), [text, citations]);
   const components = useMemo<Components>(
     () => ({

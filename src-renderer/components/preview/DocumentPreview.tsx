@@ -8,12 +8,11 @@ import { ErrorMessage } from '../common/ErrorMessage';
 import { MARKDOWN_PLUGINS } from '../common/markdown-plugins';
 import { OpenOriginal } from '../common/OpenOriginal';
 import { KnowledgeBaseBadge, PlatformBadge } from '../common/PlatformBadge';
-import { useOpenExternal } from '../common/use-open-external';
 import { rehypeMarkTerms } from './mark-terms';
 import { previewSegments } from './preview-segments';
 
 function useComponents(): Components {
-  const open = useOpenExternal();
+  const open = useApp((state) => state.openLink);
   return useMemo<Components>(
     () => ({
       // Links leave through the checked path, never by navigating the app; images show their alt text.

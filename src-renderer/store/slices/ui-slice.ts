@@ -83,6 +83,12 @@ export interface UiSlice {
   /** `page`: a PDF opens at that page where the viewer supports it. */
   openExternal(url: string, page?: number): Promise<void>;
   /**
+   * A link inside a document or an answer: in the browser UI a web link opens in a new tab of this
+   * browser (the host machine's opener may be another machine's, or none); desktop, core checks it
+   * and the OS opens it.
+   */
+  openLink(url: string): Promise<void>;
+  /**
    * "Open original", which always does something the user sees: desktop, the OS opens the link or
    * file (a PDF at the passage's page); browser host, a web link opens in a new tab and a local file
    * in the preview.
@@ -202,6 +208,10 @@ export function createUiSlice(
     async openExternal(url, page) {
       const result = await api.app.openExternal(page ? { url, page } : { url });
       if (!result.ok) get().showError(result.error);
+    },
+    async openLink(url) {
+      if (host === 'browser' && isWebLink(url)) openWindow(url.trim());
+      else await get().openExternal(url);
     },
     async openOriginal(original) {
       if (host === 'browser') {
