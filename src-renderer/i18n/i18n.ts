@@ -17,9 +17,12 @@ export function translate(
   key: MessageKey,
   params: Record<string, string | number> = {},
 ): string {
-  return CATALOGS[language][key].replace(/\{(\w+)\}/g, (whole, name: string) =>
-    name in params ? String(params[name]) : whole,
-  );
+  return CATALOGS[language][key].replace(/\{(\w+)\}/g, (whole, name: string) => {
+    if (!(name in params)) return whole;
+    const value = params[name]!;
+    // Every number a message says is grouped the one way ("1,225 results", "Re-indexing: 1,024/5,000").
+    return typeof value === 'number' ? formatNumber(language, value) : value;
+  });
 }
 
 /** For keys built from data (e.g. a limitation code): true when the catalog has the message. */
@@ -48,6 +51,26 @@ export function formatDateTime(language: Language, iso: string | null, never: st
   }).format(new Date(iso));
 }
 
-export function formatNumber(language: Language, value: number): string {
-  return new Intl.NumberFormat(language === 'zh' ? 'zh-CN' : 'en').format(value);
+/** Thousands grouped, at most `fractionDigits` decimals (3 by default), as the language writes them. */
+export function formatNumber(language: Language, value: number, fractionDigits = 3): string {
+  return new Intl.NumberFormat(language === 'zh' ? 'zh-CN' : 'en', {
+    maximumFractionDigits: fractionDigits,
+  }).format(value);
+}
+
+/**
+ * A size in decimal units (as file managers count disk space), its number formatted like every
+ * other: "1.25 GB", "1,234.5 GB", "86 MB", "12.5 MB", "4 KB"; nothing is "0 KB" that holds a byte.
+ */
+export function formatBytes(language: Language, bytes: number): string {
+  if (bytes >= 1e9) return `${formatNumber(language, bytes / 1e9, bytes >= 1e11 ? 1 : 2)} GB`;
+  if (bytes >= 1e6) return `${formatNumber(language, bytes / 1e6, bytes >= 1e8 ? 0 : 1)} MB`;
+  return `${formatNumber(language, bytes === 0 ? 0 : Math.max(1, Math.round(bytes / 1e3)))} KB`;
+}
+
+/** About how long: whole minutes from 90 s on, whole seconds below (never "12.345 s"). */
+export function formatDuration(language: Language, seconds: number): string {
+  return seconds >= 90
+    ? translate(language, 'models.minutes', { n: Math.round(seconds / 60) })
+    : translate(language, 'models.seconds', { n: Math.max(1, Math.round(seconds)) });
 }

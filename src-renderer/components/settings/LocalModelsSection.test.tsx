@@ -154,7 +154,7 @@ describe('the local models section', () => {
     ).toBeTruthy();
     expect(
       await within(await screen.findByTestId('ollama')).findByRole('button', {
-        name: '使用 bge-m3:latest（1024 维）',
+        name: '使用 bge-m3:latest（1,024 维）',
       }),
     ).toBeTruthy();
   });

@@ -1,10 +1,10 @@
 import { useEffect } from 'react';
 import type { ModelSourceKind, ModelView, SettingsView } from '@shared/models';
-import { formatNumber, type MessageKey } from '../../i18n/i18n';
+import { formatBytes, formatDuration, formatNumber, type MessageKey } from '../../i18n/i18n';
 import { useLanguage, useT } from '../../hooks/use-t';
 import { sectionDraft, sectionPatch } from '../../store/settings-draft';
 import { useApp, useAppShallow } from '../../store/store-context';
-import { formatBytes, formatDuration, ModelCard } from './ModelCard';
+import { ModelCard } from './ModelCard';
 
 /** Where models download from; saved with its own button (a section of Settings' unsaved-changes check). */
 function SourcePicker({ settings }: { settings: SettingsView }) {
@@ -132,8 +132,8 @@ export function LocalModelsSection({ settings }: { settings: SettingsView }) {
           <p className="hint small" data-testid={`model-cost-${model.id}`}>
             {t('models.useCost', {
               chunks: formatNumber(language, model.reembed.chunks),
-              time: formatDuration(t, model.reembed.seconds),
-              disk: formatBytes(model.reembed.vectorBytes),
+              time: formatDuration(language, model.reembed.seconds),
+              disk: formatBytes(language, model.reembed.vectorBytes),
             })}
           </p>
         )}

@@ -1,23 +1,12 @@
 import type { ModelProgress, ModelView } from '@shared/models';
-import { formatNumber, type MessageKey, type Translate } from '../../i18n/i18n';
+import { formatBytes, formatNumber, type MessageKey } from '../../i18n/i18n';
 import { useLanguage, useT } from '../../hooks/use-t';
 import { ErrorMessage } from '../common/ErrorMessage';
 import { ProgressBar } from '../common/ProgressBar';
 
-export function formatBytes(bytes: number): string {
-  if (bytes >= 1e9) return `${(bytes / 1e9).toFixed(2)} GB`;
-  if (bytes >= 1e6) return `${(bytes / 1e6).toFixed(bytes >= 1e8 ? 0 : 1)} MB`;
-  return `${Math.max(1, Math.round(bytes / 1e3))} KB`;
-}
-
-export function formatDuration(t: Translate, seconds: number): string {
-  return seconds >= 90
-    ? t('models.minutes', { n: Math.round(seconds / 60) })
-    : t('models.seconds', { n: seconds });
-}
-
 function Status({ model, progress }: { model: ModelView; progress: ModelProgress | undefined }) {
   const t = useT();
+  const language = useLanguage();
   const download = model.download;
   if (download?.state === 'running') {
     const done = progress?.doneBytes ?? download.doneBytes;
@@ -28,7 +17,10 @@ function Status({ model, progress }: { model: ModelView; progress: ModelProgress
         ? t('models.verifying')
         : phase === 'installing'
           ? t('models.installing')
-          : t('models.downloading', { done: formatBytes(done), total: total ? formatBytes(total) : '?' });
+          : t('models.downloading', {
+              done: formatBytes(language, done),
+              total: total ? formatBytes(language, total) : '?',
+            });
     return (
       <div className="model-progress" data-testid={`model-progress-${model.id}`}>
         <ProgressBar done={done} total={total} label={label} />
@@ -64,7 +56,7 @@ export function ModelCard({
   const facts = [
     model.downloadBytes === null
       ? t('models.sizeUnknown')
-      : t('models.size', { size: formatBytes(model.downloadBytes) }),
+      : t('models.size', { size: formatBytes(language, model.downloadBytes) }),
     ...(model.dimensions ? [t('models.dims', { dims: model.dimensions })] : []),
     model.languages.join(', '),
     t('models.licence', { licence: model.licence }),
@@ -90,7 +82,7 @@ export function ModelCard({
         {model.installed ? (
           <span className="muted small">
             {t(model.installed.verified ? 'models.installed' : 'models.installedUnverified')} ·{' '}
-            {formatBytes(model.installed.bytes)}
+            {formatBytes(language, model.installed.bytes)}
           </span>
         ) : null}
       </div>

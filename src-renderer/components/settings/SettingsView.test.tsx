@@ -147,6 +147,6 @@ describe('Settings show the data directory', () => {
     renderWithStore(<App />, backend);
     fireEvent.click(screen.getByRole('button', { name: 'Settings' }));
     const size = await screen.findByTestId('data-dir-size');
-    expect(size.textContent).toBe('On disk: 48.2 MB (index 41.0 MB) · 51.38 GB free on its volume');
+    expect(size.textContent).toBe('On disk: 48.2 MB (index 41 MB) · 51.38 GB free on its volume');
   });
 });

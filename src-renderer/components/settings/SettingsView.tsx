@@ -1,7 +1,7 @@
 import { useEffect, useState } from 'react';
 import type { SettingsView as SettingsData } from '@shared/models';
-import { hasMessage, type Translate } from '../../i18n/i18n';
-import { useT } from '../../hooks/use-t';
+import { formatBytes, hasMessage, type Translate } from '../../i18n/i18n';
+import { useLanguage, useT } from '../../hooks/use-t';
 import { sectionDraft } from '../../store/settings-draft';
 import { useApp, useAppShallow } from '../../store/store-context';
 import type { ThemeChoice } from '../../theme';
@@ -11,7 +11,6 @@ import { ChatSettings } from './ChatSettings';
 import { EmbeddingSettings } from './EmbeddingSettings';
 import { LocalModelsSection } from './LocalModelsSection';
 import { McpSettings } from './McpSettings';
-import { formatBytes } from './ModelCard';
 import { SectionSave } from './SectionSave';
 
 /** "builtin/cairn-hash-v1/1024" in words: the provider's name, the model and its size. */
@@ -85,6 +84,7 @@ function NotificationPermission() {
 
 export function SettingsView() {
   const t = useT();
+  const language = useLanguage();
   const settings = useApp((state) => state.settings);
   const reindex = useApp((state) => state.reindex);
   const version = useApp((state) => state.version);
@@ -163,9 +163,9 @@ export function SettingsView() {
             <br />
             <span data-testid="data-dir-size">
               {t('settings.storage', {
-                total: formatBytes(storage.totalBytes),
-                index: formatBytes(storage.databaseBytes),
-                free: storage.freeBytes === null ? '?' : formatBytes(storage.freeBytes),
+                total: formatBytes(language, storage.totalBytes),
+                index: formatBytes(language, storage.databaseBytes),
+                free: storage.freeBytes === null ? '?' : formatBytes(language, storage.freeBytes),
               })}
             </span>
           </>
