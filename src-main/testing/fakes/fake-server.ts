@@ -13,7 +13,9 @@ export type Fault =
   /** Answers normally after a delay (for client timeouts). */
   | { kind: 'slow'; delayMs: number }
   /** HTTP 200 with a truncated JSON body. */
-  | { kind: 'malformed-json' };
+  | { kind: 'malformed-json' }
+  /** The server goes away: this request's connection is dropped and nothing accepts a connection any more. */
+  | { kind: 'go-away' };
 
 export interface FaultOptions {
   /** How many matching requests get the fault. @default 1 */
@@ -131,6 +133,11 @@ export async function startFakeServer(options: FakeServerOptions): Promise<Runni
         let response: FakeResponse;
         const fault = options.faults.take(request.path);
         if (fault) record.fault = fault.kind;
+        if (fault?.kind === 'go-away') {
+          server.close();
+          server.closeAllConnections();
+          return;
+        }
         if (fault?.kind === 'slow') await new Promise((resolve) => setTimeout(resolve, fault.delayMs));
         if (fault?.kind === 'rate-limit' || fault?.kind === 'server-error')
           response = options.renderFault(fault, request);
