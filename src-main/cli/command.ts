@@ -13,9 +13,14 @@ export interface CliContext extends CliIo {
    * Reaches Cairn on the data directory chosen by --data-dir / CAIRN_DATA_DIR / the OS default:
    * the running instance over its socket, else the data directory opened in this process.
    * One-shot commands leave the 24 h scheduler off; `serve` turns it on and must hold the data
-   * directory itself (role 'serve').
+   * directory itself (role 'serve'). `semanticIndex`: a data directory opened here builds the
+   * semantic index's vectors (`cairn sync`); @default as `scheduler`.
    */
-  open(options?: { scheduler?: boolean; role?: 'client' | 'serve' }): Promise<OpenedCairn>;
+  open(options?: {
+    scheduler?: boolean;
+    role?: 'client' | 'serve';
+    semanticIndex?: boolean;
+  }): Promise<OpenedCairn>;
   /**
    * A fresh way in each call, for long-running clients (`cairn mcp`) that must find Cairn again
    * after the app quits or starts: the running instance, else the data directory opened here.

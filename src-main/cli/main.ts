@@ -117,6 +117,7 @@ export async function main(argv: string[], deps: CliDeps = {}): Promise<number> 
           dataDir: resolveDataDir({ flag: global.dataDir, env: io.env }),
           env: io.env,
           scheduler: options?.scheduler ?? false,
+          ...(options?.semanticIndex !== undefined ? { semanticIndex: options.semanticIndex } : {}),
           role: options?.role ?? 'client',
           onWait: (message) => writeLine(io.stderr, `cairn: ${message}`),
         });

@@ -17,6 +17,8 @@ export interface OpenCairnOptions {
   env: NodeJS.ProcessEnv;
   /** @default false: one-shot commands must not start overdue syncs behind the user's back. */
   scheduler?: boolean;
+  /** Build the semantic index's vectors when the data directory is opened here. @default as `scheduler` */
+  semanticIndex?: boolean;
   /**
    * client (default): any running instance may answer. serve: this process must hold the data
    * directory (it asks a `cairn mcp` or one-shot holder to hand over). mcp: like client, and a
@@ -46,6 +48,7 @@ export async function openCairnFromCli(options: OpenCairnOptions): Promise<Cairn
           dataDir: options.dataDir.path,
           env: options.env,
           scheduler: options.scheduler ?? false,
+          buildSemanticIndex: options.semanticIndex ?? options.scheduler ?? false,
           ...(options.logger ? { logger: options.logger } : {}),
         });
       if (role !== 'serve') return open();

@@ -262,7 +262,8 @@ describe.each(['in-process', 'socket'] as const)(
       });
       expect(await cli(['sync', '--json'])).toEqual({
         code: 0,
-        stdout: JSON.stringify({ ok: true, value: { runs: [], notStarted: [] } }, null, 2) + '\n',
+        stdout:
+          JSON.stringify({ ok: true, value: { runs: [], notStarted: [], semantic: null } }, null, 2) + '\n',
         stderr: '',
       });
       expect((await cli(['mode', 'notes', 'rag'])).code).toBe(0);

@@ -1,5 +1,5 @@
 import type { AppErrorData } from '@shared/errors';
-import type { SyncCounters, SyncRunView } from '@shared/models';
+import type { ReindexStatus, SyncCounters, SyncRunView } from '@shared/models';
 import { parseCommandArgs } from '../args';
 import type { CliCommand, CliContext } from '../command';
 import { reportError, terminalText, writeJson, writeLine } from '../output';
@@ -22,7 +22,7 @@ export const syncCommand: CliCommand = {
   name: 'sync',
   summary: 'Sync one RAG connection, or all of them, incrementally',
   usage:
-    'cairn sync [connection] [--json]\nExit code 0 when every run succeeded, 1 when any failed, left documents out (failed or deferred) or could not start, 130 when cancelled.',
+    'cairn sync [connection] [--json]\nWith a semantic model, then waits while the semantic index embeds what the sync wrote (Ctrl-C stops waiting: the vectors made so far stay, the rest is built by the next `cairn sync`, the app or `cairn serve`).\nExit code 0 when every run succeeded, 1 when any failed, left documents out (failed or deferred) or could not start, 130 when cancelled.',
   async run(args, context) {
     const { values, positionals } = parseCommandArgs(
       args,
@@ -30,15 +30,21 @@ export const syncCommand: CliCommand = {
       { min: 0, max: 1, names: '' },
     );
     const json = values.json ?? false;
-    const { api, events } = await context.open();
+    // Opened here (no running instance), this process builds the vectors of what it syncs.
+    const { api, events } = await context.open({ semanticIndex: true });
 
     const seen: SyncRunView[] = [];
     const notStarted: NotStarted[] = [];
     let wake = () => {};
     const bar = createProgressBar(json ? { write: () => true } : context.stdout);
     const names = new Map<string, string>();
+    const semanticWatch: SemanticWatch = { latest: null, changed: () => {} };
     // Subscribe before starting: a small sync can finish before start() even answers.
     const unsubscribe = [
+      events.on('reindex.progress', (status) => {
+        semanticWatch.latest = status;
+        semanticWatch.changed();
+      }),
       events.on('sync.finished', (run) => {
         seen.push(run);
         wake();
@@ -88,6 +94,9 @@ export const syncCommand: CliCommand = {
         },
       );
       bar.stop();
+      const semantic = cancelled
+        ? null
+        : await waitForSemanticIndex(api, semanticWatch, context, json ? null : bar);
       const runs = [...targets.keys()]
         .map((id) => runFor(id))
         .filter((run): run is SyncRunView => run !== undefined);
@@ -95,20 +104,25 @@ export const syncCommand: CliCommand = {
         ...run,
         name: names.get(run.connectionId) ?? run.connectionId,
       }));
-      if (json) writeJson(context, { ok: true, value: { runs: reports, notStarted } });
+      if (json)
+        writeJson(context, {
+          ok: true,
+          value: { runs: reports, notStarted, semantic: semantic?.status ?? null },
+        });
       else {
         const lines = [
           ...reports.map(formatRun),
           ...notStarted.map(
             (entry) => `${entry.name}: not started: ${entry.error.message} (${entry.error.code})`,
           ),
+          ...(semantic?.status ? [formatSemantic(semantic.status, semantic.interrupted)] : []),
         ];
         writeLine(
           context.stdout,
           lines.length ? lines.join('\n') : 'Nothing to sync: no connection is in RAG mode.',
         );
       }
-      if (cancelled || reports.some((run) => run.status === 'cancelled')) return 130;
+      if (cancelled || semantic?.interrupted || reports.some((run) => run.status === 'cancelled')) return 130;
       return notStarted.length === 0 &&
         reports.every((run) => run.status === 'succeeded') &&
         reports.length === targets.size
@@ -120,6 +134,72 @@ export const syncCommand: CliCommand = {
     }
   },
 };
+
+/** The semantic index's latest progress as events tell it; `changed` wakes a wait. */
+interface SemanticWatch {
+  latest: ReindexStatus | null;
+  changed: () => void;
+}
+
+/**
+ * After the syncs, with a semantic model: waits while the semantic index builds (the vectors of
+ * what was just written), showing its progress, until it stops building (caught up, or waiting on
+ * the model) or Ctrl-C. Null without a semantic model. Nothing to wait for when no process builds
+ * (a running instance that does not, e.g. `cairn mcp`): the status is reported as it is.
+ */
+async function waitForSemanticIndex(
+  api: Awaited<ReturnType<CliContext['open']>>['api'],
+  watch: SemanticWatch,
+  context: CliContext,
+  bar: ReturnType<typeof createProgressBar> | null,
+): Promise<{ status: ReindexStatus; interrupted: boolean } | null> {
+  // Only what is said from the status read on counts: an earlier "not running" is stale.
+  watch.latest = null;
+  const read = await api.app.status();
+  if (!read.ok) return null;
+  const status = read.value.reindex;
+  if (!status.activeSpace && !status.pendingSpace) return null;
+  const building = () => (watch.latest ?? status).running;
+  if (!building() || context.signal.aborted) return { status: watch.latest ?? status, interrupted: false };
+  const show = (now: ReindexStatus) =>
+    bar?.update({
+      done: now.done,
+      total: now.total,
+      label: `semantic index · ${now.pendingSpace ?? now.activeSpace}`,
+    });
+  show(status);
+  await new Promise<void>((resolve) => {
+    const finish = () => {
+      watch.changed = () => {};
+      context.signal.removeEventListener('abort', finish);
+      resolve();
+    };
+    watch.changed = () => {
+      if (watch.latest) show(watch.latest);
+      if (!building()) finish();
+    };
+    context.signal.addEventListener('abort', finish, { once: true });
+    if (!building()) finish();
+  });
+  bar?.stop();
+  return { status: watch.latest ?? status, interrupted: context.signal.aborted };
+}
+
+/** "Semantic index (custom/text-embedding-v3/1024): 3/3 chunks have vectors" and what is left. */
+export function formatSemantic(status: ReindexStatus, interrupted: boolean): string {
+  const space = status.pendingSpace ?? status.activeSpace;
+  const counts = `${status.done.toLocaleString('en')}/${status.total.toLocaleString('en')} chunks have vectors`;
+  const failed = status.failedDocuments
+    ? `; ${status.failedDocuments.toLocaleString('en')} document${status.failedDocuments === 1 ? '' : 's'} the model refused (tried again later, searchable by keyword)`
+    : '';
+  const left =
+    status.done < status.total && (interrupted || !status.running)
+      ? '; the rest is built by the next `cairn sync`, the app or `cairn serve`'
+      : '';
+  const paused = status.paused ? ' (paused)' : '';
+  const error = status.error ? `\n  ${terminalText(status.error)}` : '';
+  return `Semantic index (${space})${paused}: ${counts}${failed}${left}${error}`;
+}
 
 /** Resolves once `done()` holds; on Ctrl-C asks to cancel, then waits a grace period. Returns true when interrupted. */
 async function waitUntil(

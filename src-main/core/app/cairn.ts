@@ -66,7 +66,8 @@ export interface CreateCairnOptions {
   ollama?: OllamaDetectOptions;
   /**
    * Build the semantic index (vectors) in the background in this process. @default as `scheduler`:
-   * the app and `cairn serve` build; a one-shot command does not start a model unless it asks.
+   * the app and `cairn serve` build, and `cairn sync` asks to; other one-shot commands (a search)
+   * do not start a model for it.
    */
   buildSemanticIndex?: boolean;
 }

@@ -1,6 +1,8 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { ReindexStatus } from '@shared/models';
 import { openDatabase, type Db } from '../db/database';
+import { DatabaseHealth } from '../db/database-health';
+import { DATABASE_RESERVE_BYTES, DiskSpace } from '../db/disk-space';
 import type { EmbedResult, Embedder, EmbeddingSpace } from '../embedding/embedder';
 import type { EmbeddingSettings } from '../embedding/create-embedder';
 import { EventBus } from '../events/event-bus';
@@ -19,7 +21,13 @@ import {
   writeMarkdownDocument,
 } from '../../testing/index-fixtures';
 import { EmbeddingService } from './embedding-service';
-import { missingChunks, queuedDocuments, SemanticIndexBuilder, storeVectors } from './semantic-index';
+import {
+  missingChunks,
+  queuedDocuments,
+  SemanticIndexBuilder,
+  storeVectors,
+  type FillProgress,
+} from './semantic-index';
 import { SpaceSettingsStore } from './space-settings';
 
 let db: Db;
@@ -233,6 +241,49 @@ describe('the semantic index', () => {
     expect(waiting.rows).toEqual([{ attempts: 1, external_id: 'n2' }]);
     expect(service.status()).toMatchObject({ failedDocuments: 1, done: 5, total: 6 });
     await service.dispose();
+  });
+
+  it('waits without asking the model or blaming a document while the disk has no room for the vectors, then builds', async () => {
+    await writeNotes(['Tomatoes', 'Basil', 'Peppers']);
+    const embedder = new CountingEmbedder({ model: 'garden' });
+    const { active } = await ensureActiveSpace(db, embedder.space);
+    // The volume as statfs reports it: the database's reserve and 1 KB more, then plenty.
+    let freeBytes = DATABASE_RESERVE_BYTES + 1024;
+    const space = new DiskSpace(process.cwd(), () => ({ bavail: freeBytes, bsize: 1 }));
+    const seen: FillProgress[] = [];
+    let waiter: { until: (p: FillProgress) => boolean; resolve: () => void } | null = null;
+    const reached = (until: (p: FillProgress) => boolean) =>
+      new Promise<void>((resolve) => {
+        if (seen.some(until)) resolve();
+        else waiter = { until, resolve };
+      });
+    const builder = new SemanticIndexBuilder({
+      db,
+      logger: silentLogger(),
+      onProgress: (progress) => {
+        seen.push(progress);
+        if (waiter?.until(progress)) waiter.resolve();
+      },
+      batchChunks: 4,
+      retryDelaysMs: [5],
+      health: new DatabaseHealth(space),
+    });
+    await builder.start(active, embedder);
+    await reached((p) => p.error?.startsWith('Disk full') === true);
+    expect(seen.find((p) => p.error)?.error).toMatch(
+      /^Disk full: \d+ MB free on .+ \(this needs about \d+ MB\); the vectors wait until there is room; keyword search goes on\.$/,
+    );
+    expect(embedder.calls).toBe(0);
+    expect(await vectorCount(active)).toBe(0);
+    // Nobody's fault: no document has an attempt counted against it.
+    const attempts = await db.query<{ attempts: number }>('SELECT attempts FROM embedding_queue');
+    expect(attempts.rows.map((r) => r.attempts)).toEqual([0, 0, 0]);
+
+    freeBytes = 10 * 1024 ** 3;
+    seen.length = 0;
+    await reached((p) => p.done === 3 && p.total === 3 && p.error === null);
+    expect(await vectorCount(active)).toBe(await chunkCount());
+    await builder.stop();
   });
 
   it('pauses and resumes, and remembers the pause across a restart', async () => {

@@ -10,9 +10,13 @@
  *
  * Failures: a batch the model refuses is split into its documents; a document refused alone is
  * tried again later (backoff per document, recorded in the queue), and stays searchable by keyword.
- * A provider that is down (every call fails) makes the builder wait and retry, saying why.
+ * A provider that is down (every call fails) makes the builder wait and retry, saying why. So does
+ * a disk without room for a batch's vectors (checked before the model is asked, disk-space.ts):
+ * no document is blamed, keyword search goes on, and the build resumes once there is room.
  */
 import type { Db } from '../db/database';
+import { databaseHealth, type DatabaseHealth } from '../db/database-health';
+import { chunkBytesEstimate } from '../db/disk-space';
 import type { Embedder } from '../embedding/embedder';
 import { isAbortError, toErrorData } from '../errors';
 import { ensureAnnIndex, ANN_MIN_ROWS } from '../index/ann-index';
@@ -49,6 +53,10 @@ const PROVIDER_FAILURES: ReadonlySet<string> = new Set([
   'RATE_LIMITED',
   'SOURCE_ERROR',
 ]);
+/** Failures no document is to blame for: the provider's, and a disk without room for the vectors. */
+const WAIT_FAILURES: ReadonlySet<string> = new Set([...PROVIDER_FAILURES, 'DISK_FULL']);
+/** How a refusal for space ends its sentence ("Disk full: 12 MB free on /home; …"). */
+const VECTORS_WAIT = 'the vectors wait until there is room; keyword search goes on.';
 /** Waits after failed calls while the provider seems down: 2 s, 4 s, … up to a minute. */
 const PROVIDER_RETRY_MS = [2_000, 4_000, 8_000, 16_000, 32_000, 60_000];
 
@@ -211,6 +219,8 @@ export interface SemanticIndexBuilderOptions {
   batchChunks?: number;
   /** Waits between failed calls (tests shorten them). @default 2 s doubling to a minute */
   retryDelaysMs?: readonly number[];
+  /** Whether a batch's vectors fit on the volume (tests). @default databaseHealth(db) */
+  health?: Pick<DatabaseHealth, 'ensureSpace'>;
 }
 
 interface Run {
@@ -365,6 +375,7 @@ export class SemanticIndexBuilder {
     );
     const concurrency = Math.max(1, run.embedder.batching?.concurrency ?? 1);
     const retryDelays = this.options.retryDelaysMs ?? PROVIDER_RETRY_MS;
+    const health = this.options.health ?? databaseHealth(db);
     const signal = run.controller.signal;
     let priority: number[] = [];
     let priorityReadAt = -Infinity;
@@ -419,6 +430,8 @@ export class SemanticIndexBuilder {
       const outcomes = await Promise.all(
         batches.map(async (batch) => {
           try {
+            // Room for the vectors before the model is paid to compute them.
+            health.ensureSpace(chunkBytesEstimate(batch.length, run.space.dimensions), VECTORS_WAIT);
             const { vectors } = await run.embedder.embed(
               batch.map((c) => c.text),
               { kind: 'document', signal },
@@ -471,7 +484,7 @@ export class SemanticIndexBuilder {
       const inRefused = [...new Set(refused.flatMap((o) => o.documents ?? []))];
       logger.warn('embedding failed', { documents: inRefused.length, failures, error: message });
       this.publish({ error: message });
-      if (refused.every((o) => PROVIDER_FAILURES.has(toErrorData(o.error).code)))
+      if (refused.every((o) => WAIT_FAILURES.has(toErrorData(o.error).code)))
         failures = Math.max(failures, PROVIDER_DOWN_AFTER);
       else if (!isolating && inRefused.length > 1) {
         // Find the document the model refuses: each one alone next, at once.
