@@ -28,20 +28,24 @@ describe('ruleVerdicts', () => {
     expect(phrase).toMatchObject({ gainsOn: ['a', 'b'], costsOn: [], inertOn: [], keep: true });
   });
 
-  it('removes a rule that costs one collection more than 0.005, or gains on only one, or changes nothing', () => {
+  it('removes a rule that costs one collection more than 0.005, gains on only one or changes nothing; each rule judged on the scores it acts on', () => {
     const verdicts = ruleVerdicts([
       collection('a', [
         scores('all rules', 0.6, 0.7),
         scores('without headingBonus', 0.5),
         scores('without frameTier', 0.59),
         scores('without definitionFirst', 0.6, 0.6),
+        scores('without navigationPenalty', 0.6, 0.9),
       ]),
       collection('b', [
         scores('all rules', 0.6, 0.7),
         scores('without headingBonus', 0.61),
         scores('without frameTier', 0.6),
         scores('without definitionFirst', 0.6, 0.7),
+        scores('without navigationPenalty', 0.6, 0.7),
       ]),
+      // No citation here: a passage rule is not judged on this collection.
+      collection('c', [scores('all rules', 0.6), scores('without definitionFirst', 0.5)]),
     ]);
     const of = (rule: string) => verdicts.find((v) => v.rule === rule)!;
     expect(of('headingBonus').costsOn).toEqual([
@@ -49,8 +53,10 @@ describe('ruleVerdicts', () => {
     ]);
     expect(of('headingBonus').keep).toBe(false);
     expect(of('frameTier')).toMatchObject({ gainsOn: ['a'], inertOn: ['b'], keep: false });
-    // The citation counts like any score: the definition rule gains on a only.
-    expect(of('definitionFirst')).toMatchObject({ gainsOn: ['a'], inertOn: ['b'], keep: false });
+    // A passage rule is judged on the citation alone: the definition rule gains on a only.
+    expect(of('definitionFirst')).toMatchObject({ gainsOn: ['a'], costsOn: [], inertOn: ['b'], keep: false });
+    // A search rule on its rankings alone: the citation it costs on a is shown, not counted.
+    expect(of('navigationPenalty')).toMatchObject({ gainsOn: [], costsOn: [], inertOn: ['a', 'b'] });
   });
 });
 

@@ -9,8 +9,11 @@
  * citation only on real-documents collections, the vector channel never.
  *
  * A rule stays only if it gains on the test split of at least two collections and costs none more
- * than 0.005 (issue #24): `ruleVerdicts` applies that to nDCG@10 and P@1 of the keyword and hybrid
- * channels and to the citation, each variant against the all-rules run of the same study.
+ * than 0.005 (issue #24): `ruleVerdicts` applies that, each variant against the all-rules run of
+ * the same study, to the scores the rule acts on: a search rule to nDCG@10 and P@1 of the keyword
+ * and hybrid channels (the scores `--compare` gates), a passage rule (PASSAGE_RULES: it changes
+ * only what the extractive answer quotes) to the citation. The table shows every score of every
+ * variant, a search rule's effect on the citation included.
  */
 import type { SearchResponse } from '@shared/models';
 import { buildExtractiveAnswer } from '../src-main/core/chat/extractive-answer';
@@ -32,6 +35,14 @@ export interface RuleVariant {
 }
 
 const RULE_NAMES = Object.keys(ALL_RULES) as (keyof RankingRules)[];
+
+/** The rules of the extractive answer's passage choice: they change the citation and nothing else. */
+export const PASSAGE_RULES: ReadonlySet<string> = new Set<keyof RankingRules>([
+  'rarePassageTerms',
+  'keyTermPassages',
+  'definitionFirst',
+  'passageReorder',
+]);
 
 /** Every rule on, each rule off alone, every rule off. */
 export const RULE_VARIANTS: readonly RuleVariant[] = [
@@ -169,14 +180,17 @@ export async function ablateRules(
   });
 }
 
-/** Each measured score of a variant: `channel metric` → value. */
-function measured(scores: VariantScores): Map<string, number> {
+/** The scores a rule is judged on (see the file comment): `channel metric` → value. */
+function measured(scores: VariantScores, passageRule: boolean): Map<string, number> {
   const values = new Map<string, number>();
+  if (passageRule) {
+    if (scores.citation !== null) values.set('citation', scores.citation);
+    return values;
+  }
   for (const channel of ['keyword', 'hybrid'] as const) {
     values.set(`${channel} nDCG@10`, scores[channel].ndcgAt10);
     values.set(`${channel} P@1`, scores[channel].pAt1);
   }
-  if (scores.citation !== null) values.set('citation', scores.citation);
   return values;
 }
 
@@ -206,8 +220,9 @@ export function ruleVerdicts(ablations: readonly CollectionAblation[]): RuleVerd
       const base = c.variants.find((v) => v.variant === 'all rules');
       const without = c.variants.find((v) => v.variant === variantName);
       if (!base || !without) continue;
-      const on = measured(base);
-      const off = measured(without);
+      const on = measured(base, PASSAGE_RULES.has(verdict.rule));
+      const off = measured(without, PASSAGE_RULES.has(verdict.rule));
+      if (on.size === 0) continue;
       // The rule's effect on each score: with it (all rules) minus without it.
       const effects = [...on].map(([score, value]) => ({ score, diff: value - (off.get(score) ?? value) }));
       const worst = effects.reduce((a, b) => (b.diff < a.diff ? b : a));
