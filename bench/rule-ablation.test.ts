@@ -20,11 +20,11 @@ const collection = (name: string, variants: VariantScores[]): CollectionAblation
 describe('ruleVerdicts', () => {
   it('keeps a rule that gains on two collections and costs none more than 0.005', () => {
     const verdicts = ruleVerdicts([
-      collection('a', [scores('all rules', 0.6), scores('without phraseBonus', 0.58)]),
-      collection('b', [scores('all rules', 0.6), scores('without phraseBonus', 0.599)]),
-      collection('c', [scores('all rules', 0.6), scores('without phraseBonus', 0.604)]),
+      collection('a', [scores('all rules', 0.6), scores('without functionWordTier', 0.58)]),
+      collection('b', [scores('all rules', 0.6), scores('without functionWordTier', 0.599)]),
+      collection('c', [scores('all rules', 0.6), scores('without functionWordTier', 0.604)]),
     ]);
-    const phrase = verdicts.find((v) => v.rule === 'phraseBonus')!;
+    const phrase = verdicts.find((v) => v.rule === 'functionWordTier')!;
     expect(phrase).toMatchObject({ gainsOn: ['a', 'b'], costsOn: [], inertOn: [], keep: true });
   });
 
@@ -35,14 +35,14 @@ describe('ruleVerdicts', () => {
         scores('without headingBonus', 0.5),
         scores('without frameTier', 0.59),
         scores('without definitionFirst', 0.6, 0.6),
-        scores('without navigationPenalty', 0.6, 0.9),
+        scores('without functionWordTier', 0.6, 0.9),
       ]),
       collection('b', [
         scores('all rules', 0.6, 0.7),
         scores('without headingBonus', 0.61),
         scores('without frameTier', 0.6),
         scores('without definitionFirst', 0.6, 0.7),
-        scores('without navigationPenalty', 0.6, 0.7),
+        scores('without functionWordTier', 0.6, 0.7),
       ]),
       // No citation here: a passage rule is not judged on this collection.
       collection('c', [scores('all rules', 0.6), scores('without definitionFirst', 0.5)]),
@@ -56,7 +56,7 @@ describe('ruleVerdicts', () => {
     // A passage rule is judged on the citation alone: the definition rule gains on a only.
     expect(of('definitionFirst')).toMatchObject({ gainsOn: ['a'], costsOn: [], inertOn: ['b'], keep: false });
     // A search rule on its rankings alone: the citation it costs on a is shown, not counted.
-    expect(of('navigationPenalty')).toMatchObject({ gainsOn: [], costsOn: [], inertOn: ['a', 'b'] });
+    expect(of('functionWordTier')).toMatchObject({ gainsOn: [], costsOn: [], inertOn: ['a', 'b'] });
   });
 });
 

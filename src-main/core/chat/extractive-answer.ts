@@ -4,7 +4,6 @@
  */
 import type { SearchHit } from '@shared/models';
 import { trimAroundBestParagraph, type PromptSource } from './prompt-builder';
-import { keyTerms } from '../search/phrase-rerank';
 import { ALL_RULES, type RankingRules } from '../search/ranking-rules';
 import { analyze, identifierTokens } from '../text/analyzer';
 import { queryTerms as analyzeQuery } from '../text/query-terms';
@@ -124,6 +123,14 @@ function choosePassages(
         b.score / (1 + RANK_DISCOUNT * b.rank) - a.score / (1 + RANK_DISCOUNT * a.rank) || a.rank - b.rank,
     );
   return scored.slice(0, options.maxPassages ?? 3);
+}
+
+/** Words a user copies verbatim: identifiers, codes and numbers of three digits or more. */
+const KEY_TERM = /^(?=.*\d)[a-z0-9]{3,}$|^[a-z0-9]+(?:[._-][a-z0-9]+)+$/;
+
+/** The identifiers, codes and numbers among the query's phrases (lower-cased, as typed). */
+export function keyTerms(phrases: readonly string[]): string[] {
+  return [...new Set(phrases.flatMap((p) => p.split(/\s+/)).filter((w) => KEY_TERM.test(w)))];
 }
 
 /** A paragraph holding an identifier/code the question names comes before any that lacks one. */

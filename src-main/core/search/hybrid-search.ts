@@ -165,7 +165,7 @@ export interface SearchStages extends Retrieved {
   query: PreparedQuery;
   syntax: QuerySyntax;
   k: number;
-  /** The fused candidates that passed the operators, after the phrase and navigation rules. */
+  /** The fused candidates that passed the operators, after the heading rule (phrase-rerank.ts). */
   ranked: FusedItem<Channel>[];
   /** `ranked` with each document's chunks beyond the per-document cap dropped. */
   capped: FusedItem<Channel>[];

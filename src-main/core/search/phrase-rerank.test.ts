@@ -1,20 +1,15 @@
 import { describe, expect, it } from 'vitest';
 import {
   HEADING_BONUS,
-  NAVIGATION_PENALTY,
-  PHRASE_BONUS,
   phraseAdjuster,
   phraseAdjustment,
   phraseShare,
+  rerankByPhrase,
 } from './phrase-rerank';
+import { ALL_RULES } from './ranking-rules';
 import { queryTerms } from '../text/query-terms';
 
-const chunk = (content: string, heading_path = '', external_id = 'page.md') => ({
-  content,
-  heading_path,
-  external_id,
-  url: null,
-});
+const chunk = (content: string, heading_path = '') => ({ content, heading_path });
 const phrasesOf = (query: string) => queryTerms(query).phrases;
 
 describe('phraseShare', () => {
@@ -29,50 +24,50 @@ describe('phraseShare', () => {
 });
 
 describe('phraseAdjustment', () => {
-  it('gives a heading that names the whole query the full bonus, and one naming a word of a long claim nothing', () => {
+  it('gives a heading that names the whole query the bonus, and one naming a word of a long claim nothing', () => {
     const faq = chunk('### TiKV channel full 是什么原因？\n\n- Raftstore 线程太忙。', '集群管理 FAQ');
-    expect(phraseAdjustment(faq, phrasesOf('TiKV channel full 是什么原因'))).toBeCloseTo(
-      PHRASE_BONUS + HEADING_BONUS,
+    expect(phraseAdjustment(faq, phrasesOf('TiKV channel full 是什么原因'))).toBe(HEADING_BONUS);
+    expect(phraseAdjustment(chunk('Error Number: 8027', '错误码 > 8027'), phrasesOf('8027'))).toBe(
+      HEADING_BONUS,
     );
     const claim = phrasesOf('A deficiency of vitamin B12 increases blood levels of homocysteine');
     const titled = chunk('# Homocysteine\n\nPlasma homocysteine was measured in 200 adults.', 'Homocysteine');
     expect(phraseAdjustment(titled, claim)).toBe(0);
   });
 
-  it('rewards every named code present, and a verbatim identifier, when they are the whole query', () => {
-    const codes = chunk('## 8027\n\nError Number: 8027, the schema version is outdated.');
-    expect(phraseAdjustment(codes, phrasesOf('8027'))).toBeCloseTo(PHRASE_BONUS + HEADING_BONUS);
-    const scattered = chunk('tidb mem quota query are words, not the variable.');
-    expect(phraseAdjustment(scattered, phrasesOf('tidb_mem_quota_query'))).toBe(0);
-    const defined = chunk('- `tidb_mem_quota_query`: the memory quota of one query.');
-    expect(phraseAdjustment(defined, phrasesOf('tidb_mem_quota_query'))).toBeCloseTo(PHRASE_BONUS);
-    const mixed = chunk('Error Number: 8027 and more words about schema versions.');
-    expect(phraseAdjustment(mixed, phrasesOf('8027 schema lease'))).toBe(0);
-  });
-
-  it('puts navigation files and link lists below content, whatever the query', () => {
-    expect(phraseAdjustment(chunk('- [a](a.md)', '', 'TOC.md'), [])).toBe(-NAVIGATION_PENALTY);
-    const links = chunk(['x', 'y', 'z', 'v', 'w'].map((t) => `- [${t}](${t}.md)`).join('\n'));
-    expect(phraseAdjustment(links, phrasesOf('unrelated'))).toBe(-NAVIGATION_PENALTY);
+  it('gives nothing to the phrase in the body only, to a scattered match, or to a navigation file', () => {
+    const phrases = phrasesOf('TiKV channel full 是什么原因');
+    expect(
+      phraseAdjustment(chunk('When the TiKV channel full error shows, Raftstore is busy.'), phrases),
+    ).toBe(0);
+    expect(phraseAdjustment(chunk('## TiKV channel\n\nA disk may be full.'), phrases)).toBe(0);
+    expect(phraseAdjustment(chunk('- [a](a.md)', 'TOC'), phrasesOf('unrelated'))).toBe(0);
   });
 });
 
-describe('phraseAdjuster', () => {
-  it('adjusts each of many chunks of one query on its own merits', () => {
-    const adjust = phraseAdjuster(phrasesOf('TiKV channel full 是什么原因'));
-    const faq = chunk('### TiKV channel full 是什么原因？\n\n- Raftstore 线程太忙。', '集群管理 FAQ');
-    const body = chunk('When the TiKV channel full error shows, Raftstore is busy.');
-    const scattered = chunk('TiKV has a channel; a disk may be full.');
-    const links = chunk(['x', 'y', 'z', 'v', 'w'].map((t) => `- [${t}](${t}.md)`).join('\n'));
-    expect([faq, body, scattered, links, faq].map(adjust)).toEqual([
-      PHRASE_BONUS + HEADING_BONUS,
-      PHRASE_BONUS,
-      0,
-      -NAVIGATION_PENALTY,
-      PHRASE_BONUS + HEADING_BONUS,
+describe('rerankByPhrase', () => {
+  it('lifts the section headed by the query over near neighbours, not over distant ones', () => {
+    const phrases = phrasesOf('TiKV channel full 是什么原因');
+    const chunks = new Map([
+      ['body', chunk('When the TiKV channel full error shows, Raftstore is busy.')],
+      ['faq', chunk('### TiKV channel full 是什么原因？\n\n- Raftstore 线程太忙。', '集群管理 FAQ')],
     ]);
-    const codes = phraseAdjuster(phrasesOf('8027'));
-    expect(codes(chunk('Error Number: 8027, the schema version is outdated.'))).toBe(PHRASE_BONUS);
-    expect(codes(chunk('Error Number: 8026.'))).toBe(0);
+    const rrf = (rank: number) => 1 / (60 + rank);
+    const near = [
+      { key: 'body', score: rrf(1) },
+      { key: 'faq', score: rrf(2) },
+    ];
+    expect(rerankByPhrase(near, (key) => chunks.get(key), phrases).map((c) => c.key)).toEqual([
+      'faq',
+      'body',
+    ]);
+    // Without the rule the fused order stands (the rule ablation's switch).
+    const off = phraseAdjuster(phrases, { ...ALL_RULES, headingBonus: false });
+    expect(off(chunks.get('faq')!)).toBe(0);
+    const far = [
+      { key: 'body', score: rrf(1) },
+      { key: 'faq', score: rrf(40) },
+    ];
+    expect(rerankByPhrase(far, (key) => chunks.get(key), phrases).map((c) => c.key)).toEqual(['body', 'faq']);
   });
 });

@@ -13,12 +13,8 @@ export interface RankingRules {
    * query of nothing but function words still finds nothing).
    */
   functionWordTier: boolean;
-  /** phrase-rerank.ts: the query's whole phrase, or every identifier it names, in a chunk. */
-  phraseBonus: boolean;
   /** phrase-rerank.ts: the query's whole phrase in one of the chunk's headings. */
   headingBonus: boolean;
-  /** phrase-rerank.ts: navigation files and link lists rank below content. */
-  navigationPenalty: boolean;
   /**
    * index-retrieval.ts: question-frame words (原因, reason) are searched in a second BM25 query
    * fused below the content words; off, they are words of the one BM25 query like any other.
@@ -36,9 +32,7 @@ export interface RankingRules {
 
 export const ALL_RULES: Readonly<RankingRules> = Object.freeze({
   functionWordTier: true,
-  phraseBonus: true,
   headingBonus: true,
-  navigationPenalty: true,
   frameTier: true,
   rarePassageTerms: true,
   keyTermPassages: true,

@@ -104,14 +104,6 @@ describe('search on real-shaped documents', () => {
     expect(hits[0]?.externalId).toBe('release-7.4.0.md');
   });
 
-  it('ranks a navigation file below the content it links to', async () => {
-    const hits = await top('内存 quota');
-    const toc = hits.findIndex((h) => h.externalId === 'TOC.md');
-    const content = hits.findIndex((h) => h.externalId === 'configure-memory-usage.md');
-    expect(content).toBeGreaterThanOrEqual(0);
-    expect(toc === -1 || toc > content).toBe(true);
-  });
-
   it('indexes and shows cleaned text: no shortcodes, no HTML, front matter as metadata, title as H1', async () => {
     const rows = (
       await db.query<{ content: string; title: string; metadata: Record<string, unknown> }>(
