@@ -34,18 +34,18 @@ describe('ruleVerdicts', () => {
         scores('all rules', 0.6, 0.7),
         scores('without headingBonus', 0.5),
         scores('without frameTier', 0.59),
-        scores('without definitionFirst', 0.6, 0.6),
+        scores('without keyTermPassages', 0.6, 0.6),
         scores('without functionWordTier', 0.6, 0.9),
       ]),
       collection('b', [
         scores('all rules', 0.6, 0.7),
         scores('without headingBonus', 0.61),
         scores('without frameTier', 0.6),
-        scores('without definitionFirst', 0.6, 0.7),
+        scores('without keyTermPassages', 0.6, 0.7),
         scores('without functionWordTier', 0.6, 0.7),
       ]),
       // No citation here: a passage rule is not judged on this collection.
-      collection('c', [scores('all rules', 0.6), scores('without definitionFirst', 0.5)]),
+      collection('c', [scores('all rules', 0.6), scores('without keyTermPassages', 0.5)]),
     ]);
     const of = (rule: string) => verdicts.find((v) => v.rule === rule)!;
     expect(of('headingBonus').costsOn).toEqual([
@@ -53,8 +53,8 @@ describe('ruleVerdicts', () => {
     ]);
     expect(of('headingBonus').keep).toBe(false);
     expect(of('frameTier')).toMatchObject({ gainsOn: ['a'], inertOn: ['b'], keep: false });
-    // A passage rule is judged on the citation alone: the definition rule gains on a only.
-    expect(of('definitionFirst')).toMatchObject({ gainsOn: ['a'], costsOn: [], inertOn: ['b'], keep: false });
+    // A passage rule is judged on the citation alone: the key-term rule gains on a only.
+    expect(of('keyTermPassages')).toMatchObject({ gainsOn: ['a'], costsOn: [], inertOn: ['b'], keep: false });
     // A search rule on its rankings alone: the citation it costs on a is shown, not counted.
     expect(of('functionWordTier')).toMatchObject({ gainsOn: [], costsOn: [], inertOn: ['a', 'b'] });
   });

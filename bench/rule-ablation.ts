@@ -40,7 +40,6 @@ const RULE_NAMES = Object.keys(ALL_RULES) as (keyof RankingRules)[];
 export const PASSAGE_RULES: ReadonlySet<string> = new Set<keyof RankingRules>([
   'rarePassageTerms',
   'keyTermPassages',
-  'definitionFirst',
   'passageReorder',
 ]);
 

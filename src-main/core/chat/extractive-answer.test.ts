@@ -70,22 +70,6 @@ describe('buildExtractiveAnswer', () => {
     expect(answer.sources[0]?.paragraph.text).toContain('2023 年 10 月 12 日');
   });
 
-  it('quotes the definition of a configuration name over an earlier page that only uses it', () => {
-    const mention = hit(
-      1,
-      '### 运行数据\n\n如果内存使用超过了 `tidb_mem_quota_query` 规定的值，TiDB 会尝试使用临时存储。下面的例子展示了 `tidb_mem_quota_query` 设为 500 MB 时的结果。',
-    );
-    const definition = hit(
-      2,
-      '### `tidb_checksum_table_concurrency`\n\n- 默认值：`4`\n\n### `tidb_mem_quota_query`\n\n- 作用域：SESSION | GLOBAL\n- 默认值：`1073741824`\n- 这个变量用来设置一条查询语句的内存使用阈值。',
-      { ranks: { keyword: 3 } },
-    );
-    const other = hit(3, '无关的段落，讲别的事情。');
-    const answer = buildExtractiveAnswer('tidb_mem_quota_query', [mention, other, definition], 'no-model');
-    expect(answer.sources[0]?.hit.key).toBe('chunk:2');
-    expect(answer.sources[0]?.paragraph.text).toContain('1073741824');
-  });
-
   it('names the source once: the title, then the sections below it', () => {
     expect(sourceName({ title: 'TiDB 配置文件描述', headingPath: 'TiDB 配置文件描述 > 兼容性变更' })).toBe(
       'TiDB 配置文件描述 › 兼容性变更',

@@ -109,11 +109,7 @@ function choosePassages(
     rank,
     score: Math.max(
       0,
-      ...paragraphsWithHeadings(candidate.text).map(
-        (p) =>
-          matchScore(p.text, terms, weights) +
-          (rules.definitionFirst && definesKey(p.text, forms) ? DEFINITION_SCORE : 0),
-      ),
+      ...paragraphsWithHeadings(candidate.text).map((p) => matchScore(p.text, terms, weights)),
     ),
   }));
   // Search order still counts: a later hit must match clearly better to be quoted first.
@@ -135,23 +131,6 @@ export function keyTerms(phrases: readonly string[]): string[] {
 
 /** A paragraph holding an identifier/code the question names comes before any that lacks one. */
 const KEY_TERM_SCORE = 1000;
-
-/**
- * A paragraph under a heading that names the key itself ("### `tidb_mem_quota_query`") is its
- * definition: it outranks a mention a few search ranks higher (a page that uses the name), since
- * the question names a key to learn what it is.
- */
-const DEFINITION_SCORE = KEY_TERM_SCORE;
-
-/** Whether the paragraph's heading starts with one of the key terms (any of its forms). */
-function definesKey(paragraph: string, forms: readonly string[][]): boolean {
-  const heading = /^ {0,3}#{1,6}[ \t]+(.+)$/m.exec(paragraph.split('\n')[0] ?? '')?.[1];
-  const first = heading?.replace(/[`*]/g, '').trim().split(/\s+/)[0];
-  if (!first) return false;
-  // analyze() yields an identifier's whole token too (tidbmemquotaquery), as the key forms are.
-  const tokens = new Set(analyze(first));
-  return forms.some((keyForms) => keyForms.some((token) => tokens.has(token)));
-}
 
 /** The keyword tokens that stand for key terms: an identifier's whole token, a code's own. */
 function keyTokens(keys: string[]): string[] {

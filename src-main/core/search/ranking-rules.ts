@@ -24,8 +24,6 @@ export interface RankingRules {
   rarePassageTerms: boolean;
   /** extractive-answer.ts: a paragraph holding an identifier or code the question names comes first. */
   keyTermPassages: boolean;
-  /** extractive-answer.ts: a paragraph under a heading naming that key (its definition) comes first. */
-  definitionFirst: boolean;
   /** extractive-answer.ts: passages are reordered by their match (search order only discounts); off, search order. */
   passageReorder: boolean;
 }
@@ -36,6 +34,5 @@ export const ALL_RULES: Readonly<RankingRules> = Object.freeze({
   frameTier: true,
   rarePassageTerms: true,
   keyTermPassages: true,
-  definitionFirst: true,
   passageReorder: true,
 });
