@@ -98,14 +98,18 @@ async function quarantinedFiles(
 /** The search index in words: keyword only, or keyword + a semantic model's vectors and how far they are. */
 export function describeIndex(reindex: StatusSnapshot['reindex']): string {
   if (!reindex.activeSpace && !reindex.pendingSpace)
-    return 'keyword search; add a semantic model for meaning-based search';
+    return reindex.error
+      ? `keyword search · ${reindex.error}`
+      : 'keyword search; add a semantic model for meaning-based search';
   const into = reindex.pendingSpace ?? reindex.activeSpace;
   const progress = `${reindex.done.toLocaleString('en')}/${reindex.total.toLocaleString('en')} chunks`;
   const state = reindex.paused
     ? ` (paused at ${progress})`
-    : reindex.done < reindex.total
-      ? ` (building ${into}: ${progress}${reindex.etaSeconds ? `, about ${formatSeconds(reindex.etaSeconds)} left` : ''})`
-      : '';
+    : reindex.done >= reindex.total
+      ? ''
+      : reindex.running
+        ? ` (building ${into}: ${progress}${reindex.etaSeconds ? `, about ${formatSeconds(reindex.etaSeconds)} left` : ''})`
+        : ` (${into}: ${progress} have vectors; the rest is built while the app, \`cairn serve\` or \`cairn sync\` runs)`;
   const error = reindex.error ? ` · ${reindex.error}` : '';
   return `keyword + semantic (${reindex.activeSpace || 'none yet'})${state}${error}`;
 }
@@ -122,11 +126,12 @@ export function formatStatus(
   status: StatusSnapshot,
   quarantined: Record<string, DocumentError[]> = {},
 ): string {
-  const { embedding, chat } = status.settings;
+  const { chat } = status.settings;
   const lines = [
     `Cairn ${status.version}`,
     `Data directory: ${status.dataDir}${status.storage ? ` · ${storageLine(status.storage)}` : ''}`,
-    `Embeddings: ${embedding.provider}${embedding.model ? ` ${embedding.model}` : ''}, ${embedding.dimensions} dims · Chat: ${chat.provider}${chat.model ? ` ${chat.model}` : ''}`,
+    // The semantic model in effect (settings or CAIRN_EMBED_*) is on the Index line, from the index itself.
+    `Chat: ${chat.provider}${chat.model ? ` ${chat.model}` : ''}`,
     `Scheduled sync: ${status.settings.scheduledSyncPaused ? 'paused' : `every ${status.settings.syncIntervalHours} h`}`,
     `Index: ${describeIndex(status.reindex)}`,
     '',

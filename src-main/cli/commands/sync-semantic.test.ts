@@ -16,6 +16,7 @@ import {
 import { silentLogger } from '../../core/logging/logger';
 import type { OpenCairnOptions } from '../open-cairn';
 import { runCli } from '../../testing/run-cli';
+import { describeIndex } from './status';
 
 let root: string;
 let notes: string;
@@ -90,6 +91,44 @@ describe('cairn sync with a semantic model', () => {
     expect(run.code).toBe(0);
     expect(run.stdout).toMatch(
       /\nSemantic index \(custom\/text-embedding-v3\/1024\): (\d+)\/\1 chunks have vectors\n$/,
+    );
+  });
+
+  it('cairn status names the semantic model in effect on its Index line', async () => {
+    const run = await runCli(['status'], { cairn });
+    expect(run.stdout).toContain('\nIndex: keyword + semantic (custom/text-embedding-v3/1024)\n');
+    expect(run.stdout).toContain('\nChat: none\n');
+  });
+});
+
+describe('the Index line of cairn status', () => {
+  const status = (patch: object) => ({
+    running: false,
+    done: 1200,
+    total: 5000,
+    activeSpace: 'local/bge-small-zh-v1.5/512',
+    pendingSpace: null,
+    ...patch,
+  });
+  it('says building only while this or another process builds, and where the rest will be built otherwise', () => {
+    expect(describeIndex(status({ running: true, etaSeconds: 600 }))).toBe(
+      'keyword + semantic (local/bge-small-zh-v1.5/512) (building local/bge-small-zh-v1.5/512: 1,200/5,000 chunks, about 10 min left)',
+    );
+    expect(describeIndex(status({}))).toBe(
+      'keyword + semantic (local/bge-small-zh-v1.5/512) (local/bge-small-zh-v1.5/512: 1,200/5,000 chunks have vectors; the rest is built while the app, `cairn serve` or `cairn sync` runs)',
+    );
+    expect(describeIndex(status({ paused: true }))).toBe(
+      'keyword + semantic (local/bge-small-zh-v1.5/512) (paused at 1,200/5,000 chunks)',
+    );
+    expect(
+      describeIndex(
+        status({
+          activeSpace: '',
+          error: 'The embedding provider dashscope needs an API key; search uses the vectors that exist.',
+        }),
+      ),
+    ).toBe(
+      'keyword search · The embedding provider dashscope needs an API key; search uses the vectors that exist.',
     );
   });
 });

@@ -134,10 +134,17 @@ export class EmbeddingService {
     this.unavailable = null;
     if (this.keywordOnly) {
       await this.builder.stop();
-      const dropped = await dropEverySpace(this.deps.db);
-      if (dropped.length > 0)
-        this.deps.logger.info('keyword search only: dropped the vectors', { spaces: dropped.map(spaceKey) });
-      await spaceSettings.prune([]);
+      // Only a process that builds (the app, `cairn serve`, `cairn sync`) applies "no semantic
+      // model" to the index: a one-shot command run without the CAIRN_EMBED_* overlay that built
+      // the vectors searches by keyword and leaves them be.
+      if (this.deps.build !== false) {
+        const dropped = await dropEverySpace(this.deps.db);
+        if (dropped.length > 0)
+          this.deps.logger.info('keyword search only: dropped the vectors', {
+            spaces: dropped.map(spaceKey),
+          });
+        await spaceSettings.prune([]);
+      }
       this.active = this.pending = this.previous = null;
       return this.afterChange();
     }

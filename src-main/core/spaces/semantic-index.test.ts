@@ -307,6 +307,35 @@ describe('the semantic index', () => {
 });
 
 describe('keyword search only', () => {
+  it('drops the vectors in a process that builds, and leaves them in a one-shot one', async () => {
+    await writeNotes(['Tomatoes', 'Basil']);
+    const embedder = new CountingEmbedder({ model: 'garden' });
+    const built = serviceFor([embedder], () => custom('garden'));
+    await built.start();
+    await built.whenIdle();
+    await built.dispose();
+    const { active } = await readSpaces(db);
+    expect(await vectorCount(active!)).toBe(2);
+    const none = () => ({ provider: 'builtin' as const, baseUrl: '', model: '', dimensions: 1024 });
+
+    // A one-shot command (a search, a status) run without the model the vectors were built with.
+    const oneShot = serviceFor([embedder], none, { build: false });
+    await oneShot.start();
+    expect(oneShot.status()).toMatchObject({ activeSpace: '', pendingSpace: null });
+    expect(oneShot.forSpace(active!)).toBeNull();
+    await oneShot.dispose();
+    expect((await readSpaces(db)).active?.id).toBe(active!.id);
+    expect(await vectorCount(active!)).toBe(2);
+
+    // The app (or `cairn serve`, `cairn sync`) with the model turned off.
+    const app = serviceFor([embedder], none);
+    await app.start();
+    await app.dispose();
+    expect((await readSpaces(db)).active).toBeNull();
+    const tables = await db.query("SELECT tablename FROM pg_tables WHERE tablename LIKE 'embeddings_%'");
+    expect(tables.rows).toEqual([]);
+  });
+
   it('writes no vectors and builds no vector index, and searches by keyword', async () => {
     const service = serviceFor([], () => ({ provider: 'builtin', baseUrl: '', model: '', dimensions: 1024 }));
     await service.start();
