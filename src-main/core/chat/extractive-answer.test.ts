@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { SearchHit } from '@shared/models';
+import { ALL_RULES, type RankingRules } from '../search/ranking-rules';
 import { buildExtractiveAnswer, sourceName } from './extractive-answer';
 
 function hit(id: number, text: string, extra: Partial<SearchHit> = {}): SearchHit {
@@ -76,5 +77,45 @@ describe('buildExtractiveAnswer', () => {
     );
     expect(sourceName({ title: 'FAQ', headingPath: 'FAQ' }, '### Why?\n\nBecause.')).toBe('FAQ › Why?');
     expect(sourceName({ title: 'Guide', headingPath: '' })).toBe('Guide');
+  });
+});
+
+// Each passage rule the rule ablation kept (ranking-rules.ts; docs/decisions/retrieval-on-real-documents.md),
+// shown deciding the quote: with it one paragraph, without it another.
+describe('the passage rules', () => {
+  const quoted = (question: string, hits: SearchHit[], off?: keyof RankingRules) =>
+    buildExtractiveAnswer(question, hits, 'no-model', {
+      rules: off ? { ...ALL_RULES, [off]: false } : ALL_RULES,
+    }).sources[0]?.paragraph.text;
+
+  it('rare terms: the paragraph with the rare word, not the one repeating the common ones', () => {
+    const guide = [
+      hit(
+        1,
+        'TiDB 备份 概述。\n\nTiDB 备份 工具。\n\nTiDB 备份 BR 的用法。\n\nBR 限速：使用 --ratelimit 参数。',
+      ),
+    ];
+    expect(quoted('TiDB 备份 BR 限速', guide)).toBe('BR 限速：使用 --ratelimit 参数。');
+    expect(quoted('TiDB 备份 BR 限速', guide, 'rarePassageTerms')).toBe('TiDB 备份 BR 的用法。');
+  });
+
+  it('key terms: the paragraph holding the code the question names, over one holding its other words', () => {
+    const hits = [
+      hit(1, 'TiDB 报错时怎么处理：先查看 TiDB 日志，再处理报错。'),
+      hit(2, '8027：表结构版本过期。'),
+    ];
+    expect(quoted('TiDB 报错 8027 怎么处理', hits)).toBe('8027：表结构版本过期。');
+    expect(quoted('TiDB 报错 8027 怎么处理', hits, 'keyTermPassages')).toContain('先查看 TiDB 日志');
+  });
+
+  it('reorder: a later hit that matches clearly better is quoted first', () => {
+    const hits = [
+      hit(1, 'TiKV 的内存使用，TiKV 内存限制。'),
+      hit(2, 'TiKV 内存 限制 与 block-cache 的 capacity。\n\nTiKV 内存 说明。'),
+    ];
+    expect(quoted('TiKV 内存 限制 block-cache', hits)).toContain('block-cache');
+    expect(quoted('TiKV 内存 限制 block-cache', hits, 'passageReorder')).toBe(
+      'TiKV 的内存使用，TiKV 内存限制。',
+    );
   });
 });

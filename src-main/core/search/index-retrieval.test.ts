@@ -201,6 +201,9 @@ describe('retrieveFromIndex on documents', () => {
   it('finds no keyword hit when the content words occur nowhere, however common its frame words', async () => {
     const found = await retrieveFromIndex(db, input('火星基地 是什么原因'));
     expect(found.keyword).toEqual([]);
+    // Without the frame tier (the rule ablation's switch) 原因 alone finds the FAQ.
+    const untiered = await retrieveFromIndex(db, input('火星基地 是什么原因'), { frameTier: false });
+    expect(namesOf(untiered.keyword)).toContain('faq');
   });
 
   it('finds the pages holding some of the query words when another occurs nowhere (no "No results")', async () => {

@@ -17,6 +17,16 @@ describe('queryTerms', () => {
       'region',
     ]);
     expect(queryTerms('TiDB 7.4.0 是什么时候发布的').content).toEqual(['tidb', '7', '4', '0', '发布', '740']);
+    // Without the tier (the rule ablation's switch) they are searched like content...
+    expect(queryTerms('怎么找出执行很慢的 SQL 语句', { functionWordTier: false }).content).toEqual(
+      expect.arrayContaining(['怎么', '的']),
+    );
+    // ...but a query of nothing else still has no terms.
+    expect(queryTerms('是什么', { functionWordTier: false })).toEqual({
+      content: [],
+      frame: [],
+      phrases: [],
+    });
   });
 
   it('weighs question-frame words instead of deleting them, and makes them content when alone', () => {
