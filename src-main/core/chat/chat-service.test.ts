@@ -70,6 +70,24 @@ describe('ChatService with a model', () => {
     expect(answer.usage!.totalTokens).toBe(promptTokens + answer.usage!.completionTokens);
   });
 
+  it('marks the paragraph the answer used on its source card, not the one the question matched first', async () => {
+    // The question matches the VPN guide's first paragraph; the answer cites its second.
+    fake.behaviour = {
+      kind: 'script',
+      text: 'Renewal of the VPN certificate in the IT portal takes five minutes [1].',
+    };
+    const { ask } = createChatKit(db, { chat: withModel() });
+    const answer = await ask({ question: 'When does the VPN certificate expire?' });
+    const renew = 'Renew the certificate from the IT portal under Certificates; renewal takes five minutes.';
+    const guide = CORPUS.find((passage) => passage.title === 'VPN Guide')!.text;
+    expect(answer.citations[0]).toMatchObject({
+      title: 'VPN Guide',
+      paragraph: renew,
+      charStart: guide.indexOf(renew),
+      charEnd: guide.indexOf(renew) + renew.length,
+    });
+  });
+
   it('drops a marker that points to no source ([7] with 4 sources) and cites the rest', async () => {
     fake.behaviour = { kind: 'cite-out-of-range' };
     const { ask, recorder } = createChatKit(db, { chat: withModel() });

@@ -11,7 +11,7 @@ import { CairnError, toErrorData } from '../errors';
 import { silentLogger, type Logger } from '../logging/logger';
 import type { SearchService } from '../search/search-service';
 import type { ChatMessage, ChatModel, ResolvedChatModel } from './chat-model';
-import { citedCards, toSourceCard, validateCitations } from './citations';
+import { citedCards, paragraphUsedByAnswer, toSourceCard, validateCitations } from './citations';
 import type { ConversationRepository } from './conversation-repository';
 import { buildExtractiveAnswer, type ExtractiveReason } from './extractive-answer';
 import {
@@ -311,7 +311,14 @@ export class ChatService {
     secrets: string[],
   ): Promise<void> {
     const checked = validateCitations(scrub(outcome.text, secrets), outcome.sources.length);
-    const sources = outcome.sources.map(toSourceCard);
+    // A model's answer says which paragraph of each source it used; an extractive answer quoted its own.
+    const sources = outcome.sources.map((source) =>
+      toSourceCard(
+        outcome.mode === 'model'
+          ? { ...source, paragraph: paragraphUsedByAnswer(source, checked.text) }
+          : source,
+      ),
+    );
     const answer: ChatAnswer = {
       conversationId,
       messageId,

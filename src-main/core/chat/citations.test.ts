@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { SearchHit } from '@shared/models';
-import { citedCards, toSourceCard, validateCitations } from './citations';
+import { citedCards, paragraphUsedByAnswer, toSourceCard, validateCitations } from './citations';
 import { queryTerms, bestParagraph } from './text-match';
 
 describe('validateCitations', () => {
@@ -123,5 +123,59 @@ describe('toSourceCard', () => {
       'TiKV 配置文件 > 配置项 > `region-split-size`',
       '/docs/tikv-configuration-file.md#region-split-size',
     ]);
+  });
+});
+
+describe('paragraphUsedByAnswer', () => {
+  const text = [
+    '## region-max-size',
+    '',
+    'Region 的最大大小，超过后 Region 会被分裂。默认值：144MiB。',
+    '',
+    '## region-split-size',
+    '',
+    'Region 分裂后的大小。默认值：96MiB。',
+  ].join('\n');
+  const hit: SearchHit = {
+    key: 'chunk:9',
+    source: 'index',
+    connectionId: 'c1',
+    platform: 'folder',
+    documentId: 7,
+    externalId: 'tikv-config.md',
+    title: 'TiKV 配置',
+    knowledgeBase: 'docs',
+    url: '/docs/tikv-config.md',
+    headingPath: 'TiKV 配置',
+    text,
+    charStart: 500,
+    charEnd: 500 + text.length,
+    score: 1,
+    ranks: { keyword: 1 },
+  };
+  const question = bestParagraph(text, queryTerms('Region 分裂的大小是多少'));
+
+  it('marks the block the citing sentence used, not the neighbour the question matched as well', () => {
+    expect(question.text).toContain('region-max-size');
+    const answer = '分裂后每个 Region 的大小由 region-split-size 决定，默认 96MiB [1]。';
+    const used = paragraphUsedByAnswer({ n: 1, hit, excerpt: text, paragraph: question }, answer);
+    expect(used.text).toBe('## region-split-size\n\nRegion 分裂后的大小。默认值：96MiB。');
+    const card = toSourceCard({ n: 1, hit, excerpt: text, paragraph: used });
+    expect(card.headingPath).toBe('TiKV 配置 > region-split-size');
+    expect(card.charStart).toBe(500 + text.indexOf('## region-split-size'));
+    expect(card.charEnd).toBe(500 + text.length);
+  });
+
+  it('keeps the question’s paragraph when no sentence cites the source, or when the other block was not shown', () => {
+    const answer = 'Region 默认在 96MiB 时分裂 [2]。 region-split-size 是 96MiB。';
+    expect(paragraphUsedByAnswer({ n: 1, hit, excerpt: text, paragraph: question }, answer)).toBe(question);
+    const cited = '分裂后每个 Region 的大小由 region-split-size 决定，默认 96MiB。[1]';
+    expect(paragraphUsedByAnswer({ n: 1, hit, excerpt: text, paragraph: question }, cited).text).toContain(
+      '96MiB',
+    );
+    // The model saw only the first block: the answer cannot have used the second.
+    expect(paragraphUsedByAnswer({ n: 1, hit, excerpt: question.text, paragraph: question }, cited)).toBe(
+      question,
+    );
   });
 });

@@ -7,6 +7,7 @@ import { headingPathAt } from '@shared/heading-at';
 import type { SourceCard } from '@shared/models';
 import { sectionUrl } from '../search/search-hits';
 import type { PromptSource } from './prompt-builder';
+import { matchScore, paragraphsWithHeadings, queryTerms, termWeights, type TextSpan } from './text-match';
 
 export interface CitationCheck {
   /** The answer with valid markers as [n][m] and invalid ones removed. */
@@ -83,6 +84,48 @@ function parseList(list: string): number[] {
     }
   }
   return numbers;
+}
+
+/**
+ * The answer's words that cite source `n`: for each [n], the sentence it closes (back to the
+ * previous sentence end; "… 96MiB [1]。" and "… 96MiB。[1]" alike).
+ */
+function claimsCiting(answer: string, n: number): string {
+  const claims: string[] = [];
+  const marker = `[${n}]`;
+  for (let at = answer.indexOf(marker); at !== -1; at = answer.indexOf(marker, at + marker.length)) {
+    const before = answer.slice(0, at).replace(/(?:\[\d+\]|[\s。！？!?.])+$/u, '');
+    claims.push(/[^。！？!?\n]*$/u.exec(before)![0]);
+  }
+  return claims.join('\n');
+}
+
+/**
+ * The paragraph of a source the answer used. Before the answer, a source's paragraph is the one
+ * that best matches the question; once the model has cited it, the sentences citing [n] say which
+ * paragraph they came from: "Region 分裂的阈值由 region-split-size 决定 [1]" used the
+ * region-split-size block, though the question matched the region-max-size block beside it as
+ * well (#27 item 7). Only paragraphs the model was shown compete (its excerpt), and the question's
+ * paragraph is kept unless another matches the citing sentences strictly better.
+ */
+export function paragraphUsedByAnswer(source: PromptSource, answer: string): TextSpan {
+  const terms = queryTerms(claimsCiting(answer, source.n));
+  if (terms.size === 0) return source.paragraph;
+  const shown = paragraphsWithHeadings(source.hit.text).filter((paragraph) =>
+    source.excerpt.includes(paragraph.text),
+  );
+  if (shown.length < 2) return source.paragraph;
+  const weights = termWeights(
+    terms,
+    shown.map((paragraph) => paragraph.text),
+  );
+  let best = source.paragraph;
+  let bestScore = matchScore(source.paragraph.text, terms, weights);
+  for (const paragraph of shown) {
+    const score = matchScore(paragraph.text, terms, weights);
+    if (score > bestScore) [best, bestScore] = [paragraph, score];
+  }
+  return best;
 }
 
 const PREVIEW_CHARS = 600;
