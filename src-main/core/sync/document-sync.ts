@@ -79,7 +79,10 @@ export async function syncDocument(
       ? { ...piece, headingPath: joinHeadingPath([...breadcrumb, piece.headingPath]) }
       : piece,
   );
-  const searchTexts = await analyzeDocument(pipeline.analyzer, title, chunks, signal);
+  // Not cancellable on its own (a few milliseconds of work): a call into the analysis worker holds
+  // an abort listener until it answers, and the run's signal would then carry one per document in
+  // flight (Node's leak warning past 10). The cancel is checked as soon as it answers.
+  const searchTexts = await analyzeDocument(pipeline.analyzer, title, chunks);
   throwIfAborted(signal);
   // Cairn's own writes stop short of the database's reserve (disk-space.ts); the sync writes no
   // vector (the semantic index adds them later and checks again before it does).

@@ -60,8 +60,15 @@ describe('keyword analysis in a sync', () => {
         lock: new SyncLock(db),
         workerMinDocuments,
       });
-      const run = await engine.run({ connectionId, connector: corpus() });
+      // A cancellable run, as the sync service starts it: 12 documents in flight at once.
+      const warnings: Error[] = [];
+      const onWarning = (warning: Error) => warnings.push(warning);
+      process.on('warning', onWarning);
+      const run = await engine
+        .run({ connectionId, connector: corpus(), signal: new AbortController().signal })
+        .finally(() => process.off('warning', onWarning));
       expect(run.status).toBe('succeeded');
+      expect(warnings.map((warning) => warning.name)).not.toContain('MaxListenersExceededWarning');
       return keywordTextsOf(connectionId);
     };
     const inWorker = await sync('worker', 1);
