@@ -91,7 +91,7 @@ test('every view passes the accessibility check in both languages and both theme
   }
 });
 
-test('the keyboard reaches results and the preview: focus alone keeps the view, arrows move, Enter opens, Escape closes and returns focus', async ({
+test('the keyboard reaches results and the preview: focus alone keeps the view, arrows move, Enter opens, Escape closes and returns focus, Escape again goes back to the box', async ({
   app,
   backend,
 }) => {
@@ -122,6 +122,10 @@ test('the keyboard reaches results and the preview: focus alone keeps the view, 
   await app.keyboard.press('Escape');
   await expect(preview).toBeHidden();
   await expect(titles.first()).toBeFocused();
+  // Escape from a result goes back to the search box, the query kept to refine.
+  await app.keyboard.press('Escape');
+  await expect(box).toBeFocused();
+  await expect(box).toHaveValue('报销');
   // "Why this result?" speaks plainly, in place of channel ranks, and claims no meaning the built-in
   // embedder (which matches wording only) cannot know.
   const why = app.locator('article.hit .why').first();

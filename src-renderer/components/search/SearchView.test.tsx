@@ -227,7 +227,11 @@ describe('SearchView', () => {
     expect(document.activeElement).toBe(titles[0]);
     fireEvent.keyDown(titles[0]!, { key: 'ArrowDown' });
     expect(document.activeElement).toBe(titles[1]);
-    fireEvent.keyDown(titles[1]!, { key: 'ArrowUp' });
+    // Escape from a result goes back to the search box, the query kept.
+    fireEvent.keyDown(titles[1]!, { key: 'Escape' });
+    expect(document.activeElement).toBe(box);
+    expect((box as HTMLInputElement).value).toBe('报销');
+    fireEvent.keyDown(box, { key: 'ArrowDown' });
     fireEvent.click(document.activeElement as HTMLElement);
     const dialog = await screen.findByRole('dialog', { name: '报销流程' });
     const passage = await within(dialog).findByRole('region', { name: 'The passage you opened' });

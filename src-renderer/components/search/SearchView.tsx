@@ -18,8 +18,19 @@ function countKey(count: number, total: number, filtered: boolean): MessageKey {
   return count === 1 ? 'search.countOne' : 'search.count';
 }
 
-/** Arrow keys move between result titles; Up from the first goes back to the search box. */
+/**
+ * Arrow keys move between result titles; Up from the first goes back to the search box, and so
+ * does Escape from anywhere in the results (the query kept, ready to refine).
+ */
 function moveBetweenResults(event: React.KeyboardEvent<HTMLElement>) {
+  if (event.key === 'Escape' && !event.nativeEvent.isComposing) {
+    const box = document.querySelector<HTMLInputElement>('input[type="search"]');
+    if (box) {
+      event.preventDefault();
+      box.focus();
+    }
+    return;
+  }
   if (event.key !== 'ArrowDown' && event.key !== 'ArrowUp') return;
   const titles = resultTitles();
   const at = titles.indexOf(document.activeElement as HTMLElement);
