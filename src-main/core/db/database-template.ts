@@ -6,9 +6,13 @@
  * migrations' SQL), so a template is used only by the code that would have built the same database.
  * The test suites set CAIRN_DB_TEMPLATES (vitest.config.ts, playwright.config.ts): the first
  * process to open a database writes the template, the others load it.
+ *
+ * A database on disk starts from the template unpacked once into a folder beside it, whose files are
+ * copied in: PGlite's loadDataDir writes the 40 MB tarball through its WebAssembly file system, three
+ * quarters of the ~2 CPU s a new database on disk cost with it (docs/decisions/test-speed.md).
  */
 import { createHash } from 'node:crypto';
-import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
@@ -56,4 +60,36 @@ export async function writeTemplate(db: PGlite, path: string): Promise<void> {
   const partial = `${path}.${process.pid}.partial`;
   writeFileSync(partial, Buffer.from(await dump.arrayBuffer()));
   renameSync(partial, path);
+}
+
+/** PGlite started on `dataDir` from the template's bytes (database.ts's own options), to be closed. */
+export type StartFromTemplate = (dataDir: string, loadDataDir: Blob) => Promise<PGlite>;
+
+/**
+ * Fills the new database folder `dataDir` with the template's files; false (nothing copied) when the
+ * template has not been written yet. The template is unpacked once, beside it, by starting PGlite on
+ * a temporary folder from the tarball and closing it; a rename makes the folder appear whole or not
+ * at all (a process that loses the race to another keeps the other's).
+ */
+export async function copyTemplateInto(
+  template: string,
+  dataDir: string,
+  start: StartFromTemplate,
+): Promise<boolean> {
+  const unpacked = template.replace(/\.tar$/, '.unpacked');
+  if (!existsSync(unpacked)) {
+    const bytes = await readTemplate(template);
+    if (!bytes) return false;
+    const partial = `${unpacked}.${process.pid}.partial`;
+    rmSync(partial, { recursive: true, force: true });
+    await (await start(partial, bytes)).close();
+    try {
+      renameSync(partial, unpacked);
+    } catch (error) {
+      rmSync(partial, { recursive: true, force: true });
+      if (!existsSync(unpacked)) throw error;
+    }
+  }
+  cpSync(unpacked, dataDir, { recursive: true });
+  return true;
 }

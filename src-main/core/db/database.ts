@@ -13,7 +13,7 @@ import {
   inspectDatabaseFolder,
 } from './database-folder';
 import { watchDatabase } from './database-health';
-import { readTemplate, templatePath, writeTemplate } from './database-template';
+import { copyTemplateInto, readTemplate, templatePath, writeTemplate } from './database-template';
 import { DATABASE_RESERVE_BYTES, DiskSpace, diskFullError, megabytes } from './disk-space';
 import { keepSpaceReserve, releaseSpaceReserve } from './space-reserve';
 import { MIGRATIONS, type Migration } from './migrations/index';
@@ -80,22 +80,15 @@ export async function openDatabaseFolder(
     if (isNew) beginCreation(dataDir, state);
   }
   const template = folder && isNew && !options.migrations ? templatePath(folder, migrations) : null;
-  const loadDataDir = template ? await readTemplate(template) : undefined;
+  // On disk, the template's files are copied in (database-template.ts); in memory, PGlite unpacks it.
+  if (template && dataDir) await copyTemplateInto(template, dataDir, startPglite);
+  const loadDataDir = template && !dataDir ? await readTemplate(template) : undefined;
   // Postgres says why it would not start only on stderr (e.g. "FATAL: incorrect checksum in control
   // file"); PGlite's own error is "PGlite failed to initialize properly".
   const serverErrors: string[] = [];
   let db: Db;
   try {
-    db = await PGlite.create({
-      ...(dataDir ? { dataDir } : {}),
-      startParams: [...PGlite.defaultStartParams, ...WAL_LIMITS],
-      ...(loadDataDir ? { loadDataDir } : {}),
-      extensions: { vector, pg_textsearch },
-      onStderr: (line) => {
-        if (/\b(FATAL|PANIC):/.test(line)) serverErrors.push(line.replace(/^.*?\b(FATAL|PANIC):\s*/, ''));
-        return false;
-      },
-    });
+    db = await startPglite(dataDir, loadDataDir, serverErrors);
   } catch (error) {
     // A full disk is said as such (and is no reason to offer moving the database aside).
     if (space?.low())
@@ -116,6 +109,20 @@ export async function openDatabaseFolder(
   // Written from an in-memory database only: its tarball names no folder of this machine.
   if (template && !loadDataDir && !dataDir) await writeTemplate(db, template);
   return { db, created: isNew };
+}
+
+/** PGlite with Cairn's extensions and settings; FATAL and PANIC lines of the server go to `serverErrors`. */
+function startPglite(dataDir?: string, loadDataDir?: Blob, serverErrors: string[] = []): Promise<Db> {
+  return PGlite.create({
+    ...(dataDir ? { dataDir } : {}),
+    startParams: [...PGlite.defaultStartParams, ...WAL_LIMITS],
+    ...(loadDataDir ? { loadDataDir } : {}),
+    extensions: { vector, pg_textsearch },
+    onStderr: (line) => {
+      if (/\b(FATAL|PANIC):/.test(line)) serverErrors.push(line.replace(/^.*?\b(FATAL|PANIC):\s*/, ''));
+      return false;
+    },
+  });
 }
 
 /** Why PGlite would not start, in Postgres's words where it gave any. */
