@@ -94,3 +94,41 @@ export function randomMarkdown(random: () => number): string {
   }
   return parts.join(pick(random, ['\n\n', '\n', '\n\n\n', '\r\n\r\n']));
 }
+
+/** Common words of Chinese technical writing, so ICU's dictionary segmenter meets real words. */
+const CHINESE_WORDS = [
+  ...'数据库 事务 索引 查询 集群 节点 配置 参数 副本 存储 引擎 日志 备份 恢复 升级 版本 用户 权限 连接 客户端 服务器 网络 延迟 吞吐 性能 优化 监控 告警 指标 内存 磁盘 空间 文件 目录 表格 字段 主键 分区 统计 信息 执行 计划 语句 函数 变量 默认 设置 修改 删除 创建 更新 读取 写入 同步 异步 复制 迁移 导入 导出 任务 调度 资源 隔离 负载 均衡 故障 切换 高可用 一致性 安全 加密 认证 审计 文档 说明 示例 注意 如果 那么 因为 所以 但是 可以 需要 必须 建议 通过 使用 支持 提供 包括 以及 或者 其中 每个 所有 部分 当前 之后 之前 系统 会话 报销 流程 审批 发票 差旅 预算 合同 采购'.split(
+    ' ',
+  ),
+];
+
+/**
+ * Chinese technical prose of about `bytes` UTF-8 bytes: headed sections of paragraphs built from
+ * real words, with a table every few sections, like an exported manual (#25 item 5's 18 MB file).
+ */
+export function chineseManual(bytes: number, random: () => number): string {
+  const sentence = () =>
+    `${Array.from({ length: 6 + Math.floor(random() * 14) }, () => pick(random, CHINESE_WORDS)).join('')}${pick(random, ['。', '。', '，', '；', '？'])}`;
+  const parts = ['# 产品手册\n\n'];
+  let size = Buffer.byteLength(parts[0]!);
+  for (let section = 1; size < bytes; section++) {
+    const block = [`## 第${section}章 ${pick(random, CHINESE_WORDS)}${pick(random, CHINESE_WORDS)}\n`];
+    for (let p = 0; p < 2 + Math.floor(random() * 6); p++)
+      block.push(Array.from({ length: 3 + Math.floor(random() * 8) }, sentence).join(''));
+    if (section % 4 === 0)
+      block.push(
+        [
+          '| 参数 | 默认值 | 说明 |',
+          '| --- | --- | --- |',
+          ...Array.from(
+            { length: 3 + Math.floor(random() * 10) },
+            (_, row) => `| ${pick(random, CHINESE_WORDS)}_${row} | ${row * 16} | ${sentence()} |`,
+          ),
+        ].join('\n'),
+      );
+    const text = `${block.join('\n\n')}\n\n`;
+    parts.push(text);
+    size += Buffer.byteLength(text);
+  }
+  return parts.join('');
+}

@@ -39,7 +39,7 @@ export async function wireSync(
   // recorded as quarantined on the run the crash cut off (sync/crash-journal.ts).
   if (layout) await recordQuarantined(db, recoverCrashJournal(layout.syncJournal));
   // Runs a crash or a kill left "running" are closed before any sync can start.
-  await closeAbandonedRuns(db);
+  const abandoned = await closeAbandonedRuns(db);
   const journal = layout ? new FileDocumentJournal(layout.syncJournal) : null;
   if (journal) disposers.push(() => journal.close());
   const engine = new SyncEngine({
@@ -61,6 +61,7 @@ export async function wireSync(
   });
   disposers.push(() => service.dispose());
   const maintenance = base.layout ? maintainSpace(base, service, embedding) : null;
+  if (abandoned > 0) maintenance?.scheduleAfterCrash();
   const scheduler = options.scheduler === false ? null : scheduleSyncs(base, connections, service);
   const states = connections.folderStates;
   const folderWatch = states
@@ -85,8 +86,9 @@ export async function wireSync(
 }
 
 /**
- * Once the app is idle after writes: a sync that wrote or deleted, a connection change (removal),
- * or the semantic index having stored vectors (its build over or paused); never while either runs.
+ * Once the app is idle after writes: a sync that wrote or deleted, or one with failed documents
+ * (a write that failed rolled back rows that still take room), a connection change (removal), or
+ * the semantic index having stored vectors (its build over or paused); never while either runs.
  */
 function maintainSpace(base: Base, service: SyncService, embedding: EmbeddingWiring): SpaceMaintenance {
   const { db, events, logger, disposers } = base;
@@ -107,8 +109,8 @@ function maintainSpace(base: Base, service: SyncService, embedding: EmbeddingWir
   );
   disposers.push(
     events.on('sync.finished', (run) => {
-      const { added, updated, deleted } = run.counters;
-      if (added + updated + deleted > 0) maintenance.schedule();
+      const { added, updated, deleted, failed } = run.counters;
+      if (added + updated + deleted + failed > 0) maintenance.schedule();
     }),
   );
   disposers.push(events.on('connections.changed', () => maintenance.schedule()));

@@ -17,6 +17,15 @@ type Queryable = Pick<Db, 'query'>;
 /** Rows per INSERT … unnest() statement, to bound one statement's parameter text. */
 const ROWS_PER_STATEMENT = 500;
 
+/**
+ * A document text longer than this (characters) is not sent inside the documents' array
+ * parameter but alone, as a plain text parameter of its own UPDATE in the same transaction. Inside
+ * a text[] literal Postgres holds the escaped literal, the parsed array and the row at once: an
+ * 18 MB Chinese text grew PGlite's WebAssembly heap (which never shrinks) by 105 MB that way and by
+ * 48 MB alone (docs/decisions/large-documents.md).
+ */
+export const LARGE_CONTENT_CHARS = 256 * 1024;
+
 /** A remote time that Postgres can store, or null: platforms send odd values and they must not fail a write. */
 export function timestampOrNull(value: string | null): string | null {
   if (!value) return null;
@@ -64,7 +73,7 @@ export async function upsertDocuments(tx: Queryable, docs: DocumentToWrite[]): P
         group.map((d) => timestampOrNull(d.ref.remoteUpdatedAt)),
         group.map((d) => d.ref.revision),
         group.map((d) => d.contentHash),
-        group.map((d) => d.content),
+        group.map((d) => (d.content.length > LARGE_CONTENT_CHARS ? '' : d.content)),
         group.map((d) => d.chunks.length),
         group.map((d) => JSON.stringify(d.metadata ?? {})),
       ],
@@ -76,6 +85,8 @@ export async function upsertDocuments(tx: Queryable, docs: DocumentToWrite[]): P
       const id = idByKey.get(documentKey(doc.connectionId, doc.ref.externalId));
       if (id === undefined) throw new CairnError('INTERNAL', `No row came back for "${doc.title}".`);
       ids.push(id);
+      if (doc.content.length > LARGE_CONTENT_CHARS)
+        await tx.query('UPDATE documents SET content = $2 WHERE id = $1', [id, doc.content]);
     }
   }
   return ids;

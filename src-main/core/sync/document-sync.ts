@@ -11,7 +11,7 @@ import { chunkBytesEstimate } from '../db/disk-space';
 import { CairnError, throwIfAborted } from '../errors';
 import { ANALYSIS_VERSION } from '../index/analysis-version';
 import type { DocumentStore, StoredDocumentState } from '../index/document-store';
-import { cleanMarkdown } from '../text/clean-markdown';
+import { cleanMarkdown, type DocumentMetadata } from '../text/clean-markdown';
 import { contentHash, normalizeText } from '../text/normalize';
 import { analyzeDocument, type KeywordAnalyzer } from './keyword-analysis';
 import { chunkLocated, joinLocatedParts } from './located-text';
@@ -37,17 +37,31 @@ export interface DocumentSyncDeps {
   health: SpaceCheck;
 }
 
-export async function syncDocument(
+/** What a fetched document becomes before its chunks: its cleaned text and what keys it. */
+interface PreparedDocument {
+  content: string;
+  metadata: DocumentMetadata;
+  title: string;
+  hash: string;
+  notice: DocumentNotice | undefined;
+  /** The chunks, made on first use: an unchanged document is never chunked. */
+  chunks: () => Chunk[];
+}
+
+/**
+ * Fetches, normalises, cleans and hashes one document. Its own function so that what the source
+ * sent and its normalised copy are garbage once it returns: a suspended async function keeps its
+ * locals, and for an 18 MB Chinese file each copy is 26 MB of UTF-16 otherwise held through the
+ * whole analysis and write (docs/decisions/large-documents.md).
+ */
+async function fetchDocument(
   deps: DocumentSyncDeps,
   request: SyncRequest,
   ref: DocumentRef,
-  state: StoredDocumentState | undefined,
-  pipeline: AnalyzeWrite,
   fetchSignal: AbortSignal,
-): Promise<DocumentOutcome> {
-  const { connectionId, connector, signal } = request;
-  const fetched = await connector.fetch(ref, fetchSignal);
-  throwIfAborted(signal);
+): Promise<PreparedDocument> {
+  const fetched = await request.connector.fetch(ref, fetchSignal);
+  throwIfAborted(request.signal);
   if (!fetched || typeof fetched.markdown !== 'string')
     throw new CairnError('DOCUMENT_FAILED', 'The source returned no text for this document.');
   const located = fetched.parts ? joinLocatedParts(fetched.parts) : null;
@@ -62,6 +76,33 @@ export async function syncDocument(
   const breadcrumb = (fetched.breadcrumb ?? []).map((crumb) => cleanTitle(crumb, '')).filter(Boolean);
   // The breadcrumb is part of every chunk, so a document moved in its tree is rewritten like an edited one.
   const hash = contentHash(breadcrumb.length > 0 ? `${joinHeadingPath(breadcrumb)}\n${source}` : source);
+  const chunk = deps.chunk ?? chunkMarkdown;
+  return {
+    content,
+    metadata,
+    title,
+    hash,
+    notice: fetched.notice,
+    chunks: () =>
+      (located ? chunkLocated(located, chunk) : chunk(content)).map((piece) =>
+        breadcrumb.length > 0
+          ? { ...piece, headingPath: joinHeadingPath([...breadcrumb, piece.headingPath]) }
+          : piece,
+      ),
+  };
+}
+
+export async function syncDocument(
+  deps: DocumentSyncDeps,
+  request: SyncRequest,
+  ref: DocumentRef,
+  state: StoredDocumentState | undefined,
+  pipeline: AnalyzeWrite,
+  fetchSignal: AbortSignal,
+): Promise<DocumentOutcome> {
+  const { connectionId, signal } = request;
+  const prepared = await fetchDocument(deps, request, ref, fetchSignal);
+  const { content, metadata, title, hash, notice } = prepared;
   // The title feeds every chunk's keyword text (and its embedding), so a renamed document is rewritten;
   // so is one whose rows an older analysis wrote.
   if (
@@ -71,14 +112,9 @@ export async function syncDocument(
     state.analysisVersion === ANALYSIS_VERSION
   ) {
     await deps.store.touchDocument(connectionId, ref, title);
-    return { kind: 'touched', notice: fetched.notice };
+    return { kind: 'touched', notice };
   }
-  const chunk = deps.chunk ?? chunkMarkdown;
-  const chunks = (located ? chunkLocated(located, chunk) : chunk(content)).map((piece) =>
-    breadcrumb.length > 0
-      ? { ...piece, headingPath: joinHeadingPath([...breadcrumb, piece.headingPath]) }
-      : piece,
-  );
+  const chunks = prepared.chunks();
   // Not cancellable on its own (a few milliseconds of work): a call into the analysis worker holds
   // an abort listener until it answers, and the run's signal would then carry one per document in
   // flight (Node's leak warning past 10). The cancel is checked as soon as it answers.
@@ -97,5 +133,5 @@ export async function syncDocument(
     chunks,
     ...(searchTexts ? { searchTexts } : {}),
   });
-  return { kind: state ? 'updated' : 'added', chunks: chunks.length, notice: fetched.notice };
+  return { kind: state ? 'updated' : 'added', chunks: chunks.length, notice };
 }
