@@ -17,13 +17,21 @@ import { MemoryConnector } from './memory-connector';
 import { RRF_K, reciprocalRankFusion } from '../src-main/core/search/rrf';
 import { bestWeight, VECTOR_WEIGHTS } from './fusion-study';
 import { mean, ndcgAt, precisionAt1, recallAt, reciprocalRankAt, type Judgments } from './metrics';
-import { buildSemanticIndex, CONNECTION_ID, hybridSearchFor, openPipeline } from './pipeline';
+import {
+  appQueryEmbedder,
+  buildSemanticIndex,
+  CONNECTION_ID,
+  hybridSearchFor,
+  openPipeline,
+} from './pipeline';
 import { ablateRules, type VariantScores } from './rule-ablation';
 
 /**
- * `novector` is the app's search with its vector channel skipped (no query embedder), on the same
- * index in the same run: what hybrid would be without the vectors (issue #26: does the built-in
- * embedder's vector tail earn its cost?).
+ * `hybrid` is the app's search as users get it with the evaluated embedder (appQueryEmbedder: with
+ * the built-in one the app has no vectors and searches by keyword alone); `vector` is the vector
+ * channel alone (with the built-in embedder a study of lexical vectors the app no longer writes).
+ * `novector` is the app's search with no query embedder on the same index in the same run: with a
+ * semantic model, what hybrid would be without its vectors; with the built-in embedder, hybrid itself.
  */
 export type Method = 'keyword' | 'vector' | 'hybrid' | 'novector';
 export const METHODS: readonly Method[] = ['keyword', 'vector', 'hybrid', 'novector'];
@@ -129,7 +137,8 @@ export async function evaluateCollection(
     const ranker = await channelRanker(pipeline.db, embedder);
     const { active, queryEmbedder } = ranker;
     const toDocuments = ranker.documentsOf;
-    const search = hybridSearchFor(pipeline.db, queryEmbedder);
+    // The app's search as users get it with this embedder (keyword only for the built-in one).
+    const search = hybridSearchFor(pipeline.db, appQueryEmbedder(queryEmbedder));
     const withoutVectors = hybridSearchFor(pipeline.db, null);
     const rankChannels = (queries: readonly { text: string }[], label: string) =>
       ranker.rank(queries, (done) => log(`${collection.name}: ${done}/${queries.length} ${label} queries`));
@@ -227,7 +236,7 @@ export async function evaluateCollection(
     const ablation = options.ruleAblation
       ? await ablateRules(
           pipeline.db,
-          queryEmbedder,
+          appQueryEmbedder(queryEmbedder),
           collection.queries.map((q) => ({ text: q.text, judgments: collection.qrels.get(q.id)! })),
           {
             k: HYBRID_DEPTH,

@@ -7,6 +7,8 @@
 import type { Chunk } from '../src-main/core/chunking/chunker';
 import { openDatabase, type Db } from '../src-main/core/db/database';
 import type { Embedder } from '../src-main/core/embedding/embedder';
+import { isKeywordOnly } from '../src-main/core/embedding/create-embedder';
+import type { EmbeddingProviderKind } from '@shared/models';
 import type { DocumentStore } from '../src-main/core/index/document-store';
 import { ensureActiveSpace, readSpaces } from '../src-main/core/index/embedding-spaces';
 import { silentLogger } from '../src-main/core/logging/logger';
@@ -79,6 +81,17 @@ export async function buildSemanticIndex(db: Db, embedder: Embedder): Promise<{ 
   await builder.stop();
   if (failed) throw new Error(`The semantic index stopped: ${failed}`);
   return { vectors: done };
+}
+
+/**
+ * The query embedder the app searches with under `embedder`'s settings: none for the built-in
+ * lexical embedder (the app writes no vectors for it and searches by keyword alone,
+ * docs/decisions/keyword-only-default.md), the model itself otherwise. The eval's "hybrid" rows and
+ * the rule ablation go through this, so they measure the search users get; the lexical vectors the
+ * eval still builds are scored only as the study channel "vector".
+ */
+export function appQueryEmbedder<E extends Embedder>(embedder: E): E | null {
+  return isKeywordOnly({ provider: embedder.space.provider as EmbeddingProviderKind }) ? null : embedder;
 }
 
 /**

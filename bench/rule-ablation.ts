@@ -114,7 +114,7 @@ export function memoizedReads(db: Db): { db: Db; clear(): void } {
  */
 export async function ablateRules(
   db: Db,
-  queryEmbedder: Embedder,
+  queryEmbedder: Embedder | null,
   queries: readonly AblationQuery[],
   options: {
     k: number;

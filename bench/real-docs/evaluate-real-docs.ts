@@ -22,7 +22,13 @@ import { runTermTest, TERM_TOP, termCases, type TermTestResult } from './term-te
 import { channelRanker } from '../channel-rankings';
 import type { Collection } from '../collection';
 import { dedupe, mean, ndcgAt } from '../metrics';
-import { buildSemanticIndex, CONNECTION_ID, hybridSearchFor, openPipeline } from '../pipeline';
+import {
+  appQueryEmbedder,
+  buildSemanticIndex,
+  CONNECTION_ID,
+  hybridSearchFor,
+  openPipeline,
+} from '../pipeline';
 import { markdownTable, num } from '../report';
 import { ablateRules, type VariantScores } from '../rule-ablation';
 
@@ -193,7 +199,8 @@ export async function evaluateRealDocs(
 
     const ranker = await channelRanker(pipeline.db, options.embedder);
     const reference = new Bm25fReference(corpus);
-    const search = hybridSearchFor(pipeline.db, ranker.queryEmbedder);
+    // The app's search as users get it with this embedder (keyword only for the built-in one).
+    const search = hybridSearchFor(pipeline.db, appQueryEmbedder(ranker.queryEmbedder));
     // The app's search with its vector channel skipped (no query embedder), on the same index.
     const withoutVectors = hybridSearchFor(pipeline.db, null);
     const signal = new AbortController().signal;
@@ -245,7 +252,7 @@ export async function evaluateRealDocs(
       const ablation = options.ruleAblation
         ? await ablateRules(
             pipeline.db,
-            ranker.queryEmbedder,
+            appQueryEmbedder(ranker.queryEmbedder),
             collection.queries.map((q) => ({
               text: q.text,
               judgments: collection.qrels.get(q.id)!,
