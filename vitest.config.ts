@@ -29,7 +29,9 @@ export default defineConfig({
     // second worker only adds contention, so one. CAIRN_TEST_WORKERS=N decides (docs/decisions/test-speed.md).
     maxWorkers: Number(process.env.CAIRN_TEST_WORKERS) || testWorkers(),
     // New databases start from a migrated template instead of running initdb and every migration
-    // (src-main/core/db/database-template.ts); CAIRN_DB_TEMPLATES= (empty) turns that off.
+    // (src-main/core/db/database-template.ts); CAIRN_DB_TEMPLATES= (empty) turns that off. The
+    // global setup writes it before the first file when it is missing.
+    globalSetup: ['src-main/testing/vitest-global-setup.ts'],
     env: {
       CAIRN_DB_TEMPLATES:
         process.env.CAIRN_DB_TEMPLATES ?? resolve(import.meta.dirname, '.cache', 'db-templates'),
