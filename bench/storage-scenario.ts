@@ -26,6 +26,11 @@ export interface StorageScenarioResult {
   syncCpuMs: number;
   /** While open, after the sync (and the semantic index, if any) finished. */
   open: StorageBreakdown;
+  /**
+   * After the space maintenance the app runs once idle after writes (index/space-maintenance.ts:
+   * VACUUM where rows died, then a checkpoint that lets go of the write-ahead log).
+   */
+  maintained: StorageBreakdown;
   /** Bytes on disk after the app closed. */
   closedBytes: number;
   peakRssMb: number;
@@ -85,6 +90,10 @@ export async function runStorageScenario(options: {
       syncWallMs,
       syncCpuMs: (cpu.user + cpu.system) / 1000,
       open: await storageBreakdown(cairn.db, join(options.dataDir, 'db')),
+      maintained: await (async () => {
+        await cairn.maintenance?.runNow();
+        return storageBreakdown(cairn.db, join(options.dataDir, 'db'));
+      })(),
     };
   } finally {
     await cairn.dispose();
