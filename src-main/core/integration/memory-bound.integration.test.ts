@@ -114,10 +114,17 @@ describe(`hostile files add at most ${ADDED_BOUND_MB} MB to a sync's peak RSS`, 
 
 /** 18 MB of Chinese technical prose with headings and tables, as in the issue. */
 const MANUAL_BYTES = 18 * 1024 * 1024;
+/**
+ * What the 18 MB manual may add to a one-line sync's peak RSS. Measured +200 and +249 MB in two
+ * runs (463 -> 663, 453 -> 702 MB; 6,194 chunks, load ~19; the issue saw 2.34 GB and "out of
+ * memory"): the bound keeps it from growing back, with room for the garbage collector's timing,
+ * which moves the peak by tens of MB (docs/decisions/large-documents.md).
+ */
+const MANUAL_ADDED_BOUND_MB = 350;
 const MANUAL_END = '附录结束：ZQXV18手册末尾的最后一句。';
 
 describe('an 18 MB Chinese Markdown file', () => {
-  it(`is indexed whole, adding at most ${ADDED_BOUND_MB} MB to the peak RSS of a one-line sync`, async () => {
+  it(`is indexed whole, adding at most ${MANUAL_ADDED_BOUND_MB} MB to the peak RSS of a one-line sync`, async () => {
     const manual = `${chineseManual(MANUAL_BYTES, seededRandom(25))}\n## 附录\n\n${MANUAL_END}\n`;
     expect(Buffer.byteLength(manual)).toBeGreaterThan(MANUAL_BYTES);
     const baseline = await syncInChild(
@@ -131,7 +138,7 @@ describe('an 18 MB Chinese Markdown file', () => {
     );
     expect(report.run).toMatchObject({ status: 'succeeded', counters: { added: 1, failed: 0 } });
     expect(report.documents).toBe(1);
-    expect(report.maxRssMb - baseline.maxRssMb).toBeLessThan(ADDED_BOUND_MB);
+    expect(report.maxRssMb - baseline.maxRssMb).toBeLessThan(MANUAL_ADDED_BOUND_MB);
     // Whole: its last sentence is found, and the stored text is the file's.
     const cairn = await createCairn({ dataDir, env: {}, scheduler: false, logger: silentLogger() });
     try {
