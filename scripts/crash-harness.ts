@@ -11,7 +11,7 @@
  * watching the folder while it is edited and serving searches, a re-embed (the built-in embedder's
  * model switched between two models of a local fake embedding server, so the semantic index is
  * rebuilt).
- *   npm run crash-harness -- [--kills 40] [--seed 1] [--notes 120] [--max-delay-ms 6000] [--keep]
+ *   npm run crash-harness -- [--kills 40] [--seed 1] [--notes 120] [--max-delay-ms 2000] [--keep]
  * Prints one line per kill and a summary; exits 1 when anything was torn, lost or failed.
  */
 import { spawn } from 'node:child_process';
@@ -336,7 +336,7 @@ async function main(): Promise<void> {
       kills: { type: 'string', default: '40' },
       seed: { type: 'string', default: String(Date.now() % 100_000) },
       notes: { type: 'string', default: '120' },
-      'max-delay-ms': { type: 'string', default: '6000' },
+      'max-delay-ms': { type: 'string', default: '2000' },
       keep: { type: 'boolean', default: false },
     },
   });
