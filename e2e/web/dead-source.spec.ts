@@ -14,6 +14,8 @@ async function show(app: Page, card: Locator, language: 'en' | 'zh', theme: 'lig
   await expect(app.locator('html')).toHaveAttribute('data-theme', theme);
   if ((await app.locator('html').getAttribute('lang'))?.startsWith(language) !== true)
     await app.getByRole('button', { name: language === 'zh' ? '中文' : 'EN', exact: true }).click();
+  // The screenshot waits for the switch: the zh-dark look was taken of the English page.
+  await expect(app.locator('html')).toHaveAttribute('lang', new RegExp(`^${language}`));
   // The sync's toast would cover the card's top.
   const dismiss = app.getByRole('button', { name: language === 'zh' ? '关闭' : 'Dismiss', exact: true });
   if ((await dismiss.count()) > 0) await dismiss.first().click();
