@@ -32,7 +32,7 @@ describe('cairn sync output', () => {
     );
     expect(text.split('\n')).toEqual([
       'Yuque wiki: partial in 60.0 s',
-      '  seen 6000 · added 2400 · updated 0 · unchanged 0 · deleted 0 · failed 0 · deferred 3600 · skipped 4 · chunks embedded 0 · embedder calls 0',
+      '  seen 6000 · added 2400 · updated 0 · unchanged 0 · deleted 0 · failed 0 · deferred 3600 · skipped 4 · chunks written 0',
       "  error: Yuque's request limit was reached. (RATE_LIMITED)",
       '  3,600 documents deferred: the platform asked Cairn to stop for now (request limit or quota); the next sync takes them, nothing is lost',
       '  skipped, no text to read: 3 mindnote, 1 board',

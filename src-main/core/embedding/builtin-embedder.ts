@@ -1,7 +1,7 @@
 import { setImmediate } from 'node:timers/promises';
 import { throwIfAborted } from '../errors';
 import { analyzeText, searchTextOf, type AnalyzedText } from '../text/analyzer';
-import type { EmbedOptions, EmbedResult, Embedder, EmbeddingSpace, WorkerRecipe } from './embedder';
+import type { EmbedOptions, EmbedResult, Embedder, EmbeddingSpace } from './embedder';
 import { hashFeatures, type HashFeatureOptions, type HashFeatureWeights } from './hash-features';
 
 /**
@@ -47,14 +47,11 @@ export class BuiltinEmbedder implements Embedder {
   readonly space: EmbeddingSpace;
   readonly inProcess = true;
   /** Only the default features can be rebuilt in a worker (workers/worker-factories.ts knows no others). */
-  readonly workerRecipe: WorkerRecipe | undefined;
   private readonly features: HashFeatureOptions;
 
   /** @param features for tuning experiments only; non-default features get their own model name. */
   constructor(dimensions = 1024, features: HashFeatureOptions = DEFAULT_HASH_FEATURES) {
     this.features = features;
-    this.workerRecipe =
-      features === DEFAULT_HASH_FEATURES ? { factory: 'builtin', options: { dimensions } } : undefined;
     const model = features === DEFAULT_HASH_FEATURES ? MODEL : `${MODEL}-custom-${describe(features)}`;
     this.space = { provider: 'builtin', model, dimensions };
   }

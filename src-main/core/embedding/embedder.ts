@@ -48,12 +48,6 @@ export interface Embedder {
    */
   readonly inProcess?: boolean;
   /**
-   * How to build this same embedder inside a worker thread (a WorkerHost recipe naming a factory
-   * in workers/worker-factories.ts), for callers that embed a lot (a large sync) while this thread has
-   * other work. Absent: it cannot move (a remote embedder has nothing to move).
-   */
-  readonly workerRecipe?: WorkerRecipe;
-  /**
    * Texts per request and requests in flight that suit this model (a remote provider's batch cap
    * and concurrency): the semantic index sends batches of this size, this many at once, and stores
    * each one as it is answered. Absent: one batch of its own size at a time (a local model).

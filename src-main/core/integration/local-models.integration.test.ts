@@ -42,7 +42,8 @@ beforeAll(async () => {
     CAIRN_MODEL_CATALOG: writeTinyCatalog(join(scratch, 'catalog.json')),
     CAIRN_MODEL_MIRROR: hub.url,
   };
-  cairn = await createCairn({ env, scheduler: false, logger: silentLogger() });
+  // Vectors are built in the background where the scheduler runs; this test has none, so it asks for the builder.
+  cairn = await createCairn({ env, scheduler: false, buildSemanticIndex: true, logger: silentLogger() });
   cairn.events.on('models.progress', (event) => progress.push(event));
   const connection = unwrap(
     await cairn.api.connections.add({

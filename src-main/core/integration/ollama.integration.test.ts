@@ -22,6 +22,8 @@ beforeAll(async () => {
   cairn = await createCairn({
     env: {},
     scheduler: false,
+    // Vectors are built in the background where the scheduler runs; without one the test asks for the builder.
+    buildSemanticIndex: true,
     logger: silentLogger(),
     ollama: { baseUrl: ollama.url, timeoutMs: 30_000 },
   });

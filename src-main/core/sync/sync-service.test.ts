@@ -140,11 +140,11 @@ describe('SyncService as wired by createCairn', () => {
     await cairn.whenIdle();
     const runs = unwrap(await cairn.api.sync.runs({ connectionId: connection.id }));
     expect(runs.map((run) => run.status)).toEqual(['cancelled', 'succeeded']);
-    expect(await view(connection.id)).toMatchObject({
-      mode: 'direct',
-      syncStatus: 'synced',
-      documentCount: 12,
-    });
+    const switched = await view(connection.id);
+    expect(switched).toMatchObject({ mode: 'direct', syncStatus: 'synced' });
+    // The index keeps its 12 documents. The new one was being fetched when the sync was cancelled:
+    // a document already in flight is written whole before the run ends (7cbf9f1), so it may be there too.
+    expect([12, 13]).toContain(switched?.documentCount);
     expect(unwrap(await cairn.api.app.status()).syncing[connection.id]).toBeUndefined();
   });
 

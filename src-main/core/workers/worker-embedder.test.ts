@@ -1,8 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { ensureTinyModel } from '../../testing/models/test-models';
 import { createLocalModel } from '../inference/local-model';
-import { toSearchText } from '../text/analyzer';
-import { BuiltinEmbedder } from '../embedding/builtin-embedder';
 import type { LocalModelSpec } from '../inference/runtime-spec';
 import { WorkerEmbedder } from './worker-embedder';
 import { WorkerHost } from './worker-host';
@@ -96,21 +94,5 @@ describe('WorkerEmbedder over WorkerHost', () => {
     controller.abort();
     await expect(slow).rejects.toMatchObject({ code: 'CANCELLED' });
     await expect(worker.call<Float32Array[]>('embed', [['vacation'], 'query'])).resolves.toHaveLength(1);
-  });
-
-  it('runs the built-in embedder from its recipe, handing back keyword texts from the same analysis', async () => {
-    const local = new BuiltinEmbedder(128);
-    const texts = ['差旅报销单 needs approval', 'Install the CLI on Linux', '', '向量检索 HNSW 索引'];
-    const documents = new WorkerHost({ name: 'builtin', recipe: local.workerRecipe! });
-    hosts.push(documents);
-    const embedder = new WorkerEmbedder({ space: local.space, documents, slice: 3, keywordTexts: true });
-    const result = await embedder.embed(texts, { kind: 'document', keywordTexts: true });
-    expect({
-      vectors: result.vectors.map((v) => Array.from(v)),
-      keywordTexts: result.keywordTexts,
-    }).toEqual({
-      vectors: (await local.embed(texts)).vectors.map((v) => Array.from(v)),
-      keywordTexts: texts.map(toSearchText),
-    });
   });
 });
