@@ -13,7 +13,7 @@ import { retrieveFromIndex } from '../src-main/core/search/index-retrieval';
 import { prepareQuery } from '../src-main/core/search/query-text';
 import { channelRanker, type ChannelRankings } from './channel-rankings';
 import type { Collection } from './collection';
-import { MemoryConnector } from './memory-connector';
+import { MemoryConnector, type MemoryDocumentInput } from './memory-connector';
 import { RRF_K, reciprocalRankFusion } from '../src-main/core/search/rrf';
 import { bestWeight, VECTOR_WEIGHTS } from './fusion-study';
 import { mean, ndcgAt, precisionAt1, recallAt, reciprocalRankAt, type Judgments } from './metrics';
@@ -77,6 +77,16 @@ export function documentMarkdown(title: string, text: string): string {
   return title.trim() ? `# ${title.trim()}\n\n${text}` : text;
 }
 
+/** Each record of a collection as the document the eval indexes: `# title` then its text. */
+export function collectionDocuments(name: string, records: Collection['corpus']): MemoryDocumentInput[] {
+  return records.map((record) => ({
+    externalId: record.id,
+    title: record.title || record.id,
+    knowledgeBase: name,
+    markdown: documentMarkdown(record.title, record.text),
+  }));
+}
+
 export function scoreRanking(ranked: readonly string[], judgments: Judgments): MethodScores {
   return {
     ndcgAt10: ndcgAt(ranked, judgments, 10),
@@ -112,13 +122,7 @@ export async function evaluateCollection(
   const pipeline = await openPipeline({ embedder });
   try {
     const connector = new MemoryConnector();
-    for (const record of collection.corpus)
-      connector.put({
-        externalId: record.id,
-        title: record.title || record.id,
-        knowledgeBase: collection.name,
-        markdown: documentMarkdown(record.title, record.text),
-      });
+    for (const document of collectionDocuments(collection.name, collection.corpus)) connector.put(document);
     const indexStarted = performance.now();
     const run = await pipeline.engine.run({ connectionId: CONNECTION_ID, connector });
     // The vectors, as the app builds them: in the background after the keyword index.

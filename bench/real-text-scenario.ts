@@ -13,7 +13,7 @@ import { chunkMarkdown } from '../src-main/core/chunking/chunker';
 import { findSharedReference } from '../src-main/testing/shared-reference';
 import { loadCollection } from './collection';
 import { generateDocument } from './corpus';
-import { documentMarkdown } from './evaluate-collection';
+import { collectionDocuments } from './evaluate-collection';
 import { StageClock, TimedStore, timedChunker } from './instrumented';
 import { MemoryConnector, type MemoryDocumentInput } from './memory-connector';
 import { CONNECTION_ID, openPipeline } from './pipeline';
@@ -57,14 +57,7 @@ export async function runRealText(options: {
       log(`${dir} is missing; ${name} skipped`);
       continue;
     }
-    const documents = loadCollection(dir)
-      .corpus.slice(0, options.maxDocuments)
-      .map((record) => ({
-        externalId: record.id,
-        title: record.title || record.id,
-        knowledgeBase: name,
-        markdown: documentMarkdown(record.title, record.text),
-      }));
+    const documents = collectionDocuments(name, loadCollection(dir).corpus.slice(0, options.maxDocuments));
     const run = await indexDocuments(join(options.workDir, name), name, documents);
     runs.push(run);
     // The generated corpus up to the same number of chunks, so the two compare within the run.

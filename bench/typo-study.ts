@@ -11,7 +11,7 @@
 import { resolve } from 'node:path';
 import { BuiltinEmbedder } from '../src-main/core/embedding/builtin-embedder';
 import { loadCollection, type Collection } from './collection';
-import { documentMarkdown, scoreRanking, averageScores } from './evaluate-collection';
+import { collectionDocuments, scoreRanking, averageScores } from './evaluate-collection';
 import { MemoryConnector } from './memory-connector';
 import { buildSemanticIndex, CONNECTION_ID, hybridSearchFor, openPipeline } from './pipeline';
 import { machineFacts } from './process-stats';
@@ -57,13 +57,7 @@ async function study(collection: Collection): Promise<(string | number)[][]> {
   const pipeline = await openPipeline({ embedder });
   try {
     const connector = new MemoryConnector();
-    for (const record of collection.corpus)
-      connector.put({
-        externalId: record.id,
-        title: record.title || record.id,
-        knowledgeBase: collection.name,
-        markdown: documentMarkdown(record.title, record.text),
-      });
+    for (const document of collectionDocuments(collection.name, collection.corpus)) connector.put(document);
     const run = await pipeline.engine.run({ connectionId: CONNECTION_ID, connector });
     await buildSemanticIndex(pipeline.db, embedder);
     if (run.status !== 'succeeded') throw new Error(`Indexing ${collection.name}: ${run.status}`);
