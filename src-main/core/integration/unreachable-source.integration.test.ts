@@ -10,6 +10,7 @@
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
+import { connect, createServer as createNetServer, type AddressInfo, type Socket } from 'node:net';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { SyncRunView } from '@shared/models';
@@ -28,13 +29,60 @@ const DOCUMENT_PATH = '/api/v2/repos/docs/';
 interface Plan {
   rate: RateWindow[];
   concurrency?: number;
+  /** A document request's own timeout (the client's 15 s when unset). */
+  timeoutMs?: number;
   /** Closes the server just before the connector sends this document request (1-based). */
   closeBeforeDocument: number | null;
+  /** Instead of closing, the server hangs: it still accepts connections but never answers again. */
+  hangs?: boolean;
+}
+
+/**
+ * A TCP relay in front of the fake that can make it hang: from `hang()` on, no byte goes either way
+ * on the connections it has, and new ones are accepted and never answered. A server stuck in this
+ * way still passes a TCP connect, which is what sets it apart from one that went away.
+ */
+interface HangingRelay {
+  origin: string;
+  hang(): void;
+  close(): Promise<void>;
+}
+
+async function startHangingRelay(target: string): Promise<HangingRelay> {
+  const { hostname, port } = new URL(target);
+  let hung = false;
+  const sockets = new Set<Socket>();
+  const server = createNetServer((client) => {
+    sockets.add(client);
+    client.on('close', () => sockets.delete(client));
+    client.on('error', () => client.destroy());
+    if (hung) return;
+    const upstream = connect({ host: hostname, port: Number(port) });
+    sockets.add(upstream);
+    upstream.on('close', () => sockets.delete(upstream));
+    upstream.on('error', () => client.destroy());
+    client.on('data', (chunk) => hung || upstream.write(chunk));
+    upstream.on('data', (chunk) => hung || client.write(chunk));
+    client.on('end', () => hung || upstream.end());
+    upstream.on('end', () => hung || client.end());
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return {
+    origin: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    hang: () => {
+      hung = true;
+    },
+    close: async () => {
+      for (const socket of sockets) socket.destroy();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    },
+  };
 }
 
 let scratch: string;
 let cairn: CairnInternals;
 let fake: YuqueFake;
+let relay: HangingRelay | null = null;
 let plan: Plan = { rate: UNTHROTTLED, closeBeforeDocument: null };
 /** Every request the connector sent, and whether the server was already closed when it did. */
 let sent: { url: string; afterClose: boolean }[] = [];
@@ -56,7 +104,8 @@ const plannedFetch: typeof fetch = async (input, init) => {
     documentsSent += 1;
     if (documentsSent === plan.closeBeforeDocument && !closed) {
       closed = true;
-      await fake.close();
+      if (plan.hangs) relay?.hang();
+      else await fake.close();
     }
   }
   sent.push({ url, afterClose: closed });
@@ -77,6 +126,7 @@ beforeAll(async () => {
           http: {
             rate: plan.rate,
             ...(plan.concurrency ? { concurrency: plan.concurrency } : {}),
+            ...(plan.timeoutMs ? { timeoutMs: plan.timeoutMs } : {}),
             fetchImpl: plannedFetch,
           },
         }),
@@ -85,6 +135,7 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
+  await relay?.close();
   await cairn?.dispose();
   rmSync(scratch, { recursive: true, force: true });
 });
@@ -111,6 +162,7 @@ async function indexOf(connectionId: string): Promise<IndexRow[]> {
 async function syncedThenChanged(
   name: string,
   documents: number,
+  { behindRelay = false } = {},
 ): Promise<{ id: string; before: IndexRow[] }> {
   fake = await startYuqueFake({
     documents,
@@ -120,12 +172,17 @@ async function syncedThenChanged(
   });
   closed = false;
   planNext({ rate: UNTHROTTLED, closeBeforeDocument: null });
+  let baseUrl = fake.baseUrl;
+  if (behindRelay) {
+    relay = await startHangingRelay(fake.baseUrl);
+    baseUrl = relay.origin + new URL(fake.baseUrl).pathname;
+  }
   const view = unwrap(
     await cairn.api.connections.add({
       platform: 'yuque',
       name,
       mode: 'rag',
-      config: { baseUrl: fake.baseUrl },
+      config: { baseUrl },
       secrets: { token: `${name}-token-0001` },
     }),
   );
@@ -184,6 +241,32 @@ describe('a platform server that goes away mid-sync', () => {
     expect(view).toMatchObject({ syncStatus: 'failed', syncErrorCode: 'SOURCE_UNREACHABLE', deferred: 0 });
     expect(view.syncError).toBe(run.error?.message);
   });
+
+  it('a server that hangs (accepts connections, never answers) stops after one document attempt: the probe asks for an answer', async () => {
+    const { id, before } = await syncedThenChanged('Hung server, paced', 40, { behindRelay: true });
+    // As in the first test, the pacing leaves room for one document request in 10 minutes, so only
+    // the probe can end the run. A TCP connect succeeds on a hung server: without the HEAD probe,
+    // this run waits out the window and the test times out.
+    const listingRequests = sent.filter((request) => !request.url.includes(DOCUMENT_PATH)).length;
+    planNext({
+      rate: [{ intervalMs: 600_000, intervalCap: listingRequests + 1 }, ...UNTHROTTLED],
+      concurrency: 1,
+      timeoutMs: 3000,
+      closeBeforeDocument: 1,
+      hangs: true,
+    });
+    const run = await syncToEnd(cairn, id);
+
+    expectStopped(run, 40 - 2);
+    expect(run.error?.message).toMatch(
+      /^Cannot reach 127\.0\.0\.1:\d+ \(TIMEOUT\): the sync stopped after 3 attempts/,
+    );
+    expect(sent.filter((request) => request.afterClose)).toHaveLength(1);
+    expect(run.counters.deferred).toBe(38);
+    expect(await indexOf(id)).toEqual(before);
+    await relay?.close();
+    relay = null;
+  }, 60_000);
 
   it('at Yuque’s own pacing, stops within a few attempts of the server closing and keeps what it indexed', async () => {
     const documents = 120;

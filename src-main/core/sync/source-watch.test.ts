@@ -1,7 +1,8 @@
-import { createServer, type AddressInfo } from 'node:net';
+import { createServer as createHttpServer } from 'node:http';
+import { createServer, type AddressInfo, type Server, type Socket } from 'node:net';
 import { describe, expect, it } from 'vitest';
 import type { AppErrorData } from '@shared/errors';
-import { canConnect } from '../connectors/http/can-connect';
+import { answers, canConnect } from '../connectors/http/can-connect';
 import { connectionFailure, SourceWatch, type UnreachableSource } from './source-watch';
 
 const ORIGIN = 'http://127.0.0.1:4010';
@@ -17,7 +18,7 @@ function watch(answers: boolean[] = []) {
   const probed: string[] = [];
   const source = new SourceWatch<string>({
     probeIntervalMs: 0,
-    canConnect: async (origin) => {
+    reachable: async (origin) => {
       probed.push(origin);
       return answers.shift() ?? true;
     },
@@ -112,4 +113,59 @@ describe('canConnect', () => {
     expect(await canConnect(origin)).toBe(false);
     expect(await canConnect('https://cairn-test.invalid')).toBe(false);
   });
+});
+
+/** A server that accepts connections and never sends a byte (a hung process). */
+async function startHungServer(): Promise<{ origin: string; close(): Promise<void> }> {
+  const held = new Set<Socket>();
+  const server = createServer((socket) => {
+    held.add(socket);
+    socket.on('close', () => held.delete(socket));
+  });
+  return { origin: await listen(server), close: () => closeHolding(server, held) };
+}
+
+async function listen(server: Server | ReturnType<typeof createHttpServer>): Promise<string> {
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+}
+
+async function closeHolding(server: Server, held: Set<Socket>): Promise<void> {
+  for (const socket of held) socket.destroy();
+  await new Promise<void>((resolve) => server.close(() => resolve()));
+}
+
+describe('answers', () => {
+  it('is true for a server that replies with any status, false for one that accepts and never replies or is gone', async () => {
+    const web = createHttpServer((_request, response) => response.writeHead(404).end());
+    const webOrigin = await listen(web);
+    expect(await answers(webOrigin)).toBe(true);
+    await new Promise<void>((resolve) => web.close(() => resolve()));
+    expect(await answers(webOrigin)).toBe(false);
+
+    const hung = await startHungServer();
+    // The TCP connect a refused origin fails passes here: only the answer tells.
+    expect(await canConnect(hung.origin)).toBe(true);
+    expect(await answers(hung.origin, { timeoutMs: 200 })).toBe(false);
+    await hung.close();
+  });
+});
+
+describe('SourceWatch with its own probe', () => {
+  it('after a timed-out document, judges a hung server unreachable without another document', async () => {
+    const hung = await startHungServer();
+    const stops: UnreachableSource<string>[] = [];
+    const source = new SourceWatch<string>({ probeIntervalMs: 0, onUnreachable: (stop) => stops.push(stop) });
+    const timedOut: AppErrorData = {
+      code: 'TIMEOUT',
+      message: 'No answer from 127.0.0.1 in time.',
+      details: { origin: hung.origin },
+    };
+    source.failed(connectionFailure(timedOut)!, 'a');
+    // Two probes of 3 s at most: well inside the test's timeout, which it would hit without them.
+    await expect.poll(() => stops.length, { timeout: 15_000 }).toBe(1);
+    expect(stops[0]).toMatchObject({ attempts: 3, items: ['a'], first: timedOut });
+    await source.dispose();
+    await hung.close();
+  }, 20_000);
 });

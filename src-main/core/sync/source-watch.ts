@@ -5,15 +5,18 @@
  * minutes per hundred. So connection failures to one origin are counted in a row: a few of them and
  * the source counts as unreachable, and the run stops (the pipeline defers what it did not reach).
  *
- * Attempts are documents' own requests and, after the first failure, a TCP connect to the origin
- * every `probeIntervalMs` (can-connect.ts): it waits in no rate queue and spends no request quota,
- * so the verdict comes within seconds even when the pacing holds the next document back for most
- * of a minute. A document that gets through ends every streak; an origin that accepts the probe's
- * connection ends the probing (documents' own failures still count, e.g. a server that accepts
- * connections but never answers).
+ * Attempts are documents' own requests and, after the first failure, a probe of the origin every
+ * `probeIntervalMs` (can-connect.ts): it waits in no rate queue and spends no request quota, so the
+ * verdict comes within seconds even when the pacing holds the next document back for most of a
+ * minute. After a refused or dropped connection the probe is a TCP connect; after a request that got
+ * no answer in time it is a bare `HEAD /` that must get one (3 s at most), because a server that
+ * hangs still accepts connections. So with the defaults (3 in a row, probes of 3 s at most, 1 s
+ * apart) the run stops at most 3 + 1 + 3 = 7 s after the first failure. A document that gets through
+ * ends every streak; an origin that passes the probe ends the probing (documents' own failures still
+ * count).
  */
 import type { AppErrorData } from '@shared/errors';
-import { canConnect } from '../connectors/http/can-connect';
+import { answers, canConnect } from '../connectors/http/can-connect';
 import { sleep } from '../connectors/http/platform-http';
 
 /** A failed attempt that reached nothing: the connection was refused or dropped, the name did not resolve, or no answer came in time. */
@@ -46,8 +49,12 @@ export interface SourceWatchOptions<T> {
   threshold?: number;
   /** Between two probes of a failing origin. @default 1000 */
   probeIntervalMs?: number;
-  /** @default canConnect (a TCP connect, 3 s at most) */
-  canConnect?: (origin: string, signal: AbortSignal) => Promise<boolean>;
+  /**
+   * Whether the origin is there after `failure` (the streak's first). @default a TCP connect
+   * (canConnect) after a refused or dropped connection, an answer to `HEAD /` (answers) after a
+   * timeout; 3 s at most either way.
+   */
+  reachable?: (origin: string, signal: AbortSignal, failure: AppErrorData) => Promise<boolean>;
   /** Called once, when the source is judged unreachable. */
   onUnreachable(source: UnreachableSource<T>): void;
 }
@@ -114,10 +121,10 @@ export class SourceWatch<T> {
 
   private async probe(streak: Streak<T>): Promise<void> {
     const signal = this.stopProbes.signal;
-    const reachable = this.options.canConnect ?? ((origin, s) => canConnect(origin, { signal: s }));
+    const reachable = this.options.reachable ?? defaultProbe;
     try {
       while (this.current(streak)) {
-        const answered = await reachable(streak.origin, signal);
+        const answered = await reachable(streak.origin, signal, streak.first);
         // The server is there: from here only documents' own failures count.
         if (!this.current(streak) || answered) return;
         streak.attempts += 1;
@@ -128,6 +135,11 @@ export class SourceWatch<T> {
       // Disposed while waiting between probes.
     }
   }
+}
+
+/** A hung server accepts connections, so after a timeout only an answer shows it is there. */
+function defaultProbe(origin: string, signal: AbortSignal, failure: AppErrorData): Promise<boolean> {
+  return failure.code === 'TIMEOUT' ? answers(origin, { signal }) : canConnect(origin, { signal });
 }
 
 function hostOf(origin: string): string {
