@@ -15,6 +15,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { StatusSnapshot, SyncRunView } from '@shared/models';
 import { createCairn } from '../core/app/create-cairn';
 import { dataDirLayout } from '../core/app/data-dir';
+import { defaultConnectorFactories } from '../core/connectors/registry';
+import { YuqueConnector } from '../core/connectors/yuque/yuque-connector';
 import { silentLogger } from '../core/logging/logger';
 import { startYuqueFake, type YuqueFake } from '../testing/fakes/yuque-fake';
 
@@ -29,8 +31,24 @@ let yuque: YuqueFake;
 let connectionId: string;
 let firstSync: string;
 
+/**
+ * The in-process Cairns (the first sync, the next start) fetch without Yuque's pace (80 a minute):
+ * at that pace each of them waits out a minute's window for 120 documents, and what is tested here
+ * is the stop and the catch-up, not the pace. The stopped `cairn sync` process keeps the real pace.
+ */
+const UNPACED = { intervalMs: 1000, intervalCap: 1000 };
+
 function open(scheduler: boolean) {
-  return createCairn({ dataDir, env: {}, scheduler, logger: silentLogger() });
+  return createCairn({
+    dataDir,
+    env: {},
+    scheduler,
+    logger: silentLogger(),
+    factories: {
+      ...defaultConnectorFactories(),
+      yuque: (init) => new YuqueConnector(init, { http: { rate: UNPACED } }),
+    },
+  });
 }
 
 beforeAll(async () => {
