@@ -7,16 +7,29 @@
  * The test suites set CAIRN_DB_TEMPLATES (vitest.config.ts, playwright.config.ts): the first
  * process to open a database writes the template, the others load it.
  *
- * A database on disk starts from the template unpacked once into a folder beside it, whose files are
- * copied in: PGlite's loadDataDir writes the 40 MB tarball through its WebAssembly file system, three
- * quarters of the ~2 CPU s a new database on disk cost with it (docs/decisions/test-speed.md).
+ * A new database starts from the template unpacked once into a folder beside it: PGlite's
+ * loadDataDir writes the 40 MB tarball through its WebAssembly file system, untarring it and looking
+ * up every parent folder of each of its ~1,000 files again, which was three quarters of the ~2 CPU s a
+ * new database on disk cost, and most of the ~1.3 an in-memory one did (docs/decisions/test-speed.md).
+ * On disk the folder's files are copied natively; in memory they are read once per process and
+ * written into each new database's in-memory file system.
  */
 import { createHash } from 'node:crypto';
-import { cpSync, existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import {
+  cpSync,
+  existsSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  renameSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
-import type { PGlite } from '@electric-sql/pglite';
+import { MemoryFS, PGlite } from '@electric-sql/pglite';
 import type { Migration } from './migrations/index';
 
 const PACKAGES = [
@@ -65,31 +78,117 @@ export async function writeTemplate(db: PGlite, path: string): Promise<void> {
 /** PGlite started on `dataDir` from the template's bytes (database.ts's own options), to be closed. */
 export type StartFromTemplate = (dataDir: string, loadDataDir: Blob) => Promise<PGlite>;
 
+/** Where `template`'s unpacked folder lives (beside it). */
+export function unpackedPath(template: string): string {
+  return template.replace(/\.tar$/, '.unpacked');
+}
+
+/**
+ * The template unpacked into a folder beside it, or null when the template has not been written
+ * yet. It is unpacked once, by starting PGlite on a temporary folder from the tarball and closing
+ * it; a rename makes the folder appear whole or not at all (a process that loses the race to another
+ * keeps the other's).
+ */
+export async function unpackTemplate(template: string, start: StartFromTemplate): Promise<string | null> {
+  const unpacked = unpackedPath(template);
+  if (existsSync(unpacked)) return unpacked;
+  const bytes = await readTemplate(template);
+  if (!bytes) return null;
+  const partial = `${unpacked}.${process.pid}.partial`;
+  rmSync(partial, { recursive: true, force: true });
+  await (await start(partial, bytes)).close();
+  try {
+    renameSync(partial, unpacked);
+  } catch (error) {
+    rmSync(partial, { recursive: true, force: true });
+    if (!existsSync(unpacked)) throw error;
+  }
+  return unpacked;
+}
+
 /**
  * Fills the new database folder `dataDir` with the template's files; false (nothing copied) when the
- * template has not been written yet. The template is unpacked once, beside it, by starting PGlite on
- * a temporary folder from the tarball and closing it; a rename makes the folder appear whole or not
- * at all (a process that loses the race to another keeps the other's).
+ * template has not been written yet.
  */
 export async function copyTemplateInto(
   template: string,
   dataDir: string,
   start: StartFromTemplate,
 ): Promise<boolean> {
-  const unpacked = template.replace(/\.tar$/, '.unpacked');
-  if (!existsSync(unpacked)) {
-    const bytes = await readTemplate(template);
-    if (!bytes) return false;
-    const partial = `${unpacked}.${process.pid}.partial`;
-    rmSync(partial, { recursive: true, force: true });
-    await (await start(partial, bytes)).close();
-    try {
-      renameSync(partial, unpacked);
-    } catch (error) {
-      rmSync(partial, { recursive: true, force: true });
-      if (!existsSync(unpacked)) throw error;
-    }
-  }
+  const unpacked = await unpackTemplate(template, start);
+  if (!unpacked) return false;
   cpSync(unpacked, dataDir, { recursive: true });
   return true;
+}
+
+/** One folder or file of an unpacked template, by its path under the data directory. */
+interface TemplateEntry {
+  path: string;
+  /** The file's bytes; undefined for a folder. Shared by every database of the process: never handed over. */
+  data?: Uint8Array;
+  mtimeMs: number;
+}
+
+/** Each unpacked template's entries, read once per process (a folder before what it holds). */
+const entriesRead = new Map<string, TemplateEntry[]>();
+
+function templateEntries(unpacked: string): TemplateEntry[] {
+  let entries = entriesRead.get(unpacked);
+  if (entries) return entries;
+  entries = [];
+  const walk = (relative: string) => {
+    for (const item of readdirSync(join(unpacked, relative), { withFileTypes: true })) {
+      const path = `${relative}/${item.name}`;
+      const { mtimeMs } = statSync(join(unpacked, path));
+      if (item.isDirectory()) {
+        entries!.push({ path, mtimeMs });
+        walk(path);
+      } else if (item.isFile())
+        // A plain Uint8Array, not the Buffer read: the file system copies a file's first write with
+        // slice(), which on a Buffer would share its bytes.
+        entries!.push({ path, data: new Uint8Array(readFileSync(join(unpacked, path))), mtimeMs });
+    }
+  };
+  walk('');
+  entriesRead.set(unpacked, entries);
+  return entries;
+}
+
+/**
+ * PGlite's in-memory file system, holding a copy of the template's files before Postgres starts
+ * (PGlite then finds a database and starts it instead of running initdb), as loadDataDir would have
+ * left it: folders, files and their modification times.
+ */
+class TemplateMemoryFS extends MemoryFS {
+  constructor(private readonly entries: TemplateEntry[]) {
+    super();
+  }
+
+  override async initialSyncFs(): Promise<void> {
+    const fs = this.pg!.Module.FS;
+    const root = PGlite.paths.PGDATA;
+    if (!fs.analyzePath(root).exists) fs.mkdirTree(root);
+    for (const entry of this.entries) {
+      const path = root + entry.path;
+      if (!entry.data) fs.mkdir(path);
+      else {
+        // Copied (not canOwn): the bytes are shared with every later database of this process.
+        fs.writeFile(path, entry.data);
+        fs.utime(path, entry.mtimeMs, entry.mtimeMs);
+      }
+    }
+    await super.initialSyncFs();
+  }
+}
+
+/**
+ * An in-memory file system for PGlite that starts as a copy of the template, or undefined when the
+ * template has not been written yet.
+ */
+export async function templateMemoryFs(
+  template: string,
+  start: StartFromTemplate,
+): Promise<MemoryFS | undefined> {
+  const unpacked = await unpackTemplate(template, start);
+  return unpacked ? new TemplateMemoryFS(templateEntries(unpacked)) : undefined;
 }

@@ -86,7 +86,14 @@ describe('openDatabase with templates', () => {
       1,
       true,
     ]);
-    await Promise.all([inMemory.close(), onDisk.close()]);
+    // Each in-memory database has its own copy of the template's files: what one writes and
+    // checkpoints, the next one opened in this process does not see.
+    await inMemory.exec('INSERT INTO template_mark VALUES (9); CHECKPOINT');
+    const nextInMemory = await openDatabase({ templates: folder });
+    expect(
+      (await nextInMemory.query<{ id: number }>('SELECT id FROM template_mark ORDER BY id')).rows,
+    ).toEqual([{ id: 7 }]);
+    await Promise.all([inMemory.close(), onDisk.close(), nextInMemory.close()]);
 
     // Reopened, the on-disk database keeps what was written since; without a template nothing is marked.
     const reopened = await openDatabase({ dataDir, templates: folder });

@@ -3,7 +3,7 @@
  * the numbered migrations. Everything else receives the open handle.
  */
 import { mkdirSync } from 'node:fs';
-import { PGlite } from '@electric-sql/pglite';
+import { PGlite, type MemoryFS } from '@electric-sql/pglite';
 import { vector } from '@electric-sql/pglite-pgvector';
 import { pg_textsearch } from '@electric-sql/pglite-pg_textsearch';
 import {
@@ -13,7 +13,7 @@ import {
   inspectDatabaseFolder,
 } from './database-folder';
 import { watchDatabase } from './database-health';
-import { copyTemplateInto, readTemplate, templatePath, writeTemplate } from './database-template';
+import { copyTemplateInto, templateMemoryFs, templatePath, writeTemplate } from './database-template';
 import { DATABASE_RESERVE_BYTES, DiskSpace, diskFullError, megabytes } from './disk-space';
 import { keepSpaceReserve, releaseSpaceReserve } from './space-reserve';
 import { MIGRATIONS, type Migration } from './migrations/index';
@@ -82,15 +82,16 @@ export async function openDatabaseFolder(
     if (isNew) beginCreation(dataDir, state);
   }
   const template = folder && isNew && !options.migrations ? templatePath(folder, migrations) : null;
-  // On disk, the template's files are copied in (database-template.ts); in memory, PGlite unpacks it.
+  // On disk, the template's files are copied in; in memory, PGlite starts on a copy of them
+  // (database-template.ts).
   if (template && dataDir) await copyTemplateInto(template, dataDir, startPglite);
-  const loadDataDir = template && !dataDir ? await readTemplate(template) : undefined;
+  const memoryFs = template && !dataDir ? await templateMemoryFs(template, startPglite) : undefined;
   // Postgres says why it would not start only on stderr (e.g. "FATAL: incorrect checksum in control
   // file"); PGlite's own error is "PGlite failed to initialize properly".
   const serverErrors: string[] = [];
   let db: Db;
   try {
-    db = await startPglite(dataDir, loadDataDir, serverErrors);
+    db = await startPglite(dataDir, undefined, serverErrors, memoryFs);
   } catch (error) {
     // A full disk is said as such (and is no reason to offer moving the database aside).
     if (space?.low())
@@ -109,14 +110,20 @@ export async function openDatabaseFolder(
   if (dataDir && isNew) finishCreation(dataDir);
   if (dataDir) keepSpaceReserve(dataDir, space!);
   // Written from an in-memory database only: its tarball names no folder of this machine.
-  if (template && !loadDataDir && !dataDir) await writeTemplate(db, template);
+  if (template && !memoryFs && !dataDir) await writeTemplate(db, template);
   return { db, created: isNew };
 }
 
 /** PGlite with Cairn's extensions and settings; FATAL and PANIC lines of the server go to `serverErrors`. */
-function startPglite(dataDir?: string, loadDataDir?: Blob, serverErrors: string[] = []): Promise<Db> {
+function startPglite(
+  dataDir?: string,
+  loadDataDir?: Blob,
+  serverErrors: string[] = [],
+  fs?: MemoryFS,
+): Promise<Db> {
   return PGlite.create({
     ...(dataDir ? { dataDir } : {}),
+    ...(fs ? { fs } : {}),
     startParams: [...PGlite.defaultStartParams, ...WAL_LIMITS],
     ...(loadDataDir ? { loadDataDir } : {}),
     extensions: { vector, pg_textsearch },
