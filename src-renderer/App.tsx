@@ -2,6 +2,7 @@ import { useEffect, useMemo, useState } from 'react';
 import { ChatView } from './components/chat/ChatView';
 import { DatabaseRefused } from './components/common/DatabaseRefused';
 import { ErrorMessage } from './components/common/ErrorMessage';
+import { Icon, type IconName } from './components/common/Icon';
 import { NoticeToast } from './components/common/NoticeToast';
 import { DocumentPreview } from './components/preview/DocumentPreview';
 import { SyncIndicator } from './components/common/SyncIndicator';
@@ -76,18 +77,31 @@ function useSystemDark(): boolean {
   return dark;
 }
 
+const NAV_ICONS: Record<View, IconName> = {
+  connections: 'connections',
+  search: 'search',
+  chat: 'chat',
+  settings: 'settings',
+};
+
+/** The app's navigation. Folded to its icons it leaves a narrow window to the content; the choice is remembered. */
 function Sidebar() {
   const t = useT();
   const view = useApp((state) => state.view);
   const setView = useApp((state) => state.setView);
+  const collapsed = useApp((state) => state.layout.sidebarCollapsed);
+  const setLayout = useApp((state) => state.setLayout);
+  const toggleLabel = collapsed ? t('nav.expand') : t('nav.collapse');
   return (
-    <nav className="sidebar" aria-label="Cairn">
+    <nav className={collapsed ? 'sidebar collapsed' : 'sidebar'} aria-label="Cairn">
       <div className="brand">
         <span className="brand-mark" aria-hidden="true" />
-        <div>
-          <div className="brand-name">{t('app.name')}</div>
-          <div className="brand-tagline">{t('app.tagline')}</div>
-        </div>
+        {!collapsed && (
+          <div className="brand-text">
+            <div className="brand-name">{t('app.name')}</div>
+            <div className="brand-tagline">{t('app.tagline')}</div>
+          </div>
+        )}
       </div>
       <ul className="nav">
         {VIEWS.map((candidate) => (
@@ -96,18 +110,30 @@ function Sidebar() {
               type="button"
               className={candidate === view ? 'nav-item active' : 'nav-item'}
               aria-current={candidate === view ? 'page' : undefined}
+              title={collapsed ? t(NAV_KEYS[candidate]) : undefined}
               onClick={() => setView(candidate)}
             >
-              {t(NAV_KEYS[candidate])}
+              <Icon name={NAV_ICONS[candidate]} />
+              <span className={collapsed ? 'visually-hidden' : 'nav-label'}>{t(NAV_KEYS[candidate])}</span>
             </button>
           </li>
         ))}
       </ul>
       <span className="spacer" />
-      <SyncIndicator />
+      <SyncIndicator compact={collapsed} />
       <div className="sidebar-footer">
         <LanguageSwitch />
         <ThemeToggle />
+        <button
+          type="button"
+          className="button quiet icon-button sidebar-toggle"
+          aria-label={toggleLabel}
+          title={toggleLabel}
+          aria-expanded={!collapsed}
+          onClick={() => setLayout('sidebarCollapsed', !collapsed)}
+        >
+          <Icon name="panel" />
+        </button>
       </div>
     </nav>
   );

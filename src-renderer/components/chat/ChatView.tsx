@@ -2,6 +2,7 @@ import { useEffect, useRef, useState, type FormEvent, type KeyboardEvent } from 
 import { useT } from '../../hooks/use-t';
 import { selectIsAnswering } from '../../store/selectors';
 import { useApp } from '../../store/store-context';
+import { Icon } from '../common/Icon';
 import { ChatExchangeView } from './ChatExchangeView';
 import { conversationMarkdown, exportFileName } from './export-markdown';
 import { ConversationList } from './ConversationList';
@@ -22,6 +23,13 @@ export function ChatView() {
   const openAddForm = useApp((state) => state.openAddForm);
   const noChatModel = useApp((state) => state.settings?.chat.provider === 'none');
   const setView = useApp((state) => state.setView);
+  const historyHidden = useApp((state) => state.layout.conversationsHidden);
+  const setLayout = useApp((state) => state.setLayout);
+  const newConversation = useApp((state) => state.newConversation);
+  const fresh = useApp(
+    (state) =>
+      state.exchanges.length === 0 && state.conversationId === null && state.openingConversationId === null,
+  );
   const [question, setQuestion] = useState('');
   const topics = useTopics();
   const list = useRef<HTMLDivElement>(null);
@@ -68,11 +76,28 @@ export function ChatView() {
 
   return (
     <div className="view-chat">
-      <ConversationList />
+      {!historyHidden && <ConversationList />}
       <div className="chat-pane">
         <div className="view-header">
+          {/* Hiding the list gives a narrow window's width to the conversation; the choice is remembered. */}
+          <button
+            type="button"
+            className="button quiet icon-button history-toggle"
+            aria-label={historyHidden ? t('chat.showHistory') : t('chat.hideHistory')}
+            title={historyHidden ? t('chat.showHistory') : t('chat.hideHistory')}
+            aria-expanded={!historyHidden}
+            {...(historyHidden ? {} : { 'aria-controls': 'conversation-list' })}
+            onClick={() => setLayout('conversationsHidden', !historyHidden)}
+          >
+            <Icon name="panel" />
+          </button>
           <h1>{t('chat.title')}</h1>
           <span className="spacer" />
+          {historyHidden && (
+            <button type="button" className="button quiet" disabled={fresh} onClick={newConversation}>
+              <span aria-hidden="true">＋</span> {t('chat.new')}
+            </button>
+          )}
           {exchanges.length > 0 && !answering && (
             <button type="button" className="button quiet" onClick={exportConversation}>
               {t('chat.export')}

@@ -61,7 +61,7 @@ export function ConversationList() {
   }));
   const [renaming, setRenaming] = useState<string | null>(null);
   return (
-    <section className="conversation-list" aria-labelledby="conversation-list-title">
+    <section id="conversation-list" className="conversation-list" aria-labelledby="conversation-list-title">
       <button
         type="button"
         className="button new-conversation"

@@ -11,6 +11,7 @@ import { translate, type Language } from '../../i18n/i18n';
 import { selectLanguage } from '../selectors';
 import { unsavedSections } from '../settings-draft';
 import { storedTheme, storeTheme, type ThemeChoice } from '../../theme';
+import { storedLayout, storeLayout, type LayoutPrefs } from '../../layout-prefs';
 import type { AppState, GetState, SetState, StoreDeps } from '../store-types';
 
 export type View = 'connections' | 'search' | 'chat' | 'settings';
@@ -53,6 +54,9 @@ export interface UiSlice {
   /** system follows prefers-color-scheme (App applies it to <html data-theme>). */
   theme: ThemeChoice;
   setTheme(theme: ThemeChoice): void;
+  /** What a narrow window folds away (the sidebar to its icons, the Ask page's conversations), remembered. */
+  layout: LayoutPrefs;
+  setLayout(key: keyof LayoutPrefs, value: boolean): void;
   /** Bumped by Ctrl/Cmd+K; the search box focuses itself when it changes. */
   searchFocusRequest: number;
   setView(view: View): void;
@@ -148,6 +152,11 @@ export function createUiSlice(
     setTheme(theme) {
       storeTheme(globalThis.localStorage, theme);
       set({ theme });
+    },
+    layout: storedLayout(globalThis.localStorage),
+    setLayout(key, value) {
+      storeLayout(globalThis.localStorage, key, value);
+      set({ layout: { ...get().layout, [key]: value } });
     },
     setView: (view) => navigate({ view }),
     leaveRequest: null,
