@@ -37,7 +37,8 @@ const DEFAULT_SCENARIOS: Scenario[] = [
   { id: 'offline-10k', embedder: 'offline', targetChunks: 10_000, resync: false, queries: true },
   { id: 'offline-10kdocs', embedder: 'offline', documents: 10_000, resync: true, queries: false },
   { id: 'remote-1k', embedder: 'remote', targetChunks: 1_000, resync: false, queries: false },
-  { id: 'remote-10k', embedder: 'remote', targetChunks: 10_000, resync: false, queries: false },
+  // The semantic configuration beside offline-10k: the same corpus, its vectors, its searches.
+  { id: 'remote-10k', embedder: 'remote', targetChunks: 10_000, resync: false, queries: true },
   { id: 'remote-10kdocs', embedder: 'remote', documents: 10_000, resync: true, queries: false },
   // The same remote run with more documents in flight, so the batcher can fill its batches.
   {
@@ -60,6 +61,11 @@ const LARGE_SCENARIOS: Scenario[] = [
 
 /** The fake remote embedder's latency per request, as the benchmarks issue asks. */
 export const REMOTE_LATENCY_MS = 100;
+/**
+ * The searches of a remote scenario embed their query at a fake server that answers at once: a
+ * search's time is then Cairn's own and a local HTTP round trip, not a latency the bench chose.
+ */
+const QUERY_EMBED_LATENCY_MS = 0;
 
 const WORKER = fileURLToPath(new URL('./bench-worker.ts', import.meta.url));
 const FAKE_SERVER = fileURLToPath(new URL('./fake-embedding-process.ts', import.meta.url));
@@ -109,7 +115,15 @@ function runWorker(args: string[], env: Record<string, string> = {}): void {
 
 function runScenario(
   scenario: Scenario,
-  options: { workDir: string; queries: number; seed: number; keep: boolean; server: FakeServer | null },
+  options: {
+    workDir: string;
+    queries: number;
+    seed: number;
+    keep: boolean;
+    server: FakeServer | null;
+    /** The server the searches embed their query at (remote scenarios with queries). */
+    queryServer?: FakeServer | null;
+  },
 ): ScenarioOutcome {
   const dataDir = join(options.workDir, scenario.id);
   const indexOut = join(options.workDir, `${scenario.id}.index.json`);
@@ -140,19 +154,24 @@ function runScenario(
     const index = JSON.parse(readFileSync(indexOut, 'utf8')) as IndexScenarioResult;
     let query: QueryScenarioResult | null = null;
     if (scenario.queries) {
-      runWorker([
-        'query',
-        '--data-dir',
-        dataDir,
-        '--embedder',
-        scenario.embedder,
-        '--seed',
-        String(options.seed),
-        '--queries',
-        String(options.queries),
-        '--out',
-        queryOut,
-      ]);
+      const queryServer = options.queryServer ?? null;
+      runWorker(
+        [
+          'query',
+          '--data-dir',
+          dataDir,
+          '--embedder',
+          scenario.embedder,
+          ...(queryServer ? ['--embed-url', queryServer.url] : []),
+          '--seed',
+          String(options.seed),
+          '--queries',
+          String(options.queries),
+          '--out',
+          queryOut,
+        ],
+        queryServer ? { CAIRN_BENCH_EMBED_KEY: queryServer.apiKey } : {},
+      );
       query = JSON.parse(readFileSync(queryOut, 'utf8')) as QueryScenarioResult;
     }
     return { scenario, loadAtStart, elapsedS: (performance.now() - started) / 1000, index, query };
@@ -212,7 +231,9 @@ async function main(): Promise<void> {
   const outcomes: ScenarioOutcome[] = [];
   for (const scenario of scenarios) {
     console.log(`\n▶ ${scenario.id}`);
-    const server = scenario.embedder === 'remote' ? await startFakeServer(REMOTE_LATENCY_MS) : null;
+    const remote = scenario.embedder === 'remote';
+    const server = remote ? await startFakeServer(REMOTE_LATENCY_MS) : null;
+    const queryServer = remote && scenario.queries ? await startFakeServer(QUERY_EMBED_LATENCY_MS) : null;
     try {
       outcomes.push(
         runScenario(scenario, {
@@ -221,10 +242,12 @@ async function main(): Promise<void> {
           seed: Number(values.seed),
           keep: values.keep ?? false,
           server,
+          queryServer,
         }),
       );
     } finally {
       await server?.stop();
+      await queryServer?.stop();
     }
   }
   let startup: StartupResult | null = null;

@@ -30,6 +30,7 @@ import { readFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { MemoryFS, PGlite } from '@electric-sql/pglite';
+import { INITDB_PARAMS, UNUSED_DATABASES } from './database-settings';
 import type { Migration } from './migrations/index';
 
 const PACKAGES = [
@@ -49,6 +50,7 @@ function packageVersion(name: string): string {
 export function templatePath(folder: string, migrations: Migration[]): string {
   const hash = createHash('sha256');
   for (const name of PACKAGES) hash.update(`${name}@${packageVersion(name)}\n`);
+  hash.update(`initdb ${INITDB_PARAMS.join(' ')}; dropped ${UNUSED_DATABASES.join(' ')}\n`);
   for (const migration of migrations) hash.update(`${migration.version}\n${migration.sql}\n`);
   return join(folder, `cairn-db-${hash.digest('hex').slice(0, 16)}.tar`);
 }

@@ -33,6 +33,20 @@ describe('openDatabase', () => {
     await db.close();
   });
 
+  it('makes a database on disk with 1 MB log segments and without the template databases', async () => {
+    const db = await openDatabase({ dataDir: join(scratch, 'lean'), templates: null });
+    const settings = await db.query<{ wal_segment_size: string }>('SHOW wal_segment_size');
+    const databases = await db.query<{ datname: string }>('SELECT datname FROM pg_database ORDER BY 1');
+    await db.close();
+    expect(settings.rows[0]?.wal_segment_size).toBe('1MB');
+    expect(databases.rows.map((row) => row.datname)).toEqual(['postgres']);
+    // Opened again, it stays so (nothing to drop a second time).
+    const again = await openDatabase({ dataDir: join(scratch, 'lean'), templates: null });
+    const after = await again.query<{ n: number }>('SELECT count(*)::int AS n FROM pg_database');
+    await again.close();
+    expect(after.rows[0]?.n).toBe(1);
+  });
+
   it('rolls back a failing migration as a whole', async () => {
     // From the migrated template (the test below checks it equals a migrated database): initdb and
     // every migration already ran once in the test above.

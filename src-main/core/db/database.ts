@@ -13,23 +13,13 @@ import {
   inspectDatabaseFolder,
 } from './database-folder';
 import { watchDatabase } from './database-health';
+import { INITDB_PARAMS, UNUSED_DATABASES, WAL_LIMITS } from './database-settings';
 import { copyTemplateInto, templateMemoryFs, templatePath, writeTemplate } from './database-template';
 import { DATABASE_RESERVE_BYTES, DiskSpace, diskFullError, megabytes } from './disk-space';
 import { keepSpaceReserve, releaseSpaceReserve } from './space-reserve';
 import { MIGRATIONS, type Migration } from './migrations/index';
 
 export type Db = PGlite;
-
-/**
- * The write-ahead log's bounds. PGlite runs Postgres single-user, with no checkpointer: a checkpoint
- * happens only when the log outgrows max_wal_size, 1 GB by default, so the log grew by a 16 MB
- * segment every few syncs until it reached 1 GB (issue #25 item 7: a data directory growing with
- * every sync). Past 128 MB a checkpoint lets it go, and so does the checkpoint after maintenance
- * (index/space-maintenance.ts). wal_recycle off: a checkpoint removes the segments it no longer
- * needs instead of renaming them for later, which kept a bulk sync's log on disk (real-docs, 1,298
- * documents: 84 MB of log after maintenance with recycling, 17 MB without).
- */
-const WAL_LIMITS = ['-c', 'max_wal_size=128MB', '-c', 'min_wal_size=32MB', '-c', 'wal_recycle=off'];
 
 export interface OpenDatabaseOptions {
   /** A directory for on-disk data, or undefined for an in-memory database (tests). */
@@ -104,6 +94,7 @@ export async function openDatabaseFolder(
     throw error;
   }
   watchDatabase(db, space);
+  await dropUnusedDatabases(db);
   // A template holds every migration already; any newer one still runs here.
   await migrate(db, migrations);
   if (isNew) await options.seed?.(db);
@@ -125,6 +116,7 @@ function startPglite(
     ...(dataDir ? { dataDir } : {}),
     ...(fs ? { fs } : {}),
     startParams: [...PGlite.defaultStartParams, ...WAL_LIMITS],
+    initDbStartParams: INITDB_PARAMS,
     ...(loadDataDir ? { loadDataDir } : {}),
     extensions: { vector, pg_textsearch },
     onStderr: (line) => {
@@ -132,6 +124,23 @@ function startPglite(
       return false;
     },
   });
+}
+
+/**
+ * Drops the template databases (database-settings.ts), on a database made before they were dropped
+ * at creation too. One statement each, outside a transaction (DROP DATABASE refuses one); a crash in
+ * between leaves the other for the next open.
+ */
+async function dropUnusedDatabases(db: Db): Promise<void> {
+  const present = await db.query<{ datname: string }>(
+    'SELECT datname FROM pg_database WHERE datname = ANY($1::text[])',
+    [UNUSED_DATABASES],
+  );
+  for (const { datname } of present.rows) {
+    // A template database refuses to be dropped until it is no longer marked as one.
+    await db.exec(`ALTER DATABASE ${datname} IS_TEMPLATE false`);
+    await db.exec(`DROP DATABASE ${datname}`);
+  }
 }
 
 /** Why PGlite would not start, in Postgres's words where it gave any. */

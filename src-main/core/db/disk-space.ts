@@ -10,7 +10,10 @@ import { statfsSync, statSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { CairnError } from '../errors';
 
-/** PGlite's initdb default (--wal-segsize 16). */
+/**
+ * The largest log segment a data directory can have: PGlite's initdb default (--wal-segsize 16), which
+ * databases made before 1 MB segments (database-settings.ts) keep.
+ */
 export const WAL_SEGMENT_BYTES = 16 * 1024 * 1024;
 
 /** What Cairn leaves free for the database itself: the log's next segment and a restart's recovery. */
