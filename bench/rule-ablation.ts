@@ -34,7 +34,10 @@ export interface RuleVariant {
   rules: Readonly<RankingRules>;
 }
 
-const RULE_NAMES = Object.keys(ALL_RULES) as (keyof RankingRules)[];
+/** The rules the app applies (a study's candidate, off in ALL_RULES, has nothing to ablate). */
+const RULE_NAMES = (Object.keys(ALL_RULES) as (keyof RankingRules)[]).filter(
+  (rule) => ALL_RULES[rule] !== false,
+);
 
 /** The rules of the extractive answer's passage choice: they change the citation and nothing else. */
 export const PASSAGE_RULES: ReadonlySet<string> = new Set<keyof RankingRules>([
@@ -142,6 +145,7 @@ export async function ablateRules(
       if (
         !keyword ||
         variant.rules.frameTier !== ALL_RULES.frameTier ||
+        variant.rules.documentRanking !== ALL_RULES.documentRanking ||
         variant.rules.functionWordTier !== ALL_RULES.functionWordTier
       ) {
         const prepared = prepareQuery(query.text, variant.rules);

@@ -202,7 +202,10 @@ describe('retrieveFromIndex on documents', () => {
     const found = await retrieveFromIndex(db, input('火星基地 是什么原因'));
     expect(found.keyword).toEqual([]);
     // Without the frame tier (the rule ablation's switch) 原因 alone finds the FAQ.
-    const untiered = await retrieveFromIndex(db, input('火星基地 是什么原因'), { frameTier: false });
+    const untiered = await retrieveFromIndex(db, input('火星基地 是什么原因'), {
+      frameTier: false,
+      documentRanking: false,
+    });
     expect(namesOf(untiered.keyword)).toContain('faq');
   });
 

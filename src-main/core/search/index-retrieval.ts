@@ -13,7 +13,9 @@
 import type { ChunkLocation } from '@shared/models';
 import type { Db } from '../db/database';
 import type { SpaceRecord } from '../index/embedding-spaces';
+import { BM25_INDEX } from '../index/keyword-index';
 import { CHANNEL_DEPTH, type ChannelScope } from './channel-scope';
+import { rankByDocument } from './document-ranking';
 import { keywordScan, termPatterns } from './keyword-scan';
 import { ALL_RULES, type RankingRules } from './ranking-rules';
 import { RRF_K, reciprocalRankFusion } from './rrf';
@@ -26,6 +28,11 @@ import { vectorChannelSql } from './vector-channel';
  * (docs/decisions/retrieval-on-real-documents.md).
  */
 export const FRAME_QUERY_WEIGHT = 0.5;
+
+/** Chunks the content scan ranks when documents are ranked from their passages (document-ranking.ts). */
+export const DOCUMENT_SCAN_DEPTH = 100;
+/** Chunks of one document in the keyword ranking when documents are ranked (HybridSearch keeps 3). */
+const CHUNKS_PER_DOCUMENT = 3;
 
 /** A chunk's row as search results need it (its connection's platform comes from the catalog). */
 export interface IndexedChunkRow {
@@ -85,14 +92,20 @@ const NO_VECTOR = 'SELECT NULL::bigint AS chunk_id, NULL::bigint AS rank WHERE f
 export async function retrieveFromIndex(
   db: Db,
   input: IndexRetrievalInput,
-  rules: Pick<RankingRules, 'frameTier'> = ALL_RULES,
+  rules: Pick<RankingRules, 'frameTier' | 'documentRanking'> = ALL_RULES,
 ): Promise<IndexRetrieval> {
   const { scope } = input;
   // Without the frame tier, the content-plus-frame words are the one BM25 query.
   const query = rules.frameTier
     ? input.query
     : { keywordText: input.query.frameKeywordText || input.query.keywordText, frameKeywordText: '' };
-  const content = await keywordScan(db, query.keywordText, scope);
+  const documents = rules.documentRanking;
+  const content = await keywordScan(
+    db,
+    query.keywordText,
+    scope,
+    documents ? DOCUMENT_SCAN_DEPTH : CHANNEL_DEPTH,
+  );
   const framed =
     query.frameKeywordText && content.ids.length > 0
       ? await keywordScan(db, query.frameKeywordText, scope)
@@ -135,7 +148,17 @@ export async function retrieveFromIndex(
     .filter((row) => row.vector_rank !== null)
     .sort((a, b) => Number(a.vector_rank) - Number(b.vector_rank))
     .map((row) => Number(row.id));
-  const contentHits = content.ids.filter((id) => rows.get(id)?.content_match);
+  let contentHits = content.ids.filter((id) => rows.get(id)?.content_match);
+  if (documents && contentHits.length > 0) {
+    const scoreOf = new Map(content.ids.map((id, i) => [id, content.scores[i]!]));
+    contentHits = rankByDocument(
+      contentHits.map((id) => ({ id, score: scoreOf.get(id)! })),
+      (id) => rows.get(id),
+      documents.title > 0 || documents.headings > 0 ? await termWeights(db, content.terms) : new Map(),
+      documents,
+      CHUNKS_PER_DOCUMENT,
+    ).slice(0, CHANNEL_DEPTH);
+  }
   const framedHits = framed?.ids.filter((id) => rows.get(id)?.frame_match) ?? [];
   // No content hit, no keyword hit; frame words only break ties among content hits.
   const keyword =
@@ -147,4 +170,18 @@ export async function retrieveFromIndex(
           .map((item) => Number(item.key))
       : contentHits;
   return { vector, vectorSpace: space, keyword, rows };
+}
+
+/**
+ * Each term's BM25 score as a one-word text against the keyword index's statistics: its IDF on the
+ * scale of a chunk's score (0 for a term no chunk holds), for the title and heading fields.
+ */
+async function termWeights(db: Db, terms: readonly string[]): Promise<Map<string, number>> {
+  const distinct = [...new Set(terms)];
+  const result = await db.query<{ term: string; weight: number }>(
+    `SELECT term, -bm25_text_bm25query_score(term, to_bm25query(term, '${BM25_INDEX}')) AS weight
+     FROM unnest($1::text[]) AS term`,
+    [distinct],
+  );
+  return new Map(result.rows.map((row) => [row.term, Number(row.weight)]));
 }

@@ -17,6 +17,8 @@ import { CHANNEL_DEPTH, scopeIsEmpty, type ChannelScope } from './channel-scope'
 export interface KeywordScan {
   /** Top chunk ids by BM25 within the scope, best first; may hold rows sharing no term (see keywordScan). */
   ids: number[];
+  /** Each id's BM25 score (> 0; 0 for a row sharing no term). */
+  scores: number[];
   /** The terms scanned for (keywordText split at spaces). */
   terms: string[];
 }
@@ -39,26 +41,35 @@ export async function keywordScan(
   db: Db,
   keywordText: string,
   scope: ChannelScope | null,
+  depth = CHANNEL_DEPTH,
 ): Promise<KeywordScan> {
   const terms = keywordText.split(' ').filter((term) => term.length > 0);
-  if (terms.length === 0 || scopeIsEmpty(scope)) return { ids: [], terms };
+  if (terms.length === 0 || scopeIsEmpty(scope)) return { ids: [], scores: [], terms };
   const connections = scope?.connectionIds ? new Set(scope.connectionIds) : null;
   const documents = scope?.documentIds ? new Set(scope.documentIds) : null;
   const inScope = (r: { connection_id: string; document_id: string | number }) =>
     (!connections || connections.has(r.connection_id)) &&
     (!documents || documents.has(Number(r.document_id)));
   for (let oversample = connections || documents ? 4 : 1; ; oversample *= 4) {
-    const limit = CHANNEL_DEPTH * oversample;
+    const limit = depth * oversample;
     // The scope's columns only when there is a scope: every field returned costs a decode in PGlite's
     // client, and a scoped scan returns several times CHANNEL_DEPTH rows.
-    const rows = await db.query<{ id: string | number; connection_id: string; document_id: string | number }>(
-      `SELECT id${connections || documents ? ', connection_id, document_id' : ''} FROM chunks
+    // The score is the scan's own (bm25_get_current_score(): the planner hook's value for the ORDER
+    // BY), not computed again.
+    const rows = await db.query<{
+      id: string | number;
+      score: number;
+      connection_id: string;
+      document_id: string | number;
+    }>(
+      `SELECT id, bm25_get_current_score() AS score${connections || documents ? ', connection_id, document_id' : ''} FROM chunks
        ORDER BY search_text <@> to_bm25query($1, '${BM25_INDEX}') LIMIT ${limit}`,
       [keywordText],
     );
     const kept = connections || documents ? rows.rows.filter(inScope) : rows.rows;
-    if (kept.length >= CHANNEL_DEPTH || rows.rows.length < limit) {
-      return { ids: kept.slice(0, CHANNEL_DEPTH).map((r) => Number(r.id)), terms };
+    if (kept.length >= depth || rows.rows.length < limit) {
+      const top = kept.slice(0, depth);
+      return { ids: top.map((r) => Number(r.id)), scores: top.map((r) => -Number(r.score)), terms };
     }
   }
 }

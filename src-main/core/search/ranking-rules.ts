@@ -6,6 +6,8 @@
  * if it gains on the test split of at least two collections and costs none more than 0.005
  * (issue #24; docs/decisions/retrieval-on-real-documents.md).
  */
+import type { DocumentRankingWeights } from './document-ranking';
+
 export interface RankingRules {
   /**
    * query-terms.ts: function words (stop-words.ts: 的, 怎么, what, how …) are left out of the
@@ -20,6 +22,11 @@ export interface RankingRules {
    * fused below the content words; off, they are words of the one BM25 query like any other.
    */
   frameTier: boolean;
+  /**
+   * document-ranking.ts: the keyword channel ranks documents from their best passages, title and
+   * headings, then the passages inside them; off (false), it ranks chunks by BM25 alone.
+   */
+  documentRanking: Readonly<DocumentRankingWeights> | false;
   /** extractive-answer.ts: query terms weighed by their rarity among the candidates' paragraphs. */
   rarePassageTerms: boolean;
   /** extractive-answer.ts: a paragraph holding an identifier or code the question names comes first. */
@@ -32,6 +39,7 @@ export const ALL_RULES: Readonly<RankingRules> = Object.freeze({
   functionWordTier: true,
   headingBonus: true,
   frameTier: true,
+  documentRanking: false,
   rarePassageTerms: true,
   keyTermPassages: true,
   passageReorder: true,
