@@ -23,11 +23,13 @@ export async function insertConnection(
   id: string,
   options: { platform?: Platform; mode?: ConnectionMode } = {},
 ): Promise<void> {
-  await db.query(`INSERT INTO connections (id, platform, name, mode) VALUES ($1, $2, $1, $3)`, [
-    id,
-    options.platform ?? 'folder',
-    options.mode ?? 'rag',
-  ]);
+  // Each a millisecond after the last: lists order connections by created_at (then id), and PGlite's
+  // clock can give two inserts in a row the same now(), which would list them by id instead.
+  await db.query(
+    `INSERT INTO connections (id, platform, name, mode, created_at)
+     SELECT $1, $2, $1, $3, greatest(now(), max(created_at) + interval '1 millisecond') FROM connections`,
+    [id, options.platform ?? 'folder', options.mode ?? 'rag'],
+  );
 }
 
 /**

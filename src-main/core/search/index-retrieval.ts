@@ -104,7 +104,7 @@ export async function retrieveFromIndex(
     db,
     query.keywordText,
     scope,
-    documents ? DOCUMENT_SCAN_DEPTH : CHANNEL_DEPTH,
+    documents ? { depth: DOCUMENT_SCAN_DEPTH, withScores: true } : {},
   );
   const framed =
     query.frameKeywordText && content.ids.length > 0
@@ -150,7 +150,7 @@ export async function retrieveFromIndex(
     .map((row) => Number(row.id));
   let contentHits = content.ids.filter((id) => rows.get(id)?.content_match);
   if (documents && contentHits.length > 0) {
-    const scoreOf = new Map(content.ids.map((id, i) => [id, content.scores[i]!]));
+    const scoreOf = new Map(content.ids.map((id, i) => [id, content.scores![i]!]));
     contentHits = rankByDocument(
       contentHits.map((id) => ({ id, score: scoreOf.get(id)! })),
       (id) => rows.get(id),

@@ -24,7 +24,15 @@ describe('keywordScan', () => {
     const top = await keywordScan(db, 'alpha', null);
     expect(top.ids).toHaveLength(CHANNEL_DEPTH);
     expect(top.ids.every((id) => ids.big.includes(id))).toBe(true);
-    expect(await keywordScan(db, '', null)).toEqual({ ids: [], terms: [] });
+    expect(await keywordScan(db, '', null)).toEqual({ ids: [], scores: null, terms: [] });
+    expect(top.scores).toBeNull();
+    const scored = await keywordScan(db, 'alpha', null, { withScores: true });
+    expect(scored.ids).toEqual(top.ids);
+    expect(scored.scores).toHaveLength(CHANNEL_DEPTH);
+    // Best first: the scan's own BM25 scores, positive and falling.
+    expect(
+      scored.scores!.every((score, i) => score > 0 && (i === 0 || score <= scored.scores![i - 1]!)),
+    ).toBe(true);
   });
 
   it('returns rows sharing no term after the matches once its top list outgrows them (checked by keywordMatches)', async () => {

@@ -17,8 +17,8 @@ import { CHANNEL_DEPTH, scopeIsEmpty, type ChannelScope } from './channel-scope'
 export interface KeywordScan {
   /** Top chunk ids by BM25 within the scope, best first; may hold rows sharing no term (see keywordScan). */
   ids: number[];
-  /** Each id's BM25 score (> 0; 0 for a row sharing no term). */
-  scores: number[];
+  /** Each id's BM25 score (> 0; 0 for a row sharing no term), only when asked for (`withScores`). */
+  scores: number[] | null;
   /** The terms scanned for (keywordText split at spaces). */
   terms: string[];
 }
@@ -26,7 +26,9 @@ export interface KeywordScan {
 /**
  * The keyword channel's scan: one statement (or a few when a scope keeps too few of the top rows).
  *
- * - No score in the SELECT list and the scan at the top level (see the file comment).
+ * - The scan at the top level (see the file comment), and no score in the SELECT list unless
+ *   `withScores` asks for it (document ranking, not applied in the app: ranking-rules.ts): with
+ *   bm25_get_current_score() there, the tiny-table plan below returns matching rows only.
  * - No WHERE clause: with one (a connection filter) the planner may filter first, then score
  *   every remaining row standalone and sort them: seconds on a large connection. The filter is
  *   applied here instead, on a top list that grows until it fills or holds every match (the
@@ -41,10 +43,10 @@ export async function keywordScan(
   db: Db,
   keywordText: string,
   scope: ChannelScope | null,
-  depth = CHANNEL_DEPTH,
+  { depth = CHANNEL_DEPTH, withScores = false }: { depth?: number; withScores?: boolean } = {},
 ): Promise<KeywordScan> {
   const terms = keywordText.split(' ').filter((term) => term.length > 0);
-  if (terms.length === 0 || scopeIsEmpty(scope)) return { ids: [], scores: [], terms };
+  if (terms.length === 0 || scopeIsEmpty(scope)) return { ids: [], scores: withScores ? [] : null, terms };
   const connections = scope?.connectionIds ? new Set(scope.connectionIds) : null;
   const documents = scope?.documentIds ? new Set(scope.documentIds) : null;
   const inScope = (r: { connection_id: string; document_id: string | number }) =>
@@ -54,22 +56,28 @@ export async function keywordScan(
     const limit = depth * oversample;
     // The scope's columns only when there is a scope: every field returned costs a decode in PGlite's
     // client, and a scoped scan returns several times CHANNEL_DEPTH rows.
-    // The score is the scan's own (bm25_get_current_score(): the planner hook's value for the ORDER
+    // A score is the scan's own (bm25_get_current_score(): the planner hook's value for the ORDER
     // BY), not computed again.
+    const columns = [
+      'id',
+      ...(withScores ? ['bm25_get_current_score() AS score'] : []),
+      ...(connections || documents ? ['connection_id', 'document_id'] : []),
+    ];
     const rows = await db.query<{
       id: string | number;
-      score: number;
+      score?: number;
       connection_id: string;
       document_id: string | number;
     }>(
-      `SELECT id, bm25_get_current_score() AS score${connections || documents ? ', connection_id, document_id' : ''} FROM chunks
+      `SELECT ${columns.join(', ')} FROM chunks
        ORDER BY search_text <@> to_bm25query($1, '${BM25_INDEX}') LIMIT ${limit}`,
       [keywordText],
     );
     const kept = connections || documents ? rows.rows.filter(inScope) : rows.rows;
     if (kept.length >= depth || rows.rows.length < limit) {
       const top = kept.slice(0, depth);
-      return { ids: top.map((r) => Number(r.id)), scores: top.map((r) => -Number(r.score)), terms };
+      const scores = withScores ? top.map((r) => -Number(r.score)) : null;
+      return { ids: top.map((r) => Number(r.id)), scores, terms };
     }
   }
 }
