@@ -256,6 +256,7 @@ export const en = {
   'notify.done': '“{name}” is synced: {added} added, {updated} updated, {deleted} removed.',
   'notify.partial': '“{name}” is synced, but {failed} documents could not be indexed.',
   'notify.failed': 'Syncing “{name}” failed.',
+  'notify.failedLead': 'Syncing “{name}” failed',
   'notify.allow': 'Notify me when a sync ends',
   'notify.allowed': 'Sync notifications are on.',
   'notify.blocked': 'Notifications are blocked for this page in the browser’s site settings.',

@@ -249,6 +249,7 @@ export const zh: Record<MessageKey, string> = {
   'notify.done': '“{name}”已同步：新增 {added}，更新 {updated}，删除 {deleted}。',
   'notify.partial': '“{name}”已同步，但有 {failed} 个文档无法索引。',
   'notify.failed': '“{name}”同步失败。',
+  'notify.failedLead': '“{name}”同步失败',
   'notify.allow': '同步结束时通知我',
   'notify.allowed': '同步通知已开启。',
   'notify.blocked': '浏览器的网站设置已阻止此页面的通知。',

@@ -4,7 +4,11 @@ import { useApp } from '../../store/store-context';
 import { ErrorMessage } from './ErrorMessage';
 import { SuccessMessage } from './SuccessMessage';
 
-/** One transient message at a time; info fades after a few seconds, errors stay until dismissed. */
+/**
+ * One transient message at a time; info fades after a few seconds, errors stay until dismissed.
+ * Worded in the language shown now: a switch re-words a toast already up (its own sentence is kept
+ * as a key, core's errors and successes by their code).
+ */
 export function NoticeToast() {
   const t = useT();
   const notice = useApp((state) => state.notice);
@@ -19,9 +23,14 @@ export function NoticeToast() {
     <div className={`toast toast-${notice.kind}`} role={notice.kind === 'error' ? 'alert' : 'status'}>
       <span>
         {notice.error ? (
-          <ErrorMessage error={notice.error} />
+          <ErrorMessage
+            error={notice.error}
+            {...(notice.lead ? { lead: t(notice.lead.key, notice.lead.params) } : {})}
+          />
         ) : notice.success ? (
           <SuccessMessage success={notice.success} />
+        ) : notice.message ? (
+          t(notice.message.key, notice.message.params)
         ) : (
           notice.text
         )}

@@ -45,7 +45,7 @@ export function ConnectionsView() {
     const pathForFile = (window as Window & Partial<CairnPreloadGlobals>).pathForFile;
     const path = file && pathForFile ? pathForFile(file) : '';
     if (path) openAddForm('folder', path);
-    else showNotice('info', t('folder.dropNoPath'));
+    else showNotice('info', 'folder.dropNoPath');
   };
   return (
     <div

@@ -21,7 +21,7 @@ export function McpSettings() {
   async function copy(text: string) {
     try {
       await navigator.clipboard.writeText(text);
-      showNotice('info', t('mcp.copied'));
+      showNotice('info', 'mcp.copied');
     } catch {
       // No clipboard (an insecure context, a denied permission): the text stays selectable.
     }

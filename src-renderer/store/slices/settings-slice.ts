@@ -7,8 +7,6 @@ import type {
   SettingsPatch,
   SettingsView,
 } from '@shared/models';
-import { translate } from '../../i18n/i18n';
-import { selectLanguage } from '../selectors';
 import {
   sectionPatch,
   unsavedSections,
@@ -74,7 +72,7 @@ export function createSettingsSlice(set: SetState, get: GetState, { api }: Store
         const { [section]: _saved, ...rest } = state.settingsEdits;
         return { settingsEdits: rest };
       });
-      if (patch) get().showNotice('info', translate(selectLanguage(get()), 'settings.saved'));
+      if (patch) get().showNotice('info', 'settings.saved');
       return true;
     },
     async saveAllSettings() {

@@ -7,7 +7,7 @@ import type {
   RecoveryReport,
   SyncRunView,
 } from '@shared/models';
-import { translate, type Language } from '../../i18n/i18n';
+import { translate, type Language, type MessageKey } from '../../i18n/i18n';
 import { selectLanguage } from '../selectors';
 import { unsavedSections } from '../settings-draft';
 import { storedTheme, storeTheme, type ThemeChoice } from '../../theme';
@@ -16,10 +16,21 @@ import type { AppState, GetState, SetState, StoreDeps } from '../store-types';
 
 export type View = 'connections' | 'search' | 'chat' | 'settings';
 
+/** A sentence of the UI's own, kept as its key so it reads in the language shown now, not the one it was raised in. */
+export interface NoticeMessage {
+  key: MessageKey;
+  params?: Record<string, string | number>;
+}
+
 export interface Notice {
   id: number;
   kind: 'error' | 'info';
+  /** The notice in the language it was raised in (for logs and tests); the toast renders `message`, `error` or `success`. */
   text: string;
+  /** The UI's own sentence: the toast translates it on every render, so a language switch re-words it. */
+  message?: NoticeMessage;
+  /** What an error notice is about, said before its headline (e.g. "Syncing “notes” failed"). */
+  lead?: NoticeMessage;
   /** An error from core: shown with ErrorMessage (headline in the UI language, core's sentence beneath). */
   error?: AppErrorData;
   /** A success from core: shown with SuccessMessage, in the UI language the same way. */
@@ -66,7 +77,8 @@ export interface UiSlice {
    */
   leaveRequest: ViewChange | null;
   resolveLeave(choice: 'save' | 'discard' | 'stay'): Promise<void>;
-  showNotice(kind: Notice['kind'], text: string): void;
+  /** A notice in the UI's own words, re-worded when the language changes. */
+  showNotice(kind: Notice['kind'], key: MessageKey, params?: Record<string, string | number>): void;
   showSuccess(success: CoreMessage): void;
   /**
    * Browser host: a sync that ended (done or failed; a stop is the user's own doing) is announced
@@ -167,7 +179,15 @@ export function createUiSlice(
       if (choice === 'discard') get().discardSettingsEdits();
       set({ ...change, leaveRequest: null });
     },
-    showNotice: (kind, text) => set({ notice: { id: ++noticeIds, kind, text } }),
+    showNotice: (kind, key, params) =>
+      set({
+        notice: {
+          id: ++noticeIds,
+          kind,
+          text: translate(selectLanguage(get()), key, params),
+          message: { key, ...(params ? { params } : {}) },
+        },
+      }),
     showError: (error, cause) => {
       if (error.code !== 'CANCELLED')
         set({
@@ -182,16 +202,14 @@ export function createUiSlice(
       const name = state.connections.find((item) => item.id === run.connectionId)?.name ?? run.connectionId;
       const language = selectLanguage(state);
       const { added, updated, deleted, failed } = run.counters;
-      const text =
+      const message: NoticeMessage =
         run.status === 'failed'
-          ? translate(language, 'notify.failed', { name })
-          : translate(language, failed > 0 ? 'notify.partial' : 'notify.done', {
-              name,
-              added,
-              updated,
-              deleted,
-              failed,
-            });
+          ? { key: 'notify.failed', params: { name } }
+          : {
+              key: failed > 0 ? 'notify.partial' : 'notify.done',
+              params: { name, added, updated, deleted, failed },
+            };
+      const text = translate(language, message.key, message.params);
       const Notify = globalThis.Notification;
       if (Notify?.permission === 'granted' && globalThis.document?.visibilityState === 'hidden') {
         new Notify('Cairn', { body: text, tag: `sync-${run.connectionId}` });
@@ -202,12 +220,13 @@ export function createUiSlice(
           notice: {
             id: ++noticeIds,
             kind: 'error',
-            text,
-            error: { ...run.error, message: `${text} ${run.error.message}`.trim() },
+            text: `${text} ${run.error.message}`.trim(),
+            error: run.error,
+            lead: { key: 'notify.failedLead', params: { name } },
             cause: run.connectionId,
           },
         });
-      else set({ notice: { id: ++noticeIds, kind: 'info', text } });
+      else set({ notice: { id: ++noticeIds, kind: 'info', text, message } });
     },
     dismissNotice: () => set({ notice: null }),
     openAddForm: (platform = 'folder', path) =>
