@@ -49,7 +49,11 @@ function slices<T>(items: T[]): T[][] {
  * document make Postgres refuse the statement ("cannot affect row a second time"): the caller's
  * transaction then rolls back whole.
  */
-export async function upsertDocuments(tx: Queryable, docs: DocumentToWrite[]): Promise<number[]> {
+export async function upsertDocuments(
+  tx: Queryable,
+  docs: DocumentToWrite[],
+  afterLargeStatement?: () => void,
+): Promise<number[]> {
   const ids: number[] = [];
   for (const group of slices(docs)) {
     const upserted = await tx.query<{ id: string | number; connection_id: string; external_id: string }>(
@@ -85,8 +89,10 @@ export async function upsertDocuments(tx: Queryable, docs: DocumentToWrite[]): P
       const id = idByKey.get(documentKey(doc.connectionId, doc.ref.externalId));
       if (id === undefined) throw new CairnError('INTERNAL', `No row came back for "${doc.title}".`);
       ids.push(id);
-      if (doc.content.length > LARGE_CONTENT_CHARS)
+      if (doc.content.length > LARGE_CONTENT_CHARS) {
         await tx.query('UPDATE documents SET content = $2 WHERE id = $1', [id, doc.content]);
+        afterLargeStatement?.();
+      }
     }
   }
   return ids;
@@ -114,12 +120,14 @@ function* statementSlices<T>(rows: Iterable<T>): Generator<T[]> {
 
 /**
  * Inserts chunks with their keyword text: one statement per 500 rows. Rows are taken from `rows`
- * one statement's worth at a time, so a generator keeps only those in memory.
+ * one statement's worth at a time, so a generator keeps only those in memory; `afterStatement`
+ * runs after each (release-memory.ts, for a very large document).
  */
 export async function insertChunks(
   tx: Queryable,
   rows: Iterable<ChunkRow>,
   documentIdOf: (doc: DocumentToWrite) => number,
+  afterStatement?: () => void,
 ): Promise<void> {
   for (const group of statementSlices(rows)) {
     await tx.query(
@@ -137,6 +145,7 @@ export async function insertChunks(
         group.map((r) => (r.chunk.location ? JSON.stringify(r.chunk.location) : null)),
       ],
     );
+    afterStatement?.();
   }
 }
 

@@ -14,6 +14,7 @@ import type { Logger } from '../logging/logger';
 import { silentLogger } from '../logging/logger';
 import type { DocumentStore, DocumentToWrite, StoredDocumentState } from './document-store';
 import { embeddingInput, metadataText, withKeywordExtras } from './embedding-input';
+import { RELEASE_MEMORY_CHARS, releaseMemory } from './release-memory';
 import { toSearchText } from '../text/analyzer';
 import { BULK_KEYWORD_MIN_CHUNKS, beginBulkKeywordWrites, endBulkKeywordWrites } from './keyword-index';
 import {
@@ -116,13 +117,18 @@ export class PgDocumentStore implements DocumentStore {
     // statement's worth at a time so it never holds every chunk's keyword text at once.
     const total = docs.reduce((sum, doc) => sum + doc.chunks.length, 0);
     const eager = total <= LAZY_ROWS_FROM_CHUNKS ? [...chunkRows(docs)] : null;
+    // A very large document's statements each leave tens of MB of garbage (its text parameter,
+    // each statement's keyword texts and literals): collected after each, they do not pile up.
+    const release = docs.some((doc) => doc.content.length > RELEASE_MEMORY_CHARS)
+      ? () => void releaseMemory()
+      : undefined;
     // Searches that started before this write go first (access-gate.ts).
     return accessGate(this.db).write(() =>
       this.db.transaction(async (tx) => {
-        const documentIds = await upsertDocuments(tx, docs);
+        const documentIds = await upsertDocuments(tx, docs, release);
         await tx.query('DELETE FROM chunks WHERE document_id = ANY($1::bigint[])', [documentIds]);
         const documentIdOf = new Map(docs.map((doc, index) => [doc, documentIds[index]!]));
-        await insertChunks(tx, eager ?? chunkRows(docs), (doc) => documentIdOf.get(doc)!);
+        await insertChunks(tx, eager ?? chunkRows(docs), (doc) => documentIdOf.get(doc)!, release);
         await queueForSemanticIndex(tx, documentIds);
         return documentIds.map((documentId) => ({ documentId }));
       }),

@@ -11,6 +11,7 @@ import { chunkBytesEstimate } from '../db/disk-space';
 import { CairnError, throwIfAborted } from '../errors';
 import { ANALYSIS_VERSION } from '../index/analysis-version';
 import type { DocumentStore, StoredDocumentState } from '../index/document-store';
+import { RELEASE_MEMORY_CHARS, releaseMemory } from '../index/release-memory';
 import { cleanMarkdown, type DocumentMetadata } from '../text/clean-markdown';
 import { contentHash, normalizeText } from '../text/normalize';
 import { analyzeDocument, type KeywordAnalyzer } from './keyword-analysis';
@@ -103,6 +104,10 @@ export async function syncDocument(
   const { connectionId, signal } = request;
   const prepared = await fetchDocument(deps, request, ref, fetchSignal);
   const { content, metadata, title, hash, notice } = prepared;
+  // A very large document's read copies are garbage now, and V8 would keep them resident through
+  // its write (release-memory.ts).
+  const large = content.length > RELEASE_MEMORY_CHARS;
+  if (large) releaseMemory();
   // The title feeds every chunk's keyword text (and its embedding), so a renamed document is rewritten;
   // so is one whose rows an older analysis wrote.
   if (
@@ -115,6 +120,7 @@ export async function syncDocument(
     return { kind: 'touched', notice };
   }
   const chunks = prepared.chunks();
+  if (large) releaseMemory();
   // Not cancellable on its own (a few milliseconds of work): a call into the analysis worker holds
   // an abort listener until it answers, and the run's signal would then carry one per document in
   // flight (Node's leak warning past 10). The cancel is checked as soon as it answers.
