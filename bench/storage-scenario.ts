@@ -31,8 +31,14 @@ export interface StorageScenarioResult {
    * VACUUM where rows died, then a checkpoint that lets go of the write-ahead log).
    */
   maintained: StorageBreakdown;
+  /** That maintenance run: wall and CPU time, and the indexes it rebuilt. */
+  maintenanceWallMs: number;
+  maintenanceCpuMs: number;
+  rebuilt: string[];
   /** Bytes on disk after the app closed. */
   closedBytes: number;
+  /** Of those, the database folder (db/) alone, without the space reserve beside it. */
+  closedDatabaseBytes: number;
   peakRssMb: number;
 }
 
@@ -61,7 +67,7 @@ export async function runStorageScenario(options: {
     watchFolders: false,
     secretStore: new MemorySecretStore(),
   });
-  let result: Omit<StorageScenarioResult, 'closedBytes' | 'peakRssMb'>;
+  let result: Omit<StorageScenarioResult, 'closedBytes' | 'closedDatabaseBytes' | 'peakRssMb'>;
   try {
     const connection = unwrap(
       await cairn.api.connections.add({
@@ -90,13 +96,26 @@ export async function runStorageScenario(options: {
       syncWallMs,
       syncCpuMs: (cpu.user + cpu.system) / 1000,
       open: await storageBreakdown(cairn.db, join(options.dataDir, 'db')),
-      maintained: await (async () => {
-        await cairn.maintenance?.runNow();
-        return storageBreakdown(cairn.db, join(options.dataDir, 'db'));
-      })(),
+      ...(await (async () => {
+        const before = process.cpuUsage();
+        const started = performance.now();
+        const report = await cairn.maintenance?.runNow();
+        const used = process.cpuUsage(before);
+        return {
+          maintenanceWallMs: performance.now() - started,
+          maintenanceCpuMs: (used.user + used.system) / 1000,
+          rebuilt: report?.rebuilt.map((entry) => entry.index) ?? [],
+          maintained: await storageBreakdown(cairn.db, join(options.dataDir, 'db')),
+        };
+      })()),
     };
   } finally {
     await cairn.dispose();
   }
-  return { ...result, closedBytes: directorySize(options.dataDir), peakRssMb: peakRssMb() };
+  return {
+    ...result,
+    closedBytes: directorySize(options.dataDir),
+    closedDatabaseBytes: directorySize(join(options.dataDir, 'db')),
+    peakRssMb: peakRssMb(),
+  };
 }
