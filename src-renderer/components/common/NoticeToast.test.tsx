@@ -25,9 +25,11 @@ describe('a toast follows a language switch', () => {
       connections: [connection({ id: 'c1', name: 'notes' })],
     });
     act(() =>
-      store.getState().announceSyncFinished(
-        syncRun({ counters: { ...syncRun().counters, added: 1225, updated: 0, deleted: 0 } }),
-      ),
+      store
+        .getState()
+        .announceSyncFinished(
+          syncRun({ counters: { ...syncRun().counters, added: 1225, updated: 0, deleted: 0 } }),
+        ),
     );
     const toast = () => screen.getByRole('status');
     expect(toast().textContent).toContain('“notes” is synced: 1,225 added, 0 updated, 0 removed.');
@@ -44,9 +46,11 @@ describe('a toast follows a language switch', () => {
     });
     const sentence = 'Cannot reach 127.0.0.1:9 (ECONNREFUSED): the sync stopped after 3 attempts in a row.';
     act(() =>
-      store.getState().announceSyncFinished(
-        syncRun({ status: 'failed', error: { code: 'SOURCE_UNREACHABLE', message: sentence } }),
-      ),
+      store
+        .getState()
+        .announceSyncFinished(
+          syncRun({ status: 'failed', error: { code: 'SOURCE_UNREACHABLE', message: sentence } }),
+        ),
     );
     const headline = () => screen.getByRole('alert').querySelector('.error-headline')?.textContent ?? '';
     const detail = () => screen.getByRole('alert').querySelector('.error-detail')?.textContent;
