@@ -172,6 +172,11 @@ export interface SearchResponse {
   operators?: QueryOperators;
   /** How many documents matched in all (the candidates after filters and operators): `documents` shows the first k. */
   totalDocuments?: number;
+  /**
+   * Present (true) when the keyword scan stopped at its depth on a match: more documents may hold
+   * the query's words than `totalDocuments` counts (and than the filter counts count), so it is a floor.
+   */
+  moreMayMatch?: true;
   /** When asked (`facetCounts`): the filter values' counts among the matching documents. */
   facetCounts?: FacetCounts;
   /**

@@ -49,7 +49,7 @@ import { keepLiveHits, liveSources, type SkippedSource } from './live-filters';
 import { resolveNamedFilters } from './named-filters';
 import { rerankByPhrase } from './phrase-rerank';
 import { ALL_RULES, type RankingRules } from './ranking-rules';
-import { clampK, prepareQuery, type PreparedQuery } from './query-text';
+import { clampK, MAX_K, prepareQuery, type PreparedQuery } from './query-text';
 import { applyOperators, parseQuerySyntax, type OperatorDrop, type QuerySyntax } from './query-syntax';
 import { QueryVectorCache } from './query-vector-cache';
 import { rerankCandidates, type Reranker } from './reranking';
@@ -104,6 +104,7 @@ const NOTHING_INDEXED: IndexRetrieval = {
   vector: [],
   vectorSpace: null,
   keyword: [],
+  keywordFull: false,
   rows: new Map(),
 };
 
@@ -178,6 +179,10 @@ export interface SearchStages extends Retrieved {
 }
 
 const DEFAULT_MAX_HITS_PER_DOCUMENT = 3;
+/** The page a search shows unless asked for more (clampK's default). */
+const DEFAULT_K = 10;
+/** Keyword chunks scanned per document asked for, past the first page: room for several passages each. */
+const DEEP_CHUNKS_PER_DOCUMENT = 4;
 
 export class HybridSearch implements SearchService {
   private readonly db: Db;
@@ -294,18 +299,41 @@ export class HybridSearch implements SearchService {
         documentOrder: [],
         response: { hits: [], documents: [], warnings: [], noConnections: true, tookMs: 0 },
       };
-    const passing = retrieved.fused.filter((item) => !dropped.has(item.key));
-    const ranked = rerankByPhrase(
-      passing,
-      (key) => rowOf(key, chunks),
-      query.phrases,
-      this.options.rules ?? ALL_RULES,
-    );
+    const rankOf = (fused: FusedItem<Channel>[], cut: ReadonlyMap<string, OperatorDrop>) =>
+      rerankByPhrase(
+        fused.filter((item) => !cut.has(item.key)),
+        (key) => rowOf(key, chunks),
+        query.phrases,
+        this.options.rules ?? ALL_RULES,
+      );
+    const ranked = rankOf(retrieved.fused, dropped);
     // Every direct-mode connection that answered shows its best hit (see topKKeepingChannels), and
     // no one document fills the page: its best few chunks stand for it.
     const capped = capPerDocument(ranked, chunks, maxHitsPerDocument);
     // The fused top-30 reordered by the cross-encoder (when installed and within budget), before the top-k cut.
-    const { items: ordered, info: rerank } = await this.rerank(query.text, capped, chunks, live, signal);
+    const { items: head, info: rerank } = await this.rerank(query.text, capped, chunks, live, signal);
+    // A page past the first ("Show more" asks for up to 50 documents) needs more candidates than
+    // the channels' 30 chunks, and so does the newest first of every match (not of the 30 most
+    // relevant): a deeper keyword scan's further candidates follow the default ranking, which stays
+    // as it was, so the results already shown keep their places.
+    let ordered = head;
+    let keywordFull = retrieved.index.keywordFull;
+    const byDate = request.sort === 'modified';
+    if ((k > DEFAULT_K || byDate) && retrieved.searchesIndex) {
+      const documentsWanted = byDate ? Math.max(k, MAX_K) : k;
+      const deep = await accessGate(this.db).read(() =>
+        this.retrieve(query, syntax, filters, signal, {
+          keywordDepth: documentsWanted * DEEP_CHUNKS_PER_DOCUMENT,
+        }),
+      );
+      for (const [id, row] of deep.chunks) if (!chunks.has(id)) chunks.set(id, row);
+      for (const [id, time] of deep.times) if (!times.has(id)) times.set(id, time);
+      for (const [key, drop] of deep.dropped) if (!dropped.has(key)) dropped.set(key, drop);
+      const shown = new Set(head.map((item) => item.key));
+      const further = rankOf(deep.fused, deep.dropped).filter((item) => !shown.has(item.key));
+      ordered = capPerDocument([...head, ...further], chunks, maxHitsPerDocument);
+      keywordFull = deep.index.keywordFull;
+    }
     const guaranteed = direct.results.map((result) => `direct:${result.source.connectionId}` as Channel);
     const toHit = (item: FusedItem<Channel>) => fusedHit(item, chunks, live);
     const hits = topKKeepingChannels(ordered, k, guaranteed)
@@ -313,7 +341,6 @@ export class HybridSearch implements SearchService {
       .filter((hit) => hit !== null);
     // The same candidates, one per document: the top k documents, each with its best chunks; or,
     // sorted by date, the k newest of them.
-    const byDate = request.sort === 'modified';
     const dated = byDate ? newestFirst(ordered, chunks, times) : ordered;
     const documents = byDate
       ? topDocuments(dated, k, [], chunks, toHit)
@@ -338,6 +365,7 @@ export class HybridSearch implements SearchService {
       ...this.coverage(retrieved.index.vectorSpace),
       ...operators,
       totalDocuments: documentOrder.length,
+      ...(keywordFull ? { moreMayMatch: true as const } : {}),
     };
     return { ...stages, ranked, capped, ordered, documentOrder, response };
   }
@@ -374,6 +402,7 @@ export class HybridSearch implements SearchService {
     syntax: QuerySyntax,
     typed: CheckedFilters,
     signal?: AbortSignal,
+    deeper?: { keywordDepth: number },
   ): Promise<Retrieved> {
     this.sessionReady ??= configureVectorSession(this.db);
     await this.sessionReady;
@@ -386,15 +415,16 @@ export class HybridSearch implements SearchService {
     );
     const filter = await indexScope(this.db, filters, catalog.connections);
     const searchesIndex = !filter || (filter.connectionIds?.length !== 0 && filter.documentIds?.length !== 0);
+    // A deeper pass (a page past the first) reads the index only: live platforms answered the first.
     const { sources, skipped } = liveSources(
-      this.options.directSources?.() ?? [],
+      deeper ? [] : (this.options.directSources?.() ?? []),
       filters,
       (id) => catalog.names.get(id) ?? id,
     );
 
     const [ranking, direct] = await Promise.all([
       searchesIndex
-        ? this.rankIndex(query, filter, catalog.active, signal)
+        ? this.rankIndex(query, filter, catalog.active, signal, deeper?.keywordDepth)
         : { index: NOTHING_INDEXED, vectorSkip: 'no-space' as const, queryVector: null, minSimilarity: null },
       searchDirectSources(sources, query.text, {
         limit: CHANNEL_DEPTH,
@@ -488,6 +518,7 @@ export class HybridSearch implements SearchService {
     scope: ChannelScope | null,
     active: SpaceRecord | null,
     signal?: AbortSignal,
+    keywordDepth?: number,
   ): Promise<{
     index: IndexRetrieval;
     vectorSkip: VectorSkip;
@@ -505,6 +536,7 @@ export class HybridSearch implements SearchService {
       {
         query,
         scope,
+        ...(keywordDepth ? { keywordDepth } : {}),
         vector: active && embedding ? { space: active, queryVector: embedding, minSimilarity } : null,
       },
       this.options.rules ?? ALL_RULES,

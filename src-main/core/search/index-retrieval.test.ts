@@ -246,6 +246,7 @@ describe('retrieveFromIndex on documents', () => {
         vector: [],
         vectorSpace: space,
         keyword: [],
+        keywordFull: false,
         rows: new Map(),
       });
     // Nothing shares a word with it, and every vector is less similar than the floor.

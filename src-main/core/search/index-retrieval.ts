@@ -55,6 +55,11 @@ export interface IndexRetrievalInput {
   query: { keywordText: string; frameKeywordText: string };
   /** Where to search (search-filters.ts indexScope); null = every chunk. */
   scope: ChannelScope | null;
+  /**
+   * Chunks the keyword channel ranks (CHANNEL_DEPTH by default). Deeper only for a page past the
+   * first (HybridSearch: "Show more"), which appends what it adds after the default ranking.
+   */
+  keywordDepth?: number;
   /** The vector channel, or null when it is skipped. */
   vector: {
     space: SpaceRecord;
@@ -76,6 +81,11 @@ export interface IndexRetrieval {
    * occurs nowhere does not empty it: the pages holding its other words are found (issue #24).
    */
   keyword: number[];
+  /**
+   * The keyword scan filled its depth: more chunks may hold the query's words than it ranked, so a
+   * count of matching documents made from these candidates is a lower bound.
+   */
+  keywordFull: boolean;
   /** The rows of every id in either ranking (and of the keyword ids that failed a check). */
   rows: Map<number, IndexedChunkRow>;
 }
@@ -100,15 +110,15 @@ export async function retrieveFromIndex(
     ? input.query
     : { keywordText: input.query.frameKeywordText || input.query.keywordText, frameKeywordText: '' };
   const documents = rules.documentRanking;
-  const content = await keywordScan(
-    db,
-    query.keywordText,
-    scope,
-    documents ? { depth: DOCUMENT_SCAN_DEPTH, withScores: true } : {},
-  );
+  const depth = Math.max(CHANNEL_DEPTH, input.keywordDepth ?? CHANNEL_DEPTH);
+  const contentDepth = documents ? Math.max(DOCUMENT_SCAN_DEPTH, depth) : depth;
+  const content = await keywordScan(db, query.keywordText, scope, {
+    depth: contentDepth,
+    withScores: Boolean(documents),
+  });
   const framed =
     query.frameKeywordText && content.ids.length > 0
-      ? await keywordScan(db, query.frameKeywordText, scope)
+      ? await keywordScan(db, query.frameKeywordText, scope, { depth })
       : null;
   const queryVector = input.vector ? await input.vector.queryVector : null;
   const space = input.vector && queryVector ? input.vector.space : null;
@@ -157,7 +167,7 @@ export async function retrieveFromIndex(
       documents.title > 0 || documents.headings > 0 ? await termWeights(db, content.terms) : new Map(),
       documents,
       CHUNKS_PER_DOCUMENT,
-    ).slice(0, CHANNEL_DEPTH);
+    ).slice(0, depth);
   }
   const framedHits = framed?.ids.filter((id) => rows.get(id)?.frame_match) ?? [];
   // No content hit, no keyword hit; frame words only break ties among content hits.
@@ -166,10 +176,15 @@ export async function retrieveFromIndex(
       ? reciprocalRankFusion({ content: contentHits.map(String), framed: framedHits.map(String) }, RRF_K, {
           framed: FRAME_QUERY_WEIGHT,
         })
-          .slice(0, CHANNEL_DEPTH)
+          .slice(0, depth)
           .map((item) => Number(item.key))
       : contentHits;
-  return { vector, vectorSpace: space, keyword, rows };
+  // Full when the scan stopped at its depth on a row that holds a query word: on a tiny table the
+  // rows past the last match come back too (keyword-scan.ts), and then every match was seen.
+  const last = content.ids.at(-1);
+  const keywordFull =
+    content.ids.length >= contentDepth && last !== undefined && rows.get(last)?.content_match === true;
+  return { vector, vectorSpace: space, keyword, keywordFull, rows };
 }
 
 /**

@@ -106,6 +106,7 @@ export function FilterBar() {
   const query = useApp((state) => state.query);
   const answeredCounts = useApp((state) => state.facetCounts);
   const counts = query.trim() ? answeredCounts : null;
+  const moreMayMatch = useApp((state) => state.moreMayMatch);
   const filters = useApp((state) => state.searchFilters);
   const setFilters = useApp((state) => state.setSearchFilters);
   const clear = useApp((state) => state.clearSearchFilters);
@@ -154,6 +155,7 @@ export function FilterBar() {
                 <CheckList
                   options={options}
                   matching={counts !== null}
+                  floor={moreMayMatch}
                   selected={chosen}
                   onToggle={(value) => setFilters({ [field]: toggled(chosen as string[], value) })}
                   {...(field === 'tags' ? { findLabel: t('filters.findTag') } : {})}

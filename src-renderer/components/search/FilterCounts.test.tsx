@@ -70,6 +70,24 @@ describe('filter counts', () => {
     expect(counts(tags)).toEqual(['11 matching documents', '00 matching documents']);
   });
 
+  it('say "at least" when core says more documents may match than it counted', async () => {
+    const floor: SearchResponse = { ...ANSWER, moreMayMatch: true };
+    const backend = fakeBackend({ 'search.facets': () => ok(FACETS), 'search.query': () => ok(floor) });
+    const { store } = renderWithStore(<SearchView />, backend, {
+      connections: [connection({ id: 'c1', name: 'Notes', documentCount: 40 })],
+      settings: settings({ language: 'en' }),
+    });
+    act(() => store.setState({ query: 'plan' }));
+    await act(() => store.getState().runSearch('plan'));
+    const kb = await openFilter('Knowledge base');
+    expect(counts(kb)).toEqual(['3+at least 3 matching documents', '00 matching documents']);
+    act(() => store.setState({ settings: settings({ language: 'zh' }) }));
+    expect(counts(screen.getByRole('group', { name: '知识库' }))).toEqual([
+      '3+至少 3 篇匹配的文档',
+      '00 篇匹配的文档',
+    ]);
+  });
+
   it('in Chinese', async () => {
     const backend = fakeBackend({ 'search.facets': () => ok(FACETS), 'search.query': () => ok(ANSWER) });
     const { store } = renderWithStore(<SearchView />, backend, {

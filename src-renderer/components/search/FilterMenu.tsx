@@ -93,10 +93,13 @@ export function CheckList({
   onToggle,
   findLabel,
   matching = false,
+  floor = false,
 }: {
   options: FilterOption[];
   /** The counts are of the search's matching documents, not the whole index. */
   matching?: boolean;
+  /** The matching counts are floors: more documents may match than the search's candidates hold. */
+  floor?: boolean;
   selected: readonly string[];
   onToggle: (value: string) => void;
   findLabel?: string;
@@ -131,11 +134,21 @@ export function CheckList({
                 {option.detail && <span className="filter-option-detail">{option.detail}</span>}
               </span>
               <span className="filter-count">
-                <span aria-hidden="true">{option.documents}</span>
+                <span aria-hidden="true">
+                  {option.documents}
+                  {matching && floor && option.documents > 0 ? '+' : ''}
+                </span>
                 <span className="visually-hidden">
-                  {t(matching ? 'filters.documentsMatching' : 'filters.documents', {
-                    count: option.documents,
-                  })}
+                  {t(
+                    !matching
+                      ? 'filters.documents'
+                      : floor && option.documents > 0
+                        ? 'filters.documentsMatchingAtLeast'
+                        : 'filters.documentsMatching',
+                    {
+                      count: option.documents,
+                    },
+                  )}
                 </span>
               </span>
             </label>

@@ -95,6 +95,22 @@ describe('more results, their order and freshness', () => {
     expect(searchCalls(backend).at(-1)).toEqual({ query: 'restart service', facetCounts: true });
   });
 
+  it('says a total core cannot back as a floor, and still offers up to 50', async () => {
+    // Core's first page saw 30 candidates and its keyword scan stopped on a match: more may match.
+    const firstPage = searchOver(30, { moreMayMatch: true });
+    const { backend } = renderSearch((request: SearchRequest) =>
+      request.k === 50 ? searchOver(55)(request) : firstPage(request),
+    );
+    await screen.findByText('Top 10 of 30+ results in 5 ms');
+    fireEvent.click(screen.getByRole('button', { name: 'Show 40 more' }));
+    await screen.findByText('Top 50 of 55 results in 5 ms');
+    expect(searchCalls(backend).at(-1)).toMatchObject({ k: 50 });
+    cleanup();
+    renderSearch(firstPage, 'zh');
+    await screen.findByText('至少 30 条结果，显示前 10 条，用时 5 毫秒');
+    expect(screen.getByRole('button', { name: '再显示 40 条' })).toBeTruthy();
+  });
+
   it('offers only the documents there are, and nothing more when all are shown', async () => {
     renderSearch(searchOver(13));
     await screen.findByText('Top 10 of 13 results in 5 ms');

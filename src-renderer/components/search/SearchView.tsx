@@ -12,7 +12,9 @@ import { SearchResultCard } from './SearchResultCard';
 import { SearchSuggestions, useTopics } from './Suggestions';
 import { WhyNot } from './WhyNot';
 
-function countKey(count: number, total: number, filtered: boolean): MessageKey {
+function countKey(count: number, total: number, filtered: boolean, floor: boolean): MessageKey {
+  // A floor: the keyword scan stopped at its depth, so "Top 10 of 30+" rather than a total it cannot back.
+  if (floor && total > count) return filtered ? 'search.countOfAtLeastFiltered' : 'search.countOfAtLeast';
   if (total > count) return filtered ? 'search.countOfFiltered' : 'search.countOf';
   if (filtered) return count === 1 ? 'search.countOneFiltered' : 'search.countFiltered';
   return count === 1 ? 'search.countOne' : 'search.count';
@@ -79,18 +81,21 @@ function SortSelect() {
   );
 }
 
-/** "Show 12 more" while the search matched more than it shows, up to MAX_RESULTS; then why it stops. */
-function MoreResults({ shown, total }: { shown: number; total: number }) {
+/**
+ * "Show 12 more" while the search matched more than it shows, up to MAX_RESULTS; then why it stops.
+ * When `total` is a floor (more may match), it offers up to MAX_RESULTS.
+ */
+function MoreResults({ shown, total, floor }: { shown: number; total: number; floor: boolean }) {
   const t = useT();
   const showMore = useApp((state) => state.showMore);
   const searching = useApp((state) => state.searching);
-  if (total <= shown) return null;
+  if (total <= shown && !floor) return null;
   if (shown >= MAX_RESULTS)
     return <p className="muted more-results">{t('search.atMost', { count: shown })}</p>;
   return (
     <p className="more-results">
       <button type="button" className="button" disabled={searching} onClick={showMore}>
-        {t('search.showMore', { count: Math.min(total, MAX_RESULTS) - shown })}
+        {t('search.showMore', { count: (floor ? MAX_RESULTS : Math.min(total, MAX_RESULTS)) - shown })}
       </button>
     </p>
   );
@@ -106,6 +111,7 @@ export function SearchView() {
   const searchError = useApp((state) => state.searchError);
   const tookMs = useApp((state) => state.tookMs);
   const totalDocuments = useApp((state) => state.totalDocuments);
+  const moreMayMatch = useApp((state) => state.moreMayMatch);
   const operators = useApp((state) => state.operators);
   const filtered = useApp((state) => state.answeredFiltered);
   const liveSkipped = useApp((state) => state.liveSkipped);
@@ -137,7 +143,7 @@ export function SearchView() {
             : searching && documents.length === 0
               ? t('search.searching')
               : answeredQuery && documents.length > 0
-                ? t(countKey(documents.length, total, filtered), {
+                ? t(countKey(documents.length, total, filtered, moreMayMatch), {
                     count: documents.length,
                     total,
                     ms: tookMs ?? 0,
@@ -198,7 +204,7 @@ export function SearchView() {
         ))}
       </div>
       {query.trim() && answeredQuery && documents.length > 0 && (
-        <MoreResults shown={documents.length} total={total} />
+        <MoreResults shown={documents.length} total={total} floor={moreMayMatch} />
       )}
       {query.trim() && answeredQuery && !searchError && <WhyNot />}
     </div>

@@ -26,6 +26,8 @@ export interface SearchSlice {
   answeredQuery: string;
   /** How many documents matched in all (SearchResponse.totalDocuments); null before an answer. */
   totalDocuments: number | null;
+  /** More documents may match than totalDocuments counts (SearchResponse.moreMayMatch): it and the filter counts are floors. */
+  moreMayMatch: boolean;
   /** The "phrase" and -word operators core read in the answered query; null when it used none. */
   operators: QueryOperators | null;
   /** The filter values' counts among the answered query's matching documents; null before an answer. */
@@ -72,6 +74,7 @@ export function createSearchSlice(
     tookMs: null,
     answeredQuery: '',
     totalDocuments: null,
+    moreMayMatch: false,
     operators: null,
     facetCounts: null,
     sort: 'relevance',
@@ -117,6 +120,7 @@ export function createSearchSlice(
           tookMs: null,
           answeredQuery: '',
           totalDocuments: null,
+          moreMayMatch: false,
           operators: null,
           facetCounts: null,
         });
@@ -146,6 +150,7 @@ export function createSearchSlice(
           searchError: null,
           answeredQuery: query,
           totalDocuments: result.value.totalDocuments ?? result.value.documents.length,
+          moreMayMatch: result.value.moreMayMatch === true,
           operators: result.value.operators ?? null,
           facetCounts: result.value.facetCounts ?? null,
         });
@@ -162,6 +167,7 @@ export function createSearchSlice(
           searchError: result.error,
           answeredQuery: query,
           totalDocuments: null,
+          moreMayMatch: false,
           operators: null,
           facetCounts: null,
         });
