@@ -43,18 +43,18 @@ function check(
   goal: string,
   value: number | null,
   limit: number,
-  direction: 'below' | 'atLeast',
+  direction: 'atMost' | 'atLeast',
   unit: string,
   digits: number,
   at: string,
 ): TargetCheck {
   if (value === null || !Number.isFinite(value))
     return { target, goal, measured: '–', at, status: 'not measured', gap: null };
-  const met = direction === 'below' ? value < limit : value >= limit;
+  const met = direction === 'atMost' ? value <= limit : value >= limit;
   const diff = Math.abs(value - limit);
   const gap = met
     ? null
-    : `${direction === 'below' ? 'over by' : 'short by'} ${diff.toFixed(digits)}${unit} (${((diff / limit) * 100).toFixed(0)}%)`;
+    : `${direction === 'atMost' ? 'over by' : 'short by'} ${diff.toFixed(digits)}${unit} (${((diff / limit) * 100).toFixed(0)}%)`;
   return {
     target,
     goal,
@@ -79,6 +79,10 @@ function label(outcome: ScenarioOutcome | null): string {
   return outcome.index.chunks >= 90_000 ? scale : `${scale}; target is for 100k`;
 }
 
+/**
+ * The budgets of issue #26 item 6 (default settings, 100k chunks) and the semantic space's, plus
+ * issue 15's re-sync target. Throughput is per CPU second, the figure a shared machine keeps steady.
+ */
 export function evaluateTargets(outcomes: ScenarioOutcome[]): TargetCheck[] {
   const queried = largest(outcomes, (o) => o.query !== null && o.scenario.embedder === 'offline');
   const offline = largest(outcomes, (o) => o.scenario.embedder === 'offline');
@@ -89,21 +93,41 @@ export function evaluateTargets(outcomes: ScenarioOutcome[]): TargetCheck[] {
       (o) => o.scenario.embedder === 'offline' && o.index.documents === 10_000 && o.index.resyncUnchanged,
     ) ?? null;
   const q = queried?.query ?? null;
-  // Issue 15's target is the peak while indexing: the full index (sync and HNSW build) where the
-  // worker recorded it apart from the re-syncs that follow.
-  const peakRss = queried ? (queried.index.peakRssFullIndexMb ?? queried.index.peakRssMb) : null;
+  // The peak while indexing: the full index, recorded apart from the re-syncs that follow.
+  const peakRss = offline ? (offline.index.peakRssFullIndexMb ?? offline.index.peakRssMb) : null;
   const throughput = offline
-    ? offline.index.fullIndex.counters.chunksWritten / (offline.index.fullIndex.wallMs / 1000)
+    ? offline.index.fullIndex.counters.chunksWritten / (offline.index.fullIndex.cpuMs / 1000)
     : null;
   return [
-    check('hybrid query p50', '< 30 ms', q?.hybrid.p50 ?? null, 30, 'below', ' ms', 1, label(queried)),
-    check('hybrid query p95', '< 60 ms', q?.hybrid.p95 ?? null, 60, 'below', ' ms', 1, label(queried)),
+    check(
+      'indexing throughput',
+      '≥ 600 chunks/CPU-s',
+      throughput,
+      600,
+      'atLeast',
+      ' chunks/CPU-s',
+      0,
+      label(offline),
+    ),
+    check('search p50', '≤ 20 ms', q?.hybrid.p50 ?? null, 20, 'atMost', ' ms', 1, label(queried)),
+    check('search p95', '≤ 50 ms', q?.hybrid.p95 ?? null, 50, 'atMost', ' ms', 1, label(queried)),
+    check('peak RSS while indexing', '≤ 800 MB', peakRss, 800, 'atMost', ' MB', 0, label(offline)),
+    check(
+      'cold open to first result',
+      '≤ 1 s',
+      q ? q.coldOpen.totalMs / 1000 : null,
+      1,
+      'atMost',
+      ' s',
+      2,
+      label(queried),
+    ),
     check(
       'semantic search p50',
-      '< 30 ms',
+      '≤ 30 ms',
       semantic?.query?.hybrid.p50 ?? null,
       30,
-      'below',
+      'atMost',
       ' ms',
       1,
       label(semantic),
@@ -123,40 +147,10 @@ export function evaluateTargets(outcomes: ScenarioOutcome[]): TargetCheck[] {
       '< 3 s',
       resync?.index.resyncUnchanged ? resync.index.resyncUnchanged.medianWallMs / 1000 : null,
       3,
-      'below',
+      'atMost',
       ' s',
       2,
       resync ? resync.scenario.id : '–',
-    ),
-    check(
-      'offline indexing throughput',
-      '≥ 500 chunks/s',
-      throughput,
-      500,
-      'atLeast',
-      ' chunks/s',
-      0,
-      label(offline),
-    ),
-    check(
-      'peak RSS while indexing',
-      '< 1.2 GB',
-      peakRss === null ? null : peakRss / 1024,
-      1.2,
-      'below',
-      ' GB',
-      2,
-      label(queried),
-    ),
-    check(
-      'cold open to first search',
-      '< 2 s',
-      q ? q.coldOpen.totalMs / 1000 : null,
-      2,
-      'below',
-      ' s',
-      2,
-      label(queried),
     ),
   ];
 }
