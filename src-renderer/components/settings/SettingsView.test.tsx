@@ -150,3 +150,25 @@ describe('Settings show the data directory', () => {
     expect(size.textContent).toBe('On disk: 48.2 MB (index 41 MB) · 51.38 GB free on its volume');
   });
 });
+
+describe('Settings put what decides search first', () => {
+  it('the search, chat and sync settings come before the model downloads and MCP', async () => {
+    renderWithStore(<App />, settingsBackend());
+    fireEvent.click(screen.getByRole('button', { name: 'Settings' }));
+    await screen.findByTestId('local-models');
+    // The page's own sections, in order (a section's inner fieldsets are not sections of the page).
+    const sections = [...document.querySelectorAll<HTMLFieldSetElement>('fieldset.settings-group')].filter(
+      (section) => section.parentElement?.closest('fieldset') === null,
+    );
+    const legends = sections.map((section) => section.querySelector('legend')?.textContent ?? '');
+    const models = sections.findIndex((section) => section.dataset.testid === 'local-models');
+    expect(models).toBe(sections.length - 2);
+    expect(sections.at(-1)!.className).toContain('mcp-settings');
+    // Embeddings decide how search works: the first section after the display ones, then chat and sync.
+    expect(legends.slice(legends.indexOf('Embeddings'), models)).toEqual([
+      'Embeddings',
+      'Chat model',
+      'Scheduled sync',
+    ]);
+  });
+});
