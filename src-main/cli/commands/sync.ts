@@ -65,8 +65,10 @@ export const syncCommand: CliCommand = {
         if (!found.ok) return reportError(context, found.error, json);
         names.set(found.value.id, found.value.name);
         const started = await api.sync.start({ connectionId: found.value.id });
-        if (!started.ok) return reportError(context, started.error, json);
-        targets.set(found.value.id, started.value.runId);
+        if (started.ok) targets.set(found.value.id, started.value.runId);
+        // Already syncing (the app's or cairn serve's scheduler got there first): report that run.
+        else if (isRunningElsewhere(started.error)) targets.set(found.value.id, undefined);
+        else return reportError(context, started.error, json);
       } else {
         const listed = await api.connections.list();
         if (!listed.ok) return reportError(context, listed.error, json);
@@ -76,6 +78,7 @@ export const syncCommand: CliCommand = {
           if (view.mode !== 'rag') continue;
           const started = await api.sync.start({ connectionId: view.id });
           if (started.ok) targets.set(view.id, started.value.runId);
+          else if (isRunningElsewhere(started.error)) targets.set(view.id, undefined);
           else notStarted.push({ connectionId: view.id, name: view.name, error: started.error });
         }
       }
@@ -272,4 +275,9 @@ export function formatRun(run: SyncRunReport): string {
   if (run.errors.length > 10)
     lines.push(`  … and ${run.errors.length - 10} more (cairn sync --json lists them all)`);
   return lines.join('\n');
+}
+
+/** A start refused because a sync of the connection is running now (not because it is being edited). */
+function isRunningElsewhere(error: AppErrorData): boolean {
+  return error.code === 'ALREADY_SYNCING' && error.details?.running === true;
 }

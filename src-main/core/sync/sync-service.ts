@@ -58,7 +58,10 @@ export class SyncService {
   async start(connectionId: string): Promise<{ runId: number }> {
     if (this.running.has(connectionId)) {
       const name = (await this.deps.repository.findById(connectionId))?.name ?? connectionId;
-      throw new CairnError('ALREADY_SYNCING', `"${name}" is already syncing.`);
+      // details.running: a caller may follow that run instead (cairn sync beside the scheduler).
+      throw new CairnError('ALREADY_SYNCING', `"${name}" is already syncing.`, {
+        details: { running: true },
+      });
     }
     if (this.editing.has(connectionId)) {
       const name = (await this.deps.repository.findById(connectionId))?.name ?? connectionId;
