@@ -8,6 +8,7 @@ import {
   addFolder,
   ask,
   expect,
+  LOOKS,
   screenshot,
   searchFor,
   seriousViolations,
@@ -17,13 +18,6 @@ import {
 
 test.use({ locale: 'en-US' });
 test.describe.configure({ timeout: 600_000 });
-
-const LOOKS = [
-  { language: 'en', theme: 'light' },
-  { language: 'zh', theme: 'dark' },
-  { language: 'en', theme: 'dark' },
-  { language: 'zh', theme: 'light' },
-] as const;
 
 const WORDS = {
   en: {

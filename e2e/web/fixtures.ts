@@ -273,3 +273,11 @@ export async function seriousViolations(page: Page): Promise<string[]> {
           .join(' | ')}`,
     );
 }
+
+/** The four looks a changed view is checked and photographed in: both languages, both themes. */
+export const LOOKS = [
+  { language: 'en', theme: 'light' },
+  { language: 'zh', theme: 'dark' },
+  { language: 'en', theme: 'dark' },
+  { language: 'zh', theme: 'light' },
+] as const;

@@ -9,7 +9,7 @@
 import { mkdirSync, utimesSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import type { Locator, Page } from '@playwright/test';
-import { expect, screenshot, searchFor, seriousViolations, test } from './fixtures';
+import { expect, LOOKS, screenshot, searchFor, seriousViolations, test } from './fixtures';
 
 // Folders watched as in the app: the watch service is what finds a folder's Obsidian vault.
 test.use({ locale: 'en-US', watchFolders: true });
@@ -199,13 +199,6 @@ test('Show more to 50, Newest first, the search’s own filter counts, "phrase" 
 interface ClipboardHost {
   navigator: { clipboard: { readText(): Promise<string> } };
 }
-
-const LOOKS = [
-  { language: 'en', theme: 'light' },
-  { language: 'zh', theme: 'dark' },
-  { language: 'en', theme: 'dark' },
-  { language: 'zh', theme: 'light' },
-] as const;
 
 const WORDS = {
   en: {

@@ -5,16 +5,9 @@
  * light/dark) is axe clean, with a screenshot.
  */
 import type { Page } from '@playwright/test';
-import { addFolder, ask, expect, screenshot, seriousViolations, syncAndWait, test } from './fixtures';
+import { addFolder, ask, expect, LOOKS, screenshot, seriousViolations, syncAndWait, test } from './fixtures';
 
 test.use({ locale: 'en-US', viewport: { width: 900, height: 700 } });
-
-const LOOKS = [
-  { language: 'en', theme: 'light' },
-  { language: 'zh', theme: 'dark' },
-  { language: 'en', theme: 'dark' },
-  { language: 'zh', theme: 'light' },
-] as const;
 
 const LABELS = {
   en: {
