@@ -17,7 +17,11 @@ test.describe.configure({ timeout: 600_000 });
 
 const RUNBOOKS = 55;
 const pad = (n: number) => String(n).padStart(2, '0');
-const tagged = (n: number) => [...(n % 2 === 0 ? ['ops'] : []), ...(n % 3 === 0 ? ['运维'] : [])];
+const tagged = (n: number) => [
+  ...(n % 2 === 0 ? ['ops'] : []),
+  ...(n % 3 === 0 ? ['运维'] : []),
+  ...(n === RUNBOOKS ? ['oncall'] : []),
+];
 const PHRASE = (n: number) => n <= 6; // "rolling restart"
 const DRAFT = (n: number) => n === 5 || n === 6 || n >= 50;
 const count = (test: (n: number) => boolean) =>
@@ -89,7 +93,7 @@ test('Show more to 50, Newest first, the search’s own filter counts, "phrase" 
   await app.getByRole('button', { name: 'Search', exact: true }).click();
   const labels = { bar: 'Search filters', tag: 'Tag' };
   let tags = await openTags(app, labels);
-  expect(await tagCount(tags, 'finance')).toBe('1 documents');
+  expect(await tagCount(tags, 'finance')).toBe('1 document');
   expect(await tagCount(tags, 'ops')).toBe(`${count((n) => n % 2 === 0)} documents`);
   await app.keyboard.press('Escape');
 
@@ -98,6 +102,19 @@ test('Show more to 50, Newest first, the search’s own filter counts, "phrase" 
   await searchFor(app, 'restart');
   await expect(app.locator('.search-meta')).toContainText('Top 10 of 30+ results');
   await expect(cards(app)).toHaveCount(10);
+  // Its tag counts are floors too. Runbook 55, the only one tagged "oncall", is a draft: its longer
+  // text ranks it below the 30 the first page saw, so "oncall" counts none of them, and the menu
+  // must not say that none match.
+  tags = await openTags(app, labels);
+  expect(await tagCount(tags, 'oncall')).toBe('none of the documents counted so far; more may match');
+  expect(await tagCount(tags, 'finance')).toBe('none of the documents counted so far; more may match');
+  await expect(
+    tags.locator('label').filter({ hasText: 'oncall' }).locator('[aria-hidden="true"]'),
+  ).toHaveText('0+');
+  await expect(
+    tags.getByText('Counted over the first matches only: more documents may match.'),
+  ).toBeVisible();
+  await app.keyboard.press('Escape');
   const firstPage = await cards(app).locator('.hit-title').allTextContents();
   await app.getByRole('button', { name: 'Show 40 more' }).click();
   await expect(app.locator('.search-meta')).toContainText(`Top 50 of ${RUNBOOKS} results`);
@@ -111,6 +128,8 @@ test('Show more to 50, Newest first, the search’s own filter counts, "phrase" 
   // The tag menu now counts what "restart" matches, all 55: not the budget note.
   tags = await openTags(app, labels);
   expect(await tagCount(tags, 'finance')).toBe('0 matching documents');
+  expect(await tagCount(tags, 'oncall')).toBe('1 matching document');
+  await expect(tags.getByText(/more documents may match/)).toHaveCount(0);
   expect(await tagCount(tags, 'ops')).toBe(`${count((n) => n % 2 === 0)} matching documents`);
   expect(await tagCount(tags, '运维')).toBe(`${count((n) => n % 3 === 0)} matching documents`);
   await app.keyboard.press('Escape');
@@ -173,6 +192,10 @@ test('Show more to 50, Newest first, the search’s own filter counts, "phrase" 
     await expect(tags.locator('label').filter({ hasText: 'ops' }).locator('.visually-hidden')).toHaveText(
       words.matching(count((n) => PHRASE(n) && !DRAFT(n) && n % 2 === 0)),
     );
+    await expect(tags.locator('label').filter({ hasText: 'oncall' }).locator('.visually-hidden')).toHaveText(
+      words.noneYet,
+    );
+    await expect(tags.getByText(words.floorNote)).toBeVisible();
     expect(await seriousViolations(app), `axe, operators and counts (${name})`).toEqual([]);
     await screenshot(app, `more-results-operators-${name}`);
     await app.keyboard.press('Escape');
@@ -210,6 +233,8 @@ const WORDS = {
     atMost: 'Showing the first 50: add words or filters to reach the others.',
     operators: 'Only passages with the exact phrase “rolling restart”; Leaving out documents with “draft”',
     matching: (n: number) => `at least ${n} matching documents`,
+    noneYet: 'none of the documents counted so far; more may match',
+    floorNote: 'Counted over the first matches only: more documents may match.',
   },
   zh: {
     bar: '搜索筛选',
@@ -220,5 +245,7 @@ const WORDS = {
     atMost: '只显示前 50 条：加上关键词或筛选条件可找到其余结果。',
     operators: '只看含有完整短语 “rolling restart” 的段落；已排除含有 “draft” 的文档',
     matching: (n: number) => `至少 ${n} 篇匹配的文档`,
+    noneYet: '已统计的文档中没有，可能还有更多匹配的文档',
+    floorNote: '只统计了前面的匹配结果，可能还有更多匹配的文档。',
   },
 } as const;

@@ -67,7 +67,9 @@ describe('filter counts', () => {
     expect(counts(kb)).toEqual(['33 matching documents', '00 matching documents']);
     fireEvent.keyDown(within(kb).getAllByRole('checkbox')[0]!, { key: 'Escape' });
     const tags = await openFilter('Tag');
-    expect(counts(tags)).toEqual(['11 matching documents', '00 matching documents']);
+    expect(counts(tags)).toEqual(['11 matching document', '00 matching documents']);
+    // Exact counts: a 0 is a 0, and nothing says more may match.
+    expect(within(tags).queryByText(/more documents may match/)).toBeNull();
   });
 
   it('say "at least" when core says more documents may match than it counted', async () => {
@@ -80,12 +82,18 @@ describe('filter counts', () => {
     act(() => store.setState({ query: 'plan' }));
     await act(() => store.getState().runSearch('plan'));
     const kb = await openFilter('Knowledge base');
-    expect(counts(kb)).toEqual(['3+at least 3 matching documents', '00 matching documents']);
-    act(() => store.setState({ settings: settings({ language: 'zh' }) }));
-    expect(counts(screen.getByRole('group', { name: '知识库' }))).toEqual([
-      '3+至少 3 篇匹配的文档',
-      '00 篇匹配的文档',
+    // "home" holds none of the counted documents, but may hold one past them: not a 0.
+    expect(counts(kb)).toEqual([
+      '3+at least 3 matching documents',
+      '0+none of the documents counted so far; more may match',
     ]);
+    expect(
+      within(kb).getByText('Counted over the first matches only: more documents may match.'),
+    ).toBeTruthy();
+    act(() => store.setState({ settings: settings({ language: 'zh' }) }));
+    const zh = screen.getByRole('group', { name: '知识库' });
+    expect(counts(zh)).toEqual(['3+至少 3 篇匹配的文档', '0+已统计的文档中没有，可能还有更多匹配的文档']);
+    expect(within(zh).getByText('只统计了前面的匹配结果，可能还有更多匹配的文档。')).toBeTruthy();
   });
 
   it('in Chinese', async () => {

@@ -1,5 +1,6 @@
 import { useEffect, useId, useRef, useState, type ReactNode } from 'react';
 import { useT } from '../../hooks/use-t';
+import type { Translate } from '../../i18n/i18n';
 
 /**
  * One filter's button and its popover (a disclosure, as in Raycast's and Obsidian's filter menus):
@@ -86,6 +87,19 @@ export interface FilterOption {
   documents: number;
 }
 
+/** What a screen reader hears for one option's count (the number alone is shown). */
+function countText(documents: number, matching: boolean, floor: boolean, t: Translate): string {
+  const one = documents === 1;
+  if (!matching) return t(one ? 'filters.documentsOne' : 'filters.documents', { count: documents });
+  if (!floor)
+    return t(one ? 'filters.documentsMatchingOne' : 'filters.documentsMatching', { count: documents });
+  // A value none of the counted documents holds may be held by one past them: not "0 matching".
+  if (documents === 0) return t('filters.documentsMatchingNoneYet');
+  return t(one ? 'filters.documentsMatchingAtLeastOne' : 'filters.documentsMatchingAtLeast', {
+    count: documents,
+  });
+}
+
 /** Checkboxes with document counts; a find box when the list is long (tags). */
 export function CheckList({
   options,
@@ -134,28 +148,21 @@ export function CheckList({
                 {option.detail && <span className="filter-option-detail">{option.detail}</span>}
               </span>
               <span className="filter-count">
+                {/* A floor is marked "+" even at 0: a value none of the counted documents holds
+                    may still be held by one past them, so the menu must not say it matches none. */}
                 <span aria-hidden="true">
                   {option.documents}
-                  {matching && floor && option.documents > 0 ? '+' : ''}
+                  {matching && floor ? '+' : ''}
                 </span>
-                <span className="visually-hidden">
-                  {t(
-                    !matching
-                      ? 'filters.documents'
-                      : floor && option.documents > 0
-                        ? 'filters.documentsMatchingAtLeast'
-                        : 'filters.documentsMatching',
-                    {
-                      count: option.documents,
-                    },
-                  )}
-                </span>
+                <span className="visually-hidden">{countText(option.documents, matching, floor, t)}</span>
               </span>
             </label>
           </li>
         ))}
         {shown.length === 0 && <li className="filter-none muted">{t('filters.noneFound')}</li>}
       </ul>
+      {/* Said in the menu, not only in a tooltip: "0+" and "3+" need their reason where they are read. */}
+      {matching && floor && <p className="filter-floor-note">{t('filters.countsAreFloors')}</p>}
     </>
   );
 }
