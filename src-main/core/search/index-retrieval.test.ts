@@ -183,7 +183,7 @@ describe('retrieveFromIndex on documents', () => {
     const query = prepareQuery(text)!;
     expect([query.keywordText, query.frameKeywordText]).toEqual([
       'tikv channel full',
-      'tikv channel full 原因',
+      'tikv channel full 是 什么 原因 是什 么原',
     ]);
     const found = await retrieveFromIndex(db, input(text));
     // The same ranking as the two scans checked and fused apart (what the one statement replaces).

@@ -23,7 +23,10 @@ export interface PreparedQuery {
    * When the query has only question-frame words (原因, reason), those.
    */
   keywordText: string;
-  /** Content plus question-frame terms (是什么原因 → 原因), searched at a lower weight; '' when none. */
+  /**
+   * Content plus the weak terms: question-frame words (是什么原因 → 原因) and function words (是,
+   * 什么), searched at a lower weight; '' when none.
+   */
   frameKeywordText: string;
   /** Runs of content words as typed, for the exact-phrase rerank (query-terms.ts). */
   phrases: string[];

@@ -10,9 +10,10 @@ import type { DocumentRankingWeights } from './document-ranking';
 
 export interface RankingRules {
   /**
-   * query-terms.ts: function words (stop-words.ts: 的, 怎么, what, how …) are left out of the
-   * keyword query; off, they are words of the BM25 query like any other, weighed by their IDF (a
-   * query of nothing but function words still finds nothing).
+   * query-terms.ts: function words (stop-words.ts: 的, 怎么, what, how …) are searched with the
+   * question-frame words in the weaker second BM25 query, weighed there by their IDF; off, they are
+   * words of the content query like any other (either way, a query of nothing but function words
+   * finds nothing).
    */
   functionWordTier: boolean;
   /** phrase-rerank.ts: the query's whole phrase in one of the chunk's headings. */

@@ -1,7 +1,10 @@
 /**
- * The keyword terms of a query, by tier (stop-words.ts): content terms, and question-frame terms
- * that are weighed below them. Function words are left out. The tokens are the analyzer's own
- * (analyze() of the same text yields every one of them), so they match what indexing stored.
+ * The keyword terms of a query, by tier (stop-words.ts): content terms, and the weak terms that
+ * are searched in a second BM25 query fused below them (index-retrieval.ts): question-frame words
+ * (原因, reason) and function words (的, 怎么, what), each weighed there by its IDF. A query with
+ * no content word is searched for its frame words alone, or for nothing when it has only
+ * function words. The tokens are the analyzer's own (analyze() of the same text yields every one
+ * of them), so they match what indexing stored.
  */
 import {
   analyzeWord,
@@ -19,7 +22,10 @@ import { CHINESE_PARTICLES, wordTier, type WordTier } from './stop-words';
 export interface QueryTerms {
   /** Distinct content terms in query order. */
   content: string[];
-  /** Distinct question-frame terms not also content (原因, 作用, reason …). */
+  /**
+   * Distinct weak terms not also content: question-frame words (原因, 作用, reason …) and, beside
+   * content words, function words (怎么, 的, what …) and the bigrams reaching into them (是什).
+   */
   frame: string[];
   /**
    * The query's runs of consecutive content words, as typed (normalised, lower-cased): "tikv
@@ -32,17 +38,27 @@ export interface QueryTerms {
 const RANK: Record<WordTier, number> = { function: 0, frame: 1, content: 2 };
 
 /**
- * `functionWordTier: false` (the rule ablation only, ranking-rules.ts) keeps function words as
- * content, except in a query of nothing else.
+ * `functionWordTier: false` (the rule ablation only, ranking-rules.ts) searches function words as
+ * content instead of in the weak query, except in a query of nothing else.
  */
 export function queryTerms(text: string, options: { functionWordTier?: boolean } = {}): QueryTerms {
-  if (options.functionWordTier === false) {
-    const tiered = queryTerms(text);
-    if (tiered.content.length === 0 && tiered.frame.length === 0) return tiered;
-  }
+  const withoutFunctionWords = tieredTerms(text, 'left out');
+  // No content word: the frame words alone (是什么原因 → 原因), the pairs of lone characters the
+  // segmenter did not know (分区), or nothing for function words only (是什么).
+  if (withoutFunctionWords.content.length === 0) return withoutFunctionWords;
+  const terms = tieredTerms(text, options.functionWordTier === false ? 'content' : 'frame');
+  // The pairs (分区) are content only when nothing else is, so weighing 分 and 区 as function words
+  // leaves none: the query is those pairs.
+  return terms.content.length > 0 ? terms : withoutFunctionWords;
+}
+
+/** What a function word becomes: dropped, a weak (frame) term, or content (the ablation). */
+type FunctionWordsAs = 'left out' | 'frame' | 'content';
+
+function tieredTerms(text: string, functionWordsAs: FunctionWordsAs): QueryTerms {
   const tierOf = (surface: string): WordTier => {
     const tier = wordTier(surface);
-    return tier === 'function' && options.functionWordTier === false ? 'content' : tier;
+    return tier === 'function' && functionWordsAs !== 'left out' ? functionWordsAs : tier;
   };
   const normalised = text.normalize('NFKC').toLowerCase();
   // The tier of the word covering each character, for the bigrams below.
