@@ -108,6 +108,21 @@ describe('the passage rules', () => {
     expect(quoted('TiDB 报错 8027 怎么处理', hits, 'keyTermPassages')).toContain('先查看 TiDB 日志');
   });
 
+  it('key terms: an identifier holding a stop word (no) is one key, written beside = or in CJK', () => {
+    const hits = [
+      hit(1, 'Hertz 选 netpoll 还是 go net？设为 true 是干嘛用的，见下文。'),
+      hit(2, 'HERTZ_NO_NETPOLL：禁用 netpoll。'),
+    ];
+    expect(quoted('HERTZ_NO_NETPOLL=true 是干嘛用的', hits)).toBe('HERTZ_NO_NETPOLL：禁用 netpoll。');
+    expect(quoted('HERTZ_NO_NETPOLL=true 是干嘛用的', hits, 'keyTermPassages')).toContain('见下文');
+    expect(
+      quoted('错误码8027怎么处理', [
+        hit(1, '错误码的处理方法：先查日志。'),
+        hit(2, '8027：表结构版本过期。'),
+      ]),
+    ).toBe('8027：表结构版本过期。');
+  });
+
   it('reorder: a later hit that matches clearly better is quoted first', () => {
     const hits = [
       hit(1, 'TiKV 的内存使用，TiKV 内存限制。'),

@@ -6,7 +6,6 @@ import type { SearchHit } from '@shared/models';
 import { trimAroundBestParagraph, type PromptSource } from './prompt-builder';
 import { ALL_RULES, type RankingRules } from '../search/ranking-rules';
 import { analyze, identifierTokens } from '../text/analyzer';
-import { queryTerms as analyzeQuery } from '../text/query-terms';
 import { matchScore, paragraphsWithHeadings, queryTerms, termWeights } from './text-match';
 
 export type ExtractiveReason = 'no-model' | 'unreachable';
@@ -50,7 +49,7 @@ export function buildExtractiveAnswer(
 ): ExtractiveAnswer {
   const labels = /\p{Script=Han}/u.test(question) ? LABELS.zh : LABELS.en;
   const terms = queryTerms(question);
-  const keys = keyTerms(analyzeQuery(question).phrases);
+  const keys = keyTerms(question);
   const sources: PromptSource[] = [];
   const quotes: string[] = [];
   for (const hit of choosePassages(hits, terms, keys, options)) {
@@ -124,9 +123,17 @@ function choosePassages(
 /** Words a user copies verbatim: identifiers, codes and numbers of three digits or more. */
 const KEY_TERM = /^(?=.*\d)[a-z0-9]{3,}$|^[a-z0-9]+(?:[._-][a-z0-9]+)+$/;
 
-/** The identifiers, codes and numbers among the query's phrases (lower-cased, as typed). */
-export function keyTerms(phrases: readonly string[]): string[] {
-  return [...new Set(phrases.flatMap((p) => p.split(/\s+/)).filter((w) => KEY_TERM.test(w)))];
+/** Runs of Latin letters and digits, joined by identifier connectors (HERTZ_NO_NETPOLL, v7.4.0). */
+const KEY_WORD = /[a-z0-9]+(?:[._-][a-z0-9]+)*/g;
+
+/**
+ * The identifiers, codes and numbers the question names (lower-cased, as typed). Taken from the
+ * question itself, not from its content words: an identifier holding a stop word
+ * (HERTZ_NO_NETPOLL=true, `no`) is one key, though the keyword query breaks its run at `no`.
+ */
+export function keyTerms(question: string): string[] {
+  const words = question.normalize('NFKC').toLowerCase().match(KEY_WORD) ?? [];
+  return [...new Set(words.filter((w) => KEY_TERM.test(w)))];
 }
 
 /** A paragraph holding an identifier/code the question names comes before any that lacks one. */
