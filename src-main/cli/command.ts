@@ -14,12 +14,15 @@ export interface CliContext extends CliIo {
    * the running instance over its socket, else the data directory opened in this process.
    * One-shot commands leave the 24 h scheduler off; `serve` turns it on and must hold the data
    * directory itself (role 'serve'). `semanticIndex`: a data directory opened here builds the
-   * semantic index's vectors (`cairn sync`); @default as `scheduler`.
+   * semantic index's vectors (`cairn sync`); @default as `scheduler`. `readOnly`: the command only
+   * reads (search, status), so a data directory opened here skips the upkeep that belongs to
+   * processes that write or stay open (CreateCairnOptions.oneShotRead).
    */
   open(options?: {
     scheduler?: boolean;
     role?: 'client' | 'serve';
     semanticIndex?: boolean;
+    readOnly?: boolean;
   }): Promise<OpenedCairn>;
   /**
    * A fresh way in each call, for long-running clients (`cairn mcp`) that must find Cairn again

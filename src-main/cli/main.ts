@@ -118,6 +118,7 @@ export async function main(argv: string[], deps: CliDeps = {}): Promise<number> 
           env: io.env,
           scheduler: options?.scheduler ?? false,
           ...(options?.semanticIndex !== undefined ? { semanticIndex: options.semanticIndex } : {}),
+          ...(options?.readOnly ? { oneShotRead: true } : {}),
           role: options?.role ?? 'client',
           onWait: (message) => writeLine(io.stderr, `cairn: ${message}`),
         });

@@ -19,6 +19,8 @@ export interface OpenCairnOptions {
   scheduler?: boolean;
   /** Build the semantic index's vectors when the data directory is opened here. @default as `scheduler` */
   semanticIndex?: boolean;
+  /** A one-shot command that only reads (CreateCairnOptions.oneShotRead); ignored for `serve` and `mcp`. */
+  oneShotRead?: boolean;
   /**
    * client (default): any running instance may answer. serve: this process must hold the data
    * directory (it asks a `cairn mcp` or one-shot holder to hand over). mcp: like client, and a
@@ -49,6 +51,7 @@ export async function openCairnFromCli(options: OpenCairnOptions): Promise<Cairn
           env: options.env,
           scheduler: options.scheduler ?? false,
           buildSemanticIndex: options.semanticIndex ?? options.scheduler ?? false,
+          oneShotRead: role === 'client' && (options.oneShotRead ?? false),
           ...(options.logger ? { logger: options.logger } : {}),
         });
       if (role !== 'serve') return open();

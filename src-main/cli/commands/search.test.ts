@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { createCairn } from '../../core/app/create-cairn';
 import { silentLogger } from '../../core/logging/logger';
 import { runCli } from '../../testing/run-cli';
+import type { OpenCairnOptions } from '../open-cairn';
 import type { SearchHit, SearchResponse } from '@shared/models';
 import { formatSearch, NO_CONNECTIONS } from './search';
 
@@ -104,6 +105,20 @@ describe('formatSearch', () => {
         '0 documents (filtered) in 3 ms',
       ].join('\n'),
     );
+  });
+});
+
+describe('cairn search opening the data directory', () => {
+  it('opens it as a one-shot read (upkeep for writers and long-running processes is skipped); add-folder does not', async () => {
+    const cairn = await createCairn({ scheduler: false, env: {}, logger: silentLogger() });
+    try {
+      const opened: OpenCairnOptions[] = [];
+      await runCli(['search', '报销', '--json'], { cairn, opened });
+      await runCli(['add-folder', '/no/such/folder'], { cairn, opened });
+      expect(opened.map((options) => options.oneShotRead ?? false)).toEqual([true, false]);
+    } finally {
+      await cairn.dispose();
+    }
   });
 });
 

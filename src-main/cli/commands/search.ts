@@ -64,7 +64,7 @@ export const searchCommand: CliCommand = {
       ...dates,
     };
     const filtered = Object.keys(filters).length > 0;
-    const { api } = await context.open();
+    const { api } = await context.open({ readOnly: true });
     const request = {
       query,
       k,

@@ -70,6 +70,14 @@ export interface CreateCairnOptions {
    * do not start a model for it.
    */
   buildSemanticIndex?: boolean;
+  /**
+   * A short-lived command that only reads (`cairn search`, `cairn status`): upkeep that serves the
+   * processes which write or stay open is left to them: the walk that makes every file of the data
+   * directory owner-only at open and at close (the directory itself is still made owner-only, which
+   * keeps everyone else out of all it holds; a sync through this process still sweeps after it) and
+   * dropping the template databases an older version left. @default false
+   */
+  oneShotRead?: boolean;
 }
 
 export interface CairnInternals extends Cairn {

@@ -86,6 +86,52 @@ posixOnly('a private data directory', () => {
   }, 300_000);
 });
 
+posixOnly('a one-shot read', () => {
+  it('makes the data directory owner-only and walks no further: no sweep at open, after the semantic status, or at close', async () => {
+    const notes = join(scratch, 'read-notes');
+    mkdirSync(notes);
+    writeFileSync(join(notes, 'travel.md'), '# 差旅\n\n出差住宿标准：一线城市每晚不超过 600 元。\n');
+    const dataDir = join(scratch, 'read-data');
+    const env = { CAIRN_SECRET_STORE: 'file' };
+    const writer = await createCairn({ dataDir, env, scheduler: false });
+    try {
+      const { id } = unwrap(
+        await writer.api.connections.add({
+          platform: 'folder',
+          name: 'notes',
+          mode: 'rag',
+          config: { path: notes },
+          secrets: {},
+        }),
+      );
+      expect((await syncToEnd(writer, id)).counters.added).toBe(1);
+    } finally {
+      await writer.dispose();
+    }
+    // What an older version (or a copy) could have left: the directory open to all, a loose file below.
+    const loose = join(dataDir, 'db', 'PG_VERSION');
+    chmodSync(dataDir, 0o755);
+    chmodSync(loose, 0o644);
+
+    const reader = await createCairn({ dataDir, env, scheduler: false, oneShotRead: true });
+    try {
+      const found = unwrap(await reader.api.search.query({ query: '住宿' }));
+      expect(found.documents.map((document) => document.best.title)).toEqual(['差旅']);
+      await reader.whenIdle();
+    } finally {
+      await reader.dispose();
+    }
+    // The directory keeps everyone else out of all it holds; the file is left for the next writer.
+    expect(lstatSync(dataDir).mode & 0o777).toBe(0o700);
+    expect(lstatSync(loose).mode & 0o777).toBe(0o644);
+
+    // A process that is not a one-shot read sweeps the whole tree again.
+    const next = await createCairn({ dataDir, env, scheduler: false });
+    await next.dispose();
+    expect(notPrivate(dataDir)).toEqual([]);
+  }, 300_000);
+});
+
 posixOnly('makeTreePrivate', () => {
   it('tightens a tree an older version left loose, and leaves symlinks and their targets alone', async () => {
     const root = join(scratch, 'loose');

@@ -6,7 +6,7 @@
  * folders above them admit no one else. POSIX only; on Windows the per-user app-data folder's ACL
  * already keeps other users out.
  */
-import { lstatSync, statSync } from 'node:fs';
+import { chmodSync, lstatSync, statSync } from 'node:fs';
 import { chmod, lstat, readdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { CairnError } from '../errors';
@@ -40,6 +40,16 @@ export async function makeTreePrivate(root: string): Promise<number> {
   }
   await visit(root);
   return changed;
+}
+
+/** Makes the folder itself (not what it holds) owner-only; no-op on Windows. */
+export function makeFolderPrivate(folder: string, onError: (error: unknown) => void): void {
+  if (process.platform === 'win32') return;
+  try {
+    if ((statSync(folder).mode & 0o777) !== PRIVATE_DIR_MODE) chmodSync(folder, PRIVATE_DIR_MODE);
+  } catch (error) {
+    onError(error);
+  }
 }
 
 /**

@@ -15,7 +15,13 @@ import type { CreateCairnOptions } from './cairn';
 import { acquireDataDirLock, dataDirLayout, type DataDirLayout } from './data-dir';
 import { ManifestKeeper, readManifest, restoreFromManifest } from './data-manifest';
 import type { Disposers } from './disposers';
-import { assertOwnedByUser, PRIVATE_DIR_MODE, PrivateTreeKeeper, restrictUmask } from './private-data-dir';
+import {
+  assertOwnedByUser,
+  makeFolderPrivate,
+  PRIVATE_DIR_MODE,
+  PrivateTreeKeeper,
+  restrictUmask,
+} from './private-data-dir';
 
 export interface Base {
   env: NodeJS.ProcessEnv;
@@ -53,7 +59,7 @@ export async function wireBase(options: CreateCairnOptions, disposers: Disposers
   }
   const logger = options.logger ?? defaultLogger(layout?.logs ?? null, redactor);
   disposers.logTo(logger);
-  const privacy = layout ? keepPrivate(layout.root, logger, disposers) : null;
+  const privacy = layout ? keepPrivate(layout.root, logger, disposers, !options.oneShotRead) : null;
   // The keychain probe waits on the OS (D-Bus on Linux: a second or more when no keychain answers)
   // while PGlite's start-up keeps this thread busy: both run at once rather than one after the other.
   const choosingSecrets =
@@ -71,6 +77,7 @@ export async function wireBase(options: CreateCairnOptions, disposers: Disposers
     layout
       ? {
           dataDir: layout.database,
+          keepUnusedDatabases: options.oneShotRead ?? false,
           // A new database (first start, or one recovered after a loss) gets back the connections.
           ...(manifest ? { seed: (fresh: Db) => restoreFromManifest(fresh, manifest).then(() => {}) } : {}),
         }
@@ -81,10 +88,18 @@ export async function wireBase(options: CreateCairnOptions, disposers: Disposers
     options.secretStore ?? (choosingSecrets ? await choosingSecrets : new MemorySecretStore());
   const events = new EventBus();
   // PGlite writes its files 0666: each sync and re-embed ends with the data dir made owner-only again.
+  // A re-embed ends where a status that said it runs is followed by one that says it stopped: the
+  // status is also sent when nothing ran (every start, keyword search only), and a sweep then was
+  // a walk of the whole tree in every one-shot command.
   disposers.push(events.on('sync.finished', () => void privacy?.request()));
+  let reembedding = false;
   disposers.push(
     events.on('reindex.progress', (status) => {
-      if (!status.running) void privacy?.request();
+      if (status.running) reembedding = true;
+      else if (reembedding) {
+        reembedding = false;
+        void privacy?.request();
+      }
     }),
   );
   const settingsEvents = new SettingsEventBus();
@@ -108,10 +123,24 @@ export async function wireBase(options: CreateCairnOptions, disposers: Disposers
   };
 }
 
-function keepPrivate(root: string, logger: Logger, disposers: Disposers): PrivateTreeKeeper {
-  const keeper = new PrivateTreeKeeper(root, (error) =>
-    logger.warn('could not make the data directory private', { error }),
-  );
+/**
+ * `sweepOpenClose` false (a one-shot read): only the directory itself is made owner-only, which
+ * already keeps other users out of every file below it; the whole-tree sweeps (the libuv thread
+ * pool's lstat and chmod of ~500–1,000 files, which a search's own reads queue behind) are left to
+ * the next process that writes or stays open. Syncs run through this process still sweep after.
+ */
+function keepPrivate(
+  root: string,
+  logger: Logger,
+  disposers: Disposers,
+  sweepOpenClose: boolean,
+): PrivateTreeKeeper {
+  const onError = (error: unknown) => logger.warn('could not make the data directory private', { error });
+  const keeper = new PrivateTreeKeeper(root, onError);
+  if (!sweepOpenClose) {
+    makeFolderPrivate(root, onError);
+    return keeper;
+  }
   // Not awaited: the sweep (a chmod walk of every file PGlite keeps, 0.3–1 s on a loaded machine)
   // tightens what an older version left loose while the database starts; files made from here on
   // are owner-only through the umask, and dispose waits for the sweep (docs/decisions/cli-startup.md).

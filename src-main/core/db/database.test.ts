@@ -47,6 +47,44 @@ describe('openDatabase', () => {
     expect(after.rows[0]?.n).toBe(1);
   });
 
+  it('leaves a template database an older version kept to the next open that does not keep it (a one-shot read)', async () => {
+    const dataDir = join(scratch, 'kept');
+    const db = await openDatabase({ dataDir });
+    // As a data directory made before the template databases were dropped at creation.
+    await db.exec('CREATE DATABASE template1 TEMPLATE postgres');
+    await db.close();
+    const names = async (open: Db) =>
+      (await open.query<{ datname: string }>('SELECT datname FROM pg_database ORDER BY 1')).rows.map(
+        (row) => row.datname,
+      );
+    const reader = await openDatabase({ dataDir, keepUnusedDatabases: true });
+    expect(await names(reader)).toEqual(['postgres', 'template1']);
+    await reader.close();
+    const writer = await openDatabase({ dataDir });
+    expect(await names(writer)).toEqual(['postgres']);
+    await writer.close();
+  });
+
+  it('finds the migrations on record with reads only: an up-to-date database runs no DDL on open', async () => {
+    const db = await openDatabase();
+    const statements: string[] = [];
+    const recording = new Proxy(db, {
+      get(target, property) {
+        const value = Reflect.get(target, property, target) as unknown;
+        if (typeof value !== 'function') return value;
+        return (...args: unknown[]) => {
+          if (property === 'exec' || property === 'query' || property === 'transaction')
+            statements.push(typeof args[0] === 'string' ? args[0] : String(property));
+          return (value as (...a: unknown[]) => unknown).apply(target, args);
+        };
+      },
+    });
+    expect(await migrate(recording, MIGRATIONS)).toEqual([]);
+    expect(statements.length).toBeGreaterThan(0);
+    expect(statements.filter((sql) => !/^\s*SELECT\b/i.test(sql))).toEqual([]);
+    await db.close();
+  });
+
   it('rolls back a failing migration as a whole', async () => {
     // From the migrated template (the test below checks it equals a migrated database): initdb and
     // every migration already ran once in the test above.
