@@ -37,11 +37,20 @@ async function cairnWith(
   }
 }
 
-/** The packages the process imported (printed by PACKAGE_HOOK on stderr), in order. */
+/** The packages and the build's own files the process imported (printed by PACKAGE_HOOK on stderr), in order. */
 async function cairnListingPackages(...args: string[]) {
   const result = await cairnWith(['--import', join(work, 'register-package-hook.mjs')], ...args);
   const packages = [...result.stderr.matchAll(/^package (\S+)$/gm)].map((match) => match[1]);
-  return { ...result, packages };
+  const builtFiles = [...result.stderr.matchAll(/^built (\S+)$/gm)].map((match) => match[1]);
+  return { ...result, packages, builtFiles };
+}
+
+/** The build's files whose text matches `pattern` (a module's declaration, to find its chunk). */
+async function builtFilesMatching(pattern: RegExp): Promise<string[]> {
+  const { readdir, readFile } = await import('node:fs/promises');
+  const names = (await readdir(outdir)).filter((name) => name.endsWith('.js'));
+  const texts = await Promise.all(names.map((name) => readFile(join(outdir, name), 'utf8')));
+  return names.filter((_, index) => pattern.test(texts[index]!));
 }
 
 /**
@@ -118,6 +127,12 @@ describe('the built cairn command', () => {
       expect(loaded).toContain('@electric-sql/pglite');
       for (const optional of ['exceljs', 'mammoth', 'unpdf', 'csv-parse', 'openai', 'ws', 'gpt-tokenizer'])
         expect(loaded).not.toContain(optional);
+      // The process serves the data directory while it holds it, but nobody called it: the API's
+      // schemas (zod, every channel) that answering a client needs were not built.
+      const apiSchemas = await builtFilesMatching(/\bvar API_SCHEMAS\b/);
+      expect(apiSchemas).toHaveLength(1);
+      expect(found.builtFiles.some((file) => file.startsWith('instance-host-'))).toBe(true);
+      expect(found.builtFiles).not.toContain(apiSchemas[0]);
       const pdf = await cairn('--data-dir', dataDir, 'search', 'zeppelin hangar', '--json');
       expect(pdf.code).toBe(0);
       const pdfHits = (JSON.parse(pdf.stdout) as { value: { hits: { title: string }[] } }).value.hits;
@@ -170,6 +185,7 @@ const PACKAGE_HOOK = [
   '  const resolved = await next(specifier, context);',
   '  const name = /node_modules[/]((@[^/]+[/])?[^/]+)/.exec(resolved.url)?.[1];',
   '  if (name && !seen.has(name)) { seen.add(name); process.stderr.write(`package ${name}\\n`); }',
+  `  if (!name && resolved.url.startsWith(${JSON.stringify(pathToFileURL(outdir).href + '/')})) process.stderr.write(\`built \${resolved.url.slice(resolved.url.lastIndexOf('/') + 1)}\\n\`);`,
   '  return resolved;',
   '}',
 ].join('\n');

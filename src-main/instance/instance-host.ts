@@ -1,6 +1,8 @@
 /**
  * The running instance's door for other processes (the CLI, `cairn mcp`): the contract over a
  * local socket, through the same dispatcher and zod schemas as Electron IPC and the HTTP host.
+ * Those (zod's API schemas for every channel) load when the first client connects: a one-shot
+ * command that nobody talks to never pays for them (docs/decisions/cli-startup.md).
  *
  * Who may talk: the socket file is owner-only (other users' connect() fails), and a client must
  * first show the token from the owner-only instance.json; until then nothing is answered, so a
@@ -20,9 +22,9 @@ import type { CairnApi } from '@shared/contract';
 import { fail } from '@shared/errors';
 import type { EventBus } from '../core/events/event-bus';
 import type { Logger } from '../core/logging/logger';
-import { createApiDispatcher } from '../transport/api-dispatcher';
+import type { createApiDispatcher } from '../transport/api-dispatcher';
+import type { clientFrame } from './client-frame';
 import { instanceEndpoint, preparePrivateFolder } from './endpoint';
-import { clientFrame } from './client-frame';
 import {
   encodeFrame,
   lineReader,
@@ -69,6 +71,25 @@ interface Client {
   calls: Map<number, { channel: string; controller: AbortController }>;
   answers: Set<string>;
   syncs: Set<string>;
+}
+
+/** What reading a client's frames and answering its calls needs. */
+interface FrameHandling {
+  clientFrame: typeof clientFrame;
+  createApiDispatcher: typeof createApiDispatcher;
+}
+
+let frameHandlingLoad: Promise<FrameHandling> | null = null;
+
+/** Loaded once per process, with the first client. */
+function loadFrameHandling(): Promise<FrameHandling> {
+  frameHandlingLoad ??= Promise.all([import('./client-frame'), import('../transport/api-dispatcher')]).then(
+    ([frames, dispatcher]) => ({
+      clientFrame: frames.clientFrame,
+      createApiDispatcher: dispatcher.createApiDispatcher,
+    }),
+  );
+  return frameHandlingLoad;
 }
 
 export async function startInstanceHost(options: InstanceHostOptions): Promise<InstanceHost> {
@@ -132,11 +153,11 @@ export async function startInstanceHost(options: InstanceHostOptions): Promise<I
     if (name === 'sync.finished' || name === 'chat.done') checkIdle();
   });
 
-  async function call(client: Client, id: number, channel: string, input: unknown) {
+  async function call(client: Client, handling: FrameHandling, id: number, channel: string, input: unknown) {
     const controller = new AbortController();
     client.calls.set(id, { channel, controller });
     try {
-      const result = await createApiDispatcher(options.apiFor(controller.signal), options.logger)(
+      const result = await handling.createApiDispatcher(options.apiFor(controller.signal), options.logger)(
         channel,
         input,
       );
@@ -164,9 +185,9 @@ export async function startInstanceHost(options: InstanceHostOptions): Promise<I
     for (const messageId of client.answers) await api.chat.cancel({ messageId }).catch(() => undefined);
   }
 
-  function handleFrame(client: Client, value: unknown) {
+  function handleFrame(client: Client, handling: FrameHandling, value: unknown) {
     if (client.refused) return;
-    const parsed = clientFrame.safeParse(value);
+    const parsed = handling.clientFrame.safeParse(value);
     if (!parsed.success) {
       if (!client.authed) return client.socket.destroy();
       const id = (value as { id?: unknown } | null)?.id;
@@ -196,7 +217,7 @@ export async function startInstanceHost(options: InstanceHostOptions): Promise<I
           id: frame.id,
           result: fail('INVALID_ARGUMENT', `Request id ${frame.id} is already in use.`),
         });
-      void call(client, frame.id, frame.channel, frame.input);
+      void call(client, handling, frame.id, frame.channel, frame.input);
     } else if (frame.t === 'cancel') client.calls.get(frame.id)?.controller.abort();
     else if (frame.t === 'yield') send(client, { t: 'yielding', accepted: options.onYield?.() ?? false });
   }
@@ -214,10 +235,21 @@ export async function startInstanceHost(options: InstanceHostOptions): Promise<I
     const helloTimer = setTimeout(() => {
       if (!client.authed) socket.destroy();
     }, options.helloTimeoutMs ?? 10_000);
+    // Frames wait for the first load, then are handled one after another in the order they came.
+    let handled: Promise<FrameHandling | null> = loadFrameHandling().catch((error: unknown) => {
+      options.logger?.error('instance could not load its request handling', { error });
+      socket.destroy();
+      return null;
+    });
     socket.on(
       'data',
       lineReader(
-        (value) => handleFrame(client, value),
+        (value) => {
+          handled = handled.then((handling) => {
+            if (handling) handleFrame(client, handling, value);
+            return handling;
+          });
+        },
         (reason) => {
           options.logger?.warn('instance client sent a bad frame: dropped', { reason });
           socket.destroy();
