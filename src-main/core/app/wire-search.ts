@@ -24,7 +24,9 @@ export async function wireSearch(
     events: base.events,
     logger: logger.child('direct'),
   });
-  direct.update(await connections.repository.list());
+  // Only the direct-mode rows: the full list counts every connection's documents and chunks, work
+  // each start paid for nothing (DirectSources keeps the direct ones alone).
+  direct.update(await connections.repository.list({ mode: 'direct' }));
   base.disposers.push(() => direct.dispose());
   const catalog = embedding.models.local.catalog;
   return new HybridSearch({
