@@ -133,6 +133,18 @@ describe('the built cairn command', () => {
       expect(apiSchemas).toHaveLength(1);
       expect(found.builtFiles.some((file) => file.startsWith('instance-host-'))).toBe(true);
       expect(found.builtFiles).not.toContain(apiSchemas[0]);
+      // A one-shot read keeps PGlite's WebAssembly at its baseline code: V8 prints (on stdout) each
+      // function it compiles, and none goes to the optimising compiler (a bare open sends dozens).
+      const compiled = await cairnWith(
+        ['--trace-wasm-compilation-times'],
+        '--data-dir',
+        dataDir,
+        'search',
+        '住宿',
+      );
+      expect(compiled.code).toBe(0);
+      expect(compiled.stdout).toMatch(/using Liftoff/);
+      expect(compiled.stdout).not.toMatch(/using TurboFan/);
       const pdf = await cairn('--data-dir', dataDir, 'search', 'zeppelin hangar', '--json');
       expect(pdf.code).toBe(0);
       const pdfHits = (JSON.parse(pdf.stdout) as { value: { hits: { title: string }[] } }).value.hits;

@@ -4,6 +4,7 @@
  * process then serves in turn (src-main/instance/open-instance.ts). The composition root is
  * loaded only on that second path, so a command answered over the socket never loads PGlite.
  */
+import { setFlagsFromString } from 'node:v8';
 import type { DataDirChoice } from '../core/app/data-dir';
 import { CAIRN_VERSION } from '../core/app/version';
 import type { Logger } from '../core/logging/logger';
@@ -36,14 +37,27 @@ export interface OpenCairnOptions {
 
 export type OpenCairn = (options: OpenCairnOptions) => Promise<OpenedCairn>;
 
+/**
+ * V8 compiles a WebAssembly function that runs hot a second time, with its optimising compiler
+ * (TurboFan), on background threads. PGlite's Postgres is one large module with very large
+ * functions: a bare PGlite open and one query sent 59 of them to TurboFan, 1.09 s of compiling, and
+ * took 1.33 s where the same process kept to the baseline code (Liftoff) took 0.68 s (median of 5,
+ * load ~4, 2 cores). A one-shot read ends long before optimised code pays that back: its process
+ * raises the tiering budget beyond reach before PGlite compiles its module. Code is the same
+ * WebAssembly, only compiled once; processes that stay open or write keep V8's default.
+ */
+export const ONE_SHOT_V8_FLAGS = '--wasm-tiering-budget=2000000000';
+
 export async function openCairnFromCli(options: OpenCairnOptions): Promise<CairnSession> {
   const role = options.role ?? 'client';
   const kind: InstanceKind = role === 'serve' ? 'serve' : role === 'mcp' ? 'mcp' : 'cli';
+  const oneShotRead = role === 'client' && (options.oneShotRead ?? false);
   const common = {
     dataDir: options.dataDir.path,
     kind,
     version: CAIRN_VERSION,
     openHere: async () => {
+      if (oneShotRead) setFlagsFromString(ONE_SHOT_V8_FLAGS);
       const { createCairn } = await import('../core/app/create-cairn');
       const open = () =>
         createCairn({
@@ -51,7 +65,7 @@ export async function openCairnFromCli(options: OpenCairnOptions): Promise<Cairn
           env: options.env,
           scheduler: options.scheduler ?? false,
           buildSemanticIndex: options.semanticIndex ?? options.scheduler ?? false,
-          oneShotRead: role === 'client' && (options.oneShotRead ?? false),
+          oneShotRead,
           ...(options.logger ? { logger: options.logger } : {}),
         });
       if (role !== 'serve') return open();
