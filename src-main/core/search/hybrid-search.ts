@@ -27,7 +27,7 @@ import { isAbortError, throwIfAborted } from '../errors';
 import type { SpaceRecord } from '../index/embedding-spaces';
 import type { Logger } from '../logging/logger';
 import { silentLogger } from '../logging/logger';
-import { CHANNEL_DEPTH, type ChannelScope } from './channel-scope';
+import { CHANNEL_DEPTH, DEEP_CHUNKS_PER_DOCUMENT, type ChannelScope } from './channel-scope';
 import {
   DEFAULT_DIRECT_TIMEOUT_MS,
   searchDirectSources,
@@ -181,8 +181,6 @@ export interface SearchStages extends Retrieved {
 const DEFAULT_MAX_HITS_PER_DOCUMENT = 3;
 /** The page a search shows unless asked for more (clampK's default). */
 const DEFAULT_K = 10;
-/** Keyword chunks scanned per document asked for, past the first page: room for several passages each. */
-const DEEP_CHUNKS_PER_DOCUMENT = 4;
 
 export class HybridSearch implements SearchService {
   private readonly db: Db;
@@ -314,8 +312,9 @@ export class HybridSearch implements SearchService {
     const { items: head, info: rerank } = await this.rerank(query.text, capped, chunks, live, signal);
     // A page past the first ("Show more" asks for up to 50 documents) needs more candidates than
     // the channels' 30 chunks, and so does the newest first of every match (not of the 30 most
-    // relevant): a deeper keyword scan's further candidates follow the default ranking, which stays
-    // as it was, so the results already shown keep their places.
+    // relevant): both channels rank deeper (keyword scan and vector channel alike, so a paraphrase
+    // only the vectors find can rank past 30 too), and their further candidates follow the default
+    // ranking, which stays as it was, so the results already shown keep their places.
     let ordered = head;
     let keywordFull = retrieved.index.keywordFull;
     const byDate = request.sort === 'modified';
@@ -323,7 +322,7 @@ export class HybridSearch implements SearchService {
       const documentsWanted = byDate ? Math.max(k, MAX_K) : k;
       const deep = await accessGate(this.db).read(() =>
         this.retrieve(query, syntax, filters, signal, {
-          keywordDepth: documentsWanted * DEEP_CHUNKS_PER_DOCUMENT,
+          depth: documentsWanted * DEEP_CHUNKS_PER_DOCUMENT,
         }),
       );
       for (const [id, row] of deep.chunks) if (!chunks.has(id)) chunks.set(id, row);
@@ -402,7 +401,7 @@ export class HybridSearch implements SearchService {
     syntax: QuerySyntax,
     typed: CheckedFilters,
     signal?: AbortSignal,
-    deeper?: { keywordDepth: number },
+    deeper?: { depth: number },
   ): Promise<Retrieved> {
     this.sessionReady ??= configureVectorSession(this.db);
     await this.sessionReady;
@@ -424,7 +423,7 @@ export class HybridSearch implements SearchService {
 
     const [ranking, direct] = await Promise.all([
       searchesIndex
-        ? this.rankIndex(query, filter, catalog.active, signal, deeper?.keywordDepth)
+        ? this.rankIndex(query, filter, catalog.active, signal, deeper?.depth)
         : { index: NOTHING_INDEXED, vectorSkip: 'no-space' as const, queryVector: null, minSimilarity: null },
       searchDirectSources(sources, query.text, {
         limit: CHANNEL_DEPTH,
@@ -518,7 +517,7 @@ export class HybridSearch implements SearchService {
     scope: ChannelScope | null,
     active: SpaceRecord | null,
     signal?: AbortSignal,
-    keywordDepth?: number,
+    depth?: number,
   ): Promise<{
     index: IndexRetrieval;
     vectorSkip: VectorSkip;
@@ -536,7 +535,7 @@ export class HybridSearch implements SearchService {
       {
         query,
         scope,
-        ...(keywordDepth ? { keywordDepth } : {}),
+        ...(depth ? { depth } : {}),
         vector: active && embedding ? { space: active, queryVector: embedding, minSimilarity } : null,
       },
       this.options.rules ?? ALL_RULES,

@@ -56,10 +56,12 @@ export interface IndexRetrievalInput {
   /** Where to search (search-filters.ts indexScope); null = every chunk. */
   scope: ChannelScope | null;
   /**
-   * Chunks the keyword channel ranks (CHANNEL_DEPTH by default). Deeper only for a page past the
-   * first (HybridSearch: "Show more"), which appends what it adds after the default ranking.
+   * Chunks each channel ranks, keyword and vector alike (CHANNEL_DEPTH by default). Deeper only for
+   * a page past the first and the date order (HybridSearch: "Show more"), which append what they
+   * add after the default ranking: a document only one channel finds (a paraphrase, for the vector
+   * channel) can then reach the further ranks too. At most DEEPEST_CHANNEL_DEPTH.
    */
-  keywordDepth?: number;
+  depth?: number;
   /** The vector channel, or null when it is skipped. */
   vector: {
     space: SpaceRecord;
@@ -110,7 +112,7 @@ export async function retrieveFromIndex(
     ? input.query
     : { keywordText: input.query.frameKeywordText || input.query.keywordText, frameKeywordText: '' };
   const documents = rules.documentRanking;
-  const depth = Math.max(CHANNEL_DEPTH, input.keywordDepth ?? CHANNEL_DEPTH);
+  const depth = Math.max(CHANNEL_DEPTH, input.depth ?? CHANNEL_DEPTH);
   const contentDepth = documents ? Math.max(DOCUMENT_SCAN_DEPTH, depth) : depth;
   const content = await keywordScan(db, query.keywordText, scope, {
     depth: contentDepth,
@@ -127,7 +129,13 @@ export async function retrieveFromIndex(
   const param = (value: unknown) => `$${params.push(value)}`;
   const vectorSql =
     space && queryVector
-      ? vectorChannelSql(space, queryVector, scope, { minSimilarity: input.vector!.minSimilarity }, params)
+      ? vectorChannelSql(
+          space,
+          queryVector,
+          scope,
+          { depth, minSimilarity: input.vector!.minSimilarity },
+          params,
+        )
       : null;
   const contentIds = param(content.ids);
   const framedIds = param(framed?.ids ?? []);

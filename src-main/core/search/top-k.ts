@@ -4,7 +4,10 @@
  * (docs/decisions/cli-startup.md).
  */
 
-/** The most hits one search returns (RRF fuses at most 30 per channel). */
+/**
+ * The most hits one search returns. Past the first page each index channel ranks 4 chunks per
+ * document asked for (channel-scope.ts DEEPEST_CHANNEL_DEPTH), not only the first page's 30.
+ */
 export const MAX_K = 50;
 
 /** A requested top-K as a sane integer: default 10, at least 1, at most MAX_K. */

@@ -7,7 +7,7 @@
 import type { Db } from '../db/database';
 import { spaceTable, vectorCast, type SpaceRecord } from '../index/embedding-spaces';
 import { toVectorLiteral } from '../index/vector-literal';
-import { CHANNEL_DEPTH, scopeIsEmpty, type ChannelScope } from './channel-scope';
+import { CHANNEL_DEPTH, DEEPEST_CHANNEL_DEPTH, scopeIsEmpty, type ChannelScope } from './channel-scope';
 
 /**
  * Up to this many documents in scope, the vector channel scores every chunk of them exactly
@@ -26,6 +26,13 @@ export const EXACT_SCOPE_DOCUMENTS = 2_000;
  * 0.817 with HNSW alone; semantic spaces have only the walk. ef 200 cost 1.6 ms p50 at 10k against
  * 1.9 ms at 40 (bench/ann-sweep.ts, noise), see docs/decisions/vector-index.md. PGlite is one
  * session, so setting them once holds.
+ *
+ * ef_search is also as many rows as one walk returns before the iterative scan resumes (pgvector
+ * 0.8.7 with iterative_scan off: ef 40, LIMIT 100 returns 40 rows). It is not below the deepest
+ * channel (DEEPEST_CHANNEL_DEPTH, 200 chunks for "Show more" to 50), so the deeper pass's walk
+ * returns its whole depth without a setting of its own, and the first page keeps ef 200 (its LIMIT
+ * 30 pays nothing more). Should the deepest depth ever exceed it, raise ef_search around the deeper
+ * pass only: vector-session.test.ts checks the walk returns that depth with the iterative scan off.
  */
 export const HNSW_EF_SEARCH = 200;
 export const HNSW_ITERATIVE_SCAN = 'relaxed_order';
@@ -35,22 +42,27 @@ export async function configureVectorSession(db: Db): Promise<void> {
 }
 
 export interface VectorChannelOptions {
+  /**
+   * Chunks ranked: deeper than CHANNEL_DEPTH only for a page past the first (index-retrieval.ts),
+   * at most DEEPEST_CHANNEL_DEPTH (see HNSW_EF_SEARCH). @default CHANNEL_DEPTH
+   */
+  depth?: number;
   /** Hits less similar than this are dropped. @default -1 (none) */
   minSimilarity?: number;
   /** More chunk ids to score exactly beside the HNSW candidates (studies). */
   candidates?: readonly number[];
-  /** How many of the HNSW walk's hits are re-scored exactly. @default HNSW_CANDIDATES */
+  /**
+   * How many of the HNSW walk's hits are re-scored exactly (a diagnostic may ask for more).
+   * @default the depth: as many as are ranked
+   */
   hnswCandidates?: number;
 }
 
-/** The HNSW walk's hits the vector channel re-scores exactly (a diagnostic may ask for more). */
-export const HNSW_CANDIDATES = CHANNEL_DEPTH;
-
 /**
  * The vector channel's SQL: it selects `chunk_id` and its 1-based `rank`, best first (at most
- * CHANNEL_DEPTH), appends its parameters to `params` and numbers them from there. Null when the
- * scope is empty. Hits less similar than `minSimilarity` are dropped: a nearest neighbour that
- * shares nothing with the query is noise, not a result.
+ * `depth`, CHANNEL_DEPTH unless asked), appends its parameters to `params` and numbers them from
+ * there. Null when the scope is empty. Hits less similar than `minSimilarity` are dropped: a
+ * nearest neighbour that shares nothing with the query is noise, not a result.
  */
 export function vectorChannelSql(
   space: SpaceRecord,
@@ -63,8 +75,11 @@ export function vectorChannelSql(
   const table = spaceTable(space);
   const cast = vectorCast(space);
   const maxDistance = Math.min(2, Math.max(0, 1 - (options.minSimilarity ?? -1)));
+  const depth = Math.trunc(
+    Math.min(DEEPEST_CHANNEL_DEPTH, Math.max(CHANNEL_DEPTH, options.depth ?? CHANNEL_DEPTH)),
+  );
   const ranked = `SELECT chunk_id, row_number() OVER (ORDER BY distance, chunk_id) AS rank FROM scored
-     WHERE distance <= ${maxDistance} ORDER BY distance, chunk_id LIMIT ${CHANNEL_DEPTH}`;
+     WHERE distance <= ${maxDistance} ORDER BY distance, chunk_id LIMIT ${depth}`;
   const param = (value: unknown) => `$${params.push(value)}`;
   const query = param(toVectorLiteral(queryVector));
   const documentIds = scope?.documentIds;
@@ -92,7 +107,7 @@ export function vectorChannelSql(
        SELECT e.chunk_id, e.embedding <=> ${query}::${cast} AS distance FROM ${table} e
        WHERE e.chunk_id = ANY (${candidates}::bigint[] || ARRAY(
                SELECT chunk_id FROM ${table} ${filter ? `WHERE ${filter}` : ''}
-               ORDER BY embedding <=> ${query}::${cast} LIMIT ${Math.trunc(options.hnswCandidates ?? HNSW_CANDIDATES)}))
+               ORDER BY embedding <=> ${query}::${cast} LIMIT ${Math.trunc(options.hnswCandidates ?? depth)}))
          ${filter ? `AND ${conditions.map((c) => `e.${c}`).join(' AND ')}` : ''})
      ${ranked}`;
 }
