@@ -1,7 +1,9 @@
 /**
  * The documents phase of a sync: every new or changed document is fetched, normalised, chunked,
  * analysed and written on its own (document-sync.ts), a bounded number at once (p-queue), with
- * writes grouped across documents (keyword analysis in a worker thread for a large sync). A failing document is recorded and the
+ * writes grouped across documents (keyword analysis in a worker thread for a large sync); the
+ * queue is fed a few documents ahead (bounded-feed.ts) and what written documents leave behind is
+ * collected as the run goes (heap-budget.ts). A failing document is recorded and the
  * others go on. When the platform says stop (its request limit or quota), the document that met it
  * and every one not yet fetched are deferred: not failed, not written, so the next sync plans them
  * again. Fetches in flight are stopped; documents already fetched still land. A write refused for
@@ -21,6 +23,8 @@ import type { Logger } from '../logging/logger';
 import { syncDocument, type AnalyzeWrite, type DocumentOutcome } from './document-sync';
 import { analyzerForSync } from './keyword-analysis';
 import { cleanTitle, type RunRecord } from './run-record';
+import { feedBounded } from './bounded-feed';
+import { HeapBudget } from './heap-budget';
 import { connectionFailure, SourceWatch, type UnreachableSource } from './source-watch';
 import { spaceCheck, type SyncEngineOptions, type SyncRequest } from './sync-request';
 import { WriteBatcher } from './write-batcher';
@@ -126,6 +130,8 @@ async function syncAll(options: SyncEngineOptions, run: DocumentsRun, outcome: R
   };
   const journal = options.journal;
   const connectionId = request.connectionId;
+  // What each written document leaves behind is collected as the run goes, not at V8's leisure.
+  const heap = options.heapBudget?.() ?? new HeapBudget();
   const syncOne = (ref: DocumentRef) => {
     let running: Promise<void> | null = null;
     return queue
@@ -165,6 +171,7 @@ async function syncAll(options: SyncEngineOptions, run: DocumentsRun, outcome: R
         if (!settled) return;
         record.documentsDone += 1;
         record.progress('writing', record.documentsDone, run.listed);
+        heap.check();
       });
   };
   // Documents in hand when Cairn last died go first, one at a time with nothing else in flight:
@@ -175,7 +182,13 @@ async function syncAll(options: SyncEngineOptions, run: DocumentsRun, outcome: R
       if (signal?.aborted) break;
       await syncOne(ref);
     }
-    await Promise.all(refs.filter((ref) => !suspects.has(ref.externalId)).map(syncOne));
+    await feedBounded(
+      refs.filter((ref) => !suspects.has(ref.externalId)),
+      queue,
+      syncOne,
+      // A cancelled run queues nothing more; what is queued already is stopped by the queue's signal.
+      { stopped: () => signal?.aborted === true },
+    );
   })();
   await work.finally(async () => {
     await outcome.watch?.dispose();

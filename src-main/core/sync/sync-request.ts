@@ -7,6 +7,7 @@ import { databaseHealth, type DatabaseHealth } from '../db/database-health';
 import type { DocumentStore } from '../index/document-store';
 import type { Logger } from '../logging/logger';
 import type { DocumentJournal } from './crash-journal';
+import type { HeapBudget } from './heap-budget';
 import type { SyncLock } from './sync-lock';
 
 export interface SyncEngineOptions {
@@ -34,6 +35,8 @@ export interface SyncEngineOptions {
    * then quarantined (crash-journal.ts). @default none (an in-memory index has no next start)
    */
   journal?: DocumentJournal;
+  /** Keeps each run's JS heap near what is live (heap-budget.ts); one per run. @default new HeapBudget() */
+  heapBudget?: () => HeapBudget;
 }
 
 export type SpaceCheck = Pick<DatabaseHealth, 'ensureSpace'>;
