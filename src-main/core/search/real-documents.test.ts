@@ -49,6 +49,19 @@ const DOCS: Record<string, string> = {
       .join('\n'),
   'release-7.4.0.md':
     '---\ntitle: TiDB 7.4.0 Release Notes\n---\n\n发版日期：2023 年 10 月 12 日\n\nTiDB 版本：7.4.0\n\n<div>\n\n- 新功能 A\n\n</div></SimpleTab>\n',
+  // Terms Intl.Segmenter splits into single characters the function-word list holds alone (分, 区, 时).
+  'partitioned-table.md':
+    '---\ntitle: 分区表\n---\n\n# 分区表\n\n本文介绍 TiDB 的分区表。\n\n## 分区类型\n\n' +
+    '本节介绍 Range 分区、List 分区和 Hash 分区。\n\n## 分区裁剪\n\n查询只访问需要的分区。\n',
+  'temporary-table.md':
+    '---\ntitle: 临时表\n---\n\n# 临时表\n\n临时表是一种特殊的表：表中的数据只在会话内可见，' +
+    '会话结束时表被删除。本地临时表与全局临时表的表结构不同，表的数据存放在内存中。\n',
+  'time-zone.md':
+    '---\ntitle: 时区支持\n---\n\n# 时区支持\n\nTiDB 使用的时区由 time_zone 变量决定，' +
+    '默认使用系统时区。修改时区后，TIMESTAMP 类型的值按新时区显示。\n',
+  'time-functions.md':
+    '---\ntitle: 日期和时间函数\n---\n\n# 日期和时间函数\n\n时间函数返回当前时间，' +
+    '区间运算按时间单位计算，结果的时间类型与参数一致。\n',
 };
 
 let db: Db;
@@ -76,6 +89,18 @@ async function top(query: string) {
 }
 
 describe('search on real-shaped documents', () => {
+  // 分区表 (分 + 区 + 表) is not asserted: its 分区 is only a weak-query term beside the content word
+  // 表, so here 临时表 (more 表) still leads (docs/decisions/retrieval-on-real-documents.md, "Left open").
+  it.each([
+    ['分区', 'partitioned-table.md'],
+    ['时区', 'time-zone.md'],
+  ])(
+    'finds the page about %s first, though the segmenter splits it into listed characters',
+    async (query, page) => {
+      expect((await top(query))[0]?.externalId).toBe(page);
+    },
+  );
+
   it('ranks the section that defines an identifier first, above pages sharing its pieces', async () => {
     const [first] = await top('tidb_mem_quota_query');
     expect(first?.externalId).toBe('system-variables.md');
