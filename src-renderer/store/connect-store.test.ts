@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { ok } from '@shared/errors';
 import type { SyncProgress } from '@shared/models';
 import { connection, fakeBackend, snapshot } from '../test/fake-api';
+import { createHttpTransport } from '../transport/http-transport';
 import { createAppStore } from './app-store';
 import { connectStore } from './connect-store';
 
@@ -14,6 +15,17 @@ const progress = (done: number, phase: SyncProgress['phase'] = 'embedding'): Syn
   chunksWritten: 0,
   errors: 0,
 });
+
+/** An EventSource the test opens by hand: the host sends nothing to a stream before it accepted it. */
+class ManualEventSource {
+  static last: ManualEventSource | null = null;
+  onmessage: ((message: MessageEvent<string>) => void) | null = null;
+  onopen: (() => void) | null = null;
+  constructor(readonly url: string) {
+    ManualEventSource.last = this;
+  }
+  close() {}
+}
 
 describe('connectStore (snapshot, then deltas)', () => {
   it('hydrates from app.status, replays events that raced it, then applies every later event', async () => {
@@ -102,6 +114,47 @@ describe('connectStore (snapshot, then deltas)', () => {
       before: { phase: 'ready', done: 3 },
       whileLoading: { phase: 'ready', name: 'Notes' },
       after: { progress: {}, card: [['Renamed meanwhile', 'synced', 10]] },
+    });
+  });
+
+  it('over HTTP, fetches the snapshot again once the event stream is open: a sync that finished before it opened is not left showing its progress', async () => {
+    // "Rebuild index" reloads the page while the rebuild's sync runs: the first snapshot says
+    // syncing, and the sync finishes before the browser's event stream reaches the host.
+    let status = snapshot({
+      connections: [connection({ syncStatus: 'syncing', lastSyncAt: null })],
+      syncing: { c1: progress(0, 'fetching') },
+    });
+    const fetchStatus = (async () =>
+      new Response(JSON.stringify(ok(status)), { status: 200 })) as unknown as typeof fetch;
+    const transport = createHttpTransport({
+      origin: 'http://127.0.0.1:9',
+      token: 't',
+      fetch: fetchStatus,
+      EventSource: ManualEventSource as unknown as typeof EventSource,
+    });
+    const { store } = createAppStore(transport.api);
+    connectStore(store, transport);
+    await new Promise((resolve) => setTimeout(resolve, 0));
+    const beforeOpen = {
+      phase: store.getState().phase,
+      done: store.getState().progress.c1?.documentsDone,
+    };
+    status = snapshot({
+      connections: [
+        connection({ syncStatus: 'synced', documentCount: 7, lastSyncAt: '2026-12-04T17:00:00Z' }),
+      ],
+      syncing: {},
+    });
+    ManualEventSource.last!.onopen?.();
+    await new Promise((resolve) => setTimeout(resolve, 0));
+    expect({
+      beforeOpen,
+      progress: store.getState().progress,
+      card: store.getState().connections.map((c) => [c.syncStatus, c.documentCount, c.lastSyncAt]),
+    }).toEqual({
+      beforeOpen: { phase: 'ready', done: 0 },
+      progress: {},
+      card: [['synced', 7, '2026-12-04T17:00:00Z']],
     });
   });
 });

@@ -35,7 +35,7 @@ export function fakeBackend(handlers: Handlers): FakeBackend {
       kind: 'http',
       api,
       subscribe: (listener) => (listeners.add(listener), () => listeners.delete(listener)),
-      onReconnect: (listener) => (
+      onStreamOpen: (listener) => (
         reconnectListeners.add(listener),
         () => reconnectListeners.delete(listener)
       ),

@@ -77,23 +77,23 @@ describe('createHttpTransport', () => {
     });
   });
 
-  it('tells its listeners when the event stream opens again after a break, not on the first open', () => {
+  it('tells its listeners each time the event stream opens, the first open included', () => {
     const transport = createHttpTransport({
       origin: 'http://127.0.0.1:9',
       token: 't',
       fetch: (() => {}) as unknown as typeof fetch,
       EventSource: RecordingEventSource as unknown as typeof EventSource,
     });
-    let reconnects = 0;
+    let opens = 0;
     transport.subscribe(() => {});
-    const stop = transport.onReconnect(() => reconnects++);
+    const stop = transport.onStreamOpen(() => opens++);
     const source = RecordingEventSource.last!;
     source.onopen?.();
-    const afterFirstOpen = reconnects;
+    const afterFirstOpen = opens;
     source.onopen?.();
     source.onopen?.();
     stop();
     source.onopen?.();
-    expect({ afterFirstOpen, reconnects }).toEqual({ afterFirstOpen: 0, reconnects: 2 });
+    expect({ afterFirstOpen, opens }).toEqual({ afterFirstOpen: 1, opens: 3 });
   });
 });

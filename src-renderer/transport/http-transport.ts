@@ -20,7 +20,7 @@ function isResult(value: unknown): value is Result<unknown> {
 export function createHttpTransport(options: HttpTransportOptions): Transport {
   const doFetch = options.fetch ?? globalThis.fetch.bind(globalThis);
   const listeners = new Set<CairnEventListener>();
-  const reconnectListeners = new Set<() => void>();
+  const openListeners = new Set<() => void>();
   let source: EventSource | null = null;
 
   async function call(channel: string, input: unknown): Promise<Result<unknown>> {
@@ -51,12 +51,13 @@ export function createHttpTransport(options: HttpTransportOptions): Transport {
     if (source) return;
     const Source = options.EventSource ?? globalThis.EventSource;
     source = new Source(`${options.origin}/api/events?token=${encodeURIComponent(options.token)}`);
-    // EventSource reconnects by itself after a break (the `retry:` the host sent); every open after
-    // the first one means events may have been missed.
-    let openedBefore = false;
+    // The host sends events only to a stream it has accepted, so every open, the first one
+    // included, means events may have been missed: those before the first open too, which the
+    // first snapshot (fetched as the stream was being opened) may predate. A sync that finished in
+    // between left the page at its old progress for good ("Rebuild index" after a page reload).
+    // EventSource reconnects by itself after a break (the `retry:` the host sent).
     source.onopen = () => {
-      if (openedBefore) for (const listener of reconnectListeners) listener();
-      openedBefore = true;
+      for (const listener of openListeners) listener();
     };
     source.onmessage = (message: MessageEvent<string>) => {
       let parsed: { name?: unknown; payload?: unknown };
@@ -78,15 +79,15 @@ export function createHttpTransport(options: HttpTransportOptions): Transport {
       ensureStream();
       return () => listeners.delete(listener);
     },
-    onReconnect(listener) {
-      reconnectListeners.add(listener);
-      return () => reconnectListeners.delete(listener);
+    onStreamOpen(listener) {
+      openListeners.add(listener);
+      return () => openListeners.delete(listener);
     },
     dispose() {
       source?.close();
       source = null;
       listeners.clear();
-      reconnectListeners.clear();
+      openListeners.clear();
     },
   };
 }

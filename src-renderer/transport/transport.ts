@@ -12,10 +12,11 @@ export interface Transport {
   /** Receives every pushed event; returns its unsubscribe function. */
   subscribe(listener: CairnEventListener): () => void;
   /**
-   * Called when the event stream is back after a break: events in between are lost, so the
-   * listener fetches a fresh snapshot. IPC never breaks. Returns its unsubscribe function.
+   * Called each time the event stream opens, the first time included: events before that moment
+   * (a break, or the time the first stream took to open) never arrived, so the listener fetches a
+   * fresh snapshot. IPC delivers from the start and never breaks. Returns its unsubscribe function.
    */
-  onReconnect(listener: () => void): () => void;
+  onStreamOpen(listener: () => void): () => void;
   /** Closes connections the transport opened (the event stream). */
   dispose(): void;
 }
@@ -25,7 +26,7 @@ export function createIpcTransport(globals: CairnPreloadGlobals): Transport {
     kind: 'ipc',
     api: globals.api,
     subscribe: (listener) => globals.onCairnEvent(listener),
-    onReconnect: () => () => {},
+    onStreamOpen: () => () => {},
     dispose: () => {},
   };
 }
