@@ -19,7 +19,7 @@ export interface PreparedQuery {
   /** Cleaned, possibly truncated query text (embedded for the vector channel, sent to platforms). */
   text: string;
   /**
-   * Analysed content terms, space-joined (function words such as 怎么/什么/what/how left out).
+   * Analysed content terms, space-joined (function words such as 怎么/什么/what/how are not content).
    * When the query has only question-frame words (原因, reason), those.
    */
   keywordText: string;

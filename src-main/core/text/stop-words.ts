@@ -2,7 +2,8 @@
  * Which query words carry the question and which only frame it. Three tiers, from maintained,
  * named lists rather than a hand-made one:
  *
- * - function words, dropped from the keyword query (a query of nothing else finds nothing):
+ * - function words, searched only in the weak query beside the content words, where BM25's IDF
+ *   weighs them (query-terms.ts; a query of nothing else finds nothing):
  *   English from `stopword` 3.1.5 (`eng`, 108 function words: what, how, does, which, …) plus
  *   Lucene's list the analyzer already drops; Chinese from stopwords-iso 1.1.0 (`zh`, 794 words:
  *   怎么, 什么, 如何, 哪些, 多少, 的, 是, …), which also lists every single function character.
@@ -12,8 +13,8 @@
  * - everything else: content.
  *
  * Chinese bigrams (analyzer.ts) take the tier of the words they come from: a bigram that crosses
- * into a function word ("是什", "么原" in 是什么原因) is dropped, or every FAQ headed
- * "… 是什么原因？" would match.
+ * into a function word ("是什", "么原" in 是什么原因) is a weak term too, never content, or every
+ * FAQ headed "… 是什么原因？" would lead.
  */
 import { eng } from 'stopword';
 // The package's main is a JSON file: Node's ESM loader (Playwright's e2e) needs the attribute.
