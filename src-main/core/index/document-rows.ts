@@ -11,6 +11,7 @@ import type { Db } from '../db/database';
 import { CairnError } from '../errors';
 import { ANALYSIS_VERSION } from './analysis-version';
 import type { DocumentToWrite } from './document-store';
+import { runWithLargeText, type WireSession } from './large-text-statement';
 
 type Queryable = Pick<Db, 'query'>;
 
@@ -49,11 +50,7 @@ function slices<T>(items: T[]): T[][] {
  * document make Postgres refuse the statement ("cannot affect row a second time"): the caller's
  * transaction then rolls back whole.
  */
-export async function upsertDocuments(
-  tx: Queryable,
-  docs: DocumentToWrite[],
-  afterLargeStatement?: () => void,
-): Promise<number[]> {
+export async function upsertDocuments(tx: Queryable, docs: DocumentToWrite[]): Promise<number[]> {
   const ids: number[] = [];
   for (const group of slices(docs)) {
     const upserted = await tx.query<{ id: string | number; connection_id: string; external_id: string }>(
@@ -89,13 +86,36 @@ export async function upsertDocuments(
       const id = idByKey.get(documentKey(doc.connectionId, doc.ref.externalId));
       if (id === undefined) throw new CairnError('INTERNAL', `No row came back for "${doc.title}".`);
       ids.push(id);
-      if (doc.content.length > LARGE_CONTENT_CHARS) {
-        await tx.query('UPDATE documents SET content = $2 WHERE id = $1', [id, doc.content]);
-        afterLargeStatement?.();
-      }
     }
   }
   return ids;
+}
+
+/**
+ * The texts longer than LARGE_CONTENT_CHARS, which upsertDocuments left empty: each in an UPDATE of
+ * its own in the same transaction (no reader ever sees the row without its text). Run before the
+ * chunks: PGlite's WebAssembly heap grows by about four times such a text for its statement (the
+ * message, the datum, the row) and never gives that back, and it grew by more when the text came
+ * after 6,000 chunk rows had scattered what it had freed (docs/decisions/large-documents.md). With
+ * `wire`, the text is framed once (large-text-statement.ts), not copied four times by query().
+ */
+export async function writeLargeContents(
+  tx: Queryable,
+  docs: DocumentToWrite[],
+  documentIds: number[],
+  afterStatement?: () => void,
+  wire?: WireSession,
+): Promise<void> {
+  const statement = 'UPDATE documents SET content = $2 WHERE id = $1';
+  for (const [index, doc] of docs.entries()) {
+    if (doc.content.length <= LARGE_CONTENT_CHARS) continue;
+    const id = documentIds[index]!;
+    if (wire) {
+      const tag = await runWithLargeText(wire, statement, [String(id), doc.content]);
+      if (tag !== 'UPDATE 1') throw new CairnError('INTERNAL', `No row took the text of "${doc.title}".`);
+    } else await tx.query(statement, [id, doc.content]);
+    afterStatement?.();
+  }
 }
 
 export interface ChunkRow {

@@ -4,6 +4,7 @@ import type { Chunk } from '../chunking/chunker';
 import type { DocumentRef } from '../connectors/connector';
 import { CountingEmbedder, insertConnection } from '../../testing/index-fixtures';
 import { createPendingSpace, dropEverySpace, ensureActiveSpace } from './embedding-spaces';
+import { LARGE_CONTENT_CHARS } from './document-rows';
 import { PgDocumentStore } from './pg-document-store';
 import { BULK_KEYWORD_MIN_CHUNKS, BULK_MEMTABLE_PAGES } from './keyword-index';
 import { connectionScope } from '../search/channel-scope';
@@ -46,14 +47,14 @@ function chunksOf(count: number): Chunk[] {
 async function write(
   externalId: string,
   chunks: Chunk[],
-  options: { title?: string; hash?: string; revision?: string } = {},
+  options: { title?: string; hash?: string; revision?: string; content?: string } = {},
 ) {
   return store.writeDocument({
     connectionId: 'c1',
     ref: ref(externalId, options.revision),
     title: options.title ?? externalId,
     contentHash: options.hash ?? 'h1',
-    content: 'x'.repeat(100),
+    content: options.content ?? 'x'.repeat(100),
     chunks,
   });
 }
@@ -99,6 +100,23 @@ describe('PgDocumentStore', () => {
     await expect(write('b', nul, { hash: 'nul' })).rejects.toThrow();
     expect((await store.listStates('c1')).get('b')).toMatchObject({ contentHash: 'h1', chunkCount: 2 });
     expect(await store.counts('c1')).toEqual({ documents: 2, chunks: 4 });
+  });
+
+  it('stores a text over LARGE_CONTENT_CHARS whole, and a failed rewrite keeps the previous one', async () => {
+    // Sent in a statement of its own, framed once (large-text-statement.ts): CJK, emoji and
+    // newlines, so UTF-8 bytes and UTF-16 units differ.
+    const first = '数据库事务的一致性 😀\n'.repeat(Math.ceil(LARGE_CONTENT_CHARS / 12) + 1);
+    expect(first.length).toBeGreaterThan(LARGE_CONTENT_CHARS);
+    await write('long', chunksOf(2), { content: first });
+    const nul = chunksOf(2).map((c) => ({ ...c, text: 'bad\u0000byte' }));
+    await expect(write('long', nul, { hash: 'nul', content: `${first}改过的结尾。` })).rejects.toThrow();
+    const stored = await db.query<{ same: boolean; hash: string }>(
+      `SELECT content = $1 AS same, content_hash AS hash FROM documents WHERE external_id = 'long'`,
+      [first],
+    );
+    expect(stored.rows[0]).toEqual({ same: true, hash: 'h1' });
+    // The later tests count every document of the connection.
+    expect(await store.deleteDocuments('c1', ['long'])).toBe(1);
   });
 
   it('writes a document of thousands of chunks slice by slice, all or nothing', async () => {

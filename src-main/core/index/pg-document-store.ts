@@ -22,6 +22,7 @@ import {
   queueForSemanticIndex,
   timestampOrNull,
   upsertDocuments,
+  writeLargeContents,
   type ChunkRow,
 } from './document-rows';
 
@@ -125,7 +126,9 @@ export class PgDocumentStore implements DocumentStore {
     // Searches that started before this write go first (access-gate.ts).
     return accessGate(this.db).write(() =>
       this.db.transaction(async (tx) => {
-        const documentIds = await upsertDocuments(tx, docs, release);
+        const documentIds = await upsertDocuments(tx, docs);
+        // Very large texts first, each one framed message of this transaction's session (document-rows.ts).
+        await writeLargeContents(tx, docs, documentIds, release, this.db);
         await tx.query('DELETE FROM chunks WHERE document_id = ANY($1::bigint[])', [documentIds]);
         const documentIdOf = new Map(docs.map((doc, index) => [doc, documentIds[index]!]));
         await insertChunks(tx, eager ?? chunkRows(docs), (doc) => documentIdOf.get(doc)!, release);
