@@ -1,11 +1,25 @@
 /** Process and disk facts the benchmark reports. */
-import { readdirSync, statSync } from 'node:fs';
+import { readdirSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import os from 'node:os';
 
 /** Peak resident set size of this process so far (getrusage ru_maxrss, KiB on Linux). */
 export function peakRssMb(): number {
   return process.resourceUsage().maxRSS / 1024;
+}
+
+/**
+ * Starts a new peak: from here on peakRssMb() is the highest RSS since this call. Linux resets a
+ * process' high-water mark (VmHWM, which ru_maxrss reads) when "5" is written to its clear_refs.
+ * False where that is not possible (another system): peakRssMb() then keeps the whole process' peak.
+ */
+export function restartPeakRss(): boolean {
+  try {
+    writeFileSync('/proc/self/clear_refs', '5');
+    return true;
+  } catch {
+    return false;
+  }
 }
 
 export interface MemorySample {
