@@ -56,6 +56,19 @@ export const RULE_VARIANTS: readonly RuleVariant[] = [
   },
 ];
 
+/**
+ * All rules and each of `rules` off alone (`npm run eval -- --ablate <rule,...>`): the study of one
+ * candidate rule without the cost of every other variant.
+ */
+export function ruleVariantsFor(rules: readonly string[]): RuleVariant[] {
+  const unknown = rules.filter((rule) => !(RULE_NAMES as string[]).includes(rule));
+  if (unknown.length > 0)
+    throw new Error(`Unknown ranking rule(s): ${unknown.join(', ')}. Rules: ${RULE_NAMES.join(', ')}`);
+  return RULE_VARIANTS.filter(
+    (v) => v.name === 'all rules' || rules.some((rule) => v.name === `without ${rule}`),
+  );
+}
+
 export interface VariantScores {
   variant: string;
   keyword: { ndcgAt10: number; pAt1: number };
@@ -146,7 +159,8 @@ export async function ablateRules(
         !keyword ||
         variant.rules.frameTier !== ALL_RULES.frameTier ||
         variant.rules.documentRanking !== ALL_RULES.documentRanking ||
-        variant.rules.functionWordTier !== ALL_RULES.functionWordTier
+        variant.rules.functionWordTier !== ALL_RULES.functionWordTier ||
+        variant.rules.loneCharacterPairs !== ALL_RULES.loneCharacterPairs
       ) {
         const prepared = prepareQuery(query.text, variant.rules);
         const found = prepared
@@ -210,7 +224,11 @@ export interface RuleVerdict {
 
 /** The issue's rule applied to each rule of the study (see the file comment). */
 export function ruleVerdicts(ablations: readonly CollectionAblation[]): RuleVerdict[] {
-  const rules = RULE_VARIANTS.filter((v) => v.name.startsWith('without ')).map((v) => v.name);
+  // Only the rules the study measured (`--ablate` may have chosen a few).
+  const rules = RULE_VARIANTS.filter(
+    (v) =>
+      v.name.startsWith('without ') && ablations.some((c) => c.variants.some((s) => s.variant === v.name)),
+  ).map((v) => v.name);
   return rules.map((variantName) => {
     const verdict: RuleVerdict = {
       rule: variantName.slice('without '.length),

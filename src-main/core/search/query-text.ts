@@ -35,7 +35,7 @@ export interface PreparedQuery {
 
 export function prepareQuery(
   raw: unknown,
-  rules: Pick<RankingRules, 'functionWordTier'> = ALL_RULES,
+  rules: Pick<RankingRules, 'functionWordTier' | 'loneCharacterPairs'> = ALL_RULES,
 ): PreparedQuery | null {
   if (typeof raw !== 'string') return null;
   // Lone surrogates cannot be encoded as UTF-8 for Postgres; controls carry no meaning.

@@ -16,6 +16,12 @@ export interface RankingRules {
    * finds nothing).
    */
   functionWordTier: boolean;
+  /**
+   * query-terms.ts: a run of Han characters the segmenter split entirely into single characters
+   * (分区表 → 分|区|表) is searched for its adjacent pairs (分区, 区表) as content words; off, each
+   * pair is as weak as its weaker character (分 and 区 are listed function words).
+   */
+  loneCharacterPairs: boolean;
   /** phrase-rerank.ts: the query's whole phrase in one of the chunk's headings. */
   headingBonus: boolean;
   /**
@@ -38,6 +44,7 @@ export interface RankingRules {
 
 export const ALL_RULES: Readonly<RankingRules> = Object.freeze({
   functionWordTier: true,
+  loneCharacterPairs: true,
   headingBonus: true,
   frameTier: true,
   documentRanking: false,

@@ -69,6 +69,30 @@ describe('queryTerms', () => {
     expect(queryTerms('把被').content).toEqual([]);
   });
 
+  it('searches the pairs of a run the segmenter split entirely into single characters as content', () => {
+    // 分区表 is 分|区|表 to Intl.Segmenter, 分 and 区 listed alone: without the pairs 表 is its only
+    // content word, and any page with more 表 (临时表) outranks the one about 分区表.
+    const terms = queryTerms('分区表');
+    expect(terms.content).toEqual(['表', '分区', '区表']);
+    expect(terms.phrases).toEqual(['分区表']);
+    expect(queryTerms('TiDB 分区表').content).toEqual(['tidb', '表', '分区', '区表']);
+    // Off (the rule ablation's switch), the pairs are as weak as 分 and 区.
+    const without = queryTerms('分区表', { loneCharacterPairs: false });
+    expect(without.content).toEqual(['表']);
+    expect(without.frame).toEqual(expect.arrayContaining(['分区', '区表']));
+    // A particle is never half of a pair; punctuation ends a run.
+    expect(queryTerms('分区的表').content).toEqual(['表', '分区']);
+    expect(queryTerms('分区，表').content).toEqual(['表', '分区']);
+    // A run holding a word the segmenter knew (哪|家|公司) keeps its lone pairs weak: there they are
+    // as often two words (由哪) as one.
+    expect(queryTerms('由哪家公司').content).not.toContain('由哪');
+    expect(queryTerms('分区表怎么用').content).toEqual(['表']);
+    for (const query of ['分区表', 'TiDB 分区表', '分区的表']) {
+      const indexed = new Set(analyze(query));
+      expect(queryTerms(query).content.filter((t) => !indexed.has(t))).toEqual([]);
+    }
+  });
+
   it('yields nothing for a query of function words only', () => {
     for (const query of ['的', '是什么', '怎么 如何', 'what is the', 'how does it'])
       expect({ query, terms: queryTerms(query) }).toEqual({

@@ -39,14 +39,19 @@ const RANK: Record<WordTier, number> = { function: 0, frame: 1, content: 2 };
 
 /**
  * `functionWordTier: false` (the rule ablation only, ranking-rules.ts) searches function words as
- * content instead of in the weak query, except in a query of nothing else.
+ * content instead of in the weak query, except in a query of nothing else; `loneCharacterPairs:
+ * false` leaves a run of single characters to the tiers of its characters (see loneRunPairStarts).
  */
-export function queryTerms(text: string, options: { functionWordTier?: boolean } = {}): QueryTerms {
-  const withoutFunctionWords = tieredTerms(text, 'left out');
+export function queryTerms(
+  text: string,
+  options: { functionWordTier?: boolean; loneCharacterPairs?: boolean } = {},
+): QueryTerms {
+  const pairLoneRuns = options.loneCharacterPairs !== false;
+  const withoutFunctionWords = tieredTerms(text, 'left out', pairLoneRuns);
   // No content word: the frame words alone (是什么原因 → 原因), the pairs of lone characters the
   // segmenter did not know (分区), or nothing for function words only (是什么).
   if (withoutFunctionWords.content.length === 0) return withoutFunctionWords;
-  const terms = tieredTerms(text, options.functionWordTier === false ? 'content' : 'frame');
+  const terms = tieredTerms(text, options.functionWordTier === false ? 'content' : 'frame', pairLoneRuns);
   // The pairs (分区) are content only when nothing else is, so weighing 分 and 区 as function words
   // leaves none: the query is those pairs.
   return terms.content.length > 0 ? terms : withoutFunctionWords;
@@ -55,7 +60,35 @@ export function queryTerms(text: string, options: { functionWordTier?: boolean }
 /** What a function word becomes: dropped, a weak (frame) term, or content (the ablation). */
 type FunctionWordsAs = 'left out' | 'frame' | 'content';
 
-function tieredTerms(text: string, functionWordsAs: FunctionWordsAs): QueryTerms {
+/** A Han character alone: the unit of a run the segmenter may have split into characters. */
+const HAN_CHAR = /^\p{sc=Han}$/u;
+
+/**
+ * The offsets of the first characters of the pairs to search as content words: inside each
+ * maximal run of Han characters (between punctuation, spaces, Latin or digits) that the segmenter
+ * split entirely into single characters, every two adjacent characters that are no particles.
+ * Intl.Segmenter does not know 分区, so 分区表 comes out 分|区|表, and stopwords-iso lists 分 and 区
+ * alone: without the pairs, 表 is the query's only content word and 临时表 outranks 分区表. A run
+ * holding a word the segmenter knew (由|哪|家|公司) stays as it is: there a lone pair is as often
+ * two words (由哪) as one, and pairing them in every query changed a third of cmrc2018's questions
+ * (docs/decisions/analyzer-and-fields.md).
+ */
+function loneRunPairStarts(normalised: string, segments: readonly { piece: string; start: number }[]) {
+  const alone = new Set<number>();
+  for (const { piece, start } of segments) if (HAN_CHAR.test(piece)) alone.add(start);
+  const starts = new Set<number>();
+  for (const span of normalised.matchAll(/\p{sc=Han}+/gu)) {
+    const chars = [...span[0]];
+    if (chars.length < 2 || chars.some((c) => c.length !== 1)) continue;
+    if (!chars.every((_, i) => alone.has(span.index + i))) continue;
+    for (let i = 0; i + 1 < chars.length; i++)
+      if (!CHINESE_PARTICLES.has(chars[i]!) && !CHINESE_PARTICLES.has(chars[i + 1]!))
+        starts.add(span.index + i);
+  }
+  return starts;
+}
+
+function tieredTerms(text: string, functionWordsAs: FunctionWordsAs, pairLoneRuns: boolean): QueryTerms {
   const tierOf = (surface: string): WordTier => {
     const tier = wordTier(surface);
     return tier === 'function' && functionWordsAs !== 'left out' ? functionWordsAs : tier;
@@ -71,6 +104,19 @@ function tieredTerms(text: string, functionWordsAs: FunctionWordsAs): QueryTerms
   const unknownWords = new Set<string>();
   const runs: { start: number; end: number }[] = [];
   let run: { start: number; end: number } | null = null;
+  const segments: { piece: string; start: number }[] = [];
+  if (NEEDS_DICTIONARY.test(normalised)) {
+    for (const part of segmenter.segment(normalised)) {
+      if (!part.isWordLike) continue;
+      if (PLAIN_WORD.test(part.segment)) segments.push({ piece: part.segment, start: part.index });
+      else
+        for (const m of part.segment.matchAll(WORD_RUN))
+          segments.push({ piece: m[0], start: part.index + m.index });
+    }
+  } else {
+    for (const m of normalised.matchAll(WORD_RUN)) segments.push({ piece: m[0], start: m.index });
+  }
+  const pairStarts = pairLoneRuns ? loneRunPairStarts(normalised, segments) : new Set<number>();
   const addWord = (piece: string, start: number) => {
     const word = analyzeWord(piece);
     const tier = tierOf(word.surface);
@@ -78,9 +124,11 @@ function tieredTerms(text: string, functionWordsAs: FunctionWordsAs): QueryTerms
       tierAt[i] = tier;
       aloneAt[i] = piece.length === 1;
     }
+    // A character of a content pair (分 of 分区表) is part of a content run, whatever its own tier.
+    const paired = pairStarts.has(start) || pairStarts.has(start - 1);
     // A run continues over spaces and identifier connectors only, not over punctuation or a function word.
     const joined = run !== null && /^[\s._-]*$/.test(normalised.slice(run.end, start));
-    if (tier !== 'content' || word.tokens.length === 0) run = null;
+    if ((tier !== 'content' && !paired) || word.tokens.length === 0) run = null;
     else if (joined && run) run.end = start + piece.length;
     else runs.push((run = { start, end: start + piece.length }));
     if (tier === 'function') return;
@@ -88,19 +136,11 @@ function tieredTerms(text: string, functionWordsAs: FunctionWordsAs): QueryTerms
       (tier === 'content' ? content : frame).add(token);
     }
   };
-  if (NEEDS_DICTIONARY.test(normalised)) {
-    for (const part of segmenter.segment(normalised)) {
-      if (!part.isWordLike) continue;
-      if (PLAIN_WORD.test(part.segment)) addWord(part.segment, part.index);
-      else for (const m of part.segment.matchAll(WORD_RUN)) addWord(m[0], part.index + m.index);
-    }
-  } else {
-    for (const m of normalised.matchAll(WORD_RUN)) addWord(m[0], m.index);
-  }
+  for (const { piece, start } of segments) addWord(piece, start);
   for (const token of identifierTokens(normalised)) content.add(token);
   for (const run of normalised.matchAll(WORD_RUN)) {
     if (!CJK_CHAR.test(run[0])) continue;
-    let previous: { unit: string; tier: WordTier; piece: boolean } | null = null;
+    let previous: { unit: string; at: number; tier: WordTier; piece: boolean } | null = null;
     for (const m of run[0].matchAll(CJK_UNIT)) {
       const unit = m[0].length > 1 ? m[0].replace(/['’]/gu, '') : m[0];
       if (unit.length === 0 || unit.length > MAX_TOKEN_CHARS) continue;
@@ -111,10 +151,12 @@ function tieredTerms(text: string, functionWordsAs: FunctionWordsAs): QueryTerms
       if (previous) {
         // A bigram is as weak as its weaker unit: one reaching into a function word is dropped.
         const bigramTier = RANK[previous.tier] <= RANK[tier] ? previous.tier : tier;
-        if (bigramTier !== 'function') (bigramTier === 'content' ? content : frame).add(previous.unit + unit);
+        if (pairStarts.has(previous.at) && at === previous.at + 1) content.add(previous.unit + unit);
+        else if (bigramTier !== 'function')
+          (bigramTier === 'content' ? content : frame).add(previous.unit + unit);
         else if (previous.piece && piece) unknownWords.add(previous.unit + unit);
       }
-      previous = { unit, tier, piece };
+      previous = { unit, at, tier, piece };
     }
   }
   // A query the lists left empty is searched for the words the segmenter did not know: 分区 and 时区
