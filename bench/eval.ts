@@ -12,7 +12,8 @@
  * The generated term test of each real-documents corpus runs on the test split unless
  * `--skip-term-test`.
  * `--rule-ablation` also scores each collection with each ranking rule off in turn over the same
- * index (rule-ablation.ts) and prints which rules earn their place.
+ * index (rule-ablation.ts) and prints which rules earn their place; `--ablate <rule,...>` runs it
+ * with only those rules off in turn (one candidate's study without every other variant's cost).
  * `--train` evaluates the train/ split instead: the one to tune on. `--fusion-study` also tries
  * a weighted RRF, its vector weight chosen on train/ and reported on the test queries
  * (a diagnostic for the hybrid goal; the app's fusion is unchanged). `--exact-vector` adds the
@@ -45,7 +46,13 @@ import {
 import { Bm25fReference } from './bm25f-reference';
 import { COMPARE_TOLERANCE, compareResults, type ComparableResults } from './compare-results';
 import { machineFacts } from './process-stats';
-import { ablationTable, ruleVerdicts, verdictTable, type CollectionAblation } from './rule-ablation';
+import {
+  ablationTable,
+  ruleVariantsFor,
+  ruleVerdicts,
+  verdictTable,
+  type CollectionAblation,
+} from './rule-ablation';
 import { currentCommit, markdownTable, num, REPO_ROOT, writeResults } from './report';
 import { findSharedReference } from '../src-main/testing/shared-reference';
 import { DEFAULT_REAL_DOCS_DIR, EVAL_CACHE_DIR } from './real-docs/build-real-docs';
@@ -229,6 +236,7 @@ async function main(): Promise<void> {
       compare: { type: 'string' },
       'skip-term-test': { type: 'boolean', default: false },
       'rule-ablation': { type: 'boolean', default: false },
+      ablate: { type: 'string' },
       current: { type: 'string' },
     },
   });
@@ -239,6 +247,10 @@ async function main(): Promise<void> {
     process.exitCode = printComparison(earlier, readResults(values.current), values.compare!);
     return;
   }
+  const ruleVariants = values.ablate
+    ? ruleVariantsFor(values.ablate.split(',').map((r) => r.trim()))
+    : undefined;
+  const ablationWanted = values['rule-ablation'] || ruleVariants !== undefined;
   const dirs = positionals.length > 0 ? positionals.map((p) => resolve(p)) : defaultCollections(log);
   const machine = machineFacts();
   const startedAt = new Date().toISOString();
@@ -288,7 +300,8 @@ async function main(): Promise<void> {
         embedder,
         log,
         termTest: !values.train && !values['skip-term-test'],
-        ruleAblation: values['rule-ablation'],
+        ruleAblation: ablationWanted,
+        ...(ruleVariants ? { ruleVariants } : {}),
       });
       realDocs.push(...results);
       if (termTest.cases > 0) termTests.push(termTest);
@@ -304,7 +317,8 @@ async function main(): Promise<void> {
         embedder,
         log,
         exactVector: values['exact-vector'] ?? false,
-        ruleAblation: values['rule-ablation'],
+        ruleAblation: ablationWanted,
+        ...(ruleVariants ? { ruleVariants } : {}),
         ...(tuning ? { tuning } : {}),
       });
       const references = readReferenceFigures(dir);

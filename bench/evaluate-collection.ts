@@ -24,7 +24,7 @@ import {
   hybridSearchFor,
   openPipeline,
 } from './pipeline';
-import { ablateRules, type VariantScores } from './rule-ablation';
+import { ablateRules, type RuleVariant, type VariantScores } from './rule-ablation';
 
 /**
  * `hybrid` is the app's search as users get it with the evaluated embedder (appQueryEmbedder: with
@@ -115,6 +115,8 @@ export async function evaluateCollection(
     tuning?: Pick<Collection, 'queries' | 'qrels'>;
     exactVector?: boolean;
     ruleAblation?: boolean;
+    /** The variants of the ablation (rule-ablation.ts ruleVariantsFor); every rule by default. */
+    ruleVariants?: readonly RuleVariant[];
   } = {},
 ): Promise<CollectionResult> {
   const log = options.log ?? (() => {});
@@ -248,6 +250,7 @@ export async function evaluateCollection(
             documentsOf: toDocuments,
             progress: (done) =>
               log(`${collection.name}: rule ablation, ${done}/${collection.queries.length}`),
+            ...(options.ruleVariants ? { variants: options.ruleVariants } : {}),
           },
         )
       : undefined;

@@ -1,6 +1,12 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { openDatabase, type Db } from '../src-main/core/db/database';
-import { memoizedReads, ruleVerdicts, type CollectionAblation, type VariantScores } from './rule-ablation';
+import {
+  memoizedReads,
+  ruleVariantsFor,
+  ruleVerdicts,
+  type CollectionAblation,
+  type VariantScores,
+} from './rule-ablation';
 
 const scores = (variant: string, hybridNdcg: number, citation: number | null = null): VariantScores => ({
   variant,
@@ -57,6 +63,19 @@ describe('ruleVerdicts', () => {
     expect(of('keyTermPassages')).toMatchObject({ gainsOn: ['a'], costsOn: [], inertOn: ['b'], keep: false });
     // A search rule on its rankings alone: the citation it costs on a is shown, not counted.
     expect(of('functionWordTier')).toMatchObject({ gainsOn: [], costsOn: [], inertOn: ['a', 'b'] });
+  });
+});
+
+describe('ruleVariantsFor (--ablate)', () => {
+  it('studies all rules and the named rules off alone, and judges only the rules studied', () => {
+    const variants = ruleVariantsFor(['loneCharacterPairs']);
+    expect(variants.map((v) => v.name)).toEqual(['all rules', 'without loneCharacterPairs']);
+    expect(variants[1]!.rules).toMatchObject({ loneCharacterPairs: false, headingBonus: true });
+    expect(() => ruleVariantsFor(['noSuchRule'])).toThrow(/noSuchRule/);
+    const verdicts = ruleVerdicts([
+      collection('a', [scores('all rules', 0.6), scores('without loneCharacterPairs', 0.58)]),
+    ]);
+    expect(verdicts.map((v) => v.rule)).toEqual(['loneCharacterPairs']);
   });
 });
 

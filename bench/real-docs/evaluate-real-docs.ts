@@ -30,7 +30,7 @@ import {
   openPipeline,
 } from '../pipeline';
 import { markdownTable, num } from '../report';
-import { ablateRules, type VariantScores } from '../rule-ablation';
+import { ablateRules, type RuleVariant, type VariantScores } from '../rule-ablation';
 
 export interface RealDocsAnswer {
   id: string;
@@ -168,6 +168,8 @@ export async function evaluateRealDocs(
     log?: (line: string) => void;
     termTest?: boolean;
     ruleAblation?: boolean;
+    /** The variants of the ablation (rule-ablation.ts ruleVariantsFor); every rule by default. */
+    ruleVariants?: readonly RuleVariant[];
   },
 ): Promise<RealDocsGroupResult> {
   const log = options.log ?? (() => {});
@@ -262,6 +264,7 @@ export async function evaluateRealDocs(
               k: 10,
               hybridDocuments: (response) => response.documents.map((d) => d.best.externalId),
               documentsOf: ranker.documentsOf,
+              ...(options.ruleVariants ? { variants: options.ruleVariants } : {}),
             },
           )
         : undefined;
