@@ -96,24 +96,21 @@ export async function upsertDocuments(tx: Queryable, docs: DocumentToWrite[]): P
  * its own in the same transaction (no reader ever sees the row without its text). Run before the
  * chunks: PGlite's WebAssembly heap grows by about four times such a text for its statement (the
  * message, the datum, the row) and never gives that back, and it grew by more when the text came
- * after 6,000 chunk rows had scattered what it had freed (docs/decisions/large-documents.md). With
- * `wire`, the text is framed once (large-text-statement.ts), not copied four times by query().
+ * after 6,000 chunk rows had scattered what it had freed (docs/decisions/large-documents.md). The text
+ * is framed once on the transaction's own session `wire` (large-text-statement.ts), not copied four
+ * times by query().
  */
 export async function writeLargeContents(
-  tx: Queryable,
   docs: DocumentToWrite[],
   documentIds: number[],
+  wire: WireSession,
   afterStatement?: () => void,
-  wire?: WireSession,
 ): Promise<void> {
   const statement = 'UPDATE documents SET content = $2 WHERE id = $1';
   for (const [index, doc] of docs.entries()) {
     if (doc.content.length <= LARGE_CONTENT_CHARS) continue;
-    const id = documentIds[index]!;
-    if (wire) {
-      const tag = await runWithLargeText(wire, statement, [String(id), doc.content]);
-      if (tag !== 'UPDATE 1') throw new CairnError('INTERNAL', `No row took the text of "${doc.title}".`);
-    } else await tx.query(statement, [id, doc.content]);
+    const tag = await runWithLargeText(wire, statement, [String(documentIds[index]!), doc.content]);
+    if (tag !== 'UPDATE 1') throw new CairnError('INTERNAL', `No row took the text of "${doc.title}".`);
     afterStatement?.();
   }
 }

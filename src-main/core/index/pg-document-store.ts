@@ -128,7 +128,7 @@ export class PgDocumentStore implements DocumentStore {
       this.db.transaction(async (tx) => {
         const documentIds = await upsertDocuments(tx, docs);
         // Very large texts first, each one framed message of this transaction's session (document-rows.ts).
-        await writeLargeContents(tx, docs, documentIds, release, this.db);
+        await writeLargeContents(docs, documentIds, this.db, release);
         await tx.query('DELETE FROM chunks WHERE document_id = ANY($1::bigint[])', [documentIds]);
         const documentIdOf = new Map(docs.map((doc, index) => [doc, documentIds[index]!]));
         await insertChunks(tx, eager ?? chunkRows(docs), (doc) => documentIdOf.get(doc)!, release);

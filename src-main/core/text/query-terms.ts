@@ -60,9 +60,6 @@ export function queryTerms(
 /** What a function word becomes: dropped, a weak (frame) term, or content (the ablation). */
 type FunctionWordsAs = 'left out' | 'frame' | 'content';
 
-/** A Han character alone: the unit of a run the segmenter may have split into characters. */
-const HAN_CHAR = /^\p{sc=Han}$/u;
-
 /**
  * The offsets of the first characters of the pairs to search as content words: inside each
  * maximal run of Han characters (between punctuation, spaces, Latin or digits) that the segmenter
@@ -73,14 +70,12 @@ const HAN_CHAR = /^\p{sc=Han}$/u;
  * two words (由哪) as one, and pairing them in every query changed a third of cmrc2018's questions
  * (docs/decisions/analyzer-and-fields.md).
  */
-function loneRunPairStarts(normalised: string, segments: readonly { piece: string; start: number }[]) {
-  const alone = new Set<number>();
-  for (const { piece, start } of segments) if (HAN_CHAR.test(piece)) alone.add(start);
+function loneRunPairStarts(normalised: string, aloneAt: readonly boolean[]) {
   const starts = new Set<number>();
   for (const span of normalised.matchAll(/\p{sc=Han}+/gu)) {
     const chars = [...span[0]];
     if (chars.length < 2 || chars.some((c) => c.length !== 1)) continue;
-    if (!chars.every((_, i) => alone.has(span.index + i))) continue;
+    if (!chars.every((_, i) => aloneAt[span.index + i] === true)) continue;
     for (let i = 0; i + 1 < chars.length; i++)
       if (!CHINESE_PARTICLES.has(chars[i]!) && !CHINESE_PARTICLES.has(chars[i + 1]!))
         starts.add(span.index + i);
@@ -116,14 +111,13 @@ function tieredTerms(text: string, functionWordsAs: FunctionWordsAs, pairLoneRun
   } else {
     for (const m of normalised.matchAll(WORD_RUN)) segments.push({ piece: m[0], start: m.index });
   }
-  const pairStarts = pairLoneRuns ? loneRunPairStarts(normalised, segments) : new Set<number>();
+  for (const { piece, start } of segments)
+    for (let i = start; i < start + piece.length; i++) aloneAt[i] = piece.length === 1;
+  const pairStarts = pairLoneRuns ? loneRunPairStarts(normalised, aloneAt) : new Set<number>();
   const addWord = (piece: string, start: number) => {
     const word = analyzeWord(piece);
     const tier = tierOf(word.surface);
-    for (let i = start; i < start + piece.length; i++) {
-      tierAt[i] = tier;
-      aloneAt[i] = piece.length === 1;
-    }
+    for (let i = start; i < start + piece.length; i++) tierAt[i] = tier;
     // A character of a content pair (分 of 分区表) is part of a content run, whatever its own tier.
     const paired = pairStarts.has(start) || pairStarts.has(start - 1);
     // A run continues over spaces and identifier connectors only, not over punctuation or a function word.
